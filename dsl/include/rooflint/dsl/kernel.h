@@ -1,0 +1,232 @@
+#pragma once
+/// @file kernel.h
+/// Binding a spec to its __global__ function, checked against the function's signature:
+///
+///     __global__ void saxpy(int n, float a, const float* x, float* y);
+///
+///     inline constexpr auto saxpy_spec =
+///         rooflint::dsl::kernel<saxpy>("saxpy",
+///             elementwise(2, in<2>("x", f32, N),      // x: (N)
+///                            inout<3>("y", f32, N)))  // y: (N)
+///             .at(N(1 << 26))
+///             .expect(memory_bound);
+///
+/// Compile-time checks: the argument index is a parameter of the kernel; that parameter is a pointer
+/// whose element type can hold the tensor's dtype; a written tensor is not bound to a pointer to
+/// const; no parameter is bound twice; names are short and distinct.
+
+#include <tuple>
+#include <type_traits>
+
+#include "rooflint/dsl/spec.h"
+
+namespace rooflint::dsl {
+
+inline constexpr expected_bound memory_bound = expected_bound::memory;
+inline constexpr expected_bound compute_bound = expected_bound::compute;
+
+namespace detail {
+
+template <class F> struct kernel_params;
+template <class... Ps> struct kernel_params<void (*)(Ps...)> { using type = std::tuple<Ps...>; };
+
+/// Checks one tensor (or uncounted pointer) B against kernel Kernel's parameter list.
+/// Instantiated per binding, so a failure's notes name the kernel, the tensor type and the parameter.
+template <auto Kernel, class B, class Params = typename kernel_params<decltype(Kernel)>::type>
+struct check_binding {
+  static_assert(B::arg < static_cast<int>(std::tuple_size_v<Params>),
+                "rooflint: kernel: a tensor's argument index is past the kernel's last parameter");
+  using parameter = std::tuple_element_t<(B::arg < static_cast<int>(std::tuple_size_v<Params>) ? B::arg : 0), Params>;
+  static_assert(std::is_pointer_v<parameter>, "rooflint: kernel: a tensor must be bound to a pointer parameter");
+  using element = std::remove_pointer_t<parameter>;
+  static constexpr bool dtype_matches = [] {
+    if constexpr (Tensor<B>) return StoresDtype<element, B::element>; else return true;
+  }();
+  static_assert(!std::is_pointer_v<parameter> || dtype_matches,
+                "rooflint: kernel: the tensor's dtype does not match the element type of its pointer parameter");
+  static_assert(!(Written<B> && std::is_const_v<element>),
+                "rooflint: kernel: a written tensor is bound to a pointer to const");
+  static constexpr bool ok = true;
+};
+
+template <int... Args>
+constexpr bool distinct() {
+  constexpr int args[] = {Args...};
+  for (std::size_t i = 0; i < sizeof...(Args); ++i)
+    for (std::size_t j = i + 1; j < sizeof...(Args); ++j)
+      if (args[i] == args[j]) return false;
+  return true;
+}
+
+template <Tensor T>
+constexpr tensor_info tensor_info_of(const T& t) {
+  tensor_info info;
+  info.name = t.name;
+  info.dtype = T::element;
+  info.access = T::access;
+  info.arg = static_cast<std::int8_t>(T::arg);
+  info.rank = static_cast<std::uint8_t>(T::rank);
+  info.elements = t.touched;
+  info.partial = t.partial;
+  return info;
+}
+
+/// Collects the dimension tags of T's shape into s.dims (in order of first appearance) and sets info.shape.
+template <Tensor T>
+constexpr void collect_dims(spec& s, tensor_info& info) {
+  std::size_t i = 0;
+  [&]<class... Ds>(type_list<Ds...>) {
+    ([&] {
+      const name_t n = dim_name<Ds>();
+      int at = s.dim_index(n);
+      if (at < 0) {
+        require(s.dim_count < max_dims, "rooflint: kernel: a spec has at most 16 dimensions");
+        at = s.dim_count++;
+        s.dims[at].name = n;
+        s.dims[at].static_size = Ds::static_size > 0 ? static_cast<double>(Ds::static_size) : 0;
+      }
+      info.shape[i++] = static_cast<std::int8_t>(at);
+    }(), ...);
+  }(typename T::shape{});
+}
+
+/// Adds dimensions that appear only in a polynomial (a custom FLOP count, a touched part).
+constexpr void collect_dims(spec& s, const poly& p) {
+  for (int d = 0; d < p.dim_count; ++d)
+    if (s.dim_index(p.dims[d]) < 0) {
+      require(s.dim_count < max_dims, "rooflint: kernel: a spec has at most 16 dimensions");
+      s.dims[s.dim_count++].name = p.dims[d];
+    }
+}
+
+constexpr std::array<name_t, max_dims> dim_names(const spec& s) {
+  std::array<name_t, max_dims> names{};
+  for (int i = 0; i < s.dim_count; ++i) names[i] = s.dims[i].name;
+  return names;
+}
+
+/// Recomputes the spec's FLOP and byte polynomials over its dimension table.
+constexpr void refresh(spec& s) {
+  const auto names = dim_names(s);
+  s.flops = s.flops_by_convention().reindexed(names, s.dim_count);
+  poly read, written;
+  for (const auto& t : s.tensor_list()) {
+    const poly bytes = t.elements * poly(static_cast<double>(model::size_bytes(t.dtype)));
+    if (t.access == role::read || t.access == role::read_write) read = read + bytes;
+    if (t.access == role::write || t.access == role::read_write) written = written + bytes;
+  }
+  s.read_bytes = read.reindexed(names, s.dim_count);
+  s.written_bytes = written.reindexed(names, s.dim_count);
+}
+
+}  // namespace detail
+
+/// A spec bound to the __global__ function Kernel. The builder methods return modified copies.
+template <auto Kernel>
+struct kernel_spec : spec {
+  decltype(Kernel) kernel = Kernel;  ///< the bound kernel (the analyzer reads its declaration from here)
+
+  /// Declares the sizes the build-time verdict uses: `.at(M(4096), N(4096), K(4096))`.
+  template <class... B>
+  consteval kernel_spec at(B... given) const {
+    kernel_spec s = *this;
+    for (const size_binding& b : {given...}) {
+      const int i = s.dim_index(b.dim);
+      detail::require(i >= 0, "rooflint: at: the spec has no dimension of that name");
+      detail::require(b.size > 0, "rooflint: at: a size must be positive");
+      if (i < 0) continue;
+      detail::require(s.dims[i].static_size == 0 || s.dims[i].static_size == static_cast<double>(b.size),
+                      "rooflint: at: the size differs from the dimension's static size");
+      s.dims[i].declared_size = static_cast<double>(b.size);
+    }
+    detail::require(s.declared().violated.empty(),
+                    "rooflint: at: a size contradicts the operation (a conv output size or C_in/groups)");
+    return s;
+  }
+
+  /// States the verdict the kernel should get; the analyzer warns when it gets the other one.
+  consteval kernel_spec expect(expected_bound b) const {
+    kernel_spec s = *this;
+    s.expected.bound = b;
+    return s;
+  }
+
+  /// The largest acceptable ratio of measured DRAM bytes to compulsory bytes (>= 1).
+  consteval kernel_spec max_traffic_ratio(double ratio) const {
+    detail::require(ratio >= 1, "rooflint: max_traffic_ratio: the ratio must be at least 1");
+    kernel_spec s = *this;
+    s.expected.max_traffic_ratio = ratio;
+    return s;
+  }
+
+  /// The smallest acceptable roofline fraction t_min / t_measured, in (0, 1].
+  consteval kernel_spec min_roofline_fraction(double fraction) const {
+    detail::require(fraction > 0 && fraction <= 1, "rooflint: min_roofline_fraction: the fraction must be in (0, 1]");
+    kernel_spec s = *this;
+    s.expected.min_roofline_fraction = fraction;
+    return s;
+  }
+
+  /// Chooses the compute roof: `.math(model::math_mode::tf32_tensor)` for f32 data on TF32 tensor cores.
+  consteval kernel_spec math(model::math_mode mode) const {
+    kernel_spec s = *this;
+    s.mode = mode;
+    return s;
+  }
+
+  /// Counts elementwise, reduction, softmax and layernorm FLOPs (torch.utils.flop_counter counts 0).
+  consteval kernel_spec count_elementwise() const {
+    kernel_spec s = *this;
+    s.convention.count_elementwise = true;
+    detail::refresh(s);
+    return s;
+  }
+
+  /// Counts causal attention as half the dense FLOPs (torch.utils.flop_counter does not halve).
+  consteval kernel_spec halve_causal() const {
+    kernel_spec s = *this;
+    s.convention.halve_causal = true;
+    detail::refresh(s);
+    return s;
+  }
+};
+
+/// Binds the operation @p op (and any @p extra tensors or uncounted pointers) to kernel Kernel.
+template <auto Kernel, std::size_t N, class... Ts, Binding... Extra>
+consteval kernel_spec<Kernel> kernel(const char (&name)[N], operation<Ts...> op, Extra... extra) {
+  static_assert(std::is_pointer_v<decltype(Kernel)> && std::is_function_v<std::remove_pointer_t<decltype(Kernel)>>,
+                "rooflint: kernel: the template argument must be a __global__ function");
+  static_assert(N > 1 && N <= name_capacity, "rooflint: kernel: a kernel name must have 1 to 31 characters");
+  static_assert((detail::check_binding<Kernel, Ts>::ok && ...) && (detail::check_binding<Kernel, Extra>::ok && ...));
+  static_assert(detail::distinct<Ts::arg..., Extra::arg...>(), "rooflint: kernel: two tensors are bound to the same kernel parameter");
+  static_assert(sizeof...(Ts) + sizeof...(Extra) <= max_tensors, "rooflint: kernel: a spec has at most 8 tensors and uncounted pointers");
+
+  kernel_spec<Kernel> s;
+  s.kernel_name = name_t(name);
+  s.op = op.info;
+  bool math_chosen = false;
+  const auto add = [&]<class T>(const T& t) {
+    if constexpr (Tensor<T>) {
+      tensor_info info = detail::tensor_info_of(t);
+      detail::collect_dims<T>(s, info);
+      detail::collect_dims(s, t.touched);
+      if (!math_chosen && Read<T>) { s.mode = model::default_math_mode(T::element); math_chosen = true; }
+      for (const auto& other : s.tensor_list())
+        detail::require(!(other.name == info.name), "rooflint: kernel: two tensors have the same name");
+      s.tensors[s.tensor_count++] = info;
+    } else {
+      tensor_info info;
+      info.name = t.name;
+      info.access = role::not_counted;
+      info.arg = static_cast<std::int8_t>(T::arg);
+      s.tensors[s.tensor_count++] = info;
+    }
+  };
+  std::apply([&](const auto&... t) { (add(t), ...); }, op.tensors);
+  (add(extra), ...);
+  detail::collect_dims(s, op.info.flops);
+  detail::refresh(s);
+  return s;
+}
+
+}  // namespace rooflint::dsl

@@ -1,0 +1,296 @@
+#pragma once
+/// @file operation.h
+/// Operations and their FLOP rules. Each takes the spec's tensors, checks their shapes at compile
+/// time and states the ideal FLOPs as a polynomial in the dimensions.
+///
+/// FLOP rules (ideal FLOPs; an FMA is 2 FLOP):
+///  - matmul, bmm, addmm, linear: 2*M*N*K (times the batch for bmm); the bias of addmm/linear is not
+///    counted. Source: torch.utils.flop_counter (mm_flop, bmm_flop, addmm_flop).
+///  - conv1d/2d/3d: 2 * N * C_out * prod(out spatial) * (C_in / groups) * prod(kernel). Source:
+///    torch.utils.flop_counter.conv_flop_count (transposed convolutions are not covered).
+///  - scaled-dot-product attention, forward: 2*B*H*Sq*Sk*D (Q K^T) + 2*B*H*Sq*Sk*Dv (P V), which is
+///    4*B*H*Sq*Sk*D when D == Dv; causal masking is not halved. Source: torch.utils.flop_counter
+///    (sdpa_flop_count). Convention switch halve_causal gives half.
+///  - elementwise: the stated FLOP per output element; reduction: 1 FLOP per input element (one add);
+///    softmax: 5 FLOP per element (max, subtract, exp, sum, divide; exp counted as 1); layernorm:
+///    8 FLOP per element with an affine (mean 1, variance 3, normalise 2, scale and shift 2), 6
+///    without. rooflint's own per-element rules; torch.utils.flop_counter counts all of these as 0,
+///    which is the default convention (switch count_elementwise counts them).
+///  - custom: the FLOP expression you give, under every convention.
+
+#include <cstdint>
+#include <tuple>
+
+#include "rooflint/dsl/detail/report.h"
+#include "rooflint/dsl/tensor_concepts.h"
+
+namespace rooflint::dsl {
+
+enum class op_kind : std::uint8_t {
+  matmul, bmm, addmm, linear, conv, attention, elementwise, reduction, softmax, layernorm, custom
+};
+
+/// A dimension whose size follows from others when sizes are bound: a convolution's output size
+/// floor((source + 2*padding - dilation*(window - 1) - 1) / stride) + 1 (PyTorch's Conv docs).
+struct derived_dim {
+  name_t name;
+  name_t source;
+  name_t window;
+  std::int64_t stride = 1;
+  std::int64_t padding = 0;
+  std::int64_t dilation = 1;
+};
+
+/// An equality the bound sizes must meet: size(lhs) * factor == size(rhs) (conv groups: C_in/groups * groups == C_in).
+struct size_constraint {
+  name_t lhs;
+  std::int64_t factor = 1;
+  name_t rhs;
+};
+
+/// What an operation contributes to a spec, besides its tensors.
+struct op_info {
+  op_kind kind = op_kind::custom;
+  name_t name;                    ///< "matmul", "conv2d", ...
+  poly flops;                     ///< ideal FLOPs by the op's rule (see the file comment)
+  bool zero_under_torch = false;  ///< elementwise-like work: torch.utils.flop_counter counts 0
+  bool causal = false;            ///< causal attention (halved under halve_causal)
+  std::array<derived_dim, 3> derived{};
+  std::uint8_t derived_count = 0;
+  std::array<size_constraint, 2> constraints{};
+  std::uint8_t constraint_count = 0;
+};
+
+/// An operation over tensors Ts.
+template <class... Ts>
+struct operation {
+  op_info info;
+  std::tuple<Ts...> tensors;
+};
+
+namespace detail {
+template <class... Ts>
+constexpr operation<Ts...> make_op(op_kind kind, const char* name, poly flops, Ts... ts) {
+  operation<Ts...> op{{kind, name_t(name), flops}, {ts...}};
+  return op;
+}
+}  // namespace detail
+
+// ---------------------------------------------------------------------------------------------
+// Matrix products
+
+/// C (M,N) = A (M,K) @ B (K,N). Ideal FLOPs 2*M*N*K.
+template <Tensor A, Tensor B, Tensor C>
+consteval operation<A, B, C> matmul(A a, B b, C c) {
+  static_assert(HasRank<A, 2>, "rooflint: matmul: lhs must have rank 2, shape (M,K)");
+  static_assert(HasRank<B, 2>, "rooflint: matmul: rhs must have rank 2, shape (K,N)");
+  static_assert(HasRank<C, 2>, "rooflint: matmul: output must have rank 2, shape (M,N)");
+  static_assert(SameDimAt<A, 1, B, 0>, "rooflint: matmul: lhs (M,K) and rhs (K,N) must contract the same dimension K");
+  static_assert(SameDimAt<C, 0, A, 0> && SameDimAt<C, 1, B, 1>, "rooflint: matmul: output must have shape (M,N) for lhs (M,K) and rhs (K,N)");
+  static_assert(Read<A> && Read<B>, "rooflint: matmul: lhs and rhs must be read (in or inout)");
+  static_assert(Written<C>, "rooflint: matmul: output must be written (out or inout)");
+  return detail::make_op(op_kind::matmul, "matmul", 2 * A::elements() * to_poly(dim_at<B, 1>{}), a, b, c);
+}
+
+/// C (Bt,M,N) = A (Bt,M,K) @ B (Bt,K,N), batched. Ideal FLOPs 2*Bt*M*N*K.
+template <Tensor A, Tensor B, Tensor C>
+consteval operation<A, B, C> bmm(A a, B b, C c) {
+  static_assert(HasRank<A, 3> && HasRank<B, 3> && HasRank<C, 3>, "rooflint: bmm: operands must have rank 3: (Bt,M,K), (Bt,K,N), (Bt,M,N)");
+  static_assert(SameDimAt<A, 0, B, 0> && SameDimAt<A, 0, C, 0>, "rooflint: bmm: operands must share the batch dimension");
+  static_assert(SameDimAt<A, 2, B, 1>, "rooflint: bmm: lhs (Bt,M,K) and rhs (Bt,K,N) must contract the same dimension K");
+  static_assert(SameDimAt<C, 1, A, 1> && SameDimAt<C, 2, B, 2>, "rooflint: bmm: output must have shape (Bt,M,N)");
+  static_assert(Read<A> && Read<B> && Written<C>, "rooflint: bmm: lhs and rhs must be read and the output written");
+  return detail::make_op(op_kind::bmm, "bmm", 2 * A::elements() * to_poly(dim_at<B, 2>{}), a, b, c);
+}
+
+/// C (M,N) = bias + A (M,K) @ B (K,N); bias (N) or (M,N). Ideal FLOPs 2*M*N*K (bias not counted, as torch).
+template <Tensor Bias, Tensor A, Tensor B, Tensor C>
+consteval operation<Bias, A, B, C> addmm(Bias bias, A a, B b, C c) {
+  static_assert((HasRank<Bias, 1> && SameDimAt<Bias, 0, C, 1>) || SameShape<Bias, C>, "rooflint: addmm: bias must have shape (N) or (M,N)");
+  static_assert(Read<Bias>, "rooflint: addmm: bias must be read");
+  const auto product = matmul(a, b, c);
+  return detail::make_op(op_kind::addmm, "addmm", product.info.flops, bias, a, b, c);
+}
+
+/// Y (M,N) = X (M,K) @ W^T, W (N,K) as torch.nn.Linear stores it. Ideal FLOPs 2*M*N*K.
+template <Tensor X, Tensor W, Tensor Y>
+consteval operation<X, W, Y> linear(X x, W w, Y y) {
+  static_assert(HasRank<X, 2> && HasRank<W, 2> && HasRank<Y, 2>, "rooflint: linear: operands must have rank 2: X (M,K), W (N,K), Y (M,N)");
+  static_assert(SameDimAt<X, 1, W, 1>, "rooflint: linear: X (M,K) and W (N,K) must share the dimension K");
+  static_assert(SameDimAt<Y, 0, X, 0> && SameDimAt<Y, 1, W, 0>, "rooflint: linear: output must have shape (M,N)");
+  static_assert(Read<X> && Read<W> && Written<Y>, "rooflint: linear: X and W must be read and Y written");
+  return detail::make_op(op_kind::linear, "linear", 2 * Y::elements() * to_poly(dim_at<X, 1>{}), x, w, y);
+}
+
+/// linear with a bias b (N), not counted in FLOPs.
+template <Tensor X, Tensor W, Tensor Bias, Tensor Y>
+consteval operation<X, W, Bias, Y> linear(X x, W w, Bias b, Y y) {
+  static_assert(HasRank<Bias, 1> && SameDimAt<Bias, 0, W, 0>, "rooflint: linear: bias must have shape (N)");
+  const auto product = linear(x, w, y);
+  return detail::make_op(op_kind::linear, "linear", product.info.flops, x, w, b, y);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Convolution
+
+/// Stride, padding and dilation (the same in every spatial dimension) and groups.
+struct conv_options {
+  std::int64_t stride = 1;
+  std::int64_t padding = 0;
+  std::int64_t dilation = 1;
+  std::int64_t groups = 1;
+};
+
+namespace detail {
+template <std::size_t S, Tensor X, Tensor W, Tensor Y>
+constexpr void add_conv_output_dims(op_info& info, const conv_options& o) {
+  [&]<std::size_t... I>(std::index_sequence<I...>) {
+    (
+        [&] {
+          using in_dim = dim_at<X, 2 + I>;
+          using out_dim = dim_at<Y, 2 + I>;
+          using window_dim = dim_at<W, 2 + I>;
+          if constexpr (!std::is_same_v<in_dim, out_dim>)
+            info.derived[info.derived_count++] = derived_dim{dim_name<out_dim>(), dim_name<in_dim>(),
+                                                             dim_name<window_dim>(), o.stride, o.padding, o.dilation};
+        }(),
+        ...);
+  }(std::make_index_sequence<S>{});
+}
+}  // namespace detail
+
+/// Convolution over S spatial dimensions: X (N,C,spatial...), W (C_out, C/groups, kernel...),
+/// Y (N,C_out,out spatial...). Output sizes are derived from input sizes and the options unless the
+/// output uses the input's own spatial dimension (a 'same' convolution). Ideal FLOPs
+/// 2 * N * C_out * prod(out spatial) * C/groups * prod(kernel).
+template <std::size_t S, Tensor X, Tensor W, Tensor Y>
+consteval operation<X, W, Y> conv(X x, W w, Y y, conv_options o = {}) {
+  static_assert(S >= 1 && S <= 3, "rooflint: conv: 1 to 3 spatial dimensions");
+  static_assert(HasRank<X, S + 2> && HasRank<W, S + 2> && HasRank<Y, S + 2>,
+                "rooflint: conv: input (N,C,spatial...), weight (C_out,C/groups,kernel...) and output (N,C_out,out...) must have rank spatial + 2");
+  static_assert(SameDimAt<X, 0, Y, 0>, "rooflint: conv: input and output must share the batch dimension N");
+  static_assert(SameDimAt<W, 0, Y, 1>, "rooflint: conv: weight (C_out,...) and output (N,C_out,...) must share C_out");
+  static_assert(Read<X> && Read<W> && Written<Y>, "rooflint: conv: input and weight must be read and the output written");
+  detail::require(o.stride > 0 && o.dilation > 0 && o.padding >= 0 && o.groups > 0,
+                  "rooflint: conv: stride, dilation and groups must be positive and padding not negative");
+  detail::require(o.groups != 1 || std::is_same_v<dim_at<X, 1>, dim_at<W, 1>>,
+                  "rooflint: conv: with groups == 1 the weight's input channels must be the input's channel dimension C");
+  poly flops = 2 * Y::elements() * to_poly(dim_at<W, 1>{});
+  [&]<std::size_t... I>(std::index_sequence<I...>) { ((flops = flops * to_poly(dim_at<W, 2 + I>{})), ...); }(std::make_index_sequence<S>{});
+  constexpr const char* names[] = {"", "conv1d", "conv2d", "conv3d"};
+  auto op = detail::make_op(op_kind::conv, names[S], flops, x, w, y);
+  detail::add_conv_output_dims<S, X, W, Y>(op.info, o);
+  if (!std::is_same_v<dim_at<X, 1>, dim_at<W, 1>>)
+    op.info.constraints[op.info.constraint_count++] = size_constraint{dim_name<dim_at<W, 1>>(), o.groups, dim_name<dim_at<X, 1>>()};
+  return op;
+}
+
+template <Tensor X, Tensor W, Tensor Y>
+consteval operation<X, W, Y> conv1d(X x, W w, Y y, conv_options o = {}) { return conv<1>(x, w, y, o); }
+template <Tensor X, Tensor W, Tensor Y>
+consteval operation<X, W, Y> conv2d(X x, W w, Y y, conv_options o = {}) { return conv<2>(x, w, y, o); }
+template <Tensor X, Tensor W, Tensor Y>
+consteval operation<X, W, Y> conv3d(X x, W w, Y y, conv_options o = {}) { return conv<3>(x, w, y, o); }
+
+// ---------------------------------------------------------------------------------------------
+// Attention
+
+enum class masking : std::uint8_t { none, causal };
+
+/// Scaled-dot-product attention forward: O (B,H,Sq,Dv) = softmax(Q (B,H,Sq,D) K^T (B,H,Sk,D)) V (B,H,Sk,Dv).
+/// Ideal FLOPs 2*B*H*Sq*Sk*D + 2*B*H*Sq*Sk*Dv (torch's sdpa rule).
+template <Tensor Q, Tensor K, Tensor V, Tensor O>
+consteval operation<Q, K, V, O> attention(Q q, K k, V v, O o, masking mask = masking::none) {
+  static_assert(HasRank<Q, 4> && HasRank<K, 4> && HasRank<V, 4> && HasRank<O, 4>,
+                "rooflint: attention: Q, K, V and O must have rank 4: (B,H,S,D)");
+  static_assert(SameDimAt<Q, 0, K, 0> && SameDimAt<Q, 1, K, 1> && SameDimAt<Q, 0, V, 0> && SameDimAt<Q, 1, V, 1> &&
+                    SameDimAt<Q, 0, O, 0> && SameDimAt<Q, 1, O, 1>,
+                "rooflint: attention: Q, K, V and O must share batch B and heads H");
+  static_assert(SameDimAt<Q, 3, K, 3>, "rooflint: attention: Q (B,H,Sq,D) and K (B,H,Sk,D) must share the head dimension D");
+  static_assert(SameDimAt<K, 2, V, 2>, "rooflint: attention: K (B,H,Sk,D) and V (B,H,Sk,Dv) must share the key length Sk");
+  static_assert(SameDimAt<O, 2, Q, 2> && SameDimAt<O, 3, V, 3>, "rooflint: attention: output must have shape (B,H,Sq,Dv)");
+  static_assert(Read<Q> && Read<K> && Read<V> && Written<O>, "rooflint: attention: Q, K and V must be read and O written");
+  const poly scores = 2 * Q::elements() * to_poly(dim_at<K, 2>{});  // 2*B*H*Sq*D*Sk
+  const poly weighted = 2 * O::elements() * to_poly(dim_at<K, 2>{});  // 2*B*H*Sq*Dv*Sk
+  auto op = detail::make_op(op_kind::attention, "attention", scores + weighted, q, k, v, o);
+  op.info.causal = mask == masking::causal;
+  return op;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Elementwise, reductions, normalisation
+
+/// Tensors of the same shape, @p flops_per_element FLOP per element of the first written tensor.
+template <Tensor First, Tensor... Rest>
+consteval operation<First, Rest...> elementwise(double flops_per_element, First first, Rest... rest) {
+  static_assert((SameShape<First, Rest> && ...), "rooflint: elementwise: all tensors must have the same shape");
+  static_assert(Written<First> || (Written<Rest> || ...), "rooflint: elementwise: at least one tensor must be written");
+  detail::require(flops_per_element >= 0, "rooflint: elementwise: the FLOP count per element must not be negative");
+  auto op = detail::make_op(op_kind::elementwise, "elementwise", flops_per_element * First::elements(), first, rest...);
+  op.info.zero_under_torch = true;
+  return op;
+}
+
+/// out = f(in), elementwise, @p flops_per_element FLOP each.
+template <Tensor In, Tensor Out>
+consteval operation<In, Out> unary(double flops_per_element, In in, Out out) {
+  return elementwise(flops_per_element, in, out);
+}
+
+/// out = f(a, b), elementwise, @p flops_per_element FLOP each.
+template <Tensor A, Tensor B, Tensor Out>
+consteval operation<A, B, Out> binary(double flops_per_element, A a, B b, Out out) {
+  return elementwise(flops_per_element, a, b, out);
+}
+
+/// Sum (or max, ...) of in over the dimensions that out lacks; 1 FLOP per input element.
+template <Tensor In, Tensor Out>
+consteval operation<In, Out> reduction(In in, Out out) {
+  static_assert(DimsSubsetOf<Out, In>, "rooflint: reduction: every dimension of the output must be a dimension of the input");
+  static_assert(Out::rank < In::rank, "rooflint: reduction: the output must have fewer dimensions than the input");
+  static_assert(Read<In> && Written<Out>, "rooflint: reduction: input must be read and output written");
+  auto op = detail::make_op(op_kind::reduction, "reduction", In::elements(), in, out);
+  op.info.zero_under_torch = true;
+  return op;
+}
+
+/// Softmax along the last dimension; 5 FLOP per element.
+template <Tensor In, Tensor Out>
+consteval operation<In, Out> softmax(In in, Out out) {
+  static_assert(SameShape<In, Out>, "rooflint: softmax: input and output must have the same shape");
+  static_assert(Read<In> && Written<Out>, "rooflint: softmax: input must be read and output written");
+  auto op = detail::make_op(op_kind::softmax, "softmax", 5 * In::elements(), in, out);
+  op.info.zero_under_torch = true;
+  return op;
+}
+
+/// Layer normalisation over the last dimension, without affine; 6 FLOP per element.
+template <Tensor In, Tensor Out>
+consteval operation<In, Out> layernorm(In in, Out out) {
+  static_assert(SameShape<In, Out>, "rooflint: layernorm: input and output must have the same shape");
+  static_assert(Read<In> && Written<Out>, "rooflint: layernorm: input must be read and output written");
+  auto op = detail::make_op(op_kind::layernorm, "layernorm", 6 * In::elements(), in, out);
+  op.info.zero_under_torch = true;
+  return op;
+}
+
+/// Layer normalisation with scale gamma and shift beta, both (C) for input (..., C); 8 FLOP per element.
+template <Tensor In, Tensor Gamma, Tensor Beta, Tensor Out>
+consteval operation<In, Gamma, Beta, Out> layernorm(In in, Gamma gamma, Beta beta, Out out) {
+  static_assert(SameShape<In, Out>, "rooflint: layernorm: input and output must have the same shape");
+  static_assert(HasRank<Gamma, 1> && SameShape<Gamma, Beta> && SameDimAt<Gamma, 0, In, In::rank - 1>,
+                "rooflint: layernorm: gamma and beta must have shape (C), the input's last dimension");
+  static_assert(Read<In> && Read<Gamma> && Read<Beta> && Written<Out>, "rooflint: layernorm: input, gamma and beta must be read and output written");
+  auto op = detail::make_op(op_kind::layernorm, "layernorm", 8 * In::elements(), in, gamma, beta, out);
+  op.info.zero_under_torch = true;
+  return op;
+}
+
+/// Anything else: you state the ideal FLOPs (`2 * N * N`), counted under every convention.
+template <PolyLike F, Tensor... Ts>
+consteval operation<Ts...> custom(const F& flops, Ts... ts) {
+  static_assert(sizeof...(Ts) > 0, "rooflint: custom: name the tensors the operation reads and writes");
+  return detail::make_op(op_kind::custom, "custom", to_poly(flops), ts...);
+}
+
+}  // namespace rooflint::dsl

@@ -1,0 +1,171 @@
+#pragma once
+/// @file spec.h
+/// The value a spec evaluates to: plain constexpr data (names, dimensions, tensors, polynomials),
+/// which the compiler checks, the analyzer reads through Clang's constant evaluator, and the runtime
+/// evaluates at the sizes of a launch. kernel.h builds it; nothing here knows the kernel's type.
+
+#include <array>
+#include <cstdint>
+#include <span>
+
+#include "rooflint/dsl/operation.h"
+#include "rooflint/model/roofline.h"
+
+namespace rooflint::dsl {
+
+inline constexpr std::size_t max_tensors = 8;
+
+/// A dimension of a spec and the sizes known at compile time (0 = none).
+struct dim_info {
+  name_t name;
+  double static_size = 0;    ///< from dim<"N", size>
+  double declared_size = 0;  ///< from spec.at(N(size)): the size build-time verdicts use
+};
+
+/// A tensor of a spec, with its shape as indices into spec::dims.
+struct tensor_info {
+  name_t name;
+  model::dtype dtype = model::dtype::f32;
+  role access = role::read;
+  std::int8_t arg = -1;                        ///< kernel parameter index
+  std::uint8_t rank = 0;
+  std::array<std::int8_t, max_rank> shape{};   ///< dims[shape[i]] is the i-th dimension
+  poly elements;                               ///< elements that count towards compulsory bytes
+  bool partial = false;                        ///< elements is a part, stated by touches()
+};
+
+/// What the user expects of the kernel; checked by the analyzer (bound) and the verifier (all).
+enum class expected_bound : std::uint8_t { any, memory, compute };
+
+struct expectations {
+  expected_bound bound = expected_bound::any;
+  double max_traffic_ratio = 0;      ///< largest acceptable observed / compulsory bytes; 0 = the verifier's default
+  double min_roofline_fraction = 0;  ///< smallest acceptable t_min / t_measured, 0..1; 0 = none
+};
+
+/// How ideal FLOPs are counted. Default: torch.utils.flop_counter (elementwise-like work is 0 FLOP,
+/// causal attention is not halved), so figures compare with KernelBench-style floors.
+struct flop_convention {
+  bool count_elementwise = false;  ///< count elementwise, reduction, softmax and layernorm FLOPs
+  bool halve_causal = false;       ///< count causal attention as half the dense FLOPs
+};
+
+/// Sizes of a spec's dimensions, aligned with spec::dims; 0 means not bound.
+struct sizes {
+  std::array<double, max_dims> values{};
+  constexpr double operator[](std::size_t i) const { return values[i]; }
+};
+
+/// The outcome of binding sizes: the sizes, or the first problem by dimension name.
+struct binding_result {
+  sizes bound;
+  name_t missing;    ///< a dimension with no size
+  name_t unknown;    ///< a binding that names no dimension of the spec
+  name_t violated;   ///< a dimension whose size contradicts a derived size or a constraint
+  constexpr bool ok() const { return missing.empty() && unknown.empty() && violated.empty(); }
+};
+
+/// A kernel's spec as data.
+struct spec {
+  name_t kernel_name;
+  op_info op;
+  std::array<dim_info, max_dims> dims{};
+  std::uint8_t dim_count = 0;
+  std::array<tensor_info, max_tensors> tensors{};
+  std::uint8_t tensor_count = 0;
+  flop_convention convention{};
+  model::math_mode mode = model::math_mode::fp32_simt;  ///< the compute roof
+  expectations expected{};
+  poly flops;          ///< ideal FLOPs under the convention (FLOP), over dims
+  poly read_bytes;     ///< compulsory bytes read (bytes), over dims
+  poly written_bytes;  ///< compulsory bytes written (bytes), over dims
+
+  constexpr std::span<const dim_info> dim_list() const { return {dims.data(), dim_count}; }
+  constexpr std::span<const tensor_info> tensor_list() const { return {tensors.data(), tensor_count}; }
+
+  /// @return Index of the dimension named @p n, or -1.
+  constexpr int dim_index(name_t n) const {
+    for (int i = 0; i < dim_count; ++i)
+      if (dims[i].name == n) return i;
+    return -1;
+  }
+
+  /// @return Compulsory bytes, read + written (bytes), over dims.
+  constexpr poly bytes() const { return read_bytes + written_bytes; }
+
+  /// @return Ideal FLOPs under the convention.
+  constexpr poly flops_by_convention() const {
+    if (op.zero_under_torch && !convention.count_elementwise) return poly{};
+    if (op.causal && convention.halve_causal) return op.flops * poly(0.5);
+    return op.flops;
+  }
+
+  /// Binds sizes: static sizes, then @p given, then derived sizes, then the constraints.
+  constexpr binding_result bind(std::span<const size_binding> given) const {
+    binding_result r;
+    for (int i = 0; i < dim_count; ++i) r.bound.values[i] = dims[i].static_size;
+    for (const auto& b : given) {
+      const int i = dim_index(b.dim);
+      if (i < 0) { if (r.unknown.empty()) r.unknown = b.dim; continue; }
+      if (b.size <= 0 || (dims[i].static_size > 0 && dims[i].static_size != static_cast<double>(b.size))) {
+        if (r.violated.empty()) r.violated = b.dim;
+        continue;
+      }
+      r.bound.values[i] = static_cast<double>(b.size);
+    }
+    derive(r);
+    for (int i = 0; i < dim_count; ++i)
+      if (r.bound.values[i] <= 0 && r.missing.empty()) r.missing = dims[i].name;
+    return r;
+  }
+
+  /// Binds sizes given as M(4096), N(512), ...
+  template <class... B>
+  constexpr binding_result bind(B... given) const {
+    const std::array<size_binding, sizeof...(B)> list{given...};
+    return bind(std::span<const size_binding>(list.data(), list.size()));
+  }
+
+  /// @return The sizes declared for build-time verdicts (spec.at(...)) and the static ones.
+  constexpr binding_result declared() const {
+    std::array<size_binding, max_dims> list{};
+    std::size_t n = 0;
+    for (int i = 0; i < dim_count; ++i)
+      if (dims[i].declared_size > 0) list[n++] = {dims[i].name, static_cast<std::int64_t>(dims[i].declared_size)};
+    return bind(std::span<const size_binding>(list.data(), n));
+  }
+
+  constexpr double flops_at(const sizes& s) const { return flops.evaluate(s.values); }
+  constexpr double read_bytes_at(const sizes& s) const { return read_bytes.evaluate(s.values); }
+  constexpr double written_bytes_at(const sizes& s) const { return written_bytes.evaluate(s.values); }
+  constexpr double bytes_at(const sizes& s) const { return read_bytes_at(s) + written_bytes_at(s); }
+  constexpr model::workload workload_at(const sizes& s) const { return {flops_at(s), bytes_at(s), mode}; }
+
+ private:
+  /// Fills derived dimensions (convolution output sizes) and checks given ones and the constraints.
+  constexpr void derive(binding_result& r) const {
+    for (int d = 0; d < op.derived_count; ++d) {
+      const derived_dim& rule = op.derived[d];
+      const int out = dim_index(rule.name), src = dim_index(rule.source), win = dim_index(rule.window);
+      if (out < 0 || src < 0 || win < 0 || r.bound.values[src] <= 0 || r.bound.values[win] <= 0) continue;
+      const auto in_size = static_cast<std::int64_t>(r.bound.values[src]);
+      const auto window = static_cast<std::int64_t>(r.bound.values[win]);
+      const std::int64_t span = in_size + 2 * rule.padding - rule.dilation * (window - 1) - 1;
+      const double size = span < 0 ? 0 : static_cast<double>(span / rule.stride + 1);
+      if (size <= 0 || (r.bound.values[out] > 0 && r.bound.values[out] != size)) {
+        if (r.violated.empty()) r.violated = rule.name;
+        continue;
+      }
+      r.bound.values[out] = size;
+    }
+    for (int c = 0; c < op.constraint_count; ++c) {
+      const size_constraint& k = op.constraints[c];
+      const int l = dim_index(k.lhs), h = dim_index(k.rhs);
+      if (l < 0 || h < 0 || r.bound.values[l] <= 0 || r.bound.values[h] <= 0) continue;
+      if (r.bound.values[l] * static_cast<double>(k.factor) != r.bound.values[h] && r.violated.empty())
+        r.violated = k.rhs;
+    }
+  }
+};
+
+}  // namespace rooflint::dsl

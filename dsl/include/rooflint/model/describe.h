@@ -1,0 +1,51 @@
+#pragma once
+/// @file describe.h
+/// One sentence that describes a roofline result, shared by the analyzer and the runtime's reports:
+///   "memory-bound (arithmetic intensity 0.0833 FLOP/byte, ridge 13.9 FLOP/byte on H200 FP32,
+///    datasheet peaks): floor 0.336 ms; measured reaches 91%"
+
+#include <charconv>
+#include <cmath>
+#include <string>
+
+#include "rooflint/model/roofline.h"
+
+namespace rooflint::model {
+
+/// @return @p value with @p significant significant digits, without trailing zeros ("13.9", "0.0833").
+inline std::string format_significant(double value, int significant = 3) {
+  if (value == 0 || !std::isfinite(value)) return value == 0 ? "0" : std::to_string(value);
+  const int magnitude = static_cast<int>(std::floor(std::log10(std::fabs(value))));
+  const int decimals = std::max(0, significant - 1 - magnitude);
+  char buf[64];
+  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, value, std::chars_format::fixed, decimals);
+  std::string s(buf, ec == std::errc{} ? end : buf);
+  if (s.find('.') != std::string::npos) {
+    while (s.back() == '0') s.pop_back();
+    if (s.back() == '.') s.pop_back();
+  }
+  return s;
+}
+
+/// @return A duration in milliseconds below 1 s ("0.336 ms"), seconds above, microseconds below 10 us.
+inline std::string format_duration(double seconds) {
+  if (seconds >= 1) return format_significant(seconds) + " s";
+  if (seconds >= 1e-5) return format_significant(seconds * 1e3) + " ms";
+  return format_significant(seconds * 1e6) + " us";
+}
+
+/// @return The sentence for @p r of a workload in @p mode against @p p; @p measured_s > 0 adds the
+/// roofline fraction reached.
+inline std::string describe(const bound_result& r, const peaks& p, math_mode mode, double measured_s = 0) {
+  std::string s{name(r.verdict)};
+  s += " (arithmetic intensity " + format_significant(r.intensity) + " FLOP/byte, ridge " +
+       format_significant(r.ridge) + " FLOP/byte on " + std::string(p.device) + " " +
+       std::string(label(mode)) + ", " + std::string(name(p.source)) + " peaks): floor " +
+       format_duration(r.t_min_s);
+  if (measured_s > 0)
+    s += "; measured reaches " +
+         std::to_string(static_cast<int>(std::lround(100 * roofline_fraction(r.t_min_s, measured_s)))) + "%";
+  return s;
+}
+
+}  // namespace rooflint::model

@@ -1,0 +1,88 @@
+#pragma once
+/// @file roofline.h
+/// The roofline model (Williams, Waterman, Patterson, "Roofline: an insightful visual performance
+/// model for multicore architectures", CACM 2009), in one place for the DSL, analyzer and runtime.
+
+#include <algorithm>
+#include <cassert>
+
+#include "rooflint/model/peaks.h"
+
+namespace rooflint::model {
+
+/// The work of one kernel launch, as the roofline sees it.
+struct workload {
+  double flops = 0;                          ///< ideal FLOPs (FLOP)
+  double bytes = 0;                          ///< compulsory bytes, read + written (bytes)
+  math_mode mode = math_mode::fp32_simt;     ///< which compute roof applies
+};
+
+/// Which ceiling sets the floor.
+enum class bound : unsigned char { memory, compute };
+
+constexpr std::string_view name(bound b) { return b == bound::memory ? "memory-bound" : "compute-bound"; }
+
+/// @return Arithmetic intensity in FLOP/byte; 0 when there are no bytes (nothing to divide by).
+constexpr double intensity(const workload& w) { return w.bytes > 0 ? w.flops / w.bytes : 0; }
+
+/// @return Ridge point in FLOP/byte: the intensity at which compute time equals memory time.
+constexpr double ridge(const peaks& p, math_mode m) {
+  assert(p.dram_bytes_per_s > 0 && "rooflint: ridge needs a positive bandwidth");
+  return p.flops_per_s[m] / p.dram_bytes_per_s;
+}
+
+/// @return Time in seconds the arithmetic needs at the compute roof (0 if the roof is unknown).
+constexpr double compute_time_s(const workload& w, const peaks& p) {
+  return p.flops_per_s[w.mode] > 0 ? w.flops / p.flops_per_s[w.mode] : 0;
+}
+
+/// @return Time in seconds the compulsory traffic needs at the bandwidth roof.
+constexpr double memory_time_s(const workload& w, const peaks& p) {
+  return p.dram_bytes_per_s > 0 ? w.bytes / p.dram_bytes_per_s : 0;
+}
+
+/// @return The floor t_min in seconds: max(flops / peak_flops, bytes / peak_bandwidth).
+/// No correct kernel beats it, except one that legitimately skips input.
+constexpr double t_min_s(const workload& w, const peaks& p) {
+  return std::max(compute_time_s(w, p), memory_time_s(w, p));
+}
+
+/// @return Attainable rate in FLOP/s at intensity @p ai: min(peak_flops, bandwidth * ai).
+constexpr double attainable_flops_per_s(const peaks& p, math_mode m, double ai) {
+  return std::min(p.flops_per_s[m], p.dram_bytes_per_s * ai);
+}
+
+/// @return Roofline fraction t_min / t_measured, in 0..1 for a kernel slower than its floor
+/// (above 1 means faster than the roof: the ceilings or the spec are wrong). 0 if not measured.
+constexpr double roofline_fraction(double t_min, double t_measured_s) {
+  return t_measured_s > 0 ? t_min / t_measured_s : 0;
+}
+
+/// The verdict of a workload against a set of peaks.
+struct bound_result {
+  bound verdict = bound::memory;
+  double intensity = 0;       ///< FLOP/byte
+  double ridge = 0;           ///< FLOP/byte
+  double compute_time_s = 0;  ///< s
+  double memory_time_s = 0;   ///< s
+  double t_min_s = 0;         ///< s
+};
+
+/// Relative tolerance of the tie: intensities within it of the ridge count as at the ridge, so
+/// rounding in flops / bytes or peak / bandwidth cannot flip a verdict.
+inline constexpr double tie_tolerance = 1e-12;
+
+/// @return Memory- or compute-bound. The tie is defined here, once: a workload whose intensity equals
+/// the ridge (compute time == memory time) is compute-bound. Zero FLOPs is always memory-bound.
+constexpr bound_result classify(const workload& w, const peaks& p) {
+  bound_result r;
+  r.intensity = intensity(w);
+  r.ridge = ridge(p, w.mode);
+  r.compute_time_s = compute_time_s(w, p);
+  r.memory_time_s = memory_time_s(w, p);
+  r.t_min_s = std::max(r.compute_time_s, r.memory_time_s);
+  r.verdict = (w.flops > 0 && r.intensity >= r.ridge * (1 - tie_tolerance)) ? bound::compute : bound::memory;
+  return r;
+}
+
+}  // namespace rooflint::model

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Installs every build dependency of rooflint from Debian's packages.
+# Idempotent and quiet: does nothing (and prints nothing) when all is present.
+# The CUDA 13 toolkit is expected on the machine already; CMake finds it (CUDAToolkit).
+set -euo pipefail
+
+packages=(
+  cmake ninja-build g++
+  clang-19 libclang-19-dev libclang-cpp19-dev llvm-19-dev   # the analyzer (LibTooling)
+  librange-v3-dev libgtest-dev nlohmann-json3-dev libfmt-dev
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[[ ${#missing[@]} -eq 0 ]] && exit 0
+
+echo "rooflint setup: installing ${missing[*]}"
+SUDO=""; [[ $(id -u) -ne 0 ]] && SUDO="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
