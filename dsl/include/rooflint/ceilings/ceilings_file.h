@@ -1,0 +1,87 @@
+#pragma once
+/// @file ceilings_file.h
+/// The ceilings file (docs/ceilings-schema.md): what rooflint-ceilings measured, read back by the
+/// analyzer (--ceilings) and the verifier. Host C++ (nlohmann-json); no CUDA, no LLVM.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "rooflint/model/peaks.h"
+
+namespace rooflint::ceilings {
+
+inline constexpr int schema_version = 1;
+
+struct device_info {
+  std::string name;                  ///< "NVIDIA H200"
+  std::string uuid;
+  std::string compute_capability;    ///< "9.0"
+  int sm_count = 0;
+  double l2_bytes = 0;               ///< bytes
+  double dram_bytes = 0;             ///< bytes
+  std::string driver_version;        ///< "580.159.04"
+  std::string cuda_runtime_version;  ///< "13.0"
+  std::string cublas_version;
+};
+
+/// NVML clock state sampled during the measurements.
+struct clock_state {
+  double sm_mhz_min = 0, sm_mhz_max = 0;  ///< MHz
+  double memory_mhz = 0;                  ///< MHz
+  double sm_max_mhz = 0;                  ///< MHz, the device's maximum
+  double power_w_max = 0;                 ///< W
+  double power_limit_w = 0;               ///< W
+  double temperature_c_max = 0;           ///< degrees Celsius
+  std::vector<std::string> throttle_reasons;
+  bool persistence_mode = false;
+  bool ecc_enabled = false;
+};
+
+struct bandwidth_probe {
+  std::string name;
+  double bytes_per_s = 0;         ///< bytes/s, read + write
+  double spread = 0;              ///< (max - min) / median over repetitions, 0..1
+  double working_set_bytes = 0;   ///< bytes
+  std::string launch;             ///< grid and block shape
+};
+
+struct compute_ceiling {
+  double flops_per_s = 0;  ///< FLOP/s (OP/s for INT8)
+  std::string probe;       ///< "ffma_chains", "cublaslt"
+  std::string shape;       ///< "8192x8192x8192", empty for non-matmul probes
+  double sm_mhz = 0;       ///< SM clock during the probe, MHz
+  bool sustained = true;   ///< measured after the clock settled under the power cap
+};
+
+/// A whole ceilings file.
+struct ceilings_file {
+  int version = schema_version;
+  std::string created_utc;
+  std::string rooflint_version;
+  std::string mode;  ///< "quick" or "thorough"
+  device_info device;
+  std::optional<clock_state> clocks;
+  double bandwidth_bytes_per_s = 0;  ///< the bandwidth ceiling, bytes/s (read + write)
+  std::string bandwidth_probe_name;
+  std::vector<bandwidth_probe> bandwidth_probes;
+  model::per_math_mode<std::optional<compute_ceiling>> compute;
+
+  /// @return The peaks for the model (source measured). The device name views this object's string.
+  model::peaks peaks() const;
+};
+
+/// @return The file as JSON text (2-space indent).
+std::string to_json(const ceilings_file& file);
+
+/// Parses @p text. On failure returns nullopt and sets @p error to what was wrong and where
+/// ("malformed JSON at byte 120: ...", "'schema' is not \"rooflint-ceilings\"", "unsupported version 2").
+std::optional<ceilings_file> from_json(const std::string& text, std::string& error);
+
+/// Reads and parses @p path; errors as from_json, plus "cannot open 'PATH'".
+std::optional<ceilings_file> load(const std::string& path, std::string& error);
+
+/// Writes @p file to @p path; returns false and sets @p error when it cannot.
+bool save(const ceilings_file& file, const std::string& path, std::string& error);
+
+}  // namespace rooflint::ceilings

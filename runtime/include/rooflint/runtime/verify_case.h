@@ -1,0 +1,114 @@
+#pragma once
+/// @file verify_case.h
+/// Registering kernels for verification, the way a benchmark library registers benchmarks:
+///
+///     ROOFLINT_VERIFY_CASE(saxpy_at_64M, saxpy_spec, N(1 << 26)) {
+///       const auto n = ctx.size(N);                    // sizes bound from the spec
+///       float* x = ctx.random<float>(n);               // device buffers, random (never zeros), freed by ctx
+///       float* y = ctx.random<float>(n);
+///       return rooflint::runtime::launcher{
+///           .launch = [=](cudaStream_t s) { saxpy<<<(n + 255) / 256, 256, 0, s>>>(n, 2.0f, x, y); },
+///       };
+///     }
+///
+/// The verifier calls the body once to prepare data, then `launch` as many times as it measures
+/// (counting and timing), flushing L2 before each launch outside the measured window. A case whose
+/// kernel writes its own inputs (y above is read and written) may set `restore` to put the inputs
+/// back between runs; `launches` says how many kernel launches one call of `launch` makes (a region of
+/// several kernels that together implement the spec: their counters are summed).
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <initializer_list>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "rooflint/dsl.h"
+
+namespace rooflint::runtime {
+
+/// How the verifier runs a prepared case.
+struct launcher {
+  std::function<void(cudaStream_t)> launch;         ///< enqueue one run of the kernel(s) on the stream
+  std::function<void(cudaStream_t)> restore = {};   ///< optional: restore in-place inputs (not measured)
+  int launches = 1;                                 ///< kernel launches per call of `launch`
+};
+
+/// Device memory and sizes for a case body. Every buffer it hands out is freed when the case ends.
+class case_context {
+ public:
+  explicit case_context(const dsl::spec& spec, dsl::sizes sizes, std::uint64_t seed = 42);
+  ~case_context();
+  case_context(const case_context&) = delete;
+  case_context& operator=(const case_context&) = delete;
+
+  /// @return The bound size of dimension @p d (elements).
+  template <dsl::Dim D>
+  std::int64_t size(const D&) const { return size_of(dsl::dim_name<D>()); }
+  std::int64_t size_of(dsl::name_t dim) const;
+
+  /// @return A device buffer of @p count elements of T filled with uniform random values in [-1, 1)
+  /// (integers: [-64, 64)); T is float, double, __half, __nv_bfloat16, std::int8_t, std::int32_t or std::uint8_t.
+  template <class T>
+  T* random(std::size_t count) { return static_cast<T*>(random_bytes(count * sizeof(T), element_kind<T>())); }
+
+  /// @return A device buffer of @p count elements of T filled with the byte pattern 0xFF (NaN for floats),
+  /// so that outputs the kernel does not write are visible.
+  template <class T>
+  T* poisoned(std::size_t count) { return static_cast<T*>(poisoned_bytes(count * sizeof(T))); }
+
+  /// @return A device buffer of @p count elements of T holding @p values copied from the host.
+  template <class T>
+  T* copy_of(const std::vector<T>& values) { return static_cast<T*>(copy_bytes(values.data(), values.size() * sizeof(T))); }
+
+  const dsl::spec& spec() const { return spec_; }
+  const dsl::sizes& sizes() const { return sizes_; }
+
+ private:
+  enum class kind { f32, f64, f16, bf16, i8, i32, u8 };
+  template <class T> static constexpr kind element_kind();
+  void* random_bytes(std::size_t bytes, kind k);
+  void* poisoned_bytes(std::size_t bytes);
+  void* copy_bytes(const void* host, std::size_t bytes);
+
+  const dsl::spec& spec_;
+  dsl::sizes sizes_;
+  std::uint64_t seed_;
+  std::vector<void*> buffers_;
+};
+
+/// A registered verification case.
+struct case_definition {
+  std::string name;                              ///< unique, used by --filter and in reports
+  const dsl::spec* spec = nullptr;               ///< the same constexpr object the analyzer reads
+  std::vector<dsl::size_binding> sizes;          ///< sizes of this launch (validated with spec->bind)
+  std::function<launcher(case_context&)> body;   ///< prepares data, returns how to launch
+  std::string file;                              ///< where the case is defined
+  int line = 0;
+};
+
+/// Registers @p c; returns its index. Called at static-initialisation time by ROOFLINT_VERIFY_CASE.
+int register_case(case_definition c);
+
+/// @return Every registered case, in registration order.
+const std::vector<case_definition>& registered_cases();
+
+}  // namespace rooflint::runtime
+
+#define ROOFLINT_DETAIL_CAT2(a, b) a##b
+#define ROOFLINT_DETAIL_CAT(a, b) ROOFLINT_DETAIL_CAT2(a, b)
+
+/// Defines and registers a verification case: ROOFLINT_VERIFY_CASE(name, spec, sizes...) { body }.
+/// The body sees `rooflint::runtime::case_context& ctx` and returns a rooflint::runtime::launcher.
+#define ROOFLINT_VERIFY_CASE(case_name, spec_object, ...)                                                  \
+  static ::rooflint::runtime::launcher ROOFLINT_DETAIL_CAT(rooflint_case_body_, case_name)(              \
+      ::rooflint::runtime::case_context & ctx);                                                          \
+  [[maybe_unused]] static const int ROOFLINT_DETAIL_CAT(rooflint_case_index_, case_name) =              \
+      ::rooflint::runtime::register_case({#case_name, &(spec_object), {__VA_ARGS__},                    \
+                                          &ROOFLINT_DETAIL_CAT(rooflint_case_body_, case_name), __FILE__, __LINE__}); \
+  static ::rooflint::runtime::launcher ROOFLINT_DETAIL_CAT(rooflint_case_body_, case_name)(              \
+      [[maybe_unused]] ::rooflint::runtime::case_context & ctx)
