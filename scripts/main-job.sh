@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# The main job (README.md): install what the build needs, build (the analyzer runs over the examples
+# during the build, so the log shows each kernel's verdict), and write the manifest. Where a GPU is
+# present, also measure the ceilings, classify the examples again against them, verify every example
+# on the GPU and write the reports. Everything lands in one output folder (default out/).
+#
+#   bash scripts/main-job.sh            # static part everywhere; GPU part where there is a GPU
+#   ROOFLINT_OUT=dir bash scripts/main-job.sh
+#
+# Exit codes: 0 done (also with no GPU: the static part ran); otherwise the failing step's code.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=${ROOFLINT_OUT:-out}
+build=${ROOFLINT_BUILD_DIR:-build}
+mkdir -p "$out"
+
+step() { printf '\n== %s\n' "$*" >&2; }
+
+step "installing build dependencies (scripts/setup.sh)"
+bash scripts/setup.sh
+
+step "configuring and building; the analyzer's verdicts for the examples follow"
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >"$out/configure.log" 2>&1 || { cat "$out/configure.log"; exit 1; }
+cmake --build "$build" -j "$(nproc)" 2>&1 | tee "$out/build.log"
+
+step "static results"
+find "$build/examples" -name '*.manifest.json' -exec cp {} "$out/" \; 2>/dev/null || true
+ls "$out"/*.manifest.json 2>/dev/null || echo "no manifest written (is the analyzer built? see $out/configure.log)"
+
+ceilings_tool="$build/runtime/rooflint-ceilings"
+examples_tool="$build/examples/rooflint-examples"
+if [[ ! -x "$ceilings_tool" || ! -x "$examples_tool" ]]; then
+  echo "rooflint: the CUDA runtime was not built (no CUDA toolkit?); static part done" >&2
+  exit 0
+fi
+
+step "measuring the ceilings on the GPU"
+set +e
+"$ceilings_tool" --output "$out/ceilings.json" 2>&1 | tee "$out/ceilings.txt"
+status=${PIPESTATUS[0]}
+set -e
+if [[ $status -eq 3 ]]; then
+  echo "rooflint: no GPU here; static part done (verdicts above use datasheet peaks)" >&2
+  exit 0
+fi
+[[ $status -eq 0 || $status -eq 4 ]] || exit "$status"
+
+if [[ -x "$build/analyzer/rooflint" ]]; then
+  step "classifying the examples against the measured ceilings"
+  "$build/analyzer/rooflint" -p "$build" --ceilings "$out/ceilings.json" --manifest "$out/examples.measured.manifest.json" \
+      $(find examples -name '*.cu' | sort) 2>&1 | tee "$out/analyzer-measured.txt" || true
+fi
+
+step "verifying every example on the GPU"
+set +e
+"$examples_tool" --ceilings "$out/ceilings.json" --json "$out/verify.json" --junit "$out/verify.junit.xml" \
+    --svg "$out/roofline.svg" 2>&1 | tee "$out/verify.txt"
+status=${PIPESTATUS[0]}
+set -e
+echo "reports in $out/: ceilings.json, verify.json, verify.junit.xml, roofline.svg" >&2
+exit "$status"
