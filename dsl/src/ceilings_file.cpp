@@ -201,10 +201,17 @@ std::optional<ceilings_file> from_json(const std::string& text, std::string& err
   try {
     root = json::parse(text);
   } catch (const json::parse_error& e) {
-    // e.what() is "[json.exception.parse_error.101] parse error at line 3, column 5: ..."; keep the cause.
-    std::string cause = e.what();
-    if (const auto colon = cause.find(": "); colon != std::string::npos) cause = cause.substr(colon + 2);
-    error = "malformed JSON at byte " + std::to_string(e.byte) + ": " + cause;
+    // e.what() is "[json.exception.parse_error.101] parse error at line 3, column 5: <cause>", and e.byte
+    // counts the bytes read including the offending one; report its 0-based offset, line and column.
+    std::string what = e.what(), position, cause = what;
+    if (const auto at = what.find(" at line "); at != std::string::npos) {
+      if (const auto colon = what.find(": ", at); colon != std::string::npos) {
+        position = " (" + what.substr(at + 4, colon - at - 4) + ")";
+        cause = what.substr(colon + 2);
+      }
+    }
+    const std::size_t offset = e.byte > 0 ? e.byte - 1 : 0;
+    error = "malformed JSON at byte " + std::to_string(offset) + position + ": " + cause;
     return std::nullopt;
   }
   if (!root.is_object()) {

@@ -1,3 +1,267 @@
+/// Tests of the ceilings file (dsl/src/ceilings_file.cpp): round trip, rejection of bad files with
+/// what and where, and the model's peaks and ridge from a recorded file. Host only: no GPU, no CUDA.
+
 #include "rooflint/ceilings/ceilings_file.h"
+
 #include <gtest/gtest.h>
-TEST(CeilingsFile, Placeholder) { SUCCEED(); }
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "rooflint/model/roofline.h"
+
+namespace {
+
+using rooflint::ceilings::ceilings_file;
+using rooflint::ceilings::from_json;
+using rooflint::ceilings::load;
+using rooflint::model::math_mode;
+
+const std::string recorded = std::string(ROOFLINT_TEST_DATA_DIR) + "/h200-ceilings.json";
+
+ceilings_file full_file() {
+  ceilings_file f;
+  f.created_utc = "2026-11-30T03:00:00Z";
+  f.rooflint_version = "0.1.0";
+  f.mode = "quick";
+  f.device = {"NVIDIA H200", "GPU-aa", "9.0", 132, 62914560, 150754820096, "580.159.04", "13.0", "13.0.0"};
+  rooflint::ceilings::clock_state c;
+  c.sm_mhz_min = 1560;
+  c.sm_mhz_max = 1980;
+  c.memory_mhz = 3201;
+  c.sm_max_mhz = 1980;
+  c.power_w_max = 690.5;
+  c.power_limit_w = 700;
+  c.temperature_c_max = 61;
+  c.throttle_reasons = {"sw_power_cap", "hw_slowdown"};
+  c.persistence_mode = true;
+  c.ecc_enabled = true;
+  f.clocks = c;
+  f.bandwidth_bytes_per_s = 4.1e12;
+  f.bandwidth_probe_name = "copy_float4";
+  f.bandwidth_probes = {{"copy_float4", 4.1e12, 0.004, 4294967296.0, "1056x512"},
+                        {"memcpy_d2d", 3.9e12, 0.01, 4294967296.0, ""}};
+  f.compute[math_mode::fp32_simt] = rooflint::ceilings::compute_ceiling{6.5e13, "ffma_chains", "", 1980, true};
+  f.compute[math_mode::fp8_tensor] =
+      rooflint::ceilings::compute_ceiling{1.3e15, "cublaslt", "8192x8192x16384", 1605, false};
+  return f;
+}
+
+std::string parse_error(const std::string& text) {
+  std::string error;
+  EXPECT_FALSE(from_json(text, error).has_value()) << text;
+  return error;
+}
+
+std::string read_recorded() {
+  std::ifstream in(recorded);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+std::string replaced(std::string text, const std::string& from, const std::string& to) {
+  const auto at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  return text.replace(at, from.size(), to);
+}
+
+TEST(CeilingsFile, RoundTripKeepsEveryField) {
+  const ceilings_file f = full_file();
+  std::string error;
+  const auto back = from_json(rooflint::ceilings::to_json(f), error);
+  ASSERT_TRUE(back) << error;
+  EXPECT_EQ(back->version, 1);
+  EXPECT_EQ(back->created_utc, f.created_utc);
+  EXPECT_EQ(back->rooflint_version, "0.1.0");
+  EXPECT_EQ(back->mode, "quick");
+  EXPECT_EQ(back->device.name, "NVIDIA H200");
+  EXPECT_EQ(back->device.uuid, "GPU-aa");
+  EXPECT_EQ(back->device.compute_capability, "9.0");
+  EXPECT_EQ(back->device.sm_count, 132);
+  EXPECT_EQ(back->device.l2_bytes, 62914560);
+  EXPECT_EQ(back->device.dram_bytes, 150754820096);
+  EXPECT_EQ(back->device.driver_version, "580.159.04");
+  EXPECT_EQ(back->device.cuda_runtime_version, "13.0");
+  EXPECT_EQ(back->device.cublas_version, "13.0.0");
+  ASSERT_TRUE(back->clocks);
+  EXPECT_EQ(back->clocks->sm_mhz_min, 1560);
+  EXPECT_EQ(back->clocks->sm_mhz_max, 1980);
+  EXPECT_EQ(back->clocks->memory_mhz, 3201);
+  EXPECT_EQ(back->clocks->sm_max_mhz, 1980);
+  EXPECT_EQ(back->clocks->power_w_max, 690.5);
+  EXPECT_EQ(back->clocks->power_limit_w, 700);
+  EXPECT_EQ(back->clocks->temperature_c_max, 61);
+  EXPECT_EQ(back->clocks->throttle_reasons, (std::vector<std::string>{"sw_power_cap", "hw_slowdown"}));
+  EXPECT_TRUE(back->clocks->persistence_mode);
+  EXPECT_TRUE(back->clocks->ecc_enabled);
+  EXPECT_EQ(back->bandwidth_bytes_per_s, 4.1e12);
+  EXPECT_EQ(back->bandwidth_probe_name, "copy_float4");
+  ASSERT_EQ(back->bandwidth_probes.size(), 2u);
+  EXPECT_EQ(back->bandwidth_probes[0].name, "copy_float4");
+  EXPECT_EQ(back->bandwidth_probes[0].bytes_per_s, 4.1e12);
+  EXPECT_EQ(back->bandwidth_probes[0].spread, 0.004);
+  EXPECT_EQ(back->bandwidth_probes[0].working_set_bytes, 4294967296.0);
+  EXPECT_EQ(back->bandwidth_probes[0].launch, "1056x512");
+  EXPECT_EQ(back->bandwidth_probes[1].name, "memcpy_d2d");
+  ASSERT_TRUE(back->compute[math_mode::fp32_simt]);
+  EXPECT_EQ(back->compute[math_mode::fp32_simt]->flops_per_s, 6.5e13);
+  EXPECT_EQ(back->compute[math_mode::fp32_simt]->probe, "ffma_chains");
+  EXPECT_EQ(back->compute[math_mode::fp32_simt]->shape, "");
+  EXPECT_TRUE(back->compute[math_mode::fp32_simt]->sustained);
+  ASSERT_TRUE(back->compute[math_mode::fp8_tensor]);
+  EXPECT_EQ(back->compute[math_mode::fp8_tensor]->shape, "8192x8192x16384");
+  EXPECT_EQ(back->compute[math_mode::fp8_tensor]->sm_mhz, 1605);
+  EXPECT_FALSE(back->compute[math_mode::fp8_tensor]->sustained);
+  EXPECT_FALSE(back->compute[math_mode::bf16_tensor]);
+  EXPECT_EQ(rooflint::ceilings::to_json(*back), rooflint::ceilings::to_json(f));
+}
+
+TEST(CeilingsFile, WritesTheDocumentedKeys) {
+  const std::string text = rooflint::ceilings::to_json(full_file());
+  EXPECT_EQ(text.rfind("{\n  \"schema\": \"rooflint-ceilings\",\n  \"version\": 1,", 0), 0u) << text;
+  EXPECT_NE(text.find("\"fp32_simt\": {"), std::string::npos);
+  EXPECT_NE(text.find("\"shape\": null"), std::string::npos) << "a non-matmul probe has a null shape";
+  EXPECT_NE(text.find("\"grid\": \"1056x512\""), std::string::npos);
+}
+
+TEST(CeilingsFile, MissingClocksRoundTripAsNull) {
+  ceilings_file f = full_file();
+  f.clocks.reset();
+  const std::string text = rooflint::ceilings::to_json(f);
+  EXPECT_NE(text.find("\"clocks\": null"), std::string::npos);
+  std::string error;
+  const auto back = from_json(text, error);
+  ASSERT_TRUE(back) << error;
+  EXPECT_FALSE(back->clocks);
+}
+
+TEST(CeilingsFile, MalformedJsonIsRejectedWithTheByteOffset) {
+  const std::string error = parse_error("{\"schema\": \"rooflint-ceilings\",\n \"version\": }");
+  EXPECT_EQ(error.rfind("malformed JSON at byte 44 (line 2, column 13): ", 0), 0u) << error;
+}
+
+TEST(CeilingsFile, TopLevelThatIsNotAnObjectIsRejected) {
+  EXPECT_EQ(parse_error("[1, 2]"), "not a ceilings file: the top level is an array, not an object");
+}
+
+TEST(CeilingsFile, WrongSchemaIsRejected) {
+  const std::string error = parse_error(replaced(read_recorded(), "\"rooflint-ceilings\"", "\"rooflint-manifest\""));
+  EXPECT_EQ(error, "'schema' is \"rooflint-manifest\", not \"rooflint-ceilings\": not a rooflint ceilings file");
+}
+
+TEST(CeilingsFile, MissingSchemaIsRejected) {
+  EXPECT_EQ(parse_error("{\"version\": 1}"), "'/schema' is missing");
+}
+
+TEST(CeilingsFile, UnknownVersionIsRejected) {
+  const std::string error = parse_error(replaced(read_recorded(), "\"version\": 1", "\"version\": 2"));
+  EXPECT_EQ(error.rfind("unsupported version 2 (this rooflint reads version 1)", 0), 0u) << error;
+}
+
+TEST(CeilingsFile, VersionThatIsNotAnIntegerIsRejected) {
+  const std::string error = parse_error(replaced(read_recorded(), "\"version\": 1", "\"version\": \"1\""));
+  EXPECT_EQ(error, "'/version' must be an integer, not a string");
+}
+
+TEST(CeilingsFile, WrongTypeIsRejectedWithItsJsonPointer) {
+  const std::string error =
+      parse_error(replaced(read_recorded(), "\"flops_per_s\": 6.4e13", "\"flops_per_s\": \"64 TFLOP/s\""));
+  EXPECT_EQ(error, "'/compute/fp32_simt/flops_per_s' must be a number, not a string");
+}
+
+TEST(CeilingsFile, MissingBandwidthIsRejected) {
+  const std::string error = parse_error(
+      "{\"schema\": \"rooflint-ceilings\", \"version\": 1, \"device\": {\"name\": \"NVIDIA H200\"}}");
+  EXPECT_EQ(error, "'/bandwidth' is missing");
+}
+
+TEST(CeilingsFile, MissingDeviceNameIsRejected) {
+  const std::string error = parse_error(replaced(read_recorded(), "\"name\": \"NVIDIA H200\", ", ""));
+  EXPECT_EQ(error, "'/device/name' is missing");
+}
+
+TEST(CeilingsFile, ZeroBandwidthIsRejected) {
+  const std::string error =
+      parse_error(replaced(read_recorded(), "\"bytes_per_s\": 4.0e12, \"probe\"", "\"bytes_per_s\": 0, \"probe\""));
+  EXPECT_EQ(error.rfind("'/bandwidth/bytes_per_s' must be positive", 0), 0u) << error;
+}
+
+TEST(CeilingsFile, UnknownMathModeIsRejected) {
+  const std::string error = parse_error(replaced(read_recorded(), "\"fp64\":", "\"fp4_tensor\":"));
+  EXPECT_EQ(error.rfind("'/compute/fp4_tensor' is not a math mode; known math modes: 'fp64', ", 0), 0u) << error;
+}
+
+TEST(CeilingsFile, BadProbeEntryIsRejectedWithItsIndex) {
+  const std::string error =
+      parse_error(replaced(read_recorded(), "{\"name\": \"read_float4\", ", "{\"name\": 7, "));
+  EXPECT_EQ(error, "'/bandwidth/probes/1/name' must be a string, not a number");
+}
+
+TEST(CeilingsFile, MissingFileIsRejected) {
+  std::string error;
+  EXPECT_FALSE(load("/nonexistent/rooflint-ceilings.json", error));
+  EXPECT_EQ(error, "cannot open '/nonexistent/rooflint-ceilings.json'");
+}
+
+TEST(CeilingsFile, LoadErrorsNameTheFile) {
+  const auto path = std::filesystem::temp_directory_path() / "rooflint-ceilings-malformed-test.json";
+  std::ofstream(path) << "{";
+  std::string error;
+  EXPECT_FALSE(load(path.string(), error));
+  EXPECT_EQ(error.rfind("'" + path.string() + "': malformed JSON at byte 1 (line 1, column 2): ", 0), 0u) << error;
+  std::filesystem::remove(path);
+}
+
+TEST(CeilingsFile, SaveThenLoadGivesTheSameFile) {
+  const auto path = std::filesystem::temp_directory_path() / "rooflint-ceilings-save-test.json";
+  std::string error;
+  ASSERT_TRUE(rooflint::ceilings::save(full_file(), path.string(), error)) << error;
+  const auto back = load(path.string(), error);
+  ASSERT_TRUE(back) << error;
+  EXPECT_EQ(rooflint::ceilings::to_json(*back), rooflint::ceilings::to_json(full_file()));
+  std::filesystem::remove(path);
+}
+
+TEST(CeilingsFile, SaveToAnUnwritablePathFails) {
+  std::string error;
+  EXPECT_FALSE(rooflint::ceilings::save(full_file(), "/nonexistent/dir/c.json", error));
+  EXPECT_EQ(error, "cannot write '/nonexistent/dir/c.json'");
+}
+
+TEST(CeilingsFilePeaks, RecordedFileGivesMeasuredPeaks) {
+  std::string error;
+  const auto f = load(recorded, error);
+  ASSERT_TRUE(f) << error;
+  const rooflint::model::peaks p = f->peaks();
+  EXPECT_EQ(p.device, "NVIDIA H200");
+  EXPECT_EQ(p.source, rooflint::model::peak_source::measured);
+  EXPECT_EQ(p.dram_bytes_per_s, 4.0e12);
+  EXPECT_EQ(p.flops_per_s[math_mode::fp32_simt], 6.4e13);
+  EXPECT_EQ(p.flops_per_s[math_mode::bf16_tensor], 8.0e14);
+  EXPECT_FALSE(p.has(math_mode::fp16_tensor)) << "modes absent from the file stay unknown";
+}
+
+TEST(CeilingsFilePeaks, RidgeFromARecordedFileIsFlopsOverBandwidth) {
+  std::string error;
+  const auto f = load(recorded, error);
+  ASSERT_TRUE(f) << error;
+  const rooflint::model::peaks p = f->peaks();
+  // 6.4e13 / 4.0e12 = 16, 8.0e14 / 4.0e12 = 200, 3.2e13 / 4.0e12 = 8 FLOP/byte.
+  EXPECT_DOUBLE_EQ(rooflint::model::ridge(p, math_mode::fp32_simt), 16.0);
+  EXPECT_DOUBLE_EQ(rooflint::model::ridge(p, math_mode::bf16_tensor), 200.0);
+  EXPECT_DOUBLE_EQ(rooflint::model::ridge(p, math_mode::fp64), 8.0);
+}
+
+TEST(CeilingsFilePeaks, SaxpyIsMemoryBoundAgainstARecordedFile) {
+  std::string error;
+  const auto f = load(recorded, error);
+  ASSERT_TRUE(f) << error;
+  // saxpy on 2^26 floats: 2 FLOP and 12 bytes per element, intensity 1/6 below the ridge 16.
+  const double n = 1 << 26;
+  const rooflint::model::workload w{2 * n, 12 * n, math_mode::fp32_simt};
+  const auto r = rooflint::model::classify(w, f->peaks());
+  EXPECT_EQ(r.verdict, rooflint::model::bound::memory);
+  EXPECT_DOUBLE_EQ(r.t_min_s, 12 * n / 4.0e12);
+}
+
+}  // namespace
