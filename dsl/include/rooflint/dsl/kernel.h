@@ -29,20 +29,29 @@ namespace detail {
 
 template <class F> struct kernel_params;
 template <class... Ps> struct kernel_params<void (*)(Ps...)> { using type = std::tuple<Ps...>; };
+template <class... Ps> struct kernel_params<void (*)(Ps...) noexcept> { using type = std::tuple<Ps...>; };
+
+/// The type of parameter I, or void* (a stand-in) when there is no such parameter.
+template <int I, class Params, bool = (I < static_cast<int>(std::tuple_size_v<Params>))>
+struct param_at { using type = void*; };
+template <int I, class Params>
+struct param_at<I, Params, true> { using type = std::tuple_element_t<I, Params>; };
 
 /// Checks one tensor (or uncounted pointer) B against kernel Kernel's parameter list.
 /// Instantiated per binding, so a failure's notes name the kernel, the tensor type and the parameter.
 template <auto Kernel, class B, class Params = typename kernel_params<decltype(Kernel)>::type>
 struct check_binding {
-  static_assert(B::arg < static_cast<int>(std::tuple_size_v<Params>),
-                "rooflint: kernel: a tensor's argument index is past the kernel's last parameter");
-  using parameter = std::tuple_element_t<(B::arg < static_cast<int>(std::tuple_size_v<Params>) ? B::arg : 0), Params>;
-  static_assert(std::is_pointer_v<parameter>, "rooflint: kernel: a tensor must be bound to a pointer parameter");
+  static constexpr bool in_range = B::arg < static_cast<int>(std::tuple_size_v<Params>);
+  static_assert(in_range, "rooflint: kernel: a tensor's argument index is past the kernel's last parameter");
+  // Out of range, the checks below look at a stand-in parameter and pass, so the index error stays the only one.
+  using parameter = typename param_at<B::arg, Params>::type;
+  static constexpr bool is_pointer = std::is_pointer_v<parameter>;
+  static_assert(!in_range || is_pointer, "rooflint: kernel: a tensor must be bound to a pointer parameter");
   using element = std::remove_pointer_t<parameter>;
   static constexpr bool dtype_matches = [] {
-    if constexpr (Tensor<B>) return StoresDtype<element, B::element>; else return true;
+    if constexpr (Tensor<B>) return !in_range || !is_pointer || StoresDtype<element, B::element>; else return true;
   }();
-  static_assert(!std::is_pointer_v<parameter> || dtype_matches,
+  static_assert(dtype_matches,
                 "rooflint: kernel: the tensor's dtype does not match the element type of its pointer parameter");
   static_assert(!(Written<B> && std::is_const_v<element>),
                 "rooflint: kernel: a written tensor is bound to a pointer to const");
@@ -83,8 +92,9 @@ constexpr void collect_dims(spec& s, tensor_info& info) {
         require(s.dim_count < max_dims, "rooflint: kernel: a spec has at most 16 dimensions");
         at = s.dim_count++;
         s.dims[at].name = n;
-        s.dims[at].static_size = Ds::static_size > 0 ? static_cast<double>(Ds::static_size) : 0;
       }
+      // Also for a dimension first met in a polynomial (the FLOP count, a touched part), which has no static size.
+      if (Ds::static_size > 0) s.dims[at].static_size = static_cast<double>(Ds::static_size);
       info.shape[i++] = static_cast<std::int8_t>(at);
     }(), ...);
   }(typename T::shape{});
@@ -204,6 +214,8 @@ consteval kernel_spec<Kernel> kernel(const char (&name)[N], operation<Ts...> op,
   kernel_spec<Kernel> s;
   s.kernel_name = name_t(name);
   s.op = op.info;
+  // The FLOP count's dimensions first, so formulas print in the operation's order ("2*M*N*K").
+  detail::collect_dims(s, op.info.flops);
   bool math_chosen = false;
   const auto add = [&]<class T>(const T& t) {
     if constexpr (Tensor<T>) {
@@ -224,7 +236,6 @@ consteval kernel_spec<Kernel> kernel(const char (&name)[N], operation<Ts...> op,
   };
   std::apply([&](const auto&... t) { (add(t), ...); }, op.tensors);
   (add(extra), ...);
-  detail::collect_dims(s, op.info.flops);
   detail::refresh(s);
   return s;
 }

@@ -89,7 +89,7 @@ consteval operation<A, B, C> matmul(A a, B b, C c) {
   static_assert(SameDimAt<C, 0, A, 0> && SameDimAt<C, 1, B, 1>, "rooflint: matmul: output must have shape (M,N) for lhs (M,K) and rhs (K,N)");
   static_assert(Read<A> && Read<B>, "rooflint: matmul: lhs and rhs must be read (in or inout)");
   static_assert(Written<C>, "rooflint: matmul: output must be written (out or inout)");
-  return detail::make_op(op_kind::matmul, "matmul", 2 * A::elements() * to_poly(dim_at<B, 1>{}), a, b, c);
+  return detail::make_op(op_kind::matmul, "matmul", 2 * C::elements() * to_poly(dim_at<A, 1>{}), a, b, c);  // 2*M*N*K
 }
 
 /// C (Bt,M,N) = A (Bt,M,K) @ B (Bt,K,N), batched. Ideal FLOPs 2*Bt*M*N*K.
@@ -100,7 +100,7 @@ consteval operation<A, B, C> bmm(A a, B b, C c) {
   static_assert(SameDimAt<A, 2, B, 1>, "rooflint: bmm: lhs (Bt,M,K) and rhs (Bt,K,N) must contract the same dimension K");
   static_assert(SameDimAt<C, 1, A, 1> && SameDimAt<C, 2, B, 2>, "rooflint: bmm: output must have shape (Bt,M,N)");
   static_assert(Read<A> && Read<B> && Written<C>, "rooflint: bmm: lhs and rhs must be read and the output written");
-  return detail::make_op(op_kind::bmm, "bmm", 2 * A::elements() * to_poly(dim_at<B, 2>{}), a, b, c);
+  return detail::make_op(op_kind::bmm, "bmm", 2 * C::elements() * to_poly(dim_at<A, 2>{}), a, b, c);  // 2*Bt*M*N*K
 }
 
 /// C (M,N) = bias + A (M,K) @ B (K,N); bias (N) or (M,N). Ideal FLOPs 2*M*N*K (bias not counted, as torch).
@@ -150,9 +150,10 @@ constexpr void add_conv_output_dims(op_info& info, const conv_options& o) {
           using in_dim = dim_at<X, 2 + I>;
           using out_dim = dim_at<Y, 2 + I>;
           using window_dim = dim_at<W, 2 + I>;
-          if constexpr (!std::is_same_v<in_dim, out_dim>)
-            info.derived[info.derived_count++] = derived_dim{dim_name<out_dim>(), dim_name<in_dim>(),
-                                                             dim_name<window_dim>(), o.stride, o.padding, o.dilation};
+          // Also when the output reuses the input's dimension (a 'same' convolution): binding then
+          // checks that stride, padding and dilation really keep the size.
+          info.derived[info.derived_count++] = derived_dim{dim_name<out_dim>(), dim_name<in_dim>(),
+                                                           dim_name<window_dim>(), o.stride, o.padding, o.dilation};
         }(),
         ...);
   }(std::make_index_sequence<S>{});
@@ -161,7 +162,7 @@ constexpr void add_conv_output_dims(op_info& info, const conv_options& o) {
 
 /// Convolution over S spatial dimensions: X (N,C,spatial...), W (C_out, C/groups, kernel...),
 /// Y (N,C_out,out spatial...). Output sizes are derived from input sizes and the options unless the
-/// output uses the input's own spatial dimension (a 'same' convolution). Ideal FLOPs
+/// output uses the input's own spatial dimension (a 'same' convolution), whose size binding then checks. Ideal FLOPs
 /// 2 * N * C_out * prod(out spatial) * C/groups * prod(kernel).
 template <std::size_t S, Tensor X, Tensor W, Tensor Y>
 consteval operation<X, W, Y> conv(X x, W w, Y y, conv_options o = {}) {
@@ -175,6 +176,8 @@ consteval operation<X, W, Y> conv(X x, W w, Y y, conv_options o = {}) {
                   "rooflint: conv: stride, dilation and groups must be positive and padding not negative");
   detail::require(o.groups != 1 || std::is_same_v<dim_at<X, 1>, dim_at<W, 1>>,
                   "rooflint: conv: with groups == 1 the weight's input channels must be the input's channel dimension C");
+  detail::require(o.groups == 1 || !std::is_same_v<dim_at<X, 1>, dim_at<W, 1>>,
+                  "rooflint: conv: with groups > 1 the weight's input channels must be a dimension of their own (C/groups)");
   poly flops = 2 * Y::elements() * to_poly(dim_at<W, 1>{});
   [&]<std::size_t... I>(std::index_sequence<I...>) { ((flops = flops * to_poly(dim_at<W, 2 + I>{})), ...); }(std::make_index_sequence<S>{});
   constexpr const char* names[] = {"", "conv1d", "conv2d", "conv3d"};
@@ -210,8 +213,9 @@ consteval operation<Q, K, V, O> attention(Q q, K k, V v, O o, masking mask = mas
   static_assert(SameDimAt<K, 2, V, 2>, "rooflint: attention: K (B,H,Sk,D) and V (B,H,Sk,Dv) must share the key length Sk");
   static_assert(SameDimAt<O, 2, Q, 2> && SameDimAt<O, 3, V, 3>, "rooflint: attention: output must have shape (B,H,Sq,Dv)");
   static_assert(Read<Q> && Read<K> && Read<V> && Written<O>, "rooflint: attention: Q, K and V must be read and O written");
-  const poly scores = 2 * Q::elements() * to_poly(dim_at<K, 2>{});  // 2*B*H*Sq*D*Sk
-  const poly weighted = 2 * O::elements() * to_poly(dim_at<K, 2>{});  // 2*B*H*Sq*Dv*Sk
+  const poly bhsqsk = to_poly(dim_at<Q, 0>{}) * to_poly(dim_at<Q, 1>{}) * to_poly(dim_at<Q, 2>{}) * to_poly(dim_at<K, 2>{});
+  const poly scores = 2 * bhsqsk * to_poly(dim_at<Q, 3>{});    // 2*B*H*Sq*Sk*D
+  const poly weighted = 2 * bhsqsk * to_poly(dim_at<V, 3>{});  // 2*B*H*Sq*Sk*Dv
   auto op = detail::make_op(op_kind::attention, "attention", scores + weighted, q, k, v, o);
   op.info.causal = mask == masking::causal;
   return op;

@@ -1,0 +1,137 @@
+// Elementwise, reduction, softmax, layernorm and custom operations; read_write tensors; touches().
+// Per-element rules (rooflint's own, operation.h): reduction 1, softmax 5, layernorm 6 (8 with affine);
+// torch.utils.flop_counter counts all of them as 0, the default convention.
+#include <gtest/gtest.h>
+
+#include "dims.h"
+#include "rooflint/dsl/formula.h"
+
+using namespace rooflint::dsl;
+using namespace rooflint::dsl::testing;
+namespace model = rooflint::model;
+
+namespace {
+void vadd(const float*, const float*, float*, int) {}
+void saxpy(int, float, const float*, float*) {}
+void rowwise(const float*, float*) {}
+void norm_affine(const float*, const float*, const float*, float*) {}
+void embed(const std::int32_t*, const float*, float*) {}
+
+inline constexpr auto vector_add = kernel<vadd>("vadd", binary(1, in<0>("a", f32, N),    // a: (N)
+                                                               in<1>("b", f32, N),    // b: (N)
+                                                               out<2>("c", f32, N)));  // c: (N)
+
+inline constexpr auto saxpy_spec = kernel<saxpy>("saxpy", elementwise(2, in<2>("x", f32, N),      // x: (N)
+                                                                      inout<3>("y", f32, N)));  // y: (N)
+
+inline constexpr auto row_sum = kernel<rowwise>("row_sum", reduction(in<0>("x", f32, M, N),   // x: (M,N)
+                                                                     out<1>("y", f32, M)));   // y: (M)
+
+inline constexpr auto row_softmax = kernel<rowwise>("softmax", softmax(in<0>("x", f32, M, N),    // x: (M,N)
+                                                                       out<1>("y", f32, M, N)));  // y: (M,N)
+
+inline constexpr auto plain_norm = kernel<rowwise>("layernorm", layernorm(in<0>("x", f32, M, N),    // x: (M,N)
+                                                                          out<1>("y", f32, M, N)));  // y: (M,N)
+
+inline constexpr auto affine_norm = kernel<norm_affine>("layernorm", layernorm(in<0>("x", f32, M, N),     // x: (M,N)
+                                                                               in<1>("gamma", f32, N),   // gamma: (N)
+                                                                               in<2>("beta", f32, N),    // beta: (N)
+                                                                               out<3>("y", f32, M, N)));  // y: (M,N)
+
+inline constexpr auto custom_square = kernel<rowwise>("gram", custom(2 * N * N * M, in<0>("x", f32, M, N),  // x: (M,N)
+                                                                     out<1>("g", f32, N, N)));              // g: (N,N)
+
+// An embedding lookup reads B*T rows of the (V,D) table, not all V: only those are compulsory.
+inline constexpr auto lookup = kernel<embed>("embed", custom(0, in<0>("idx", i32, B, T),                        // idx: (B,T)
+                                                             in<1>("table", f32, V, D).touches(B * T * D),   // table: (V,D)
+                                                             out<2>("y", f32, B, T, D)));                     // y: (B,T,D)
+}  // namespace
+
+TEST(VectorAdd, OneFlopPerTwelveBytesWhenElementwiseIsCounted) {
+  // 1 FLOP per element; bytes 4 (a) + 4 (b) + 4 (c) = 12 per element.
+  constexpr auto counted = vector_add.count_elementwise();
+  EXPECT_EQ(ratio_to_string(counted.flops, counted.bytes()), "1/12");
+  const auto r = counted.bind(N(1 << 20));
+  EXPECT_DOUBLE_EQ(counted.flops_at(r.bound), 1048576.0);
+  EXPECT_DOUBLE_EQ(counted.bytes_at(r.bound), 12582912.0);
+  EXPECT_NEAR(model::intensity(counted.workload_at(r.bound)), 1.0 / 12, 1e-15);
+  EXPECT_EQ(to_string(counted.convention), "torch.utils.flop_counter + elementwise counted");
+}
+
+TEST(VectorAdd, ZeroFlopsUnderTheTorchConvention) {
+  EXPECT_EQ(to_string(vector_add.flops), "0");
+  EXPECT_EQ(to_string(vector_add.bytes()), "12*N");
+  const auto r = vector_add.bind(N(1 << 20));
+  EXPECT_DOUBLE_EQ(vector_add.flops_at(r.bound), 0.0);
+  EXPECT_EQ(ratio_to_string(vector_add.flops, vector_add.bytes()), "0");
+}
+
+TEST(ReadWrite, AnInoutTensorIsCountedTwice) {
+  // saxpy: x read (4N), y read and written (4N + 4N): 12*N bytes, 8*N of them read.
+  EXPECT_EQ(to_string(saxpy_spec.read_bytes), "8*N");
+  EXPECT_EQ(to_string(saxpy_spec.written_bytes), "4*N");
+  EXPECT_EQ(to_string(saxpy_spec.bytes()), "12*N");
+  // 2 FLOP (multiply, add) per element: AI 2/12 = 1/6 with elementwise FLOPs counted.
+  constexpr auto counted = saxpy_spec.count_elementwise();
+  EXPECT_EQ(ratio_to_string(counted.flops, counted.bytes()), "1/6");
+}
+
+TEST(Reduction, CountsOneFlopPerInputElement) {
+  // M=1024, N=4096: M*N = 4,194,304 adds; bytes 4*(M*N + M) = 4*4,195,328 = 16,781,312.
+  constexpr auto counted = row_sum.count_elementwise();
+  EXPECT_EQ(to_string(counted.flops), "M*N");
+  const auto r = counted.bind(M(1024), N(4096));
+  EXPECT_DOUBLE_EQ(counted.flops_at(r.bound), 4194304.0);
+  EXPECT_DOUBLE_EQ(counted.bytes_at(r.bound), 16781312.0);
+  EXPECT_EQ(to_string(row_sum.flops), "0");
+}
+
+TEST(Softmax, CountsFiveFlopsPerElement) {
+  // 5 * 1024 * 4096 = 20,971,520; bytes 8 * 4,194,304 = 33,554,432.
+  constexpr auto counted = row_softmax.count_elementwise();
+  const auto r = counted.bind(M(1024), N(4096));
+  EXPECT_DOUBLE_EQ(counted.flops_at(r.bound), 20971520.0);
+  EXPECT_DOUBLE_EQ(counted.bytes_at(r.bound), 33554432.0);
+  EXPECT_EQ(to_string(row_softmax.flops), "0");
+}
+
+TEST(Layernorm, CountsSixFlopsPerElementWithoutAffine) {
+  constexpr auto counted = plain_norm.count_elementwise();
+  EXPECT_EQ(to_string(counted.flops), "6*M*N");
+  EXPECT_EQ(to_string(plain_norm.flops), "0");
+}
+
+TEST(Layernorm, CountsEightFlopsPerElementWithAffine) {
+  // 8 * 1024 * 4096 = 33,554,432 FLOP; bytes 4*(2*M*N + 2*N) = 4*(8,388,608 + 8,192) = 33,587,200.
+  constexpr auto counted = affine_norm.count_elementwise();
+  const auto r = counted.bind(M(1024), N(4096));
+  EXPECT_DOUBLE_EQ(counted.flops_at(r.bound), 33554432.0);
+  EXPECT_DOUBLE_EQ(counted.bytes_at(r.bound), 33587200.0);
+  EXPECT_EQ(to_string(affine_norm.flops), "0");
+}
+
+TEST(Custom, CountsTheGivenFlopsUnderEveryConvention) {
+  EXPECT_EQ(to_string(custom_square.flops), "2*N^2*M");
+  EXPECT_EQ(to_string(custom_square.count_elementwise().flops), "2*N^2*M");
+}
+
+TEST(Touches, AnEmbeddingLookupCountsOnlyTheRowsItReads) {
+  // B=8, T=1024, D=768, V=50257: table B*T*D*4 = 8192*768*4 = 25,165,824 (not V*D*4 = 154,389,504);
+  // idx 4*B*T = 32,768; y 25,165,824; in all 50,364,416 bytes.
+  EXPECT_TRUE(lookup.tensors[1].partial);
+  EXPECT_FALSE(lookup.tensors[0].partial);
+  const auto r = lookup.bind(B(8), T(1024), D(768), V(50257));
+  ASSERT_TRUE(r.ok());
+  EXPECT_DOUBLE_EQ(lookup.read_bytes_at(r.bound), 25165824.0 + 32768.0);
+  EXPECT_DOUBLE_EQ(lookup.bytes_at(r.bound), 50364416.0);
+  EXPECT_EQ(to_string(lookup.bytes()), "8*B*T*D + 4*B*T");
+}
+
+TEST(Touches, TheWholeTensorIsCompulsoryWithoutIt) {
+  // Without touches() the whole table is read: 4*V*D bytes, whatever B and T are.
+  constexpr auto whole = kernel<embed>("embed", custom(0, in<0>("idx", i32, B, T),       // idx: (B,T)
+                                                       in<1>("table", f32, V, D),     // table: (V,D)
+                                                       out<2>("y", f32, B, T, D)));   // y: (B,T,D)
+  const auto r = whole.bind(B(8), T(1024), D(768), V(50257));
+  EXPECT_DOUBLE_EQ(whole.read_bytes_at(r.bound), 154389504.0 + 32768.0);
+}
