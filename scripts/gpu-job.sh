@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# The GPU part, in one call on the device machine (an H200 lent through the `device` tool): runs over a
+# tree built here (scripts/build-gpu.sh) and carried along, and writes logs and reports under $OUT.
+#
+#   OUT=/some/dir bash scripts/gpu-job.sh [quick|full]
+#
+# Steps: device state; GPU tests; rooflint-ceilings (thorough and quick, timed); verification of every
+# example with reports; ncu side by side for the traffic figures; the verifier's overhead against ncu;
+# the ceilings against PyTorch (scripts/bench-ceilings.py). Never changes clocks, power or modes.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+mode=${1:-full}
+build=${ROOFLINT_BUILD_DIR:-build-gpu}
+OUT=${OUT:-out/gpu}
+logs="$OUT/logs"
+mkdir -p "$logs"
+export PYTHONUNBUFFERED=1
+
+section() { printf '\n===== %s (%s)\n' "$*" "$(date -u +%H:%M:%S)" | tee -a "$OUT/summary.txt"; }
+run() { local name=$1; shift; echo "+ $*" >"$logs/$name.log"; /usr/bin/time -f "wall %e s, max rss %M KB" "$@" >>"$logs/$name.log" 2>&1; local s=$?; echo "[$name] exit $s" | tee -a "$OUT/summary.txt"; return $s; }
+
+section "device"
+nvidia-smi --query-gpu=name,uuid,driver_version,clocks.sm,clocks.mem,clocks.max.sm,power.draw,power.limit,temperature.gpu,persistence_mode,ecc.mode.current,clocks_event_reasons.active --format=csv | tee -a "$OUT/summary.txt"
+
+section "GPU tests"
+for t in "$build"/tests/*/rooflint_*_tests; do
+  [[ -x $t ]] || continue
+  run "test-$(basename "$t")" "$t" --gtest_brief=1
+  tail -3 "$logs/test-$(basename "$t").log" >>"$OUT/summary.txt"
+done
+
+section "ceilings"
+run ceilings-quick "$build/runtime/rooflint-ceilings" --quick --output "$OUT/ceilings-quick.json"
+tail -2 "$logs/ceilings-quick.log" >>"$OUT/summary.txt"
+if [[ $mode == full ]]; then
+  run ceilings "$build/runtime/rooflint-ceilings" --thorough --output "$OUT/ceilings.json"
+else
+  cp "$OUT/ceilings-quick.json" "$OUT/ceilings.json"
+fi
+cat "$logs/ceilings"*.log >>"$OUT/summary.txt"
+
+section "verify the examples"
+run verify "$build/examples/rooflint-examples" --ceilings "$OUT/ceilings.json" --json "$OUT/verify.json" \
+    --junit "$OUT/verify.junit.xml" --svg "$OUT/roofline.svg"
+cat "$logs/verify.log" >>"$OUT/summary.txt"
+
+if [[ $mode == full ]]; then
+  section "ncu side by side (dram__bytes_read.sum, dram__bytes_write.sum)"
+  run ncu-examples ncu --clock-control none --metrics dram__bytes_read.sum,dram__bytes_write.sum,gpu__time_duration.sum \
+      "$build/examples/rooflint-examples" --no-counters --repetitions 1
+  grep -E "^  [a-z_]|dram__|gpu__time" "$logs/ncu-examples.log" | head -200 >"$OUT/ncu.txt"
+
+  section "overhead: verifier vs ncu on the same program"
+  run overhead-verifier "$build/examples/rooflint-examples" --repetitions 1
+  run overhead-ncu ncu --clock-control none --metrics dram__bytes_read.sum,dram__bytes_write.sum,gpu__time_duration.sum,lts__t_bytes.sum \
+      "$build/examples/rooflint-examples" --no-counters --repetitions 1
+  grep -h "^wall" "$logs"/overhead-*.log | tee -a "$OUT/summary.txt"
+
+  section "ceilings against PyTorch"
+  python3 scripts/bench-ceilings.py --rooflint "$build/runtime/rooflint-ceilings" --output "$OUT/bench-ceilings.txt" \
+      >"$logs/bench-ceilings.log" 2>&1
+  cat "$OUT/bench-ceilings.txt" >>"$OUT/summary.txt" 2>/dev/null || tail -20 "$logs/bench-ceilings.log" >>"$OUT/summary.txt"
+fi
+
+tar -C "$OUT" -czf "$OUT/logs.tar.gz" logs && rm -rf "$logs"
+section "done"
