@@ -146,7 +146,7 @@ struct kernel_spec : spec {
       detail::require(b.size > 0, "rooflint: at: a size must be positive");
       if (i < 0) continue;
       detail::require(s.dims[i].static_size == 0 || s.dims[i].static_size == static_cast<double>(b.size),
-                      "rooflint: at: the size differs from the dimension's static size");
+                      "rooflint: at: the size differs from the static size of the dimension");
       s.dims[i].declared_size = static_cast<double>(b.size);
     }
     detail::require(s.declared().violated.empty(),

@@ -20,6 +20,7 @@
 
 #include <cstdint>
 #include <tuple>
+#include <utility>
 
 #include "rooflint/dsl/detail/report.h"
 #include "rooflint/dsl/tensor_concepts.h"
@@ -142,21 +143,33 @@ struct conv_options {
 };
 
 namespace detail {
+// Plain function templates rather than lambdas expanded over a pack: clang 19 crashes
+// (Stmt::getSourceRange during template instantiation) on a lambda with local type aliases
+// expanded inside a generic lambda over an index pack.
+
+/// Adds the rule that derives spatial dimension I of the output from the input and the window.
+template <std::size_t I, Tensor X, Tensor W, Tensor Y>
+constexpr void add_conv_output_dim(op_info& info, const conv_options& o) {
+  using in_dim = dim_at<X, 2 + I>;
+  using out_dim = dim_at<Y, 2 + I>;
+  using window_dim = dim_at<W, 2 + I>;
+  // Also when the output reuses the input's dimension (a 'same' convolution): binding then
+  // checks that stride, padding and dilation really keep the size.
+  info.derived[info.derived_count++] = derived_dim{dim_name<out_dim>(), dim_name<in_dim>(),
+                                                   dim_name<window_dim>(), o.stride, o.padding, o.dilation};
+}
+
 template <std::size_t S, Tensor X, Tensor W, Tensor Y>
 constexpr void add_conv_output_dims(op_info& info, const conv_options& o) {
-  [&]<std::size_t... I>(std::index_sequence<I...>) {
-    (
-        [&] {
-          using in_dim = dim_at<X, 2 + I>;
-          using out_dim = dim_at<Y, 2 + I>;
-          using window_dim = dim_at<W, 2 + I>;
-          // Also when the output reuses the input's dimension (a 'same' convolution): binding then
-          // checks that stride, padding and dilation really keep the size.
-          info.derived[info.derived_count++] = derived_dim{dim_name<out_dim>(), dim_name<in_dim>(),
-                                                           dim_name<window_dim>(), o.stride, o.padding, o.dilation};
-        }(),
-        ...);
-  }(std::make_index_sequence<S>{});
+  add_conv_output_dim<0, X, W, Y>(info, o);
+  if constexpr (S >= 2) add_conv_output_dim<1, X, W, Y>(info, o);
+  if constexpr (S >= 3) add_conv_output_dim<2, X, W, Y>(info, o);
+}
+
+/// @return The product of the weight's S kernel sizes (its dimensions 2 .. S+1).
+template <Tensor W, std::size_t... I>
+constexpr poly kernel_elements(std::index_sequence<I...>) {
+  return (poly(1.0) * ... * to_poly(dim_at<W, 2 + I>{}));
 }
 }  // namespace detail
 
@@ -175,11 +188,10 @@ consteval operation<X, W, Y> conv(X x, W w, Y y, conv_options o = {}) {
   detail::require(o.stride > 0 && o.dilation > 0 && o.padding >= 0 && o.groups > 0,
                   "rooflint: conv: stride, dilation and groups must be positive and padding not negative");
   detail::require(o.groups != 1 || std::is_same_v<dim_at<X, 1>, dim_at<W, 1>>,
-                  "rooflint: conv: with groups == 1 the weight's input channels must be the input's channel dimension C");
+                  "rooflint: conv: with groups == 1 the weight (C_out,C,kernel...) must take the input channel dimension C");
   detail::require(o.groups == 1 || !std::is_same_v<dim_at<X, 1>, dim_at<W, 1>>,
-                  "rooflint: conv: with groups > 1 the weight's input channels must be a dimension of their own (C/groups)");
-  poly flops = 2 * Y::elements() * to_poly(dim_at<W, 1>{});
-  [&]<std::size_t... I>(std::index_sequence<I...>) { ((flops = flops * to_poly(dim_at<W, 2 + I>{})), ...); }(std::make_index_sequence<S>{});
+                  "rooflint: conv: with groups > 1 the weight (C_out,C/groups,kernel...) needs a channel dimension of its own");
+  const poly flops = 2 * Y::elements() * to_poly(dim_at<W, 1>{}) * detail::kernel_elements<W>(std::make_index_sequence<S>{});
   constexpr const char* names[] = {"", "conv1d", "conv2d", "conv3d"};
   auto op = detail::make_op(op_kind::conv, names[S], flops, x, w, y);
   detail::add_conv_output_dims<S, X, W, Y>(op.info, o);

@@ -98,7 +98,7 @@ struct poly {
       monomial m{terms[t].coefficient, {}};
       for (int d = 0; d < dim_count; ++d) {
         const int j = out.index_of(dims[d]);
-        detail::require(j >= 0, "rooflint: expression: a dimension is missing from the spec's table");
+        detail::require(j >= 0, "rooflint: expression: a dimension is missing from the dimension table of the spec");
         if (j >= 0) m.exponents[j] = terms[t].exponents[d];
       }
       out.add_term(m);

@@ -1,0 +1,41 @@
+#pragma once
+/// @file common.h
+/// Dimensions and kernels shared by the compile-fail cases. Each case is one .cpp that must fail to
+/// compile with the message in its `expected-message:` line, and must compile with -DROOFLINT_FIXED
+/// (the nearest valid spec).
+
+#include <cstdint>
+
+#include "rooflint/dsl.h"
+
+using namespace rooflint::dsl;
+
+// clang-format off
+inline constexpr struct M final : dim<"M"> {} M;
+inline constexpr struct N final : dim<"N"> {} N;
+inline constexpr struct K final : dim<"K"> {} K;
+inline constexpr struct J final : dim<"J"> {} J;
+inline constexpr struct Bt final : dim<"Bt"> {} Bt;
+inline constexpr struct Bu final : dim<"Bu"> {} Bu;
+inline constexpr struct C final : dim<"C"> {} C;
+inline constexpr struct Cg final : dim<"Cg"> {} Cg;
+inline constexpr struct Co final : dim<"Co"> {} Co;
+inline constexpr struct H final : dim<"H"> {} H;
+inline constexpr struct W final : dim<"W"> {} W;
+inline constexpr struct Ho final : dim<"Ho"> {} Ho;
+inline constexpr struct Wo final : dim<"Wo"> {} Wo;
+inline constexpr struct K3 final : dim<"K3", 3> {} K3;
+inline constexpr struct B final : dim<"B"> {} B;
+inline constexpr struct Nh final : dim<"Nh"> {} Nh;
+inline constexpr struct S final : dim<"S"> {} S;
+inline constexpr struct D final : dim<"D"> {} D;
+inline constexpr struct E final : dim<"E"> {} E;
+// clang-format on
+
+void sgemm(const float*, const float*, float*, int) {}
+void hbmm(const __half*, const __half*, __half*) {}
+void conv_f32(const float*, const float*, float*) {}
+void flash(const __half*, const __half*, const __half*, __half*) {}
+void vadd(const float*, const float*, float*, int) {}
+void rowwise(const float*, float*) {}
+void norm_affine(const float*, const float*, const float*, float*) {}
