@@ -1,0 +1,83 @@
+#pragma once
+/// @file Analyzer.h
+/// rooflint's analysis of one translation unit: finds every spec (a VarDecl whose type derives from
+/// rooflint::dsl::spec), evaluates it with Clang's constant evaluator, binds it to its __global__
+/// function, classifies it with the model's functions and reports through Clang's diagnostics.
+///
+/// Glossary (as in rooflint/model): ideal FLOPs, compulsory bytes, arithmetic intensity, ridge,
+/// bound, t_min, peak source.
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "clang/AST/ASTContext.h"
+#include "clang/Tooling/Tooling.h"
+#include "llvm/ADT/StringSet.h"
+#include "rooflint/analyzer/Diagnostics.h"
+#include "rooflint/dsl/spec.h"
+#include "rooflint/model/roofline.h"
+
+namespace rooflint::analyzer {
+
+/// What the analysis classifies against and how it reports.
+struct AnalyzerOptions {
+  model::peaks Peaks;  ///< the target; Peaks.device must outlive the analysis
+  DiagnosticSettings Diagnostics;
+};
+
+struct SourcePosition {
+  std::string File;
+  unsigned Line = 0, Column = 0;
+};
+
+/// Where the verdict changes along the spec's one free dimension ("compute-bound from N = 84").
+struct Crossover {
+  std::string Dim;
+  double Size = 0;           ///< the first size with verdict Above
+  model::bound Above = model::bound::compute;
+};
+
+/// One analysed spec and its kernel: what the manifest records.
+struct KernelRecord {
+  std::string SpecName;
+  SourcePosition SpecLocation;
+  std::string KernelName;      ///< the spec's kernel_name
+  std::string FunctionName;    ///< the bound function's qualified name
+  std::string MangledName;     ///< as the CUDA runtime sees it (Itanium)
+  SourcePosition KernelLocation;
+  dsl::spec Spec;
+  bool Sized = false;          ///< every dimension has a declared or static size
+  std::string MissingDim;      ///< the first dimension without one
+  dsl::sizes Sizes;
+  double Flops = 0, ReadBytes = 0, WrittenBytes = 0;  ///< FLOP, bytes, bytes at Sizes
+  std::optional<model::bound_result> Result;          ///< when Sized and the peaks know the math mode
+  std::optional<Crossover> VerdictChange;
+};
+
+/// Everything a run collects, over all translation units.
+struct AnalysisResults {
+  std::vector<KernelRecord> Kernels;
+  std::vector<DiagRecord> Diagnostics;
+  llvm::StringSet<> Seen;  ///< specs and kernels already analysed (headers seen by several files)
+  unsigned FilesAnalyzed = 0;
+};
+
+/// Analyses one parsed translation unit.
+void analyzeTranslationUnit(clang::ASTContext &Ctx, const AnalyzerOptions &Options, AnalysisResults &Results);
+
+/// @return A factory of frontend actions that run analyzeTranslationUnit after parsing.
+std::unique_ptr<clang::tooling::FrontendActionFactory> makeActionFactory(const AnalyzerOptions &Options,
+                                                                         AnalysisResults &Results);
+
+/// @return The sentence of the bound remark (without the diagnostic name).
+std::string boundSentence(const KernelRecord &K, const model::peaks &P);
+
+/// @return "N = 4096, K = 512" for the record's sizes.
+std::string sizesText(const KernelRecord &K);
+
+/// @return The number with thousands separators ("137,438,953,472").
+std::string withSeparators(double Value);
+
+}  // namespace rooflint::analyzer

@@ -1,0 +1,95 @@
+#pragma once
+/// @file DslSpellings.h
+/// Every spelling of the spec language (dsl/include/rooflint/dsl) that the analyzer matches: the
+/// namespace, the record names and the field names it reads from a spec's constant value.
+/// A rename in the DSL must change this file, and the contract test (tests/analyzer) fails until it does.
+
+#include "llvm/ADT/StringRef.h"
+
+namespace rooflint::analyzer::spelling {
+
+/// The record every spec derives from (dsl/spec.h).
+inline constexpr llvm::StringLiteral SpecRecord = "rooflint::dsl::spec";
+/// The record that binds a spec to its kernel (dsl/kernel.h); derives from SpecRecord.
+inline constexpr llvm::StringLiteral KernelSpecRecord = "rooflint::dsl::kernel_spec";
+/// kernel_spec's member holding the bound __global__ function.
+inline constexpr llvm::StringLiteral KernelMember = "kernel";
+
+// struct spec
+inline constexpr llvm::StringLiteral KernelName = "kernel_name";
+inline constexpr llvm::StringLiteral Op = "op";
+inline constexpr llvm::StringLiteral Dims = "dims";
+inline constexpr llvm::StringLiteral DimCount = "dim_count";
+inline constexpr llvm::StringLiteral Tensors = "tensors";
+inline constexpr llvm::StringLiteral TensorCount = "tensor_count";
+inline constexpr llvm::StringLiteral Convention = "convention";
+inline constexpr llvm::StringLiteral Mode = "mode";
+inline constexpr llvm::StringLiteral Expected = "expected";
+inline constexpr llvm::StringLiteral Flops = "flops";
+inline constexpr llvm::StringLiteral ReadBytes = "read_bytes";
+inline constexpr llvm::StringLiteral WrittenBytes = "written_bytes";
+
+// struct name_t
+inline constexpr llvm::StringLiteral NameChars = "chars";
+
+// struct poly / monomial
+inline constexpr llvm::StringLiteral PolyDims = "dims";
+inline constexpr llvm::StringLiteral PolyDimCount = "dim_count";
+inline constexpr llvm::StringLiteral PolyTerms = "terms";
+inline constexpr llvm::StringLiteral PolyTermCount = "term_count";
+inline constexpr llvm::StringLiteral Coefficient = "coefficient";
+inline constexpr llvm::StringLiteral Exponents = "exponents";
+
+// struct op_info
+inline constexpr llvm::StringLiteral OpKind = "kind";
+inline constexpr llvm::StringLiteral OpName = "name";
+inline constexpr llvm::StringLiteral OpFlops = "flops";
+inline constexpr llvm::StringLiteral OpZeroUnderTorch = "zero_under_torch";
+inline constexpr llvm::StringLiteral OpCausal = "causal";
+inline constexpr llvm::StringLiteral OpDerived = "derived";
+inline constexpr llvm::StringLiteral OpDerivedCount = "derived_count";
+inline constexpr llvm::StringLiteral OpConstraints = "constraints";
+inline constexpr llvm::StringLiteral OpConstraintCount = "constraint_count";
+
+// struct derived_dim
+inline constexpr llvm::StringLiteral DerivedName = "name";
+inline constexpr llvm::StringLiteral DerivedSource = "source";
+inline constexpr llvm::StringLiteral DerivedWindow = "window";
+inline constexpr llvm::StringLiteral DerivedStride = "stride";
+inline constexpr llvm::StringLiteral DerivedPadding = "padding";
+inline constexpr llvm::StringLiteral DerivedDilation = "dilation";
+
+// struct size_constraint
+inline constexpr llvm::StringLiteral ConstraintLhs = "lhs";
+inline constexpr llvm::StringLiteral ConstraintFactor = "factor";
+inline constexpr llvm::StringLiteral ConstraintRhs = "rhs";
+
+// struct dim_info
+inline constexpr llvm::StringLiteral DimName = "name";
+inline constexpr llvm::StringLiteral DimStaticSize = "static_size";
+inline constexpr llvm::StringLiteral DimDeclaredSize = "declared_size";
+
+// struct tensor_info
+inline constexpr llvm::StringLiteral TensorName = "name";
+inline constexpr llvm::StringLiteral TensorDtype = "dtype";
+inline constexpr llvm::StringLiteral TensorAccess = "access";
+inline constexpr llvm::StringLiteral TensorArg = "arg";
+inline constexpr llvm::StringLiteral TensorRank = "rank";
+inline constexpr llvm::StringLiteral TensorShape = "shape";
+inline constexpr llvm::StringLiteral TensorElements = "elements";
+inline constexpr llvm::StringLiteral TensorPartial = "partial";
+
+// struct flop_convention
+inline constexpr llvm::StringLiteral CountElementwise = "count_elementwise";
+inline constexpr llvm::StringLiteral HalveCausal = "halve_causal";
+
+// struct expectations
+inline constexpr llvm::StringLiteral ExpectedBound = "bound";
+inline constexpr llvm::StringLiteral MaxTrafficRatio = "max_traffic_ratio";
+inline constexpr llvm::StringLiteral MinRooflineFraction = "min_roofline_fraction";
+
+// CUDA built-in variables the body checks follow (threadIdx.x).
+inline constexpr llvm::StringLiteral ThreadIdx = "threadIdx";
+inline constexpr llvm::StringLiteral LaneX = "x";
+
+}  // namespace rooflint::analyzer::spelling

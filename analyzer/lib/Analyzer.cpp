@@ -1,0 +1,320 @@
+#include "rooflint/analyzer/Analyzer.h"
+
+#include <cmath>
+
+#include "clang/AST/ASTConsumer.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/GlobalDecl.h"
+#include "clang/AST/Mangle.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendAction.h"
+#include "rooflint/analyzer/KernelChecks.h"
+#include "rooflint/analyzer/SpecReader.h"
+#include "rooflint/dsl/formula.h"
+#include "rooflint/model/describe.h"
+
+using namespace clang;
+
+namespace rooflint::analyzer {
+namespace {
+
+std::string quoted(llvm::StringRef S) { return "'" + S.str() + "'"; }
+
+/// A quantity with an SI prefix and its unit: "201 MB", "137 GFLOP", "66.9 TFLOP/s".
+std::string si(double Value, llvm::StringRef Unit) {
+  static constexpr std::pair<double, const char *> Prefixes[] = {{1e15, "P"}, {1e12, "T"}, {1e9, "G"},
+                                                                  {1e6, "M"},  {1e3, "k"}};
+  for (const auto &[Scale, Prefix] : Prefixes)
+    if (std::fabs(Value) >= Scale) return model::format_significant(Value / Scale) + " " + Prefix + Unit.str();
+  return model::format_significant(Value) + " " + Unit.str();
+}
+
+SourcePosition position(const SourceManager &SM, SourceLocation Loc) {
+  SourcePosition P;
+  if (Loc.isInvalid()) return P;
+  const PresumedLoc PL = SM.getPresumedLoc(SM.getExpansionLoc(Loc));
+  if (PL.isInvalid()) return P;
+  P.File = PL.getFilename();
+  P.Line = PL.getLine();
+  P.Column = PL.getColumn();
+  return P;
+}
+
+std::string key(llvm::StringRef Kind, const SourcePosition &P) {
+  return Kind.str() + ":" + P.File + ":" + std::to_string(P.Line) + ":" + std::to_string(P.Column);
+}
+
+std::string mangledName(const FunctionDecl &F) {
+  ASTContext &Ctx = F.getASTContext();
+  std::unique_ptr<MangleContext> MC(ItaniumMangleContext::create(Ctx, Ctx.getDiagnostics()));
+  if (!MC->shouldMangleDeclName(&F)) return F.getNameAsString();
+  std::string Name;
+  llvm::raw_string_ostream OS(Name);
+  // The device-side symbol (what cuModuleGetFunction and CUPTI report), not the host stub.
+  const GlobalDecl GD = F.hasAttr<CUDAGlobalAttr>() ? GlobalDecl(&F, KernelReferenceKind::Kernel) : GlobalDecl(&F);
+  MC->mangleName(GD, OS);
+  return OS.str();
+}
+
+class Collector : public RecursiveASTVisitor<Collector> {
+public:
+  std::vector<const VarDecl *> Specs;
+  std::vector<const FunctionDecl *> Kernels;
+
+  bool VisitVarDecl(VarDecl *VD) {
+    if (isa<ParmVarDecl>(VD) || VD->isInvalidDecl() || !VD->hasInit() || VD->getDeclContext()->isDependentContext() ||
+        VD->isTemplated() || VD->getType()->isDependentType() || VD->getType()->isReferenceType())
+      return true;
+    if (isSpecType(VD->getType())) Specs.push_back(VD);
+    return true;
+  }
+  bool VisitFunctionDecl(FunctionDecl *FD) {
+    if (FD->hasAttr<CUDAGlobalAttr>() && FD->doesThisDeclarationHaveABody() && !FD->isInvalidDecl() &&
+        !FD->isDependentContext() && !FD->isTemplated())
+      Kernels.push_back(FD);
+    return true;
+  }
+};
+
+/// The sizes with every dimension in @p Free set to @p Size, through the spec's own binding.
+std::optional<dsl::sizes> sizesAlong(const dsl::spec &S, const std::vector<int> &Free, double Size) {
+  std::array<dsl::size_binding, dsl::max_dims> List{};
+  std::size_t N = 0;
+  for (int D : Free) List[N++] = {S.dims[D].name, static_cast<std::int64_t>(Size)};
+  const dsl::binding_result B = S.bind(std::span<const dsl::size_binding>(List.data(), N));
+  if (!B.ok()) return std::nullopt;
+  return B.bound;
+}
+
+std::optional<Crossover> findCrossover(const dsl::spec &S, const model::peaks &P) {
+  if (!P.has(S.mode) || P.dram_bytes_per_s <= 0) return std::nullopt;
+  std::vector<int> Free;
+  for (int D = 0; D < S.dim_count; ++D)
+    if (S.dims[D].static_size <= 0) Free.push_back(D);
+  if (Free.empty()) return std::nullopt;
+  const auto verdictAt = [&](double Size) -> std::optional<model::bound> {
+    auto Sizes = sizesAlong(S, Free, Size);
+    if (!Sizes) return std::nullopt;
+    return model::classify(S.workload_at(*Sizes), P).verdict;
+  };
+  constexpr double Largest = double(std::int64_t{1} << 40);
+  const auto Low = verdictAt(1), High = verdictAt(Largest);
+  if (!Low || !High || *Low == *High) return std::nullopt;
+  // Smallest size with the large-size verdict (the intensity of a spec is monotone along the diagonal).
+  double Lo = 1, Hi = Largest;
+  while (Hi - Lo > 1) {
+    const double Mid = std::floor((Lo + Hi) / 2);
+    auto V = verdictAt(Mid);
+    if (!V) return std::nullopt;
+    (*V == *High ? Hi : Lo) = Mid;
+  }
+  Crossover C;
+  for (int D : Free) C.Dim += (C.Dim.empty() ? "" : " = ") + std::string(S.dims[D].name.view());
+  C.Size = Hi;
+  C.Above = *High;
+  return C;
+}
+
+void analyzeSpec(const VarDecl &VD, ASTContext &Ctx, const AnalyzerOptions &Options, AnalysisResults &Results,
+                 Reporter &Report) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  const std::string SpecName = VD.getNameAsString();
+  const APValue *Value = VD.evaluateValue();
+  if (!Value || Value->isAbsent()) {
+    Report.report(DiagKind::SpecEvaluation, VD.getLocation(),
+                  "cannot evaluate spec " + quoted(SpecName) +
+                      "; its initializer is not a constant expression (declare it 'constexpr')");
+    return;
+  }
+  llvm::Expected<ReadSpec> Read = readSpec(*Value, VD.getType(), Ctx);
+  if (!Read) {
+    Report.report(DiagKind::SpecEvaluation, VD.getLocation(),
+                  "cannot read spec " + quoted(SpecName) + ": " + llvm::toString(Read.takeError()) +
+                      "; this rooflint does not match the spec language's headers");
+    return;
+  }
+  if (Read->HasKernelMember && !Read->Kernel) {
+    Report.report(DiagKind::KernelBinding, VD.getLocation(),
+                  "spec " + quoted(SpecName) + " is not bound to a kernel function the analyzer can find");
+    return;
+  }
+
+  KernelRecord K;
+  K.SpecName = SpecName;
+  K.SpecLocation = position(SM, VD.getLocation());
+  K.Spec = Read->Spec;
+  K.KernelName = std::string(K.Spec.kernel_name.view());
+  const FunctionDecl *F = nullptr;
+  if (Read->Kernel) {
+    F = Read->Kernel->getDefinition() ? Read->Kernel->getDefinition() : Read->Kernel;
+    K.FunctionName = F->getQualifiedNameAsString();
+    K.MangledName = mangledName(*F);
+    K.KernelLocation = position(SM, F->getLocation());
+  }
+  const dsl::spec &S = K.Spec;
+  const dsl::binding_result B = S.declared();
+  K.Sized = B.ok();
+  K.MissingDim = std::string(B.missing.view());
+  K.Sizes = B.bound;
+  if (K.Sized) {
+    K.Flops = S.flops_at(K.Sizes);
+    K.ReadBytes = S.read_bytes_at(K.Sizes);
+    K.WrittenBytes = S.written_bytes_at(K.Sizes);
+  }
+  const model::peaks &P = Options.Peaks;
+  const bool KnowsMode = P.has(S.mode) && P.dram_bytes_per_s > 0;
+  if (K.Sized && KnowsMode) K.Result = model::classify(S.workload_at(K.Sizes), P);
+  K.VerdictChange = findCrossover(S, P);
+
+  const std::string Device(P.device);
+  const std::string Label(model::label(S.mode));
+  const SourceLocation Loc = VD.getLocation();
+  const std::string KernelText = "kernel " + quoted(K.KernelName);
+  bool Emitted = false;
+  if (K.Result) {
+    Emitted = Report.report(DiagKind::Bound, Loc, boundSentence(K, P));
+  } else if (!KnowsMode) {
+    Emitted = Report.report(DiagKind::Bound, Loc,
+                            KernelText + " has no verdict; " + quoted(Device) + " has no known " + Label +
+                                " peak (math mode '" + std::string(model::name(S.mode)) + "')");
+  } else {
+    Emitted = Report.report(DiagKind::Bound, Loc,
+                            KernelText + " has no verdict at declared sizes; dimension " + quoted(K.MissingDim) +
+                                " has no size (declare one with .at(" + K.MissingDim + "(...)))");
+  }
+  if (Emitted) {
+    const dsl::poly Bytes = S.bytes();
+    std::string Counts = "ideal FLOPs " + dsl::to_string(S.flops);
+    if (K.Sized) Counts += " = " + withSeparators(K.Flops) + " FLOP";
+    Counts += " (" + dsl::to_string(S.convention) + "); compulsory bytes " + dsl::to_string(Bytes);
+    if (K.Sized) Counts += " = " + withSeparators(K.ReadBytes + K.WrittenBytes) + " bytes";
+    Counts += " (read " + dsl::to_string(S.read_bytes) + ", written " + dsl::to_string(S.written_bytes) + ")";
+    Report.note(Loc, Counts);
+    std::string Intensity = "arithmetic intensity " + dsl::ratio_to_string(S.flops, Bytes) + " FLOP/byte";
+    if (K.VerdictChange)
+      Intensity += "; " + std::string(model::name(K.VerdictChange->Above)) + " from " + K.VerdictChange->Dim + " = " +
+                   model::format_significant(K.VerdictChange->Size, 16) + " on " + Device + " " + Label;
+    Report.note(Loc, Intensity);
+    if (K.Result) {
+      const model::bound_result &R = *K.Result;
+      if (R.compute_time_s >= R.memory_time_s)
+        Report.note(Loc, "t_min " + model::format_duration(R.t_min_s) + " is set by " + si(K.Flops, "FLOP") + " at " +
+                             si(P.flops_per_s[S.mode], "FLOP/s") + " " + Label);
+      else
+        Report.note(Loc, "t_min " + model::format_duration(R.t_min_s) + " is set by " +
+                             si(K.ReadBytes + K.WrittenBytes, "B") + " of compulsory traffic at " +
+                             si(P.dram_bytes_per_s, "B/s"));
+    }
+    if (F) Report.note(F->getLocation(), KernelText + " is declared here");
+  }
+
+  if (K.Result && S.expected.bound != dsl::expected_bound::any) {
+    const model::bound Want =
+        S.expected.bound == dsl::expected_bound::compute ? model::bound::compute : model::bound::memory;
+    const model::bound_result &R = *K.Result;
+    if (Want != R.verdict &&
+        Report.report(DiagKind::Expectation, Loc,
+                      KernelText + " is expected to be " + std::string(model::name(Want)) + " but is " +
+                          std::string(model::name(R.verdict)) + " on " + quoted(Device) + " at " + sizesText(K) +
+                          "; arithmetic intensity " + model::format_significant(R.intensity) + " FLOP/byte is " +
+                          (R.intensity < R.ridge ? "below" : "above") + " the ridge " +
+                          model::format_significant(R.ridge) + " FLOP/byte (" + Label + ", " +
+                          std::string(model::name(P.source)) + " peaks)") &&
+        K.VerdictChange && K.VerdictChange->Above == Want)
+      Report.note(Loc, "it is " + std::string(model::name(Want)) + " from " + K.VerdictChange->Dim + " = " +
+                           model::format_significant(K.VerdictChange->Size, 16));
+  }
+
+  if (P.source == model::peak_source::datasheet && Results.Seen.insert("datasheet-peaks").second)
+    Report.report(DiagKind::DatasheetPeaks, Loc,
+                  "verdicts use datasheet peaks of " + quoted(Device) +
+                      "; spec-sheet peaks may be wrong at your clocks (pass --ceilings with a file from "
+                      "rooflint-ceilings)");
+
+  if (F) checkBinding(S, *F, VD, Report);
+  Results.Kernels.push_back(std::move(K));
+}
+
+class Consumer : public ASTConsumer {
+public:
+  Consumer(const AnalyzerOptions &Options, AnalysisResults &Results) : Options(Options), Results(Results) {}
+  void HandleTranslationUnit(ASTContext &Ctx) override { analyzeTranslationUnit(Ctx, Options, Results); }
+
+private:
+  const AnalyzerOptions &Options;
+  AnalysisResults &Results;
+};
+
+class Action : public ASTFrontendAction {
+public:
+  Action(const AnalyzerOptions &Options, AnalysisResults &Results) : Options(Options), Results(Results) {}
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &, llvm::StringRef) override {
+    return std::make_unique<Consumer>(Options, Results);
+  }
+
+private:
+  const AnalyzerOptions &Options;
+  AnalysisResults &Results;
+};
+
+class Factory : public tooling::FrontendActionFactory {
+public:
+  Factory(const AnalyzerOptions &Options, AnalysisResults &Results) : Options(Options), Results(Results) {}
+  std::unique_ptr<FrontendAction> create() override { return std::make_unique<Action>(Options, Results); }
+
+private:
+  const AnalyzerOptions &Options;
+  AnalysisResults &Results;
+};
+
+}  // namespace
+
+std::string withSeparators(double Value) {
+  if (!std::isfinite(Value) || std::fabs(Value) >= 9e18) return model::format_significant(Value);
+  if (std::fabs(Value - std::round(Value)) > 1e-9) return model::format_significant(Value, 6);
+  const long long V = std::llround(Value);
+  std::string Digits = std::to_string(V < 0 ? -V : V), Out;
+  for (std::size_t I = 0; I < Digits.size(); ++I) {
+    if (I > 0 && (Digits.size() - I) % 3 == 0) Out += ',';
+    Out += Digits[I];
+  }
+  return (V < 0 ? "-" : "") + Out;
+}
+
+std::string sizesText(const KernelRecord &K) {
+  std::string S;
+  for (int D = 0; D < K.Spec.dim_count; ++D)
+    S += (S.empty() ? "" : ", ") + std::string(K.Spec.dims[D].name.view()) + " = " + model::format_significant(K.Sizes[D], 16);
+  return S;
+}
+
+std::string boundSentence(const KernelRecord &K, const model::peaks &P) {
+  return "kernel " + quoted(K.KernelName) + " is " + model::describe(*K.Result, P, K.Spec.mode) + " at " + sizesText(K);
+}
+
+void analyzeTranslationUnit(ASTContext &Ctx, const AnalyzerOptions &Options, AnalysisResults &Results) {
+  ++Results.FilesAnalyzed;
+  const SourceManager &SM = Ctx.getSourceManager();
+  Reporter Report(Ctx.getDiagnostics(), SM, Options.Diagnostics, Results.Diagnostics);
+  Collector C;
+  C.TraverseAST(Ctx);
+  for (const VarDecl *VD : C.Specs) {
+    if (SM.isInSystemHeader(VD->getLocation())) continue;
+    if (!Results.Seen.insert(key("spec", position(SM, VD->getLocation()))).second) continue;
+    analyzeSpec(*VD, Ctx, Options, Results, Report);
+  }
+  for (const FunctionDecl *F : C.Kernels) {
+    if (SM.isInSystemHeader(F->getLocation())) continue;
+    if (!Results.Seen.insert(key("kernel", position(SM, F->getLocation()))).second) continue;
+    checkCoalescing(*F, Report);
+  }
+}
+
+std::unique_ptr<tooling::FrontendActionFactory> makeActionFactory(const AnalyzerOptions &Options,
+                                                                  AnalysisResults &Results) {
+  return std::make_unique<Factory>(Options, Results);
+}
+
+}  // namespace rooflint::analyzer

@@ -1,0 +1,435 @@
+#include "rooflint/analyzer/KernelChecks.h"
+
+#include <algorithm>
+#include <set>
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Lex/Lexer.h"
+#include "rooflint/analyzer/DslSpellings.h"
+#include "rooflint/model/describe.h"
+
+using namespace clang;
+
+namespace rooflint::analyzer {
+namespace {
+
+/// The pointer parameter an access goes through: p[i], *(p + i), p[i].x; null for anything else.
+const ParmVarDecl *accessedParam(const Expr *E, const Expr **Index = nullptr) {
+  if (Index) *Index = nullptr;
+  for (int Guard = 0; E && Guard < 16; ++Guard) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *ME = dyn_cast<MemberExpr>(E); ME && !ME->isArrow()) {
+      E = ME->getBase();
+      continue;
+    }
+    const Expr *Base = nullptr;
+    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {
+      Base = AS->getBase();
+      if (Index) *Index = AS->getIdx();
+    } else if (const auto *UO = dyn_cast<UnaryOperator>(E); UO && UO->getOpcode() == UO_Deref) {
+      Base = UO->getSubExpr()->IgnoreParenImpCasts();
+      if (const auto *BO = dyn_cast<BinaryOperator>(Base); BO && BO->isAdditiveOp()) {
+        const bool LhsPtr = BO->getLHS()->getType()->isPointerType();
+        if (Index && BO->getOpcode() == BO_Add) *Index = LhsPtr ? BO->getRHS() : BO->getLHS();
+        Base = LhsPtr ? BO->getLHS() : BO->getRHS();
+      } else if (Index) {
+        *Index = nullptr;  // *p: element 0, the same for every lane
+      }
+    } else {
+      return nullptr;
+    }
+    Base = Base->IgnoreParenImpCasts();
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(Base))
+      if (const auto *P = dyn_cast<ParmVarDecl>(DRE->getDecl()); P && P->getType()->isPointerType()) return P;
+    return nullptr;
+  }
+  return nullptr;
+}
+
+/// Writes through a parameter: assignments, ++/--, atomics (atomicAdd(&p[i], v)).
+class WriteFinder : public RecursiveASTVisitor<WriteFinder> {
+public:
+  std::vector<std::pair<const ParmVarDecl *, const Expr *>> Writes;
+
+  bool VisitBinaryOperator(BinaryOperator *BO) {
+    if (BO->isAssignmentOp()) record(BO->getLHS(), BO);
+    return true;
+  }
+  bool VisitUnaryOperator(UnaryOperator *UO) {
+    if (UO->isIncrementDecrementOp()) record(UO->getSubExpr(), UO);
+    return true;
+  }
+  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *CE) {
+    if (CE->isAssignmentOp() && CE->getNumArgs() > 0) record(CE->getArg(0), CE);
+    return true;
+  }
+  bool VisitCallExpr(CallExpr *CE) {
+    const FunctionDecl *F = CE->getDirectCallee();
+    if (!F || !F->getIdentifier() || !F->getName().starts_with("atomic") || CE->getNumArgs() == 0) return true;
+    const Expr *Target = CE->getArg(0)->IgnoreParenImpCasts();
+    if (const auto *UO = dyn_cast<UnaryOperator>(Target); UO && UO->getOpcode() == UO_AddrOf) {
+      record(UO->getSubExpr(), CE);
+    } else if (const auto *BO = dyn_cast<BinaryOperator>(Target); BO && BO->isAdditiveOp()) {
+      const Expr *P = BO->getLHS()->getType()->isPointerType() ? BO->getLHS() : BO->getRHS();
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(P->IgnoreParenImpCasts()))
+        if (const auto *PV = dyn_cast<ParmVarDecl>(DRE->getDecl())) Writes.push_back({PV, CE});
+    } else if (const auto *DRE = dyn_cast<DeclRefExpr>(Target)) {
+      if (const auto *PV = dyn_cast<ParmVarDecl>(DRE->getDecl())) Writes.push_back({PV, CE});
+    }
+    return true;
+  }
+
+private:
+  void record(const Expr *Target, const Expr *Where) {
+    if (const ParmVarDecl *P = accessedParam(Target)) Writes.push_back({P, Where});
+  }
+};
+
+bool isThreadIdxX(const Expr *E) {
+  E = E->IgnoreParenImpCasts();
+  if (const auto *POE = dyn_cast<PseudoObjectExpr>(E)) E = POE->getSyntacticForm()->IgnoreParenImpCasts();
+  const Expr *Base = nullptr;
+  llvm::StringRef Member;
+  if (const auto *MP = dyn_cast<MSPropertyRefExpr>(E)) {  // CUDA's threadIdx.x is an MS property
+    Base = MP->getBaseExpr();
+    Member = MP->getPropertyDecl()->getName();
+  } else if (const auto *ME = dyn_cast<MemberExpr>(E)) {  // a plain struct (mocks, HIP-like headers)
+    Base = ME->getBase();
+    if (const auto *ND = ME->getMemberDecl(); ND && ND->getIdentifier()) Member = ND->getName();
+  } else {
+    return false;
+  }
+  const auto *DRE = dyn_cast<DeclRefExpr>(Base->IgnoreParenImpCasts());
+  return DRE && DRE->getDecl()->getIdentifier() && DRE->getDecl()->getName() == spelling::ThreadIdx &&
+         Member == spelling::LaneX;
+}
+
+void addInto(SymbolicCoefficient &A, const SymbolicCoefficient &B, std::int64_t Sign = 1) {
+  for (const auto &[Symbols, C] : B) {
+    auto &Slot = A[Symbols];
+    Slot += Sign * C;
+    if (Slot == 0) A.erase(Symbols);
+  }
+}
+
+SymbolicCoefficient multiply(const SymbolicCoefficient &A, const SymbolicCoefficient &B) {
+  SymbolicCoefficient Out;
+  for (const auto &[SA, CA] : A)
+    for (const auto &[SB, CB] : B) {
+      std::vector<std::string> S = SA;
+      S.insert(S.end(), SB.begin(), SB.end());
+      std::sort(S.begin(), S.end());
+      addInto(Out, SymbolicCoefficient{{S, CA * CB}});
+    }
+  return Out;
+}
+
+/// The linear analysis of index expressions (see threadIdxXCoefficient).
+class Linear {
+public:
+  Linear(const Stmt *Body, ASTContext &Ctx) : Ctx(Ctx) {
+    // Local variables that are assigned after their declaration, with every value they take.
+    struct Collector : RecursiveASTVisitor<Collector> {
+      std::map<const VarDecl *, std::vector<const Expr *>> Assigned;
+      static const VarDecl *local(const Expr *E) {
+        if (const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
+          if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()); V && V->hasLocalStorage()) return V;
+        return nullptr;
+      }
+      bool VisitBinaryOperator(BinaryOperator *BO) {
+        if (!BO->isAssignmentOp()) return true;
+        if (const VarDecl *V = local(BO->getLHS()))
+          Assigned[V].push_back(BO->getOpcode() == BO_Assign ? BO->getRHS() : BO);
+        return true;
+      }
+      bool VisitUnaryOperator(UnaryOperator *UO) {
+        if (UO->isIncrementDecrementOp())
+          if (const VarDecl *V = local(UO->getSubExpr())) Assigned[V].push_back(nullptr);  // keeps its coefficient
+        return true;
+      }
+      bool VisitUnaryAddrOf(UnaryOperator *UO) {
+        if (const VarDecl *V = local(UO->getSubExpr())) Assigned[V].push_back(UO);  // escapes: unknown
+        return true;
+      }
+    } C;
+    C.TraverseStmt(const_cast<Stmt *>(Body));
+    Assigned = std::move(C.Assigned);
+  }
+
+  std::optional<SymbolicCoefficient> coefficient(const Expr *E, int Depth = 0) {
+    if (!E || Depth > 32) return std::nullopt;
+    E = E->IgnoreParenCasts();
+    if (isThreadIdxX(E)) return SymbolicCoefficient{{{}, 1}};
+    if (E->isValueDependent() || E->isTypeDependent()) return std::nullopt;
+    if (E->isIntegerConstantExpr(Ctx)) return SymbolicCoefficient{};
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) return variable(DRE->getDecl(), Depth);
+    if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+      auto L = coefficient(BO->getLHS(), Depth + 1);
+      auto R = coefficient(BO->getRHS(), Depth + 1);
+      switch (BO->getOpcode()) {
+      case BO_Add:
+      case BO_Sub:
+        if (!L || !R) return std::nullopt;
+        addInto(*L, *R, BO->getOpcode() == BO_Sub ? -1 : 1);
+        return L;
+      case BO_Mul:
+        if (!L || !R) return std::nullopt;
+        if (L->empty()) return multiply(*R, value(BO->getLHS()));
+        if (R->empty()) return multiply(*L, value(BO->getRHS()));
+        return std::nullopt;  // threadIdx.x * threadIdx.x: not linear
+      case BO_Shl:
+        if (L && R && R->empty())
+          if (auto Shift = BO->getRHS()->getIntegerConstantExpr(Ctx); Shift && *Shift >= 0 && *Shift < 32)
+            return multiply(*L, SymbolicCoefficient{{{}, std::int64_t{1} << Shift->getExtValue()}});
+        return std::nullopt;
+      case BO_Comma:
+        return R;
+      default:  // / % >> & | ^ comparisons: linear only when neither side depends on threadIdx.x
+        if (L && R && L->empty() && R->empty()) return SymbolicCoefficient{};
+        return std::nullopt;
+      }
+    }
+    if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
+      auto S = coefficient(UO->getSubExpr(), Depth + 1);
+      if (!S) return std::nullopt;
+      if (UO->getOpcode() == UO_Minus) return multiply(*S, SymbolicCoefficient{{{}, -1}});
+      if (UO->getOpcode() == UO_Plus) return S;
+      if (S->empty()) return S;
+      return std::nullopt;
+    }
+    if (const auto *CO = dyn_cast<ConditionalOperator>(E)) {
+      auto T = coefficient(CO->getTrueExpr(), Depth + 1), F = coefficient(CO->getFalseExpr(), Depth + 1);
+      if (T && F && *T == *F) return T;
+      return std::nullopt;
+    }
+    if (isa<MemberExpr, MSPropertyRefExpr, PseudoObjectExpr>(E)) {
+      // blockIdx.x, blockDim.x, threadIdx.y, s.field: not threadIdx.x; anything that contains it is unknown.
+      return containsThreadIdxX(E) ? std::nullopt : std::optional<SymbolicCoefficient>(SymbolicCoefficient{});
+    }
+    // Calls and anything else: uniform across the warp only when no operand depends on threadIdx.x.
+    for (const Stmt *Child : E->children()) {
+      const auto *CE = dyn_cast_or_null<Expr>(Child);
+      if (!CE) continue;
+      auto C = coefficient(CE, Depth + 1);
+      if (!C || !C->empty()) return std::nullopt;
+    }
+    return SymbolicCoefficient{};
+  }
+
+private:
+  bool containsThreadIdxX(const Stmt *S) {
+    if (!S) return false;
+    if (const auto *E = dyn_cast<Expr>(S); E && isThreadIdxX(E)) return true;
+    for (const Stmt *C : S->children())
+      if (containsThreadIdxX(C)) return true;
+    return false;
+  }
+
+  std::optional<SymbolicCoefficient> variable(const ValueDecl *D, int Depth) {
+    const auto *V = dyn_cast<VarDecl>(D);
+    if (!V || isa<ParmVarDecl>(V) || !V->hasLocalStorage()) return SymbolicCoefficient{};  // uniform
+    std::optional<SymbolicCoefficient> C =
+        V->getInit() ? coefficient(V->getInit(), Depth + 1) : std::optional<SymbolicCoefficient>(SymbolicCoefficient{});
+    auto It = Assigned.find(V);
+    if (It == Assigned.end()) return C;
+    // Reassigned (a loop counter, an accumulator): only a variable that never depends on threadIdx.x is known.
+    if (!C || !C->empty()) return std::nullopt;
+    for (const Expr *Value : It->second) {
+      if (!Value) continue;
+      auto VC = coefficient(Value, Depth + 1);
+      if (!VC || !VC->empty()) return std::nullopt;
+    }
+    return SymbolicCoefficient{};
+  }
+
+  /// The value of a factor that does not depend on threadIdx.x: a constant, or symbols.
+  SymbolicCoefficient value(const Expr *E) {
+    E = E->IgnoreParenCasts();
+    if (auto C = E->getIntegerConstantExpr(Ctx)) return {{{}, C->getExtValue()}};
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) return {{{DRE->getDecl()->getNameAsString()}, 1}};
+    if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+      if (BO->getOpcode() == BO_Mul) return multiply(value(BO->getLHS()), value(BO->getRHS()));
+      if (BO->isAdditiveOp()) {
+        SymbolicCoefficient Out = value(BO->getLHS());
+        addInto(Out, value(BO->getRHS()), BO->getOpcode() == BO_Sub ? -1 : 1);
+        return Out;
+      }
+    }
+    const SourceManager &SM = Ctx.getSourceManager();
+    std::string Text =
+        Lexer::getSourceText(CharSourceRange::getTokenRange(E->getSourceRange()), SM, Ctx.getLangOpts()).str();
+    return {{{Text.empty() ? "?" : Text}, 1}};
+  }
+
+  ASTContext &Ctx;
+  std::map<const VarDecl *, std::vector<const Expr *>> Assigned;
+};
+
+class AccessFinder : public RecursiveASTVisitor<AccessFinder> {
+public:
+  struct Access {
+    const ParmVarDecl *Param;
+    const Expr *Where;
+    const Expr *Index;
+  };
+  std::vector<Access> Accesses;
+
+  bool VisitArraySubscriptExpr(ArraySubscriptExpr *AS) {
+    const Expr *Index = nullptr;
+    if (const ParmVarDecl *P = accessedParam(AS, &Index); P && Index) Accesses.push_back({P, AS, Index});
+    return true;
+  }
+  bool VisitUnaryOperator(UnaryOperator *UO) {
+    const Expr *Index = nullptr;
+    if (UO->getOpcode() == UO_Deref)
+      if (const ParmVarDecl *P = accessedParam(UO, &Index); P && Index) Accesses.push_back({P, UO, Index});
+    return true;
+  }
+};
+
+std::string quoted(llvm::StringRef S) { return "'" + S.str() + "'"; }
+
+}  // namespace
+
+std::string toString(const SymbolicCoefficient &C) {
+  if (C.empty()) return "0";
+  std::string S;
+  // Highest degree first, so "2*n + 1".
+  std::vector<std::pair<std::vector<std::string>, std::int64_t>> Terms(C.begin(), C.end());
+  std::stable_sort(Terms.begin(), Terms.end(), [](const auto &A, const auto &B) { return A.first.size() > B.first.size(); });
+  for (const auto &[Symbols, Coef] : Terms) {
+    std::int64_t Abs = Coef < 0 ? -Coef : Coef;
+    if (!S.empty()) S += Coef < 0 ? " - " : " + ";
+    else if (Coef < 0) S += "-";
+    std::string Product;
+    for (const auto &Sym : Symbols) Product += (Product.empty() ? "" : "*") + Sym;
+    if (Product.empty()) S += std::to_string(Abs);
+    else S += (Abs == 1 ? "" : std::to_string(Abs) + "*") + Product;
+  }
+  return S;
+}
+
+std::optional<SymbolicCoefficient> threadIdxXCoefficient(const Expr *Index, const Stmt *Body, ASTContext &Ctx) {
+  Linear L(Body, Ctx);
+  return L.coefficient(Index);
+}
+
+// The sector rule (docs/diagnostics/rooflint-uncoalesced.md): global memory moves in 32-byte sectors.
+// A warp whose lane i touches element i*S (E bytes each, aligned start) spans 32*|S|*E bytes.
+//  - |S|*E >= 32: every lane has sectors of its own: 32 * ceil(E/32) sectors.
+//  - otherwise the gaps are under a sector, so every sector of the span is touched: ceil(32*|S|*E / 32).
+// The ideal (unit stride) is ceil(32*E / 32) sectors; amplification = sectors / ideal. Floats at
+// stride >= 8 move 8x the bytes they use. DRAM may move more (64-byte granularity on H100/H200).
+std::int64_t sectorsPerWarp(std::int64_t Stride, std::int64_t ElementBytes) {
+  const std::int64_t S = Stride < 0 ? -Stride : Stride;
+  if (S == 0) return (ElementBytes + 31) / 32;
+  if (S * ElementBytes >= 32) return 32 * ((ElementBytes + 31) / 32);
+  return (32 * S * ElementBytes + 31) / 32;
+}
+
+void checkCoalescing(const FunctionDecl &Kernel, Reporter &Report) {
+  const Stmt *Body = Kernel.getBody();
+  if (!Body) return;
+  ASTContext &Ctx = Kernel.getASTContext();
+  AccessFinder Finder;
+  Finder.TraverseStmt(const_cast<Stmt *>(Body));
+  Linear L(Body, Ctx);
+  std::set<std::pair<const ParmVarDecl *, unsigned>> Seen;
+  for (const AccessFinder::Access &A : Finder.Accesses) {
+    QualType Element = A.Param->getType()->getPointeeType();
+    if (Element.isNull() || Element->isIncompleteType() || Element->isDependentType()) continue;
+    const std::int64_t E = Ctx.getTypeSizeInChars(Element).getQuantity();
+    if (E <= 0) continue;
+    std::optional<SymbolicCoefficient> C = L.coefficient(A.Index);
+    if (!C || C->empty()) continue;  // not linear (cannot tell) or the same element for the whole warp
+    const bool Constant = C->size() == 1 && C->begin()->first.empty();
+    const std::int64_t Stride = Constant ? C->begin()->second : 0;
+    if (Constant && (Stride == 1 || Stride == -1)) continue;
+    const SourceLocation Loc = A.Where->getExprLoc();
+    if (!Seen.insert({A.Param, Loc.getRawEncoding()}).second) continue;
+    const std::int64_t Ideal = sectorsPerWarp(1, E);
+    const std::string Bytes = std::to_string(E) + (E == 1 ? " byte" : " bytes");
+    std::string Message = "access through " + quoted(A.Param->getName()) + " is not unit-stride in 'threadIdx.x'; ";
+    if (Constant) {
+      const std::int64_t Sectors = sectorsPerWarp(Stride, E);
+      Message += "stride " + std::to_string(Stride) + " elements of " + Bytes + ": a warp moves " +
+                 std::to_string(Sectors * 32) + " bytes in " + std::to_string(Sectors) + " sectors for " +
+                 std::to_string(32 * E) + " bytes used (" + model::format_significant(double(Sectors) / Ideal) +
+                 "x the traffic)";
+    } else {
+      const std::int64_t Worst = sectorsPerWarp(32, E);
+      const std::int64_t From = (32 + E - 1) / E;
+      Message += "stride " + quoted(toString(*C)) + " elements of " + Bytes + ": a warp moves up to " +
+                 model::format_significant(double(Worst) / Ideal) + "x the traffic it uses (" +
+                 std::to_string(Worst) + " sectors instead of " + std::to_string(Ideal) + " when " +
+                 quoted(toString(*C)) + " >= " + std::to_string(From) + ")";
+    }
+    if (Report.report(DiagKind::Uncoalesced, Loc, Message, A.Index->getSourceRange()))
+      Report.note(A.Index->getExprLoc(), "the index's coefficient of 'threadIdx.x' is " + quoted(toString(*C)) +
+                                             "; consecutive lanes should touch consecutive elements");
+  }
+}
+
+void checkBinding(const dsl::spec &Spec, const FunctionDecl &Kernel, const VarDecl &SpecVar, Reporter &Report) {
+  const FunctionDecl *Def = Kernel.getDefinition();
+  const FunctionDecl &F = Def ? *Def : Kernel;
+  const std::string KernelName = F.getNameAsString();
+  const std::string SpecName = SpecVar.getNameAsString();
+  const unsigned NumParams = F.getNumParams();
+
+  for (const dsl::tensor_info &T : Spec.tensor_list()) {
+    const std::string TensorName(T.name.view());
+    if (T.arg < 0 || static_cast<unsigned>(T.arg) >= NumParams) {
+      if (Report.report(DiagKind::ParamName, SpecVar.getLocation(),
+                        "tensor " + quoted(TensorName) + " is bound to parameter " + std::to_string(T.arg) +
+                            ", but kernel " + quoted(KernelName) + " has " + std::to_string(NumParams) +
+                            " parameters"))
+        Report.note(F.getLocation(), "kernel " + quoted(KernelName) + " is declared here");
+      continue;
+    }
+    const ParmVarDecl *P = F.getParamDecl(T.arg);
+    if (!P->getIdentifier() || P->getName().empty() || P->getName() == TensorName) continue;
+    if (Report.report(DiagKind::ParamName, SpecVar.getLocation(),
+                      "tensor " + quoted(TensorName) + " is bound to parameter " + std::to_string(T.arg) + " of " +
+                          quoted(KernelName) + ", which is named " + quoted(P->getName()) +
+                          "; the spec and the kernel disagree on what the parameter is"))
+      Report.note(P->getLocation(), "parameter " + quoted(P->getName()) + " is declared here");
+  }
+
+  for (unsigned I = 0; I < NumParams; ++I) {
+    const ParmVarDecl *P = F.getParamDecl(I);
+    if (!P->getType()->isPointerType()) continue;
+    const bool Covered = std::any_of(Spec.tensor_list().begin(), Spec.tensor_list().end(),
+                                     [&](const dsl::tensor_info &T) { return T.arg == static_cast<int>(I); });
+    if (Covered) continue;
+    const std::string Name = P->getName().empty() ? "#" + std::to_string(I) : P->getNameAsString();
+    const std::string Index = std::to_string(I);
+    if (Report.report(DiagKind::UncoveredParam, P->getLocation(),
+                      "pointer parameter " + quoted(Name) + " of kernel " + quoted(KernelName) +
+                          " is not covered by spec " + quoted(SpecName) + "; its traffic is not counted"))
+      Report.note(SpecVar.getLocation(), "bind it as a tensor (in<" + Index + ">, out<" + Index + ">, inout<" + Index +
+                                             ">) or mark it uncounted<" + Index + ">(\"" + Name + "\") in the spec");
+  }
+
+  if (!F.getBody()) return;
+  WriteFinder Writes;
+  Writes.TraverseStmt(F.getBody());
+  std::set<const ParmVarDecl *> Reported;
+  for (const auto &[P, Where] : Writes.Writes) {
+    const unsigned Arg = P->getFunctionScopeIndex();
+    for (const dsl::tensor_info &T : Spec.tensor_list()) {
+      if (T.arg != static_cast<int>(Arg) || T.access != dsl::role::read || !Reported.insert(P).second) continue;
+      if (Report.report(DiagKind::ReadOnlyWritten, Where->getExprLoc(),
+                        "kernel " + quoted(KernelName) + " writes through " + quoted(P->getName()) + ", which spec " +
+                            quoted(SpecName) + " declares read-only (tensor " + quoted(std::string(T.name.view())) +
+                            "); its written bytes are not counted",
+                        Where->getSourceRange()))
+        Report.note(SpecVar.getLocation(), "declare it inout<" + std::to_string(Arg) + "> or out<" +
+                                               std::to_string(Arg) + "> in the spec");
+    }
+  }
+}
+
+}  // namespace rooflint::analyzer
