@@ -1,0 +1,25 @@
+#pragma once
+/// @file ceilings_check.h
+/// Whether a ceilings file applies to the device at hand: the verifier loads ceilings through this and
+/// refuses figures measured on another GPU or under another driver.
+
+#include <string>
+
+#include "rooflint/ceilings/ceilings_file.h"
+#include "rooflint/runtime/device.h"
+#include "rooflint/runtime/result.h"
+
+namespace rooflint::runtime {
+
+/// @return Success when @p file was measured on @p device under its current driver; otherwise
+/// failed_precondition with which one differs ("measured on 'NVIDIA H100' (GPU-...), this is 'NVIDIA
+/// H200' (GPU-...)", "measured under driver 570.86, the driver is now 580.159.04"), and what to do.
+/// A UUID that differs with the same name is another card of the same model: rejected too, since the
+/// figures are per card.
+result<void> check_applies(const ceilings::ceilings_file& file, const device_properties& device);
+
+/// Loads @p path and checks it against device @p ordinal. Errors: invalid_argument when missing or
+/// malformed (the loader's message), failed_precondition from check_applies, unavailable without a device.
+result<ceilings::ceilings_file> load_for_device(const std::string& path, int ordinal);
+
+}  // namespace rooflint::runtime

@@ -1,0 +1,237 @@
+/// @file gemm.cpp
+/// Tensor-core probes through cuBLASLt: D = A * B at large shapes with random data (never zeros: zero
+/// operands let the hardware idle datapaths and draw less power, which flatters the clock), TN layout
+/// (A stored K x M, B stored K x N, both column-major: the layout FP8 and INT8 require on sm_90).
+///   tf32: f32 in and out, CUBLAS_COMPUTE_32F_FAST_TF32      fp16: f16 in and out, f32 accumulate
+///   bf16: bf16 in and out, f32 accumulate                    int8: i8 in, i32 out, CUBLAS_COMPUTE_32I
+///   fp8:  e4m3 in, bf16 out, f32 accumulate, A and B scale pointers (cuBLASLt requires them for FP8)
+/// A few shapes and the heuristic's first few algorithms are screened with short bursts; the fastest
+/// pair is then measured burst and sustained. FLOPs per launch are 2*M*N*K (OPs for INT8).
+
+#include <cublasLt.h>
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "rooflint/runtime/ceilings.h"
+#include "rooflint/runtime/cuda_check.h"
+#include "fill.h"
+#include "timing.h"
+
+#define ROOFLINT_TRY_CUBLAS(call)                                                                  \
+  do {                                                                                             \
+    if (const cublasStatus_t rooflint_status_ = (call); rooflint_status_ != CUBLAS_STATUS_SUCCESS) \
+      return ::rooflint::runtime::cublas_error(rooflint_status_, #call, __FILE__, __LINE__);       \
+  } while (0)
+
+namespace rooflint::runtime {
+
+error cublas_error(cublasStatus_t status, const char* call, const char* file, int line) {
+  const error_code code = status == CUBLAS_STATUS_NOT_SUPPORTED || status == CUBLAS_STATUS_ARCH_MISMATCH
+                              ? error_code::unavailable
+                              : error_code::internal;
+  return {code, std::string(file) + ":" + std::to_string(line) + ": " + call + " failed: " +
+                    cublasLtGetStatusName(status) + " (" + cublasLtGetStatusString(status) + ")"};
+}
+
+namespace {
+
+/// The data types of one math mode's GEMM.
+struct gemm_types {
+  cudaDataType_t ab, cd, scale;
+  cublasComputeType_t compute;
+  std::size_t ab_bytes, cd_bytes;  ///< element sizes
+  int min_cc;                      ///< 10 * major + minor
+  const char* label;
+};
+
+result<gemm_types> types_of(probe p) {
+  switch (p) {
+    case probe::tf32: return gemm_types{CUDA_R_32F, CUDA_R_32F, CUDA_R_32F, CUBLAS_COMPUTE_32F_FAST_TF32, 4, 4, 80, "f32 (TF32 math) -> f32"};
+    case probe::fp16: return gemm_types{CUDA_R_16F, CUDA_R_16F, CUDA_R_32F, CUBLAS_COMPUTE_32F, 2, 2, 70, "f16 -> f16, f32 accumulate"};
+    case probe::bf16: return gemm_types{CUDA_R_16BF, CUDA_R_16BF, CUDA_R_32F, CUBLAS_COMPUTE_32F, 2, 2, 80, "bf16 -> bf16, f32 accumulate"};
+    case probe::fp8: return gemm_types{CUDA_R_8F_E4M3, CUDA_R_16BF, CUDA_R_32F, CUBLAS_COMPUTE_32F, 1, 2, 89, "e4m3 -> bf16, f32 accumulate"};
+    case probe::int8: return gemm_types{CUDA_R_8I, CUDA_R_32I, CUDA_R_32I, CUBLAS_COMPUTE_32I, 1, 4, 75, "i8 -> i32"};
+    default: break;
+  }
+  return error{error_code::invalid_argument, "probe '" + std::string(name(p)) + "' is not a cuBLASLt probe"};
+}
+
+struct lt_handle_deleter { void operator()(cublasLtContext* h) const { cublasLtDestroy(h); } };
+struct lt_desc_deleter { void operator()(cublasLtMatmulDescOpaque_t* d) const { cublasLtMatmulDescDestroy(d); } };
+struct lt_layout_deleter { void operator()(cublasLtMatrixLayoutOpaque_t* l) const { cublasLtMatrixLayoutDestroy(l); } };
+struct lt_pref_deleter { void operator()(cublasLtMatmulPreferenceOpaque_t* p) const { cublasLtMatmulPreferenceDestroy(p); } };
+
+/// One GEMM problem set up on the device: descriptors, random operands, output, workspace.
+struct gemm_problem {
+  std::int64_t m = 0, n = 0, k = 0;
+  std::unique_ptr<cublasLtMatmulDescOpaque_t, lt_desc_deleter> op;
+  std::unique_ptr<cublasLtMatrixLayoutOpaque_t, lt_layout_deleter> a_layout, b_layout, d_layout;
+  std::unique_ptr<cublasLtMatmulPreferenceOpaque_t, lt_pref_deleter> preference;
+  detail::device_buffer a, b, d, workspace, scales;
+  std::vector<cublasLtMatmulHeuristicResult_t> algorithms;
+  float alpha_f = 1, beta_f = 0;
+  std::int32_t alpha_i = 1, beta_i = 0;
+  bool integer = false;
+
+  double flops() const { return 2.0 * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k); }
+  std::string shape() const { return std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k); }
+};
+
+constexpr std::size_t workspace_bytes = 64ull << 20;  // cuBLASLt asks for 32 MiB on Hopper; give it more
+
+result<std::unique_ptr<gemm_problem>> make_problem(cublasLtHandle_t lt, const gemm_types& t, std::int64_t m,
+                                                   std::int64_t n, std::int64_t k, int algorithms) {
+  auto p = std::make_unique<gemm_problem>();
+  p->m = m;
+  p->n = n;
+  p->k = k;
+  p->integer = t.compute == CUBLAS_COMPUTE_32I;
+  cublasLtMatmulDesc_t op = nullptr;
+  ROOFLINT_TRY_CUBLAS(cublasLtMatmulDescCreate(&op, t.compute, t.scale));
+  p->op.reset(op);
+  const cublasOperation_t transa = CUBLAS_OP_T, transb = CUBLAS_OP_N;
+  ROOFLINT_TRY_CUBLAS(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_TRANSA, &transa, sizeof transa));
+  ROOFLINT_TRY_CUBLAS(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_TRANSB, &transb, sizeof transb));
+  ROOFLINT_TRY(p->a.allocate(static_cast<std::size_t>(k * m) * t.ab_bytes));
+  ROOFLINT_TRY(p->b.allocate(static_cast<std::size_t>(k * n) * t.ab_bytes));
+  ROOFLINT_TRY(p->d.allocate(static_cast<std::size_t>(m * n) * t.cd_bytes));
+  ROOFLINT_TRY(p->workspace.allocate(workspace_bytes));
+  ROOFLINT_TRY(detail::fill_random_values(p->a.get(), t.ab, static_cast<std::size_t>(k * m), 1));
+  ROOFLINT_TRY(detail::fill_random_values(p->b.get(), t.ab, static_cast<std::size_t>(k * n), 2));
+  ROOFLINT_TRY_CUDA(cudaMemset(p->d.get(), 0, static_cast<std::size_t>(m * n) * t.cd_bytes));
+  if (t.ab == CUDA_R_8F_E4M3) {
+    // Per-tensor dequantisation scales for A and B (device pointers to one float each), as cuBLASLt
+    // requires for FP8; 1.0 keeps the products in range of the bf16 output.
+    const float ones[2] = {1.0f, 1.0f};
+    ROOFLINT_TRY(p->scales.allocate(sizeof ones));
+    ROOFLINT_TRY_CUDA(cudaMemcpy(p->scales.get(), ones, sizeof ones, cudaMemcpyHostToDevice));
+    const float* a_scale = p->scales.as<float>();
+    const float* b_scale = p->scales.as<float>() + 1;
+    ROOFLINT_TRY_CUBLAS(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, &a_scale, sizeof a_scale));
+    ROOFLINT_TRY_CUBLAS(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, &b_scale, sizeof b_scale));
+    const std::int8_t fast_accumulate = 1;  // Hopper's FP8 peak; what torch._scaled_mm(use_fast_accum=True) does
+    ROOFLINT_TRY_CUBLAS(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_FAST_ACCUM, &fast_accumulate, sizeof fast_accumulate));
+  }
+  cublasLtMatrixLayout_t layout = nullptr;
+  ROOFLINT_TRY_CUBLAS(cublasLtMatrixLayoutCreate(&layout, t.ab, k, m, k));  // A: (K,M) column-major, op T
+  p->a_layout.reset(layout);
+  ROOFLINT_TRY_CUBLAS(cublasLtMatrixLayoutCreate(&layout, t.ab, k, n, k));  // B: (K,N) column-major
+  p->b_layout.reset(layout);
+  ROOFLINT_TRY_CUBLAS(cublasLtMatrixLayoutCreate(&layout, t.cd, m, n, m));  // C = D: (M,N) column-major
+  p->d_layout.reset(layout);
+  cublasLtMatmulPreference_t preference = nullptr;
+  ROOFLINT_TRY_CUBLAS(cublasLtMatmulPreferenceCreate(&preference));
+  p->preference.reset(preference);
+  const std::uint64_t ws = workspace_bytes;
+  ROOFLINT_TRY_CUBLAS(cublasLtMatmulPreferenceSetAttribute(preference, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof ws));
+  p->algorithms.resize(algorithms);
+  int returned = 0;
+  ROOFLINT_TRY_CUBLAS(cublasLtMatmulAlgoGetHeuristic(lt, op, p->a_layout.get(), p->b_layout.get(), p->d_layout.get(),
+                                                     p->d_layout.get(), preference, algorithms, p->algorithms.data(),
+                                                     &returned));
+  if (returned == 0)
+    return error{error_code::unavailable, std::string("cuBLASLt has no algorithm for a ") + t.label + " GEMM of " +
+                                              p->shape() + " on this device"};
+  p->algorithms.resize(returned);
+  ROOFLINT_TRY_CUDA(cudaDeviceSynchronize());
+  return p;
+}
+
+result<void> run_gemm(cublasLtHandle_t lt, const gemm_problem& p, const cublasLtMatmulAlgo_t& algo, cudaStream_t s) {
+  const void* alpha = p.integer ? static_cast<const void*>(&p.alpha_i) : static_cast<const void*>(&p.alpha_f);
+  const void* beta = p.integer ? static_cast<const void*>(&p.beta_i) : static_cast<const void*>(&p.beta_f);
+  ROOFLINT_TRY_CUBLAS(cublasLtMatmul(lt, p.op.get(), alpha, p.a.get(), p.a_layout.get(), p.b.get(), p.b_layout.get(),
+                                     beta, p.d.get(), p.d_layout.get(), p.d.get(), p.d_layout.get(), &algo,
+                                     p.workspace.get(), workspace_bytes, s));
+  return success();
+}
+
+}  // namespace
+
+result<compute_result> measure_gemm(const device_properties& device, nvml_device nvml, probe which,
+                                    const measure_settings& settings, const progress_fn& progress) {
+  auto types = types_of(which);
+  if (!types) return types.err();
+  const gemm_types t = *types;
+  const int cc = 10 * device.cc_major + device.cc_minor;
+  if (cc < t.min_cc)
+    return error{error_code::unavailable, std::string(name(which)) + " tensor cores need compute capability " +
+                                              std::to_string(t.min_cc / 10) + "." + std::to_string(t.min_cc % 10) +
+                                              " or newer; '" + device.name + "' has " + std::to_string(device.cc_major) +
+                                              "." + std::to_string(device.cc_minor)};
+  cublasLtHandle_t raw = nullptr;
+  ROOFLINT_TRY_CUBLAS(cublasLtCreate(&raw));
+  std::unique_ptr<cublasLtContext, lt_handle_deleter> lt(raw);
+  detail::stream_guard stream;
+  ROOFLINT_TRY(stream.create());
+
+  // Screen: each shape, each candidate algorithm, a short burst; keep the fastest (shape, algorithm).
+  struct candidate { std::size_t shape = 0; cublasLtMatmulAlgo_t algo{}; double flops_per_s = 0; };
+  candidate best;
+  std::optional<error> last_error;
+  const std::size_t shapes = settings.gemm_shapes_mnk.size() / 3;
+  for (std::size_t s = 0; s < shapes; ++s) {
+    const auto m = settings.gemm_shapes_mnk[3 * s], n = settings.gemm_shapes_mnk[3 * s + 1],
+               k = settings.gemm_shapes_mnk[3 * s + 2];
+    auto problem = make_problem(lt.get(), t, m, n, k, settings.gemm_algorithms);
+    if (!problem) {
+      last_error = problem.err();
+      continue;
+    }
+    const gemm_problem& p = **problem;
+    for (std::size_t a = 0; a < p.algorithms.size(); ++a) {
+      if (progress) progress(std::string(name(which)) + ": cublaslt " + p.shape() + " algorithm " + std::to_string(a + 1) +
+                             "/" + std::to_string(p.algorithms.size()) + " (screening)");
+      const cublasLtMatmulAlgo_t algo = p.algorithms[a].algo;
+      auto launch = [&](cudaStream_t st) { return run_gemm(lt.get(), p, algo, st); };
+      if (shapes == 1 && p.algorithms.size() == 1) {  // nothing to choose between
+        best = {s, algo, 1};
+        break;
+      }
+      auto warm = detail::time_launches(stream.get(), 1, launch);
+      if (!warm) {
+        last_error = warm.err();
+        continue;
+      }
+      auto timed = detail::time_launches(stream.get(), 5, launch);
+      if (!timed) {
+        last_error = timed.err();
+        continue;
+      }
+      const double rate = p.flops() / summarize(*timed).median_s;
+      if (rate > best.flops_per_s) best = {s, algo, rate};
+    }
+  }
+  if (best.flops_per_s == 0)
+    return last_error ? *last_error
+                      : error{error_code::unavailable, std::string("no cuBLASLt GEMM ran for ") + std::string(name(which))};
+
+  // Measure the winner, burst and sustained.
+  const auto m = settings.gemm_shapes_mnk[3 * best.shape], n = settings.gemm_shapes_mnk[3 * best.shape + 1],
+             k = settings.gemm_shapes_mnk[3 * best.shape + 2];
+  auto problem = make_problem(lt.get(), t, m, n, k, 1);
+  if (!problem) return problem.err();
+  const gemm_problem& p = **problem;
+  if (progress) progress(std::string(name(which)) + ": cublaslt " + p.shape() + " " + t.label + " (sustained)");
+  auto timing = detail::measure_sustained(
+      stream.get(), [&](cudaStream_t st) { return run_gemm(lt.get(), p, best.algo, st); }, nvml, settings.settle_s,
+      settings.sustained_s);
+  if (!timing) return timing.err();
+  compute_result r;
+  r.which = which;
+  r.probe_name = "cublaslt";
+  r.shape = p.shape();
+  r.detail = t.label;
+  r.flops_per_launch = p.flops();
+  r.burst_flops_per_s = r.flops_per_launch / summarize(timing->burst_s).median_s;
+  r.sustained_time = summarize(timing->sustained_s);
+  r.burst_clocks = timing->burst_clocks;
+  r.sustained_clocks = timing->sustained_clocks;
+  r.sustained = timing->loaded_before_window_s >= 1.0;
+  return r;
+}
+
+}  // namespace rooflint::runtime

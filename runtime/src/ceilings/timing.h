@@ -1,0 +1,68 @@
+#pragma once
+/// @file timing.h
+/// Timing of probe launches with CUDA events, and the burst / settle / sustained schedule.
+
+#include <cuda_runtime.h>
+
+#include <functional>
+#include <vector>
+
+#include "rooflint/runtime/ceilings.h"
+#include "rooflint/runtime/clock_state.h"
+#include "rooflint/runtime/result.h"
+
+namespace rooflint::runtime::detail {
+
+/// Enqueues one launch of a probe on the stream.
+using launch_fn = std::function<result<void>(cudaStream_t)>;
+
+/// Owns a CUDA stream; destroys it at scope exit.
+class stream_guard {
+ public:
+  stream_guard() = default;
+  ~stream_guard() { if (stream_) cudaStreamDestroy(stream_); }
+  stream_guard(const stream_guard&) = delete;
+  stream_guard& operator=(const stream_guard&) = delete;
+  result<void> create();
+  cudaStream_t get() const { return stream_; }
+
+ private:
+  cudaStream_t stream_ = nullptr;
+};
+
+/// Owns device memory; frees it at scope exit.
+class device_buffer {
+ public:
+  device_buffer() = default;
+  ~device_buffer() { if (ptr_) cudaFree(ptr_); }
+  device_buffer(const device_buffer&) = delete;
+  device_buffer& operator=(const device_buffer&) = delete;
+  result<void> allocate(std::size_t bytes);
+  void* get() const { return ptr_; }
+  template <class T> T* as() const { return static_cast<T*>(ptr_); }
+  std::size_t bytes() const { return bytes_; }
+
+ private:
+  void* ptr_ = nullptr;
+  std::size_t bytes_ = 0;
+};
+
+/// Times @p count back-to-back launches on @p stream, each between its own pair of events (the events
+/// are recorded consecutively, so the GPU never waits for the host inside the batch).
+/// @return Seconds per launch.
+result<std::vector<double>> time_launches(cudaStream_t stream, int count, const launch_fn& launch);
+
+/// Burst and sustained timings of one probe configuration.
+struct sustained_timing {
+  std::vector<double> burst_s;      ///< first timed launches after one warm-up
+  std::vector<double> sustained_s;  ///< launches in the sustained window
+  clock_summary burst_clocks, sustained_clocks;
+  double loaded_before_window_s = 0;  ///< s of load before the sustained window began
+};
+
+/// Warm-up (1 launch), burst (@p burst_launches timed), load until @p settle_s has passed, then time
+/// launches for @p window_s with the NVML sampler running.
+result<sustained_timing> measure_sustained(cudaStream_t stream, const launch_fn& launch, nvml_device nvml,
+                                           double settle_s, double window_s, int burst_launches = 3);
+
+}  // namespace rooflint::runtime::detail
