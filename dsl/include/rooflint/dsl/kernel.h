@@ -31,31 +31,44 @@ template <class F> struct kernel_params;
 template <class... Ps> struct kernel_params<void (*)(Ps...)> { using type = std::tuple<Ps...>; };
 template <class... Ps> struct kernel_params<void (*)(Ps...) noexcept> { using type = std::tuple<Ps...>; };
 
-/// The type of parameter I, or void* (a stand-in) when there is no such parameter.
+/// Stands in for a parameter that does not exist (an index out of range): not a pointer, so the
+/// checks after the index check pass and the index error stays the only one.
+struct no_parameter {};
+
+/// The type of parameter I, or no_parameter.
 template <int I, class Params, bool = (I < static_cast<int>(std::tuple_size_v<Params>))>
-struct param_at { using type = void*; };
+struct param_at { using type = no_parameter; };
 template <int I, class Params>
 struct param_at<I, Params, true> { using type = std::tuple_element_t<I, Params>; };
 
-/// Checks one tensor (or uncounted pointer) B against kernel Kernel's parameter list.
-/// Instantiated per binding, so a failure's notes name the kernel, the tensor type and the parameter.
-template <auto Kernel, class B, class Params = typename kernel_params<decltype(Kernel)>::type>
-struct check_binding {
-  static constexpr bool in_range = B::arg < static_cast<int>(std::tuple_size_v<Params>);
-  static_assert(in_range, "rooflint: kernel: a tensor's argument index is past the kernel's last parameter");
-  // Out of range, the checks below look at a stand-in parameter and pass, so the index error stays the only one.
-  using parameter = typename param_at<B::arg, Params>::type;
-  static constexpr bool is_pointer = std::is_pointer_v<parameter>;
-  static_assert(!in_range || is_pointer, "rooflint: kernel: a tensor must be bound to a pointer parameter");
-  using element = std::remove_pointer_t<parameter>;
+/// Checks tensor B against the kernel's pointer parameter Parameter. A separate template, so the
+/// compiler's note for a failure names the kernel, the tensor (index, dtype, role, shape) and the
+/// parameter type together: "in instantiation of 'check_parameter<&sgemm, tensor_ref<1, f16, ...>, const float *>'".
+template <auto Kernel, class B, class Parameter>
+struct check_parameter {
+  using element = std::remove_pointer_t<Parameter>;
   static constexpr bool dtype_matches = [] {
-    if constexpr (Tensor<B>) return !in_range || !is_pointer || StoresDtype<element, B::element>; else return true;
+    if constexpr (Tensor<B>) return StoresDtype<element, B::element>; else return true;
   }();
   static_assert(dtype_matches,
                 "rooflint: kernel: the tensor's dtype does not match the element type of its pointer parameter");
   static_assert(!(Written<B> && std::is_const_v<element>),
                 "rooflint: kernel: a written tensor is bound to a pointer to const");
   static constexpr bool ok = true;
+};
+
+/// Checks one tensor (or uncounted pointer) B against kernel Kernel's parameter list.
+template <auto Kernel, class B, class Params = typename kernel_params<decltype(Kernel)>::type>
+struct check_binding {
+  static_assert(B::arg < static_cast<int>(std::tuple_size_v<Params>),
+                "rooflint: kernel: a tensor's argument index is past the kernel's last parameter");
+  using parameter = typename param_at<B::arg, Params>::type;
+  static_assert(std::is_pointer_v<parameter> || std::is_same_v<parameter, no_parameter>,
+                "rooflint: kernel: a tensor must be bound to a pointer parameter");
+  static constexpr bool parameter_ok = [] {
+    if constexpr (std::is_pointer_v<parameter>) return check_parameter<Kernel, B, parameter>::ok; else return true;
+  }();
+  static constexpr bool ok = parameter_ok;
 };
 
 template <int... Args>
