@@ -16,6 +16,7 @@ void saxpy(int, float, const float*, float*) {}
 void rowwise(const float*, float*) {}
 void norm_affine(const float*, const float*, const float*, float*) {}
 void embed(const std::int32_t*, const float*, float*) {}
+void sum_all(const float*, float*) {}
 
 inline constexpr auto vector_add = kernel<vadd>("vadd", binary(1, in<0>("a", f32, N),    // a: (N)
                                                                in<1>("b", f32, N),    // b: (N)
@@ -84,6 +85,14 @@ TEST(Reduction, CountsOneFlopPerInputElement) {
   EXPECT_DOUBLE_EQ(counted.flops_at(r.bound), 4194304.0);
   EXPECT_DOUBLE_EQ(counted.bytes_at(r.bound), 16781312.0);
   EXPECT_EQ(to_string(row_sum.flops), "0");
+}
+
+TEST(Reduction, ToAScalarCountsOneFlopPerElementAndFourBytesOut) {
+  // Sum of x (N) into s (), a tensor of rank 0: N adds; bytes 4*N + 4.
+  constexpr auto total = kernel<sum_all>("sum", reduction(in<0>("x", f32, N), out<1>("s", f32))).count_elementwise();
+  EXPECT_EQ(total.tensors[1].rank, 0);
+  EXPECT_EQ(to_string(total.flops), "N");
+  EXPECT_EQ(to_string(total.bytes()), "4*N + 4");
 }
 
 TEST(Softmax, CountsFiveFlopsPerElement) {

@@ -242,6 +242,8 @@ consteval kernel_spec<Kernel> kernel(const char (&name)[N], operation<Ts...> op,
     } else {
       tensor_info info;
       info.name = t.name;
+      for (const auto& other : s.tensor_list())
+        detail::require(!(other.name == info.name), "rooflint: kernel: two tensors have the same name");
       info.access = role::not_counted;
       info.arg = static_cast<std::int8_t>(T::arg);
       s.tensors[s.tensor_count++] = info;
