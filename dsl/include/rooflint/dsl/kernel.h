@@ -71,6 +71,28 @@ struct check_binding {
   static constexpr bool ok = parameter_ok;
 };
 
+/// The shape of a tensor, or no dimensions for an uncounted pointer.
+template <class B> struct shape_of { using type = type_list<>; };
+template <Tensor T> struct shape_of<T> { using type = typename T::shape; };
+
+template <class... Lists> struct concat { using type = type_list<>; };
+template <class... As> struct concat<type_list<As...>> { using type = type_list<As...>; };
+template <class... As, class... Bs, class... Rest>
+struct concat<type_list<As...>, type_list<Bs...>, Rest...> { using type = typename concat<type_list<As..., Bs...>, Rest...>::type; };
+
+/// Some dimension tag other than A has A's name.
+template <class A, class... Ds>
+constexpr bool name_taken_by_other() {
+  return ((!std::is_same_v<A, Ds> && A::name.view() == Ds::name.view()) || ...);
+}
+
+/// No two different dimension tags of the list share a name. A spec identifies dimensions by name,
+/// so two tags named "N" (from two headers, say) would silently become one dimension.
+template <class... Ds>
+constexpr bool dim_names_distinct(type_list<Ds...>) {
+  return !(name_taken_by_other<Ds, Ds...>() || ...);
+}
+
 template <int... Args>
 constexpr bool distinct() {
   constexpr int args[] = {Args...};
@@ -222,6 +244,9 @@ consteval kernel_spec<Kernel> kernel(const char (&name)[N], operation<Ts...> op,
   static_assert(N > 1 && N <= name_capacity, "rooflint: kernel: a kernel name must have 1 to 31 characters");
   static_assert((detail::check_binding<Kernel, Ts>::ok && ...) && (detail::check_binding<Kernel, Extra>::ok && ...));
   static_assert(detail::distinct<Ts::arg..., Extra::arg...>(), "rooflint: kernel: two tensors are bound to the same kernel parameter");
+  static_assert(detail::dim_names_distinct(typename detail::concat<typename detail::shape_of<Ts>::type...,
+                                                                  typename detail::shape_of<Extra>::type...>::type{}),
+                "rooflint: kernel: two different dimension tags have the same name");
   static_assert(sizeof...(Ts) + sizeof...(Extra) <= max_tensors, "rooflint: kernel: a spec has at most 8 tensors and uncounted pointers");
 
   kernel_spec<Kernel> s;
