@@ -20,6 +20,12 @@ TEST(Formula, HighestDegreeFirstWithSignsBetweenTerms) {
   EXPECT_EQ(to_string(0.5 * N), "0.5*N");
 }
 
+TEST(Formula, NonIntegerCoefficientsKeepSixSignificantDigits) {
+  EXPECT_EQ(to_string((1.0 * N) / 3.0), "0.333333*N");
+  EXPECT_EQ(to_string(1e-7 * N), "1e-07*N");
+  EXPECT_EQ(to_string(2.5 * M * N), "2.5*M*N");
+}
+
 TEST(Formula, LikeTermsAreCombined) {
   // M*N + N*M is 2*M*N, whatever order the factors were written in.
   EXPECT_EQ(to_string(M * N + N * M), "2*M*N");

@@ -4,6 +4,8 @@
 /// Host code (std::string); used by the analyzer's diagnostics and the runtime's reports.
 
 #include <algorithm>
+#include <charconv>
+#include <system_error>
 #include <utility>
 #include <cmath>
 #include <cstdint>
@@ -19,11 +21,13 @@ namespace detail {
 
 inline bool is_integral(double x) { return std::fabs(x - std::round(x)) < 1e-9 && std::fabs(x) < 9e15; }
 
+/// @return x as an integer when it is one, else with 6 significant digits ("0.5", "0.333333", "1e-07").
+/// (std::to_string's fixed 6 decimals printed 1e-7 as "0.".)
 inline std::string number(double x) {
   if (is_integral(x)) return std::to_string(static_cast<long long>(std::llround(x)));
-  std::string s = std::to_string(x);
-  while (s.back() == '0') s.pop_back();
-  return s;
+  char buf[32];
+  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, x, std::chars_format::general, 6);
+  return ec == std::errc{} ? std::string(buf, end) : std::to_string(x);
 }
 
 inline std::string powers(const poly& p, const monomial& m) {
