@@ -13,6 +13,7 @@
 
 #include "rooflint/dsl.h"
 #include "../common/example_check.h"
+#include "../common/verdict.h"
 
 /// The gather stride, in floats: 132 bytes, so no two gathered floats share a 32-byte sector or a
 /// 64-byte DRAM burst.
@@ -74,6 +75,11 @@ inline std::vector<int> distinct_ids(int rows, int v) {
   for (int r = 0; r < rows; ++r) ids[r] = static_cast<int>((static_cast<std::uint32_t>(r) * 2654435761u + 12345u) & (v - 1));
   return ids;
 }
+
+
+// The build-time verdicts on the H200's datasheet peaks (the analyzer reports the same).
+static_assert(rooflint::examples::datasheet_verdict(gather_strided_spec, "H200") == rooflint::model::bound::memory);
+static_assert(rooflint::examples::datasheet_verdict(embedding_gather_spec, "H200") == rooflint::model::bound::memory);
 
 }  // namespace gather_example
 

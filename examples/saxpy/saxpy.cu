@@ -7,6 +7,7 @@
 
 #include "rooflint/dsl.h"
 #include "../common/example_check.h"
+#include "../common/verdict.h"
 
 /// y[i] = a * x[i] + y[i]. One float4 per thread, 16-byte coalesced loads and stores; a scalar tail
 /// covers N not divisible by 4. N/1024 blocks of 256 threads (262144 at N = 2^28).
@@ -45,6 +46,10 @@ static_assert(saxpy_spec.written_bytes_at(saxpy_spec.declared().bound) == 4.0 * 
 
 /// @return Blocks of 256 threads for one float4 (or the scalar tail) per thread.
 inline unsigned blocks_for(int n) { return static_cast<unsigned>(((n + 3) / 4 + 255) / 256); }
+
+
+// The build-time verdicts on the H200's datasheet peaks (the analyzer reports the same).
+static_assert(rooflint::examples::datasheet_verdict(saxpy_spec, "H200") == rooflint::model::bound::memory);
 
 }  // namespace saxpy_example
 

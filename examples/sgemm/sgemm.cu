@@ -15,6 +15,7 @@
 
 #include "rooflint/dsl.h"
 #include "../common/example_check.h"
+#include "../common/verdict.h"
 
 // ---------------------------------------------------------------------------------------------------
 // Naive
@@ -254,6 +255,17 @@ inline void launch_cublas(const float* A, const float* B, float* C, int n, cudaS
   cublasSetStream(h, s);
   sgemm_with_cublas(h, A, B, C, n);
 }
+
+
+// The build-time verdicts on the H200's datasheet peaks (the analyzer reports the same).
+static_assert(rooflint::examples::datasheet_verdict(sgemm_naive_spec, "H200") == rooflint::model::bound::compute);
+static_assert(rooflint::examples::datasheet_verdict(sgemm_tiled_spec, "H200") == rooflint::model::bound::compute);
+static_assert(rooflint::examples::datasheet_verdict(sgemm_register_blocked_128_spec, "H200") == rooflint::model::bound::compute);
+static_assert(rooflint::examples::datasheet_verdict(sgemm_register_blocked_64_spec, "H200") == rooflint::model::bound::compute);
+static_assert(rooflint::examples::datasheet_verdict(sgemm_cublas_spec, "H200") == rooflint::model::bound::compute);
+// The verdict flips only below N = 6 x 13.9 = 84: at N = 64 the intensity is 10.7 FLOP/byte.
+static_assert(rooflint::examples::datasheet_verdict(sgemm_naive_spec, "H200", sgemm_naive_spec.bind(N(64)).bound) ==
+              rooflint::model::bound::memory);
 
 }  // namespace sgemm_example
 

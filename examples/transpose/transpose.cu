@@ -11,6 +11,7 @@
 
 #include "rooflint/dsl.h"
 #include "../common/example_check.h"
+#include "../common/verdict.h"
 
 inline constexpr int transpose_tile = 32;        // a tile is 32 x 32 elements
 inline constexpr int transpose_block_rows = 8;   // a block is 32 x 8 threads: 4 elements per thread
@@ -69,6 +70,11 @@ static_assert(transpose_tiled_spec.bytes_at(transpose_tiled_spec.declared().boun
 /// One block per 32 x 32 tile; rows and cols must be multiples of 32.
 inline dim3 grid_for(int rows, int cols) { return dim3(cols / transpose_tile, rows / transpose_tile); }
 inline dim3 block() { return dim3(transpose_tile, transpose_block_rows); }
+
+
+// The build-time verdicts on the H200's datasheet peaks (the analyzer reports the same).
+static_assert(rooflint::examples::datasheet_verdict(transpose_naive_spec, "H200") == rooflint::model::bound::memory);
+static_assert(rooflint::examples::datasheet_verdict(transpose_tiled_spec, "H200") == rooflint::model::bound::memory);
 
 }  // namespace transpose_example
 

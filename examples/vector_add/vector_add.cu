@@ -8,6 +8,7 @@
 
 #include "rooflint/dsl.h"
 #include "../common/example_check.h"
+#include "../common/verdict.h"
 
 /// c[i] = a[i] + b[i]. One float4 per thread (16-byte loads and stores, coalesced across the warp);
 /// a scalar tail covers N not divisible by 4. The grid has N/1024 blocks of 256 threads: at
@@ -45,6 +46,10 @@ static_assert(vector_add_spec.flops_at(vector_add_spec.declared().bound) == 0);
 
 /// @return Blocks of 256 threads for one float4 (or the scalar tail) per thread.
 inline unsigned blocks_for(int n) { return static_cast<unsigned>(((n + 3) / 4 + 255) / 256); }
+
+
+// The build-time verdicts on the H200's datasheet peaks (the analyzer reports the same).
+static_assert(rooflint::examples::datasheet_verdict(vector_add_spec, "H200") == rooflint::model::bound::memory);
 
 }  // namespace vector_add_example
 
