@@ -1,3 +1,70 @@
-# rooflint_analyze(TARGET t): placeholder until the analyzer lands.
+# rooflint_analyze(TARGET t [GPU name] [CEILINGS file] [MANIFEST out.json] [SARIF out.sarif] [OPTIONS ...])
+#
+# Runs the rooflint analyzer over the CUDA (.cu) and C++ sources of target t as part of the build: a
+# custom command that depends on the sources and on the rooflint executable, with t's include
+# directories, compile definitions and C++ standard. Its diagnostics (the bound remarks, warnings)
+# appear in the build log; it writes the manifest (default: ${CMAKE_CURRENT_BINARY_DIR}/t.rooflint.json),
+# which the runtime reads. A custom target t_rooflint is built by `all`.
+#   GPU       datasheet peaks to classify against (default: the rooflint default, H200)
+#   CEILINGS  a ceilings file from rooflint-ceilings (measured peaks; preferred over GPU)
+#   OPTIONS   more rooflint options, e.g. --warnings-as-errors or -Wno-rooflint-bound
+# Without the analyzer (ROOFLINT_BUILD_ANALYZER=OFF) it does nothing.
 function(rooflint_analyze)
+  cmake_parse_arguments(ARG "" "TARGET;GPU;CEILINGS;MANIFEST;SARIF" "OPTIONS" ${ARGN})
+  if(NOT ARG_TARGET)
+    message(FATAL_ERROR "rooflint_analyze: TARGET is required")
+  endif()
+  if(NOT TARGET rooflint)
+    return()
+  endif()
+  if(NOT ARG_MANIFEST)
+    set(ARG_MANIFEST ${CMAKE_CURRENT_BINARY_DIR}/${ARG_TARGET}.rooflint.json)
+  endif()
+
+  get_target_property(sources ${ARG_TARGET} SOURCES)
+  get_target_property(source_dir ${ARG_TARGET} SOURCE_DIR)
+  set(files)
+  foreach(src IN LISTS sources)
+    if(src MATCHES "\\.(cu|cpp|cc|cxx)$")
+      if(NOT IS_ABSOLUTE ${src})
+        set(src ${source_dir}/${src})
+      endif()
+      list(APPEND files ${src})
+    endif()
+  endforeach()
+  if(NOT files)
+    message(WARNING "rooflint_analyze: target '${ARG_TARGET}' has no .cu or C++ sources to analyse")
+    return()
+  endif()
+
+  set(options)
+  if(ARG_CEILINGS)
+    list(APPEND options --ceilings ${ARG_CEILINGS})
+  elseif(ARG_GPU)
+    list(APPEND options --gpu ${ARG_GPU})
+  endif()
+  list(APPEND options --manifest ${ARG_MANIFEST})
+  set(outputs ${ARG_MANIFEST})
+  if(ARG_SARIF)
+    list(APPEND options --sarif ${ARG_SARIF})
+    list(APPEND outputs ${ARG_SARIF})
+  endif()
+  list(APPEND options ${ARG_OPTIONS})
+
+  # The target's flags, transitive usage requirements (rooflint::dsl's include directory) included.
+  set(includes "$<TARGET_PROPERTY:${ARG_TARGET},INCLUDE_DIRECTORIES>")
+  set(defines "$<TARGET_PROPERTY:${ARG_TARGET},COMPILE_DEFINITIONS>")
+  set(standard "$<TARGET_PROPERTY:${ARG_TARGET},CUDA_STANDARD>")
+  set(flags
+    "$<IF:$<BOOL:${standard}>,-std=c++${standard},-std=c++20>"
+    "$<$<BOOL:${includes}>:-I$<JOIN:${includes},;-I>>"
+    "$<$<BOOL:${defines}>:-D$<JOIN:${defines},;-D>>")
+
+  add_custom_command(
+    OUTPUT ${outputs}
+    COMMAND $<TARGET_FILE:rooflint> ${options} ${files} -- ${flags}
+    DEPENDS ${files} rooflint
+    COMMENT "rooflint: analysing ${ARG_TARGET}"
+    VERBATIM COMMAND_EXPAND_LISTS)
+  add_custom_target(${ARG_TARGET}_rooflint ALL DEPENDS ${outputs})
 endfunction()

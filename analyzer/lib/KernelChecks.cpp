@@ -101,7 +101,10 @@ bool isThreadIdxX(const Expr *E) {
   } else {
     return false;
   }
-  const auto *DRE = dyn_cast<DeclRefExpr>(Base->IgnoreParenImpCasts());
+  Base = Base->IgnoreParenImpCasts();
+  if (const auto *OVE = dyn_cast<OpaqueValueExpr>(Base); OVE && OVE->getSourceExpr())  // a pseudo-object's base
+    Base = OVE->getSourceExpr()->IgnoreParenImpCasts();
+  const auto *DRE = dyn_cast<DeclRefExpr>(Base);
   return DRE && DRE->getDecl()->getIdentifier() && DRE->getDecl()->getName() == spelling::ThreadIdx &&
          Member == spelling::LaneX;
 }

@@ -1,0 +1,61 @@
+#pragma once
+// The analyzer's contract with the spec language: specs that use every field of rooflint::dsl::spec.
+// The test compiles this header (the DSL's own values) and analyses it (the values the analyzer reads
+// through Clang's constant evaluator); the two must agree field by field. Plain C++ (host functions).
+#include "rooflint/dsl.h"
+
+namespace contract {
+using namespace rooflint::dsl;
+// clang-format off
+inline constexpr struct B final : dim<"B"> {} B;
+inline constexpr struct C final : dim<"C"> {} C;
+inline constexpr struct Co final : dim<"Co"> {} Co;
+inline constexpr struct H final : dim<"H"> {} H;
+inline constexpr struct W final : dim<"W"> {} W;
+inline constexpr struct Ho final : dim<"Ho"> {} Ho;
+inline constexpr struct Wo final : dim<"Wo"> {} Wo;
+inline constexpr struct K3 final : dim<"K3", 3> {} K3;
+inline constexpr struct Nh final : dim<"Nh"> {} Nh;
+inline constexpr struct S final : dim<"S"> {} S;
+inline constexpr struct D final : dim<"D"> {} D;
+inline constexpr struct V final : dim<"V"> {} V;
+inline constexpr struct T final : dim<"T"> {} T;
+// clang-format on
+
+inline void conv_kernel(const float* x, const float* w, float* y, float* workspace) {}
+inline void flash_kernel(const __half* q, const __half* k, const __half* v, __half* o) {}
+inline void embed_kernel(const float* table, const std::int32_t* ids, float* out) {}
+
+// Derived output sizes (stride 2, padding 1), a static dimension, an uncounted pointer, a math mode,
+// expectations of every kind.
+inline constexpr auto conv_spec =
+    kernel<conv_kernel>("conv", conv2d(in<0>("x", f32, B, C, H, W),        // x: (B,C,H,W)
+                                       in<1>("w", f32, Co, C, K3, K3),     // w: (Co,C,3,3)
+                                       out<2>("y", f32, B, Co, Ho, Wo),    // y: (B,Co,Ho,Wo)
+                                       {.stride = 2, .padding = 1}),
+                        uncounted<3>("workspace"))
+        .at(B(8), C(64), Co(128), H(56), W(56))
+        .math(rooflint::model::math_mode::tf32_tensor)
+        .expect(compute_bound)
+        .max_traffic_ratio(1.5)
+        .min_roofline_fraction(0.5);
+
+// Causal attention with the convention switches on.
+inline constexpr auto flash_spec =
+    kernel<flash_kernel>("flash", attention(in<0>("q", f16, B, Nh, S, D),   // q: (B,Nh,S,D)
+                                            in<1>("k", f16, B, Nh, S, D),   // k: (B,Nh,S,D)
+                                            in<2>("v", f16, B, Nh, S, D),   // v: (B,Nh,S,D)
+                                            out<3>("o", f16, B, Nh, S, D),  // o: (B,Nh,S,D)
+                                            masking::causal))
+        .halve_causal()
+        .count_elementwise()
+        .at(B(4), Nh(16), S(2048), D(128));
+
+// A partial tensor (touches) and a custom FLOP count.
+inline constexpr auto embed_spec =
+    kernel<embed_kernel>("embed", custom(0, in<0>("table", f32, V, D).touches(T * D),  // table: (V,D)
+                                         in<1>("ids", i32, T),                         // ids: (T)
+                                         out<2>("out", f32, T, D)))                    // out: (T,D)
+        .at(V(50000), T(4096), D(768))
+        .expect(memory_bound);
+}  // namespace contract

@@ -1,0 +1,12 @@
+// rooflint-spec-evaluation: a spec whose value is not a constant.
+#include "cuda_mock.h"
+#include "rooflint/dsl.h"
+using namespace rooflint::dsl;
+
+rooflint::dsl::spec make_spec_at_run_time();
+
+// Line 9, column 27: error: cannot evaluate spec 'runtime_spec'; its initializer is not a constant expression ...
+const rooflint::dsl::spec runtime_spec = make_spec_at_run_time();
+
+// No diagnostic: a spec parameter of a function is not a spec declaration.
+inline double flops_of(const rooflint::dsl::spec& s) { return s.flops.term_count; }

@@ -1,0 +1,28 @@
+// rooflint-uncoalesced: global-memory accesses that are not unit-stride in threadIdx.x.
+#include "cuda_mock.h"
+
+__global__ void transpose(const float* in, float* out, int n) {
+  const int col = blockIdx.x * blockDim.x + threadIdx.x;
+  const int row = blockIdx.y * blockDim.y + threadIdx.y;
+  if (row < n && col < n)
+    out[col * n + row] = in[row * n + col];  // line 8, column 5: warning, stride 'n' (the read is unit-stride: silent)
+}
+
+__global__ void gather(const float* x, float* y, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = x[i * 33];  // line 13, column 21: warning: stride 33 elements of 4 bytes: 1024 bytes in 32 sectors for 128 bytes used (8x)
+}
+
+__global__ void pairs(const double* x, double* y, int n) {
+  const int i = threadIdx.x;
+  y[i] = x[2 * i];  // line 18, column 10: warning: stride 2 elements of 8 bytes: 512 bytes in 16 sectors for 256 bytes used (2x)
+}
+
+// No diagnostic: unit stride, reversed unit stride, a broadcast (same element for every lane),
+// and an index that is not linear in threadIdx.x (the analysis cannot tell).
+__global__ void silent(const float* x, float* y, const int* idx, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float s = x[0] + x[blockIdx.x] + x[n - 1 - i];
+  for (int k = 0; k < n; ++k) s += x[k];
+  y[i] = s + x[idx[i]] + x[(i * i) % n];
+}
