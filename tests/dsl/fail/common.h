@@ -30,6 +30,7 @@ inline constexpr struct Nh final : dim<"Nh"> {} Nh;
 inline constexpr struct S final : dim<"S"> {} S;
 inline constexpr struct D final : dim<"D"> {} D;
 inline constexpr struct E final : dim<"E"> {} E;
+inline constexpr struct T final : dim<"T"> {} T;
 // clang-format on
 
 void sgemm(const float*, const float*, float*, int) {}
@@ -39,3 +40,6 @@ void flash(const __half*, const __half*, const __half*, __half*) {}
 void vadd(const float*, const float*, float*, int) {}
 void rowwise(const float*, float*) {}
 void norm_affine(const float*, const float*, const float*, float*) {}
+void mm4(const float*, const float*, const float*, float*) {}
+void nine(const float*, const float*, const float*, const float*, const float*, const float*, const float*,
+          const float*, float*) {}

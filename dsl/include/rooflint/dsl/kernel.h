@@ -130,7 +130,7 @@ constexpr void collect_dims(spec& s, tensor_info& info) {
       }
       // Also for a dimension first met in a polynomial (the FLOP count, a touched part), which has no static size.
       if (Ds::static_size > 0) s.dims[at].static_size = static_cast<double>(Ds::static_size);
-      info.shape[i++] = static_cast<std::int8_t>(at);
+      if (i < max_rank) info.shape[i++] = static_cast<std::int8_t>(at);  // past it: tensor_ref's static_assert says so
     }(), ...);
   }(typename T::shape{});
 }
@@ -256,6 +256,7 @@ consteval kernel_spec<Kernel> kernel(const char (&name)[N], operation<Ts...> op,
   detail::collect_dims(s, op.info.flops);
   bool math_chosen = false;
   const auto add = [&]<class T>(const T& t) {
+    if (s.tensor_count >= max_tensors) return;  // too many: the static_assert above is the one error
     if constexpr (Tensor<T>) {
       tensor_info info = detail::tensor_info_of(t);
       detail::collect_dims<T>(s, info);
