@@ -39,9 +39,9 @@ each math mode.
 
 options:
   -o, --output FILE   where to write the ceilings file (default: rooflint-ceilings.json)
-  --quick             a short run for CI (1 GiB bandwidth working set, one GEMM shape, burst
-                      figures: about 10 s on an H200)
-  --thorough          the default: 4 GiB working set, three GEMM shapes x three algorithms, each
+  --quick             a short run for CI (2 GiB bandwidth working set, one GEMM shape, burst
+                      figures: under 10 s on an H200)
+  --thorough          the default: 8 GiB working set, three GEMM shapes x three algorithms, each
                       ceiling measured after 1.5 s of load so that a power-capped clock has settled
                       (under 60 s on an H200)
   --probes LIST       comma-separated subset of: bandwidth,fp32,fp64,tf32,fp16,bf16,fp8,int8

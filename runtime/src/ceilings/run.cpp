@@ -46,7 +46,7 @@ std::optional<model::math_mode> math_mode_of(probe p) {
 measure_settings measure_settings::quick() {
   measure_settings s;
   s.thorough = false;
-  s.bandwidth_working_set_bytes = double(1ull << 30);
+  s.bandwidth_working_set_bytes = double(2ull << 30);
   s.bandwidth_repetitions = 30;
   s.settle_s = 0.1;
   s.sustained_s = 0.2;
@@ -58,7 +58,7 @@ measure_settings measure_settings::quick() {
 measure_settings measure_settings::thorough_settings() {
   measure_settings s;
   s.thorough = true;
-  s.bandwidth_working_set_bytes = double(4ull << 30);
+  s.bandwidth_working_set_bytes = double(8ull << 30);  // the copy moves 4 GiB, as the torch peer does
   s.bandwidth_repetitions = 100;
   s.settle_s = 1.5;  // the H200's SM clock falls under the power cap within about a second of GEMMs
   s.sustained_s = 1.0;
@@ -182,25 +182,28 @@ std::string format_table(const ceilings_run& run) {
     out += "clocks: not recorded (" + run.nvml_note + ")\n";
 
   if (!run.bandwidth.empty()) {
-    out += "\nDRAM bandwidth (read + write)      rate         spread  launch                    SM MHz\n";
+    constexpr const char* row = "  {:<22} {:>11}  {:>6}  {:<22}  {}\n";
+    out += "\nDRAM bandwidth, read + write counted\n";
+    out += fmt::format(row, "probe", "rate", "spread", "launch", "SM MHz");
     for (const auto& b : run.bandwidth)
-      out += fmt::format("  {:<32} {:>10}/s  {:>5.1f}%  {:<25} {}\n", b.name, rate(b.bytes_per_s(), "B"),
-                         100 * b.time.spread(), b.launch.empty() ? "-" : b.launch, mhz_range(b.clocks));
+      out += fmt::format(row, b.name, rate(b.bytes_per_s(), "B") + "/s", fmt::format("{:.1f}%", 100 * b.time.spread()),
+                         b.launch.empty() ? "-" : b.launch, mhz_range(b.clocks));
     out += fmt::format("  ceiling: {}/s ({})\n", rate(f.bandwidth_bytes_per_s, "B"), f.bandwidth_probe_name);
   }
 
   if (!run.compute.empty()) {
     const model::peaks p = f.peaks();
-    out += "\ncompute        sustained       burst           probe        shape                       SM MHz      ridge\n";
+    constexpr const char* row = "  {:<12} {:>15} {:>15}  {:<12} {:<22} {:>9} {:>13}{}\n";
+    out += "\ncompute ceilings (the sustained figure is the ceiling; ridge = ceiling / bandwidth ceiling)\n";
+    out += fmt::format(row, "math mode", "sustained", "burst", "probe", "shape", "SM MHz", "ridge", "");
     for (const auto& c : run.compute) {
       const model::math_mode m = *math_mode_of(c.which);
       const char* unit = c.which == probe::int8 ? "OP" : "FLOP";
-      const std::string ridge = p.dram_bytes_per_s > 0
-                                    ? fmt::format("{:.1f} {}/B", model::ridge(p, m), unit)
-                                    : std::string("- (no bandwidth)");
-      out += fmt::format("  {:<12} {:>11}/s  {:>11}/s  {:<12} {:<27} {:<11} {}{}\n", model::name(m),
-                         rate(c.flops_per_s(), unit), rate(c.burst_flops_per_s, unit), c.probe_name, c.shape,
-                         mhz_range(c.sustained_clocks), ridge, c.sustained ? "" : "  (burst: run too short to settle)");
+      const std::string ridge = p.dram_bytes_per_s > 0 ? fmt::format("{:.1f} {}/B", model::ridge(p, m), unit)
+                                                       : std::string("-");
+      out += fmt::format(row, model::name(m), rate(c.flops_per_s(), unit) + "/s", rate(c.burst_flops_per_s, unit) + "/s",
+                         c.probe_name, c.shape, mhz_range(c.sustained_clocks), ridge,
+                         c.sustained ? "" : "  (burst: too short for the clock to settle)");
     }
     if (auto it = std::find_if(run.compute.begin(), run.compute.end(), [](const auto& c) { return c.which == probe::fp32; });
         it != run.compute.end() && it->sustained_clocks.samples > 0) {

@@ -47,6 +47,25 @@ class device_buffer {
   std::size_t bytes_ = 0;
 };
 
+/// A reusable set of events timing a batch of back-to-back launches: enqueue() records an event, then
+/// for each launch the launch and an event; collect() waits and returns seconds per launch. Two batches
+/// alternate in measure_sustained so the GPU always has the next batch queued (no idle gaps).
+class event_batch {
+ public:
+  event_batch() = default;
+  ~event_batch();
+  event_batch(const event_batch&) = delete;
+  event_batch& operator=(const event_batch&) = delete;
+  result<void> enqueue(cudaStream_t stream, int count, const launch_fn& launch);
+  result<std::vector<double>> collect();
+  bool pending() const { return pending_ > 0; }
+  bool in_window = false;  ///< queued inside the sustained window (measure_sustained's bookkeeping)
+
+ private:
+  std::vector<cudaEvent_t> events_;
+  int pending_ = 0;
+};
+
 /// Times @p count back-to-back launches on @p stream, each between its own pair of events (the events
 /// are recorded consecutively, so the GPU never waits for the host inside the batch).
 /// @return Seconds per launch.

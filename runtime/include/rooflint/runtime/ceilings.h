@@ -37,7 +37,7 @@ std::optional<model::math_mode> math_mode_of(probe p);
 /// How long and how widely to measure.
 struct measure_settings {
   bool thorough = false;
-  double bandwidth_working_set_bytes = 1ull << 30;  ///< bytes touched per repetition, >> L2
+  double bandwidth_working_set_bytes = 2.0 * (1ull << 30);  ///< bytes touched per repetition, >> L2
   int bandwidth_repetitions = 50;                   ///< timed repetitions per launch shape
   double settle_s = 0.1;                            ///< s of load before the sustained window
   double sustained_s = 0.2;                         ///< s of the sustained window
