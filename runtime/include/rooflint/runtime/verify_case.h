@@ -17,6 +17,8 @@
 /// back between runs; `launches` says how many kernel launches one call of `launch` makes (a region of
 /// several kernels that together implement the spec: their counters are summed).
 
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
 #include <cstddef>
@@ -25,6 +27,7 @@
 #include <initializer_list>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "rooflint/dsl.h"
@@ -93,6 +96,18 @@ struct case_definition {
 
 /// Registers @p c; returns its index. Called at static-initialisation time by ROOFLINT_VERIFY_CASE.
 int register_case(case_definition c);
+
+template <class T>
+constexpr case_context::kind case_context::element_kind() {
+  if constexpr (std::is_same_v<T, float>) return kind::f32;
+  else if constexpr (std::is_same_v<T, double>) return kind::f64;
+  else if constexpr (std::is_same_v<T, __half>) return kind::f16;
+  else if constexpr (std::is_same_v<T, __nv_bfloat16>) return kind::bf16;
+  else if constexpr (std::is_same_v<T, std::int8_t>) return kind::i8;
+  else if constexpr (std::is_same_v<T, std::int32_t>) return kind::i32;
+  else if constexpr (std::is_same_v<T, std::uint8_t>) return kind::u8;
+  else static_assert(sizeof(T) == 0, "rooflint: case_context: random<T> supports float, double, __half, __nv_bfloat16, int8_t, int32_t and uint8_t");
+}
 
 /// @return Every registered case, in registration order.
 const std::vector<case_definition>& registered_cases();

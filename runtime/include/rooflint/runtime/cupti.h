@@ -1,0 +1,153 @@
+#pragma once
+/// @file cupti.h
+/// CUPTI 13.0: the Profiler Host API (metric names, config images, pass counts; works without a GPU for
+/// a named chip such as "GH100") and the Range Profiling API in auto range + kernel replay mode, with
+/// the host object, config image and counter data kept and reused across kernels (CUPTI.md §1.2).
+///
+/// Metric groups are collected one at a time, each after its own L2 flush, because metrics collected
+/// in different passes see different cache states (CUPTI.md §6): the cache-sensitive core group must
+/// be one pass; the SASS FP instruction counters are instrumented and get their own group; tensor ops
+/// are counts that do not depend on the cache, so their group may take several passes.
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "rooflint/runtime/result.h"
+
+namespace rooflint::runtime::cupti {
+
+/// The cache-sensitive core group (one pass on GH100, measured).
+inline const std::vector<std::string>& core_metrics() {
+  static const std::vector<std::string> m{
+      "dram__bytes_read.sum",
+      "dram__bytes_write.sum",
+      "gpu__time_duration.sum",
+      "lts__t_bytes.sum",
+      "lts__t_sectors_srcunit_tex_op_read.sum",
+      "lts__t_sectors_srcunit_tex_op_write.sum",
+      "sm__cycles_elapsed.avg.per_second",
+  };
+  return m;
+}
+
+/// A SASS FP instruction counter and its FLOP weight (ncu's roofline sections: FFMA x2, HFMA2 x4 ...).
+struct fp_counter {
+  const char* op;      ///< "ffma"
+  double flops_per_instruction;
+};
+
+inline constexpr fp_counter fp_counters[] = {
+    {"ffma", 2}, {"fadd", 1}, {"fmul", 1}, {"dfma", 2}, {"dadd", 1},
+    {"dmul", 1}, {"hfma", 4}, {"hadd", 2}, {"hmul", 2},
+};
+
+/// @return "sm__sass_thread_inst_executed_op_<op>_pred_on.sum".
+inline std::string fp_metric(const char* op) {
+  return std::string("sm__sass_thread_inst_executed_op_") + op + "_pred_on.sum";
+}
+
+/// @return The nine SASS FP instruction metrics, in fp_counters order.
+std::vector<std::string> fp_metrics();
+
+/// Tensor-path op metrics that together count every tensor FLOP once (aggregates over instruction
+/// families; they already count FLOPs, 2 per MAC). Only those that exist on the chip are used.
+inline constexpr const char* tensor_base_metrics[] = {
+    "sm__ops_path_tensor_src_fp64",          "sm__ops_path_tensor_src_tf32_dst_fp32",
+    "sm__ops_path_tensor_src_fp16",          "sm__ops_path_tensor_src_bf16_dst_fp32",
+    "sm__ops_path_tensor_src_fp8",           "sm__ops_path_tensor_src_int8",
+};
+
+/// A host object for one chip (cuptiProfilerHostInitialize). Needs no GPU when the counter
+/// availability image is empty.
+class host {
+ public:
+  /// @param chip CUPTI chip name ("GH100").
+  /// @param counter_availability from cuptiProfilerGetCounterAvailability, or empty (no GPU).
+  static result<host> create(std::string chip, std::vector<std::uint8_t> counter_availability = {});
+  host(host&&) noexcept;
+  host& operator=(host&&) noexcept;
+  ~host();
+
+  const std::string& chip() const { return chip_; }
+
+  /// @return The base metric names of the chip (counter type).
+  result<std::vector<std::string>> base_metrics() const;
+
+  /// @return The tensor_base_metrics present on the chip, as ".sum" metric names.
+  result<std::vector<std::string>> tensor_metrics() const;
+
+ private:
+  host() = default;
+  friend class config;
+  std::string chip_;
+  std::vector<std::uint8_t> availability_;
+  struct state;
+  std::unique_ptr<state> state_;
+};
+
+/// A config image for a metric group, with its own host object (metrics are added to a host object
+/// once, so each group owns one).
+class config {
+ public:
+  /// Adds @p metrics and builds the config image. Errors name the metric CUPTI rejected.
+  static result<config> create(const std::string& chip, const std::vector<std::uint8_t>& counter_availability,
+                               std::vector<std::string> metrics);
+  config(config&&) noexcept;
+  config& operator=(config&&) noexcept;
+  ~config();
+
+  const std::vector<std::string>& metrics() const { return metrics_; }
+  const std::vector<std::uint8_t>& image() const { return image_; }
+  /// @return Passes the config needs (cuptiProfilerHostGetNumOfPasses).
+  std::size_t passes() const { return passes_; }
+
+  /// @return The metric values of range @p range of @p counter_data, in metrics() order.
+  result<std::vector<double>> evaluate(const std::vector<std::uint8_t>& counter_data, std::size_t range) const;
+
+ private:
+  config() = default;
+  std::vector<std::string> metrics_;
+  std::vector<std::uint8_t> image_;
+  std::size_t passes_ = 0;
+  host host_;
+};
+
+/// CUPTI result code and name; "CUPTI_ERROR_INSUFFICIENT_PRIVILEGES (35): ..." style text.
+std::string describe(int cupti_result);
+
+/// The fix for ERR_NVGPUCTRPERM, as printed when counters are not permitted.
+extern const char* const permission_fix;
+
+/// The range profiler of the current CUDA context (cuptiProfilerInitialize + cuptiRangeProfilerEnable),
+/// auto range + kernel replay. One per process; collection needs a GPU.
+class range_profiler {
+ public:
+  /// Initialises CUPTI on device @p ordinal's primary context (which must be current). Errors:
+  /// permission_denied (with permission_fix), unavailable (device not supported, another profiler
+  /// attached, hardware busy), internal.
+  static result<range_profiler> create(int ordinal);
+  range_profiler(range_profiler&&) noexcept;
+  range_profiler& operator=(range_profiler&&) noexcept;
+  ~range_profiler();
+
+  const std::string& chip() const;
+  const std::vector<std::uint8_t>& counter_availability() const;
+
+  /// Collects @p cfg over the launches made by @p launch: prepare() runs before Start (outside the
+  /// profiled window: restore inputs, flush L2, synchronise), then Start, launch(), Stop, Decode.
+  /// Checks that exactly @p launches ranges were recorded (CUPTI drops ranges silently).
+  /// @return The metric values summed over the ranges (per_second metrics: averaged), in cfg order.
+  result<std::vector<double>> collect(const config& cfg, int launches, const std::function<result<void>()>& prepare,
+                                      const std::function<result<void>()>& launch);
+
+ private:
+  range_profiler() = default;
+  struct state;
+  std::unique_ptr<state> state_;
+};
+
+}  // namespace rooflint::runtime::cupti

@@ -1,0 +1,30 @@
+#pragma once
+/// @file report.h
+/// The verifier's reports of a run: a terminal table, JSON (every figure with its unit in the key),
+/// JUnit XML for CI systems, and an SVG roofline chart. Pure functions of a run_report: tested on
+/// recorded data without a GPU.
+
+#include <string>
+
+#include "rooflint/runtime/verify.h"
+
+namespace rooflint::runtime {
+
+/// @return The terminal table: one row per case, then each case's findings as diagnostics.
+std::string to_table(const run_report& run);
+
+/// @return The JSON report (schema "rooflint-verify", version 1), 2-space indent.
+std::string to_json(const run_report& run);
+
+/// @return JUnit XML: one testsuite, one testcase per case; failed verdicts are <failure>, cases that
+/// could not be measured <error>, skipped ones <skipped>.
+std::string to_junit(const run_report& run);
+
+/// @return An SVG roofline: log-log axes, the bandwidth roof and each math mode's compute roof used by
+/// the cases, the ridge marked, per case the predicted dot and the measured dot joined by an arrow.
+std::string to_svg(const run_report& run);
+
+/// @return @p text with &, <, >, " and ' escaped for XML.
+std::string xml_escape(const std::string& text);
+
+}  // namespace rooflint::runtime

@@ -1,0 +1,193 @@
+// CUPTI Range Profiling API, auto range + kernel replay (CUPTI.md §1.2): one range per kernel launch.
+// The profiler object and each config's counter data are kept and reused across kernels.
+
+#include <cuda.h>
+#include <cuda_runtime.h>
+#include <cupti_range_profiler.h>
+#include <cupti_target.h>
+
+#include <map>
+#include <string>
+
+#include "cupti/cupti_check.h"
+#include "rooflint/runtime/cuda_check.h"
+#include "rooflint/runtime/cupti.h"
+
+namespace rooflint::runtime::cupti {
+
+namespace {
+
+const char* support_name(CUpti_Profiler_Support_Level level) {
+  switch (level) {
+    case CUPTI_PROFILER_CONFIGURATION_UNSUPPORTED: return "unsupported";
+    case CUPTI_PROFILER_CONFIGURATION_DISABLED: return "disabled";
+    case CUPTI_PROFILER_CONFIGURATION_SUPPORTED: return "supported";
+    default: return "unknown";
+  }
+}
+
+bool ends_with(const std::string& s, const std::string& tail) {
+  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+}  // namespace
+
+struct range_profiler::state {
+  CUcontext ctx = nullptr;
+  bool initialized = false;
+  CUpti_RangeProfiler_Object* object = nullptr;
+  std::string chip;
+  std::vector<std::uint8_t> availability;
+  std::map<std::pair<const config*, int>, std::vector<std::uint8_t>> counter_data;  ///< per config and capacity
+
+  ~state() {
+    if (object) {
+      CUpti_RangeProfiler_Disable_Params p{CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE};
+      p.pRangeProfilerObject = object;
+      (void)cuptiRangeProfilerDisable(&p);
+    }
+    if (initialized) {
+      CUpti_Profiler_DeInitialize_Params p{CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE};
+      (void)cuptiProfilerDeInitialize(&p);
+    }
+  }
+};
+
+range_profiler::range_profiler(range_profiler&&) noexcept = default;
+range_profiler& range_profiler::operator=(range_profiler&&) noexcept = default;
+range_profiler::~range_profiler() = default;
+
+const std::string& range_profiler::chip() const { return state_->chip; }
+const std::vector<std::uint8_t>& range_profiler::counter_availability() const { return state_->availability; }
+
+result<range_profiler> range_profiler::create(int ordinal) {
+  range_profiler rp;
+  rp.state_ = std::make_unique<state>();
+  state& s = *rp.state_;
+  ROOFLINT_TRY_CUDA(cudaSetDevice(ordinal));
+  ROOFLINT_TRY_CUDA(cudaFree(nullptr));  // creates the primary context
+  if (const CUresult r = cuCtxGetCurrent(&s.ctx); r != CUDA_SUCCESS || !s.ctx)
+    return error{error_code::internal, "cuCtxGetCurrent failed (" + std::to_string(r) + "): no current CUDA context"};
+
+  CUpti_Profiler_Initialize_Params init{CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
+  ROOFLINT_TRY_CUPTI(cuptiProfilerInitialize(&init));
+  s.initialized = true;
+
+  CUpti_Profiler_DeviceSupported_Params supported{CUpti_Profiler_DeviceSupported_Params_STRUCT_SIZE};
+  supported.cuDevice = ordinal;
+  supported.api = CUPTI_PROFILER_RANGE_PROFILING;
+  ROOFLINT_TRY_CUPTI(cuptiProfilerDeviceSupported(&supported));
+  if (supported.isSupported != CUPTI_PROFILER_CONFIGURATION_SUPPORTED) {
+    std::string why;
+    const std::pair<const char*, CUpti_Profiler_Support_Level> fields[] = {
+        {"architecture", supported.architecture}, {"sli", supported.sli}, {"vgpu", supported.vGpu},
+        {"confidential computing", supported.confidentialCompute}, {"cmp", supported.cmp}, {"wsl", supported.wsl}};
+    for (const auto& [field, level] : fields)
+      if (level != CUPTI_PROFILER_CONFIGURATION_SUPPORTED)
+        why += (why.empty() ? "" : ", ") + std::string(field) + " " + support_name(level);
+    return error{error_code::unavailable,
+                 "the CUPTI range profiler does not support this device (" + why + "; cuptiProfilerDeviceSupported)"};
+  }
+
+  CUpti_Device_GetChipName_Params chip{CUpti_Device_GetChipName_Params_STRUCT_SIZE};
+  chip.deviceIndex = static_cast<std::size_t>(ordinal);
+  ROOFLINT_TRY_CUPTI(cuptiDeviceGetChipName(&chip));
+  s.chip = chip.pChipName ? chip.pChipName : "";
+
+  CUpti_Profiler_GetCounterAvailability_Params avail{CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE};
+  avail.ctx = s.ctx;
+  ROOFLINT_TRY_CUPTI(cuptiProfilerGetCounterAvailability(&avail));
+  s.availability.resize(avail.counterAvailabilityImageSize);
+  avail.pCounterAvailabilityImage = s.availability.data();
+  ROOFLINT_TRY_CUPTI(cuptiProfilerGetCounterAvailability(&avail));
+
+  CUpti_RangeProfiler_Enable_Params enable{CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE};
+  enable.ctx = s.ctx;
+  ROOFLINT_TRY_CUPTI(cuptiRangeProfilerEnable(&enable));  // INSUFFICIENT_PRIVILEGES surfaces here
+  s.object = enable.pRangeProfilerObject;
+  return rp;
+}
+
+result<std::vector<double>> range_profiler::collect(const config& cfg, int launches,
+                                                    const std::function<result<void>()>& prepare,
+                                                    const std::function<result<void>()>& launch) {
+  state& s = *state_;
+  // One more range than launches: a case that launches more kernels than it declares shows up as an
+  // extra range instead of being dropped silently at the capacity (CUPTI.md §7.2).
+  const int capacity = launches + 1;
+  std::vector<const char*> names;
+  for (const auto& m : cfg.metrics()) names.push_back(m.c_str());
+
+  auto& data = s.counter_data[{&cfg, capacity}];
+  if (data.empty()) {
+    CUpti_RangeProfiler_GetCounterDataSize_Params size{CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE};
+    size.pRangeProfilerObject = s.object;
+    size.pMetricNames = names.data();
+    size.numMetrics = names.size();
+    size.maxNumOfRanges = static_cast<std::size_t>(capacity);
+    size.maxNumRangeTreeNodes = static_cast<std::uint32_t>(capacity);
+    ROOFLINT_TRY_CUPTI(cuptiRangeProfilerGetCounterDataSize(&size));
+    data.resize(size.counterDataSize);
+  }
+  CUpti_RangeProfiler_CounterDataImage_Initialize_Params init{
+      CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE};
+  init.pRangeProfilerObject = s.object;
+  init.counterDataSize = data.size();
+  init.pCounterData = data.data();
+  ROOFLINT_TRY_CUPTI(cuptiRangeProfilerCounterDataImageInitialize(&init));
+
+  CUpti_RangeProfiler_SetConfig_Params set{CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE};
+  set.pRangeProfilerObject = s.object;
+  set.configSize = cfg.image().size();
+  set.pConfig = cfg.image().data();
+  set.counterDataImageSize = data.size();
+  set.pCounterDataImage = data.data();
+  set.range = CUPTI_AutoRange;
+  set.replayMode = CUPTI_KernelReplay;
+  set.maxRangesPerPass = static_cast<std::size_t>(capacity);
+  set.numNestingLevels = 1;
+  set.minNestingLevel = 1;
+  set.passIndex = 0;
+  set.targetNestingLevel = 1;
+  ROOFLINT_TRY_CUPTI(cuptiRangeProfilerSetConfig(&set));
+
+  ROOFLINT_TRY(prepare());  // outside Start/Stop: not a profiled range
+
+  CUpti_RangeProfiler_Start_Params start{CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
+  start.pRangeProfilerObject = s.object;
+  ROOFLINT_TRY_CUPTI(cuptiRangeProfilerStart(&start));
+  const result<void> launched = launch();
+  CUpti_RangeProfiler_Stop_Params stop{CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
+  stop.pRangeProfilerObject = s.object;
+  const CUptiResult stopped = cuptiRangeProfilerStop(&stop);
+  if (!launched) return launched.err();
+  if (stopped != CUPTI_SUCCESS) return detail::cupti_error(stopped, "cuptiRangeProfilerStop", __FILE__, __LINE__);
+  if (!stop.isAllPassSubmitted)
+    return error{error_code::internal, "cuptiRangeProfilerStop: not all passes were submitted in kernel replay"};
+
+  CUpti_RangeProfiler_DecodeData_Params decode{CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE};
+  decode.pRangeProfilerObject = s.object;
+  ROOFLINT_TRY_CUPTI(cuptiRangeProfilerDecodeData(&decode));
+  CUpti_RangeProfiler_GetCounterDataInfo_Params info{CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE};
+  info.pCounterDataImage = data.data();
+  info.counterDataImageSize = data.size();
+  ROOFLINT_TRY_CUPTI(cuptiRangeProfilerGetCounterDataInfo(&info));
+  if (info.numTotalRanges != static_cast<std::size_t>(launches) || decode.numOfRangeDropped != 0)
+    return error{error_code::internal,
+                 "CUPTI recorded " + std::to_string(info.numTotalRanges) + " ranges (" +
+                     std::to_string(decode.numOfRangeDropped) + " dropped) for " + std::to_string(launches) +
+                     " kernel launches; set launcher::launches to the number of kernels one call of 'launch' "
+                     "makes, and launch them directly on the stream (not through a CUDA graph)"};
+
+  std::vector<double> sum(cfg.metrics().size(), 0.0);
+  for (std::size_t r = 0; r < info.numTotalRanges; ++r) {
+    auto values = cfg.evaluate(data, r);
+    if (!values) return values.err();
+    for (std::size_t i = 0; i < sum.size(); ++i) sum[i] += (*values)[i];
+  }
+  for (std::size_t i = 0; i < sum.size(); ++i)
+    if (ends_with(cfg.metrics()[i], ".per_second") && info.numTotalRanges > 0) sum[i] /= static_cast<double>(info.numTotalRanges);
+  return sum;
+}
+
+}  // namespace rooflint::runtime::cupti

@@ -1,0 +1,112 @@
+// case_context: device buffers for a verification case (verify_case.h), filled on the device with a
+// counter-based hash (splitmix64 of seed and index): reproducible, never all zero, no curand state.
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "rooflint/runtime/verify_case.h"
+
+namespace rooflint::runtime {
+
+namespace {
+
+__device__ __host__ inline std::uint64_t splitmix64(std::uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+/// Uniform in [-1, 1) from the top 24 bits of a hash (exact in float).
+__device__ inline float unit(std::uint64_t h) { return static_cast<float>(h >> 40) * (2.0f / 16777216.0f) - 1.0f; }
+
+template <class T>
+__global__ void fill(T* data, std::size_t count, std::uint64_t seed) {
+  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < count;
+       i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
+    const std::uint64_t h = splitmix64(seed ^ splitmix64(i));
+    if constexpr (std::is_same_v<T, float>) data[i] = unit(h);
+    else if constexpr (std::is_same_v<T, double>) data[i] = static_cast<double>(h >> 11) * (2.0 / 9007199254740992.0) - 1.0;
+    else if constexpr (std::is_same_v<T, __half>) data[i] = __float2half(unit(h));
+    else if constexpr (std::is_same_v<T, __nv_bfloat16>) data[i] = __float2bfloat16(unit(h));
+    else if constexpr (std::is_unsigned_v<T>) data[i] = static_cast<T>(h >> 57);  // [0, 128)
+    else data[i] = static_cast<T>(static_cast<int>(h >> 57) - 64);  // signed integers: [-64, 64)
+  }
+}
+
+template <class T>
+void launch_fill(void* p, std::size_t bytes, std::uint64_t seed) {
+  const std::size_t count = bytes / sizeof(T);
+  if (count == 0) return;
+  const unsigned blocks = static_cast<unsigned>(std::min<std::size_t>((count + 255) / 256, 65536));
+  fill<T><<<blocks, 256>>>(static_cast<T*>(p), count, seed);
+}
+
+/// A case body cannot return an error (it returns a launcher), so allocation failures end the process
+/// with a message; the verifier runs each case in its own child process and reports it as faulted.
+[[noreturn]] void fail(const char* what, cudaError_t status, std::size_t bytes) {
+  std::fprintf(stderr, "rooflint: case_context: %s of %zu bytes failed: %s (%s)\n", what, bytes,
+               cudaGetErrorName(status), cudaGetErrorString(status));
+  std::exit(3);
+}
+
+void* allocate(std::vector<void*>& buffers, std::size_t bytes) {
+  void* p = nullptr;
+  if (const cudaError_t s = cudaMalloc(&p, bytes == 0 ? 1 : bytes); s != cudaSuccess) fail("cudaMalloc", s, bytes);
+  buffers.push_back(p);
+  return p;
+}
+
+}  // namespace
+
+case_context::case_context(const dsl::spec& spec, dsl::sizes sizes, std::uint64_t seed)
+    : spec_(spec), sizes_(sizes), seed_(seed) {}
+
+case_context::~case_context() {
+  for (void* p : buffers_) cudaFree(p);
+}
+
+std::int64_t case_context::size_of(dsl::name_t dim) const {
+  const int i = spec_.dim_index(dim);
+  if (i < 0) {
+    std::fprintf(stderr, "rooflint: case_context: spec '%s' has no dimension '%s'\n",
+                 std::string(spec_.kernel_name.view()).c_str(), std::string(dim.view()).c_str());
+    std::exit(3);
+  }
+  return static_cast<std::int64_t>(sizes_[static_cast<std::size_t>(i)]);
+}
+
+void* case_context::random_bytes(std::size_t bytes, kind k) {
+  void* p = allocate(buffers_, bytes);
+  const std::uint64_t seed = splitmix64(seed_ + buffers_.size());  // a different stream per buffer
+  switch (k) {
+    case kind::f32: launch_fill<float>(p, bytes, seed); break;
+    case kind::f64: launch_fill<double>(p, bytes, seed); break;
+    case kind::f16: launch_fill<__half>(p, bytes, seed); break;
+    case kind::bf16: launch_fill<__nv_bfloat16>(p, bytes, seed); break;
+    case kind::i8: launch_fill<std::int8_t>(p, bytes, seed); break;
+    case kind::i32: launch_fill<std::int32_t>(p, bytes, seed); break;
+    case kind::u8: launch_fill<std::uint8_t>(p, bytes, seed); break;
+  }
+  if (const cudaError_t s = cudaGetLastError(); s != cudaSuccess) fail("filling a random buffer", s, bytes);
+  return p;
+}
+
+void* case_context::poisoned_bytes(std::size_t bytes) {
+  void* p = allocate(buffers_, bytes);
+  if (const cudaError_t s = cudaMemset(p, 0xff, bytes); s != cudaSuccess) fail("cudaMemset", s, bytes);
+  return p;
+}
+
+void* case_context::copy_bytes(const void* host, std::size_t bytes) {
+  void* p = allocate(buffers_, bytes);
+  if (const cudaError_t s = cudaMemcpy(p, host, bytes, cudaMemcpyHostToDevice); s != cudaSuccess)
+    fail("cudaMemcpy", s, bytes);
+  return p;
+}
+
+}  // namespace rooflint::runtime

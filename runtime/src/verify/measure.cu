@@ -1,0 +1,285 @@
+// Measuring one case in this process: prepare its data, count with CUPTI (one metric group at a time,
+// each after a restore and an L2 flush), then time it with CUDA events (warm-up, cold runs, median).
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <optional>
+#include <string>
+
+#include "rooflint/runtime/clock_state.h"
+#include "rooflint/runtime/cuda_check.h"
+#include "rooflint/runtime/cupti.h"
+#include "rooflint/runtime/device.h"
+#include "rooflint/runtime/l2_flush.h"
+#include "rooflint/runtime/nvml.h"
+#include "rooflint/runtime/verify.h"
+#include "verify/session.h"
+
+namespace rooflint::runtime {
+
+namespace {
+
+/// A failed CUDA call inside a case's launch or restore: the kernel faulted (or could not launch).
+struct fault_tracker {
+  std::string message;
+  bool faulted() const { return !message.empty(); }
+};
+
+std::string cuda_text(cudaError_t s) {
+  return std::string(cudaGetErrorName(s)) + " (" + cudaGetErrorString(s) + ")";
+}
+
+double median_of(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+}  // namespace
+
+verify_session::verify_session(const verify_options& options) : options_(options) {}
+verify_session::~verify_session() {
+  if (stream_) cudaStreamDestroy(stream_);
+}
+
+result<void> verify_session::ensure_device() {
+  if (device_ready_) return success();
+  auto count = device_count();
+  if (!count) return count.err();
+  auto props = query_device(0);
+  if (!props) return props.err();
+  ROOFLINT_TRY_CUDA(cudaSetDevice(0));
+  ROOFLINT_TRY_CUDA(cudaFree(nullptr));
+  device_.name = props->name;
+  device_.cc_major = props->cc_major;
+  device_.cc_minor = props->cc_minor;
+  device_.sm_count = props->sm_count;
+  device_.l2_bytes = static_cast<double>(props->l2_bytes);
+  auto flush = l2_flush::create(3);
+  if (!flush) return flush.err();
+  flush_.emplace(std::move(*flush));
+  device_.flush_bytes = static_cast<double>(flush_->bytes());
+  ROOFLINT_TRY_CUDA(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+  if (auto* nvml = nvml_library::instance(); nvml && nvml->loaded())
+    if (auto dev = nvml->device_by_pci_bus_id(props->pci_bus_id)) nvml_device_ = *dev;
+  device_ready_ = true;
+  return success();
+}
+
+void verify_session::ensure_profiler() {
+  if (profiler_tried_) return;
+  profiler_tried_ = true;
+  auto rp = cupti::range_profiler::create(0);
+  if (!rp) {
+    profiler_error_ = rp.err();
+    return;
+  }
+  device_.chip = rp->chip();
+  auto make = [&](const char* group, std::vector<std::string> metrics) -> std::optional<cupti::config> {
+    if (metrics.empty()) return std::nullopt;
+    auto c = cupti::config::create(rp->chip(), rp->counter_availability(), std::move(metrics));
+    if (!c) {
+      group_notes_.push_back(std::string(group) + " group unavailable: " + c.err().message);
+      return std::nullopt;
+    }
+    return std::move(*c);
+  };
+  core_ = make("core", cupti::core_metrics());
+  fp_ = make("fp", cupti::fp_metrics());
+  if (auto h = cupti::host::create(rp->chip(), rp->counter_availability())) {
+    if (auto tensor = h->tensor_metrics()) tensor_ = make("tensor", *tensor);
+    else group_notes_.push_back("tensor group unavailable: " + tensor.err().message);
+  }
+  if (core_ && core_->passes() != 1)
+    group_notes_.push_back("the core group needs " + std::to_string(core_->passes()) +
+                           " passes on this chip; DRAM figures of different passes saw different cache states");
+  profiler_.emplace(std::move(*rp));
+}
+
+measurement verify_session::measure(const case_definition& c) {
+  measurement m;
+  m.case_name = c.name;
+  const auto binding = c.spec->bind(std::span<const dsl::size_binding>(c.sizes.data(), c.sizes.size()));
+  if (!binding.ok()) {
+    m.status = run_status::bad_case;
+    const auto which = !binding.missing.empty() ? "has no size for dimension '" + std::string(binding.missing.view()) + "'"
+                       : !binding.unknown.empty() ? "binds '" + std::string(binding.unknown.view()) + "', which the spec does not have"
+                                                  : "gives dimension '" + std::string(binding.violated.view()) + "' a size the spec contradicts";
+    m.error = "case '" + c.name + "' " + which + " (" + c.file + ":" + std::to_string(c.line) + ")";
+    return m;
+  }
+  if (auto ready = ensure_device(); !ready) {
+    m.status = ready.err().code == error_code::unavailable ? run_status::no_device : run_status::faulted;
+    m.error = ready.err().message;
+    return m;
+  }
+  m.device = device_;
+
+  case_context ctx(*c.spec, binding.bound, 42);
+  const launcher l = c.body(ctx);
+  if (const cudaError_t s = cudaDeviceSynchronize(); s != cudaSuccess) {
+    m.status = run_status::faulted;
+    m.error = "preparing case '" + c.name + "' failed: " + cuda_text(s);
+    return m;
+  }
+  if (!l.launch) {
+    m.status = run_status::bad_case;
+    m.error = "case '" + c.name + "' returned a launcher without 'launch'";
+    return m;
+  }
+  const int launches = std::max(1, l.launches);
+
+  fault_tracker fault;
+  // Restore in-place inputs, flush L2 (read-only sweep), wait: all outside the measured window.
+  const auto prepare = [&]() -> result<void> {
+    if (l.restore) l.restore(stream_);
+    ROOFLINT_TRY(flush_->enqueue(stream_));
+    if (const cudaError_t s = cudaStreamSynchronize(stream_); s != cudaSuccess) {
+      fault.message = "restoring inputs or flushing L2 failed: " + cuda_text(s);
+      return error{error_code::internal, fault.message};
+    }
+    return success();
+  };
+  const auto launch = [&]() -> result<void> {
+    l.launch(stream_);
+    cudaError_t s = cudaGetLastError();
+    if (s == cudaSuccess) s = cudaStreamSynchronize(stream_);
+    if (s != cudaSuccess) {
+      fault.message = "kernel '" + std::string(c.spec->kernel_name.view()) + "' of case '" + c.name +
+                      "' failed: " + cuda_text(s);
+      return error{error_code::internal, fault.message};
+    }
+    return success();
+  };
+  const auto faulted = [&] {
+    m.status = run_status::faulted;
+    m.error = fault.message;
+    return m;
+  };
+
+  // Warm-up (module loading, first-touch) before counting or timing.
+  for (int i = 0; i < std::max(1, options_.warmup); ++i) {
+    if (!prepare() || !launch()) return faulted();
+  }
+
+  counter_values& k = m.counters;
+  if (!options_.counters) {
+    k.unavailable_reason = "counters switched off (--no-counters)";
+  } else {
+    ensure_profiler();
+    if (!profiler_) {
+      k.permission_denied = profiler_error_.code == error_code::permission_denied;
+      k.unavailable_reason = profiler_error_.message;
+    } else {
+      k.notes = group_notes_;
+      k.ranges_expected = launches;
+      const auto collect = [&](const cupti::config& cfg, const char* group) -> std::optional<std::vector<double>> {
+        k.passes[group] = static_cast<int>(cfg.passes());
+        auto values = profiler_->collect(cfg, launches, prepare, launch);
+        if (values) return std::move(*values);
+        if (!fault.faulted()) k.notes.push_back(std::string(group) + " group not collected: " + values.err().message);
+        return std::nullopt;
+      };
+      if (core_) {
+        if (auto v = collect(*core_, "core")) {
+          const auto& x = *v;
+          k.available = true;
+          k.dram_read_bytes = x[0];
+          k.dram_write_bytes = x[1];
+          k.duration_s = x[2] * 1e-9;  // gpu__time_duration is in ns
+          k.l2_bytes = x[3];
+          k.l2_read_sectors = x[4];
+          k.l2_write_sectors = x[5];
+          k.sm_clock_hz = x[6];
+        } else if (fault.faulted()) {
+          return faulted();
+        } else {
+          k.unavailable_reason = k.notes.empty() ? "core group not collected" : k.notes.back();
+        }
+      } else {
+        k.unavailable_reason = "the core metrics are not available on chip '" + device_.chip + "'";
+      }
+      if (fp_ && k.available) {
+        if (auto v = collect(*fp_, "fp")) {
+          k.fp_available = true;
+          for (std::size_t i = 0; i < v->size(); ++i) k.fp_instructions[cupti::fp_counters[i].op] = (*v)[i];
+        } else if (fault.faulted()) {
+          return faulted();
+        }
+      }
+      if (tensor_ && k.available) {
+        if (auto v = collect(*tensor_, "tensor")) {
+          k.tensor_available = true;
+          for (std::size_t i = 0; i < v->size(); ++i) k.tensor_ops[tensor_->metrics()[i]] = (*v)[i];
+        } else if (fault.faulted()) {
+          return faulted();
+        }
+      }
+    }
+  }
+
+  // Timing: cold runs, L2 flushed before each, outside the events.
+  timing_values& t = m.timing;
+  t.warmup = std::max(1, options_.warmup);
+  cudaEvent_t start = nullptr, stop = nullptr;
+  if (cudaEventCreate(&start) != cudaSuccess || cudaEventCreate(&stop) != cudaSuccess) {
+    fault.message = "cudaEventCreate failed";
+    return faulted();
+  }
+  std::vector<double> times;
+  clock_sampler sampler(nvml_device_, std::chrono::milliseconds(2));
+  sampler.start();
+  for (int i = 0; i < std::max(1, options_.repetitions); ++i) {
+    if (!prepare()) break;
+    cudaEventRecord(start, stream_);
+    l.launch(stream_);
+    cudaEventRecord(stop, stream_);
+    cudaError_t s = cudaGetLastError();
+    if (s == cudaSuccess) s = cudaEventSynchronize(stop);
+    if (s != cudaSuccess) {
+      fault.message = "kernel '" + std::string(c.spec->kernel_name.view()) + "' of case '" + c.name +
+                      "' failed while timed: " + cuda_text(s);
+      break;
+    }
+    float ms = 0;
+    cudaEventElapsedTime(&ms, start, stop);
+    times.push_back(ms * 1e-3);
+  }
+  clock_summary clocks = sampler.stop();
+  if (clocks.samples == 0 && nvml_device_.handle)
+    if (auto mhz = nvml_library::instance()->sm_mhz(nvml_device_)) {
+      clocks.samples = 1;
+      clocks.sm_mhz_min = clocks.sm_mhz_max = clocks.sm_mhz_mean = *mhz;
+    }
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+  if (fault.faulted()) return faulted();
+
+  t.available = !times.empty();
+  t.repetitions = static_cast<int>(times.size());
+  t.median_s = median_of(times);
+  if (!times.empty()) {
+    t.min_s = *std::min_element(times.begin(), times.end());
+    t.max_s = *std::max_element(times.begin(), times.end());
+  }
+  if (clocks.samples > 0) {
+    t.clock_available = true;
+    t.sm_mhz_min = clocks.sm_mhz_min;
+    t.sm_mhz_max = clocks.sm_mhz_max;
+    t.sm_mhz_mean = clocks.sm_mhz_mean;
+    for (auto& r : decode_clock_event_reasons(clocks.clock_event_reasons & ~std::uint64_t{clock_event_gpu_idle}))
+      t.throttle_reasons.push_back(r);
+  }
+  return m;
+}
+
+measurement measure_case(const case_definition& c, const verify_options& options) {
+  verify_session session(options);
+  return session.measure(c);
+}
+
+}  // namespace rooflint::runtime

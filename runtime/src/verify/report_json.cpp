@@ -1,0 +1,102 @@
+// The JSON report (report.h).
+
+#include <nlohmann/json.hpp>
+
+#include "rooflint/runtime/report.h"
+#include "verify/json_detail.h"
+
+namespace rooflint::runtime {
+
+namespace {
+
+nlohmann::json bound_json(const model::bound_result& b) {
+  return {{"bound", std::string(model::name(b.verdict))},
+          {"intensity_flop_per_byte", b.intensity},
+          {"ridge_flop_per_byte", b.ridge},
+          {"compute_time_s", b.compute_time_s},
+          {"memory_time_s", b.memory_time_s},
+          {"t_min_s", b.t_min_s}};
+}
+
+}  // namespace
+
+std::string to_json(const run_report& run) {
+  using nlohmann::json;
+  json peaks_flops = json::object();
+  for (std::size_t i = 0; i < model::math_mode_count; ++i) {
+    const auto mode = static_cast<model::math_mode>(i);
+    if (run.peaks.has(mode)) peaks_flops[std::string(model::name(mode))] = run.peaks.flops_per_s[mode];
+  }
+  json cases = json::array();
+  for (const case_report& r : run.cases) {
+    const prediction& p = r.predicted;
+    const comparison& c = r.compared;
+    json findings = json::array();
+    for (const finding& f : r.findings)
+      findings.push_back({{"severity", std::string(name(f.level))}, {"id", f.id}, {"message", f.message}});
+    json predicted = bound_json(p.bound);
+    predicted["flops"] = p.flops;
+    predicted["read_bytes"] = p.read_bytes;
+    predicted["written_bytes"] = p.written_bytes;
+    predicted["bytes"] = p.bytes();
+    predicted["math_mode"] = std::string(model::name(p.mode));
+    json measured_bound = bound_json(c.measured_bound);
+    cases.push_back({
+        {"name", r.name},
+        {"kernel", r.kernel},
+        {"file", r.file},
+        {"line", r.line},
+        {"sizes", r.sizes},
+        {"status", std::string(name(r.status))},
+        {"predicted", predicted},
+        {"measured", detail::to_json_value(r.measured)},
+        {"compared",
+         {{"traffic_measured", c.traffic_measured},
+          {"cold", c.cold},
+          {"observed_read_bytes", c.observed_read_bytes},
+          {"observed_write_bytes", c.observed_write_bytes},
+          {"observed_bytes", c.observed_bytes},
+          {"dram_write_bytes", c.dram_write_bytes},
+          {"read_ratio", c.read_ratio},
+          {"write_ratio", c.write_ratio},
+          {"total_ratio", c.total_ratio},
+          {"dram_write_ratio", c.dram_write_ratio},
+          {"observed_flops", c.observed_flops},
+          {"flop_ratio", c.flop_ratio},
+          {"measured_dot", measured_bound},
+          {"t_measured_s", c.t_measured_s},
+          {"roofline_fraction", c.roofline_fraction},
+          {"achieved_flops_per_s", c.achieved_flops_per_s},
+          {"achieved_bytes_per_s", c.achieved_bytes_per_s},
+          {"flops_fraction_of_peak", c.flops_fraction_of_peak},
+          {"bytes_fraction_of_peak", c.bytes_fraction_of_peak}}},
+        {"tolerances",
+         {{"read_ratio", r.bands.read_ratio},
+          {"write_ratio", r.bands.write_ratio},
+          {"total_ratio", r.bands.total_ratio},
+          {"slack_bytes", r.bands.slack_bytes},
+          {"not_cold_ratio", r.bands.not_cold_ratio}}},
+        {"findings", findings},
+    });
+  }
+  json out = {
+      {"schema", "rooflint-verify"},
+      {"version", 1},
+      {"device", run.device},
+      {"peaks",
+       {{"source", std::string(model::name(run.peaks.source))},
+        {"label", run.peaks_label},
+        {"device", run.peaks_device},
+        {"dram_bytes_per_s", run.peaks.dram_bytes_per_s},
+        {"flops_per_s", peaks_flops}}},
+      {"counters_mode", run.counters_mode},
+      {"warnings", run.warnings},
+      {"exit_code", run.exit_code},
+      {"cases", cases},
+  };
+  if (run.ceilings_clocks)
+    out["ceilings_clocks"] = {{"sm_mhz_min", run.ceilings_clocks->sm_mhz_min}, {"sm_mhz_max", run.ceilings_clocks->sm_mhz_max}};
+  return out.dump(2) + "\n";
+}
+
+}  // namespace rooflint::runtime

@@ -1,0 +1,131 @@
+// The terminal table and JUnit XML (report.h).
+
+#include <fmt/format.h>
+
+#include <string>
+
+#include "rooflint/model/describe.h"
+#include "rooflint/runtime/report.h"
+#include "verify/format.h"
+
+namespace rooflint::runtime {
+
+using detail::bytes_text;
+using detail::ratio_text;
+using model::format_duration;
+using model::format_significant;
+
+std::string xml_escape(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char ch : text) {
+    switch (ch) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&apos;"; break;
+      default: out += ch;
+    }
+  }
+  return out;
+}
+
+namespace {
+
+std::string short_bound(model::bound b) { return b == model::bound::memory ? "memory" : "compute"; }
+
+std::string status_text(case_status s) {
+  switch (s) {
+    case case_status::passed: return "PASS";
+    case case_status::failed: return "FAIL";
+    case case_status::skipped: return "SKIP";
+    case case_status::error: return "ERROR";
+  }
+  return "?";
+}
+
+}  // namespace
+
+std::string to_table(const run_report& run) {
+  std::string out;
+  out += fmt::format("rooflint-verify: {} | peaks: {} | counters: {}\n", run.device.empty() ? "no device" : run.device,
+                     run.peaks_label, run.counters_mode);
+  for (const auto& w : run.warnings) out += "warning: " + w + "\n";
+  out += fmt::format("{:<28} {:<6} {:<17} {:>21} {:>21} {:>7} {:>10} {:>10} {:>6} {:>7}\n", "case", "status",
+                     "bound pred->meas", "reads obs/compulsory", "writes obs/compulsory", "traffic", "time", "t_min",
+                     "roof%", "FLOP");
+  for (const case_report& r : run.cases) {
+    const comparison& c = r.compared;
+    const prediction& p = r.predicted;
+    const bool measured = r.status == case_status::passed || r.status == case_status::failed;
+    std::string bound = short_bound(p.bound.verdict) + "->" + (measured ? short_bound(c.measured_bound.verdict) : "?");
+    std::string reads = "-", writes = "-", traffic = "-";
+    if (c.traffic_measured) {
+      reads = bytes_text(c.observed_read_bytes) + "/" + bytes_text(p.read_bytes);
+      writes = bytes_text(c.observed_write_bytes) + "/" + bytes_text(p.written_bytes);
+      traffic = ratio_text(c.total_ratio);
+    }
+    const std::string time = c.t_measured_s > 0 ? format_duration(c.t_measured_s) : "-";
+    const std::string fraction = c.t_measured_s > 0 ? format_significant(100 * c.roofline_fraction, 3) : "-";
+    const std::string flops = c.flop_ratio > 0 ? ratio_text(c.flop_ratio) : "-";
+    out += fmt::format("{:<28} {:<6} {:<17} {:>21} {:>21} {:>7} {:>10} {:>10} {:>6} {:>7}\n", r.name,
+                       status_text(r.status), bound, reads, writes, traffic, time, format_duration(p.bound.t_min_s),
+                       fraction, flops);
+    for (const finding& f : r.findings)
+      if (f.level != severity::remark || r.status != case_status::passed)
+        out += fmt::format("  {}: {} [{}]\n", name(f.level), f.message, f.id);
+  }
+  int counts[4] = {};
+  for (const case_report& r : run.cases) ++counts[static_cast<int>(r.status)];
+  out += fmt::format("{} cases: {} passed, {} failed, {} skipped, {} could not be measured\n", run.cases.size(),
+                     counts[0], counts[1], counts[2], counts[3]);
+  return out;
+}
+
+std::string to_junit(const run_report& run) {
+  int failures = 0, errors = 0, skipped = 0;
+  double total_s = 0;
+  for (const case_report& r : run.cases) {
+    failures += r.status == case_status::failed;
+    errors += r.status == case_status::error;
+    skipped += r.status == case_status::skipped;
+    total_s += r.compared.t_measured_s;
+  }
+  std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+  out += fmt::format("<testsuites name=\"rooflint-verify\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\">\n",
+                     run.cases.size(), failures, errors, skipped);
+  out += fmt::format("  <testsuite name=\"rooflint-verify\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\" time=\"{}\">\n",
+                     run.cases.size(), failures, errors, skipped, format_significant(total_s, 6));
+  out += "    <properties>\n";
+  out += fmt::format("      <property name=\"device\" value=\"{}\"/>\n", xml_escape(run.device));
+  out += fmt::format("      <property name=\"peaks\" value=\"{}\"/>\n", xml_escape(run.peaks_label));
+  out += fmt::format("      <property name=\"counters\" value=\"{}\"/>\n", xml_escape(run.counters_mode));
+  out += "    </properties>\n";
+  for (const case_report& r : run.cases) {
+    out += fmt::format("    <testcase classname=\"rooflint.{}\" name=\"{}\" file=\"{}\" line=\"{}\" time=\"{}\">\n",
+                       xml_escape(r.kernel), xml_escape(r.name), xml_escape(r.file), r.line,
+                       format_significant(r.compared.t_measured_s, 6));
+    std::string failing, all;
+    for (const finding& f : r.findings) {
+      const std::string line = std::string(name(f.level)) + ": " + f.message + " [" + f.id + "]\n";
+      all += line;
+      if (f.level == severity::error) failing += line;
+    }
+    if (r.status == case_status::failed) {
+      const std::string first = failing.substr(0, failing.find('\n'));
+      out += fmt::format("      <failure message=\"{}\" type=\"rooflint\">{}</failure>\n", xml_escape(first), xml_escape(failing));
+    } else if (r.status == case_status::error) {
+      out += fmt::format("      <error message=\"{}\" type=\"rooflint\">{}</error>\n", xml_escape(r.measured.error),
+                         xml_escape(all));
+    } else if (r.status == case_status::skipped) {
+      out += fmt::format("      <skipped message=\"{}\"/>\n", xml_escape(r.measured.error));
+    }
+    if (!all.empty()) out += "      <system-out>" + xml_escape(all) + "</system-out>\n";
+    out += "    </testcase>\n";
+  }
+  out += "  </testsuite>\n</testsuites>\n";
+  return out;
+}
+
+}  // namespace rooflint::runtime

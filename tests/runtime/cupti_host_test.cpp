@@ -1,0 +1,81 @@
+// The CUPTI Profiler Host API for chip "GH100", without a GPU (CUPTI.md §1.5): metric names exist,
+// config images build, and the metric groups take the passes the verifier relies on.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "rooflint/runtime/cupti.h"
+
+using namespace rooflint::runtime;
+
+TEST(CuptiHost, CoreMetricsExistOnGH100AndTakeOnePass) {
+  auto c = cupti::config::create("GH100", {}, cupti::core_metrics());
+  ASSERT_TRUE(c.ok()) << c.err().message;
+  EXPECT_EQ(c->passes(), 1u);
+  EXPECT_FALSE(c->image().empty());
+}
+
+TEST(CuptiHost, SassFpCountersTakeOnePassOfTheirOwn) {
+  auto fp = cupti::config::create("GH100", {}, cupti::fp_metrics());
+  ASSERT_TRUE(fp.ok()) << fp.err().message;
+  EXPECT_EQ(fp->passes(), 1u);
+  // Together with the core group they would need 2 passes (instrumented metrics get their own):
+  // the reason the verifier collects them as a separate group after its own L2 flush.
+  auto both = cupti::fp_metrics();
+  for (const auto& m : cupti::core_metrics()) both.push_back(m);
+  auto together = cupti::config::create("GH100", {}, both);
+  ASSERT_TRUE(together.ok()) << together.err().message;
+  EXPECT_EQ(together->passes(), 2u);
+}
+
+TEST(CuptiHost, TensorMetricsAreTheFlopCountingAggregatesPresentOnGH100) {
+  auto h = cupti::host::create("GH100");
+  ASSERT_TRUE(h.ok()) << h.err().message;
+  auto tensor = h->tensor_metrics();
+  ASSERT_TRUE(tensor.ok()) << tensor.err().message;
+  const std::vector<std::string> want{
+      "sm__ops_path_tensor_src_fp64.sum",          "sm__ops_path_tensor_src_tf32_dst_fp32.sum",
+      "sm__ops_path_tensor_src_fp16.sum",          "sm__ops_path_tensor_src_bf16_dst_fp32.sum",
+      "sm__ops_path_tensor_src_fp8.sum",           "sm__ops_path_tensor_src_int8.sum"};
+  EXPECT_EQ(*tensor, want);
+  auto c = cupti::config::create("GH100", {}, *tensor);
+  ASSERT_TRUE(c.ok()) << c.err().message;
+  EXPECT_GE(c->passes(), 1u);
+}
+
+TEST(CuptiHost, AMetricTheChipLacksIsRejectedByName) {
+  // CUPTI.md §7.9: there is no sm__ops_path_tensor_src_fp16_dst_fp32 base metric on GH100.
+  auto c = cupti::config::create("GH100", {}, {"sm__ops_path_tensor_src_fp16_dst_fp32.sum"});
+  ASSERT_FALSE(c.ok());
+  EXPECT_NE(c.err().message.find("'sm__ops_path_tensor_src_fp16_dst_fp32.sum'"), std::string::npos) << c.err().message;
+  EXPECT_NE(c.err().message.find("GH100"), std::string::npos);
+}
+
+TEST(CuptiHost, UnknownChipIsAnError) {
+  auto h = cupti::host::create("NOSUCHCHIP");
+  EXPECT_FALSE(h.ok());
+}
+
+TEST(CuptiHost, BaseMetricsListDramAndL2Counters) {
+  auto h = cupti::host::create("GH100");
+  ASSERT_TRUE(h.ok()) << h.err().message;
+  auto base = h->base_metrics();
+  ASSERT_TRUE(base.ok()) << base.err().message;
+  for (const char* m : {"dram__bytes_read", "dram__bytes_write", "lts__t_sectors_srcunit_tex_op_write", "gpu__time_duration"})
+    EXPECT_NE(std::find(base->begin(), base->end(), m), base->end()) << m;
+}
+
+TEST(FpCounters, FlopWeightsFollowNcuRooflineSections) {
+  // FFMA x2, FADD x1, FMUL x1; DFMA x2; HFMA2 x4, HADD2 x2, HMUL2 x2.
+  double ffma = 0, hfma = 0, hadd = 0;
+  for (const auto& c : cupti::fp_counters) {
+    if (std::string(c.op) == "ffma") ffma = c.flops_per_instruction;
+    if (std::string(c.op) == "hfma") hfma = c.flops_per_instruction;
+    if (std::string(c.op) == "hadd") hadd = c.flops_per_instruction;
+  }
+  EXPECT_EQ(ffma, 2);
+  EXPECT_EQ(hfma, 4);
+  EXPECT_EQ(hadd, 2);
+  EXPECT_EQ(cupti::fp_metric("dfma"), "sm__sass_thread_inst_executed_op_dfma_pred_on.sum");
+}

@@ -1,0 +1,185 @@
+// The verifier's reports on recorded H200 data (no GPU): table, JUnit and JSON checked with
+// placeholders (Google Benchmark's technique), the SVG checked as well-formed XML with the expected
+// elements.
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "rooflint/runtime/report.h"
+#include "verify_recorded.h"
+
+using namespace rooflint;
+using namespace rooflint::runtime;
+using namespace rooflint::verify_test;
+
+namespace {
+
+/// Each line of @p expected, with %float, %int and %any placeholders, must match a line of @p output,
+/// in order.
+::testing::AssertionResult matches_in_order(const std::string& output, const std::vector<std::string>& expected) {
+  std::vector<std::string> lines;
+  std::istringstream in(output);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  std::size_t at = 0;
+  for (const std::string& pattern : expected) {
+    std::string re;
+    for (std::size_t i = 0; i < pattern.size(); ++i) {
+      if (pattern.compare(i, 6, "%float") == 0) { re += R"([-+]?[0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?)"; i += 5; continue; }
+      if (pattern.compare(i, 4, "%int") == 0) { re += "[0-9]+"; i += 3; continue; }
+      if (pattern.compare(i, 4, "%any") == 0) { re += ".*"; i += 3; continue; }
+      if (std::string(R"(\^$.|?*+()[]{})").find(pattern[i]) != std::string::npos) re += '\\';
+      re += pattern[i];
+    }
+    const std::regex rx(re);
+    while (at < lines.size() && !std::regex_match(lines[at], rx)) ++at;
+    if (at == lines.size())
+      return ::testing::AssertionFailure() << "no line matches '" << pattern << "' in order in:\n" << output;
+    ++at;
+  }
+  return ::testing::AssertionSuccess();
+}
+
+/// A run with the recorded saxpy (passes) and a gather-like saxpy reading 16x its compulsory bytes (fails).
+run_report recorded_run() {
+  run_report run;
+  run.device = "NVIDIA H200";
+  run.peaks = h200();
+  run.peaks_device = "H200";
+  run.peaks_label = "datasheet (H200): spec-sheet peaks, this classification may be wrong at your clocks";
+  run.counters_mode = "CUPTI range profiler (auto range, kernel replay)";
+  case_report good = compare({"saxpy_n64M", &saxpy_spec, saxpy_sizes()}, recorded_saxpy(), run.peaks, tolerances_for(saxpy_spec, 0));
+  good.file = "examples/saxpy/saxpy.cu";
+  good.line = 40;
+  measurement m = recorded_saxpy();
+  m.case_name = "gather_stride33";
+  m.counters.dram_read_bytes = 16 * 536870912.0;
+  m.timing.median_s = 2e-3;
+  case_report bad = compare({"gather_stride33", &saxpy_spec, saxpy_sizes()}, m, run.peaks, tolerances_for(saxpy_spec, 0));
+  bad.file = "examples/gather/gather.cu";
+  bad.line = 12;
+  run.cases = {good, bad};
+  run.exit_code = exit_failed;
+  return run;
+}
+
+/// Minimal XML well-formedness: balanced tags, quoted attributes; counts elements by name.
+::testing::AssertionResult well_formed(const std::string& xml, std::map<std::string, int>& counts) {
+  std::vector<std::string> stack;
+  std::size_t i = 0;
+  while ((i = xml.find('<', i)) != std::string::npos) {
+    if (xml.compare(i, 4, "<!--") == 0) { i = xml.find("-->", i); if (i == std::string::npos) return ::testing::AssertionFailure() << "open comment"; continue; }
+    if (xml.compare(i, 2, "<?") == 0) { i = xml.find("?>", i); continue; }
+    const std::size_t end = xml.find('>', i);
+    if (end == std::string::npos) return ::testing::AssertionFailure() << "unterminated tag at " << i;
+    std::string tag = xml.substr(i + 1, end - i - 1);
+    i = end + 1;
+    if (tag.find('<') != std::string::npos) return ::testing::AssertionFailure() << "'<' inside tag '" << tag << "'";
+    if (!tag.empty() && tag[0] == '/') {
+      const std::string name = tag.substr(1);
+      if (stack.empty() || stack.back() != name)
+        return ::testing::AssertionFailure() << "closing '" << name << "' but open is '" << (stack.empty() ? "" : stack.back()) << "'";
+      stack.pop_back();
+      continue;
+    }
+    const bool self_closing = !tag.empty() && tag.back() == '/';
+    const std::string name = tag.substr(0, tag.find_first_of(" \t\n/"));
+    if (std::count(tag.begin(), tag.end(), '"') % 2 != 0) return ::testing::AssertionFailure() << "unbalanced quotes in '" << tag << "'";
+    ++counts[name];
+    if (!self_closing) stack.push_back(name);
+  }
+  if (!stack.empty()) return ::testing::AssertionFailure() << "unclosed '" << stack.back() << "'";
+  return ::testing::AssertionSuccess();
+}
+
+}  // namespace
+
+TEST(ReportTable, ShowsEachCaseWithRatiosAndFindings) {
+  const std::string table = to_table(recorded_run());
+  EXPECT_TRUE(matches_in_order(table, {
+      "rooflint-verify: NVIDIA H200 | peaks: datasheet (H200)%any | counters: CUPTI range profiler%any",
+      "case %any status %any reads obs/compulsory %any",
+      "saxpy_n64M %any PASS %any memory->memory %any 536.9 MB/536.9 MB %any 268.4 MB/268.4 MB %any 1x %any 0.238 ms %any 0.168 ms %any 70.5 %any",
+      "gather_stride33 %any FAIL %any memory->memory %any 8.59 GB/536.9 MB %any",
+      "  error: kernel 'saxpy' moves %float GB, 11x its 805.3 MB of compulsory bytes (reads 16x, writes 1x; tolerance 1.1x); the memory-bound floor rises from 0.168 ms to %float ms%any [rooflint-ideal-traffic]",
+      "2 cases: 1 passed, 1 failed, 0 skipped, 0 could not be measured",
+  }));
+}
+
+TEST(ReportJunit, FailedVerdictIsAFailureElement) {
+  const std::string xml = to_junit(recorded_run());
+  EXPECT_TRUE(matches_in_order(xml, {
+      R"(<?xml version="1.0" encoding="UTF-8"?>)",
+      R"(<testsuites name="rooflint-verify" tests="2" failures="1" errors="0" skipped="0">)",
+      R"(  <testsuite name="rooflint-verify" tests="2" failures="1" errors="0" skipped="0" time="%float">)",
+      R"(      <property name="device" value="NVIDIA H200"/>)",
+      R"(    <testcase classname="rooflint.saxpy" name="saxpy_n64M" file="examples/saxpy/saxpy.cu" line="40" time="0.000238">)",
+      R"(    </testcase>)",
+      R"(    <testcase classname="rooflint.saxpy" name="gather_stride33" file="examples/gather/gather.cu" line="12" time="0.002">)",
+      R"(      <failure message="error: kernel &apos;saxpy&apos; moves %any [rooflint-ideal-traffic]" type="rooflint">%any)",
+      R"(</testsuites>)",
+  }));
+  std::map<std::string, int> counts;
+  EXPECT_TRUE(well_formed(xml, counts));
+  EXPECT_EQ(counts["testcase"], 2);
+  EXPECT_EQ(counts["failure"], 1);
+}
+
+TEST(ReportJson, EveryFigureCarriesItsUnitInTheKey) {
+  const std::string text = to_json(recorded_run());
+  EXPECT_TRUE(matches_in_order(text, {
+      R"(  "cases": [)",
+      R"(          "dram_read_bytes": 536900000.0,)",
+      R"(          "duration_s": %float,)",
+      R"(      "name": "saxpy_n64M",)",
+  }));
+  const auto j = nlohmann::json::parse(text);
+  EXPECT_EQ(j["schema"], "rooflint-verify");
+  EXPECT_EQ(j["exit_code"], 1);
+  EXPECT_EQ(j["peaks"]["source"], "datasheet");
+  EXPECT_DOUBLE_EQ(j["peaks"]["dram_bytes_per_s"].get<double>(), 4.8e12);
+  const auto& saxpy = j["cases"][0];
+  EXPECT_EQ(saxpy["status"], "passed");
+  EXPECT_DOUBLE_EQ(saxpy["predicted"]["read_bytes"].get<double>(), 536870912.0);
+  EXPECT_DOUBLE_EQ(saxpy["measured"]["counters"]["dram_write_bytes"].get<double>(), 2.60e8);
+  EXPECT_DOUBLE_EQ(saxpy["measured"]["counters"]["l2_write_bytes"].get<double>(), 268435456.0);
+  EXPECT_DOUBLE_EQ(saxpy["measured"]["timing"]["median_s"].get<double>(), 238e-6);
+  EXPECT_NEAR(saxpy["compared"]["roofline_fraction"].get<double>(), 0.704925, 1e-6);
+  EXPECT_EQ(saxpy["compared"]["measured_dot"]["bound"], "memory-bound");
+  EXPECT_EQ(j["cases"][1]["findings"][0]["id"], "rooflint-ideal-traffic");
+  // Units in the keys: every number's key ends in a unit or is a ratio, count or flag.
+  const std::regex unit_key(R"(.*(_bytes|bytes|_s|_hz|_mhz|_mhz_min|_mhz_max|_mhz_mean|_per_s|_per_byte|flops|_ratio|_fraction|_of_peak|_sectors|sm_count|_runs|repetitions|line|version|exit_code|ranges_per_group|fp_thread_instructions\..*|by_metric\..*|passes\..*|flops_per_s\..*)$)");
+  std::function<void(const nlohmann::json&, const std::string&)> walk = [&](const nlohmann::json& v, const std::string& key) {
+    if (v.is_object()) for (auto it = v.begin(); it != v.end(); ++it) walk(it.value(), key.empty() ? it.key() : key + "." + it.key());
+    else if (v.is_array()) for (const auto& e : v) walk(e, key);
+    else if (v.is_number()) EXPECT_TRUE(std::regex_match(key, unit_key)) << "number without a unit in its key: " << key;
+  };
+  walk(j, "");
+}
+
+TEST(ReportSvg, IsWellFormedWithRoofsRidgeDotsArrowsAndLegend) {
+  const std::string svg = to_svg(recorded_run());
+  std::map<std::string, int> counts;
+  ASSERT_TRUE(well_formed(svg, counts)) << svg;
+  EXPECT_EQ(counts["svg"], 1);
+  EXPECT_NE(svg.find(R"(id="bandwidth-roof")"), std::string::npos);
+  EXPECT_NE(svg.find(R"(class="compute-roof")"), std::string::npos);
+  EXPECT_NE(svg.find(R"(class="ridge")"), std::string::npos);
+  EXPECT_NE(svg.find("ridge 13.9 FLOP/B"), std::string::npos);
+  EXPECT_NE(svg.find(R"(id="legend")"), std::string::npos);
+  // Two kernels: each a predicted and a measured dot; the gather's dot moved, so it has an arrow.
+  std::size_t predicted = 0, measured = 0, arrows = 0;
+  for (std::size_t at = 0; (at = svg.find(R"(class="predicted")", at)) != std::string::npos; ++at) ++predicted;
+  for (std::size_t at = 0; (at = svg.find(R"(class="measured")", at)) != std::string::npos; ++at) ++measured;
+  for (std::size_t at = 0; (at = svg.find(R"(class="arrow")", at)) != std::string::npos; ++at) ++arrows;
+  EXPECT_EQ(predicted, 2u);
+  EXPECT_EQ(measured, 2u);
+  EXPECT_GE(arrows, 1u);
+  EXPECT_NE(svg.find(">gather_stride33<"), std::string::npos);
+  EXPECT_NE(svg.find(">saxpy_n64M<"), std::string::npos);
+}
