@@ -104,7 +104,20 @@ CudaEnvironment detectEnvironment() {
 const std::vector<std::pair<std::string, std::string>> &virtualFiles() {
   static const std::vector<std::pair<std::string, std::string>> Files{
       {VirtualIncludeDir.str() + "/texture_fetch_functions.h",
-       "// Supplied by rooflint: CUDA 12 removed this header; clang 19's CUDA wrapper still includes it.\n"}};
+       "// Supplied by rooflint: CUDA 12 removed this header; clang 19's CUDA wrapper still includes it.\n"},
+      {VirtualIncludeDir.str() + "/rooflint_cuda_host_compat.h", R"(#pragma once
+// Supplied by rooflint (-include) when it parses CUDA on the host side: cache-hint load/store intrinsics
+// that CUDA declares in sm_32_intrinsics.h, which clang 19's CUDA wrapper does not include and does not
+// define. Declarations suffice: the analyzer never generates code.
+#define ROOFLINT_COMPAT_LOAD(name) template <class T> __attribute__((device)) T name(const T *);
+#define ROOFLINT_COMPAT_STORE(name) template <class T> __attribute__((device)) void name(T *, T);
+ROOFLINT_COMPAT_LOAD(__ldcg) ROOFLINT_COMPAT_LOAD(__ldca) ROOFLINT_COMPAT_LOAD(__ldcs)
+ROOFLINT_COMPAT_LOAD(__ldlu) ROOFLINT_COMPAT_LOAD(__ldcv)
+ROOFLINT_COMPAT_STORE(__stwb) ROOFLINT_COMPAT_STORE(__stcg) ROOFLINT_COMPAT_STORE(__stcs)
+ROOFLINT_COMPAT_STORE(__stwt)
+#undef ROOFLINT_COMPAT_LOAD
+#undef ROOFLINT_COMPAT_STORE
+)"}};
   return Files;
 }
 
@@ -164,6 +177,11 @@ std::vector<std::string> adjustCommandLine(const std::vector<std::string> &Args,
       continue;
     }
     if (A == "-xcuda" || A == "-xcu") { Out.push_back("-xcuda"); Cuda = true; continue; }
+    if (A.starts_with("-isystem=")) {  // nvcc's spelling (CMake writes it for CUDA)
+      Out.push_back("-isystem");
+      Out.push_back(A.drop_front(9).str());
+      continue;
+    }
     if (A.starts_with("--std=")) { Out.push_back("-std=" + A.drop_front(6).str()); continue; }
     if (A == "--std" && I + 1 < Pending.size()) { Out.push_back("-std=" + Pending[++I]); continue; }
     if (matchesWithValue(A, ValueIsNext)) {
@@ -198,6 +216,10 @@ std::vector<std::string> adjustCommandLine(const std::vector<std::string> &Args,
     }
     Added.push_back("-idirafter");
     Added.push_back(VirtualIncludeDir.str());
+    if (!Env.ToolkitPath.empty()) {  // with the toolkit's headers only; mocks declare what they need
+      Added.push_back("-include");
+      Added.push_back(VirtualIncludeDir.str() + "/rooflint_cuda_host_compat.h");
+    }
   }
   Out.insert(Out.begin() + 1, Added.begin(), Added.end());
   return Out;

@@ -144,7 +144,7 @@ public:
       bool VisitBinaryOperator(BinaryOperator *BO) {
         if (!BO->isAssignmentOp()) return true;
         if (const VarDecl *V = local(BO->getLHS()))
-          Assigned[V].push_back(BO->getOpcode() == BO_Assign ? BO->getRHS() : BO);
+          Assigned[V].push_back(BO->getRHS());  // a compound assignment keeps a zero coefficient iff its RHS has one
         return true;
       }
       bool VisitUnaryOperator(UnaryOperator *UO) {

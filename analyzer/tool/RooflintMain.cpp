@@ -9,6 +9,7 @@
 
 #include "clang/Tooling/CommonOptionsParser.h"
 #include "clang/Tooling/Tooling.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/InitLLVM.h"
@@ -136,6 +137,7 @@ int main(int argc, const char **argv) {
   analyzer::AnalysisResults Results;
   auto Factory = analyzer::makeActionFactory(Options, Results);
   int Status = 0;
+  StringSet<> PrintedNotes;  // each dropped flag once per run
   CrashRecoveryContext::Enable();
   for (const std::string &File : Files) {
     clang::tooling::ClangTool Tool(*Database, {File});
@@ -148,8 +150,8 @@ int main(int argc, const char **argv) {
       FileStatus = 1;
     }
     Status = Status || FileStatus;
-    for (const std::string &N : Notes) WithColor::note() << N << "\n";
-    Notes.clear();
+    for (const std::string &N : Notes)
+      if (PrintedNotes.insert(N).second) WithColor::note() << N << "\n";
   }
 
   if (!Manifest.empty())

@@ -14,7 +14,8 @@ TEST(AdjustCommandLine, DropsNvccOnlyFlagsWithANoteAndTranslatesTheRest) {
   const auto Out = adjustCommandLine(Nvcc, "/build", "a.cu", Env, Notes);
   const std::vector<std::string> Expected{"clang++", "-resource-dir=/res", "--cuda-host-only",
                                           "-Wno-unknown-cuda-version", "--cuda-path=/nonexistent/cuda", "-idirafter",
-                                          "/rooflint-virtual/include", "-fPIC", "-Wall", "-x", "cuda", "-std=c++20",
+                                          "/rooflint-virtual/include", "-include",
+                                          "/rooflint-virtual/include/rooflint_cuda_host_compat.h", "-fPIC", "-Wall", "-x", "cuda", "-std=c++20",
                                           "-c", "a.cu", "-o", "a.o"};
   EXPECT_EQ(Out, Expected);
   ASSERT_EQ(Notes.size(), 5u);
@@ -31,6 +32,6 @@ TEST(AdjustCommandLine, LeavesCppFilesHostOnlyFree) {
 }
 
 TEST(VirtualFiles, SupplyAnEmptyTextureFetchFunctionsHeader) {
-  ASSERT_EQ(virtualFiles().size(), 1u);
+  ASSERT_EQ(virtualFiles().size(), 2u);
   EXPECT_EQ(virtualFiles()[0].first, "/rooflint-virtual/include/texture_fetch_functions.h");
 }

@@ -26,3 +26,11 @@ __global__ void silent(const float* x, float* y, const int* idx, int n) {
   for (int k = 0; k < n; ++k) s += x[k];
   y[i] = s + x[idx[i]] + x[(i * i) % n];
 }
+
+// Regression (issue 3, the naive transpose of examples/): a loop counter advanced by += stays uniform
+// across the warp, so the write below is still recognised as stride 'rows'.
+__global__ void strided_loop(const float* in, float* out, int rows) {
+  const int x = blockIdx.x * 32 + threadIdx.x;
+  for (int j = 0; j < 32; j += 8)
+    out[x * rows + j] = in[j * rows + x];  // line 35, column 5: warning, stride 'rows'; the read is unit-stride
+}
