@@ -52,17 +52,19 @@ function(rooflint_analyze)
   list(APPEND options ${ARG_OPTIONS})
 
   # The target's flags, transitive usage requirements (rooflint::dsl's include directory) included.
-  set(includes "$<TARGET_PROPERTY:${ARG_TARGET},INCLUDE_DIRECTORIES>")
+  # System and CUDA toolkit directories are left to clang (it adds the toolkit itself, as a system
+  # directory): -I/usr/include breaks libstdc++'s #include_next.
+  set(includes "$<FILTER:$<TARGET_PROPERTY:${ARG_TARGET},INCLUDE_DIRECTORIES>,EXCLUDE,^/usr/(local/)?include/?$|/cuda[^/]*/(targets/[^/]+/)?include/?$>")
   set(defines "$<TARGET_PROPERTY:${ARG_TARGET},COMPILE_DEFINITIONS>")
   set(standard "$<TARGET_PROPERTY:${ARG_TARGET},CUDA_STANDARD>")
-  set(flags
-    "$<IF:$<BOOL:${standard}>,-std=c++${standard},-std=c++20>"
-    "$<$<BOOL:${includes}>:-I$<JOIN:${includes},;-I>>"
-    "$<$<BOOL:${defines}>:-D$<JOIN:${defines},;-D>>")
-
+  # Quoted in COMMAND (not through a list variable), so the ';' of each JOIN becomes argument breaks
+  # only under COMMAND_EXPAND_LISTS.
   add_custom_command(
     OUTPUT ${outputs}
-    COMMAND $<TARGET_FILE:rooflint> ${options} ${files} -- ${flags}
+    COMMAND $<TARGET_FILE:rooflint> ${options} ${files} --
+            "$<IF:$<BOOL:${standard}>,-std=c++${standard},-std=c++20>"
+            "$<$<BOOL:${includes}>:-I$<JOIN:${includes},;-I>>"
+            "$<$<BOOL:${defines}>:-D$<JOIN:${defines},;-D>>"
     DEPENDS ${files} rooflint
     COMMENT "rooflint: analysing ${ARG_TARGET}"
     VERBATIM COMMAND_EXPAND_LISTS)
