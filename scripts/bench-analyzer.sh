@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Benchmark (not a test): the analyzer's time and peak memory against clang++-19 -fsyntax-only on the
+# same files with the same CUDA setup. Targets (issue 3): at most 1.15x the time and 1.2x the memory.
+#   scripts/bench-analyzer.sh [ROOFLINT_BINARY] [FILES...]
+# The machine should be otherwise idle: the figures are wall time.
+# Defaults: build-analyzer/analyzer/rooflint (else build/analyzer/rooflint), the examples, and a file
+# that includes cub. Each figure is the best of 3 runs (wall seconds, max RSS in MB).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+rooflint=${1:-}
+if [[ -z $rooflint ]]; then
+  for candidate in build-analyzer/analyzer/rooflint build/analyzer/rooflint; do
+    [[ -x $candidate ]] && { rooflint=$candidate; break; }
+  done
+fi
+[[ -x ${rooflint:-} ]] || { echo "bench-analyzer: build rooflint first (cmake --build build --target rooflint)" >&2; exit 1; }
+shift || true
+cuda=${CUDA_PATH:-/usr/local/cuda}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/virtual"
+: >"$work/virtual/texture_fetch_functions.h"
+# What rooflint -includes for CUDA (analyzer/lib/CudaSetup.cpp): cache-hint intrinsics clang 19 lacks.
+cat >"$work/virtual/compat.h" <<'H'
+#define ROOFLINT_COMPAT_LOAD(name) template <class T> __attribute__((device)) T name(const T *);
+#define ROOFLINT_COMPAT_STORE(name) template <class T> __attribute__((device)) void name(T *, T);
+ROOFLINT_COMPAT_LOAD(__ldcg) ROOFLINT_COMPAT_LOAD(__ldca) ROOFLINT_COMPAT_LOAD(__ldcs)
+ROOFLINT_COMPAT_LOAD(__ldlu) ROOFLINT_COMPAT_LOAD(__ldcv)
+ROOFLINT_COMPAT_STORE(__stwb) ROOFLINT_COMPAT_STORE(__stcg) ROOFLINT_COMPAT_STORE(__stcs)
+ROOFLINT_COMPAT_STORE(__stwt)
+H
+cat >"$work/cub_include.cu" <<'CU'
+#include <cub/cub.cuh>
+#include "rooflint/dsl.h"
+using namespace rooflint::dsl;
+inline constexpr struct N final : dim<"N"> {} N;
+__global__ void copy(const float* x, float* y, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = x[i];
+}
+inline constexpr auto copy_spec = kernel<copy>("copy", unary(0, in<0>("x", f32, N), out<1>("y", f32, N))).at(N(1 << 28));
+CU
+files=("$@")
+if [[ ${#files[@]} -eq 0 ]]; then
+  files=(examples/*/*.cu "$work/cub_include.cu")
+fi
+flags=(-std=c++20 -Idsl/include -Iruntime/include -Iexamples)
+
+# best-of-3 "seconds MB" of a command
+measure() {
+  local best_t="" best_m=""
+  for _ in 1 2 3; do
+    /usr/bin/time -f "%e %M" -o "$work/time" "$@" >/dev/null 2>&1 || true
+    local out
+    out=$(tail -1 "$work/time")
+    local t=${out% *} m=${out#* }
+    if [[ -z $best_t ]] || awk "BEGIN{exit !($t < $best_t)}"; then best_t=$t; fi
+    if [[ -z $best_m ]] || (( m < best_m )); then best_m=$m; fi
+  done
+  echo "$best_t $((best_m / 1024))"
+}
+
+printf "%-34s %10s %10s %10s %10s %7s %7s\n" file clang_s clang_MB rooflint_s rooflint_MB time_x mem_x
+for f in "${files[@]}"; do
+  read -r ct cm < <(measure clang++-19 -fsyntax-only -x cuda --cuda-host-only --cuda-path="$cuda" \
+      -Wno-unknown-cuda-version -isystem "$cuda/include/cccl" -idirafter "$work/virtual" -include "$work/virtual/compat.h" "${flags[@]}" "$f")
+  read -r rt rm < <(measure "$rooflint" "$f" -- "${flags[@]}")
+  printf "%-34s %10s %10s %10s %10s %7s %7s\n" "$(basename "$f")" "$ct" "$cm" "$rt" "$rm" \
+      "$(awk "BEGIN{printf \"%.2f\", $rt / ($ct > 0 ? $ct : 0.01)}")" "$(awk "BEGIN{printf \"%.2f\", $rm / $cm}")"
+done
