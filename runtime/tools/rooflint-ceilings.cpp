@@ -190,8 +190,11 @@ int main(int argc, char** argv) {
       run->file.bandwidth_probe_name = previous->bandwidth_probe_name;
       run->file.bandwidth_probes = previous->bandwidth_probes;
     }
-    for (std::size_t i = 0; i < rooflint::model::math_mode_count; ++i)
-      if (!run->file.compute.values[i]) run->file.compute.values[i] = previous->compute.values[i];
+    for (const probe p : {probe::fp32, probe::fp64, probe::tf32, probe::fp16, probe::bf16, probe::fp8, probe::int8}) {
+      const auto mode = *math_mode_of(p);
+      if (std::count(probes.begin(), probes.end(), p) == 0 && !run->file.compute[mode])
+        run->file.compute[mode] = previous->compute[mode];
+    }
     std::cerr << "rooflint-ceilings: note: kept the figures of probes not run from the existing '" << output << "'\n";
   }
 

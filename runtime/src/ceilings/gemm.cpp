@@ -168,8 +168,9 @@ result<compute_result> measure_gemm(const device_properties& device, nvml_device
   detail::stream_guard stream;
   ROOFLINT_TRY(stream.create());
 
-  // Screen: each shape, each candidate algorithm, a short burst; keep the fastest (shape, algorithm).
-  struct candidate { std::size_t shape = 0; cublasLtMatmulAlgo_t algo{}; double flops_per_s = 0; };
+  // Screen: each shape, each candidate algorithm, a short burst; keep the fastest (shape, algorithm)
+  // and its problem (operands already on the device) for the sustained measurement.
+  struct candidate { std::unique_ptr<gemm_problem> problem; cublasLtMatmulAlgo_t algo{}; double flops_per_s = 0; };
   candidate best;
   std::optional<error> last_error;
   const std::size_t shapes = settings.gemm_shapes_mnk.size() / 3;
@@ -181,16 +182,21 @@ result<compute_result> measure_gemm(const device_properties& device, nvml_device
       last_error = problem.err();
       continue;
     }
-    const gemm_problem& p = **problem;
-    for (std::size_t a = 0; a < p.algorithms.size(); ++a) {
-      if (progress) progress(std::string(name(which)) + ": cublaslt " + p.shape() + " algorithm " + std::to_string(a + 1) +
-                             "/" + std::to_string(p.algorithms.size()) + " (screening)");
-      const cublasLtMatmulAlgo_t algo = p.algorithms[a].algo;
-      auto launch = [&](cudaStream_t st) { return run_gemm(lt.get(), p, algo, st); };
-      if (shapes == 1 && p.algorithms.size() == 1) {  // nothing to choose between
-        best = {s, algo, 1};
-        break;
-      }
+    std::unique_ptr<gemm_problem>& p = *problem;
+    if (shapes == 1 && p->algorithms.size() == 1) {  // nothing to choose between
+      best.algo = p->algorithms[0].algo;
+      best.flops_per_s = 1;
+      best.problem = std::move(p);
+      break;
+    }
+    std::optional<cublasLtMatmulAlgo_t> best_here;
+    double best_here_rate = best.flops_per_s;
+    for (std::size_t a = 0; a < p->algorithms.size(); ++a) {
+      if (progress) progress(std::string(name(which)) + ": cublaslt " + p->shape() + " algorithm " + std::to_string(a + 1) +
+                             "/" + std::to_string(p->algorithms.size()) + " (screening)");
+      const cublasLtMatmulAlgo_t algo = p->algorithms[a].algo;
+      const gemm_problem& problem_ref = *p;
+      auto launch = [&](cudaStream_t st) { return run_gemm(lt.get(), problem_ref, algo, st); };
       auto warm = detail::time_launches(stream.get(), 1, launch);
       if (!warm) {
         last_error = warm.err();
@@ -201,20 +207,24 @@ result<compute_result> measure_gemm(const device_properties& device, nvml_device
         last_error = timed.err();
         continue;
       }
-      const double rate = p.flops() / summarize(*timed).median_s;
-      if (rate > best.flops_per_s) best = {s, algo, rate};
+      const double rate = p->flops() / summarize(*timed).median_s;
+      if (rate > best_here_rate) {
+        best_here = algo;
+        best_here_rate = rate;
+      }
+    }
+    if (best_here) {
+      best.algo = *best_here;
+      best.flops_per_s = best_here_rate;
+      best.problem = std::move(p);  // frees the previous best's operands
     }
   }
-  if (best.flops_per_s == 0)
+  if (!best.problem)
     return last_error ? *last_error
                       : error{error_code::unavailable, std::string("no cuBLASLt GEMM ran for ") + std::string(name(which))};
 
   // Measure the winner, burst and sustained.
-  const auto m = settings.gemm_shapes_mnk[3 * best.shape], n = settings.gemm_shapes_mnk[3 * best.shape + 1],
-             k = settings.gemm_shapes_mnk[3 * best.shape + 2];
-  auto problem = make_problem(lt.get(), t, m, n, k, 1);
-  if (!problem) return problem.err();
-  const gemm_problem& p = **problem;
+  const gemm_problem& p = *best.problem;
   if (progress) progress(std::string(name(which)) + ": cublaslt " + p.shape() + " " + t.label + " (sustained)");
   auto timing = detail::measure_sustained(
       stream.get(), [&](cudaStream_t st) { return run_gemm(lt.get(), p, best.algo, st); }, nvml, settings.settle_s,
