@@ -51,8 +51,9 @@ __global__ void __launch_bounds__(reduction_threads) reduce_sum(const float* x, 
   }
   __syncthreads();
   if (!last) return;
+  const volatile float* fresh = partials;  // volatile loads bypass L1: the other blocks' partials come from L2
   float s = 0.f;
-  for (int b = threadIdx.x; b < gridDim.x; b += blockDim.x) s += __ldcg(&partials[b]);  // from L2, not a stale L1
+  for (int b = threadIdx.x; b < gridDim.x; b += blockDim.x) s += fresh[b];
   s = block_sum(s);
   if (threadIdx.x == 0) {
     *sum = s;
