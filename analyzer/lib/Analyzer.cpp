@@ -67,6 +67,8 @@ public:
     if (isa<ParmVarDecl>(VD) || VD->isInvalidDecl() || !VD->hasInit() || VD->getDeclContext()->isDependentContext() ||
         VD->isTemplated() || VD->getType()->isDependentType() || VD->getType()->isReferenceType())
       return true;
+    // Specs are constants; a local non-constexpr copy (`dsl::spec s = other;` in run-time code) is not one.
+    if (VD->hasLocalStorage() && !VD->isConstexpr()) return true;
     if (isSpecType(VD->getType())) Specs.push_back(VD);
     return true;
   }

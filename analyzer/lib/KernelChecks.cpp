@@ -370,7 +370,7 @@ void checkCoalescing(const FunctionDecl &Kernel, Reporter &Report) {
                  quoted(toString(*C)) + " >= " + std::to_string(From) + ")";
     }
     if (Report.report(DiagKind::Uncoalesced, Loc, Message, A.Index->getSourceRange()))
-      Report.note(A.Index->getExprLoc(), "the index's coefficient of 'threadIdx.x' is " + quoted(toString(*C)) +
+      Report.note(A.Index->getBeginLoc(), "the index's coefficient of 'threadIdx.x' is " + quoted(toString(*C)) +
                                              "; consecutive lanes should touch consecutive elements");
   }
 }

@@ -10,3 +10,9 @@ const rooflint::dsl::spec runtime_spec = make_spec_at_run_time();
 
 // No diagnostic: a spec parameter of a function is not a spec declaration.
 inline double flops_of(const rooflint::dsl::spec& s) { return s.flops.term_count; }
+
+// No diagnostic: a run-time copy of a spec inside a function is not a spec declaration.
+inline double copy_flops(const rooflint::dsl::spec& s) {
+  rooflint::dsl::spec copy = s;
+  return copy.flops.term_count;
+}
