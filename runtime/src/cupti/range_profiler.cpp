@@ -66,7 +66,15 @@ result<range_profiler> range_profiler::create(int ordinal) {
   state& s = *rp.state_;
   ROOFLINT_TRY_CUDA(cudaSetDevice(ordinal));
   ROOFLINT_TRY_CUDA(cudaFree(nullptr));  // creates the primary context
-  if (const CUresult r = cuCtxGetCurrent(&s.ctx); r != CUDA_SUCCESS || !s.ctx)
+  // The driver's cuCtxGetCurrent through the runtime, so that the library does not link libcuda.so.1:
+  // binaries built with it must start on machines without a driver and say "no GPU".
+  using get_current_fn = CUresult (*)(CUcontext*);
+  void* fn = nullptr;
+  cudaDriverEntryPointQueryResult found{};
+  ROOFLINT_TRY_CUDA(cudaGetDriverEntryPointByVersion("cuCtxGetCurrent", &fn, CUDART_VERSION, cudaEnableDefault, &found));
+  if (found != cudaDriverEntryPointSuccess || !fn)
+    return error{error_code::internal, "cudaGetDriverEntryPointByVersion('cuCtxGetCurrent') found no such driver entry point"};
+  if (const CUresult r = reinterpret_cast<get_current_fn>(fn)(&s.ctx); r != CUDA_SUCCESS || !s.ctx)
     return error{error_code::internal, "cuCtxGetCurrent failed (" + std::to_string(r) + "): no current CUDA context"};
 
   CUpti_Profiler_Initialize_Params init{CUpti_Profiler_Initialize_Params_STRUCT_SIZE};

@@ -59,7 +59,8 @@ std::string to_table(const run_report& run) {
     const comparison& c = r.compared;
     const prediction& p = r.predicted;
     const bool measured = r.status == case_status::passed || r.status == case_status::failed;
-    std::string bound = short_bound(p.bound.verdict) + "->" + (measured ? short_bound(c.measured_bound.verdict) : "?");
+    const std::string bound = p.bound.t_min_s > 0 ? short_bound(p.bound.verdict) + "->" + (measured ? short_bound(c.measured_bound.verdict) : "?")
+                                                  : std::string("-");
     std::string reads = "-", writes = "-", traffic = "-";
     if (c.traffic_measured) {
       reads = bytes_text(c.observed_read_bytes) + "/" + bytes_text(p.read_bytes);
@@ -70,7 +71,8 @@ std::string to_table(const run_report& run) {
     const std::string fraction = c.t_measured_s > 0 ? format_significant(100 * c.roofline_fraction, 3) : "-";
     const std::string flops = c.flop_ratio > 0 ? ratio_text(c.flop_ratio) : "-";
     out += fmt::format("{:<28} {:<6} {:<17} {:>21} {:>21} {:>7} {:>10} {:>10} {:>6} {:>7}\n", r.name,
-                       status_text(r.status), bound, reads, writes, traffic, time, format_duration(p.bound.t_min_s),
+                       status_text(r.status), bound, reads, writes, traffic, time,
+                       p.bound.t_min_s > 0 ? format_duration(p.bound.t_min_s) : std::string("-"),
                        fraction, flops);
     for (const finding& f : r.findings)
       if (f.level != severity::remark || r.status != case_status::passed)

@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -55,7 +56,7 @@ std::string describe_exit(int status) {
 }
 
 std::string seconds_text(std::chrono::steady_clock::duration d) {
-  return model::format_significant(std::chrono::duration<double>(d).count(), 3) + " s";
+  return model::format_duration(std::chrono::duration<double>(d).count());
 }
 
 /// Runs @p cases in child processes: one child measures cases in order until one faults (its CUDA
@@ -241,8 +242,13 @@ run_report make_report(const std::vector<const case_definition*>& cases, const s
     }
     run.cases.push_back(std::move(r));
   }
+  const bool any_measured = std::any_of(measured.begin(), measured.end(),
+                                        [](const measurement& m) { return m.status == run_status::measured; });
   run.counters_mode = counted ? "CUPTI range profiler (auto range, kernel replay)"
-                              : "timing only" + (why_not_counted.empty() ? std::string() : ": " + why_not_counted);
+                      : !any_measured ? "none (nothing was measured)"
+                                      : "timing only" + (why_not_counted.empty() ? std::string() : ": " + why_not_counted);
+  if (run.device.empty())
+    run.warnings.push_back("no usable CUDA device: nothing was measured (exit code 3)");
   if (!counted && !why_not_counted.empty()) run.warnings.push_back("traffic not measured: " + why_not_counted);
 
   bool failed = false, cannot_measure = false;

@@ -17,7 +17,7 @@
 #include "rooflint/runtime/report.h"
 #include "rooflint/runtime/verify.h"
 
-namespace rooflint::runtime::testing {
+namespace rooflint::runtime::test_support {
 
 /// @return Options for the helpers: ROOFLINT_CEILINGS as the ceilings file, quiet.
 inline verify_options options_from_environment() {
@@ -35,7 +35,7 @@ inline std::string findings_text(const case_report& r) {
   return s;
 }
 
-}  // namespace rooflint::runtime::testing
+}  // namespace rooflint::runtime::test_support
 
 /// Runs the registered case @p case_name and expects every verdict to pass; skips without a device.
 #define ROOFLINT_EXPECT_VERIFIED(case_name) ROOFLINT_DETAIL_VERIFIED(case_name, EXPECT_EQ)
@@ -45,11 +45,11 @@ inline std::string findings_text(const case_report& r) {
 #define ROOFLINT_DETAIL_VERIFIED(case_name, check)                                                        \
   do {                                                                                                    \
     const auto rooflint_run_ = ::rooflint::runtime::verify_in_process(                                   \
-        #case_name, ::rooflint::runtime::testing::options_from_environment());                           \
+        #case_name, ::rooflint::runtime::test_support::options_from_environment());                           \
     ASSERT_TRUE(rooflint_run_.ok()) << rooflint_run_.err().message;                                     \
     const auto& rooflint_case_ = rooflint_run_->cases.at(0);                                             \
     if (rooflint_case_.status == ::rooflint::runtime::case_status::skipped)                              \
       GTEST_SKIP() << "no CUDA device: " << rooflint_case_.measured.error;                               \
     check(::rooflint::runtime::name(rooflint_case_.status), "passed")                                   \
-        << "case '" #case_name "':\n" << ::rooflint::runtime::testing::findings_text(rooflint_case_);     \
+        << "case '" #case_name "':\n" << ::rooflint::runtime::test_support::findings_text(rooflint_case_);     \
   } while (0)

@@ -1,0 +1,79 @@
+// rooflint::verify_main's command line and exit codes, without a GPU.
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <string>
+#include <vector>
+
+#include "rooflint/runtime/verify.h"
+#include "verify_recorded.h"
+
+using namespace rooflint::runtime;
+
+namespace {
+
+using rooflint::verify_test::N;
+
+// A case whose launch enqueues nothing: enough for the command line; never measured without a GPU.
+ROOFLINT_VERIFY_CASE(cli_saxpy_n1M, rooflint::verify_test::saxpy_spec, N(1 << 20)) {
+  return launcher{.launch = [](cudaStream_t) {}};
+}
+
+int run(std::vector<std::string> args) {
+  args.insert(args.begin(), "rooflint-verify");
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  return verify_main(static_cast<int>(argv.size()), argv.data());
+}
+
+/// Asked in a child process, so that this process's CUDA stays uninitialised for verify's fork.
+bool device_present_in_child() {
+  const pid_t pid = fork();
+  if (pid == 0) {
+    int n = 0;
+    _exit(cudaGetDeviceCount(&n) == cudaSuccess && n > 0 ? 0 : 1);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+}  // namespace
+
+TEST(VerifyMain, HelpExitsZero) {
+  testing::internal::CaptureStdout();
+  EXPECT_EQ(run({"--help"}), exit_passed);
+  EXPECT_NE(testing::internal::GetCapturedStdout().find("--ceilings FILE"), std::string::npos);
+}
+
+TEST(VerifyMain, UnknownOptionIsAUsageError) { EXPECT_EQ(run({"--frobnicate"}), exit_usage); }
+
+TEST(VerifyMain, ToleranceBelowOneIsAUsageError) { EXPECT_EQ(run({"--tolerance", "0.5"}), exit_usage); }
+
+TEST(VerifyMain, MissingOptionValueIsAUsageError) { EXPECT_EQ(run({"--json"}), exit_usage); }
+
+TEST(VerifyMain, FilterMatchingNothingIsAUsageError) { EXPECT_EQ(run({"--filter", "^no_such_case$", "--quiet"}), exit_usage); }
+
+TEST(VerifyMain, InvalidRegexIsAUsageError) { EXPECT_EQ(run({"--filter", "(", "--quiet"}), exit_usage); }
+
+TEST(VerifyMain, UnreadableCeilingsFileIsAUsageError) {
+  EXPECT_EQ(run({"--ceilings", "/nonexistent/ceilings.json", "--quiet"}), exit_usage);
+}
+
+TEST(VerifyMain, ListPrintsRegisteredCases) {
+  testing::internal::CaptureStdout();
+  EXPECT_EQ(run({"--list", "--filter=cli_"}), exit_passed);
+  const std::string out = testing::internal::GetCapturedStdout();
+  EXPECT_NE(out.find("cli_saxpy_n1M  kernel 'saxpy'  N=1048576"), std::string::npos) << out;
+}
+
+TEST(VerifyMain, WithoutADeviceEveryCaseIsSkippedAndTheExitCodeIsThree) {
+  if (device_present_in_child()) GTEST_SKIP() << "a CUDA device is present; this test covers machines without one";
+  testing::internal::CaptureStdout();
+  EXPECT_EQ(run({"--filter", "cli_", "--quiet"}), exit_cannot_measure);
+  const std::string out = testing::internal::GetCapturedStdout();
+  EXPECT_NE(out.find("SKIP"), std::string::npos) << out;
+  EXPECT_NE(out.find("[rooflint-no-device]"), std::string::npos) << out;
+}

@@ -1,0 +1,277 @@
+// The verifier on a GPU: the L2 flush leaves no dirty lines, copy and saxpy move their compulsory bytes,
+// a stride-33 gather fails with an ideal-traffic error, a launch count that does not match the ranges
+// is caught, and a faulting kernel is reported while the other cases go on. Skips without a device.
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <optional>
+
+#include "rooflint/runtime/cuda_check.h"
+#include "rooflint/runtime/cupti.h"
+#include "rooflint/runtime/gtest.h"
+#include "rooflint/runtime/l2_flush.h"
+#include "rooflint/runtime/verify.h"
+
+using namespace rooflint;
+using namespace rooflint::runtime;
+
+namespace gpu_test {
+
+inline constexpr struct N final : dsl::dim<"N"> {} N;
+
+__global__ void empty_kernel() {}
+
+__global__ void read_kernel(std::size_t n, const float* in, float* sink) {
+  float acc = 0;
+  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<std::size_t>(gridDim.x) * blockDim.x)
+    acc += in[i];
+  if (acc == 12345.678f) *sink = acc;
+}
+
+__global__ void copy(int n, const float* in, float* out) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = in[i];
+}
+
+__global__ void saxpy(int n, float a, const float* x, float* y) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = a * x[i] + y[i];
+}
+
+/// out[i] = in[(33 i) mod n]: with n a power of two this reads every element once (a permutation),
+/// but neighbouring threads read 132 bytes apart, one sector each.
+__global__ void gather33(int n, const float* in, float* out) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = in[(static_cast<long long>(i) * 33) & (n - 1)];
+}
+
+__global__ void write_through_null(float* p) { p[threadIdx.x] = 1.0f; }
+
+inline constexpr auto copy_spec = dsl::kernel<copy>("copy", dsl::unary(0, dsl::in<1>("in", dsl::f32, N),     // in: (N)
+                                                                        dsl::out<2>("out", dsl::f32, N)))  // out: (N)
+                                      .expect(dsl::memory_bound);
+inline constexpr auto saxpy_spec = dsl::kernel<saxpy>("saxpy", dsl::elementwise(2, dsl::in<2>("x", dsl::f32, N),     // x: (N)
+                                                                                     dsl::inout<3>("y", dsl::f32, N)))  // y: (N)
+                                       .count_elementwise()
+                                       .expect(dsl::memory_bound);
+inline constexpr auto gather_spec = dsl::kernel<gather33>("gather33", dsl::unary(0, dsl::in<1>("in", dsl::f32, N),     // in: (N)
+                                                                                   dsl::out<2>("out", dsl::f32, N)));  // out: (N)
+inline constexpr auto fault_spec = dsl::kernel<write_through_null>("write_through_null",
+                                                                   dsl::elementwise(0, dsl::out<0>("p", dsl::f32, N)));  // p: (N)
+
+constexpr int big = 1 << 26;  // 256 MiB per f32 tensor, four times the H200's L2
+inline unsigned blocks(int n) { return static_cast<unsigned>((n + 255) / 256); }
+
+ROOFLINT_VERIFY_CASE(gpu_copy_n64M, copy_spec, N(big)) {
+  const int n = static_cast<int>(ctx.size(N));
+  const float* in = ctx.random<float>(n);  // (N)
+  float* out = ctx.poisoned<float>(n);     // (N)
+  return launcher{.launch = [=](cudaStream_t s) { copy<<<blocks(n), 256, 0, s>>>(n, in, out); }};
+}
+
+ROOFLINT_VERIFY_CASE(gpu_saxpy_n64M, saxpy_spec, N(big)) {
+  const int n = static_cast<int>(ctx.size(N));
+  const float* x = ctx.random<float>(n);  // (N)
+  float* y = ctx.random<float>(n);        // (N)
+  return launcher{.launch = [=](cudaStream_t s) { saxpy<<<blocks(n), 256, 0, s>>>(n, 2.0f, x, y); }};
+}
+
+ROOFLINT_VERIFY_CASE(gpu_gather33_n64M, gather_spec, N(big)) {
+  const int n = static_cast<int>(ctx.size(N));
+  const float* in = ctx.random<float>(n);  // (N)
+  float* out = ctx.poisoned<float>(n);     // (N)
+  return launcher{.launch = [=](cudaStream_t s) { gather33<<<blocks(n), 256, 0, s>>>(n, in, out); }};
+}
+
+/// Declares one launch but makes two: CUPTI records two ranges, which the verifier must not ignore.
+ROOFLINT_VERIFY_CASE(gpu_copy_twice_declared_once, copy_spec, N(1 << 20)) {
+  const int n = static_cast<int>(ctx.size(N));
+  const float* in = ctx.random<float>(n);  // (N)
+  float* out = ctx.poisoned<float>(n);     // (N)
+  return launcher{.launch = [=](cudaStream_t s) {
+    copy<<<blocks(n), 256, 0, s>>>(n, in, out);
+    copy<<<blocks(n), 256, 0, s>>>(n, in, out);
+  }};
+}
+
+ROOFLINT_VERIFY_CASE(gpu_fault_null_store, fault_spec, N(256)) {
+  return launcher{.launch = [](cudaStream_t s) { write_through_null<<<1, 256, 0, s>>>(nullptr); }};
+}
+
+/// @return Whether a CUDA device exists, asked in a child process so that this process's CUDA stays
+/// uninitialised (the verifier forks its case processes; CUDA does not survive a fork).
+bool device_present_in_child() {
+  const pid_t pid = fork();
+  if (pid == 0) {
+    int n = 0;
+    _exit(cudaGetDeviceCount(&n) == cudaSuccess && n > 0 ? 0 : 1);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+bool device_present() {
+  int n = 0;
+  return cudaGetDeviceCount(&n) == cudaSuccess && n > 0;
+}
+
+verify_options quiet() {
+  verify_options o;
+  o.isolate = false;
+  o.progress = false;
+  o.repetitions = 10;
+  return o;
+}
+
+/// The process's range profiler and core config, shared by the flush tests.
+struct counting {
+  std::optional<cupti::range_profiler> profiler;
+  std::optional<cupti::config> core;
+  std::string why_not;
+  static counting& get() {
+    static counting c = [] {
+      counting c;
+      auto rp = cupti::range_profiler::create(0);
+      if (!rp) { c.why_not = rp.err().message; return c; }
+      auto cfg = cupti::config::create(rp->chip(), rp->counter_availability(), cupti::core_metrics());
+      if (!cfg) { c.why_not = cfg.err().message; return c; }
+      c.core.emplace(std::move(*cfg));
+      c.profiler.emplace(std::move(*rp));
+      return c;
+    }();
+    return c;
+  }
+};
+
+constexpr int dram_write = 1;  // index in core_metrics()
+
+}  // namespace gpu_test
+
+using namespace gpu_test;
+
+TEST(L2Flush, EmptyKernelAfterTheReadOnlyFlushShowsNoDramWrites) {
+  if (!device_present()) GTEST_SKIP() << "no CUDA device";
+  auto& c = counting::get();
+  if (!c.profiler) GTEST_SKIP() << "CUPTI counters unavailable: " << c.why_not;
+  auto flush = l2_flush::create(3);
+  ASSERT_TRUE(flush.ok()) << flush.err().message;
+  void* dirty = nullptr;
+  ASSERT_EQ(cudaMalloc(&dirty, 32 << 20), cudaSuccess);
+  const auto prepare = [&]() -> result<void> {
+    ROOFLINT_TRY_CUDA(cudaMemset(dirty, 1, 32 << 20));  // 32 MiB of dirty lines in L2
+    ROOFLINT_TRY(flush->enqueue(nullptr));             // evicted here, outside the window
+    ROOFLINT_TRY_CUDA(cudaDeviceSynchronize());
+    return success();
+  };
+  const auto launch = [&]() -> result<void> {
+    empty_kernel<<<1, 32>>>();
+    ROOFLINT_TRY_CUDA(cudaDeviceSynchronize());
+    return success();
+  };
+  auto v = c.profiler->collect(*c.core, 1, prepare, launch);
+  ASSERT_TRUE(v.ok()) << v.err().message;
+  EXPECT_LT((*v)[dram_write], 64 * 1024) << "DRAM bytes written by an empty kernel after the flush";
+  cudaFree(dirty);
+}
+
+TEST(L2Flush, MemsetAloneLeavesDirtyLinesThatLandInTheMeasuredWindow) {
+  // The control for the test above: without the read-only sweep, a kernel that reads 256 MiB evicts
+  // the memset's 32 MiB of dirty lines inside its own window.
+  if (!device_present()) GTEST_SKIP() << "no CUDA device";
+  auto& c = counting::get();
+  if (!c.profiler) GTEST_SKIP() << "CUPTI counters unavailable: " << c.why_not;
+  void *dirty = nullptr, *big_in = nullptr, *sink = nullptr;
+  ASSERT_EQ(cudaMalloc(&dirty, 32 << 20), cudaSuccess);
+  ASSERT_EQ(cudaMalloc(&big_in, 256 << 20), cudaSuccess);
+  ASSERT_EQ(cudaMalloc(&sink, 4), cudaSuccess);
+  ASSERT_EQ(cudaMemset(big_in, 0, 256 << 20), cudaSuccess);
+  const auto prepare = [&]() -> result<void> {
+    ROOFLINT_TRY_CUDA(cudaMemset(dirty, 1, 32 << 20));
+    ROOFLINT_TRY_CUDA(cudaDeviceSynchronize());
+    return success();
+  };
+  const auto launch = [&]() -> result<void> {
+    read_kernel<<<528, 256>>>((256 << 20) / 4, static_cast<const float*>(big_in), static_cast<float*>(sink));
+    ROOFLINT_TRY_CUDA(cudaDeviceSynchronize());
+    return success();
+  };
+  auto v = c.profiler->collect(*c.core, 1, prepare, launch);
+  ASSERT_TRUE(v.ok()) << v.err().message;
+  EXPECT_GT((*v)[dram_write], 8e6) << "DRAM bytes written by a read-only kernel after a memset";
+  cudaFree(dirty);
+  cudaFree(big_in);
+  cudaFree(sink);
+}
+
+TEST(VerifyCopy, ObservedDramBytesAreWithinThreePercentOfCompulsory) {
+  if (!device_present()) GTEST_SKIP() << "no CUDA device";
+  auto run = verify_in_process("gpu_copy_n64M", quiet());
+  ASSERT_TRUE(run.ok()) << run.err().message;
+  const case_report& r = run->cases.at(0);
+  if (!r.compared.traffic_measured) GTEST_SKIP() << "CUPTI counters unavailable: " << r.measured.counters.unavailable_reason;
+  EXPECT_NEAR(r.compared.read_ratio, 1.0, 0.03);
+  EXPECT_NEAR(r.compared.write_ratio, 1.0, 0.03);
+  EXPECT_EQ(r.status, case_status::passed) << test_support::findings_text(r);
+}
+
+TEST(VerifySaxpy, ObservedDramBytesAreWithinThreePercentOfCompulsoryAndFfmaEqualsN) {
+  if (!device_present()) GTEST_SKIP() << "no CUDA device";
+  auto run = verify_in_process("gpu_saxpy_n64M", quiet());
+  ASSERT_TRUE(run.ok()) << run.err().message;
+  const case_report& r = run->cases.at(0);
+  if (!r.compared.traffic_measured) GTEST_SKIP() << "CUPTI counters unavailable: " << r.measured.counters.unavailable_reason;
+  EXPECT_NEAR(r.compared.read_ratio, 1.0, 0.03);
+  EXPECT_DOUBLE_EQ(r.measured.counters.l2_write_bytes(), 4.0 * big);  // exact written volume
+  ASSERT_TRUE(r.measured.counters.fp_available);
+  EXPECT_DOUBLE_EQ(r.measured.counters.fp_instructions.at("ffma"), static_cast<double>(big));
+  EXPECT_GT(r.measured.timing.median_s, 0);
+  EXPECT_EQ(r.status, case_status::passed) << test_support::findings_text(r);
+}
+
+TEST(VerifySaxpy, GtestHelperPasses) {
+  ROOFLINT_EXPECT_VERIFIED(gpu_saxpy_n64M);
+}
+
+TEST(VerifyGather, StrideThirtyThreeFailsWithAnIdealTrafficError) {
+  if (!device_present()) GTEST_SKIP() << "no CUDA device";
+  auto run = verify_in_process("gpu_gather33_n64M", quiet());
+  ASSERT_TRUE(run.ok()) << run.err().message;
+  const case_report& r = run->cases.at(0);
+  if (!r.compared.traffic_measured) GTEST_SKIP() << "CUPTI counters unavailable: " << r.measured.counters.unavailable_reason;
+  EXPECT_GT(r.compared.read_ratio, 4.0);
+  EXPECT_EQ(r.status, case_status::failed);
+  bool error = false;
+  for (const auto& f : r.findings) error = error || (f.id == "rooflint-ideal-traffic" && f.level == severity::error);
+  EXPECT_TRUE(error) << test_support::findings_text(r);
+}
+
+TEST(VerifyRanges, MoreLaunchesThanDeclaredAreNotCountedSilently) {
+  if (!device_present()) GTEST_SKIP() << "no CUDA device";
+  auto run = verify_in_process("gpu_copy_twice_declared_once", quiet());
+  ASSERT_TRUE(run.ok()) << run.err().message;
+  const case_report& r = run->cases.at(0);
+  EXPECT_FALSE(r.measured.counters.available);
+  EXPECT_NE(r.measured.counters.unavailable_reason.find("2 ranges"), std::string::npos) << r.measured.counters.unavailable_reason;
+}
+
+TEST(VerifyFaultDeathTest, FaultingKernelFailsItsCaseAndTheOthersGoOn) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");  // a fresh process: CUDA must not be initialised before fork
+  if (!device_present_in_child()) GTEST_SKIP() << "no CUDA device";
+  const auto run = [] {
+    verify_options o;
+    o.filter = "^(gpu_fault_null_store|gpu_copy_n64M)$";
+    o.repetitions = 3;
+    auto report = verify(o);
+    if (!report) _exit(100);
+    const bool fault_reported = report->cases.at(0).status == case_status::passed &&  // copy, registered first
+                                report->cases.at(1).status == case_status::error &&
+                                report->cases.at(1).measured.status == run_status::faulted;
+    std::fprintf(stderr, "%s", to_table(*report).c_str());
+    _exit(fault_reported ? report->exit_code : 101);
+  };
+  EXPECT_EXIT(run(), ::testing::ExitedWithCode(exit_cannot_measure), "gpu_fault_null_store.*faulted");
+}
