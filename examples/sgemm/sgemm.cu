@@ -70,12 +70,13 @@ __global__ void sgemm_tiled(const float* A, const float* B, float* C, int n) {
 /// A's tile is stored transposed (As[k][m]) so both operands are read as float4 rows. A thread's TM rows
 /// are TM/4 groups of 4 spread BM/(TM/4) apart (and likewise its columns), so a warp's float4 reads of a
 /// shared-memory row are contiguous: no bank conflicts. Global loads are float4 (n a multiple of BM, BN
-/// and BK). Blocks are rasterised in groups of 8 tile-rows, so the blocks resident at one time share
-/// rows of A and columns of B in L2 (at N = 4096 B is larger than L2).
+/// and BK). Blocks are rasterised in groups of 16 tile-rows (Triton's GROUP_M), so the ~264 blocks resident
+/// at one time cover a near-square 16 x 16 patch of C and share 16 tile-rows of A and 16 tile-columns of
+/// B in L2, instead of one tile-row of A and all of B (at N = 4096 B alone is larger than L2).
 template <int BM, int BN, int BK, int TM, int TN>
 __device__ __forceinline__ void sgemm_register_blocked_body(const float* A, const float* B, float* C, int n) {
   constexpr int threads_n = BN / TN, threads_m = BM / TM, threads = threads_m * threads_n;
-  constexpr int group_m = 8;
+  constexpr int group_m = 16;
   static_assert(TM % 4 == 0 && TN % 4 == 0 && BK % 4 == 0 && threads == 256);
   __shared__ __align__(16) float As[BK][BM];
   __shared__ __align__(16) float Bs[BK][BN];
