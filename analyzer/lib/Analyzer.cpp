@@ -93,8 +93,11 @@ std::optional<dsl::sizes> sizesAlong(const dsl::spec &S, const std::vector<int> 
 std::optional<Crossover> findCrossover(const dsl::spec &S, const model::peaks &P) {
   if (!P.has(S.mode) || P.dram_bytes_per_s <= 0) return std::nullopt;
   std::vector<int> Free;
-  for (int D = 0; D < S.dim_count; ++D)
-    if (S.dims[D].static_size <= 0) Free.push_back(D);
+  for (int D = 0; D < S.dim_count; ++D) {
+    bool Derived = false;  // a convolution's output size follows from the others
+    for (int I = 0; I < S.op.derived_count; ++I) Derived = Derived || S.op.derived[I].name == S.dims[D].name;
+    if (S.dims[D].static_size <= 0 && !Derived) Free.push_back(D);
+  }
   if (Free.empty()) return std::nullopt;
   const auto verdictAt = [&](double Size) -> std::optional<model::bound> {
     auto Sizes = sizesAlong(S, Free, Size);
@@ -112,8 +115,21 @@ std::optional<Crossover> findCrossover(const dsl::spec &S, const model::peaks &P
     if (!V) return std::nullopt;
     (*V == *High ? Hi : Lo) = Mid;
   }
+  // Name only the dimensions the intensity depends on (those left after formula.h cancels common
+  // factors: attention's S/4 names S, not B = Nh = S = D); the verdict depends on nothing else.
+  const dsl::poly Bytes = S.bytes();
+  const dsl::monomial Common = dsl::detail::common_factor(S.flops, Bytes);
+  const dsl::poly Num = dsl::detail::divided(S.flops, Common, 1), Den = dsl::detail::divided(Bytes, Common, 1);
+  const auto inRatio = [&](int D) {
+    for (const dsl::poly *P : {&Num, &Den})
+      for (int T = 0; T < P->term_count; ++T)
+        if (const int I = P->index_of(S.dims[D].name); I >= 0 && P->terms[T].exponents[I] > 0) return true;
+    return false;
+  };
   Crossover C;
-  for (int D : Free) C.Dim += (C.Dim.empty() ? "" : " = ") + std::string(S.dims[D].name.view());
+  for (int D : Free)
+    if (inRatio(D)) C.Dim += (C.Dim.empty() ? "" : " = ") + std::string(S.dims[D].name.view());
+  if (C.Dim.empty()) return std::nullopt;
   C.Size = Hi;
   C.Above = *High;
   return C;

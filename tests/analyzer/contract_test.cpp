@@ -113,3 +113,15 @@ TEST(DslContract, BindsEachSpecToItsFunctionAndMangledName) {
   // The uncounted workspace pointer is covered: no uncovered-parameter warning.
   EXPECT_TRUE(analyzer::testing::named(R, "rooflint-uncovered-param").empty()) << R.Output;
 }
+
+// Causal attention, halved: 2*B*Nh*S^2*D FLOP over 4 f16 tensors of B*Nh*S*D (8*B*Nh*S*D bytes): AI = S/4.
+// FP16 ridge on H200: 989.4 / 4.8 = 206.125, crossed from S = 824.5, so S = 825; B, Nh, D do not matter.
+TEST(BoundRemark, NamesOnlyTheDimensionsTheIntensityDependsOn) {
+  const AnalysisRun R = analyze(readInput("contract.h"), "contract.cpp");
+  const analyzer::KernelRecord *K = find(R, "flash_spec");
+  ASSERT_NE(K, nullptr);
+  ASSERT_TRUE(K->VerdictChange.has_value());
+  EXPECT_EQ(K->VerdictChange->Dim, "S");
+  EXPECT_EQ(K->VerdictChange->Size, 825);
+  EXPECT_EQ(K->VerdictChange->Above, model::bound::compute);
+}
