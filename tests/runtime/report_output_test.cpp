@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <regex>
@@ -164,6 +166,14 @@ TEST(ReportJson, EveryFigureCarriesItsUnitInTheKey) {
 
 TEST(ReportSvg, IsWellFormedWithRoofsRidgeDotsArrowsAndLegend) {
   const std::string svg = to_svg(recorded_run());
+  // ROOFLINT_REPORT_DIR=dir writes the recorded reports for viewing (a headless-browser screenshot).
+  if (const char* dir = std::getenv("ROOFLINT_REPORT_DIR")) {
+    const run_report run = recorded_run();
+    std::ofstream(std::string(dir) + "/recorded.svg") << svg;
+    std::ofstream(std::string(dir) + "/recorded.txt") << to_table(run);
+    std::ofstream(std::string(dir) + "/recorded.json") << to_json(run);
+    std::ofstream(std::string(dir) + "/recorded.junit.xml") << to_junit(run);
+  }
   std::map<std::string, int> counts;
   ASSERT_TRUE(well_formed(svg, counts)) << svg;
   EXPECT_EQ(counts["svg"], 1);

@@ -207,11 +207,11 @@ case_report compare(const case_input& in, const measurement& m, const model::pea
     c.flop_ratio = ratio(c.observed_flops, p.flops);
     if (p.flops > 0)
       add(r, severity::remark, "rooflint-flops",
-          "executed " + format_significant(c.observed_flops) + " FLOP, " + ratio_text(c.flop_ratio) + " the " +
-              format_significant(p.flops) + " ideal FLOP (" + dsl::to_string(spec.convention) + ")");
+          "executed " + detail::count_text(c.observed_flops, "FLOP") + ", " + ratio_text(c.flop_ratio) + " the " +
+              detail::count_text(p.flops, "FLOP") + " ideal (" + dsl::to_string(spec.convention) + ")");
     else if (c.observed_flops > 0)
       add(r, severity::remark, "rooflint-flops",
-          "executed " + format_significant(c.observed_flops) + " FLOP; the spec counts 0 ideal FLOP (" +
+          "executed " + detail::count_text(c.observed_flops, "FLOP") + "; the spec counts 0 ideal FLOP (" +
               dsl::to_string(spec.convention) + ")");
   }
 

@@ -23,6 +23,14 @@ inline std::string rate_text(double per_s, const char* unit) {
   return model::format_significant(per_s, 3) + " " + prefixes[u] + unit + "/s";
 }
 
+/// @return A count with an SI prefix and 4 significant digits: "134.2 MFLOP", "137.4 GFLOP".
+inline std::string count_text(double value, const char* unit) {
+  const char* prefixes[] = {"", "k", "M", "G", "T", "P", "E"};
+  int u = 0;
+  while (u < 6 && value >= 1000) { value /= 1000; ++u; }
+  return model::format_significant(value, 4) + " " + prefixes[u] + unit;
+}
+
 /// @return A ratio as "2.41x"; "n/a" when 0 (nothing to compare with).
 inline std::string ratio_text(double ratio) {
   return ratio > 0 ? model::format_significant(ratio, 3) + "x" : std::string("n/a");

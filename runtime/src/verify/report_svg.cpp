@@ -19,7 +19,7 @@ namespace rooflint::runtime {
 namespace {
 
 constexpr double width = 1000, height = 640;
-constexpr double left = 90, right = 260, top = 56, bottom = 64;
+constexpr double left = 112, right = 260, top = 56, bottom = 64;
 constexpr double plot_w = width - left - right, plot_h = height - top - bottom;
 
 struct dot {
@@ -138,7 +138,7 @@ std::string to_svg(const run_report& run) {
                      a.py(std::pow(10.0, k)), decade_label(k, "FLOP"));
   s += fmt::format("  <text x=\"{}\" y=\"{}\" text-anchor=\"middle\">arithmetic intensity (FLOP/byte, DRAM)</text>\n",
                    left + plot_w / 2, height - 20);
-  s += fmt::format("  <text transform=\"translate(22 {}) rotate(-90)\" text-anchor=\"middle\">performance (FLOP/s)</text>\n",
+  s += fmt::format("  <text transform=\"translate(18 {}) rotate(-90)\" text-anchor=\"middle\">performance (FLOP/s)</text>\n",
                    top + plot_h / 2);
   s += "</g>\n";
 
