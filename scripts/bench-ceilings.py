@@ -153,7 +153,7 @@ def peers(device):
     matmul_row("tf32_tensor", torch.float32, True, "torch.matmul f32 8192^3, allow_tf32 True")
     matmul_row("fp16_tensor", torch.float16, False, "torch.matmul f16 8192^3")
     matmul_row("bf16_tensor", torch.bfloat16, False, "torch.matmul bf16 8192^3")
-    matmul_row("fp64", torch.float64, False, "torch.matmul f64 8192^3 (cuBLAS uses FP64 tensor cores: DMMA)")
+    matmul_row("fp64_tensor", torch.float64, False, "torch.matmul f64 8192^3 (DGEMM: FP64 tensor cores)")
 
     try:
         a = torch.randn(m, k, device="cuda").to(torch.float8_e4m3fn)
@@ -259,7 +259,7 @@ def main():
         say(f"  {probe['name']:<22} {probe['bytes_per_s'] / 1e12:.3f} TB/s  spread {100 * probe['spread']:.1f}%  "
             f"{probe.get('grid') or ''}")
     compute = f.get("compute", {})
-    for key in ("fp32_simt", "tf32_tensor", "fp16_tensor", "bf16_tensor", "fp8_tensor", "int8_tensor"):
+    for key in ("fp32_simt", "tf32_tensor", "fp16_tensor", "bf16_tensor", "fp8_tensor", "int8_tensor", "fp64_tensor"):
         c = compute.get(key)
         unit = "OP" if key == "int8_tensor" else "FLOP"
         if c:
@@ -269,8 +269,8 @@ def main():
             row(key, None, "-", unit)
     if compute.get("fp64"):
         c = compute["fp64"]
-        row("fp64", c["flops_per_s"], f"{c['sm_mhz']:.0f}", "FLOP", target=None)
-        say("  (fp64: rooflint measures the DFMA SIMT roof; torch's DGEMM runs on FP64 tensor cores, another roof)")
+        say(f"{'fp64':<12} {fmt_rate(c['flops_per_s'], 'FLOP'):>16} {'-':>16} {'-':>7}  {c['sm_mhz']:>12.0f} {'-':>10}"
+            "  (DFMA SIMT roof; no peer)")
     say("  (fp32_simt: rooflint's FFMA roof against torch's SGEMM, which is not a peak kernel; no target)")
     say()
 

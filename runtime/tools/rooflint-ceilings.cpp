@@ -32,7 +32,7 @@ constexpr const char* help_text = R"(usage: rooflint-ceilings [options]
 
 Measures the ceilings of a GPU for the roofline: DRAM bandwidth (copy, read-only, write-only kernels
 and cudaMemcpyAsync, read + write counted), FP32 and FP64 SIMT rates (FMA chains), and TF32, FP16,
-BF16, FP8 and INT8 tensor-core rates (cuBLASLt GEMMs), each with the SM clock it ran at. Clocks,
+BF16, FP8, INT8 and FP64 tensor-core rates (cuBLASLt GEMMs), each with the SM clock it ran at. Clocks,
 power limits and modes are recorded through NVML, never changed. Writes a ceilings file for
 'rooflint --ceilings' and 'rooflint-verify --ceilings', and prints a table with the ridge point of
 each math mode.
@@ -44,7 +44,8 @@ options:
   --thorough          the default: 8 GiB working set, three GEMM shapes x three algorithms, each
                       ceiling measured after 1.5 s of load so that a power-capped clock has settled
                       (under 60 s on an H200)
-  --probes LIST       comma-separated subset of: bandwidth,fp32,fp64,tf32,fp16,bf16,fp8,int8
+  --probes LIST       comma-separated subset of: bandwidth,fp32,fp64,tf32,fp16,bf16,fp8,int8,
+                      fp64_tensor
                       (default: all; math modes the device lacks are skipped unless listed here)
   --device N          CUDA device index (default 0)
   -h, --help          this text
@@ -125,7 +126,7 @@ int main(int argc, char** argv) {
       for (const auto& part : split(value, ',')) {
         const auto p = parse_probe(part);
         if (!p)
-          return usage_error("unknown probe '" + part + "'; known probes: bandwidth, fp32, fp64, tf32, fp16, bf16, fp8, int8");
+          return usage_error("unknown probe '" + part + "'; known probes: bandwidth, fp32, fp64, tf32, fp16, bf16, fp8, int8, fp64_tensor");
         if (std::find(probes.begin(), probes.end(), *p) == probes.end()) probes.push_back(*p);
       }
     } else {
@@ -190,7 +191,7 @@ int main(int argc, char** argv) {
       run->file.bandwidth_probe_name = previous->bandwidth_probe_name;
       run->file.bandwidth_probes = previous->bandwidth_probes;
     }
-    for (const probe p : {probe::fp32, probe::fp64, probe::tf32, probe::fp16, probe::bf16, probe::fp8, probe::int8}) {
+    for (const probe p : {probe::fp32, probe::fp64, probe::tf32, probe::fp16, probe::bf16, probe::fp8, probe::int8, probe::fp64_tensor}) {
       const auto mode = *math_mode_of(p);
       if (std::count(probes.begin(), probes.end(), p) == 0 && !run->file.compute[mode])
         run->file.compute[mode] = previous->compute[mode];

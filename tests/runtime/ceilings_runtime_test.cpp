@@ -198,6 +198,7 @@ TEST(Probes, EachComputeProbeMeasuresItsMathMode) {
   EXPECT_EQ(math_mode_of(probe::tf32), math_mode::tf32_tensor);
   EXPECT_EQ(math_mode_of(probe::fp8), math_mode::fp8_tensor);
   EXPECT_EQ(math_mode_of(probe::int8), math_mode::int8_tensor);
+  EXPECT_EQ(math_mode_of(probe::fp64_tensor), math_mode::fp64_tensor);
 }
 
 TEST(FormatTable, ShowsEachCeilingWithItsRidge) {

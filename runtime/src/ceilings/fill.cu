@@ -46,6 +46,7 @@ __global__ void fill_random(T* out, std::size_t n, std::uint64_t seed) {
 result<void> fill_random_values(void* ptr, cudaDataType_t type, std::size_t n, std::uint64_t seed) {
   const int grid = 1024, block = 256;
   switch (type) {
+    case CUDA_R_64F: fill_random<<<grid, block>>>(static_cast<double*>(ptr), n, seed); break;
     case CUDA_R_32F: fill_random<<<grid, block>>>(static_cast<float*>(ptr), n, seed); break;
     case CUDA_R_16F: fill_random<<<grid, block>>>(static_cast<__half*>(ptr), n, seed); break;
     case CUDA_R_16BF: fill_random<<<grid, block>>>(static_cast<__nv_bfloat16*>(ptr), n, seed); break;

@@ -4,6 +4,7 @@
 /// (A stored K x M, B stored K x N, both column-major: the layout FP8 and INT8 require on sm_90).
 ///   tf32: f32 in and out, CUBLAS_COMPUTE_32F_FAST_TF32      fp16: f16 in and out, f32 accumulate
 ///   bf16: bf16 in and out, f32 accumulate                    int8: i8 in, i32 out, CUBLAS_COMPUTE_32I
+///   fp64_tensor: f64 in and out, CUBLAS_COMPUTE_64F (DMMA on sm_80 and later)
 ///   fp8:  e4m3 in, bf16 out, f32 accumulate, A and B scale pointers (cuBLASLt requires them for FP8)
 /// A few shapes and the heuristic's first few algorithms are screened with short bursts; the fastest
 /// pair is then measured burst and sustained. FLOPs per launch are 2*M*N*K (OPs for INT8).
@@ -54,6 +55,7 @@ result<gemm_types> types_of(probe p) {
     case probe::bf16: return gemm_types{CUDA_R_16BF, CUDA_R_16BF, CUDA_R_32F, CUBLAS_COMPUTE_32F, 2, 2, 80, "bf16 -> bf16, f32 accumulate"};
     case probe::fp8: return gemm_types{CUDA_R_8F_E4M3, CUDA_R_16BF, CUDA_R_32F, CUBLAS_COMPUTE_32F, 1, 2, 89, "e4m3 -> bf16, f32 accumulate"};
     case probe::int8: return gemm_types{CUDA_R_8I, CUDA_R_32I, CUDA_R_32I, CUBLAS_COMPUTE_32I, 1, 4, 75, "i8 -> i32"};
+    case probe::fp64_tensor: return gemm_types{CUDA_R_64F, CUDA_R_64F, CUDA_R_64F, CUBLAS_COMPUTE_64F, 8, 8, 80, "f64 -> f64"};
     default: break;
   }
   return error{error_code::invalid_argument, "probe '" + std::string(name(p)) + "' is not a cuBLASLt probe"};
@@ -74,7 +76,8 @@ struct gemm_problem {
   std::vector<cublasLtMatmulHeuristicResult_t> algorithms;
   float alpha_f = 1, beta_f = 0;
   std::int32_t alpha_i = 1, beta_i = 0;
-  bool integer = false;
+  double alpha_d = 1, beta_d = 0;
+  bool integer = false, fp64 = false;
 
   double flops() const { return 2.0 * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k); }
   std::string shape() const { return std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k); }
@@ -89,6 +92,7 @@ result<std::unique_ptr<gemm_problem>> make_problem(cublasLtHandle_t lt, const ge
   p->n = n;
   p->k = k;
   p->integer = t.compute == CUBLAS_COMPUTE_32I;
+  p->fp64 = t.compute == CUBLAS_COMPUTE_64F;
   cublasLtMatmulDesc_t op = nullptr;
   ROOFLINT_TRY_CUBLAS(cublasLtMatmulDescCreate(&op, t.compute, t.scale));
   p->op.reset(op);
@@ -141,8 +145,13 @@ result<std::unique_ptr<gemm_problem>> make_problem(cublasLtHandle_t lt, const ge
 }
 
 result<void> run_gemm(cublasLtHandle_t lt, const gemm_problem& p, const cublasLtMatmulAlgo_t& algo, cudaStream_t s) {
-  const void* alpha = p.integer ? static_cast<const void*>(&p.alpha_i) : static_cast<const void*>(&p.alpha_f);
-  const void* beta = p.integer ? static_cast<const void*>(&p.beta_i) : static_cast<const void*>(&p.beta_f);
+  // alpha and beta in the scale type: i32 for INT8, f64 for FP64, f32 otherwise.
+  const void* alpha = p.integer ? static_cast<const void*>(&p.alpha_i)
+                      : p.fp64  ? static_cast<const void*>(&p.alpha_d)
+                                : static_cast<const void*>(&p.alpha_f);
+  const void* beta = p.integer ? static_cast<const void*>(&p.beta_i)
+                     : p.fp64  ? static_cast<const void*>(&p.beta_d)
+                               : static_cast<const void*>(&p.beta_f);
   ROOFLINT_TRY_CUBLAS(cublasLtMatmul(lt, p.op.get(), alpha, p.a.get(), p.a_layout.get(), p.b.get(), p.b_layout.get(),
                                      beta, p.d.get(), p.d_layout.get(), p.d.get(), p.d_layout.get(), &algo,
                                      p.workspace.get(), workspace_bytes, s));

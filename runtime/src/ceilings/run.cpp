@@ -18,7 +18,7 @@
 namespace rooflint::runtime {
 
 namespace {
-constexpr std::string_view probe_names[probe_count] = {"bandwidth", "fp32", "fp64", "tf32", "fp16", "bf16", "fp8", "int8"};
+constexpr std::string_view probe_names[probe_count] = {"bandwidth", "fp32", "fp64", "tf32", "fp16", "bf16", "fp8", "int8", "fp64_tensor"};
 }
 
 std::string_view name(probe p) { return probe_names[static_cast<std::size_t>(p)]; }
@@ -39,6 +39,7 @@ std::optional<model::math_mode> math_mode_of(probe p) {
     case probe::bf16: return model::math_mode::bf16_tensor;
     case probe::fp8: return model::math_mode::fp8_tensor;
     case probe::int8: return model::math_mode::int8_tensor;
+    case probe::fp64_tensor: return model::math_mode::fp64_tensor;
   }
   return std::nullopt;
 }

@@ -24,8 +24,8 @@
 namespace rooflint::runtime {
 
 /// The probes rooflint-ceilings can run (--probes names).
-enum class probe : std::uint8_t { bandwidth, fp32, fp64, tf32, fp16, bf16, fp8, int8 };
-inline constexpr std::size_t probe_count = 8;
+enum class probe : std::uint8_t { bandwidth, fp32, fp64, tf32, fp16, bf16, fp8, int8, fp64_tensor };
+inline constexpr std::size_t probe_count = 9;
 
 /// @return The --probes name of @p p ("bandwidth", "fp32", ...).
 std::string_view name(probe p);
@@ -114,7 +114,7 @@ result<std::vector<bandwidth_result>> measure_bandwidth(const device_properties&
 result<compute_result> measure_simt(const device_properties& device, nvml_device nvml, probe which,
                                     const measure_settings& settings, const progress_fn& progress);
 
-/// Runs a cuBLASLt probe (tf32, fp16, bf16, fp8, int8). Error code `unavailable` when the device or
+/// Runs a cuBLASLt probe (tf32, fp16, bf16, fp8, int8, fp64_tensor). Error code `unavailable` when the device or
 /// cuBLASLt does not support the math mode.
 result<compute_result> measure_gemm(const device_properties& device, nvml_device nvml, probe which,
                                     const measure_settings& settings, const progress_fn& progress);
