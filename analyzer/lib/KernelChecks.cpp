@@ -129,13 +129,20 @@ SymbolicCoefficient multiply(const SymbolicCoefficient &A, const SymbolicCoeffic
   return Out;
 }
 
+/// An update of a local variable after its declaration: `V op= Value` (Value null for ++/--; op BO_Comma
+/// when the variable's address escapes).
+struct Update {
+  BinaryOperatorKind Op;
+  const Expr *Value;
+};
+
 /// The linear analysis of index expressions (see threadIdxXCoefficient).
 class Linear {
 public:
   Linear(const Stmt *Body, ASTContext &Ctx) : Ctx(Ctx) {
     // Local variables that are assigned after their declaration, with every value they take.
     struct Collector : RecursiveASTVisitor<Collector> {
-      std::map<const VarDecl *, std::vector<const Expr *>> Assigned;
+      std::map<const VarDecl *, std::vector<Update>> Assigned;
       static const VarDecl *local(const Expr *E) {
         if (const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
           if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()); V && V->hasLocalStorage()) return V;
@@ -144,16 +151,16 @@ public:
       bool VisitBinaryOperator(BinaryOperator *BO) {
         if (!BO->isAssignmentOp()) return true;
         if (const VarDecl *V = local(BO->getLHS()))
-          Assigned[V].push_back(BO->getRHS());  // a compound assignment keeps a zero coefficient iff its RHS has one
+          Assigned[V].push_back({BO->getOpcode(), BO->getRHS()});
         return true;
       }
       bool VisitUnaryOperator(UnaryOperator *UO) {
         if (UO->isIncrementDecrementOp())
-          if (const VarDecl *V = local(UO->getSubExpr())) Assigned[V].push_back(nullptr);  // keeps its coefficient
+          if (const VarDecl *V = local(UO->getSubExpr())) Assigned[V].push_back({BO_AddAssign, nullptr});  // i++: i += 1
         return true;
       }
       bool VisitUnaryAddrOf(UnaryOperator *UO) {
-        if (const VarDecl *V = local(UO->getSubExpr())) Assigned[V].push_back(UO);  // escapes: unknown
+        if (const VarDecl *V = local(UO->getSubExpr())) Assigned[V].push_back({BO_Comma, UO});  // escapes: unknown
         return true;
       }
     } C;
@@ -237,14 +244,23 @@ private:
         V->getInit() ? coefficient(V->getInit(), Depth + 1) : std::optional<SymbolicCoefficient>(SymbolicCoefficient{});
     auto It = Assigned.find(V);
     if (It == Assigned.end()) return C;
-    // Reassigned (a loop counter, an accumulator): only a variable that never depends on threadIdx.x is known.
-    if (!C || !C->empty()) return std::nullopt;
-    for (const Expr *Value : It->second) {
-      if (!Value) continue;
-      auto VC = coefficient(Value, Depth + 1);
-      if (!VC || !VC->empty()) return std::nullopt;
+    // Reassigned (a loop counter, a grid-stride index): the coefficient is known when every update keeps
+    // it: `v += u` / `v -= u` / `++v` with u uniform across the warp, or `v = e` with e of the same coefficient.
+    if (!C) return std::nullopt;
+    for (const Update &U : It->second) {
+      if (U.Op == BO_Comma) return std::nullopt;
+      if (!U.Value) continue;
+      auto VC = coefficient(U.Value, Depth + 1);
+      if (!VC) return std::nullopt;
+      if (U.Op == BO_AddAssign || U.Op == BO_SubAssign) {
+        if (!VC->empty()) return std::nullopt;
+      } else if (U.Op == BO_Assign) {
+        if (*VC != *C) return std::nullopt;
+      } else if (!(C->empty() && VC->empty())) {  // *=, <<=, ...: only a uniform variable stays uniform
+        return std::nullopt;
+      }
     }
-    return SymbolicCoefficient{};
+    return C;
   }
 
   /// The value of a factor that does not depend on threadIdx.x: a constant, or symbols.
@@ -267,7 +283,7 @@ private:
   }
 
   ASTContext &Ctx;
-  std::map<const VarDecl *, std::vector<const Expr *>> Assigned;
+  std::map<const VarDecl *, std::vector<Update>> Assigned;
 };
 
 class AccessFinder : public RecursiveASTVisitor<AccessFinder> {

@@ -176,7 +176,7 @@ TEST(Uncoalesced, WarnsForATransposeWriteWithSymbolicStride) {
   const AnalysisRun &R = analyzeInput("rooflint-uncoalesced.cu");
   ASSERT_TRUE(R.Parsed) << R.Output;
   const auto W = named(R, "rooflint-uncoalesced");
-  ASSERT_EQ(W.size(), 4u) << R.Output;
+  ASSERT_EQ(W.size(), 5u) << R.Output;
   // floats: 32 sectors at worst, 4 ideal: up to 8x once n >= 32/4 = 8.
   EXPECT_EQ(W[0].Message, "access through 'out' is not unit-stride in 'threadIdx.x'; stride 'n' elements of 4 bytes: "
                           "a warp moves up to 8x the traffic it uses (32 sectors instead of 4 when 'n' >= 8)");
@@ -190,7 +190,7 @@ TEST(Uncoalesced, WarnsForATransposeWriteWithSymbolicStride) {
 TEST(Uncoalesced, WarnsForConstantStridesWithTheSectorCount) {
   const AnalysisRun &R = analyzeInput("rooflint-uncoalesced.cu");
   const auto W = named(R, "rooflint-uncoalesced");
-  ASSERT_EQ(W.size(), 4u) << R.Output;
+  ASSERT_EQ(W.size(), 5u) << R.Output;
   // stride 33 floats: every lane its own sector: 32 sectors = 1024 bytes for 128 used, 8x.
   EXPECT_EQ(W[1].Message, "access through 'x' is not unit-stride in 'threadIdx.x'; stride 33 elements of 4 bytes: a "
                           "warp moves 1024 bytes in 32 sectors for 128 bytes used (8x the traffic)");
@@ -207,13 +207,22 @@ TEST(Uncoalesced, StaysSilentForUnitStrideBroadcastAndNonLinearIndices) {
   const AnalysisRun &R = analyzeInput("rooflint-uncoalesced.cu");
   std::vector<unsigned> Lines;
   for (const DiagRecord &D : named(R, "rooflint-uncoalesced")) Lines.push_back(D.Line);
-  EXPECT_EQ(Lines, (std::vector<unsigned>{8, 13, 18, 35}));  // nothing from 'silent' (lines 23-28)
+  EXPECT_EQ(Lines, (std::vector<unsigned>{8, 13, 18, 35, 42}));  // nothing from 'silent' (lines 23-28)
+}
+
+TEST(Uncoalesced, FollowsTheIndexOfAGridStrideLoop) {
+  const AnalysisRun &R = analyzeInput("rooflint-uncoalesced.cu");
+  const auto W = named(R, "rooflint-uncoalesced");
+  ASSERT_EQ(W.size(), 5u) << R.Output;
+  EXPECT_EQ(W[4].Line, 42u);
+  EXPECT_EQ(W[4].Column, 12u);
+  EXPECT_NE(W[4].Message.find("stride 'stride' elements of 4 bytes"), std::string::npos) << W[4].Message;
 }
 
 TEST(Uncoalesced, KeepsLoopCountersAdvancedByCompoundAssignmentUniformGh3) {
   const AnalysisRun &R = analyzeInput("rooflint-uncoalesced.cu");
   const auto W = named(R, "rooflint-uncoalesced");
-  ASSERT_EQ(W.size(), 4u) << R.Output;
+  ASSERT_EQ(W.size(), 5u) << R.Output;
   EXPECT_EQ(W[3].Line, 35u);
   EXPECT_EQ(W[3].Column, 5u);
   EXPECT_NE(W[3].Message.find("stride 'rows' elements"), std::string::npos) << W[3].Message;

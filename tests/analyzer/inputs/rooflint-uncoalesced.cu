@@ -34,3 +34,10 @@ __global__ void strided_loop(const float* in, float* out, int rows) {
   for (int j = 0; j < 32; j += 8)
     out[x * rows + j] = in[j * rows + x];  // line 35, column 5: warning, stride 'rows'; the read is unit-stride
 }
+
+// A grid-stride loop keeps the index's coefficient (i += blockDim.x * gridDim.x is uniform): the strided
+// read is reported (line 42, column 12), the unit-stride write is not.
+__global__ void grid_stride(const float* x, float* y, int n, int stride) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)
+    y[i] = x[i * stride];
+}
