@@ -13,7 +13,7 @@ and prints a table rooflint / peer with the ratio per row (targets: bandwidth >=
 >= 1.00), and FP32 SIMT against SMs * 128 lanes * 2 FLOP * the SM clock rooflint recorded (target:
 within 5%). The report goes to stdout and to the path given as the first argument.
 
-usage: bench-ceilings.py OUTPUT.txt [--rooflint-ceilings PATH] [--workdir DIR] [--device N]
+usage: bench-ceilings.py [--output] OUTPUT.txt [--rooflint-ceilings PATH] [--workdir DIR] [--device N]
 """
 
 import argparse
@@ -31,7 +31,7 @@ def find_binary(explicit):
     if explicit:
         return explicit
     here = os.path.dirname(os.path.abspath(__file__))
-    for build in ("build", "build-runtime", "build-gpu"):
+    for build in ("build-gpu", "build", "build-runtime"):
         candidate = os.path.join(here, "..", build, "runtime", "rooflint-ceilings")
         if os.path.exists(candidate):
             return os.path.normpath(candidate)
@@ -188,11 +188,16 @@ def fmt_rate(value, unit):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("output", help="where to write the report")
-    parser.add_argument("--rooflint-ceilings", dest="binary", default=None)
+    parser.add_argument("output", nargs="?", help="where to write the report")
+    parser.add_argument("--output", dest="output_option", default=None, help="the same, as an option")
+    parser.add_argument("--rooflint-ceilings", "--rooflint", dest="binary", default=None,
+                        help="the rooflint-ceilings binary (default: build*/runtime/rooflint-ceilings)")
     parser.add_argument("--workdir", default=None, help="where the ceilings files go (default: next to OUTPUT)")
     parser.add_argument("--device", type=int, default=0)
     args = parser.parse_args()
+    args.output = args.output or args.output_option
+    if not args.output:
+        parser.error("give the report's path (OUTPUT or --output OUTPUT)")
 
     binary = find_binary(args.binary)
     workdir = args.workdir or os.path.dirname(os.path.abspath(args.output))
