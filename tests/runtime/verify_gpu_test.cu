@@ -127,20 +127,20 @@ verify_options quiet() {
   return o;
 }
 
-/// The process's range profiler and core config, shared by the flush tests.
+/// The process's range profiler (shared with the verifier) and a core config, for the flush tests.
 struct counting {
-  std::optional<cupti::range_profiler> profiler;
+  cupti::range_profiler* profiler = nullptr;
   std::optional<cupti::config> core;
   std::string why_not;
   static counting& get() {
     static counting c = [] {
       counting c;
-      auto rp = cupti::range_profiler::create(0);
+      auto rp = cupti::range_profiler::shared(0);
       if (!rp) { c.why_not = rp.err().message; return c; }
-      auto cfg = cupti::config::create(rp->chip(), rp->counter_availability(), cupti::core_metrics());
+      auto cfg = cupti::config::create((*rp)->chip(), (*rp)->counter_availability(), cupti::core_metrics());
       if (!cfg) { c.why_not = cfg.err().message; return c; }
       c.core.emplace(std::move(*cfg));
-      c.profiler.emplace(std::move(*rp));
+      c.profiler = *rp;
       return c;
     }();
     return c;

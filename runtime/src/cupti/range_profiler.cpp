@@ -7,6 +7,7 @@
 #include <cupti_target.h>
 
 #include <map>
+#include <optional>
 #include <string>
 
 #include "cupti/cupti_check.h"
@@ -38,7 +39,8 @@ struct range_profiler::state {
   CUpti_RangeProfiler_Object* object = nullptr;
   std::string chip;
   std::vector<std::uint8_t> availability;
-  std::map<std::pair<const config*, int>, std::vector<std::uint8_t>> counter_data;  ///< per config and capacity
+  /// Counter data per metric list and capacity (its size depends on nothing else), reused across kernels.
+  std::map<std::pair<std::string, int>, std::vector<std::uint8_t>> counter_data;
 
   ~state() {
     if (object) {
@@ -116,6 +118,13 @@ result<range_profiler> range_profiler::create(int ordinal) {
   return rp;
 }
 
+result<range_profiler*> range_profiler::shared(int ordinal) {
+  static std::optional<result<range_profiler>> instance;
+  if (!instance) instance.emplace(create(ordinal));
+  if (!instance->ok()) return instance->err();
+  return &instance->value();
+}
+
 result<std::vector<double>> range_profiler::collect(const config& cfg, int launches,
                                                     const std::function<result<void>()>& prepare,
                                                     const std::function<result<void>()>& launch) {
@@ -126,7 +135,9 @@ result<std::vector<double>> range_profiler::collect(const config& cfg, int launc
   std::vector<const char*> names;
   for (const auto& m : cfg.metrics()) names.push_back(m.c_str());
 
-  auto& data = s.counter_data[{&cfg, capacity}];
+  std::string key;
+  for (const auto& m : cfg.metrics()) key += m + ",";
+  auto& data = s.counter_data[{key, capacity}];
   if (data.empty()) {
     CUpti_RangeProfiler_GetCounterDataSize_Params size{CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE};
     size.pRangeProfilerObject = s.object;

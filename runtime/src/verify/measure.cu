@@ -73,11 +73,12 @@ result<void> verify_session::ensure_device() {
 void verify_session::ensure_profiler() {
   if (profiler_tried_) return;
   profiler_tried_ = true;
-  auto rp = cupti::range_profiler::create(0);
-  if (!rp) {
-    profiler_error_ = rp.err();
+  auto shared = cupti::range_profiler::shared(0);
+  if (!shared) {
+    profiler_error_ = shared.err();
     return;
   }
+  cupti::range_profiler* rp = *shared;
   device_.chip = rp->chip();
   auto make = [&](const char* group, std::vector<std::string> metrics) -> std::optional<cupti::config> {
     if (metrics.empty()) return std::nullopt;
@@ -97,7 +98,7 @@ void verify_session::ensure_profiler() {
   if (core_ && core_->passes() != 1)
     group_notes_.push_back("the core group needs " + std::to_string(core_->passes()) +
                            " passes on this chip; DRAM figures of different passes saw different cache states");
-  profiler_.emplace(std::move(*rp));
+  profiler_ = rp;
 }
 
 measurement verify_session::measure(const case_definition& c) {

@@ -39,9 +39,8 @@ class verify_session {
   bool profiler_tried_ = false;
   error profiler_error_;
   std::vector<std::string> group_notes_;
-  // Declared before the profiler so that the configs' host objects outlive it (destroyed after it).
   std::optional<cupti::config> core_, fp_, tensor_;
-  std::optional<cupti::range_profiler> profiler_;
+  cupti::range_profiler* profiler_ = nullptr;  ///< the process's (range_profiler::shared)
 };
 
 }  // namespace rooflint::runtime

@@ -130,6 +130,11 @@ class range_profiler {
   /// permission_denied (with permission_fix), unavailable (device not supported, another profiler
   /// attached, hardware busy), internal.
   static result<range_profiler> create(int ordinal);
+
+  /// @return The process's range profiler on device @p ordinal, created on first use and kept until exit
+  /// (one profiler may be enabled on a context at a time; every caller in the process shares it). A
+  /// failure is remembered and returned again.
+  static result<range_profiler*> shared(int ordinal);
   range_profiler(range_profiler&&) noexcept;
   range_profiler& operator=(range_profiler&&) noexcept;
   ~range_profiler();
