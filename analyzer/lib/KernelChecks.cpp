@@ -247,6 +247,19 @@ private:
     // Reassigned (a loop counter, a grid-stride index): the coefficient is known when every update keeps
     // it: `v += u` / `v -= u` / `++v` with u uniform across the warp, or `v = e` with e of the same coefficient.
     if (!C) return std::nullopt;
+    std::optional<std::int64_t> Step;  // a counter advanced by constants only: the smallest |step|
+    bool ConstantSteps = true;
+    for (const Update &U : It->second) {
+      std::int64_t S = 1;
+      if (U.Value) {
+        if (auto K = U.Value->getIntegerConstantExpr(Ctx)) S = K->getExtValue();
+        else ConstantSteps = false;
+      }
+      if (U.Op != BO_AddAssign && U.Op != BO_SubAssign) ConstantSteps = false;
+      S = S < 0 ? -S : S;
+      if (S > 0 && (!Step || S < *Step)) Step = S;
+    }
+    if (ConstantSteps && Step && (!WalkStep || *Step < *WalkStep)) WalkStep = Step;
     for (const Update &U : It->second) {
       if (U.Op == BO_Comma) return std::nullopt;
       if (!U.Value) continue;
@@ -282,6 +295,12 @@ private:
     return {{{Text.empty() ? "?" : Text}, 1}};
   }
 
+public:
+  /// Set by coefficient() when the index goes through a counter advanced by constant steps (a lane
+  /// walking its own chunk: `for (j = 4 * i; j < n; ++j)`): the smallest step.
+  std::optional<std::int64_t> WalkStep;
+
+private:
   ASTContext &Ctx;
   std::map<const VarDecl *, std::vector<Update>> Assigned;
 };
@@ -361,11 +380,17 @@ void checkCoalescing(const FunctionDecl &Kernel, Reporter &Report) {
     if (Element.isNull() || Element->isIncompleteType() || Element->isDependentType()) continue;
     const std::int64_t E = Ctx.getTypeSizeInChars(Element).getQuantity();
     if (E <= 0) continue;
+    L.WalkStep.reset();
     std::optional<SymbolicCoefficient> C = L.coefficient(A.Index);
     if (!C || C->empty()) continue;  // not linear (cannot tell) or the same element for the whole warp
     const bool Constant = C->size() == 1 && C->begin()->first.empty();
     const std::int64_t Stride = Constant ? C->begin()->second : 0;
     if (Constant && (Stride == 1 || Stride == -1)) continue;
+    // A lane walking its own chunk of |Stride| elements (at most a 128-byte line) in steps smaller than
+    // the chunk: the warp's later iterations use the rest of the sectors it fetched, so the traffic is
+    // not amplified (a vectorised kernel's scalar tail loop).
+    const std::int64_t AbsStride = Stride < 0 ? -Stride : Stride;
+    if (Constant && L.WalkStep && *L.WalkStep < AbsStride && AbsStride * E <= 128) continue;
     const SourceLocation Loc = A.Where->getExprLoc();
     if (!Seen.insert({A.Param, Loc.getRawEncoding()}).second) continue;
     const std::int64_t Ideal = sectorsPerWarp(1, E);

@@ -41,3 +41,10 @@ __global__ void grid_stride(const float* x, float* y, int n, int stride) {
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)
     y[i] = x[i * stride];
 }
+
+// No diagnostic: a vectorised kernel's scalar tail, where each lane walks its own 4 elements one at a time
+// (stride 4 across lanes, but the warp's next iterations use the rest of the sectors it fetched).
+__global__ void tail(const float* x, float* y, int n) {
+  const int i = 4 * (blockIdx.x * blockDim.x + threadIdx.x);
+  for (int j = i; j < i + 4 && j < n; ++j) y[j] = 2 * x[j];
+}
