@@ -204,7 +204,8 @@ measurement verify_session::measure(const case_definition& c) {
       } else {
         k.unavailable_reason = "the core metrics are not available on chip '" + device_.chip + "'";
       }
-      if (fp_ && k.available) {
+      if (fp_ && k.available && !options_.fp_counters) k.notes.push_back("FP instruction counters skipped (--no-fp-counters)");
+      if (fp_ && k.available && options_.fp_counters) {
         if (auto v = collect(*fp_, "fp")) {
           k.fp_available = true;
           for (std::size_t i = 0; i < v->size(); ++i) k.fp_instructions[cupti::fp_counters[i].op] = (*v)[i];

@@ -59,6 +59,13 @@ std::string seconds_text(std::chrono::steady_clock::duration d) {
   return model::format_duration(std::chrono::duration<double>(d).count());
 }
 
+/// @return " (CUPTI passes: core 1, fp 1, tensor 2)", or empty when nothing was counted.
+std::string passes_text(const measurement& m) {
+  std::string s;
+  for (const auto& [group, passes] : m.counters.passes) s += (s.empty() ? "" : ", ") + group + " " + std::to_string(passes);
+  return s.empty() ? s : " (CUPTI passes: " + s + ")";
+}
+
 /// Runs @p cases in child processes: one child measures cases in order until one faults (its CUDA
 /// context may be dead), then a fresh child goes on with the next case.
 std::vector<measurement> run_isolated(const std::vector<const case_definition*>& cases, const verify_options& o) {
@@ -135,7 +142,7 @@ std::vector<measurement> run_isolated(const std::vector<const case_definition*>&
           done[j] = true;
           progress(o, "[" + std::to_string(j + 1) + "/" + std::to_string(n) + "] " + cases[j]->name + ": " +
                           std::string(name(results[j].status)) + " in " + seconds_text(std::chrono::steady_clock::now() - started) +
-                          (results[j].error.empty() ? "" : ": " + results[j].error));
+                          passes_text(results[j]) + (results[j].error.empty() ? "" : ": " + results[j].error));
         }
       }
     }
@@ -175,7 +182,8 @@ std::vector<measurement> run_in_process(const std::vector<const case_definition*
     progress(o, tag + ": measuring");
     const auto t0 = std::chrono::steady_clock::now();
     results.push_back(session.measure(*cases[j]));
-    progress(o, tag + ": " + std::string(name(results.back().status)) + " in " + seconds_text(std::chrono::steady_clock::now() - t0));
+    progress(o, tag + ": " + std::string(name(results.back().status)) + " in " + seconds_text(std::chrono::steady_clock::now() - t0) +
+                    passes_text(results.back()) + (results.back().error.empty() ? "" : ": " + results.back().error));
     dead = results.back().status == run_status::faulted;
   }
   return results;
@@ -311,6 +319,7 @@ options:
   --repetitions N     timed cold runs per case (default 30)
   --warmup N          unmeasured runs before counting and timing (default 3)
   --no-counters       timing only: do not use CUPTI
+  --no-fp-counters    skip the SASS FP instruction counters (they can cost ~80x an FFMA-dense kernel's time)
   --no-isolation      run every case in this process (a faulting kernel then stops the run)
   --timeout S         a case that reports nothing for S seconds is killed (default 600)
   --json FILE         write the JSON report
@@ -373,6 +382,8 @@ int verify_main(int argc, char** argv) {
       list = true;
     } else if (arg == "--no-counters") {
       o.counters = false;
+    } else if (arg == "--no-fp-counters") {
+      o.fp_counters = false;
     } else if (arg == "--no-isolation") {
       o.isolate = false;
     } else if (arg == "--quiet") {

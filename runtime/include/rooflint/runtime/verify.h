@@ -231,6 +231,7 @@ struct verify_options {
   std::string ceilings_path;         ///< measured peaks; empty: datasheet
   double tolerance = 0;              ///< > 0: overrides the default traffic bands (not a spec's own)
   bool counters = true;              ///< false: timing only (--no-counters)
+  bool fp_counters = true;           ///< false: skip the SASS FP instruction group (--no-fp-counters; ~80x a dense kernel's time)
   int repetitions = 30;              ///< timed cold runs per case
   int warmup = 3;                    ///< unmeasured runs first
   bool isolate = true;               ///< run cases in child processes (fork); false: in this process
