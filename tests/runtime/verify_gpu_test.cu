@@ -180,7 +180,7 @@ TEST(L2Flush, EmptyKernelAfterTheReadOnlyFlushShowsNoDramWrites) {
 
 TEST(L2Flush, MemsetAloneLeavesDirtyLinesThatLandInTheMeasuredWindow) {
   // The control for the test above: without the read-only sweep, a kernel that reads 256 MiB evicts
-  // the memset's 32 MiB of dirty lines inside its own window.
+  // the memset's dirty lines left in L2 inside its own window.
   if (!device_present()) GTEST_SKIP() << "no CUDA device";
   auto& c = counting::get();
   if (!c.profiler) GTEST_SKIP() << "CUPTI counters unavailable: " << c.why_not;
@@ -201,7 +201,9 @@ TEST(L2Flush, MemsetAloneLeavesDirtyLinesThatLandInTheMeasuredWindow) {
   };
   auto v = c.profiler->collect(*c.core, 1, prepare, launch);
   ASSERT_TRUE(v.ok()) << v.err().message;
-  EXPECT_GT((*v)[dram_write], 8e6) << "DRAM bytes written by a read-only kernel after a memset";
+  // CUPTI.md §6 measured +5.1 MB after an L2-sized memset: much of a memset's dirty data is written back
+  // while it runs; what is left in L2 at its end lands here.
+  EXPECT_GT((*v)[dram_write], 1e6) << "DRAM bytes written by a read-only kernel after a memset";
   cudaFree(dirty);
   cudaFree(big_in);
   cudaFree(sink);
