@@ -1,7 +1,8 @@
 # rooflint_analyze(TARGET t [GPU name] [CEILINGS file] [MANIFEST out.json] [SARIF out.sarif] [OPTIONS ...])
 #
 # Runs the rooflint analyzer over the CUDA (.cu) and C++ sources of target t as part of the build: a
-# custom command that depends on the sources and on the rooflint executable, with t's include
+# custom command that depends on the sources, the headers they include (a depfile) and the rooflint
+# executable, with t's include
 # directories, compile definitions and C++ standard. Its diagnostics (the bound remarks, warnings)
 # appear in the build log; it writes the manifest (default: ${CMAKE_CURRENT_BINARY_DIR}/t.rooflint.json),
 # which the runtime reads. A custom target t_rooflint is built by `all`.
@@ -43,7 +44,7 @@ function(rooflint_analyze)
   elseif(ARG_GPU)
     list(APPEND options --gpu ${ARG_GPU})
   endif()
-  list(APPEND options --manifest ${ARG_MANIFEST})
+  list(APPEND options --manifest ${ARG_MANIFEST} --depfile ${ARG_MANIFEST}.d)
   set(outputs ${ARG_MANIFEST})
   if(ARG_SARIF)
     list(APPEND options --sarif ${ARG_SARIF})
@@ -66,6 +67,7 @@ function(rooflint_analyze)
             "$<$<BOOL:${includes}>:-I$<JOIN:${includes},;-I>>"
             "$<$<BOOL:${defines}>:-D$<JOIN:${defines},;-D>>"
     DEPENDS ${files} rooflint
+    DEPFILE ${ARG_MANIFEST}.d
     COMMENT "rooflint: analysing ${ARG_TARGET}"
     VERBATIM COMMAND_EXPAND_LISTS)
   add_custom_target(${ARG_TARGET}_rooflint ALL DEPENDS ${outputs})

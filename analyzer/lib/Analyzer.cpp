@@ -315,6 +315,9 @@ std::string boundSentence(const KernelRecord &K, const model::peaks &P) {
 void analyzeTranslationUnit(ASTContext &Ctx, const AnalyzerOptions &Options, AnalysisResults &Results) {
   ++Results.FilesAnalyzed;
   const SourceManager &SM = Ctx.getSourceManager();
+  for (auto It = SM.fileinfo_begin(); It != SM.fileinfo_end(); ++It)
+    if (llvm::StringRef Name = It->first.getName(); !Name.starts_with("/rooflint-virtual/") && !Name.starts_with("<"))
+      Results.Dependencies.insert(Name);
   Reporter Report(Ctx.getDiagnostics(), SM, Options.Diagnostics, Results.Diagnostics);
   Collector C;
   C.TraverseAST(Ctx);

@@ -3,6 +3,7 @@
 //   rooflint file.cu -- -std=c++20 -Iinclude    (no compilation database)
 // See docs/analyzer.md.
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
@@ -12,7 +13,9 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/CrashRecoveryContext.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/WithColor.h"
 #include "rooflint/analyzer/Analyzer.h"
 #include "rooflint/analyzer/CudaSetup.h"
@@ -61,6 +64,10 @@ cl::opt<std::string> Manifest("manifest", cl::desc("Write the JSON manifest of e
                               cl::value_desc("file"), cl::cat(Category));
 cl::opt<std::string> Sarif("sarif", cl::desc("Write the diagnostics as SARIF 2.1.0 here"), cl::value_desc("file"),
                            cl::cat(Category));
+cl::opt<std::string> Depfile("depfile",
+                             cl::desc("Write a Makefile-style dependency file (the manifest depends on every "
+                                      "source and header read) for build systems; needs --manifest"),
+                             cl::value_desc("file"), cl::cat(Category));
 cl::opt<bool> WarningsAsErrors("warnings-as-errors", cl::desc("Report rooflint warnings as errors (exit status 1)"),
                                cl::cat(Category));
 cl::alias WerrorAlias("werror", cl::desc("Alias for --warnings-as-errors"), cl::aliasopt(WarningsAsErrors));
@@ -159,6 +166,30 @@ int main(int argc, const char **argv) {
       WithColor::error() << toString(std::move(E)) << "\n";
       Status = 1;
     }
+  if (!Depfile.empty() && !Manifest.empty()) {
+    std::error_code EC;
+    raw_fd_ostream OS(Depfile, EC, sys::fs::OF_Text);
+    if (EC) {
+      WithColor::error() << "cannot write '" << Depfile << "': " << EC.message() << "\n";
+      Status = 1;
+    } else {
+      const auto escape = [](StringRef Path) {
+        std::string Out;
+        for (char C : Path) {
+          if (C == ' ' || C == '#') Out += '\\';
+          if (C == '$') Out += '$';
+          Out += C;
+        }
+        return Out;
+      };
+      OS << escape(Manifest) << ":";
+      std::vector<std::string> Sorted;
+      for (const auto &D : Results.Dependencies) Sorted.push_back(D.getKey().str());
+      std::sort(Sorted.begin(), Sorted.end());
+      for (const std::string &D : Sorted) OS << " \\\n  " << escape(D);
+      OS << "\n";
+    }
+  }
   if (!Sarif.empty())
     if (Error E = analyzer::writeJson(analyzer::sarifJson(Results), Sarif)) {
       WithColor::error() << toString(std::move(E)) << "\n";

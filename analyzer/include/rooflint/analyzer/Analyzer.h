@@ -9,6 +9,7 @@
 
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -61,6 +62,7 @@ struct AnalysisResults {
   std::vector<KernelRecord> Kernels;
   std::vector<DiagRecord> Diagnostics;
   llvm::StringSet<> Seen;  ///< specs and kernels already analysed (headers seen by several files)
+  llvm::StringSet<> Dependencies;  ///< every file read (sources and headers), for build-system depfiles
   unsigned FilesAnalyzed = 0;
 };
 
