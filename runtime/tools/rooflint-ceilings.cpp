@@ -185,18 +185,24 @@ int main(int argc, char** argv) {
   // Probes not run this time keep their figures from an existing file of the same device and driver,
   // so that '--probes fp8' updates one ceiling of a file.
   if (auto previous = load_for_device(output, device)) {
-    const bool ran_bandwidth = std::count(probes.begin(), probes.end(), probe::bandwidth) > 0;
-    if (!ran_bandwidth || run->file.bandwidth_bytes_per_s <= 0) {
+    std::vector<std::string> kept;
+    if (std::count(probes.begin(), probes.end(), probe::bandwidth) == 0 && previous->bandwidth_bytes_per_s > 0) {
       run->file.bandwidth_bytes_per_s = previous->bandwidth_bytes_per_s;
       run->file.bandwidth_probe_name = previous->bandwidth_probe_name;
       run->file.bandwidth_probes = previous->bandwidth_probes;
+      kept.emplace_back("bandwidth");
     }
-    for (const probe p : {probe::fp32, probe::fp64, probe::tf32, probe::fp16, probe::bf16, probe::fp8, probe::int8, probe::fp64_tensor}) {
+    for (const probe p : {probe::fp32, probe::fp64, probe::tf32, probe::fp16, probe::bf16, probe::fp8, probe::int8,
+                          probe::fp64_tensor}) {
       const auto mode = *math_mode_of(p);
-      if (std::count(probes.begin(), probes.end(), p) == 0 && !run->file.compute[mode])
+      if (std::count(probes.begin(), probes.end(), p) == 0 && previous->compute[mode]) {
         run->file.compute[mode] = previous->compute[mode];
+        kept.emplace_back(name(p));
+      }
     }
-    std::cerr << "rooflint-ceilings: note: kept the figures of probes not run from the existing '" << output << "'\n";
+    if (!kept.empty())
+      std::cerr << "rooflint-ceilings: note: kept " << fmt::format("{}", fmt::join(kept, ", "))
+                << " from the existing '" << output << "' (same GPU and driver; not measured this time)\n";
   }
 
   std::cout << format_table(*run);

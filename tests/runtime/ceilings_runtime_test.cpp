@@ -220,6 +220,7 @@ TEST(FormatTable, ShowsEachCeilingWithItsRidge) {
   c.burst_flops_per_s = 6.6e13;
   c.sustained_time = summarize({1e-2});  // 6.4e11 FLOP in 10 ms = 64 TFLOP/s
   c.sustained = true;
+  c.detail = "16 chains x 4096 iterations per thread";
   run.compute.push_back(c);
   run.file.compute[math_mode::fp32_simt] = rooflint::ceilings::compute_ceiling{6.4e13, "ffma_chains", "", 0, true};
   run.nvml_note = "NVML is unavailable: test";
@@ -234,6 +235,10 @@ TEST(FormatTable, ShowsEachCeilingWithItsRidge) {
   EXPECT_NE(line_of("fp32_simt").find(" 64.0 TFLOP/s "), std::string::npos) << table;
   EXPECT_NE(line_of("fp32_simt").find(" 66.0 TFLOP/s "), std::string::npos) << "burst\n" << table;
   EXPECT_NE(line_of("fp32_simt").find(" 16.0 FLOP/B"), std::string::npos) << "ridge = 6.4e13 / 4e12\n" << table;
+  EXPECT_NE(table.find("16 chains x 4096 iterations per thread; 640000000000 FLOP per launch (exact by construction), "
+                       "median 10 ms over 1 launches"),
+            std::string::npos)
+      << table;
   EXPECT_NE(table.find("clocks: not recorded (NVML is unavailable: test)"), std::string::npos) << table;
 }
 

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "rooflint/model/describe.h"
 #include "rooflint/model/roofline.h"
 #include "rooflint/runtime/ceilings.h"
 #include "rooflint/runtime/cuda_check.h"
@@ -205,6 +206,9 @@ std::string format_table(const ceilings_run& run) {
       out += fmt::format(row, model::name(m), rate(c.flops_per_s(), unit) + "/s", rate(c.burst_flops_per_s, unit) + "/s",
                          c.probe_name, c.shape, mhz_range(c.sustained_clocks), ridge,
                          c.sustained ? "" : "  (burst: too short for the clock to settle)");
+      out += fmt::format("  {:<12} {}; {:.0f} {} per launch (exact by construction), median {} over {} launches\n", "",
+                         c.detail, c.flops_per_launch, unit, model::format_duration(c.sustained_time.median_s),
+                         c.sustained_time.repetitions);
     }
     if (auto it = std::find_if(run.compute.begin(), run.compute.end(), [](const auto& c) { return c.which == probe::fp32; });
         it != run.compute.end() && it->sustained_clocks.samples > 0) {
