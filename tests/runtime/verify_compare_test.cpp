@@ -1,6 +1,8 @@
 // The verifier's comparison on recorded H200 numbers (CUPTI.md Appendix B); expected values worked
 // out by hand in the comments.
 
+#include <cmath>
+#include <limits>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -195,4 +197,17 @@ TEST(MeasurementJson, RoundTripKeepsEveryFigure) {
   EXPECT_EQ(back->counters.passes.at("core"), 1);
   EXPECT_DOUBLE_EQ(back->timing.median_s, 238e-6);
   EXPECT_EQ(back->status, run_status::measured);
+}
+
+TEST(MeasurementJson, UnmeasuredFiguresSurviveTheRoundTripAsNaN) {
+  // nlohmann writes NaN as null; a case process that could not read a counter must not make its
+  // whole measurement unreadable (seen on the H200, 2026-11-30: "type must be number, but is null").
+  measurement m = recorded_saxpy();
+  m.counters.sm_clock_hz = std::numeric_limits<double>::quiet_NaN();
+  m.counters.fp_instructions["hfma"] = std::numeric_limits<double>::quiet_NaN();
+  auto back = measurement_from_json(measurement_to_json(m));
+  ASSERT_TRUE(back.ok()) << back.err().message;
+  EXPECT_TRUE(std::isnan(back->counters.sm_clock_hz));
+  EXPECT_TRUE(std::isnan(back->counters.fp_instructions.at("hfma")));
+  EXPECT_DOUBLE_EQ(back->counters.dram_read_bytes, 5.369e8);
 }

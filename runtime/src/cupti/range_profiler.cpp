@@ -41,6 +41,8 @@ struct range_profiler::state {
   std::vector<std::uint8_t> availability;
   /// Counter data per metric list and capacity (its size depends on nothing else), reused across kernels.
   std::map<std::pair<std::string, int>, std::vector<std::uint8_t>> counter_data;
+  /// The metric list of the config last set on `object`; another list needs a fresh enable.
+  std::string configured_metrics;
 
   ~state() {
     if (object) {
@@ -118,6 +120,23 @@ result<range_profiler> range_profiler::create(int ordinal) {
   return rp;
 }
 
+namespace {
+/// Disables and re-enables the range profiler of @p ctx. Measured on the H200 (CUPTI 13.0.85,
+/// 2026-11-30): once a config with one metric list has been set, initialising a counter data image
+/// for another list fails with CUPTI_ERROR_UNKNOWN; a fresh enable accepts the new config.
+result<void> reenable(CUcontext ctx, CUpti_RangeProfiler_Object*& object) {
+  CUpti_RangeProfiler_Disable_Params disable{CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE};
+  disable.pRangeProfilerObject = object;
+  ROOFLINT_TRY_CUPTI(cuptiRangeProfilerDisable(&disable));
+  object = nullptr;
+  CUpti_RangeProfiler_Enable_Params enable{CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE};
+  enable.ctx = ctx;
+  ROOFLINT_TRY_CUPTI(cuptiRangeProfilerEnable(&enable));
+  object = enable.pRangeProfilerObject;
+  return success();
+}
+}  // namespace
+
 result<range_profiler*> range_profiler::shared(int ordinal) {
   static std::optional<result<range_profiler>> instance;
   if (!instance) instance.emplace(create(ordinal));
@@ -137,6 +156,8 @@ result<std::vector<double>> range_profiler::collect(const config& cfg, int launc
 
   std::string key;
   for (const auto& m : cfg.metrics()) key += m + ",";
+  if (!s.configured_metrics.empty() && s.configured_metrics != key) ROOFLINT_TRY(reenable(s.ctx, s.object));
+  s.configured_metrics = key;
   auto& data = s.counter_data[{key, capacity}];
   if (data.empty()) {
     CUpti_RangeProfiler_GetCounterDataSize_Params size{CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE};

@@ -1,6 +1,7 @@
 // A measurement as JSON: the line a case's child process sends to the parent, and the "measured"
 // part of the JSON report. Units are in the keys.
 
+#include <limits>
 #include <nlohmann/json.hpp>
 
 #include "rooflint/runtime/verify.h"
@@ -68,6 +69,14 @@ nlohmann::json to_json_value(const measurement& m) {
 
 std::string measurement_to_json(const measurement& m) { return detail::to_json_value(m).dump(); }
 
+namespace {
+/// A number written by to_json_value: nlohmann writes NaN and infinities (figures not measured) as null.
+double number(const nlohmann::json& j, const char* key) {
+  const auto& v = j.at(key);
+  return v.is_null() ? std::numeric_limits<double>::quiet_NaN() : v.get<double>();
+}
+}  // namespace
+
 result<measurement> measurement_from_json(const std::string& text) {
   using nlohmann::json;
   const json j = json::parse(text, nullptr, false);
@@ -85,24 +94,24 @@ result<measurement> measurement_from_json(const std::string& text) {
     const std::string cc = d.at("compute_capability").get<std::string>();
     std::sscanf(cc.c_str(), "%d.%d", &m.device.cc_major, &m.device.cc_minor);
     m.device.sm_count = d.at("sm_count").get<int>();
-    m.device.l2_bytes = d.at("l2_bytes").get<double>();
-    m.device.flush_bytes = d.at("l2_flush_bytes").get<double>();
+    m.device.l2_bytes = number(d, "l2_bytes");
+    m.device.flush_bytes = number(d, "l2_flush_bytes");
     const json& c = j.at("counters");
     counter_values& k = m.counters;
     k.available = c.at("available").get<bool>();
     k.unavailable_reason = c.at("unavailable_reason").get<std::string>();
     k.permission_denied = c.at("permission_denied").get<bool>();
-    k.dram_read_bytes = c.at("dram_read_bytes").get<double>();
-    k.dram_write_bytes = c.at("dram_write_bytes").get<double>();
-    k.l2_bytes = c.at("l2_bytes").get<double>();
-    k.l2_read_sectors = c.at("l2_read_sectors").get<double>();
-    k.l2_write_sectors = c.at("l2_write_sectors").get<double>();
-    k.duration_s = c.at("duration_s").get<double>();
-    k.sm_clock_hz = c.at("sm_clock_hz").get<double>();
+    k.dram_read_bytes = number(c, "dram_read_bytes");
+    k.dram_write_bytes = number(c, "dram_write_bytes");
+    k.l2_bytes = number(c, "l2_bytes");
+    k.l2_read_sectors = number(c, "l2_read_sectors");
+    k.l2_write_sectors = number(c, "l2_write_sectors");
+    k.duration_s = number(c, "duration_s");
+    k.sm_clock_hz = number(c, "sm_clock_hz");
     k.fp_available = c.at("fp_available").get<bool>();
-    for (const auto& [op, v] : c.at("fp_thread_instructions").items()) k.fp_instructions[op] = v.get<double>();
+    for (const auto& [op, v] : c.at("fp_thread_instructions").items()) k.fp_instructions[op] = v.is_null() ? std::numeric_limits<double>::quiet_NaN() : v.get<double>();
     k.tensor_available = c.at("tensor_available").get<bool>();
-    for (const auto& [metric, v] : c.at("tensor_flops_by_metric").items()) k.tensor_ops[metric] = v.get<double>();
+    for (const auto& [metric, v] : c.at("tensor_flops_by_metric").items()) k.tensor_ops[metric] = v.is_null() ? std::numeric_limits<double>::quiet_NaN() : v.get<double>();
     for (const auto& [group, v] : c.at("passes").items()) k.passes[group] = v.get<int>();
     k.ranges_expected = c.at("ranges_per_group").get<int>();
     k.notes = c.at("notes").get<std::vector<std::string>>();
@@ -111,13 +120,13 @@ result<measurement> measurement_from_json(const std::string& text) {
     tv.available = t.at("available").get<bool>();
     tv.warmup = t.at("warmup_runs").get<int>();
     tv.repetitions = t.at("repetitions").get<int>();
-    tv.median_s = t.at("median_s").get<double>();
-    tv.min_s = t.at("min_s").get<double>();
-    tv.max_s = t.at("max_s").get<double>();
+    tv.median_s = number(t, "median_s");
+    tv.min_s = number(t, "min_s");
+    tv.max_s = number(t, "max_s");
     tv.clock_available = t.at("clock_available").get<bool>();
-    tv.sm_mhz_min = t.at("sm_mhz_min").get<double>();
-    tv.sm_mhz_max = t.at("sm_mhz_max").get<double>();
-    tv.sm_mhz_mean = t.at("sm_mhz_mean").get<double>();
+    tv.sm_mhz_min = number(t, "sm_mhz_min");
+    tv.sm_mhz_max = number(t, "sm_mhz_max");
+    tv.sm_mhz_mean = number(t, "sm_mhz_mean");
     tv.throttle_reasons = t.at("throttle_reasons").get<std::vector<std::string>>();
     return m;
   } catch (const json::exception& e) {
