@@ -11,7 +11,10 @@ namespace {
 
 bool isNamedOrDerivedFrom(const CXXRecordDecl *RD, llvm::StringRef Name, unsigned Depth = 0) {
   if (!RD || Depth > 16) return false;
-  if (RD->getQualifiedNameAsString() == Name) return true;
+  // The unqualified name first: building qualified names for every record of a TU is not free.
+  if (const IdentifierInfo *II = RD->getIdentifier(); II && Name.ends_with("::" + II->getName().str()) &&
+      RD->getQualifiedNameAsString() == Name)
+    return true;
   RD = RD->getDefinition();
   if (!RD) return false;
   for (const CXXBaseSpecifier &B : RD->bases())
