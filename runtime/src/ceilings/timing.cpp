@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <thread>
 
 #include "rooflint/runtime/cuda_check.h"
 
@@ -85,6 +86,10 @@ result<sustained_timing> measure_sustained(cudaStream_t stream, const launch_fn&
 
   auto warm = time_launches(stream, 1, launch);  // warm-up: first-launch costs, cuBLASLt kernel loading
   if (!warm) return warm.err();
+  // Idle first, so the burst is a burst: after the screening launches the power-capped clock sits low,
+  // and it takes a moment without load to climb back to boost (H200, 2026-11-30: a thorough run's
+  // FP16 "burst" read 659 TFLOP/s right after screening, a quick run's 781 TFLOP/s from idle).
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
   const auto start = clock::now();
   sampler.start();
   auto burst = time_launches(stream, burst_launches, launch);

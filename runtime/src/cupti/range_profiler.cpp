@@ -39,10 +39,8 @@ struct range_profiler::state {
   CUpti_RangeProfiler_Object* object = nullptr;
   std::string chip;
   std::vector<std::uint8_t> availability;
-  /// Counter data per metric list and capacity (its size depends on nothing else), reused across kernels.
-  std::map<std::pair<std::string, int>, std::vector<std::uint8_t>> counter_data;
-  /// The metric list of the config last set on `object`; another list needs a fresh enable.
-  std::string configured_metrics;
+  /// Whether `object` has collected once; every later collection starts from a fresh enable.
+  bool object_used = false;
 
   ~state() {
     if (object) {
@@ -122,8 +120,10 @@ result<range_profiler> range_profiler::create(int ordinal) {
 
 namespace {
 /// Disables and re-enables the range profiler of @p ctx. Measured on the H200 (CUPTI 13.0.85,
-/// 2026-11-30): once a config with one metric list has been set, initialising a counter data image
-/// for another list fails with CUPTI_ERROR_UNKNOWN; a fresh enable accepts the new config.
+/// 2026-11-30): reusing one enabled profiler across metric lists failed (counter data initialisation
+/// returned CUPTI_ERROR_UNKNOWN once another list's config had been set, and after a multi-pass
+/// group a later collection crashed); a fresh enable per collection ran clean. It costs the first
+/// Start's set-up (~0.1 s, CUPTI.md section 1.2) per metric group.
 result<void> reenable(CUcontext ctx, CUpti_RangeProfiler_Object*& object) {
   CUpti_RangeProfiler_Disable_Params disable{CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE};
   disable.pRangeProfilerObject = object;
@@ -154,12 +154,10 @@ result<std::vector<double>> range_profiler::collect(const config& cfg, int launc
   std::vector<const char*> names;
   for (const auto& m : cfg.metrics()) names.push_back(m.c_str());
 
-  std::string key;
-  for (const auto& m : cfg.metrics()) key += m + ",";
-  if (!s.configured_metrics.empty() && s.configured_metrics != key) ROOFLINT_TRY(reenable(s.ctx, s.object));
-  s.configured_metrics = key;
-  auto& data = s.counter_data[{key, capacity}];
-  if (data.empty()) {
+  if (s.object_used) ROOFLINT_TRY(reenable(s.ctx, s.object));
+  s.object_used = true;
+  std::vector<std::uint8_t> data;
+  {
     CUpti_RangeProfiler_GetCounterDataSize_Params size{CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE};
     size.pRangeProfilerObject = s.object;
     size.pMetricNames = names.data();

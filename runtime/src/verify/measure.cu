@@ -204,8 +204,12 @@ measurement verify_session::measure(const case_definition& c) {
       } else {
         k.unavailable_reason = "the core metrics are not available on chip '" + device_.chip + "'";
       }
+      // The FLOP counters that can see the spec's math: SASS FP instructions for the SIMT roofs,
+      // tensor-pipe ops for the tensor roofs. The tensor group takes 6 kernel-replay passes on GH100
+      // (H200, 2026-11-30): collecting it for a SIMT kernel only costs time.
+      const bool tensor_math = c.spec->mode != model::math_mode::fp32_simt && c.spec->mode != model::math_mode::fp64;
       if (fp_ && k.available && !options_.fp_counters) k.notes.push_back("FP instruction counters skipped (--no-fp-counters)");
-      if (fp_ && k.available && options_.fp_counters) {
+      if (fp_ && k.available && options_.fp_counters && !tensor_math) {
         if (auto v = collect(*fp_, "fp")) {
           k.fp_available = true;
           for (std::size_t i = 0; i < v->size(); ++i) k.fp_instructions[cupti::fp_counters[i].op] = (*v)[i];
@@ -213,7 +217,7 @@ measurement verify_session::measure(const case_definition& c) {
           return faulted();
         }
       }
-      if (tensor_ && k.available) {
+      if (tensor_ && k.available && tensor_math) {
         if (auto v = collect(*tensor_, "tensor")) {
           k.tensor_available = true;
           for (std::size_t i = 0; i < v->size(); ++i) k.tensor_ops[tensor_->metrics()[i]] = (*v)[i];
