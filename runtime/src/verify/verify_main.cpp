@@ -66,8 +66,8 @@ std::string passes_text(const measurement& m) {
   return s.empty() ? s : " (CUPTI passes: " + s + ")";
 }
 
-/// Runs each of @p cases in a child process of its own (forked before any CUDA call here), so a
-/// faulting or crashing case ends only its child and the next case starts clean.
+/// Runs @p cases in child processes (forked before any CUDA call here): one child measures cases in
+/// order until one faults (its CUDA context may be dead), then a fresh child goes on with the next.
 std::vector<measurement> run_isolated(const std::vector<const case_definition*>& cases, const verify_options& o) {
   const std::size_t n = cases.size();
   std::vector<measurement> results(n);
@@ -98,10 +98,7 @@ std::vector<measurement> run_isolated(const std::vector<const case_definition*>&
           if (!write_all(fds[1], "B " + std::to_string(j) + "\n")) break;
           const measurement m = session.measure(*cases[j]);
           if (!write_all(fds[1], "R " + std::to_string(j) + " " + measurement_to_json(m) + "\n")) break;
-          // One case per process. Measured on the H200 (CUPTI 13.0.85, 2026-11-30): a second case in
-          // the same process, after the core, fp and tensor groups of the first, crashed with SIGSEGV
-          // inside CUPTI; a fresh process costs ~0.3 s of profiler set-up and isolates faults too.
-          break;
+          if (m.status == run_status::faulted) break;  // the context may be dead: a fresh process goes on
         }
       }
       ::close(fds[1]);
