@@ -7,7 +7,8 @@
 #   bash scripts/main-job.sh            # static part everywhere; GPU part where there is a GPU
 #   ROOFLINT_OUT=dir bash scripts/main-job.sh
 #
-# Exit codes: 0 done (also with no GPU: the static part ran); otherwise the failing step's code.
+# Exit codes: 0 done (also with no GPU: the static part ran; also when the verifier flagged the examples'
+# deliberate mistakes); otherwise the failing step's code (3: the GPU part could not measure).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${ROOFLINT_OUT:-out}
@@ -58,4 +59,10 @@ set +e
 status=${PIPESTATUS[0]}
 set -e
 echo "reports in $out/: ceilings.json, verify.json, verify.junit.xml, roofline.svg" >&2
+if [[ $status -eq 1 ]]; then
+  # The examples include deliberate mistakes (examples/*/README.md): failed verdicts are the expected
+  # output of the main job. CI gates on rooflint-examples' own exit code (1 = a verdict failed).
+  echo "rooflint: the verifier flagged kernels that move more than their compulsory bytes (see the table above)" >&2
+  exit 0
+fi
 exit "$status"
