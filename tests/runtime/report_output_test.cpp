@@ -193,3 +193,104 @@ TEST(ReportSvg, IsWellFormedWithRoofsRidgeDotsArrowsAndLegend) {
   EXPECT_NE(svg.find(">gather_stride33<"), std::string::npos);
   EXPECT_NE(svg.find(">saxpy_n64M<"), std::string::npos);
 }
+
+namespace {
+
+/// A gather-like copy: the elementwise FLOPs of saxpy_spec, but not counted (torch convention), so the
+/// spec counts 0 FLOP; the same bytes (8N read, 4N written).
+inline constexpr auto copy_spec = dsl::kernel<saxpy>("gather", dsl::elementwise(2, dsl::in<2>("x", dsl::f32, N),     // x: (N)
+                                                                                   dsl::inout<3>("y", dsl::f32, N)))  // y: (N)
+                                      .expect(dsl::memory_bound);
+
+/// The recorded saxpy with no FLOPs seen by the counters, @p read_x its compulsory reads and
+/// @p write_x its compulsory writes, in @p seconds.
+measurement data_movement(const std::string& name, double read_x, double write_x, double seconds) {
+  measurement m = recorded_saxpy();
+  m.case_name = name;
+  m.counters.fp_available = false;
+  m.counters.fp_instructions.clear();
+  m.counters.dram_read_bytes = read_x * 8 * saxpy_n;
+  m.counters.l2_write_sectors = write_x * 4 * saxpy_n / 32;
+  m.timing.median_s = seconds;
+  return m;
+}
+
+/// recorded_run() plus two 0-FLOP kernels (a failing gather with 16x its reads, a passing copy) and a
+/// cluster of SGEMM dots at S = 512 close together.
+run_report run_with_data_movement() {
+  run_report run = recorded_run();
+  const tolerances bands = tolerances_for(copy_spec, 0);
+  run.cases.push_back(compare({"gather_strided_n64M", &copy_spec, saxpy_sizes()}, data_movement("gather_strided_n64M", 16, 1, 2.1e-3),
+                              run.peaks, bands));
+  run.cases.push_back(compare({"transpose_naive_16K", &copy_spec, saxpy_sizes()}, data_movement("transpose_naive_16K", 1, 8, 7.0e-4),
+                              run.peaks, bands));
+  run.cases.push_back(compare({"copy_n64M", &copy_spec, saxpy_sizes()}, data_movement("copy_n64M", 1.0, 1.0, 1.9e-4), run.peaks, bands));
+  const auto sizes = sgemm_spec.bind(S(512)).bound;
+  const double s3 = 512.0 * 512 * 512;
+  int i = 0;
+  for (const char* name : {"sgemm_naive_n512", "sgemm_tiled_n512", "sgemm_register_blocked_n512", "sgemm_cublas_n512"}) {
+    measurement m = recorded_saxpy();
+    m.case_name = name;
+    m.counters.fp_instructions = {{"ffma", s3}};
+    m.counters.dram_read_bytes = 8 * 512.0 * 512 * (1.0 + 0.05 * i);
+    m.counters.l2_write_sectors = 4 * 512.0 * 512 / 32;
+    m.timing.median_s = 2 * s3 / ((5 + 0.6 * i) * 1e12);
+    run.cases.push_back(compare({name, &sgemm_spec, sizes}, m, run.peaks, tolerances_for(sgemm_spec, 0)));
+    ++i;
+  }
+  return run;
+}
+
+}  // namespace
+
+TEST(ReportSvg, ZeroFlopKernelsAppearInTheDataMovementPanelWithTheirRatio) {
+  const run_report run = run_with_data_movement();
+  ASSERT_EQ(run.cases[2].predicted.flops, 0.0);
+  ASSERT_EQ(run.cases[2].compared.observed_flops, 0.0);
+  ASSERT_EQ(run.cases[2].status, case_status::failed);
+  const std::string svg = to_svg(run);
+  if (const char* dir = std::getenv("ROOFLINT_REPORT_DIR")) std::ofstream(std::string(dir) + "/data_movement.svg") << svg;
+  std::map<std::string, int> counts;
+  ASSERT_TRUE(well_formed(svg, counts)) << svg;
+  const std::size_t panel = svg.find(R"(<g id="data-movement">)");
+  ASSERT_NE(panel, std::string::npos) << svg;
+  EXPECT_NE(svg.find("data movement (kernels without ideal FLOPs)", panel), std::string::npos);
+  // The failing gather: a row in the panel, in the failure colour, with its read ratio and bandwidth.
+  const std::size_t row = svg.find(R"(<g class="movement" data-case="gather_strided_n64M">)", panel);
+  ASSERT_NE(row, std::string::npos) << svg;
+  const std::string gather = svg.substr(row, svg.find("</g>", row) - row);
+  EXPECT_NE(gather.find("16.0x reads"), std::string::npos) << gather;
+  EXPECT_NE(gather.find(" of 4.8 TB/s"), std::string::npos) << gather;
+  EXPECT_NE(gather.find("#cf222e"), std::string::npos) << gather;
+  EXPECT_NE(gather.find(R"(class="compulsory-bytes")"), std::string::npos);
+  EXPECT_NE(gather.find(R"(class="observed-bytes")"), std::string::npos);
+  const std::size_t transpose = svg.find(R"(data-case="transpose_naive_16K")", panel);
+  ASSERT_NE(transpose, std::string::npos);
+  EXPECT_NE(svg.find("8.0x writes", transpose), std::string::npos);
+  // Not on the roofline, and no longer listed as not drawn; the FLOP kernels still are.
+  EXPECT_EQ(svg.find(R"(<g class="kernel" data-case="gather_strided_n64M">)"), std::string::npos);
+  EXPECT_EQ(svg.find("not drawn"), std::string::npos);
+  EXPECT_NE(svg.find(R"(<g class="kernel" data-case="sgemm_tiled_n512">)"), std::string::npos);
+  EXPECT_EQ(counts["svg"], 1);
+}
+
+TEST(ReportSvg, CloseDotsGetLabelsThatDoNotOverlap) {
+  const std::string svg = to_svg(run_with_data_movement());
+  // Label boxes (6.5 px per character, 14 px high) of the dot labels must not intersect.
+  const std::regex label(R"re(<text data-case="[^"]*" x="([-0-9.]+)" y="([-0-9.]+)" fill="[^"]*"( text-anchor="end")?>([^<]*)</text>)re");
+  struct rect { double x0, y0, x1, y1; };
+  std::vector<rect> boxes;
+  for (auto it = std::sregex_iterator(svg.begin(), svg.end(), label); it != std::sregex_iterator(); ++it) {
+    const double x = std::stod((*it)[1]), y = std::stod((*it)[2]);
+    const double w = 6.5 * static_cast<double>((*it)[4].length());
+    const double x0 = (*it)[3].matched ? x - w : x;
+    boxes.push_back({x0, y - 11, x0 + w, y + 3});
+  }
+  ASSERT_EQ(boxes.size(), 6u) << svg;
+  for (std::size_t i = 0; i < boxes.size(); ++i)
+    for (std::size_t j = i + 1; j < boxes.size(); ++j) {
+      const rect& a = boxes[i];
+      const rect& b = boxes[j];
+      EXPECT_FALSE(a.x0 < b.x1 - 0.01 && b.x0 < a.x1 - 0.01 && a.y0 < b.y1 - 0.01 && b.y0 < a.y1 - 0.01) << "labels " << i << " and " << j << " overlap";
+    }
+}

@@ -1,6 +1,9 @@
 // The SVG roofline chart (report.h): log-log, the bandwidth roof and the compute roof of each math mode
 // the cases use, the ridge marked, per case the predicted dot (hollow, on the roof at t_min) and the
-// measured dot (filled: true intensity, achieved FLOP/s) joined by an arrow.
+// measured dot (filled: true intensity, achieved FLOP/s) joined by an arrow. Kernels without ideal
+// FLOPs (pure data movement) get a second panel below: compulsory against observed DRAM bytes on a log
+// scale, with the traffic ratio and the achieved bandwidth. The canvas is sized from its content; text
+// widths are estimated (6.5 px per character at 12 px, 6 px at 11 px) since no font is embedded.
 
 #include <fmt/format.h>
 
@@ -18,9 +21,12 @@ namespace rooflint::runtime {
 
 namespace {
 
-constexpr double width = 1000, height = 640;
-constexpr double left = 112, right = 260, top = 56, bottom = 64;
-constexpr double plot_w = width - left - right, plot_h = height - top - bottom;
+constexpr double main_h = 640;
+constexpr double left = 112, top = 56, bottom = 64, plot_w = 628;
+constexpr double plot_h = main_h - top - bottom;
+constexpr double char_w = 6.5;       // estimated width of one character at font-size 12
+constexpr double small_char_w = 6;   // at font-size 11
+constexpr double line_h = 14;        // a label's box height at font-size 12
 
 struct dot {
   std::string label;
@@ -29,6 +35,20 @@ struct dot {
   bool measured = false;
   bool executed_flops = false;   // drawn with the counters' FLOPs (the spec counts 0)
   case_status status = case_status::passed;
+};
+
+/// A kernel without ideal FLOPs: bytes only.
+struct mover {
+  std::string label;
+  double compulsory = 0, observed = 0;  // bytes (observed 0: no counters)
+  std::string ratio;                    // "16.0x reads, 1.0x writes"
+  std::string bandwidth;                // "3.6 TB/s of 4.54 TB/s"
+  case_status status = case_status::passed;
+};
+
+struct box {
+  double x0, y0, x1, y1;
+  bool overlaps(const box& o) const { return x0 < o.x1 && o.x0 < x1 && y0 < o.y1 && o.y0 < y1; }
 };
 
 struct axes {
@@ -51,11 +71,38 @@ std::string decade_label(int k, const char* unit) {
   return detail::rate_text(v, unit);
 }
 
+/// @return @p text split at spaces into lines of at most @p max_chars (a longer word stays whole).
+std::vector<std::string> wrap(const std::string& text, std::size_t max_chars) {
+  std::vector<std::string> lines;
+  std::string line;
+  std::size_t at = 0;
+  while (at < text.size()) {
+    std::size_t end = text.find(' ', at);
+    if (end == std::string::npos) end = text.size();
+    const std::string word = text.substr(at, end - at);
+    if (!line.empty() && line.size() + 1 + word.size() > max_chars) lines.push_back(line), line.clear();
+    line += (line.empty() ? "" : " ") + word;
+    at = end + 1;
+  }
+  if (!line.empty()) lines.push_back(line);
+  return lines;
+}
+
+std::string ratio_words(const comparison& c) {
+  if (!c.traffic_measured) return "traffic not measured (no counters)";
+  std::string reads = c.read_ratio > 0 ? fmt::format("{:.1f}x reads", c.read_ratio) : "";
+  std::string writes = c.write_ratio > 0 ? fmt::format("{:.1f}x writes", c.write_ratio) : "";
+  if (reads.empty()) return writes.empty() ? fmt::format("{:.1f}x bytes", c.total_ratio) : writes;
+  if (writes.empty()) return reads;
+  return c.write_ratio > c.read_ratio ? writes + ", " + reads : reads + ", " + writes;
+}
+
 }  // namespace
 
 std::string to_svg(const run_report& run) {
   const model::peaks& peaks = run.peaks;
   std::vector<dot> dots;
+  std::vector<mover> movers;
   std::vector<std::string> not_drawn;
   std::set<model::math_mode> modes;
   for (const case_report& r : run.cases) {
@@ -69,8 +116,26 @@ std::string to_svg(const run_report& run) {
       flops = c.observed_flops;
       d.executed_flops = true;
     }
-    if (flops <= 0 || p.bytes() <= 0 || peaks.dram_bytes_per_s <= 0) {
-      not_drawn.push_back(r.name + " (0 FLOP: no intensity to draw)");
+    if (p.bytes() <= 0) {
+      not_drawn.push_back(r.name + " (0 compulsory bytes)");
+      continue;
+    }
+    if (flops <= 0 || peaks.dram_bytes_per_s <= 0) {
+      mover m;
+      m.label = r.name;
+      m.status = r.status;
+      m.compulsory = p.bytes();
+      m.observed = c.traffic_measured ? c.observed_bytes : 0;
+      m.ratio = ratio_words(c);
+      if (c.t_measured_s > 0) {
+        const double bw = c.achieved_bytes_per_s > 0 ? c.achieved_bytes_per_s
+                                                     : (m.observed > 0 ? m.observed : m.compulsory) / c.t_measured_s;
+        m.bandwidth = detail::rate_text(bw, "B");
+        if (peaks.dram_bytes_per_s > 0) m.bandwidth += " of " + detail::rate_text(peaks.dram_bytes_per_s, "B");
+      } else {
+        m.bandwidth = "not timed";
+      }
+      movers.push_back(m);
       continue;
     }
     const model::workload w{flops, p.bytes(), p.mode};
@@ -107,6 +172,99 @@ std::string to_svg(const run_report& run) {
   if (a.y1 - a.y0 < 4) a.y0 = a.y1 - 4;
   const double x_lo = std::pow(10.0, a.x0), x_hi = std::pow(10.0, a.x1), y_lo = std::pow(10.0, a.y0);
 
+  // Dot labels: placed in order of y, each nudged down/up a line at a time until its box overlaps no
+  // placed label and no dot; a label that would leave the plot on the right goes left of its dot.
+  struct placed_label {
+    std::string text;
+    double x = 0, y = 0;       // text anchor, baseline
+    bool anchor_end = false;
+    bool leader = false;
+    double dot_x = 0, dot_y = 0;
+    std::string case_name;
+    case_status status = case_status::passed;
+  };
+  std::vector<placed_label> labels;
+  {
+    std::vector<box> taken;
+    for (const dot& d : dots) {
+      taken.push_back({a.px(d.x_pred) - 6, a.py(d.y_pred) - 6, a.px(d.x_pred) + 6, a.py(d.y_pred) + 6});
+      if (d.measured) taken.push_back({a.px(d.x_meas) - 6, a.py(d.y_meas) - 6, a.px(d.x_meas) + 6, a.py(d.y_meas) + 6});
+    }
+    std::vector<std::size_t> order(dots.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    const auto anchor = [&](const dot& d) {
+      return d.measured ? std::pair{a.px(d.x_meas), a.py(d.y_meas)} : std::pair{a.px(d.x_pred), a.py(d.y_pred)};
+    };
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t i, std::size_t j) { return anchor(dots[i]).second < anchor(dots[j]).second; });
+    for (std::size_t i : order) {
+      const dot& d = dots[i];
+      placed_label l;
+      l.text = d.label + (d.executed_flops ? " (executed FLOP)" : "");
+      l.case_name = d.label;
+      l.status = d.status;
+      std::tie(l.dot_x, l.dot_y) = anchor(d);
+      const double w = char_w * static_cast<double>(l.text.size());
+      l.anchor_end = l.dot_x + 9 + w > left + plot_w;
+      const double x0 = l.anchor_end ? l.dot_x - 9 - w : l.dot_x + 9;
+      double best_dy = 0;
+      for (int k = 0; k <= 24; ++k) {
+        const double dy = (k % 2 == 1 ? 1 : -1) * std::ceil(k / 2.0) * line_h;  // 0, +1, -1, +2, -2 lines
+        const box b{x0, l.dot_y + dy - line_h / 2, x0 + w, l.dot_y + dy + line_h / 2};
+        if (b.y0 < top || b.y1 > top + plot_h) continue;
+        if (std::none_of(taken.begin(), taken.end(), [&](const box& t) { return t.overlaps(b); })) {
+          best_dy = dy;
+          break;
+        }
+      }
+      taken.push_back({x0, l.dot_y + best_dy - line_h / 2, x0 + w, l.dot_y + best_dy + line_h / 2});
+      l.x = l.anchor_end ? l.dot_x - 9 : l.dot_x + 9;
+      l.y = l.dot_y + best_dy + 4;
+      l.leader = std::abs(best_dy) >= line_h;
+      labels.push_back(l);
+    }
+  }
+
+  // Legend texts (for the canvas width), long ones wrapped.
+  std::vector<std::string> not_drawn_lines;
+  for (const auto& n : not_drawn)
+    for (const auto& line : wrap(n, 40)) not_drawn_lines.push_back(line);
+  double legend_w = char_w * 36;  // "predicted (compulsory bytes, t_min)"
+  for (const auto& line : not_drawn_lines) legend_w = std::max(legend_w, small_char_w * static_cast<double>(line.size()));
+  const double legend_x = left + plot_w + 20;
+  double width = legend_x + 18 + legend_w + 16;
+  const std::string title = "Roofline: " + (run.device.empty() ? std::string("no device") : run.device);
+  const std::string peaks_line = "peaks: " + run.peaks_label;
+  width = std::max({width, left + 16 + 8.5 * static_cast<double>(title.size()), left + 16 + char_w * static_cast<double>(peaks_line.size())});
+  for (const auto& l : labels)
+    if (!l.anchor_end) width = std::max(width, l.x + char_w * static_cast<double>(l.text.size()) + 8);
+
+  // Data-movement panel geometry: names right-aligned, a log byte scale, the ratio and bandwidth text.
+  constexpr double row_h = 28, bar_w = 420;
+  double name_w = 0, note_w = 0;
+  double bmin = 1e300, bmax = 0;
+  for (const mover& m : movers) {
+    name_w = std::max(name_w, char_w * static_cast<double>(m.label.size()));
+    note_w = std::max(note_w, char_w * static_cast<double>(m.ratio.size() + 3 + m.bandwidth.size()));
+    for (double b : {m.compulsory, m.observed})
+      if (b > 0) bmin = std::min(bmin, b), bmax = std::max(bmax, b);
+  }
+  const double panel_top = main_h;
+  const double rows_top = panel_top + 64;
+  const double name_right = std::max(left - 6, 16 + name_w);
+  const double bar_x0 = name_right + 16;
+  const double note_x = bar_x0 + bar_w + 18;
+  double b0 = 0, b1 = 1;
+  if (!movers.empty()) {
+    b0 = std::floor(2 * std::log10(bmin / 1.3)) / 2;  // half decades
+    b1 = std::ceil(2 * std::log10(bmax * 1.3)) / 2;
+    if (b1 - b0 < 1.5) b0 = std::floor(b0 - 0.5), b1 = std::ceil(b1 + 0.5);
+    width = std::max({width, note_x + note_w + 16, 16 + char_w * 62});
+  }
+  const auto bx = [&](double bytes) { return bar_x0 + (std::log10(bytes) - b0) / (b1 - b0) * bar_w; };
+  const double rows_bottom = rows_top + row_h * static_cast<double>(movers.size());
+  const double height = movers.empty() ? main_h : rows_bottom + 50;
+  width = std::ceil(width);
+
   std::string s;
   s += fmt::format(R"(<?xml version="1.0" encoding="UTF-8"?>
 <svg xmlns="http://www.w3.org/2000/svg" width="{0}" height="{1}" viewBox="0 0 {0} {1}" font-family="Helvetica, Arial, sans-serif" font-size="12">
@@ -118,9 +276,8 @@ std::string to_svg(const run_report& run) {
 <rect width="100%" height="100%" fill="white"/>
 )",
                    width, height, left, top, plot_w, plot_h);
-  s += fmt::format("<text x=\"{}\" y=\"24\" font-size=\"16\" font-weight=\"bold\">Roofline: {}</text>\n", left,
-                   xml_escape(run.device.empty() ? std::string("no device") : run.device));
-  s += fmt::format("<text x=\"{}\" y=\"42\" fill=\"#555\">peaks: {}</text>\n", left, xml_escape(run.peaks_label));
+  s += fmt::format("<text x=\"{}\" y=\"24\" font-size=\"16\" font-weight=\"bold\">{}</text>\n", left, xml_escape(title));
+  s += fmt::format("<text x=\"{}\" y=\"42\" fill=\"#555\">{}</text>\n", left, xml_escape(peaks_line));
 
   // Grid and axes.
   s += "<g id=\"grid\" stroke=\"#e5e5e5\" stroke-width=\"1\">\n";
@@ -137,7 +294,7 @@ std::string to_svg(const run_report& run) {
     s += fmt::format("  <text x=\"{}\" y=\"{:.1f}\" text-anchor=\"end\" dominant-baseline=\"middle\">{}</text>\n", left - 6,
                      a.py(std::pow(10.0, k)), decade_label(k, "FLOP"));
   s += fmt::format("  <text x=\"{}\" y=\"{}\" text-anchor=\"middle\">arithmetic intensity (FLOP/byte, DRAM)</text>\n",
-                   left + plot_w / 2, height - 20);
+                   left + plot_w / 2, main_h - 20);
   s += fmt::format("  <text transform=\"translate(18 {}) rotate(-90)\" text-anchor=\"middle\">performance (FLOP/s)</text>\n",
                    top + plot_h / 2);
   s += "</g>\n";
@@ -183,7 +340,6 @@ std::string to_svg(const run_report& run) {
     s += fmt::format("  <g class=\"kernel\" data-case=\"{}\">\n", xml_escape(d.label));
     const double xp = a.px(d.x_pred), yp = a.py(d.y_pred);
     s += fmt::format("    <circle class=\"predicted\" cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"6\" fill=\"white\" stroke=\"{}\" stroke-width=\"2\"/>\n", xp, yp, c);
-    double lx = xp, ly = yp;
     if (d.measured) {
       const double xm = a.px(d.x_meas), ym = a.py(d.y_meas);
       const double len = std::hypot(xm - xp, ym - yp);
@@ -193,16 +349,28 @@ std::string to_svg(const run_report& run) {
                          xp + 7 * ux, yp + 7 * uy, xm - 7 * ux, ym - 7 * uy);
       }
       s += fmt::format("    <circle class=\"measured\" cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"6\" fill=\"{}\"/>\n", xm, ym, c);
-      lx = xm, ly = ym;
     }
-    s += fmt::format("    <text x=\"{:.1f}\" y=\"{:.1f}\" fill=\"{}\">{}{}</text>\n", lx + 9, ly + 4, c, xml_escape(d.label),
-                     d.executed_flops ? " (executed FLOP)" : "");
     s += "  </g>\n";
   }
   s += "</g>\n";
 
+  // Labels above the dots, with a white halo; a thin leader line where a label moved off its dot.
+  s += "<g id=\"labels\" paint-order=\"stroke\" stroke=\"white\" stroke-width=\"3\" stroke-linejoin=\"round\">\n";
+  for (const placed_label& l : labels) {
+    const std::string c = color(l.status);
+    if (l.leader) {
+      const double ex = l.anchor_end ? l.x + 2 : l.x - 2;
+      const double sx = l.dot_x + (l.anchor_end ? -6 : 6);
+      s += fmt::format("  <line class=\"leader\" x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"{}\" stroke-width=\"0.8\" stroke-opacity=\"0.7\"/>\n",
+                       sx, l.dot_y, ex, l.y - 4, c);
+    }
+    s += fmt::format("  <text data-case=\"{}\" x=\"{:.1f}\" y=\"{:.1f}\" fill=\"{}\"{}>{}</text>\n", xml_escape(l.case_name), l.x, l.y,
+                     c, l.anchor_end ? " text-anchor=\"end\"" : "", xml_escape(l.text));
+  }
+  s += "</g>\n";
+
   // Legend.
-  const double lx = left + plot_w + 20;
+  const double lx = legend_x;
   double ly = top + 10;
   s += "<g id=\"legend\">\n";
   s += fmt::format("  <text x=\"{}\" y=\"{}\" font-weight=\"bold\">legend</text>\n", lx, ly);
@@ -223,15 +391,64 @@ std::string to_svg(const run_report& run) {
   ly += 20;
   s += fmt::format("  <line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#8250df\" stroke-width=\"2.5\"/><text x=\"{}\" y=\"{}\">compute roof, ridge dashed</text>\n",
                    lx, ly, lx + 12, ly, lx + 18, ly + 4);
-  ly += 28;
-  if (!not_drawn.empty()) {
+  ly += 20;
+  if (!movers.empty()) {
+    s += fmt::format("  <text x=\"{}\" y=\"{}\" fill=\"#555\">{} without FLOPs: panel below</text>\n", lx, ly + 4,
+                     movers.size() == 1 ? std::string("1 kernel") : fmt::format("{} kernels", movers.size()));
+    ly += 20;
+  }
+  ly += 8;
+  if (!not_drawn_lines.empty()) {
     s += fmt::format("  <text x=\"{}\" y=\"{}\" font-weight=\"bold\">not drawn</text>\n", lx, ly);
-    for (const auto& n : not_drawn) {
+    for (const auto& n : not_drawn_lines) {
       ly += 16;
       s += fmt::format("  <text x=\"{}\" y=\"{}\" font-size=\"11\">{}</text>\n", lx, ly, xml_escape(n));
     }
   }
-  s += "</g>\n</svg>\n";
+  s += "</g>\n";
+
+  // Data movement: compulsory (hollow) against observed (filled) DRAM bytes, per kernel without FLOPs.
+  if (!movers.empty()) {
+    s += "<g id=\"data-movement\">\n";
+    s += fmt::format("  <line x1=\"16\" y1=\"{0}\" x2=\"{1}\" y2=\"{0}\" stroke=\"#d0d7de\"/>\n", panel_top + 4, width - 16);
+    s += fmt::format("  <text x=\"16\" y=\"{}\" font-size=\"14\" font-weight=\"bold\">data movement (kernels without ideal FLOPs)</text>\n",
+                     panel_top + 26);
+    s += fmt::format("  <text x=\"16\" y=\"{}\" fill=\"#555\">hollow: compulsory bytes (reads + writes); filled: observed DRAM bytes (reads + writes); log scale</text>\n",
+                     panel_top + 44);
+    for (int k = static_cast<int>(std::ceil(b0)); k <= static_cast<int>(std::floor(b1)); ++k) {
+      const double x = bx(std::pow(10.0, k));
+      s += fmt::format("  <line x1=\"{0:.1f}\" y1=\"{1}\" x2=\"{0:.1f}\" y2=\"{2}\" stroke=\"#e5e5e5\"/>\n", x, rows_top - 4, rows_bottom + 4);
+      s += fmt::format("  <text x=\"{:.1f}\" y=\"{}\" text-anchor=\"middle\" font-size=\"11\">{}</text>\n", x, rows_bottom + 20,
+                       detail::bytes_text(std::pow(10.0, k)));
+    }
+    s += fmt::format("  <text x=\"{:.1f}\" y=\"{}\" text-anchor=\"middle\">DRAM bytes per run</text>\n", bar_x0 + bar_w / 2, rows_bottom + 38);
+    double ry = rows_top;
+    for (const mover& m : movers) {
+      const std::string c = color(m.status);
+      const double cy = ry + row_h / 2;
+      s += fmt::format("  <g class=\"movement\" data-case=\"{}\">\n", xml_escape(m.label));
+      s += fmt::format("    <title>{}: compulsory {}, observed {}</title>\n", xml_escape(m.label), detail::bytes_text(m.compulsory),
+                       m.observed > 0 ? detail::bytes_text(m.observed) : std::string("not measured"));
+      s += fmt::format("    <text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"end\" fill=\"{}\">{}</text>\n", name_right, cy + 4, c, xml_escape(m.label));
+      s += fmt::format("    <line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"#eee\"/>\n", bar_x0, cy, bar_x0 + bar_w, cy);
+      const double xc = bx(m.compulsory);
+      if (m.observed > 0) {
+        const double xo = bx(m.observed);
+        s += fmt::format("    <rect class=\"excess\" x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"10\" fill=\"{}\" fill-opacity=\"0.25\"/>\n",
+                         std::min(xc, xo), cy - 5, std::abs(xo - xc), c);
+      }
+      // Hollow first, the filled observed dot on top and smaller: equal bytes read as a ring around a dot.
+      s += fmt::format("    <circle class=\"compulsory-bytes\" cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"6\" fill=\"white\" stroke=\"{}\" stroke-width=\"2\"/>\n", xc, cy, c);
+      if (m.observed > 0)
+        s += fmt::format("    <circle class=\"observed-bytes\" cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"4.5\" fill=\"{}\"/>\n", bx(m.observed), cy, c);
+      s += fmt::format("    <text class=\"movement-ratio\" x=\"{:.1f}\" y=\"{:.1f}\"><tspan fill=\"{}\" font-weight=\"bold\">{}</tspan><tspan fill=\"#555\"> | {}</tspan></text>\n",
+                       note_x, cy + 4, c, xml_escape(m.ratio), xml_escape(m.bandwidth));
+      s += "  </g>\n";
+      ry += row_h;
+    }
+    s += "</g>\n";
+  }
+  s += "</svg>\n";
   return s;
 }
 
