@@ -62,5 +62,12 @@ if [[ $mode == full ]]; then
   cat "$OUT/bench-ceilings.txt" >>"$OUT/summary.txt" 2>/dev/null || tail -20 "$logs/bench-ceilings.log" >>"$OUT/summary.txt"
 fi
 
+# At most 8 files come back from the device machine: the reports, and everything else in one archive.
+for f in "$OUT"/*; do
+  case $(basename "$f") in
+    summary.txt|ceilings.json|verify.json|verify.junit.xml|roofline.svg|bench-ceilings.txt|ncu.txt|logs) ;;
+    *) mv "$f" "$logs/" ;;
+  esac
+done
 tar -C "$OUT" -czf "$OUT/logs.tar.gz" logs && rm -rf "$logs"
 section "done"
