@@ -243,7 +243,9 @@ std::string to_svg(const run_report& run) {
   double name_w = 0, note_w = 0;
   double bmin = 1e300, bmax = 0;
   for (const mover& m : movers) {
-    name_w = std::max(name_w, char_w * static_cast<double>(m.label.size()));
+    // Names sit right-aligned against the bars: size their column generously (browser fallback fonts
+    // run ~7 px per character, wider than the 6.5 px estimate that is enough elsewhere).
+    name_w = std::max(name_w, 1.15 * char_w * static_cast<double>(m.label.size()));
     note_w = std::max(note_w, char_w * static_cast<double>(m.ratio.size() + 3 + m.bandwidth.size()));
     for (double b : {m.compulsory, m.observed})
       if (b > 0) bmin = std::min(bmin, b), bmax = std::max(bmax, b);
