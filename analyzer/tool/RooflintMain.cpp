@@ -132,14 +132,39 @@ int main(int argc, const char **argv) {
   for (const std::string &F : WarningFlags)
     if (Error E = Options.Diagnostics.applyWarningFlag(F)) { WithColor::error() << toString(std::move(E)) << "\n"; return 1; }
 
-  std::vector<std::string> Notes;
-  auto Database = analyzer::makeCudaDatabase(Parser->getCompilations(), analyzer::detectEnvironment(), Notes);
+  // With no source file named, CommonOptionsParser loads no database (and getCompilations() would
+  // dereference null): load the -p directory's compile_commands.json here, or say what is missing.
+  std::unique_ptr<clang::tooling::CompilationDatabase> OwnDatabase;
   std::vector<std::string> Files = Parser->getSourcePathList();
-  if (Files.empty()) Files = Parser->getCompilations().getAllFiles();
+  const clang::tooling::CompilationDatabase *Compilations = nullptr;
+  if (!Files.empty()) {
+    Compilations = &Parser->getCompilations();
+  } else {
+    std::string BuildDir;
+    for (size_t I = 1; I < Args.size(); ++I) {
+      StringRef A = Args[I];
+      if ((A == "-p" || A == "--p") && I + 1 < Args.size()) BuildDir = Args[I + 1];
+      else if (A.consume_front("-p=") || A.consume_front("--p=")) BuildDir = A.str();
+    }
+    if (BuildDir.empty()) {
+      WithColor::error() << "no source files to analyse; name them, or pass -p with a compile_commands.json\n";
+      return 1;
+    }
+    std::string LoadError;
+    OwnDatabase = clang::tooling::CompilationDatabase::loadFromDirectory(BuildDir, LoadError);
+    if (!OwnDatabase) {
+      WithColor::error() << "cannot read a compile database in '" << BuildDir << "': " << LoadError << "\n";
+      return 1;
+    }
+    Compilations = OwnDatabase.get();
+    Files = Compilations->getAllFiles();
+  }
   if (Files.empty()) {
     WithColor::error() << "no source files to analyse; name them, or pass -p with a compile_commands.json\n";
     return 1;
   }
+  std::vector<std::string> Notes;
+  auto Database = analyzer::makeCudaDatabase(*Compilations, analyzer::detectEnvironment(), Notes);
 
   analyzer::AnalysisResults Results;
   auto Factory = analyzer::makeActionFactory(Options, Results);

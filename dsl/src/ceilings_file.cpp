@@ -213,6 +213,9 @@ std::optional<ceilings_file> from_json(const std::string& text, std::string& err
     const std::size_t offset = e.byte > 0 ? e.byte - 1 : 0;
     error = "malformed JSON at byte " + std::to_string(offset) + position + ": " + cause;
     return std::nullopt;
+  } catch (const json::exception& e) {  // a number out of range (1e400) and the like
+    error = std::string("malformed JSON: ") + e.what();
+    return std::nullopt;
   }
   if (!root.is_object()) {
     error = "not a ceilings file: the top level is " + reader::type_of(root) + ", not an object";

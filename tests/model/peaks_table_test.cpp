@@ -60,3 +60,10 @@ TEST(FindPeaks, LabelsEveryPeakAsDatasheet) {
 
 // Evaluated by the compiler: the table is usable in constant expressions.
 static_assert(model::find_peaks("NVIDIA L40S")->flops_per_s[model::math_mode::fp32_simt] == 91.6e12);
+
+TEST(FindPeaks, MatchesKeysAsWholeTokensOnly) {
+  // Review finding: plain substring matching gave "NVIDIA L40" the L4's 0.3 TB/s and "RTX A1000" an A100.
+  EXPECT_FALSE(model::find_peaks("NVIDIA L40").has_value());
+  EXPECT_FALSE(model::find_peaks("NVIDIA RTX A1000").has_value());
+  EXPECT_EQ(matched("NVIDIA A100-SXM4-80GB"), "A100 80GB");  // '-' separates tokens
+}

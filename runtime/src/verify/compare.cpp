@@ -159,7 +159,7 @@ case_report compare(const case_input& in, const measurement& m, const model::pea
   p.read_bytes = spec.read_bytes_at(in.sizes);
   p.written_bytes = spec.written_bytes_at(in.sizes);
   p.mode = spec.mode;
-  const bool have_peaks = peaks.dram_bytes_per_s > 0;
+  const bool have_peaks = peaks.dram_bytes_per_s > 0 && peaks.has(p.mode);  // a ridge needs both roofs
   if (have_peaks) p.bound = model::classify({p.flops, p.bytes(), p.mode}, peaks);
 
   switch (m.status) {
@@ -195,11 +195,16 @@ case_report compare(const case_input& in, const measurement& m, const model::pea
   }
   if (!have_peaks) {
     r.status = case_status::error;
-    add(r, severity::error, "rooflint-no-peaks", "no peaks for this device: pass --ceilings FILE (rooflint-ceilings)");
+    add(r, severity::error, "rooflint-no-peaks",
+        peaks.dram_bytes_per_s > 0
+            ? "no " + std::string(model::label(p.mode)) + " compute ceiling for this device: measure it with rooflint-ceilings, or choose another math mode in the spec"
+            : std::string("no peaks for this device: pass --ceilings FILE (rooflint-ceilings)"));
     return r;
   }
   c.measured_bound = model::classify({p.flops, k.available ? c.observed_bytes : p.bytes(), p.mode}, peaks);
   if (k.available) check_traffic(r, peaks);
+  if (k.available && !c.cold)  // the traffic check is void: judge the bound on compulsory bytes
+    c.measured_bound = model::classify({p.flops, p.bytes(), p.mode}, peaks);
   for (const auto& note : k.notes) add(r, severity::remark, "rooflint-counters", note);
 
   if (k.fp_available || k.tensor_available) {

@@ -138,7 +138,10 @@ measurement verify_session::measure(const case_definition& c) {
   // Restore in-place inputs, flush L2 (read-only sweep), wait: all outside the measured window.
   const auto prepare = [&]() -> result<void> {
     if (l.restore) l.restore(stream_);
-    ROOFLINT_TRY(flush_->enqueue(stream_));
+    if (auto flushed = flush_->enqueue(stream_); !flushed) {
+      fault.message = "flushing L2 failed: " + flushed.err().message;
+      return flushed.err();
+    }
     if (const cudaError_t s = cudaStreamSynchronize(stream_); s != cudaSuccess) {
       fault.message = "restoring inputs or flushing L2 failed: " + cuda_text(s);
       return error{error_code::internal, fault.message};
@@ -233,6 +236,7 @@ measurement verify_session::measure(const case_definition& c) {
   t.warmup = std::max(1, options_.warmup);
   cudaEvent_t start = nullptr, stop = nullptr;
   if (cudaEventCreate(&start) != cudaSuccess || cudaEventCreate(&stop) != cudaSuccess) {
+    if (start) cudaEventDestroy(start);
     fault.message = "cudaEventCreate failed";
     return faulted();
   }
@@ -252,7 +256,10 @@ measurement verify_session::measure(const case_definition& c) {
       break;
     }
     float ms = 0;
-    cudaEventElapsedTime(&ms, start, stop);
+    if (const cudaError_t e = cudaEventElapsedTime(&ms, start, stop); e != cudaSuccess) {
+      fault.message = "cudaEventElapsedTime failed while timing case '" + c.name + "': " + cuda_text(e);
+      break;
+    }
     times.push_back(ms * 1e-3);
   }
   clock_summary clocks = sampler.stop();

@@ -372,7 +372,8 @@ int verify_main(int argc, char** argv) {
       if (!take(text)) return false;
       char* end = nullptr;
       out = std::strtod(text.c_str(), &end);
-      return end && *end == '\0' && !text.empty() && out >= lo;
+      // Finite and at most a million: the counts and seconds become ints (--timeout in ms for poll()).
+      return end && *end == '\0' && !text.empty() && out >= lo && out <= 1e6;
     };
     double number = 0;
     if (arg == "--help" || arg == "-h") {

@@ -106,11 +106,13 @@ consteval operation<A, B, C> bmm(A a, B b, C c) {
 
 /// C (M,N) = bias + A (M,K) @ B (K,N); bias (N) or (M,N). Ideal FLOPs 2*M*N*K (bias not counted, as torch).
 template <Tensor Bias, Tensor A, Tensor B, Tensor C>
-consteval operation<Bias, A, B, C> addmm(Bias bias, A a, B b, C c) {
+consteval operation<A, B, Bias, C> addmm(Bias bias, A a, B b, C c) {
   static_assert((HasRank<Bias, 1> && SameDimAt<Bias, 0, C, 1>) || SameShape<Bias, C>, "rooflint: addmm: bias must have shape (N) or (M,N)");
   static_assert(Read<Bias>, "rooflint: addmm: bias must be read");
   const auto product = matmul(a, b, c);
-  return detail::make_op(op_kind::addmm, "addmm", product.info.flops, bias, a, b, c);
+  // A and B first: the spec's math mode comes from its first read tensor, and an f16 GEMM with an
+  // f32 bias runs on the FP16 tensor roof, not the FP32 one.
+  return detail::make_op(op_kind::addmm, "addmm", product.info.flops, a, b, bias, c);
 }
 
 /// Y (M,N) = X (M,K) @ W^T, W (N,K) as torch.nn.Linear stores it. Ideal FLOPs 2*M*N*K.

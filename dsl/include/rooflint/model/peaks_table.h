@@ -54,8 +54,17 @@ inline constexpr std::array<datasheet_row, 9> datasheet_rows{{
 }};
 // clang-format on
 
+constexpr bool is_separator(char c) { return c == ' ' || c == '-' || c == '_'; }
+
+/// @return Whether @p needle occurs in @p haystack as a whole token: "NVIDIA L40" does not contain "L4",
+/// "NVIDIA RTX A1000" does not contain "A100", "NVIDIA A100-SXM4-80GB" contains "A100".
 constexpr bool contains(std::string_view haystack, std::string_view needle) {
-  return haystack.find(needle) != std::string_view::npos;
+  for (auto at = haystack.find(needle); at != std::string_view::npos; at = haystack.find(needle, at + 1)) {
+    const auto end = at + needle.size();
+    if ((at == 0 || is_separator(haystack[at - 1])) && (end == haystack.size() || is_separator(haystack[end])))
+      return true;
+  }
+  return false;
 }
 
 }  // namespace detail
