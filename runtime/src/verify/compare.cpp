@@ -166,7 +166,7 @@ case_report compare(const case_input& in, const measurement& m, const model::pea
     case run_status::measured: break;
     case run_status::no_device:
       r.status = case_status::skipped;
-      add(r, severity::remark, "rooflint-no-device", "not measured: " + m.error);
+      add(r, severity::remark, "rooflint-no-device", "not measured: no usable CUDA device (the reason is above)");
       return r;
     case run_status::faulted:
     case run_status::crashed:

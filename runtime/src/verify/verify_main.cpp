@@ -255,8 +255,12 @@ run_report make_report(const std::vector<const case_definition*>& cases, const s
   run.counters_mode = counted ? "CUPTI range profiler (auto range, kernel replay)"
                       : !any_measured ? "none (nothing was measured)"
                                       : "timing only" + (why_not_counted.empty() ? std::string() : ": " + why_not_counted);
-  if (run.device.empty())
-    run.warnings.push_back("no usable CUDA device: nothing was measured (exit code 3)");
+  if (run.device.empty()) {  // say why once, here; each case only says that it was not measured
+    std::string why = "no usable CUDA device";
+    for (const auto& m : measured)
+      if (m.status == run_status::no_device && !m.error.empty()) { why = m.error; break; }
+    run.warnings.push_back("nothing was measured (exit code 3): " + why);
+  }
   if (!counted && !why_not_counted.empty()) run.warnings.push_back("traffic not measured: " + why_not_counted);
 
   bool failed = false, cannot_measure = false;
