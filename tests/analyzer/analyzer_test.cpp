@@ -95,6 +95,7 @@ TEST(Expectation, WarnsWhenExpectedComputeBoundIsMemoryBound) {
 
 TEST(Expectation, StaysSilentWhenTheExpectationHolds) {
   const AnalysisRun &R = analyzeInput("rooflint-expectation.cu");
+  ASSERT_TRUE(R.Parsed) << R.Output;  // silence must not come from a failed parse
   for (const DiagRecord &D : named(R, "rooflint-expectation")) EXPECT_NE(D.Message.find("'small'"), std::string::npos);
 }
 
@@ -134,6 +135,7 @@ TEST(ParamName, WarnsWhenATensorIsNamedDifferentlyFromItsParameter) {
 
 TEST(ParamName, StaysSilentWhenNamesMatch) {
   const AnalysisRun &R = analyzeInput("rooflint-param-name.cu");
+  ASSERT_TRUE(R.Parsed) << R.Output;  // silence must not come from a failed parse
   for (const DiagRecord &D : named(R, "rooflint-param-name")) EXPECT_EQ(D.Line, 14u);
 }
 
@@ -153,6 +155,7 @@ TEST(UncoveredParam, WarnsForAPointerParameterWithoutATensor) {
 
 TEST(UncoveredParam, StaysSilentForAnUncountedPointer) {
   const AnalysisRun &R = analyzeInput("rooflint-uncovered-param.cu");
+  ASSERT_TRUE(R.Parsed) << R.Output;  // silence must not come from a failed parse
   for (const DiagRecord &D : named(R, "rooflint-uncovered-param")) EXPECT_EQ(D.Line, 9u);
 }
 
@@ -169,6 +172,7 @@ TEST(ReadOnlyWritten, WarnsWhenTheBodyAssignsThroughAReadTensor) {
 
 TEST(ReadOnlyWritten, StaysSilentForInoutTensorsAndAtomicsIntoThem) {
   const AnalysisRun &R = analyzeInput("rooflint-read-only-written.cu");
+  ASSERT_TRUE(R.Parsed) << R.Output;  // silence must not come from a failed parse
   for (const DiagRecord &D : named(R, "rooflint-read-only-written")) EXPECT_EQ(D.Line, 11u);
 }
 
@@ -205,6 +209,7 @@ TEST(Uncoalesced, WarnsForConstantStridesWithTheSectorCount) {
 
 TEST(Uncoalesced, StaysSilentForUnitStrideBroadcastAndNonLinearIndices) {
   const AnalysisRun &R = analyzeInput("rooflint-uncoalesced.cu");
+  ASSERT_TRUE(R.Parsed) << R.Output;  // silence must not come from a failed parse
   std::vector<unsigned> Lines;
   for (const DiagRecord &D : named(R, "rooflint-uncoalesced")) Lines.push_back(D.Line);
   EXPECT_EQ(Lines, (std::vector<unsigned>{8, 13, 18, 35, 42}));  // nothing from 'silent' (lines 23-28)
@@ -254,7 +259,7 @@ TEST(SpecEvaluation, ReportsASpecThatIsNotAConstant) {
 
 TEST(SpecEvaluation, StaysSilentForSpecParameters) {
   const AnalysisRun &R = analyzeInput("rooflint-spec-evaluation.cu");
-  EXPECT_EQ(named(R, "rooflint-spec-evaluation").size(), 1u);
+  EXPECT_EQ(named(R, "rooflint-spec-evaluation").size(), 1u);  // the input's one error, and no other
 }
 
 TEST(ParseErrors, AreReportedAndTheRunGoesOn) {
