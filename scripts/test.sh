@@ -8,7 +8,7 @@ build=${ROOFLINT_BUILD_DIR:-build}
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >"$build.configure.log" 2>&1 || { cat "$build.configure.log"; exit 1; }
 grep -E "rooflint|WARNING" -A1 "$build.configure.log" | grep -v "^--$" || true
 cmake --build "$build" -j "$(nproc)"
-ctest --test-dir "$build" --output-on-failure -j "$(nproc)"
 if ! nvidia-smi -L >/dev/null 2>&1; then
-  echo "rooflint: no GPU here: the tests labelled 'gpu' skipped themselves (their reasons: ctest --test-dir $build -L gpu -V)"
+  echo "rooflint: no GPU here: the tests labelled 'gpu' skip themselves (their reasons: ctest --test-dir $build -L gpu -V)"
 fi
+ctest --test-dir "$build" --output-on-failure -j "$(nproc)"
