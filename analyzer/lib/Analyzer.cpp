@@ -324,7 +324,11 @@ void analyzeTranslationUnit(ASTContext &Ctx, const AnalyzerOptions &Options, Ana
   Collector C;
   for (Decl *D : Ctx.getTranslationUnitDecl()->decls())
     if (!SM.isInSystemHeader(D->getLocation())) C.TraverseDecl(D);
+  // A file that did not compile gets no verdicts: a spec whose static_asserts failed (a dtype that does
+  // not match its parameter, say) still has a value, and its numbers would be confidently wrong.
+  const bool Compiled = !Ctx.getDiagnostics().hasUncompilableErrorOccurred();
   for (const VarDecl *VD : C.Specs) {
+    if (!Compiled) break;
     if (SM.isInSystemHeader(VD->getLocation())) continue;
     if (!Results.Seen.insert(key("spec", position(SM, VD->getLocation()))).second) continue;
     analyzeSpec(*VD, Ctx, Options, Results, Report);

@@ -308,3 +308,19 @@ inline constexpr auto s = kernel<gather>("gather", unary(0, in<0>("x", f32, N), 
   ASSERT_EQ(U.size(), 1u) << R.Output;
   EXPECT_EQ(U[0].Line, 7u);
 }
+
+TEST(SpecEvaluation, GivesNoVerdictForASpecThatDidNotCompile) {
+  // An f16 tensor bound to a 'float *' parameter fails the DSL's static_assert; the spec still has a value,
+  // but a verdict from it would be wrong (seen by a new user, 2026-11-30).
+  const AnalysisRun R = analyze(R"(
+#include "cuda_mock.h"
+#include "rooflint/dsl.h"
+using namespace rooflint::dsl;
+inline constexpr struct N final : dim<"N"> {} N;
+__global__ void scale(const float *x, float *y, int n);
+inline constexpr auto spec = kernel<scale>("scale", unary(1, in<0>("x", f16, N), out<1>("y", f32, N))).at(N(1024));
+)", "bad-spec.cu");
+  EXPECT_FALSE(R.Parsed);
+  EXPECT_NE(R.Output.find("rooflint: kernel: the tensor"), std::string::npos) << R.Output;
+  EXPECT_TRUE(named(R, "rooflint-bound").empty());
+}
