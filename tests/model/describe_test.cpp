@@ -45,6 +45,7 @@ TEST(FormatDuration, PicksMicrosecondsMillisecondsOrSeconds) {
   EXPECT_EQ(model::format_duration(2.5e-6), "2.5 us");
   EXPECT_EQ(model::format_duration(3.36e-4), "0.336 ms");
   EXPECT_EQ(model::format_duration(1.5), "1.5 s");
+  EXPECT_EQ(model::format_duration(1.71e-9), "1.71 ns");  // not "0.00171 us"
 }
 
 TEST(FormatSignificant, KeepsThreeSignificantDigitsWithoutTrailingZeros) {

@@ -67,3 +67,5 @@ TEST(FindPeaks, MatchesKeysAsWholeTokensOnly) {
   EXPECT_FALSE(model::find_peaks("NVIDIA RTX A1000").has_value());
   EXPECT_EQ(matched("NVIDIA A100-SXM4-80GB"), "A100 80GB");  // '-' separates tokens
 }
+
+TEST(FindPeaks, IgnoresCase) { EXPECT_EQ(matched("nvidia a100-sxm4-80gb"), "A100 80GB"); }

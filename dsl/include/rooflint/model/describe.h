@@ -27,10 +27,12 @@ inline std::string format_significant(double value, int significant = 3) {
   return s;
 }
 
-/// @return A duration in milliseconds below 1 s ("0.336 ms"), seconds above, microseconds below 10 us.
+/// @return A duration in milliseconds below 1 s ("0.336 ms"), seconds above, microseconds below 10 us,
+/// nanoseconds below 1 us.
 inline std::string format_duration(double seconds) {
   if (seconds >= 1) return format_significant(seconds) + " s";
   if (seconds >= 1e-5) return format_significant(seconds * 1e3) + " ms";
+  if (seconds > 0 && seconds < 1e-6) return format_significant(seconds * 1e9) + " ns";
   return format_significant(seconds * 1e6) + " us";
 }
 

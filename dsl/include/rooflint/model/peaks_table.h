@@ -56,10 +56,23 @@ inline constexpr std::array<datasheet_row, 9> datasheet_rows{{
 
 constexpr bool is_separator(char c) { return c == ' ' || c == '-' || c == '_'; }
 
-/// @return Whether @p needle occurs in @p haystack as a whole token: "NVIDIA L40" does not contain "L4",
+constexpr char lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+
+/// @return Index of @p needle in @p haystack from @p from, ignoring ASCII case ("a100" finds "A100"), or npos.
+constexpr std::size_t find_ignoring_case(std::string_view haystack, std::string_view needle, std::size_t from) {
+  for (std::size_t at = from; at + needle.size() <= haystack.size(); ++at) {
+    std::size_t i = 0;
+    while (i < needle.size() && lower(haystack[at + i]) == lower(needle[i])) ++i;
+    if (i == needle.size()) return at;
+  }
+  return std::string_view::npos;
+}
+
+/// @return Whether @p needle occurs in @p haystack as a whole token, in any case: "NVIDIA L40" does not contain "L4",
 /// "NVIDIA RTX A1000" does not contain "A100", "NVIDIA A100-SXM4-80GB" contains "A100".
 constexpr bool contains(std::string_view haystack, std::string_view needle) {
-  for (auto at = haystack.find(needle); at != std::string_view::npos; at = haystack.find(needle, at + 1)) {
+  for (auto at = find_ignoring_case(haystack, needle, 0); at != std::string_view::npos;
+       at = find_ignoring_case(haystack, needle, at + 1)) {
     const auto end = at + needle.size();
     if ((at == 0 || is_separator(haystack[at - 1])) && (end == haystack.size() || is_separator(haystack[end])))
       return true;
