@@ -7,8 +7,9 @@
 #   bash scripts/main-job.sh            # static part everywhere; GPU part where there is a GPU
 #   ROOFLINT_OUT=dir bash scripts/main-job.sh
 #
-# Exit codes: 0 done (also with no GPU: the static part ran; also when the verifier flagged the examples'
-# deliberate mistakes); otherwise the failing step's code (3: the GPU part could not measure).
+# Exit codes: 0 done (with no GPU: the static part ran; with a GPU: the verifier failed exactly the
+# examples listed in examples/expected_failures.txt); 1 the failed cases differ from that list;
+# otherwise the failing step's code (3: the GPU part could not measure).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${ROOFLINT_OUT:-out}
@@ -59,10 +60,15 @@ set +e
 status=${PIPESTATUS[0]}
 set -e
 echo "reports in $out/: ceilings.json, verify.json, verify.junit.xml, roofline.svg" >&2
-if [[ $status -eq 1 ]]; then
-  # The examples include deliberate mistakes (examples/*/README.md): failed verdicts are the expected
-  # output of the main job. CI gates on rooflint-examples' own exit code (1 = a verdict failed).
-  echo "rooflint: the verifier flagged kernels that move more than their compulsory bytes (see the table above)" >&2
+# The examples include deliberate mistakes: the main job passes when the verifier fails exactly the cases
+# listed in examples/expected_failures.txt, and fails on any difference (a regression either way).
+[[ $status -eq 0 || $status -eq 1 ]] || exit "$status"
+expected=$(grep -v '^#' examples/expected_failures.txt | sed '/^$/d' | sort)
+flagged=$(awk '$2 == "FAIL" { print $1 }' "$out/verify.txt" | sort)
+if [[ "$flagged" == "$expected" ]]; then
+  echo "rooflint: the verifier failed exactly the examples that move more than their compulsory bytes:" $flagged >&2
   exit 0
 fi
-exit "$status"
+echo "rooflint: the failed cases differ from examples/expected_failures.txt:" >&2
+diff <(echo "$expected") <(echo "$flagged") | sed 's/^</  expected to fail but passed:/; s/^>/  failed unexpectedly:/' | grep -E "expected to|unexpectedly" >&2 || true
+exit 1
