@@ -245,11 +245,7 @@ result<compute_result> measure_gemm(const device_properties& device, nvml_device
   r.shape = p.shape();
   r.detail = t.label;
   r.flops_per_launch = p.flops();
-  r.burst_flops_per_s = r.flops_per_launch / summarize(timing->burst_s).median_s;
-  r.sustained_time = summarize(timing->sustained_s);
-  r.burst_clocks = timing->burst_clocks;
-  r.sustained_clocks = timing->sustained_clocks;
-  r.sustained = timing->loaded_before_window_s >= 1.0;
+  detail::record_rates(r, *timing);
   return r;
 }
 

@@ -146,5 +146,13 @@ result<sustained_timing> measure_sustained(cudaStream_t stream, const launch_fn&
   return out;
 }
 
+void record_rates(compute_result& r, const sustained_timing& t) {
+  r.burst_flops_per_s = r.flops_per_launch / summarize(t.burst_s).median_s;
+  r.sustained_time = summarize(t.sustained_s);
+  r.burst_clocks = t.burst_clocks;
+  r.sustained_clocks = t.sustained_clocks;
+  r.sustained = t.loaded_before_window_s >= 1.0;
+}
+
 }  // namespace detail
 }  // namespace rooflint::runtime

@@ -84,4 +84,8 @@ struct sustained_timing {
 result<sustained_timing> measure_sustained(cudaStream_t stream, const launch_fn& launch, nvml_device nvml,
                                            double settle_s, double window_s, int burst_launches = 3);
 
+/// Fills @p r's burst rate, sustained timing, clocks and `sustained` flag from @p t; @p r.flops_per_launch
+/// must be set. The figure counts as sustained after at least 1 s of load before the window.
+void record_rates(compute_result& r, const sustained_timing& t);
+
 }  // namespace rooflint::runtime::detail
