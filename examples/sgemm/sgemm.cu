@@ -195,42 +195,21 @@ using namespace rooflint::dsl;
 
 inline constexpr struct N final : dim<"N"> {} N;
 
-inline constexpr auto sgemm_naive_spec =
-    kernel<sgemm_naive>("sgemm_naive", matmul(in<0>("A", f32, N, N),    // A: (N,N)
-                                              in<1>("B", f32, N, N),    // B: (N,N)
-                                              out<2>("C", f32, N, N)))  // C: (N,N)
-        .at(N(4096))
-        .expect(compute_bound);
+/// Every SGEMM here computes the same operation: C (N,N) = A (N,N) @ B (N,N), f32, row-major.
+template <auto Kernel, std::size_t L>
+consteval auto square_sgemm(const char (&name)[L]) {
+  return kernel<Kernel>(name, matmul(in<0>("A", f32, N, N),     // A: (N,N)
+                                     in<1>("B", f32, N, N),     // B: (N,N)
+                                     out<2>("C", f32, N, N)));  // C: (N,N)
+}
 
-inline constexpr auto sgemm_tiled_spec =
-    kernel<sgemm_tiled>("sgemm_tiled", matmul(in<0>("A", f32, N, N),    // A: (N,N)
-                                              in<1>("B", f32, N, N),    // B: (N,N)
-                                              out<2>("C", f32, N, N)))  // C: (N,N)
-        .at(N(4096))
-        .expect(compute_bound);
-
+inline constexpr auto sgemm_naive_spec = square_sgemm<sgemm_naive>("sgemm_naive").at(N(4096)).expect(compute_bound);
+inline constexpr auto sgemm_tiled_spec = square_sgemm<sgemm_tiled>("sgemm_tiled").at(N(4096)).expect(compute_bound);
 inline constexpr auto sgemm_register_blocked_128_spec =
-    kernel<sgemm_register_blocked_128>("sgemm_register_blocked_128",
-                                       matmul(in<0>("A", f32, N, N),    // A: (N,N)
-                                              in<1>("B", f32, N, N),    // B: (N,N)
-                                              out<2>("C", f32, N, N)))  // C: (N,N)
-        .at(N(4096))
-        .expect(compute_bound);
-
+    square_sgemm<sgemm_register_blocked_128>("sgemm_register_blocked_128").at(N(4096)).expect(compute_bound);
 inline constexpr auto sgemm_register_blocked_64_spec =
-    kernel<sgemm_register_blocked_64>("sgemm_register_blocked_64",
-                                      matmul(in<0>("A", f32, N, N),    // A: (N,N)
-                                             in<1>("B", f32, N, N),    // B: (N,N)
-                                             out<2>("C", f32, N, N)))  // C: (N,N)
-        .at(N(512))
-        .expect(compute_bound);
-
-inline constexpr auto sgemm_cublas_spec =
-    kernel<sgemm_cublas>("sgemm_cublas", matmul(in<0>("A", f32, N, N),    // A: (N,N)
-                                                in<1>("B", f32, N, N),    // B: (N,N)
-                                                out<2>("C", f32, N, N)))  // C: (N,N)
-        .at(N(4096))
-        .expect(compute_bound);
+    square_sgemm<sgemm_register_blocked_64>("sgemm_register_blocked_64").at(N(512)).expect(compute_bound);
+inline constexpr auto sgemm_cublas_spec = square_sgemm<sgemm_cublas>("sgemm_cublas").at(N(4096)).expect(compute_bound);
 
 // 2 N^3 FLOP over 12 N^2 bytes: N/6 FLOP/byte.
 static_assert(sgemm_naive_spec.flops_at(sgemm_naive_spec.declared().bound) == 2.0 * 4096 * 4096 * 4096);
