@@ -7,6 +7,7 @@
 
 #include <algorithm>
 
+#include "verify/measurement_json.h"
 #include "verify_recorded.h"
 
 using namespace rooflint;

@@ -7,7 +7,7 @@
 
 #include "rooflint/dsl/formula.h"
 #include "rooflint/model/describe.h"
-#include "rooflint/runtime/verify.h"
+#include "rooflint/runtime/comparison.h"
 #include "verify/format.h"
 
 namespace rooflint::runtime {
