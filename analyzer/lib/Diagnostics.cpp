@@ -114,6 +114,19 @@ bool Reporter::report(DiagKind K, clang::SourceLocation Loc, const std::string &
   return true;
 }
 
+bool Reporter::remark(DiagKind K, clang::SourceLocation Loc, const std::string &Message) {
+  LastEmitted = Settings.effective(K).has_value();
+  if (!LastEmitted) return false;
+  const unsigned ID = Diags.getCustomDiagID(clang::DiagnosticsEngine::Remark, "%0");
+  Diags.Report(Loc, ID) << (Message + " [" + info(K).Name.str() + "]");
+  DiagRecord R = locate(Loc);
+  R.Name = info(K).Name.str();
+  R.Level = "remark";
+  R.Message = Message;
+  Records.push_back(std::move(R));
+  return true;
+}
+
 void Reporter::note(clang::SourceLocation Loc, const std::string &Message) {
   if (!LastEmitted || Records.empty()) return;
   const unsigned ID = Diags.getCustomDiagID(clang::DiagnosticsEngine::Note, "%0");

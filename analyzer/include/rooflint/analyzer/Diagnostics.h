@@ -84,6 +84,9 @@ public:
 
   /// Reports @p Message (without the name) at @p Loc; @return whether it was emitted (not disabled).
   bool report(DiagKind K, clang::SourceLocation Loc, const std::string &Message, clang::SourceRange Range = {});
+  /// Reports @p Message at remark level under @p K's name (whatever its default severity), when @p K is
+  /// enabled: what a check could not do (its budget spent), which is no finding and never an error.
+  bool remark(DiagKind K, clang::SourceLocation Loc, const std::string &Message);
   /// Adds a note to the last report; dropped when that report was disabled.
   void note(clang::SourceLocation Loc, const std::string &Message);
 
