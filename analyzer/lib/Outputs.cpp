@@ -172,8 +172,8 @@ std::string sarifLevel(llvm::StringRef Level) {
 }
 
 json::Object recordJson(const DiagRecord &D) {
-  return json::Object{{"name", D.Name}, {"level", D.Level}, {"message", D.Message},
-                      {"file", D.File}, {"line", D.Line}, {"column", D.Column}};
+  return json::Object{{"name", D.Name}, {"level", D.Level}, {"message", D.Message}, {"file", D.File},
+                      {"line", D.Line}, {"column", D.Column}, {"group", D.Group}};
 }
 
 }  // namespace
@@ -200,7 +200,6 @@ llvm::json::Value manifestJson(const AnalysisResults &Results, const model::peak
 
 llvm::json::Value diagnosticJson(const DiagRecord &D) {
   json::Object O = recordJson(D);
-  O["group"] = D.Group;
   json::Array Notes;
   for (const DiagRecord &N : D.Notes) Notes.push_back(diagnosticJson(N));
   O["notes"] = std::move(Notes);
@@ -307,7 +306,7 @@ std::string fingerprint(const DiagRecord &D, const json::Object &Location, std::
   std::string Key = D.Name + "\n" + Artifact->getString("uri")->str() + "\n" + D.Message;
   Key += "\n" + std::to_string(Seen[Key]++);
   const uint64_t H = llvm::xxh3_64bits(llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(Key.data()), Key.size()));
-  return llvm::formatv("{0:x16}", H).str();
+  return llvm::utohexstr(H, /*LowerCase=*/true, /*Width=*/16);
 }
 
 }  // namespace
