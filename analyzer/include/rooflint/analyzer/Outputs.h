@@ -10,9 +10,10 @@
 
 namespace rooflint::analyzer {
 
-inline constexpr int ManifestVersion = 1;
+/// 2: parameters, launch and spec_value per kernel (docs/manifest-schema.md).
+inline constexpr int ManifestVersion = 2;
 
-/// @return The manifest: {"schema": "rooflint-manifest", "version": 1, "peaks": {...}, "kernels": [...]}.
+/// @return The manifest: {"schema": "rooflint-manifest", "version": 2, "peaks": {...}, "kernels": [...]}.
 llvm::json::Value manifestJson(const AnalysisResults &Results, const model::peaks &Peaks);
 
 /// @return A SARIF 2.1.0 log with one run: the tool's rules and every emitted diagnostic.
