@@ -169,6 +169,7 @@ void analyzeSpec(const VarDecl &VD, ASTContext &Ctx, const AnalyzerOptions &Opti
     F = Read->Kernel->getDefinition() ? Read->Kernel->getDefinition() : Read->Kernel;
     K.FunctionName = F->getQualifiedNameAsString();
     K.MangledName = mangledName(*F);
+    K.Params = kernelParams(*F);
     K.KernelLocation = position(SM, F->getLocation());
   }
   const dsl::spec &S = K.Spec;
