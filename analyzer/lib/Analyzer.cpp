@@ -169,6 +169,7 @@ void analyzeSpec(const VarDecl &VD, ASTContext &Ctx, const AnalyzerOptions &Opti
     F = Read->Kernel->getDefinition() ? Read->Kernel->getDefinition() : Read->Kernel;
     K.FunctionName = F->getQualifiedNameAsString();
     K.MangledName = mangledName(*F);
+    K.Params = kernelParams(*F);
     K.KernelLocation = position(SM, F->getLocation());
   }
   const dsl::spec &S = K.Spec;
@@ -217,7 +218,9 @@ void analyzeSpec(const VarDecl &VD, ASTContext &Ctx, const AnalyzerOptions &Opti
     Report.note(Loc, Intensity);
     if (K.Result) {
       const model::bound_result &R = *K.Result;
-      if (R.compute_time_s >= R.memory_time_s)
+      // The verdict is the roof that sets t_min (model::floor_roof); comparing the times here again
+      // would name the other roof just under the ridge.
+      if (R.verdict == model::bound::compute)
         Report.note(Loc, "t_min " + model::format_duration(R.t_min_s) + " is set by " + si(K.Flops, "FLOP") + " at " +
                              si(P.flops_per_s[S.mode], "FLOP/s") + " " + Label);
       else
@@ -237,7 +240,7 @@ void analyzeSpec(const VarDecl &VD, ASTContext &Ctx, const AnalyzerOptions &Opti
                       KernelText + " is expected to be " + std::string(model::name(Want)) + " but is " +
                           std::string(model::name(R.verdict)) + " on " + quoted(Device) + " at " + sizesText(K) +
                           "; arithmetic intensity " + model::format_significant(R.intensity) + " FLOP/byte is " +
-                          (R.intensity < R.ridge ? "below" : "above") + " the ridge " +
+                          (R.verdict == model::bound::memory ? "below" : "above") + " the ridge " +
                           model::format_significant(R.ridge) + " FLOP/byte (" + Label + ", " +
                           std::string(model::name(P.source)) + " peaks)") &&
         K.VerdictChange && K.VerdictChange->Above == Want)

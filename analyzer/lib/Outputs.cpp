@@ -158,6 +158,10 @@ json::Object kernelObject(const KernelRecord &K, const model::peaks &P) {
     O["verdict_change"] = json::Object{{"dims", K.VerdictChange->Dim},
                                        {"size", K.VerdictChange->Size},
                                        {"bound_from", std::string(model::name(K.VerdictChange->Above))}};
+  // Version 2: what rooflint-verify needs to bind launches (LaunchManifest.h, docs/manifest-schema.md).
+  O["parameters"] = paramsJson(K.Params);
+  O["launch"] = launchJson(S, K.Params);
+  O["spec_value"] = specValueJson(S);
   O["peaks"] = json::Object{{"device", std::string(P.device)},
                             {"source", std::string(model::name(P.source))},
                             {"dram_bytes_per_s", P.dram_bytes_per_s},

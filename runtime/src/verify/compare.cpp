@@ -8,7 +8,7 @@
 #include "rooflint/diagnostics.h"
 #include "rooflint/dsl/formula.h"
 #include "rooflint/model/describe.h"
-#include "rooflint/runtime/verify.h"
+#include "rooflint/runtime/comparison.h"
 #include "verify/format.h"
 
 namespace rooflint::runtime {
@@ -134,7 +134,7 @@ void check_traffic(case_report& r, const model::peaks& peaks) {
   const model::bound_result& o = c.measured_bound;
   const std::string ai = "true intensity " + format_significant(o.intensity) + " FLOP/byte";
   const std::string ridge = "the ridge " + format_significant(o.ridge) + " FLOP/byte";
-  const bool memory_floor = o.memory_time_s > o.compute_time_s;
+  const bool memory_floor = o.verdict == model::bound::memory;  // the roof that sets t_min (model::floor_roof)
   if (!memory_floor) {
     add(r, severity::note, diagnostics::ideal_traffic,
         what + "; it stays compute-bound (" + ai + " is above " + ridge + ") and its floor " +

@@ -25,6 +25,7 @@
 #include "rooflint/model/peaks_table.h"
 #include "rooflint/runtime/report.h"
 #include "rooflint/runtime/verify.h"
+#include "verify/measurement_json.h"
 #include "verify/session.h"
 
 namespace rooflint::runtime {

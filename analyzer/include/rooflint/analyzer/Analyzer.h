@@ -18,6 +18,7 @@
 #include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/StringSet.h"
 #include "rooflint/analyzer/Diagnostics.h"
+#include "rooflint/analyzer/LaunchManifest.h"
 #include "rooflint/dsl/spec.h"
 #include "rooflint/model/roofline.h"
 
@@ -50,6 +51,7 @@ struct KernelRecord {
   std::string FunctionName;    ///< the bound function's qualified name
   std::string MangledName;     ///< as the CUDA runtime sees it (Itanium)
   SourcePosition KernelLocation;
+  std::vector<ParamRecord> Params;  ///< the bound function's parameters (LaunchManifest.h)
   dsl::spec Spec;
   bool Sized = false;          ///< every dimension has a declared or static size
   std::string MissingDim;      ///< the first dimension without one

@@ -131,6 +131,9 @@ public:
 
   /// Reports @p Message (without the name) at @p Loc; @return whether it was emitted (not disabled).
   bool report(DiagKind K, clang::SourceLocation Loc, const std::string &Message, clang::SourceRange Range = {});
+  /// Reports @p Message at remark level under @p K's name (whatever its default severity), when @p K is
+  /// enabled: what a check could not do (its budget spent), which is no finding and never an error.
+  bool remark(DiagKind K, clang::SourceLocation Loc, const std::string &Message);
   /// Adds a note to the last report; dropped when that report was disabled.
   void note(clang::SourceLocation Loc, const std::string &Message);
   /// Starts a group of diagnostics (a spec, a kernel body): every report until the next call carries
@@ -141,6 +144,8 @@ public:
 
 private:
   DiagRecord locate(clang::SourceLocation Loc) const;
+  /// Whether the header filter and NOLINT comments let @p K at @p Loc through.
+  bool shown(DiagKind K, clang::SourceLocation Loc) const;
   clang::DiagnosticsEngine &Diags;
   const clang::SourceManager &SM;
   const DiagnosticSettings &Settings;

@@ -13,12 +13,13 @@
 
 namespace rooflint::analyzer {
 
-inline constexpr int ManifestVersion = 1;
+/// 2: parameters, launch and spec_value per kernel (docs/manifest-schema.md).
+inline constexpr int ManifestVersion = 2;
 
 /// @return One kernel's entry of the manifest's "kernels".
 llvm::json::Value kernelJson(const KernelRecord &K, const model::peaks &Peaks);
 
-/// @return The manifest: {"schema": "rooflint-manifest", "version": 1, "peaks": {...}, "kernels": [...]}.
+/// @return The manifest: {"schema": "rooflint-manifest", "version": 2, "peaks": {...}, "kernels": [...]}.
 llvm::json::Value manifestJson(const AnalysisResults &Results, const model::peaks &Peaks);
 /// The same from entries made by kernelJson (a parent merging its workers' kernels).
 llvm::json::Value manifestJson(llvm::ArrayRef<llvm::json::Value> Kernels, llvm::ArrayRef<DiagRecord> Diagnostics,
