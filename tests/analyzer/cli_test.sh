@@ -212,6 +212,11 @@ case_quiet() {
   has "\[rooflint-uncoalesced\]"
   run 0 "$inputs/rooflint-bound.cu" "$inputs/rooflint-uncoalesced.cu" -- "${flags[@]}"
   has "^\[1/2\] "
+  # A dropped nvcc flag is noted once per run on stderr; --quiet leaves the note out too.
+  run 0 --jobs=2 "$inputs/rooflint-bound.cu" "$inputs/rooflint-uncoalesced.cu" -- "${flags[@]}" --use_fast_math
+  [[ $(count "note: .*--use_fast_math" err) -eq 1 ]] || fail "the dropped flag is not noted once"
+  run 0 --quiet "$inputs/rooflint-bound.cu" -- "${flags[@]}" --use_fast_math
+  lacks "use_fast_math" err
 }
 
 case_color() {
@@ -230,6 +235,24 @@ case_color() {
     TERM=xterm script -qec "'$rooflint' '$inputs/rooflint-uncoalesced.cu' -- ${flags[*]}" /dev/null > out
     has "$esc"
   fi
+}
+
+# --extra-arg(-before), --gpu, --disable/--enable: each changes what the analysis sees or says.
+case_extra_args_gpu_enable_disable() {
+  printf '#ifndef ROOFLINT_TEST_FLAG\n#error the flag did not arrive\n#endif\n#include "rooflint-bound.cu"\n' > k.cu
+  run 1 k.cu -- "${flags[@]}"
+  has "error: the flag did not arrive"
+  run 0 --extra-arg=-DROOFLINT_TEST_FLAG k.cu -- "${flags[@]}"
+  run 0 --extra-arg-before=-DROOFLINT_TEST_FLAG k.cu -- "${flags[@]}"
+  # H100 PCIe datasheet: FP32 51.2 TFLOP/s, 2.0 TB/s: ridge 25.6 FLOP/byte, floor 2*4096^3/51.2e12 = 2.68 ms.
+  run 0 --gpu "H100 PCIe" "$inputs/rooflint-bound.cu" -- "${flags[@]}"
+  has "ridge 25.6 FLOP/byte on H100 PCIe FP32, datasheet peaks\): floor 2.68 ms at N = 4096"
+  run 0 --disable=rooflint-bound "$inputs/rooflint-bound.cu" -- "${flags[@]}"
+  lacks "\[rooflint-bound\]"
+  has "\[rooflint-datasheet-peaks\]"
+  run 0 "--checks=-*" --enable=rooflint-bound "$inputs/rooflint-bound.cu" -- "${flags[@]}"
+  has "\[rooflint-bound\]"
+  lacks "\[rooflint-datasheet-peaks\]"
 }
 
 # --- exit statuses ----------------------------------------------------------------------------------
