@@ -14,9 +14,9 @@
 
 #include <fmt/format.h>
 
+#include "ceilings/ceilings.h"
 #include "cli.h"
 #include "rooflint/io/atomic_file.h"
-#include "rooflint/runtime/ceilings.h"
 #include "rooflint/runtime/ceilings_check.h"
 
 namespace {

@@ -5,8 +5,8 @@
 #include <nlohmann/json.hpp>
 
 #include "rooflint/io/atomic_file.h"
-#include "rooflint/runtime/verify.h"
 #include "verify/json_detail.h"
+#include "verify/measurement_json.h"
 
 namespace rooflint::runtime {
 
@@ -82,7 +82,7 @@ std::string measurement_to_json(const measurement& m) {
 }
 
 namespace {
-/// A number written by to_json_value: nlohmann writes NaN and infinities (figures not measured) as null.
+/// A number written by to_json_value: NaN (a figure not measured) is written as null; infinities are refused.
 double number(const nlohmann::json& j, const char* key) {
   const auto& v = j.at(key);
   return v.is_null() ? std::numeric_limits<double>::quiet_NaN() : v.get<double>();
