@@ -78,11 +78,12 @@ namespace detail {
 template <class B> struct is_named_size : std::false_type {};
 template <fixed_string Name> struct is_named_size<named_size<Name>> : std::true_type {};
 
-/// No two of the bindings Bs name the same dimension (bindings built by hand, plain size_binding,
-/// carry no name in their type and are checked when bound instead).
+/// How often type A appears among Bs (a dimension among a call's dimensions, a binding among its bindings).
 template <class A, class... Bs>
 constexpr int count_of() { return (0 + ... + static_cast<int>(std::is_same_v<A, Bs>)); }
 
+/// No two of the bindings Bs name the same dimension (bindings built by hand, plain size_binding,
+/// carry no name in their type and are checked when bound instead).
 template <class... Bs>
 constexpr bool distinct_dimensions() { return ((!is_named_size<Bs>::value || count_of<Bs, Bs...>() == 1) && ...); }
 }  // namespace detail

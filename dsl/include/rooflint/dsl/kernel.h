@@ -166,10 +166,6 @@ struct check_size_source<Kernel, argument_source<I>, Params> {
   static constexpr bool ok = true;
 };
 
-/// How often dimension type A appears among Ds.
-template <class A, class... Ds>
-constexpr int count_of() { return (0 + ... + (std::is_same_v<A, Ds> ? 1 : 0)); }
-
 /// No two entries of one sizes() call read the same dimension.
 template <class... Ds>
 constexpr bool dims_distinct() { return ((count_of<Ds, Ds...>() == 1) && ...); }

@@ -26,8 +26,8 @@ inline constexpr double max_double = std::numeric_limits<double>::max();
 constexpr double magnitude(double x) { return x < 0 ? -x : x; }
 /// std::isfinite is not constexpr before C++23; comparisons with an infinity or NaN are.
 constexpr bool finite(double x) { return x >= -max_double && x <= max_double; }
-/// @return Whether a * b is finite (both finite).
-constexpr bool product_fits(double a, double b) { return b == 0 || magnitude(a) <= max_double / magnitude(b); }
+/// @return Whether a * b is finite (both finite). |b| <= 1 cannot grow a; above 1, max / |b| is finite.
+constexpr bool product_fits(double a, double b) { return magnitude(b) <= 1 || magnitude(a) <= max_double / magnitude(b); }
 /// @return Whether a + b is finite (both finite).
 constexpr bool sum_fits(double a, double b) {
   return (a < 0) != (b < 0) || magnitude(a) <= max_double - magnitude(b);
