@@ -273,8 +273,8 @@ struct kernel_spec : spec {
     for (int i = 0; i < s.dim_count; ++i) {
       bool derived = false;
       for (int d = 0; d < s.op.derived_count; ++d) derived = derived || s.op.derived[d].name == s.dims[i].name;
-      detail::require(s.launch.find(s.dims[i].name) || s.dims[i].static_size > 0 || s.dims[i].declared_size > 0 || derived,
-                      "rooflint: sizes: a dimension is neither read from the launch nor fixed by a static size, the operation or a preceding .at()");
+      const bool fixed = s.launch.find(s.dims[i].name) || s.dims[i].static_size > 0 || s.dims[i].declared_size > 0 || derived;
+      detail::require(fixed, "rooflint: sizes: a dimension is neither read from the launch nor fixed by a static size, the operation or a preceding .at()");  // one line: nvcc prints only the first
     }
     return s;
   }
