@@ -66,16 +66,19 @@ TEST(CuptiHost, BaseMetricsListDramAndL2Counters) {
     EXPECT_NE(std::find(base->begin(), base->end(), m), base->end()) << m;
 }
 
-TEST(FpCounters, FlopWeightsFollowNcuRooflineSections) {
-  // FFMA x2, FADD x1, FMUL x1; DFMA x2; HFMA2 x4, HADD2 x2, HMUL2 x2.
-  double ffma = 0, hfma = 0, hadd = 0;
-  for (const auto& c : cupti::fp_counters) {
-    if (std::string(c.op) == "ffma") ffma = c.flops_per_instruction;
-    if (std::string(c.op) == "hfma") hfma = c.flops_per_instruction;
-    if (std::string(c.op) == "hadd") hadd = c.flops_per_instruction;
-  }
-  EXPECT_EQ(ffma, 2);
-  EXPECT_EQ(hfma, 4);
-  EXPECT_EQ(hadd, 2);
-  EXPECT_EQ(cupti::fp_metric("dfma"), "sm__sass_thread_inst_executed_op_dfma_pred_on.sum");
+TEST(FpCounters, FlopsWeighEachInstructionAsNcuRooflineSectionsDo) {
+  // The counters' FLOPs, through the table the verifier reads (one instruction count per op, distinct
+  // powers of ten so that each op's weight shows in its own digit): FFMA x2, FADD x1, FMUL x1;
+  // DFMA x2, DADD x1, DMUL x1; HFMA2 x4, HADD2 x2, HMUL2 x2.
+  counter_values k;
+  k.fp_instructions = {{"ffma", 1}, {"fadd", 10}, {"fmul", 100}, {"dfma", 1}, {"dadd", 10},
+                       {"dmul", 100}, {"hfma", 1}, {"hadd", 10}, {"hmul", 100}};
+  EXPECT_EQ(k.fp32_flops(), 2 * 1 + 1 * 10 + 1 * 100);  // 112
+  EXPECT_EQ(k.fp64_flops(), 2 * 1 + 1 * 10 + 1 * 100);  // 112
+  EXPECT_EQ(k.fp16_flops(), 4 * 1 + 2 * 10 + 2 * 100);  // 224
+  EXPECT_EQ(k.flops(), 112 + 112 + 224);
+  // The metric the verifier requests for each op, in the table's order.
+  const auto metrics = cupti::fp_metrics();
+  ASSERT_EQ(metrics.size(), std::size(sass_fp_counters));
+  EXPECT_EQ(metrics[3], "sm__sass_thread_inst_executed_op_dfma_pred_on.sum");
 }

@@ -31,7 +31,7 @@ inline constexpr double saxpy_n = 67108864;  // 2^26
 inline runtime::measurement recorded_saxpy() {
   runtime::measurement m;
   m.case_name = "saxpy_n64M";
-  m.device = {"NVIDIA H200", "GH100", 9, 0, 132, 62914560, 188743680};
+  m.device = {"NVIDIA H200", "GPU-01234567-89ab-cdef-0123-456789abcdef", "580.159.04", "GH100", 9, 0, 132, 62914560, 188743680};
   auto& k = m.counters;
   k.available = true;
   k.dram_read_bytes = 5.369e8;

@@ -29,7 +29,7 @@ std::string describe(int cupti_result) {
 
 std::vector<std::string> fp_metrics() {
   std::vector<std::string> m;
-  for (const auto& c : fp_counters) m.push_back(fp_metric(c.op));
+  for (const auto& c : sass_fp_counters) m.push_back(fp_metric(c.op));
   return m;
 }
 

@@ -20,8 +20,10 @@
 #include <vector>
 
 #include "rooflint/ceilings/ceilings_file.h"
+#include "rooflint/dsl/formula.h"
 #include "rooflint/model/describe.h"
 #include "rooflint/model/peaks_table.h"
+#include "rooflint/runtime/ceilings_check.h"
 #include "rooflint/runtime/report.h"
 #include "rooflint/runtime/verify.h"
 #include "verify/measurement_json.h"
@@ -202,6 +204,21 @@ result<std::optional<ceilings::ceilings_file>> load_ceilings(const verify_option
   return std::optional<ceilings::ceilings_file>(std::move(*file));
 }
 
+/// @return Success when @p ceilings (if any) belong to the device the cases ran on (check_applies: the
+/// same rule as rooflint-ceilings); failed_precondition, naming the file, when they do not. Checked
+/// after measuring: the device is known only from the measuring process.
+result<void> check_ceilings_apply(const std::optional<ceilings::ceilings_file>& ceilings,
+                                  const std::vector<measurement>& measured, const verify_options& o) {
+  if (!ceilings) return success();
+  for (const auto& m : measured)
+    if (!m.device.name.empty()) {
+      const auto applies = check_applies(*ceilings, device_identity{m.device.name, m.device.uuid, m.device.driver_version});
+      if (!applies) return error{applies.err().code, "--ceilings '" + o.ceilings_path + "': " + applies.err().message};
+      return success();
+    }
+  return success();  // nothing was measured: no device to check against
+}
+
 /// Compares every measurement with its case's spec and decides the exit code.
 run_report make_report(const std::vector<const case_definition*>& cases, const std::vector<measurement>& measured,
                        const verify_options& o, const std::optional<ceilings::ceilings_file>& ceilings) {
@@ -216,9 +233,6 @@ run_report make_report(const std::vector<const case_definition*>& cases, const s
     run.peaks = ceilings->peaks();
     run.peaks_device = ceilings->device.name;
     run.peaks_label = "measured (" + o.ceilings_path + ")";
-    if (!run.device.empty() && ceilings->device.name != run.device)
-      run.warnings.push_back("the ceilings file was measured on '" + ceilings->device.name + "', this is '" + run.device +
-                             "'; the verdicts use another GPU's ceilings");
   } else if (auto p = model::find_peaks(run.device); p && !run.device.empty()) {
     run.peaks = *p;
     run.peaks_device = std::string(p->device);
@@ -294,6 +308,7 @@ result<run_report> verify(const verify_options& o) {
   auto ceilings = load_ceilings(o);
   if (!ceilings) return ceilings.err();
   const std::vector<measurement> measured = o.isolate ? run_isolated(cases, o) : run_in_process(cases, o);
+  ROOFLINT_TRY(check_ceilings_apply(*ceilings, measured, o));
   return make_report(cases, measured, o, *ceilings);
 }
 
@@ -305,7 +320,9 @@ result<run_report> verify_in_process(const std::string& case_name, const verify_
   auto ceilings = load_ceilings(o);
   if (!ceilings) return ceilings.err();
   const std::vector<const case_definition*> cases{found};
-  return make_report(cases, run_in_process(cases, o), o, *ceilings);
+  const std::vector<measurement> measured = run_in_process(cases, o);
+  ROOFLINT_TRY(check_ceilings_apply(*ceilings, measured, o));
+  return make_report(cases, measured, o, *ceilings);
 }
 
 namespace {
@@ -430,8 +447,7 @@ int verify_main(int argc, char** argv) {
     }
     for (const auto& c : registered_cases()) {
       if (!std::regex_search(c.name, filter)) continue;
-      std::string sizes;
-      for (const auto& b : c.sizes) sizes += (sizes.empty() ? "" : ", ") + std::string(b.dim.view()) + "=" + std::to_string(b.size);
+      const std::string sizes = dsl::sizes_text(c.sizes);
       std::printf("%s  kernel '%s'  %s  %s:%d\n", c.name.c_str(), std::string(c.spec->kernel_name.view()).c_str(),
                   sizes.c_str(), c.file.c_str(), c.line);
     }
