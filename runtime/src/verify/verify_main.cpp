@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "rooflint/diagnostics.h"
 #include "rooflint/ceilings/ceilings_file.h"
 #include "rooflint/dsl/formula.h"
 #include "rooflint/model/describe.h"
@@ -259,7 +260,7 @@ run_report make_report(const std::vector<const case_definition*>& cases, const s
     r.line = c.line;
     if (m.status == run_status::measured) {
       if (std::string w = clock_warning(m.timing, m.counters, run.ceilings_clocks, r.bands.clock_mismatch); !w.empty())
-        r.findings.push_back({severity::warning, "rooflint-clock-state", w});
+        r.findings.push_back({severity::warning, std::string(diagnostics::clock_state.name), w});
       counted = counted || m.counters.available;
       if (!m.counters.available && why_not_counted.empty()) why_not_counted = m.counters.unavailable_reason;
     }
