@@ -1,4 +1,4 @@
-// The CUPTI Profiler Host API for chip "GH100", without a GPU (CUPTI.md §1.5): metric names exist,
+// The CUPTI Profiler Host API for chip "GH100", without a GPU (docs/cupti.md §1.4): metric names exist,
 // config images build, and the metric groups take the passes the verifier relies on.
 
 #include <gtest/gtest.h>
@@ -45,7 +45,7 @@ TEST(CuptiHost, TensorMetricsAreTheFlopCountingAggregatesPresentOnGH100) {
 }
 
 TEST(CuptiHost, AMetricTheChipLacksIsRejectedByName) {
-  // CUPTI.md §7.9: there is no sm__ops_path_tensor_src_fp16_dst_fp32 base metric on GH100.
+  // docs/cupti.md §2: there is no sm__ops_path_tensor_src_fp16_dst_fp32 base metric on GH100.
   auto c = cupti::config::create("GH100", {}, {"sm__ops_path_tensor_src_fp16_dst_fp32.sum"});
   ASSERT_FALSE(c.ok());
   EXPECT_NE(c.err().message.find("'sm__ops_path_tensor_src_fp16_dst_fp32.sum'"), std::string::npos) << c.err().message;

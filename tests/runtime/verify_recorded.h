@@ -1,5 +1,5 @@
 #pragma once
-// Recorded H200 measurements (CUPTI.md Appendix B) and specs for the verifier's host tests.
+// Recorded H200 measurements (docs/cupti.md §2, measured 2026-11-30) and specs for the verifier's host tests.
 
 #include "rooflint/dsl.h"
 #include "rooflint/model/peaks_table.h"

@@ -2,10 +2,10 @@
 /// @file cupti.h
 /// CUPTI 13.0: the Profiler Host API (metric names, config images, pass counts; works without a GPU for
 /// a named chip such as "GH100") and the Range Profiling API in auto range + kernel replay mode, with
-/// the host object, config image and counter data kept and reused across kernels (CUPTI.md §1.2).
+/// the host object, config image and counter data kept and reused across kernels (docs/cupti.md §1.2).
 ///
 /// Metric groups are collected one at a time, each after its own L2 flush, because metrics collected
-/// in different passes see different cache states (CUPTI.md §6): the cache-sensitive core group must
+/// in different passes see different cache states (docs/cupti.md §6): the cache-sensitive core group must
 /// be one pass; the SASS FP instruction counters are instrumented and get their own group; tensor ops
 /// are counts that do not depend on the cache, so their group may take several passes.
 

@@ -1,4 +1,4 @@
-// CUPTI Profiler Host API: metric enumeration, config images, pass counts, evaluation (CUPTI.md §1.2, §1.5).
+// CUPTI Profiler Host API: metric enumeration, config images, pass counts, evaluation (docs/cupti.md §1.2, §1.4).
 // Works without a GPU for a named chip when the counter availability image is empty.
 
 #include <cupti_profiler_host.h>
