@@ -1,4 +1,4 @@
-// The verifier's comparison on recorded H200 numbers (CUPTI.md Appendix B); expected values worked
+// The verifier's comparison on recorded H200 numbers (docs/cupti.md §2); expected values worked
 // out by hand in the comments.
 
 #include <cmath>

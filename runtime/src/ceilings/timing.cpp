@@ -31,7 +31,9 @@ result<void> stream_guard::create() {
 }
 
 result<void> device_buffer::allocate(std::size_t bytes) {
-  ROOFLINT_TRY_CUDA(cudaMalloc(&ptr_, bytes));
+  void* p = nullptr;
+  ROOFLINT_TRY_CUDA(cudaMalloc(&p, bytes));
+  ptr_.reset(p);
   bytes_ = bytes;
   return success();
 }

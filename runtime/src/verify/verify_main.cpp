@@ -19,6 +19,9 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
+#include <range/v3/view/transform.hpp>
+
 #include "rooflint/diagnostics.h"
 #include "rooflint/ceilings/ceilings_file.h"
 #include "rooflint/dsl/formula.h"
@@ -65,9 +68,9 @@ std::string seconds_text(std::chrono::steady_clock::duration d) {
 
 /// @return " (CUPTI passes: core 1, fp 1, tensor 2)", or empty when nothing was counted.
 std::string passes_text(const measurement& m) {
-  std::string s;
-  for (const auto& [group, passes] : m.counters.passes) s += (s.empty() ? "" : ", ") + group + " " + std::to_string(passes);
-  return s.empty() ? s : " (CUPTI passes: " + s + ")";
+  if (m.counters.passes.empty()) return "";
+  const auto text = [](const auto& group_passes) { return group_passes.first + " " + std::to_string(group_passes.second); };
+  return fmt::format(" (CUPTI passes: {})", fmt::join(m.counters.passes | ranges::views::transform(text), ", "));
 }
 
 /// Runs @p cases in child processes (forked before any CUDA call here): one child measures cases in
