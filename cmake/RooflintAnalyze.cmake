@@ -5,8 +5,9 @@
 # sources of target t as part of the build: a custom command that depends on the sources, the headers
 # they include (a depfile) and the analyzer, with t's include directories, compile definitions and C++
 # standard. Its diagnostics (the bound remarks, warnings) appear in the build log; it writes the manifest
-# (default: ${CMAKE_CURRENT_BINARY_DIR}/t.rooflint.json), which the runtime reads. A custom target
-# t_rooflint is built by `all`.
+# (default: ${CMAKE_CURRENT_BINARY_DIR}/t.rooflint.json: each spec, its kernel and its values,
+# docs/analyzer.md; tests/examples checks the examples' verdicts from it). A custom target t_rooflint
+# is built by `all`.
 #   GPU       datasheet peaks to classify against (default: the rooflint default, H200)
 #   CEILINGS  a ceilings file from rooflint-ceilings (measured peaks; preferred over GPU)
 #   OPTIONS   more rooflint options, e.g. --warnings-as-errors or -Wno-rooflint-bound

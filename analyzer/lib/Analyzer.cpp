@@ -1,6 +1,8 @@
 #include "rooflint/analyzer/Analyzer.h"
 
 #include <cmath>
+#include <optional>
+#include <string>
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/Attr.h"
@@ -22,14 +24,8 @@ namespace {
 
 std::string quoted(llvm::StringRef S) { return "'" + S.str() + "'"; }
 
-/// A quantity with an SI prefix and its unit: "201 MB", "137 GFLOP", "66.9 TFLOP/s".
-std::string si(double Value, llvm::StringRef Unit) {
-  static constexpr std::pair<double, const char *> Prefixes[] = {{1e15, "P"}, {1e12, "T"}, {1e9, "G"},
-                                                                  {1e6, "M"},  {1e3, "k"}};
-  for (const auto &[Scale, Prefix] : Prefixes)
-    if (std::fabs(Value) >= Scale) return model::format_significant(Value / Scale) + " " + Prefix + Unit.str();
-  return model::format_significant(Value) + " " + Unit.str();
-}
+/// @return Whether @p P has both roofs a verdict in @p Mode needs (a ridge needs both).
+bool knowsMode(const model::peaks &P, model::math_mode Mode) { return P.has(Mode) && P.dram_bytes_per_s > 0; }
 
 SourcePosition position(const SourceManager &SM, SourceLocation Loc) {
   SourcePosition P;
@@ -135,38 +131,44 @@ std::optional<Crossover> findCrossover(const dsl::spec &S, const model::peaks &P
   return C;
 }
 
-void analyzeSpec(const VarDecl &VD, ASTContext &Ctx, const AnalyzerOptions &Options, AnalysisResults &Results,
-                 Reporter &Report) {
-  const SourceManager &SM = Ctx.getSourceManager();
+/// @return The spec @p VD holds, read from the value Clang's constant evaluator computed; std::nullopt
+/// after reporting why it cannot be read (not constexpr, another spec layout, no kernel to bind).
+std::optional<ReadSpec> readSpecOf(const VarDecl &VD, ASTContext &Ctx, Reporter &Report) {
   const std::string SpecName = VD.getNameAsString();
   const APValue *Value = VD.evaluateValue();
   if (!Value || Value->isAbsent()) {
     Report.report(DiagKind::SpecEvaluation, VD.getLocation(),
                   "cannot evaluate spec " + quoted(SpecName) +
                       "; its initializer is not a constant expression (declare it 'constexpr')");
-    return;
+    return std::nullopt;
   }
   llvm::Expected<ReadSpec> Read = readSpec(*Value, VD.getType(), Ctx);
   if (!Read) {
     Report.report(DiagKind::SpecEvaluation, VD.getLocation(),
                   "cannot read spec " + quoted(SpecName) + ": " + llvm::toString(Read.takeError()) +
                       "; this rooflint does not match the spec language's headers");
-    return;
+    return std::nullopt;
   }
   if (Read->HasKernelMember && !Read->Kernel) {
     Report.report(DiagKind::KernelBinding, VD.getLocation(),
                   "spec " + quoted(SpecName) + " is not bound to a kernel function the analyzer can find");
-    return;
+    return std::nullopt;
   }
+  return std::move(*Read);
+}
 
+/// @return The record of spec @p VD: its kernel function (@p F, its definition when there is one), its
+/// values at the declared sizes, and its verdict against @p P when both roofs are known.
+KernelRecord recordOf(const VarDecl &VD, const SourceManager &SM, const ReadSpec &Read, const model::peaks &P,
+                      const FunctionDecl *&F) {
   KernelRecord K;
-  K.SpecName = SpecName;
+  K.SpecName = VD.getNameAsString();
   K.SpecLocation = position(SM, VD.getLocation());
-  K.Spec = Read->Spec;
+  K.Spec = Read.Spec;
   K.KernelName = std::string(K.Spec.kernel_name.view());
-  const FunctionDecl *F = nullptr;
-  if (Read->Kernel) {
-    F = Read->Kernel->getDefinition() ? Read->Kernel->getDefinition() : Read->Kernel;
+  F = nullptr;
+  if (Read.Kernel) {
+    F = Read.Kernel->getDefinition() ? Read.Kernel->getDefinition() : Read.Kernel;
     K.FunctionName = F->getQualifiedNameAsString();
     K.MangledName = mangledName(*F);
     K.Params = kernelParams(*F);
@@ -182,83 +184,105 @@ void analyzeSpec(const VarDecl &VD, ASTContext &Ctx, const AnalyzerOptions &Opti
     K.ReadBytes = S.read_bytes_at(K.Sizes);
     K.WrittenBytes = S.written_bytes_at(K.Sizes);
   }
-  const model::peaks &P = Options.Peaks;
-  const bool KnowsMode = P.has(S.mode) && P.dram_bytes_per_s > 0;
-  if (K.Sized && KnowsMode) K.Result = model::classify(S.workload_at(K.Sizes), P);
+  if (K.Sized && knowsMode(P, S.mode)) K.Result = model::classify(S.workload_at(K.Sizes), P);
   K.VerdictChange = findCrossover(S, P);
+  return K;
+}
 
-  const std::string Device(P.device);
+/// The notes under a bound remark: the formulas and their values, the intensity and where the verdict
+/// changes, and which roof sets t_min.
+void noteCountsAndFloor(const KernelRecord &K, const model::peaks &P, SourceLocation Loc, Reporter &Report) {
+  const dsl::spec &S = K.Spec;
   const std::string Label(model::label(S.mode));
-  const SourceLocation Loc = VD.getLocation();
+  const dsl::poly Bytes = S.bytes();
+  std::string Counts = "ideal FLOPs " + dsl::to_string(S.flops);
+  if (K.Sized && !S.flops.is_zero()) Counts += " = " + withSeparators(K.Flops) + " FLOP";
+  Counts += " (" + dsl::to_string(S.convention) + "); compulsory bytes " + dsl::to_string(Bytes);
+  if (K.Sized) Counts += " = " + withSeparators(K.ReadBytes + K.WrittenBytes) + " bytes";
+  Counts += " (read " + dsl::to_string(S.read_bytes) + ", written " + dsl::to_string(S.written_bytes) + ")";
+  Report.note(Loc, Counts);
+  std::string Intensity = "arithmetic intensity " + dsl::ratio_to_string(S.flops, Bytes) + " FLOP/byte";
+  if (K.VerdictChange)
+    Intensity += "; " + std::string(model::name(K.VerdictChange->Above)) + " from " + K.VerdictChange->Dim + " = " +
+                 model::format_significant(K.VerdictChange->Size, 16) + " on " + std::string(P.device) + " " + Label;
+  Report.note(Loc, Intensity);
+  if (!K.Result) return;
+  const model::bound_result &R = *K.Result;
+  // The verdict is the roof that sets t_min (model::floor_roof); comparing the times here again
+  // would name the other roof just under the ridge.
+  if (R.verdict == model::bound::compute)
+    Report.note(Loc, "t_min " + model::format_duration(R.t_min_s) + " is set by " + model::format_si(K.Flops, "FLOP") +
+                         " at " + model::format_si(P.flops_per_s[S.mode], "FLOP/s") + " " + Label);
+  else
+    Report.note(Loc, "t_min " + model::format_duration(R.t_min_s) + " is set by " +
+                         model::format_si(K.ReadBytes + K.WrittenBytes, "B") + " of compulsory traffic at " +
+                         model::format_si(P.dram_bytes_per_s, "B/s"));
+}
+
+/// The rooflint-bound remark (the verdict, or why there is none) and its notes.
+void reportBound(const KernelRecord &K, const model::peaks &P, SourceLocation Loc, const FunctionDecl *F,
+                 Reporter &Report) {
+  const dsl::spec &S = K.Spec;
   const std::string KernelText = "kernel " + quoted(K.KernelName);
   bool Emitted = false;
-  if (K.Result) {
+  if (K.Result)
     Emitted = Report.report(DiagKind::Bound, Loc, boundSentence(K, P));
-  } else if (!KnowsMode) {
+  else if (!knowsMode(P, S.mode))
     Emitted = Report.report(DiagKind::Bound, Loc,
-                            KernelText + " has no verdict; " + quoted(Device) + " has no known " + Label +
-                                " peak (math mode '" + std::string(model::name(S.mode)) + "')");
-  } else {
+                            KernelText + " has no verdict; " + quoted(std::string(P.device)) + " has no known " +
+                                std::string(model::label(S.mode)) + " peak (math mode '" +
+                                std::string(model::name(S.mode)) + "')");
+  else
     Emitted = Report.report(DiagKind::Bound, Loc,
                             KernelText + " has no verdict at declared sizes; dimension " + quoted(K.MissingDim) +
                                 " has no size (declare one with .at(" + K.MissingDim + "(...)))");
-  }
-  if (Emitted) {
-    const dsl::poly Bytes = S.bytes();
-    std::string Counts = "ideal FLOPs " + dsl::to_string(S.flops);
-    if (K.Sized && !S.flops.is_zero()) Counts += " = " + withSeparators(K.Flops) + " FLOP";
-    Counts += " (" + dsl::to_string(S.convention) + "); compulsory bytes " + dsl::to_string(Bytes);
-    if (K.Sized) Counts += " = " + withSeparators(K.ReadBytes + K.WrittenBytes) + " bytes";
-    Counts += " (read " + dsl::to_string(S.read_bytes) + ", written " + dsl::to_string(S.written_bytes) + ")";
-    Report.note(Loc, Counts);
-    std::string Intensity = "arithmetic intensity " + dsl::ratio_to_string(S.flops, Bytes) + " FLOP/byte";
-    if (K.VerdictChange)
-      Intensity += "; " + std::string(model::name(K.VerdictChange->Above)) + " from " + K.VerdictChange->Dim + " = " +
-                   model::format_significant(K.VerdictChange->Size, 16) + " on " + Device + " " + Label;
-    Report.note(Loc, Intensity);
-    if (K.Result) {
-      const model::bound_result &R = *K.Result;
-      // The verdict is the roof that sets t_min (model::floor_roof); comparing the times here again
-      // would name the other roof just under the ridge.
-      if (R.verdict == model::bound::compute)
-        Report.note(Loc, "t_min " + model::format_duration(R.t_min_s) + " is set by " + si(K.Flops, "FLOP") + " at " +
-                             si(P.flops_per_s[S.mode], "FLOP/s") + " " + Label);
-      else
-        Report.note(Loc, "t_min " + model::format_duration(R.t_min_s) + " is set by " +
-                             si(K.ReadBytes + K.WrittenBytes, "B") + " of compulsory traffic at " +
-                             si(P.dram_bytes_per_s, "B/s"));
-    }
-    if (F) Report.note(F->getLocation(), KernelText + " is declared here");
-  }
+  if (!Emitted) return;
+  noteCountsAndFloor(K, P, Loc, Report);
+  if (F) Report.note(F->getLocation(), KernelText + " is declared here");
+}
 
-  if (K.Result && S.expected.bound != dsl::expected_bound::any) {
-    const model::bound Want =
-        S.expected.bound == dsl::expected_bound::compute ? model::bound::compute : model::bound::memory;
-    const model::bound_result &R = *K.Result;
-    if (Want != R.verdict &&
-        Report.report(DiagKind::Expectation, Loc,
-                      KernelText + " is expected to be " + std::string(model::name(Want)) + " but is " +
-                          std::string(model::name(R.verdict)) + " on " + quoted(Device) + " at " + sizesText(K) +
-                          "; arithmetic intensity " + model::format_significant(R.intensity) + " FLOP/byte is " +
-                          (R.verdict == model::bound::memory ? "below" : "above") + " the ridge " +
-                          model::format_significant(R.ridge) + " FLOP/byte (" + Label + ", " +
-                          std::string(model::name(P.source)) + " peaks)") &&
-        K.VerdictChange && K.VerdictChange->Above == Want)
-      Report.note(Loc, "it is " + std::string(model::name(Want)) + " from " + K.VerdictChange->Dim + " = " +
-                           model::format_significant(K.VerdictChange->Size, 16));
-  }
+/// The rooflint-expectation warning when the verdict is not the bound the spec's .expect() states.
+void reportExpectation(const KernelRecord &K, const model::peaks &P, SourceLocation Loc, Reporter &Report) {
+  const auto Expected = dsl::expected_verdict(K.Spec.expected.bound);
+  if (!K.Result || !Expected || *Expected == K.Result->verdict) return;
+  const model::bound Want = *Expected;
+  const model::bound_result &R = *K.Result;
+  if (Report.report(DiagKind::Expectation, Loc,
+                    "kernel " + quoted(K.KernelName) + " is expected to be " + std::string(model::name(Want)) +
+                        " but is " + std::string(model::name(R.verdict)) + " on " + quoted(std::string(P.device)) +
+                        " at " + sizesText(K) + "; arithmetic intensity " + model::format_significant(R.intensity) +
+                        " FLOP/byte is " + (R.verdict == model::bound::memory ? "below" : "above") + " the ridge " +
+                        model::format_significant(R.ridge) + " FLOP/byte (" + std::string(model::label(K.Spec.mode)) +
+                        ", " + std::string(model::name(P.source)) + " peaks)") &&
+      K.VerdictChange && K.VerdictChange->Above == Want)
+    Report.note(Loc, "it is " + std::string(model::name(Want)) + " from " + K.VerdictChange->Dim + " = " +
+                         model::format_significant(K.VerdictChange->Size, 16));
+}
 
-  if (P.source == model::peak_source::datasheet && Results.Seen.insert("datasheet-peaks").second) {
-    const std::string SpecGroup = Report.group();
-    Report.setGroup("datasheet-peaks");  // once per run, whichever file reports it first
-    Report.report(DiagKind::DatasheetPeaks, Loc,
-                  "verdicts use datasheet peaks of " + quoted(Device) +
-                      "; spec-sheet peaks may be wrong at your clocks (pass --ceilings with a file from "
-                      "rooflint-ceilings)");
-    Report.setGroup(SpecGroup);
-  }
+/// The rooflint-datasheet-peaks remark, once per run, whichever file reports it first.
+void reportDatasheetPeaks(const model::peaks &P, SourceLocation Loc, AnalysisResults &Results, Reporter &Report) {
+  if (P.source != model::peak_source::datasheet || !Results.Seen.insert("datasheet-peaks").second) return;
+  const std::string SpecGroup = Report.group();
+  Report.setGroup("datasheet-peaks");
+  Report.report(DiagKind::DatasheetPeaks, Loc,
+                "verdicts use datasheet peaks of " + quoted(std::string(P.device)) +
+                    "; spec-sheet peaks may be wrong at your clocks (pass --ceilings with a file from "
+                    "rooflint-ceilings)");
+  Report.setGroup(SpecGroup);
+}
 
-  if (F) checkBinding(S, *F, VD, Report);
+/// One spec: read it, evaluate it, report its verdict, check its expectation and its binding.
+void analyzeSpec(const VarDecl &VD, ASTContext &Ctx, const AnalyzerOptions &Options, AnalysisResults &Results,
+                 Reporter &Report) {
+  const std::optional<ReadSpec> Read = readSpecOf(VD, Ctx, Report);
+  if (!Read) return;
+  const FunctionDecl *F = nullptr;
+  KernelRecord K = recordOf(VD, Ctx.getSourceManager(), *Read, Options.Peaks, F);
+  const SourceLocation Loc = VD.getLocation();
+  reportBound(K, Options.Peaks, Loc, F, Report);
+  reportExpectation(K, Options.Peaks, Loc, Report);
+  reportDatasheetPeaks(Options.Peaks, Loc, Results, Report);
+  if (F) checkBinding(K.Spec, *F, VD, Report);
   Results.Kernels.push_back(std::move(K));
 }
 
@@ -309,10 +333,7 @@ std::string withSeparators(double Value) {
 }
 
 std::string sizesText(const KernelRecord &K) {
-  std::string S;
-  for (int D = 0; D < K.Spec.dim_count; ++D)
-    S += (S.empty() ? "" : ", ") + std::string(K.Spec.dims[D].name.view()) + " = " + model::format_significant(K.Sizes[D], 16);
-  return S;
+  return dsl::sizes_text(K.Spec, K.Sizes, " = ");
 }
 
 std::string boundSentence(const KernelRecord &K, const model::peaks &P) {

@@ -36,16 +36,6 @@ std::string bindingName(dsl::binding_kind K) {
   return "unknown";
 }
 
-std::string accessName(dsl::role R) {
-  switch (R) {
-  case dsl::role::read: return "read";
-  case dsl::role::write: return "write";
-  case dsl::role::read_write: return "read_write";
-  case dsl::role::not_counted: return "not_counted";
-  }
-  return "unknown";
-}
-
 json::Object polyJson(const dsl::poly &P) {
   json::Array Dims, Terms;
   for (int D = 0; D < P.dim_count; ++D) Dims.push_back(std::string(P.dims[D].view()));
@@ -147,7 +137,7 @@ json::Object specValueJson(const dsl::spec &S) {
     for (int I = 0; I < T.rank; ++I) Shape.push_back(int(T.shape[I]));
     Tensors.push_back(json::Object{{"name", std::string(T.name.view())},
                                    {"dtype", std::string(model::name(T.dtype))},
-                                   {"access", accessName(T.access)},
+                                   {"access", std::string(dsl::name(T.access))},
                                    {"arg", int(T.arg)},
                                    {"shape", std::move(Shape)},
                                    {"elements", polyJson(T.elements)},

@@ -54,23 +54,9 @@ json::Object location(const SourcePosition &P) {
   return json::Object{{"file", P.File}, {"line", P.Line}, {"column", P.Column}};
 }
 
-std::string roleName(dsl::role R) {
-  switch (R) {
-  case dsl::role::read: return "read";
-  case dsl::role::write: return "write";
-  case dsl::role::read_write: return "read_write";
-  case dsl::role::not_counted: return "not_counted";
-  }
-  return "unknown";
-}
-
 std::string expectedName(dsl::expected_bound B) {
-  switch (B) {
-  case dsl::expected_bound::any: return "any";
-  case dsl::expected_bound::memory: return "memory-bound";
-  case dsl::expected_bound::compute: return "compute-bound";
-  }
-  return "any";
+  const auto Verdict = dsl::expected_verdict(B);
+  return Verdict ? std::string(model::name(*Verdict)) : "any";
 }
 
 json::Object peaksJson(const model::peaks &P) {
@@ -97,7 +83,7 @@ json::Object kernelObject(const KernelRecord &K, const model::peaks &P) {
   }
   json::Array Tensors;
   for (const dsl::tensor_info &T : S.tensor_list()) {
-    json::Object O{{"name", std::string(T.name.view())}, {"arg", int(T.arg)}, {"role", roleName(T.access)}};
+    json::Object O{{"name", std::string(T.name.view())}, {"arg", int(T.arg)}, {"role", std::string(dsl::name(T.access))}};
     if (T.access != dsl::role::not_counted) {
       json::Array Shape;
       for (int I = 0; I < T.rank; ++I)

@@ -22,6 +22,8 @@
 #include <string>
 #include <vector>
 
+#include "rooflint/runtime/device_buffer.h"
+
 namespace rooflint::examples {
 
 /// A registered self-check: returns true when every compared output matched.
@@ -49,33 +51,30 @@ inline std::vector<float> random_floats(std::size_t count, std::uint32_t seed, f
   return v;
 }
 
-/// A device buffer of T that frees itself.
+/// A device buffer of T for a self-check: allocated (nullptr on failure), optionally filled from the host.
 template <class T>
 class device_buffer {
  public:
   explicit device_buffer(std::size_t count) : count_(count) {
-    if (cudaMalloc(&ptr_, count * sizeof(T)) != cudaSuccess) ptr_ = nullptr;
+    T* p = nullptr;
+    if (cudaMalloc(&p, count * sizeof(T)) == cudaSuccess) ptr_.reset(p);
   }
   explicit device_buffer(const std::vector<T>& host) : device_buffer(host.size()) {
-    if (ptr_) cudaMemcpy(ptr_, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice);
+    if (ptr_) cudaMemcpy(ptr_.get(), host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice);
   }
-  ~device_buffer() { cudaFree(ptr_); }
-  device_buffer(const device_buffer&) = delete;
-  device_buffer& operator=(const device_buffer&) = delete;
-
-  T* get() const { return ptr_; }
-  operator T*() const { return ptr_; }
+  T* get() const { return ptr_.get(); }
+  operator T*() const { return ptr_.get(); }
 
   /// @return The buffer's contents, copied to the host (after the device finished).
   std::vector<T> to_host() const {
     std::vector<T> host(count_);
     cudaDeviceSynchronize();
-    if (ptr_) cudaMemcpy(host.data(), ptr_, count_ * sizeof(T), cudaMemcpyDeviceToHost);
+    if (ptr_) cudaMemcpy(host.data(), ptr_.get(), count_ * sizeof(T), cudaMemcpyDeviceToHost);
     return host;
   }
 
  private:
-  T* ptr_ = nullptr;
+  rooflint::runtime::device_ptr<T> ptr_;  // the runtime's owner of device memory
   std::size_t count_ = 0;
 };
 

@@ -10,9 +10,7 @@
 
 #include "example_check.h"
 
-#if ROOFLINT_EXAMPLES_WITH_RUNTIME
 #include "rooflint/runtime.h"
-#endif
 
 namespace {
 
@@ -42,12 +40,5 @@ int run_self_checks(const std::string& filter) {
 
 int main(int argc, char** argv) {
   if (argc > 1 && std::string(argv[1]) == "--self-check") return run_self_checks(argc > 2 ? argv[2] : "");
-#if ROOFLINT_EXAMPLES_WITH_RUNTIME
   return rooflint::verify_main(argc, argv);
-#else
-  std::printf("rooflint-examples was built without the verifier (rooflint::runtime has no verify_main yet).\n"
-              "self-checks (run them with --self-check):\n");
-  for (const auto& check : rooflint::examples::self_checks()) std::printf("  %s\n", check.name.c_str());
-  return 0;
-#endif
 }

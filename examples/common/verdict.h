@@ -1,10 +1,12 @@
 #pragma once
 /// @file verdict.h
-/// Build-time verdicts of the examples' specs against a device's datasheet peaks, for static_asserts:
+/// Build-time verdicts of the examples' specs against a device's datasheet peaks, for static_asserts.
+/// An example states its verdict once, in its spec's .expect(); the build checks it,
 ///
-///     static_assert(datasheet_verdict(saxpy_spec, "H200") == rooflint::model::bound::memory);
+///     static_assert(meets_its_expectation(saxpy_spec, "H200"));
 ///
-/// The analyzer reports the same verdicts as diagnostics; these asserts make the build itself the first test.
+/// the analyzer reports it (rooflint-expectation when it does not hold), and tests/examples checks the
+/// analyzer's manifests against it. These asserts make the build itself the first test.
 
 #include <string_view>
 
@@ -20,6 +22,13 @@ constexpr model::bound datasheet_verdict(const dsl::spec& s, std::string_view de
 
 constexpr model::bound datasheet_verdict(const dsl::spec& s, std::string_view device) {
   return datasheet_verdict(s, device, s.declared().bound);
+}
+
+/// @return Whether @p s states a bound (.expect(memory_bound) or .expect(compute_bound)) and its
+/// declared sizes get that verdict on @p device's datasheet peaks.
+constexpr bool meets_its_expectation(const dsl::spec& s, std::string_view device) {
+  const auto expected = dsl::expected_verdict(s.expected.bound);
+  return expected && *expected == datasheet_verdict(s, device);
 }
 
 }  // namespace rooflint::examples

@@ -6,6 +6,10 @@
 namespace rooflint::runtime {
 
 result<void> check_applies(const ceilings::ceilings_file& file, const device_properties& device) {
+  return check_applies(file, device_identity{device.name, device.uuid, device.driver_version});
+}
+
+result<void> check_applies(const ceilings::ceilings_file& file, const device_identity& device) {
   const auto& d = file.device;
   if (d.name != device.name || (!d.uuid.empty() && d.uuid != device.uuid))
     return error{error_code::failed_precondition,

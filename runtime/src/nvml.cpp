@@ -1,5 +1,5 @@
 /// @file nvml.cpp
-/// NVML through dlopen with minimal prototypes copied in spirit from nvml.h (CUPTI.md §4): every enum
+/// NVML through dlopen with minimal prototypes copied in spirit from nvml.h (docs/cupti.md §4): every enum
 /// is an int, nvmlDevice_t an opaque pointer. Entry points that a driver lacks stay null and their
 /// readings stay empty.
 

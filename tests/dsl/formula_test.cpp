@@ -42,3 +42,29 @@ TEST(Ratio, SaysWhenThereAreNoBytes) {
   EXPECT_EQ(ratio_to_string(2 * N, poly{}), "undefined (no bytes)");
   EXPECT_EQ(ratio_to_string(poly{}, 4 * N), "0");
 }
+
+namespace {
+inline void sizes_kernel(const float*, const float*, float*) {}
+inline constexpr auto sizes_spec = kernel<sizes_kernel>("mnk", matmul(in<0>("A", f32, M, K),    // A: (M,K)
+                                                                      in<1>("B", f32, K, N),    // B: (K,N)
+                                                                      out<2>("C", f32, M, N)));  // C: (M,N)
+}  // namespace
+
+TEST(SizesText, ListsEachDimensionInTheSpecsOrderWithItsExactSize) {
+  // 2^28 = 268435456 prints whole (no rounding to significant digits, no exponent).
+  const auto bound = sizes_spec.bind(M(268435456), N(3), K(512)).bound;
+  std::string want;
+  for (int d = 0; d < sizes_spec.dim_count; ++d) {
+    const std::string name(sizes_spec.dims[d].name.view());
+    const std::string size = name == "M" ? "268435456" : name == "N" ? "3" : "512";
+    want += (d ? ", " : "") + name + "=" + size;
+  }
+  EXPECT_EQ(sizes_text(sizes_spec, bound), want);
+  EXPECT_NE(sizes_text(sizes_spec, bound, " = ").find("K = 512"), std::string::npos);
+}
+
+TEST(SizesText, ListsBindingsAsGiven) {
+  const size_binding given[] = {N(268435456), K(512)};
+  EXPECT_EQ(sizes_text(given), "N=268435456, K=512");
+  EXPECT_EQ(sizes_text(given, " = "), "N = 268435456, K = 512");
+}

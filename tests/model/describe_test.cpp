@@ -56,3 +56,15 @@ TEST(FormatSignificant, KeepsThreeSignificantDigitsWithoutTrailingZeros) {
   EXPECT_EQ(model::format_significant(100), "100");
   EXPECT_EQ(model::format_significant(0), "0");
 }
+
+TEST(FormatSi, PicksTheLargestPrefixTheValueReaches) {
+  // 536870912 B = 536.870912 MB -> 4 digits "536.9 MB"; 66.9e12 FLOP/s -> "66.9 TFLOP/s";
+  // 137438953472 FLOP = 137.4 G -> 3 digits "137 GFLOP"; 999 stays unprefixed; 1000 is "1 k".
+  EXPECT_EQ(model::format_si(536870912, "B", 4), "536.9 MB");
+  EXPECT_EQ(model::format_si(66.9e12, "FLOP/s"), "66.9 TFLOP/s");
+  EXPECT_EQ(model::format_si(137438953472.0, "FLOP"), "137 GFLOP");
+  EXPECT_EQ(model::format_si(999, "B"), "999 B");
+  EXPECT_EQ(model::format_si(1000, "B"), "1 kB");
+  EXPECT_EQ(model::format_si(4.2e18, "FLOP"), "4.2 EFLOP");
+  EXPECT_EQ(model::format_si(0, "B"), "0 B");
+}

@@ -33,7 +33,7 @@ TEST(FindPeaks, MatchesNamesAsTheDriverReportsThem) {
 }
 
 TEST(FindPeaks, ReturnsTheDesignsDatasheetFigures) {
-  // DESIGN.md, dense TFLOP/s FP32 SIMT / TF32 / FP16-BF16, HBM TB/s.
+  // docs/design.md, "Datasheet peaks": dense TFLOP/s FP32 SIMT / TF32 / FP16-BF16, HBM TB/s.
   const auto h100 = *model::find_peaks("NVIDIA H100 80GB HBM3");
   EXPECT_DOUBLE_EQ(h100.flops_per_s[model::math_mode::fp32_simt], 66.9e12);
   EXPECT_DOUBLE_EQ(h100.flops_per_s[model::math_mode::tf32_tensor], 494.7e12);

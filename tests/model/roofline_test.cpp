@@ -5,7 +5,7 @@
 namespace model = rooflint::model;
 
 namespace {
-// H200 datasheet peaks (DESIGN.md): FP32 66.9 TFLOP/s, TF32 494.7, BF16 989.4, HBM 4.8 TB/s.
+// H200 datasheet peaks (docs/design.md, "Datasheet peaks"): FP32 66.9 TFLOP/s, TF32 494.7, BF16 989.4, HBM 4.8 TB/s.
 constexpr model::peaks h200 = *model::find_peaks("NVIDIA H200");
 }  // namespace
 
@@ -17,7 +17,7 @@ TEST(Ridge, EqualsPeakFlopsOverPeakBandwidth) {
 }
 
 TEST(Ridge, H200RoundedAsTheDesignStatesThem) {
-  // DESIGN.md: FP32 66.9/4.8 = 13.94, TF32 103.06, BF16 206.1 FLOP/byte.
+  // docs/design.md, "Datasheet peaks": FP32 66.9/4.8 = 13.94, TF32 103.06, BF16 206.1 FLOP/byte.
   EXPECT_NEAR(model::ridge(h200, model::math_mode::fp32_simt), 13.94, 0.005);
   EXPECT_NEAR(model::ridge(h200, model::math_mode::tf32_tensor), 103.06, 0.005);
   EXPECT_NEAR(model::ridge(h200, model::math_mode::bf16_tensor), 206.1, 0.05);

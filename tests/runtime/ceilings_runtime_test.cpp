@@ -54,6 +54,17 @@ TEST(CheckApplies, AnotherCardOfTheSameModelIsRejectedByUuid) {
   EXPECT_NE(r.err().message.find("GPU-99999999"), std::string::npos) << r.err().message;
 }
 
+TEST(CheckApplies, TheVerifiersDeviceIdentityFollowsTheSameRule) {
+  // The verifier knows the device from its measuring process (name, UUID, driver), not from a query.
+  const device_properties d = h200();
+  EXPECT_TRUE(check_applies(file_of(d), device_identity{d.name, d.uuid, d.driver_version}).ok());
+  EXPECT_FALSE(check_applies(file_of(d), device_identity{"NVIDIA H100 80GB HBM3", d.uuid, d.driver_version}).ok());
+  EXPECT_FALSE(check_applies(file_of(d), device_identity{d.name, "GPU-99999999-89ab-cdef-0123-456789abcdef", d.driver_version}).ok());
+  const auto r = check_applies(file_of(d), device_identity{d.name, d.uuid, "590.10.01"});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.err().code, rooflint::error_code::failed_precondition);
+}
+
 TEST(CheckApplies, AnotherDriverIsRejectedNamingBothVersions) {
   device_properties updated = h200();
   updated.driver_version = "590.10.01";

@@ -1,4 +1,4 @@
-// The CUPTI Profiler Host API for chip "GH100", without a GPU (CUPTI.md §1.5): metric names exist,
+// The CUPTI Profiler Host API for chip "GH100", without a GPU (docs/cupti.md §1.4): metric names exist,
 // config images build, and the metric groups take the passes the verifier relies on.
 
 #include <gtest/gtest.h>
@@ -45,7 +45,7 @@ TEST(CuptiHost, TensorMetricsAreTheFlopCountingAggregatesPresentOnGH100) {
 }
 
 TEST(CuptiHost, AMetricTheChipLacksIsRejectedByName) {
-  // CUPTI.md §7.9: there is no sm__ops_path_tensor_src_fp16_dst_fp32 base metric on GH100.
+  // docs/cupti.md §2: there is no sm__ops_path_tensor_src_fp16_dst_fp32 base metric on GH100.
   auto c = cupti::config::create("GH100", {}, {"sm__ops_path_tensor_src_fp16_dst_fp32.sum"});
   ASSERT_FALSE(c.ok());
   EXPECT_NE(c.err().message.find("'sm__ops_path_tensor_src_fp16_dst_fp32.sum'"), std::string::npos) << c.err().message;
@@ -66,16 +66,19 @@ TEST(CuptiHost, BaseMetricsListDramAndL2Counters) {
     EXPECT_NE(std::find(base->begin(), base->end(), m), base->end()) << m;
 }
 
-TEST(FpCounters, FlopWeightsFollowNcuRooflineSections) {
-  // FFMA x2, FADD x1, FMUL x1; DFMA x2; HFMA2 x4, HADD2 x2, HMUL2 x2.
-  double ffma = 0, hfma = 0, hadd = 0;
-  for (const auto& c : cupti::fp_counters) {
-    if (std::string(c.op) == "ffma") ffma = c.flops_per_instruction;
-    if (std::string(c.op) == "hfma") hfma = c.flops_per_instruction;
-    if (std::string(c.op) == "hadd") hadd = c.flops_per_instruction;
-  }
-  EXPECT_EQ(ffma, 2);
-  EXPECT_EQ(hfma, 4);
-  EXPECT_EQ(hadd, 2);
-  EXPECT_EQ(cupti::fp_metric("dfma"), "sm__sass_thread_inst_executed_op_dfma_pred_on.sum");
+TEST(FpCounters, FlopsWeighEachInstructionAsNcuRooflineSectionsDo) {
+  // The counters' FLOPs, through the table the verifier reads (one instruction count per op, distinct
+  // powers of ten so that each op's weight shows in its own digit): FFMA x2, FADD x1, FMUL x1;
+  // DFMA x2, DADD x1, DMUL x1; HFMA2 x4, HADD2 x2, HMUL2 x2.
+  counter_values k;
+  k.fp_instructions = {{"ffma", 1}, {"fadd", 10}, {"fmul", 100}, {"dfma", 1}, {"dadd", 10},
+                       {"dmul", 100}, {"hfma", 1}, {"hadd", 10}, {"hmul", 100}};
+  EXPECT_EQ(k.fp32_flops(), 2 * 1 + 1 * 10 + 1 * 100);  // 112
+  EXPECT_EQ(k.fp64_flops(), 2 * 1 + 1 * 10 + 1 * 100);  // 112
+  EXPECT_EQ(k.fp16_flops(), 4 * 1 + 2 * 10 + 2 * 100);  // 224
+  EXPECT_EQ(k.flops(), 112 + 112 + 224);
+  // The metric the verifier requests for each op, in the table's order.
+  const auto metrics = cupti::fp_metrics();
+  ASSERT_EQ(metrics.size(), std::size(sass_fp_counters));
+  EXPECT_EQ(metrics[3], "sm__sass_thread_inst_executed_op_dfma_pred_on.sum");
 }

@@ -1,4 +1,4 @@
-// The verifier's comparison on recorded H200 numbers (CUPTI.md Appendix B); expected values worked
+// The verifier's comparison on recorded H200 numbers (docs/cupti.md §2); expected values worked
 // out by hand in the comments.
 
 #include <cmath>
@@ -219,6 +219,8 @@ TEST(MeasurementJson, RoundTripKeepsEveryFigure) {
   auto back = measurement_from_json(measurement_to_json(m));
   ASSERT_TRUE(back.ok()) << back.err().message;
   EXPECT_EQ(back->device.name, "NVIDIA H200");
+  EXPECT_EQ(back->device.uuid, m.device.uuid);
+  EXPECT_EQ(back->device.driver_version, "580.159.04");
   EXPECT_EQ(back->device.cc_major, 9);
   EXPECT_DOUBLE_EQ(back->counters.dram_read_bytes, 5.369e8);
   EXPECT_DOUBLE_EQ(back->counters.l2_write_sectors, 8388608);

@@ -208,7 +208,7 @@ TEST(L2Flush, MemsetAloneLeavesDirtyLinesThatLandInTheMeasuredWindow) {
   };
   auto v = c.profiler->collect(*c.core, 1, prepare, launch);
   ASSERT_TRUE(v.ok()) << v.err().message;
-  // CUPTI.md §6 measured +5.1 MB after an L2-sized memset: much of a memset's dirty data is written back
+  // docs/cupti.md §6: measured +5.1 MB after an L2-sized memset: much of a memset's dirty data is written back
   // while it runs; what is left in L2 at its end lands here.
   EXPECT_GT((*v)[dram_write], 1e6) << "DRAM bytes written by a read-only kernel after a memset";
   cudaFree(dirty);

@@ -1,5 +1,5 @@
 #pragma once
-// Recorded H200 measurements (CUPTI.md Appendix B) and specs for the verifier's host tests.
+// Recorded H200 measurements (docs/cupti.md §2, measured 2026-11-30) and specs for the verifier's host tests.
 
 #include "rooflint/dsl.h"
 #include "rooflint/model/peaks_table.h"
@@ -33,7 +33,7 @@ inline constexpr double saxpy_n = 67108864;  // 2^26
 inline runtime::measurement recorded_saxpy() {
   runtime::measurement m;
   m.case_name = "saxpy_n64M";
-  m.device = {"NVIDIA H200", "GH100", 9, 0, 132, 62914560, 188743680};
+  m.device = {"NVIDIA H200", "GPU-01234567-89ab-cdef-0123-456789abcdef", "580.159.04", "GH100", 9, 0, 132, 62914560, 188743680};
   auto& k = m.counters;
   k.available = true;
   k.dram_read_bytes = 5.369e8;

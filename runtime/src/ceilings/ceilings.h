@@ -6,7 +6,8 @@
 ///
 /// Every figure is a rate at a recorded clock: the burst figure (the first repetitions, clocks still at
 /// boost) and the sustained one (after the probe has run long enough for a power-capped clock to settle).
-/// The ceiling is the sustained figure; quick mode runs too briefly to be sure, and says so.
+/// The ceiling is the higher of the two, so that t_min is a floor at whichever clock a kernel runs
+/// (docs/ceilings.md, "Burst and sustained"); quick mode runs too briefly for a settled clock, and says so.
 
 #include <cstddef>
 #include <cstdint>
@@ -82,7 +83,8 @@ struct compute_result {
   timing_stats sustained_time;    ///< per launch, in the sustained window
   clock_summary burst_clocks, sustained_clocks;
   bool sustained = false;         ///< the sustained window followed >= 1 s of load
-  /// @return The ceiling: flops_per_launch / sustained median, FLOP/s.
+  /// @return The sustained rate: flops_per_launch / sustained median, FLOP/s. The ceiling recorded is
+  /// the higher of this and burst_flops_per_s.
   double flops_per_s() const { return sustained_time.median_s > 0 ? flops_per_launch / sustained_time.median_s : 0; }
 };
 

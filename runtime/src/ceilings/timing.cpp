@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "support/cuda_check.h"
+#include "support/statistics.h"
 
 namespace rooflint::runtime {
 
@@ -16,8 +17,7 @@ timing_stats summarize(std::vector<double> seconds) {
   if (seconds.empty()) return s;
   std::sort(seconds.begin(), seconds.end());
   s.repetitions = static_cast<int>(seconds.size());
-  const std::size_t n = seconds.size();
-  s.median_s = n % 2 ? seconds[n / 2] : (seconds[n / 2 - 1] + seconds[n / 2]) / 2;
+  s.median_s = median(seconds);
   s.min_s = seconds.front();
   s.max_s = seconds.back();
   return s;
@@ -31,7 +31,9 @@ result<void> stream_guard::create() {
 }
 
 result<void> device_buffer::allocate(std::size_t bytes) {
-  ROOFLINT_TRY_CUDA(cudaMalloc(&ptr_, bytes));
+  void* p = nullptr;
+  ROOFLINT_TRY_CUDA(cudaMalloc(&p, bytes));
+  ptr_.reset(p);
   bytes_ = bytes;
   return success();
 }

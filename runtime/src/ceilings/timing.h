@@ -9,6 +9,7 @@
 
 #include "ceilings/ceilings.h"
 #include "support/clock_state.h"
+#include "rooflint/runtime/device_buffer.h"
 #include "rooflint/runtime/result.h"
 
 namespace rooflint::runtime::detail {
@@ -30,20 +31,16 @@ class stream_guard {
   cudaStream_t stream_ = nullptr;
 };
 
-/// Owns device memory; frees it at scope exit.
+/// Device memory of a probe (owned by a device_ptr): allocate() reports a failure as a result.
 class device_buffer {
  public:
-  device_buffer() = default;
-  ~device_buffer() { if (ptr_) cudaFree(ptr_); }
-  device_buffer(const device_buffer&) = delete;
-  device_buffer& operator=(const device_buffer&) = delete;
   result<void> allocate(std::size_t bytes);
-  void* get() const { return ptr_; }
-  template <class T> T* as() const { return static_cast<T*>(ptr_); }
+  void* get() const { return ptr_.get(); }
+  template <class T> T* as() const { return static_cast<T*>(ptr_.get()); }
   std::size_t bytes() const { return bytes_; }
 
  private:
-  void* ptr_ = nullptr;
+  device_ptr<> ptr_;
   std::size_t bytes_ = 0;
 };
 

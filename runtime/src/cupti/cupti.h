@@ -2,10 +2,10 @@
 /// @file cupti.h
 /// CUPTI 13.0: the Profiler Host API (metric names, config images, pass counts; works without a GPU for
 /// a named chip such as "GH100") and the Range Profiling API in auto range + kernel replay mode, with
-/// the host object, config image and counter data kept and reused across kernels (CUPTI.md §1.2).
+/// the host object, config image and counter data kept and reused across kernels (docs/cupti.md §1.2).
 ///
 /// Metric groups are collected one at a time, each after its own L2 flush, because metrics collected
-/// in different passes see different cache states (CUPTI.md §6): the cache-sensitive core group must
+/// in different passes see different cache states (docs/cupti.md §6): the cache-sensitive core group must
 /// be one pass; the SASS FP instruction counters are instrumented and get their own group; tensor ops
 /// are counts that do not depend on the cache, so their group may take several passes.
 
@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "rooflint/runtime/measurement.h"
 #include "rooflint/runtime/result.h"
 
 namespace rooflint::runtime::cupti {
@@ -34,23 +35,15 @@ inline const std::vector<std::string>& core_metrics() {
   return m;
 }
 
-/// A SASS FP instruction counter and its FLOP weight (ncu's roofline sections: FFMA x2, HFMA2 x4 ...).
-struct fp_counter {
-  const char* op;      ///< "ffma"
-  double flops_per_instruction;
-};
-
-inline constexpr fp_counter fp_counters[] = {
-    {"ffma", 2}, {"fadd", 1}, {"fmul", 1}, {"dfma", 2}, {"dadd", 1},
-    {"dmul", 1}, {"hfma", 4}, {"hadd", 2}, {"hmul", 2},
-};
+/// The SASS FP instruction counters and their FLOP weights: runtime::sass_fp_counters (measurement.h).
+using runtime::sass_fp_counters;
 
 /// @return "sm__sass_thread_inst_executed_op_<op>_pred_on.sum".
 inline std::string fp_metric(const char* op) {
   return std::string("sm__sass_thread_inst_executed_op_") + op + "_pred_on.sum";
 }
 
-/// @return The nine SASS FP instruction metrics, in fp_counters order.
+/// @return The nine SASS FP instruction metrics, in sass_fp_counters order.
 std::vector<std::string> fp_metrics();
 
 /// Tensor-path op metrics that together count every tensor FLOP once (aggregates over instruction

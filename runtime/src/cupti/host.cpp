@@ -1,4 +1,4 @@
-// CUPTI Profiler Host API: metric enumeration, config images, pass counts, evaluation (CUPTI.md §1.2, §1.5).
+// CUPTI Profiler Host API: metric enumeration, config images, pass counts, evaluation (docs/cupti.md §1.2, §1.4).
 // Works without a GPU for a named chip when the counter availability image is empty.
 
 #include <cupti_profiler_host.h>
@@ -29,7 +29,7 @@ std::string describe(int cupti_result) {
 
 std::vector<std::string> fp_metrics() {
   std::vector<std::string> m;
-  for (const auto& c : fp_counters) m.push_back(fp_metric(c.op));
+  for (const auto& c : sass_fp_counters) m.push_back(fp_metric(c.op));
   return m;
 }
 

@@ -1,4 +1,4 @@
-// CUPTI Range Profiling API, auto range + kernel replay (CUPTI.md §1.2): one range per kernel launch.
+// CUPTI Range Profiling API, auto range + kernel replay (docs/cupti.md §1.2): one range per kernel launch.
 // The profiler object and each config's counter data are kept and reused across kernels.
 
 #include <cuda.h>
@@ -9,6 +9,10 @@
 #include <map>
 #include <optional>
 #include <string>
+
+#include <fmt/format.h>
+#include <range/v3/view/filter.hpp>
+#include <range/v3/view/transform.hpp>
 
 #include "cupti/cupti_check.h"
 #include "support/cuda_check.h"
@@ -90,13 +94,13 @@ result<range_profiler> range_profiler::create(int ordinal) {
   supported.api = CUPTI_PROFILER_RANGE_PROFILING;
   ROOFLINT_TRY_CUPTI(cuptiProfilerDeviceSupported(&supported));
   if (supported.isSupported != CUPTI_PROFILER_CONFIGURATION_SUPPORTED) {
-    std::string why;
     const std::pair<const char*, CUpti_Profiler_Support_Level> fields[] = {
         {"architecture", supported.architecture}, {"sli", supported.sli}, {"vgpu", supported.vGpu},
         {"confidential computing", supported.confidentialCompute}, {"cmp", supported.cmp}, {"wsl", supported.wsl}};
-    for (const auto& [field, level] : fields)
-      if (level != CUPTI_PROFILER_CONFIGURATION_SUPPORTED)
-        why += (why.empty() ? "" : ", ") + std::string(field) + " " + support_name(level);
+    const auto unsupported = [](const auto& f) { return f.second != CUPTI_PROFILER_CONFIGURATION_SUPPORTED; };
+    const auto text = [](const auto& f) { return std::string(f.first) + " " + support_name(f.second); };
+    const std::string why =
+        fmt::format("{}", fmt::join(fields | ranges::views::filter(unsupported) | ranges::views::transform(text), ", "));
     return error{error_code::unavailable,
                  "the CUPTI range profiler does not support this device (" + why + "; cuptiProfilerDeviceSupported)"};
   }
@@ -125,7 +129,7 @@ namespace {
 /// 2026-11-30): reusing one enabled profiler across metric lists failed (counter data initialisation
 /// returned CUPTI_ERROR_UNKNOWN once another list's config had been set, and after a multi-pass
 /// group a later collection crashed); a fresh enable per collection ran clean. It costs the first
-/// Start's set-up (~0.1 s, CUPTI.md section 1.2) per metric group.
+/// Start's set-up (~0.1 s, docs/cupti.md §1.2) per metric group.
 result<void> reenable(CUcontext ctx, CUpti_RangeProfiler_Object*& object) {
   CUpti_RangeProfiler_Disable_Params disable{CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE};
   disable.pRangeProfilerObject = object;
@@ -149,7 +153,7 @@ result<range_profiler*> range_profiler::shared(int ordinal) {
 result<void> range_profiler::arm(const config& cfg, int launches) {
   state& s = *state_;
   // One more range than launches: a case that launches more kernels than it declares shows up as an
-  // extra range instead of being dropped silently at the capacity (CUPTI.md §7.2).
+  // extra range instead of being dropped silently at the capacity (docs/cupti.md §7).
   const int capacity = launches + 1;
   std::vector<const char*> names;
   for (const auto& m : cfg.metrics()) names.push_back(m.c_str());

@@ -3,7 +3,7 @@
 /// The clock state during a measurement: a background thread polls NVML about every 10 ms while a
 /// probe runs and keeps the minimum and maximum SM clock, the peak power and temperature, and the union
 /// of the clock-event (throttle) reasons. NVML polling cannot resolve clock changes inside a
-/// sub-millisecond kernel (CUPTI.md §4): this is context for a probe that runs for tens of milliseconds
+/// sub-millisecond kernel (docs/cupti.md §4): this is context for a probe that runs for tens of milliseconds
 /// or more, not a per-kernel truth. Without NVML the sampler records nothing and says so.
 
 #include <atomic>

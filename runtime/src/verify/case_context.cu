@@ -52,10 +52,10 @@ void launch_fill(void* p, std::size_t bytes, std::uint64_t seed) {
                    true);
 }
 
-void* allocate(std::vector<void*>& buffers, std::size_t bytes) {
+void* allocate(std::vector<device_ptr<>>& buffers, std::size_t bytes) {
   void* p = nullptr;
   if (const cudaError_t s = cudaMalloc(&p, bytes == 0 ? 1 : bytes); s != cudaSuccess) fail("cudaMalloc", s, bytes);
-  buffers.push_back(p);
+  buffers.emplace_back(p);
   return p;
 }
 
@@ -64,9 +64,7 @@ void* allocate(std::vector<void*>& buffers, std::size_t bytes) {
 case_context::case_context(const dsl::spec& spec, dsl::sizes sizes, std::uint64_t seed)
     : spec_(spec), sizes_(sizes), seed_(seed) {}
 
-case_context::~case_context() {
-  for (void* p : buffers_) cudaFree(p);
-}
+case_context::~case_context() = default;
 
 std::int64_t case_context::size_of(dsl::name_t dim) const {
   const int i = spec_.dim_index(dim);

@@ -44,21 +44,12 @@ std::string_view name(case_status s) {
   return "unknown";
 }
 
-namespace {
-double get(const std::map<std::string, double>& m, const char* key) {
-  const auto it = m.find(key);
-  return it == m.end() ? 0 : it->second;
-}
-}  // namespace
-
-double counter_values::fp32_flops() const {
-  return get(fp_instructions, "fadd") + get(fp_instructions, "fmul") + 2 * get(fp_instructions, "ffma");
-}
-double counter_values::fp64_flops() const {
-  return get(fp_instructions, "dadd") + get(fp_instructions, "dmul") + 2 * get(fp_instructions, "dfma");
-}
-double counter_values::fp16_flops() const {
-  return 2 * get(fp_instructions, "hadd") + 2 * get(fp_instructions, "hmul") + 4 * get(fp_instructions, "hfma");
+double counter_values::simt_flops(fp_precision precision) const {
+  double sum = 0;
+  for (const auto& c : sass_fp_counters)
+    if (const auto it = fp_instructions.find(c.op); c.precision == precision && it != fp_instructions.end())
+      sum += c.flops_per_instruction * it->second;
+  return sum;
 }
 double counter_values::tensor_flops() const {
   double sum = 0;
@@ -90,15 +81,6 @@ const diagnostics::diagnostic& case_diagnostic(run_status s) {
     case run_status::crashed: return diagnostics::case_crashed;
     default: return diagnostics::case_bad_case;
   }
-}
-
-std::string sizes_text(const dsl::spec& spec, const dsl::sizes& s) {
-  std::string out;
-  for (int i = 0; i < spec.dim_count; ++i) {
-    if (!out.empty()) out += ", ";
-    out += std::string(spec.dims[i].name.view()) + "=" + format_significant(s[i], 15);
-  }
-  return out;
 }
 
 double ratio(double observed, double compulsory) { return compulsory > 0 ? observed / compulsory : 0; }
@@ -162,7 +144,7 @@ case_report compare(const case_input& in, const measurement& m, const model::pea
   r.bands = bands;
   const dsl::spec& spec = *in.spec;
   r.kernel = std::string(spec.kernel_name.view());
-  r.sizes = sizes_text(spec, in.sizes);
+  r.sizes = dsl::sizes_text(spec, in.sizes);
 
   prediction& p = r.predicted;
   p.flops = spec.flops_at(in.sizes);
@@ -245,9 +227,8 @@ case_report compare(const case_input& in, const measurement& m, const model::pea
               std::string(model::name(peaks.source)) + " peaks); the ceilings or the spec are wrong");
   }
 
-  const auto expected = spec.expected.bound;
-  if (expected != dsl::expected_bound::any) {
-    const auto want = expected == dsl::expected_bound::memory ? model::bound::memory : model::bound::compute;
+  if (const auto expected = dsl::expected_verdict(spec.expected.bound)) {
+    const model::bound want = *expected;
     if (c.measured_bound.verdict != want)
       add(r, severity::error, diagnostics::expectation,
           "kernel '" + r.kernel + "' is expected " + std::string(model::name(want)) + " but its measured dot is " +

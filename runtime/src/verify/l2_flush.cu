@@ -24,20 +24,6 @@ __global__ void sweep(const uint4* __restrict__ data, std::size_t count, unsigne
 
 }  // namespace
 
-l2_flush::l2_flush(l2_flush&& o) noexcept { *this = std::move(o); }
-l2_flush& l2_flush::operator=(l2_flush&& o) noexcept {
-  std::swap(buffer_, o.buffer_);
-  std::swap(sink_, o.sink_);
-  std::swap(bytes_, o.bytes_);
-  std::swap(l2_bytes_, o.l2_bytes_);
-  std::swap(blocks_, o.blocks_);
-  return *this;
-}
-l2_flush::~l2_flush() {
-  if (buffer_) cudaFree(buffer_);
-  if (sink_) cudaFree(sink_);
-}
-
 result<l2_flush> l2_flush::create(double multiple) {
   int device = 0, l2 = 0, sms = 0;
   ROOFLINT_TRY_CUDA(cudaGetDevice(&device));
@@ -48,10 +34,13 @@ result<l2_flush> l2_flush::create(double multiple) {
   const std::size_t bytes = static_cast<std::size_t>(std::max(2.0, multiple) * std::max(l2, 1 << 20));
   f.bytes_ = (bytes + 15) / 16 * 16;
   f.blocks_ = std::max(1, sms) * 4;
-  ROOFLINT_TRY_CUDA(cudaMalloc(&f.buffer_, f.bytes_));
-  ROOFLINT_TRY_CUDA(cudaMalloc(&f.sink_, sizeof(unsigned)));
+  unsigned *buffer = nullptr, *sink = nullptr;
+  ROOFLINT_TRY_CUDA(cudaMalloc(&buffer, f.bytes_));
+  f.buffer_.reset(buffer);
+  ROOFLINT_TRY_CUDA(cudaMalloc(&sink, sizeof(unsigned)));
+  f.sink_.reset(sink);
   // Defined contents; the memset's dirty lines are written back by the first sweep.
-  ROOFLINT_TRY_CUDA(cudaMemset(f.buffer_, 0x5a, f.bytes_));
+  ROOFLINT_TRY_CUDA(cudaMemset(buffer, 0x5a, f.bytes_));
   ROOFLINT_TRY(f.enqueue(nullptr));
   ROOFLINT_TRY(f.enqueue(nullptr));
   ROOFLINT_TRY_CUDA(cudaDeviceSynchronize());
@@ -59,7 +48,7 @@ result<l2_flush> l2_flush::create(double multiple) {
 }
 
 result<void> l2_flush::enqueue(cudaStream_t stream) const {
-  sweep<<<blocks_, 256, 0, stream>>>(reinterpret_cast<const uint4*>(buffer_), bytes_ / 16, sink_);
+  sweep<<<blocks_, 256, 0, stream>>>(reinterpret_cast<const uint4*>(buffer_.get()), bytes_ / 16, sink_.get());
   ROOFLINT_TRY_CUDA(cudaGetLastError());
   return success();
 }

@@ -15,6 +15,7 @@
 #include "rooflint/runtime/device.h"
 #include "verify/l2_flush.h"
 #include "support/nvml.h"
+#include "support/statistics.h"
 #include "rooflint/runtime/verify.h"
 #include "verify/session.h"
 
@@ -30,13 +31,6 @@ struct fault_tracker {
 
 std::string cuda_text(cudaError_t s) {
   return std::string(cudaGetErrorName(s)) + " (" + cudaGetErrorString(s) + ")";
-}
-
-double median_of(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 }  // namespace
@@ -55,6 +49,8 @@ result<void> verify_session::ensure_device() {
   ROOFLINT_TRY_CUDA(cudaSetDevice(0));
   ROOFLINT_TRY_CUDA(cudaFree(nullptr));
   device_.name = props->name;
+  device_.uuid = props->uuid;
+  device_.driver_version = props->driver_version;
   device_.cc_major = props->cc_major;
   device_.cc_minor = props->cc_minor;
   device_.sm_count = props->sm_count;
@@ -226,7 +222,7 @@ measurement verify_session::measure(const case_definition& c) {
       if (fp_ && k.available && options_.fp_counters && !tensor_math) {
         if (auto v = collect(*fp_, "fp")) {
           k.fp_available = true;
-          for (std::size_t i = 0; i < v->size(); ++i) k.fp_instructions[cupti::fp_counters[i].op] = (*v)[i];
+          for (std::size_t i = 0; i < v->size(); ++i) k.fp_instructions[sass_fp_counters[i].op] = (*v)[i];
         } else if (fault.faulted()) {
           return faulted();
         }
@@ -285,7 +281,7 @@ measurement verify_session::measure(const case_definition& c) {
 
   t.available = !times.empty();
   t.repetitions = static_cast<int>(times.size());
-  t.median_s = median_of(times);
+  t.median_s = median(times);
   if (!times.empty()) {
     t.min_s = *std::min_element(times.begin(), times.end());
     t.max_s = *std::max_element(times.begin(), times.end());

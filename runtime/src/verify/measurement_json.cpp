@@ -25,7 +25,7 @@ nlohmann::json to_json_value(const measurement& m) {
       {"run_status", std::string(name(m.status))},
       {"error", m.error},
       {"device",
-       {{"name", m.device.name}, {"chip", m.device.chip}, {"compute_capability", std::to_string(m.device.cc_major) + "." + std::to_string(m.device.cc_minor)},
+       {{"name", m.device.name}, {"uuid", m.device.uuid}, {"driver_version", m.device.driver_version}, {"chip", m.device.chip}, {"compute_capability", std::to_string(m.device.cc_major) + "." + std::to_string(m.device.cc_minor)},
         {"sm_count", m.device.sm_count}, {"l2_bytes", m.device.l2_bytes}, {"l2_flush_bytes", m.device.flush_bytes}}},
       {"counters",
        {{"available", k.available},
@@ -108,6 +108,8 @@ result<measurement> measurement_from_json(const std::string& text) {
     m.error = j.at("error").get<std::string>();
     const json& d = j.at("device");
     m.device.name = d.at("name").get<std::string>();
+    m.device.uuid = d.at("uuid").get<std::string>();
+    m.device.driver_version = d.at("driver_version").get<std::string>();
     m.device.chip = d.at("chip").get<std::string>();
     const std::string cc = d.at("compute_capability").get<std::string>();
     std::sscanf(cc.c_str(), "%d.%d", &m.device.cc_major, &m.device.cc_minor);

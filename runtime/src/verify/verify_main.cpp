@@ -19,10 +19,15 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
+#include <range/v3/view/transform.hpp>
+
 #include "rooflint/diagnostics.h"
 #include "rooflint/ceilings/ceilings_file.h"
+#include "rooflint/dsl/formula.h"
 #include "rooflint/model/describe.h"
 #include "rooflint/model/peaks_table.h"
+#include "rooflint/runtime/ceilings_check.h"
 #include "rooflint/runtime/report.h"
 #include "cli.h"
 #include "rooflint/io/atomic_file.h"
@@ -65,9 +70,9 @@ std::string seconds_text(std::chrono::steady_clock::duration d) {
 
 /// @return " (CUPTI passes: core 1, fp 1, tensor 2)", or empty when nothing was counted.
 std::string passes_text(const measurement& m) {
-  std::string s;
-  for (const auto& [group, passes] : m.counters.passes) s += (s.empty() ? "" : ", ") + group + " " + std::to_string(passes);
-  return s.empty() ? s : " (CUPTI passes: " + s + ")";
+  if (m.counters.passes.empty()) return "";
+  const auto text = [](const auto& group_passes) { return group_passes.first + " " + std::to_string(group_passes.second); };
+  return fmt::format(" (CUPTI passes: {})", fmt::join(m.counters.passes | ranges::views::transform(text), ", "));
 }
 
 /// Runs @p cases in child processes (forked before any CUDA call here): one child measures cases in
@@ -205,6 +210,21 @@ result<std::optional<ceilings::ceilings_file>> load_ceilings(const verify_option
   return std::optional<ceilings::ceilings_file>(std::move(*file));
 }
 
+/// @return Success when @p ceilings (if any) belong to the device the cases ran on (check_applies: the
+/// same rule as rooflint-ceilings); failed_precondition, naming the file, when they do not. Checked
+/// after measuring: the device is known only from the measuring process.
+result<void> check_ceilings_apply(const std::optional<ceilings::ceilings_file>& ceilings,
+                                  const std::vector<measurement>& measured, const verify_options& o) {
+  if (!ceilings) return success();
+  for (const auto& m : measured)
+    if (!m.device.name.empty()) {
+      const auto applies = check_applies(*ceilings, device_identity{m.device.name, m.device.uuid, m.device.driver_version});
+      if (!applies) return error{applies.err().code, "--ceilings '" + o.ceilings_path + "': " + applies.err().message};
+      return success();
+    }
+  return success();  // nothing was measured: no device to check against
+}
+
 /// Compares every measurement with its case's spec and decides the exit code.
 run_report make_report(const std::vector<const case_definition*>& cases, const std::vector<measurement>& measured,
                        const verify_options& o, const std::optional<ceilings::ceilings_file>& ceilings) {
@@ -219,9 +239,6 @@ run_report make_report(const std::vector<const case_definition*>& cases, const s
     run.peaks = ceilings->peaks();
     run.peaks_device = ceilings->device.name;
     run.peaks_label = "measured (" + o.ceilings_path + ")";
-    if (!run.device.empty() && ceilings->device.name != run.device)
-      run.warnings.push_back("the ceilings file was measured on '" + ceilings->device.name + "', this is '" + run.device +
-                             "'; the verdicts use another GPU's ceilings");
   } else if (auto p = model::find_peaks(run.device); p && !run.device.empty()) {
     run.peaks = *p;
     run.peaks_device = std::string(p->device);
@@ -305,6 +322,7 @@ result<run_report> verify(const verify_options& o) {
   auto ceilings = load_ceilings(o);
   if (!ceilings) return ceilings.err();
   const std::vector<measurement> measured = o.isolate ? run_isolated(cases, o) : run_in_process(cases, o);
+  ROOFLINT_TRY(check_ceilings_apply(*ceilings, measured, o));
   return make_report(cases, measured, o, *ceilings);
 }
 
@@ -316,7 +334,9 @@ result<run_report> verify_in_process(const std::string& case_name, const verify_
   auto ceilings = load_ceilings(o);
   if (!ceilings) return ceilings.err();
   const std::vector<const case_definition*> cases{found};
-  return make_report(cases, run_in_process(cases, o), o, *ceilings);
+  const std::vector<measurement> measured = run_in_process(cases, o);
+  ROOFLINT_TRY(check_ceilings_apply(*ceilings, measured, o));
+  return make_report(cases, measured, o, *ceilings);
 }
 
 namespace {
@@ -389,8 +409,7 @@ int verify_main(int argc, char** argv) {
     auto cases = select_cases(o.filter);
     if (!cases) return usage_error(cases.err().message);
     for (const case_definition* c : *cases) {
-      std::string sizes;
-      for (const auto& b : c->sizes) sizes += (sizes.empty() ? "" : ", ") + std::string(b.dim.view()) + "=" + std::to_string(b.size);
+      const std::string sizes = dsl::sizes_text(c->sizes);
       std::printf("%s  kernel '%s'  %s  %s:%d\n", c->name.c_str(), std::string(c->spec->kernel_name.view()).c_str(),
                   sizes.c_str(), c->file.c_str(), c->line);
     }

@@ -1,7 +1,7 @@
 #pragma once
 /// @file Outputs.h
-/// The analyzer's files beside its diagnostics: the JSON manifest (docs/analyzer.md) that the
-/// runtime reads, SARIF 2.1.0 for code scanning (GitHub's rules included), the Makefile-style
+/// The analyzer's files beside its diagnostics: the JSON manifest (docs/analyzer.md: each spec, its
+/// kernel and its values), SARIF 2.1.0 for code scanning (GitHub's rules included), the Makefile-style
 /// depfile; each written whole or not at all (a temporary file beside the target, then a rename).
 
 #include <optional>

@@ -1,6 +1,7 @@
 #pragma once
 /// @file formula.h
-/// Printing polynomials and their ratios as formulas: "2*M*N*K", "12*N^2", arithmetic intensity "N/6".
+/// Printing polynomials and their ratios as formulas: "2*M*N*K", "12*N^2", arithmetic intensity "N/6";
+/// and a spec's sizes ("M=4096, N=4096").
 /// Host code (std::string); used by the analyzer's diagnostics and the runtime's reports.
 
 #include <algorithm>
@@ -10,7 +11,9 @@
 #include <cmath>
 #include <cstdint>
 #include <numeric>
+#include <span>
 #include <string>
+#include <string_view>
 
 #include "rooflint/dsl/poly.h"
 #include "rooflint/dsl/spec.h"
@@ -122,6 +125,24 @@ inline std::string to_string(const flop_convention& c) {
   if (c.count_elementwise) s += " + elementwise counted";
   if (c.halve_causal) s += " + causal halved";
   return s;
+}
+
+/// @return Each dimension of @p s with its size in @p bound, in the spec's order: "M=4096, N=4096"
+/// with @p equals "=" (reports, tables), "M = 4096, N = 4096" with " = " (diagnostics' prose). Sizes
+/// print exactly (integers as integers).
+inline std::string sizes_text(const spec& s, const sizes& bound, std::string_view equals = "=") {
+  std::string out;
+  for (int d = 0; d < s.dim_count; ++d)
+    out += (d ? ", " : "") + std::string(s.dims[d].name.view()) + std::string(equals) + detail::number(bound[d]);
+  return out;
+}
+
+/// @return @p bindings as given ("N=268435456, K=512"), before binding; the same form as above.
+inline std::string sizes_text(std::span<const size_binding> bindings, std::string_view equals = "=") {
+  std::string out;
+  for (const size_binding& b : bindings)
+    out += (out.empty() ? "" : ", ") + std::string(b.dim.view()) + std::string(equals) + std::to_string(b.size);
+  return out;
 }
 
 }  // namespace rooflint::dsl

@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <span>
 
 #include "rooflint/dsl/launch.h"
@@ -37,6 +38,14 @@ struct tensor_info {
 
 /// What the user expects of the kernel; checked by the analyzer (bound) and the verifier (all).
 enum class expected_bound : std::uint8_t { any, memory, compute };
+
+/// @return The verdict @p e asks for (memory_bound: model::bound::memory, compute_bound:
+/// model::bound::compute), or nullopt for `any`: nothing to check.
+constexpr std::optional<model::bound> expected_verdict(expected_bound e) {
+  if (e == expected_bound::memory) return model::bound::memory;
+  if (e == expected_bound::compute) return model::bound::compute;
+  return std::nullopt;
+}
 
 struct expectations {
   expected_bound bound = expected_bound::any;

@@ -12,6 +12,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <string_view>
 
 #include "rooflint/dsl/detail/report.h"
 #include "rooflint/dsl/dim.h"
@@ -21,6 +22,17 @@ namespace rooflint::dsl {
 
 /// How a kernel uses a tensor. Compulsory bytes: read once, written once, read_write both.
 enum class role : std::uint8_t { read, write, read_write, not_counted };
+
+/// @return The role's name in the analyzer's manifests: "read", "write", "read_write", "not_counted".
+constexpr std::string_view name(role r) {
+  switch (r) {
+    case role::read: return "read";
+    case role::write: return "write";
+    case role::read_write: return "read_write";
+    case role::not_counted: return "not_counted";
+  }
+  return "unknown";
+}
 
 inline constexpr std::size_t max_rank = 6;
 

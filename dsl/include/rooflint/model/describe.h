@@ -1,12 +1,15 @@
 #pragma once
 /// @file describe.h
-/// One sentence that describes a roofline result, shared by the analyzer and the runtime's reports:
+/// Number formatting (significant digits, SI prefixes, durations) and the one sentence that describes a
+/// roofline result, shared by the analyzer and the runtime's reports. Host text; std only (no fmt), as
+/// the rest of the model; layout (tables, padding) is fmt's, in the runtime. The sentence:
 ///   "memory-bound (arithmetic intensity 0.0833 FLOP/byte, ridge 13.9 FLOP/byte on H200 FP32,
 ///    datasheet peaks): floor 0.336 ms; measured reaches 91%"
 
 #include <charconv>
 #include <cmath>
 #include <string>
+#include <string_view>
 
 #include "rooflint/model/roofline.h"
 
@@ -25,6 +28,19 @@ inline std::string format_significant(double value, int significant = 3) {
     if (s.back() == '.') s.pop_back();
   }
   return s;
+}
+
+/// @return @p value in @p unit with an SI prefix (k, M, G, T, P, E: the largest whose scale |value|
+/// reaches) and @p significant significant digits: "536.9 MB", "66.9 TFLOP/s", "137 GFLOP", "512 B".
+/// The one SI formatter of the analyzer's and the runtime's messages and reports.
+inline std::string format_si(double value, std::string_view unit, int significant = 3) {
+  static constexpr const char* prefixes[] = {"", "k", "M", "G", "T", "P", "E"};
+  int p = 0;
+  while (p < 6 && std::isfinite(value) && std::fabs(value) >= 1000) {
+    value /= 1000;
+    ++p;
+  }
+  return format_significant(value, significant) + " " + prefixes[p] + std::string(unit);
 }
 
 /// @return A duration in milliseconds below 1 s ("0.336 ms"), seconds above, microseconds below 10 us,

@@ -3,9 +3,9 @@
 /// Datasheet peaks of common NVIDIA data-centre GPUs, and name matching.
 ///
 /// Sources (dense rates, no sparsity, boost clock): NVIDIA H100 Tensor Core GPU datasheet (H100 SXM5,
-/// H100 PCIe), NVIDIA H200 datasheet, NVIDIA A100 datasheet, NVIDIA L40S and L4 datasheets. FP32 SIMT,
-/// TF32, FP16/BF16 and HBM figures as listed in rooflint's DESIGN.md; FP64, FP8 and INT8 from the same
-/// datasheets. 0 means the datasheet lists no such rate (A100 has no FP8).
+/// H100 PCIe), NVIDIA H200 datasheet, NVIDIA A100 datasheet, NVIDIA L40S and L4 datasheets; all rates,
+/// FP64 to INT8 and HBM, from those datasheets (docs/design.md, "Datasheet peaks", lists them with their
+/// ridges). 0 means the datasheet lists no such rate (A100 has no FP8).
 
 #include <array>
 #include <optional>

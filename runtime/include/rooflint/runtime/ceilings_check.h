@@ -1,7 +1,10 @@
 #pragma once
 /// @file ceilings_check.h
-/// Whether a ceilings file applies to the device at hand: the verifier loads ceilings through this and
-/// refuses figures measured on another GPU or under another driver.
+/// Whether a ceilings file applies to the device at hand: the one rule for rooflint-ceilings (which
+/// keeps figures of an existing file only when they apply) and the verifier (which refuses a file that
+/// does not, exit 3). Ceilings are figures of one card under one driver: another model, another card
+/// of the same model (UUID) or another driver is refused, never warned about, since verdicts on
+/// another card's figures would be silently wrong.
 
 #include <string>
 
@@ -17,6 +20,17 @@ namespace rooflint::runtime {
 /// A UUID that differs with the same name is another card of the same model: rejected too, since the
 /// figures are per card.
 result<void> check_applies(const ceilings::ceilings_file& file, const device_properties& device);
+
+/// The part of a device that decides whether ceilings apply to it.
+struct device_identity {
+  std::string name;            ///< "NVIDIA H200"
+  std::string uuid;            ///< "GPU-..."
+  std::string driver_version;  ///< "580.159.04"
+};
+
+/// As above, for a device known by its identity (the verifier's parent process never initialises
+/// CUDA: it knows the device from what its measuring process reported).
+result<void> check_applies(const ceilings::ceilings_file& file, const device_identity& device);
 
 /// Loads @p path and checks it against device @p ordinal. Errors: invalid_argument when missing or
 /// malformed (the loader's message), failed_precondition from check_applies, unavailable without a device.

@@ -14,11 +14,33 @@ namespace rooflint::runtime {
 /// The device a case ran on.
 struct device_snapshot {
   std::string name;          ///< "NVIDIA H200"
+  std::string uuid;          ///< "GPU-xxxxxxxx-...", as nvidia-smi prints it (device_properties::uuid)
+  std::string driver_version;  ///< "580.159.04" (device_properties::driver_version)
   std::string chip;          ///< CUPTI chip name, "GH100"; empty when CUPTI could not tell
   int cc_major = 0, cc_minor = 0;
   int sm_count = 0;
   double l2_bytes = 0;       ///< bytes
   double flush_bytes = 0;    ///< bytes read by the L2 flush before each measured launch
+};
+
+/// The precision a SASS FP instruction counter belongs to.
+enum class fp_precision { fp32, fp64, fp16 };
+
+/// A SASS FP instruction counter (the op in sm__sass_thread_inst_executed_op_<op>_pred_on.sum) and its
+/// FLOP weight per thread instruction, as Nsight Compute's roofline sections weigh them: a fused
+/// multiply-add is 2 FLOPs, and the half-precision instructions are 2-wide (HFMA2 4, HADD2/HMUL2 2).
+struct sass_fp_counter {
+  const char* op;                  ///< "ffma"
+  fp_precision precision;
+  double flops_per_instruction;    ///< FLOP per thread instruction
+};
+
+/// The nine counters, in the order the verifier requests them (cupti::fp_metrics). The one table of
+/// FLOP weights: counter_values::fp32_flops() and its siblings sum over it.
+inline constexpr sass_fp_counter sass_fp_counters[] = {
+    {"ffma", fp_precision::fp32, 2}, {"fadd", fp_precision::fp32, 1}, {"fmul", fp_precision::fp32, 1},
+    {"dfma", fp_precision::fp64, 2}, {"dadd", fp_precision::fp64, 1}, {"dmul", fp_precision::fp64, 1},
+    {"hfma", fp_precision::fp16, 4}, {"hadd", fp_precision::fp16, 2}, {"hmul", fp_precision::fp16, 2},
 };
 
 /// Counter values of one case, summed over its launches. Fields are 0 when not measured.
@@ -49,12 +71,14 @@ struct counter_values {
   double l2_write_bytes() const { return l2_write_sectors * 32; }
   /// @return Bytes the SMs loaded from L2: l2_read_sectors x 32.
   double l2_read_bytes() const { return l2_read_sectors * 32; }
+  /// @return FLOPs on CUDA cores of @p precision: its fp_instructions weighted by sass_fp_counters.
+  double simt_flops(fp_precision precision) const;
   /// @return FP32 FLOPs on CUDA cores: fadd + fmul + 2 ffma.
-  double fp32_flops() const;
+  double fp32_flops() const { return simt_flops(fp_precision::fp32); }
   /// @return FP64 FLOPs on CUDA cores: dadd + dmul + 2 dfma.
-  double fp64_flops() const;
+  double fp64_flops() const { return simt_flops(fp_precision::fp64); }
   /// @return FP16 FLOPs on CUDA cores: 2 hadd + 2 hmul + 4 hfma (HFMA2 is 2-wide).
-  double fp16_flops() const;
+  double fp16_flops() const { return simt_flops(fp_precision::fp16); }
   /// @return Tensor-core FLOPs: the sum of the sm__ops_path_tensor_* metrics (already FLOP counts).
   double tensor_flops() const;
   /// @return All executed FLOPs the counters saw (0 when neither FP group was measured).

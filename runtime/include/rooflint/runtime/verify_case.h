@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "rooflint/dsl.h"
+#include "rooflint/runtime/device_buffer.h"
 
 namespace rooflint::runtime {
 
@@ -96,7 +97,7 @@ class case_context {
   const dsl::spec& spec_;
   dsl::sizes sizes_;
   std::uint64_t seed_;
-  std::vector<void*> buffers_;
+  std::vector<device_ptr<>> buffers_;
 };
 
 /// A registered verification case.
