@@ -7,6 +7,9 @@
 #   bash scripts/main-job.sh            # static part everywhere; GPU part where there is a GPU
 #   ROOFLINT_OUT=dir bash scripts/main-job.sh
 #
+# It ends with the table of the examples' verdicts read from the manifests (kernel, bound, intensity,
+# floor, warnings; the peaks they used said once), also written to out/verdicts.txt and out/verdicts.md.
+#
 # Exit codes: 0 done (with no GPU: the static part ran; with a GPU: the verifier failed exactly the
 # examples listed in examples/expected_failures.txt); 1 the failed cases differ from that list;
 # otherwise the failing step's code (3: the GPU part could not measure).
@@ -28,6 +31,28 @@ cmake --build "$build" -j "$(nproc)" 2>&1 | tee "$out/build.log"
 step "static results"
 find "$build/examples" -name '*.manifest.json' -exec cp {} "$out/" \; 2>/dev/null || true
 ls "$out"/*.manifest.json 2>/dev/null || echo "no manifest written (is the analyzer built? see $out/configure.log)"
+
+# The table of verdicts, read from the manifests, at the end of every run from here on: also when the
+# build was up to date (then the build log says only "no work to do"), and whichever way the run ends.
+# The manifests of the measured classification replace the build's when the GPU part wrote them.
+verdict_table() {
+  local tool="$build/analyzer/tool/rooflint-summary" manifests=() source="the build's analysis"
+  if [[ -s "$out/examples.measured.manifest.json" && "$out/examples.measured.manifest.json" -nt "$out/build.log" ]]; then
+    manifests=("$out/examples.measured.manifest.json"); source="the measured ceilings ($out/ceilings.json)"
+  else
+    mapfile -t manifests < <(find "$build/examples" -name '*.manifest.json' 2>/dev/null | sort)
+  fi
+  step "verdicts of the examples (from the manifests of $source)"
+  if [[ ${#manifests[@]} -eq 0 ]]; then
+    echo "no manifest: the analyzer did not run (see $out/configure.log)" >&2
+  elif [[ ! -x "$tool" ]]; then
+    echo "rooflint-summary was not built (see $out/configure.log); manifests: ${manifests[*]}" >&2
+  else
+    "$tool" "${manifests[@]}" | tee "$out/verdicts.txt" || true
+    "$tool" --markdown "${manifests[@]}" >"$out/verdicts.md" 2>/dev/null || true
+  fi
+}
+trap verdict_table EXIT
 
 ceilings_tool="$build/runtime/rooflint-ceilings"
 examples_tool="$build/examples/rooflint-examples"

@@ -1,5 +1,5 @@
 # Runs one step of the consumer test (tests/consumer/CMakeLists.txt) with the CMake that runs it:
-#   cmake -DSTEP=<install|package|fetchcontent|no-analyzer|nolint> -DWORK=<dir> ... -P run_consumer.cmake
+#   cmake -DSTEP=<install|package|fetchcontent|no-analyzer|late-cuda|nolint> -DWORK=<dir> ... -P run_consumer.cmake
 # Inputs: ROOFLINT_BUILD_DIR (the build tree under test), ROOFLINT_SOURCE_DIR, ANALYZER (its rooflint),
 # GENERATOR, CXX_COMPILER, CUDA_COMPILER, CUDA_ARCHITECTURES, CXX_LAUNCHER, CUDA_LAUNCHER (may be empty).
 # Each step writes its logs under WORK and fails with what it expected and what it saw.
@@ -110,7 +110,8 @@ elseif(STEP STREQUAL "fetchcontent")
   foreach(unwanted "examples/" "rooflint_dsl_tests" "Linking CXX executable _deps/rooflint-build/analyzer/rooflint")
     expect_not_in(fetchcontent.build "${unwanted}")
   endforeach()
-  foreach(dir analyzer examples tests)
+  # (analyzer/tool, rooflint-summary, is host-only and built; the analyzer's own directory is not.)
+  foreach(dir analyzer/CMakeFiles examples tests)
     if(EXISTS ${WORK}/fetchcontent/_deps/rooflint-build/${dir})
       fail("fetchcontent: rooflint's ${dir}/ was configured in the consumer's build")
     endif()
@@ -135,10 +136,39 @@ elseif(STEP STREQUAL "no-analyzer")
   expect_in(no-analyzer.require "CMake Error")
   expect_in(no-analyzer.require "${expected}")
 
+elseif(STEP STREQUAL "late-cuda")
+  # CUDA enabled after find_package(rooflint): CMake 3.25 cannot give nvcc C++20 then, and configure must
+  # stop saying what to do; with the flags it names, a fresh configure passes. (Where CMake knows nvcc's
+  # C++20 flag itself, the first configure passes too: then there is nothing to check.)
+  set(src ${WORK}/late-cuda-src)
+  file(REMOVE_RECURSE ${src} ${WORK}/late-cuda ${WORK}/late-cuda-fixed)
+  file(WRITE ${src}/CMakeLists.txt "cmake_minimum_required(VERSION 3.25)\nproject(late LANGUAGES CXX)\n"
+       "find_package(rooflint CONFIG REQUIRED COMPONENTS dsl)\nenable_language(CUDA)\n"
+       "add_library(k STATIC k.cu)\ntarget_link_libraries(k PUBLIC rooflint::dsl)\n")
+  file(WRITE ${src}/k.cu "#include <rooflint/dsl.h>\n__global__ void k() {}\n")
+  run(late-cuda ${CMAKE_COMMAND} -S ${src} -B ${WORK}/late-cuda ${configure_flags} -DCMAKE_PREFIX_PATH=${prefix})
+  if(STATUS EQUAL 0)
+    string(FIND "${OUTPUT}" "rooflint:" at)
+    if(NOT at EQUAL -1)
+      fail("late-cuda: configure passed but printed a rooflint message:\n${OUTPUT}")
+    endif()
+    message(STATUS "late-cuda: this CMake knows nvcc's C++20 flag; nothing to check")
+    return()
+  endif()
+  expect_in(late-cuda "rooflint: CUDA was enabled in")
+  expect_in(late-cuda "-DCMAKE_CUDA20_STANDARD_COMPILE_OPTION=-std=c++20")
+  run(late-cuda-fixed ${CMAKE_COMMAND} -S ${src} -B ${WORK}/late-cuda-fixed ${configure_flags} -DCMAKE_PREFIX_PATH=${prefix}
+      -DCMAKE_CUDA20_STANDARD_COMPILE_OPTION=-std=c++20 -DCMAKE_CUDA20_EXTENSION_COMPILE_OPTION=-std=c++20)
+  if(NOT STATUS EQUAL 0)
+    fail("late-cuda: configure with the flags the message names still failed:\n${OUTPUT}")
+  endif()
+
 elseif(STEP STREQUAL "nolint")
-  # Reads the package step's build log: the NOLINT'd line (13) is silent, the line after it still warns.
+  # Reads the package step's build log: the line with NOLINT (13) and the one after NOLINTNEXTLINE (16)
+  # are silent; the same read between them (14) still warns.
   file(READ ${WORK}/package.build.log OUTPUT)
   expect_not_in(package.build "kernels.cu:13:")
+  expect_not_in(package.build "kernels.cu:16:")
   expect_in(package.build "${flagged}")
 
 else()
