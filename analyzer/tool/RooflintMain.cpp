@@ -99,6 +99,7 @@ Expected<model::peaks> choosePeaks() {
 
 int main(int argc, const char **argv) {
   InitLLVM X(argc, argv);
+  analyzer::addParseOptions(Category);
   // -W flags before "--" are rooflint's (-Wno-rooflint-bound); libLLVM already owns a cl option "W".
   std::vector<const char *> Args;
   std::vector<std::string> WarningFlags;
@@ -170,10 +171,12 @@ int main(int argc, const char **argv) {
   auto Factory = analyzer::makeActionFactory(Options, Results);
   int Status = 0;
   StringSet<> PrintedNotes;  // each dropped flag once per run
+  analyzer::ParseWatcher Watcher(analyzer::allowParseErrors());  // one note per file clang cannot parse
   CrashRecoveryContext::Enable();
   for (const std::string &File : Files) {
     clang::tooling::ClangTool Tool(*Database, {File});
     for (const auto &[Path, Contents] : analyzer::virtualFiles()) Tool.mapVirtualFile(Path, Contents);
+    Tool.setDiagnosticConsumer(&Watcher);
     // Each file on its own, so a crash in one (clang's or ours) is reported and the others still run.
     CrashRecoveryContext CRC;
     int FileStatus = 0;
@@ -181,6 +184,7 @@ int main(int argc, const char **argv) {
       WithColor::error() << "the analyzer crashed on '" << File << "'; continuing with the other files\n";
       FileStatus = 1;
     }
+    FileStatus = Watcher.endFile(File, FileStatus);
     Status = Status || FileStatus;
     for (const std::string &N : Notes)
       if (PrintedNotes.insert(N).second) WithColor::note() << N << "\n";
