@@ -5,8 +5,6 @@
 
 #include "clang/Basic/DiagnosticIDs.h"
 #include "clang/Basic/SourceManager.h"
-#include "clang/Frontend/TextDiagnosticPrinter.h"
-#include "clang/Lex/Preprocessor.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/CommandLine.h"
@@ -387,25 +385,6 @@ void addParseOptions(llvm::cl::OptionCategory &Category) { AllowParseErrorsOptio
 
 bool allowParseErrors() { return AllowParseErrorsOption; }
 
-void ParseWatcher::ensurePrinter(clang::DiagnosticOptions &Options) {
-  if (Printer && PrinterOptions == &Options) return;
-  Printer = std::make_unique<clang::TextDiagnosticPrinter>(OS, &Options);
-  PrinterOptions = &Options;
-}
-
-void ParseWatcher::BeginSourceFile(const clang::LangOptions &LangOpts, const clang::Preprocessor *PP) {
-  if (PP) ensurePrinter(PP->getDiagnostics().getDiagnosticOptions());
-  if (Printer) Printer->BeginSourceFile(LangOpts, PP);
-}
-
-void ParseWatcher::EndSourceFile() {
-  if (Printer) Printer->EndSourceFile();
-}
-
-void ParseWatcher::finish() {
-  if (Printer) Printer->finish();
-}
-
 void ParseWatcher::HandleDiagnostic(clang::DiagnosticsEngine::Level Level, const clang::Diagnostic &Info) {
   using Level_t = clang::DiagnosticsEngine::Level;
   // rooflint's diagnostics are custom ones (IDs above clang's own).
@@ -428,9 +407,8 @@ void ParseWatcher::HandleDiagnostic(clang::DiagnosticsEngine::Level Level, const
       if (AllowParseErrors) Level = Level_t::Warning;
     }
   }
-  clang::DiagnosticConsumer::HandleDiagnostic(Level, Info);  // counts what is printed
-  ensurePrinter(Info.getDiags()->getDiagnosticOptions());
-  Printer->HandleDiagnostic(Level, Info);
+  clang::DiagnosticConsumer::HandleDiagnostic(Level, Info);  // counts what is passed on
+  Inner.HandleDiagnostic(Level, Info);
 }
 
 int ParseWatcher::endFile(llvm::StringRef File, int ToolStatus) {
@@ -440,16 +418,16 @@ int ParseWatcher::endFile(llvm::StringRef File, int ToolStatus) {
   ClangErrors = OwnErrors = 0;
   FirstError.clear();
   clear();  // the counts clang's "N errors generated" and the action's success are read from, per file
+  Inner.clear();
   if (Errors == 0) return ToolStatus;
   const std::string What = "rooflint parses CUDA with clang 19 (host side), which did not parse '" + File.str() +
                            "' (" + std::to_string(Errors) + (Errors == 1 ? " error" : " errors") +
                            "; the first: " + First + "); its specs are not analysed";
-  OS.flush();
   if (AllowParseErrors) {
-    llvm::WithColor::warning() << What << " (--allow-parse-errors: the run goes on)\n";
+    llvm::WithColor::warning(OS) << What << " (--allow-parse-errors: the run goes on)\n";
     return Own ? ToolStatus : 0;
   }
-  llvm::WithColor::note() << What << "; code that nvcc accepts may need --allow-parse-errors (docs/analyzer.md)\n";
+  llvm::WithColor::note(OS) << What << "; code that nvcc accepts may need --allow-parse-errors (docs/analyzer.md)\n";
   return ToolStatus;
 }
 

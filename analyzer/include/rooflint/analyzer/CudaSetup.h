@@ -69,30 +69,30 @@ void addParseOptions(llvm::cl::OptionCategory &Category);
 /// @return Whether --allow-parse-errors was given: a file clang cannot parse is a warning, exit status 0.
 bool allowParseErrors();
 
-/// Prints a run's diagnostics as clang does (its text printer, with each invocation's options) and
-/// watches for clang's own errors, file by file. When a file has some, endFile() says once what failed
-/// and that rooflint parses with clang 19, where nvcc may accept the code; with @p AllowParseErrors
-/// clang's errors are printed as warnings and the file does not fail the run. rooflint's own errors
-/// (a spec that cannot be read, -Werror=NAME) always do.
+/// Passes a file's diagnostics on to @p Inner (clang's text printer) and watches for clang's own
+/// errors. When there are some, endFile() says once, on @p OS, what failed and that rooflint parses with
+/// clang 19, where nvcc may accept the code; with @p AllowParseErrors clang's errors are passed on as
+/// warnings and the file does not fail the run. rooflint's own errors (a spec that cannot be read,
+/// -Werror=NAME) always do.
 class ParseWatcher : public clang::DiagnosticConsumer {
 public:
-  explicit ParseWatcher(bool AllowParseErrors, llvm::raw_ostream &OS = llvm::errs())
-      : AllowParseErrors(AllowParseErrors), OS(OS) {}
-  void BeginSourceFile(const clang::LangOptions &LangOpts, const clang::Preprocessor *PP) override;
-  void EndSourceFile() override;
+  ParseWatcher(bool AllowParseErrors, clang::DiagnosticConsumer &Inner, llvm::raw_ostream &OS)
+      : AllowParseErrors(AllowParseErrors), Inner(Inner), OS(OS) {}
+  void BeginSourceFile(const clang::LangOptions &LangOpts, const clang::Preprocessor *PP) override {
+    Inner.BeginSourceFile(LangOpts, PP);
+  }
+  void EndSourceFile() override { Inner.EndSourceFile(); }
+  void finish() override { Inner.finish(); }
   void HandleDiagnostic(clang::DiagnosticsEngine::Level Level, const clang::Diagnostic &Info) override;
-  void finish() override;
 
   /// Ends @p File's run, whose tool status was @p ToolStatus (0 success): one note (a warning with
   /// --allow-parse-errors) when clang reported errors. @return The file's status.
   int endFile(llvm::StringRef File, int ToolStatus);
 
 private:
-  void ensurePrinter(clang::DiagnosticOptions &Options);
   bool AllowParseErrors;
+  clang::DiagnosticConsumer &Inner;
   llvm::raw_ostream &OS;
-  std::unique_ptr<clang::DiagnosticConsumer> Printer;
-  const clang::DiagnosticOptions *PrinterOptions = nullptr;
   unsigned ClangErrors = 0, OwnErrors = 0;
   std::string FirstError;
 };
