@@ -7,7 +7,8 @@
 #                                            exported targets, RooflintAnalyze.cmake, RooflintCuda20.cmake
 #
 # Three export sets, so that each part asks only for what it needs when found (see rooflintConfig.cmake.in):
-#   rooflintTargets          rooflint::model, rooflint::dsl (header-only, std only), rooflint::ceilings_file
+#   rooflintTargets          rooflint::model, rooflint::dsl (header-only, std only), rooflint::ceilings_file,
+#                            rooflint::io (which ceilings_file and the runtime link)
 #   rooflintRuntimeTargets   rooflint::runtime (needs the CUDA toolkit: find_dependency(CUDAToolkit))
 #   rooflintAnalyzerTargets  rooflint::analyzer (an imported executable)
 # Paths inside are relative to the prefix (install(EXPORT) computes _IMPORT_PREFIX), so the prefix can move.
@@ -21,7 +22,9 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/dsl/include/ DESTINATION ${CMAKE_INSTALL
 set_target_properties(rooflint_model PROPERTIES EXPORT_NAME model)
 set_target_properties(rooflint_dsl PROPERTIES EXPORT_NAME dsl)
 set_target_properties(rooflint_ceilings_file PROPERTIES EXPORT_NAME ceilings_file)
-install(TARGETS rooflint_model rooflint_dsl rooflint_ceilings_file EXPORT rooflintTargets
+set_target_properties(rooflint_io PROPERTIES EXPORT_NAME io)  # outputs whole or not at all (runtime/io)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/runtime/io/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} COMPONENT rooflint_dev)
+install(TARGETS rooflint_model rooflint_dsl rooflint_ceilings_file rooflint_io EXPORT rooflintTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT rooflint_dev)
 install(EXPORT rooflintTargets NAMESPACE rooflint:: DESTINATION ${ROOFLINT_INSTALL_CMAKEDIR} COMPONENT rooflint_dev)
 

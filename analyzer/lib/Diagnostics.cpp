@@ -257,11 +257,7 @@ DiagRecord Reporter::locate(clang::SourceLocation Loc) const {
 
 bool Reporter::report(DiagKind K, clang::SourceLocation Loc, const std::string &Message, clang::SourceRange Range) {
   std::optional<Severity> S = Settings.effective(K);
-  if (S && Loc.isValid()) {
-    const clang::SourceLocation Expansion = SM.getExpansionLoc(Loc);
-    if (!SM.isInMainFile(Expansion) && !Settings.showsHeader(SM.getFilename(Expansion))) S.reset();
-    else if (silencedByNolint(SM, Loc, info(K).Name)) S.reset();
-  }
+  if (S && !shown(K, Loc)) S.reset();
   LastEmitted = S.has_value();
   if (!S) return false;
   using Level = clang::DiagnosticsEngine::Level;
@@ -280,12 +276,20 @@ bool Reporter::report(DiagKind K, clang::SourceLocation Loc, const std::string &
   return true;
 }
 
+bool Reporter::shown(DiagKind K, clang::SourceLocation Loc) const {
+  if (Loc.isInvalid()) return true;
+  const clang::SourceLocation Expansion = SM.getExpansionLoc(Loc);
+  if (!SM.isInMainFile(Expansion) && !Settings.showsHeader(SM.getFilename(Expansion))) return false;
+  return !silencedByNolint(SM, Loc, info(K).Name);
+}
+
 bool Reporter::remark(DiagKind K, clang::SourceLocation Loc, const std::string &Message) {
-  LastEmitted = Settings.effective(K).has_value();
+  LastEmitted = Settings.effective(K).has_value() && shown(K, Loc);
   if (!LastEmitted) return false;
   const unsigned ID = Diags.getCustomDiagID(clang::DiagnosticsEngine::Remark, "%0");
   Diags.Report(Loc, ID) << (Message + " [" + info(K).Name.str() + "]");
   DiagRecord R = locate(Loc);
+  R.Group = Group;
   R.Name = info(K).Name.str();
   R.Level = "remark";
   R.Message = Message;

@@ -1,7 +1,9 @@
 #include "rooflint/analyzer/Outputs.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
+#include <optional>
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -411,7 +413,24 @@ llvm::Error writeFileAtomically(llvm::StringRef Path, llvm::StringRef Contents) 
   return llvm::Error::success();
 }
 
+std::optional<std::string> firstNonFinite(const llvm::json::Value &Value, const std::string &Where) {
+  if (const auto Number = Value.getAsNumber(); Number && Value.kind() == llvm::json::Value::Number)
+    return std::isfinite(*Number) ? std::nullopt : std::optional<std::string>(Where.empty() ? "/" : Where);
+  if (const llvm::json::Object *O = Value.getAsObject()) {
+    for (const auto &KV : *O)
+      if (auto Bad = firstNonFinite(KV.second, Where + "/" + KV.first.str())) return Bad;
+  } else if (const llvm::json::Array *A = Value.getAsArray()) {
+    for (size_t I = 0; I < A->size(); ++I)
+      if (auto Bad = firstNonFinite((*A)[I], Where + "/" + std::to_string(I))) return Bad;
+  }
+  return std::nullopt;
+}
+
 llvm::Error writeJson(const llvm::json::Value &Value, llvm::StringRef Path) {
+  // JSON has no infinity or NaN; llvm::json would print "inf", which no reader accepts.
+  if (auto Where = firstNonFinite(Value))
+    return llvm::createStringError(std::make_error_code(std::errc::invalid_argument),
+                                   "cannot write '" + Path.str() + "': '" + *Where + "' is not a finite number");
   std::string Text;
   llvm::raw_string_ostream OS(Text);
   OS << llvm::formatv("{0:2}", Value) << "\n";

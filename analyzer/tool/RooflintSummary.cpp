@@ -105,8 +105,9 @@ std::optional<summary> read_manifest(const std::string& path, std::string& error
     error = fmt::format("'{}' is not JSON", path);
     return std::nullopt;
   }
-  if (m.value("schema", "") != "rooflint-manifest" || m.value("version", 0) != 1) {
-    error = fmt::format("'{}' is not a rooflint manifest of version 1 (schema \"rooflint-manifest\")", path);
+  // Version 2 added what the verifier needs (parameters, launch, spec_value); this reads what both have.
+  if (const int v = m.value("version", 0); m.value("schema", "") != "rooflint-manifest" || v < 1 || v > 2) {
+    error = fmt::format("'{}' is not a rooflint manifest of version 1 or 2 (schema \"rooflint-manifest\")", path);
     return std::nullopt;
   }
   try {

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include <nlohmann/json.hpp>
+#include "rooflint/io/atomic_file.h"
 
 namespace rooflint::ceilings {
 
@@ -172,7 +173,8 @@ model::peaks ceilings_file::peaks() const {
   return p;
 }
 
-std::string to_json(const ceilings_file& file) {
+namespace {
+json to_json_object(const ceilings_file& file) {
   json probes = json::array();
   for (const auto& p : file.bandwidth_probes) probes.push_back(to_json_value(p));
   json compute = json::object();
@@ -192,8 +194,11 @@ std::string to_json(const ceilings_file& file) {
                       {"probe", file.bandwidth_probe_name},
                       {"probes", probes}};
   out["compute"] = compute;
-  return out.dump(2) + "\n";
+  return out;
 }
+}  // namespace
+
+std::string to_json(const ceilings_file& file) { return to_json_object(file).dump(2) + "\n"; }
 
 std::optional<ceilings_file> from_json(const std::string& text, std::string& error) {
   error.clear();
@@ -348,15 +353,14 @@ std::optional<ceilings_file> load(const std::string& path, std::string& error) {
 }
 
 bool save(const ceilings_file& file, const std::string& path, std::string& error) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) {
-    error = "cannot write '" + path + "'";
+  // JSON has no infinity or NaN (nlohmann writes them as null, which readers reject or misread).
+  const json value = to_json_object(file);
+  if (const auto where = io::find_non_finite(value)) {
+    error = "cannot write '" + path + "': '" + *where + "' is not a finite number";
     return false;
   }
-  out << to_json(file);
-  out.close();
-  if (!out) {
-    error = "writing '" + path + "' failed";
+  if (auto failed = io::write_file_atomically(path, value.dump(2) + "\n")) {
+    error = *failed;
     return false;
   }
   return true;

@@ -15,11 +15,14 @@
 #include <fmt/format.h>
 
 #include "ceilings/ceilings.h"
+#include "cli.h"
+#include "rooflint/io/atomic_file.h"
 #include "rooflint/runtime/ceilings_check.h"
 
 namespace {
 
 using namespace rooflint::runtime;
+namespace cli = rooflint::runtime::cli;
 
 constexpr int exit_ok = 0;
 constexpr int exit_write_failed = 1;
@@ -28,39 +31,25 @@ constexpr int exit_no_gpu = 3;
 constexpr int exit_probe_failed = 4;
 constexpr int exit_unsupported = 5;
 
-constexpr const char* help_text = R"(usage: rooflint-ceilings [options]
+constexpr const char* description =
+    "Measures the ceilings of a GPU for the roofline: DRAM bandwidth (copy, read-only, write-only kernels\n"
+    "and cudaMemcpyAsync, read + write counted), FP32 and FP64 SIMT rates (FMA chains), and TF32, FP16,\n"
+    "BF16, FP8, INT8 and FP64 tensor-core rates (cuBLASLt GEMMs), each with the SM clock it ran at. Clocks,\n"
+    "power limits and modes are recorded through NVML, never changed. Writes a ceilings file for\n"
+    "'rooflint --ceilings' and 'rooflint-verify --ceilings', and prints a table with the ridge point of\n"
+    "each math mode.";
 
-Measures the ceilings of a GPU for the roofline: DRAM bandwidth (copy, read-only, write-only kernels
-and cudaMemcpyAsync, read + write counted), FP32 and FP64 SIMT rates (FMA chains), and TF32, FP16,
-BF16, FP8, INT8 and FP64 tensor-core rates (cuBLASLt GEMMs), each with the SM clock it ran at. Clocks,
-power limits and modes are recorded through NVML, never changed. Writes a ceilings file for
-'rooflint --ceilings' and 'rooflint-verify --ceilings', and prints a table with the ridge point of
-each math mode.
-
-options:
-  -o, --output FILE   where to write the ceilings file (default: rooflint-ceilings.json)
-  --quick             a short run for CI (2 GiB bandwidth working set, one GEMM shape, burst
-                      figures: under 10 s on an H200)
-  --thorough          the default: 8 GiB working set, three GEMM shapes x three algorithms, each
-                      ceiling measured after 1.5 s of load so that a power-capped clock has settled
-                      (under 60 s on an H200)
-  --probes LIST       comma-separated subset of: bandwidth,fp32,fp64,tf32,fp16,bf16,fp8,int8,
-                      fp64_tensor
-                      (default: all; math modes the device lacks are skipped unless listed here)
-  --device N          CUDA device index (default 0)
-  -h, --help          this text
-
-exit codes:
+constexpr const char* exit_codes_text = R"(exit codes:
   0  every probe ran; the ceilings file is written
-  1  the ceilings file could not be written
-  2  bad usage (unknown option, bad probe name, bad device index)
+  1  the ceilings file could not be written (checked before the probes run, and when writing)
+  2  bad usage (unknown option, bad probe name, bad device index, a value given to a flag)
   3  no GPU or no usable driver
   4  a probe failed; the others' figures are still written
-  5  a probe named in --probes is not supported by this device (the others are still written)
-)";
+  5  a probe named in --probes is not supported by this device (the others are still written))";
 
 int usage_error(const std::string& message) {
-  std::cerr << "rooflint-ceilings: error: " << message << "\n(see rooflint-ceilings --help)\n";
+  rooflint::runtime::cli::print_error("rooflint-ceilings", message);
+  std::cerr << "(see 'rooflint-ceilings --help')\n";
   return exit_usage;
 }
 
@@ -85,53 +74,37 @@ int main(int argc, char** argv) {
   std::string output = "rooflint-ceilings.json";
   bool quick = false;
   int device = 0;
-  bool probes_given = false;
-  std::vector<probe> probes;
-  for (std::size_t i = 0; i < probe_count; ++i) probes.push_back(static_cast<probe>(i));
+  std::string probe_list;
+  CLI::App app(description, "rooflint-ceilings");
+  cli::configure(app, exit_codes_text);
+  app.add_option("-o,--output", output, "where to write the ceilings file (default: rooflint-ceilings.json)")->type_name("FILE");
+  app.add_flag("--quick", quick, "a short run for CI (2 GiB bandwidth working set, one GEMM shape, burst figures: under 10 s on an H200)");
+  app.add_flag("--thorough", [&](std::int64_t) { quick = false; },
+               "the default: 8 GiB working set, three GEMM shapes x three algorithms, each ceiling measured after 1.5 s "
+               "of load so that a power-capped clock has settled (under 60 s on an H200)");
+  app.add_option("--probes", probe_list,
+                 "comma-separated subset of: bandwidth,fp32,fp64,tf32,fp16,bf16,fp8,int8,fp64_tensor (default: all; "
+                 "math modes the device lacks are skipped unless listed here)")->type_name("LIST");
+  app.add_option("--device", device, "CUDA device index (default 0)")->type_name("N")->check(CLI::Range(0, 1024).description(""));
+  if (const auto code = cli::parse(app, argc, argv, exit_usage)) return *code;
+  if (output.empty()) return usage_error("'--output' needs a file name");
 
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i], value;
-    const bool has_inline = arg.rfind("--", 0) == 0 && arg.find('=') != std::string::npos;
-    if (has_inline) {
-      value = arg.substr(arg.find('=') + 1);
-      arg = arg.substr(0, arg.find('='));
+  const bool probes_given = app.count("--probes") > 0;
+  std::vector<probe> probes;
+  if (probes_given) {
+    for (const auto& part : split(probe_list, ',')) {
+      const auto p = parse_probe(part);
+      if (!p)
+        return usage_error("unknown probe '" + part + "'; known probes: bandwidth, fp32, fp64, tf32, fp16, bf16, fp8, int8, fp64_tensor");
+      if (std::find(probes.begin(), probes.end(), *p) == probes.end()) probes.push_back(*p);
     }
-    auto take_value = [&]() -> bool {
-      if (has_inline) return true;
-      if (i + 1 >= argc) return false;
-      value = argv[++i];
-      return true;
-    };
-    if (arg == "-h" || arg == "--help") {
-      std::cout << help_text;
-      return exit_ok;
-    } else if (arg == "--quick") {
-      quick = true;
-    } else if (arg == "--thorough") {
-      quick = false;
-    } else if (arg == "-o" || arg == "--output") {
-      if (!take_value() || value.empty()) return usage_error("'" + arg + "' needs a file name");
-      output = value;
-    } else if (arg == "--device") {
-      if (!take_value()) return usage_error("'--device' needs a device index");
-      char* end = nullptr;
-      const long n = std::strtol(value.c_str(), &end, 10);
-      if (value.empty() || *end != '\0' || n < 0 || n > 1024)
-        return usage_error("'--device' needs a device index (0, 1, ...), not '" + value + "'");
-      device = static_cast<int>(n);
-    } else if (arg == "--probes") {
-      if (!take_value()) return usage_error("'--probes' needs a list such as bandwidth,fp32,bf16");
-      probes.clear();
-      probes_given = true;
-      for (const auto& part : split(value, ',')) {
-        const auto p = parse_probe(part);
-        if (!p)
-          return usage_error("unknown probe '" + part + "'; known probes: bandwidth, fp32, fp64, tf32, fp16, bf16, fp8, int8, fp64_tensor");
-        if (std::find(probes.begin(), probes.end(), *p) == probes.end()) probes.push_back(*p);
-      }
-    } else {
-      return usage_error("unknown option '" + arg + "'");
-    }
+  } else {
+    for (std::size_t i = 0; i < probe_count; ++i) probes.push_back(static_cast<probe>(i));
+  }
+  // Before the probes (up to a minute), not after: the ceilings file must be writable.
+  if (auto why = rooflint::io::check_writable(output)) {
+    cli::print_error("rooflint-ceilings", *why);
+    return exit_write_failed;
   }
 
   const bool tty = isatty(STDERR_FILENO);

@@ -2,6 +2,10 @@
 // 2*4096^3 = 137,438,953,472 FLOP and 3*4*4096^2 = 201,326,592 bytes: AI 682.67 FLOP/byte.
 #include <gtest/gtest.h>
 
+#include <limits>
+
+#include "llvm/Support/FileSystem.h"
+
 #include "rooflint/analyzer/Outputs.h"
 #include "rooflint/model/peaks_table.h"
 #include "test_harness.h"
@@ -91,4 +95,18 @@ TEST(Sarif, MapsRemarksToNoteLevel) {
   const auto &Results = *(*S.getAsObject()->getArray("runs"))[0].getAsObject()->getArray("results");
   ASSERT_FALSE(Results.empty());
   EXPECT_EQ(*Results[0].getAsObject()->getString("level"), "note");
+}
+
+// JSON has no infinity: llvm::json would print "inf", which no reader accepts. The writer refuses it.
+TEST(Manifest, ANonFiniteNumberIsRefusedWithItsPointer) {
+  const llvm::json::Value V = llvm::json::Object{
+      {"a", llvm::json::Array{1.0, llvm::json::Object{{"b", std::numeric_limits<double>::infinity()}}}}};
+  EXPECT_EQ(firstNonFinite(V), "/a/1/b");
+  EXPECT_EQ(firstNonFinite(llvm::json::Object{{"n", std::numeric_limits<double>::quiet_NaN()}}), "/n");
+  EXPECT_EQ(firstNonFinite(llvm::json::Object{{"x", 2.5}, {"i", 7}, {"s", "inf"}}), std::nullopt);
+  const std::string Path = ::testing::TempDir() + "rooflint-non-finite.json";
+  llvm::Error E = writeJson(V, Path);
+  ASSERT_TRUE(static_cast<bool>(E));
+  EXPECT_EQ(llvm::toString(std::move(E)), "cannot write '" + Path + "': '/a/1/b' is not a finite number");
+  EXPECT_FALSE(llvm::sys::fs::exists(Path));
 }

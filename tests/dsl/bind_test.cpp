@@ -1,6 +1,10 @@
 // Binding sizes (spec.bind at launch, spec.at for build-time verdicts) and the user's expectations.
 #include <gtest/gtest.h>
 
+#include <array>
+#include <cstdint>
+#include <span>
+
 #include "dims.h"
 
 using namespace rooflint::dsl;
@@ -51,6 +55,22 @@ TEST(Bind, ReportsADimensionTheSpecDoesNotHave) {
 TEST(Bind, ANonPositiveSizeIsViolated) {
   EXPECT_EQ(mnk.bind(M(0), N(5), K(7)).violated.view(), "M");
   EXPECT_EQ(mnk.bind(M(3), N(-5), K(7)).violated.view(), "N");
+}
+
+// At run time the bindings may come as a list (ROOFLINT_VERIFY_CASE's sizes): the same dimension twice
+// there is violated, not "the last wins" (two sizes in one call, M(3), M(4), do not compile).
+TEST(Bind, ADimensionGivenTwiceInAListIsViolated) {
+  const std::array<size_binding, 4> list{M(3), N(5), M(4), K(7)};
+  const auto r = mnk.bind(std::span<const size_binding>(list));
+  EXPECT_FALSE(r.ok());
+  EXPECT_EQ(r.violated.view(), "M");
+}
+
+TEST(Bind, ASizePastTwoToThe53IsViolated) {
+  // 2^53 + 1 has no exact double; INT64_MAX would round to 2^63, past every int64.
+  EXPECT_TRUE(mnk.bind(M(max_size), N(1), K(1)).ok());
+  EXPECT_EQ(mnk.bind(M(max_size + 1), N(1), K(1)).violated.view(), "M");
+  EXPECT_EQ(mnk.bind(M(1), N(INT64_MAX), K(1)).violated.view(), "N");
 }
 
 TEST(Bind, UsesStaticSizesWithoutBeingTold) {

@@ -6,9 +6,12 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <cstring>
+#include <limits>
 #include <filesystem>
 #include <fstream>
 
+#include "io_limits.h"
 #include "rooflint/model/roofline.h"
 
 namespace {
@@ -222,10 +225,40 @@ TEST(CeilingsFile, SaveThenLoadGivesTheSameFile) {
   std::filesystem::remove(path);
 }
 
-TEST(CeilingsFile, SaveToAnUnwritablePathFails) {
+TEST(CeilingsFile, SaveToAnUnwritablePathFailsWithTheReason) {
   std::string error;
   EXPECT_FALSE(rooflint::ceilings::save(full_file(), "/nonexistent/dir/c.json", error));
-  EXPECT_EQ(error, "cannot write '/nonexistent/dir/c.json'");
+  EXPECT_EQ(error, "cannot write '/nonexistent/dir/c.json': cannot create a file in '/nonexistent/dir': " +
+                       std::string(std::strerror(ENOENT)));
+}
+
+// rooflint-ceilings keeps the figures of probes it did not run from the old file: a save that fails
+// half-way must leave that file as it was, not truncated.
+TEST(CeilingsFile, ASaveThatFailsLeavesTheOldFileWhole) {
+  const auto dir = rooflint::test::scratch_dir("save");
+  const std::string path = (dir / "c.json").string();
+  std::string error;
+  ASSERT_TRUE(rooflint::ceilings::save(full_file(), path, error)) << error;
+  const std::string before = rooflint::test::read_text(path);
+  ceilings_file bigger = full_file();
+  bigger.bandwidth_probes.resize(200, bigger.bandwidth_probes.front());  // well past the limit below
+  const auto [status, message] = rooflint::test::in_child([&] {
+    std::string why;
+    return rooflint::ceilings::save(bigger, path, why) ? std::string("saved") : why;
+  }, before.size() + 100);
+  EXPECT_EQ(message, "cannot write '" + path + "': " + std::strerror(EFBIG));
+  EXPECT_EQ(rooflint::test::read_text(path), before);
+}
+
+TEST(CeilingsFile, ANonFiniteFigureIsNotWritten) {
+  const auto dir = rooflint::test::scratch_dir("inf");
+  const std::string path = (dir / "c.json").string();
+  ceilings_file f = full_file();
+  f.compute[math_mode::fp32_simt]->flops_per_s = std::numeric_limits<double>::infinity();
+  std::string error;
+  EXPECT_FALSE(rooflint::ceilings::save(f, path, error));
+  EXPECT_EQ(error, "cannot write '" + path + "': '/compute/fp32_simt/flops_per_s' is not a finite number");
+  EXPECT_FALSE(std::filesystem::exists(path));
 }
 
 TEST(CeilingsFilePeaks, RecordedFileGivesMeasuredPeaks) {

@@ -4,6 +4,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -76,4 +77,49 @@ TEST(VerifyMain, WithoutADeviceEveryCaseIsSkippedAndTheExitCodeIsThree) {
   const std::string out = testing::internal::GetCapturedStdout();
   EXPECT_NE(out.find("SKIP"), std::string::npos) << out;
   EXPECT_NE(out.find("[rooflint-no-device]"), std::string::npos) << out;
+}
+
+TEST(VerifyMain, ListWithAFilterThatMatchesNothingIsAUsageError) {
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(run({"--list", "--filter=^no_such_case$"}), exit_usage);
+  EXPECT_NE(testing::internal::GetCapturedStderr().find("no case matches --filter '^no_such_case$'"), std::string::npos);
+}
+
+TEST(VerifyMain, AFlagGivenAValueIsAUsageError) {
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(run({"--list=1"}), exit_usage);
+  EXPECT_NE(testing::internal::GetCapturedStderr().find("'--list' is a flag and takes no value"), std::string::npos);
+  EXPECT_EQ(run({"--quiet=0", "--list"}), exit_usage);
+}
+
+TEST(VerifyMain, BothValueFormsWork) {
+  testing::internal::CaptureStdout();
+  EXPECT_EQ(run({"--list", "--filter", "cli_"}), exit_passed);
+  const std::string spaced = testing::internal::GetCapturedStdout();
+  testing::internal::CaptureStdout();
+  EXPECT_EQ(run({"--list", "--filter=cli_"}), exit_passed);
+  EXPECT_EQ(testing::internal::GetCapturedStdout(), spaced);
+  EXPECT_NE(spaced.find("cli_saxpy_n1M"), std::string::npos);
+}
+
+// Checked before any case runs: no table is printed, and the reason is given.
+TEST(VerifyMain, AnUnwritableReportPathFailsBeforeTheRun) {
+  testing::internal::CaptureStdout();
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(run({"--filter", "cli_", "--quiet", "--json", "/nonexistent/dir/r.json"}), exit_usage);
+  EXPECT_EQ(testing::internal::GetCapturedStdout(), "");
+  EXPECT_EQ(testing::internal::GetCapturedStderr(),
+            "rooflint-verify: error: the JSON report: cannot write '/nonexistent/dir/r.json': cannot create a file in "
+            "'/nonexistent/dir': " + std::string(std::strerror(ENOENT)) + "\n");
+}
+
+TEST(VerifyMain, AReportThatCannotBeWrittenGivesTheReason) {
+  if (device_present_in_child()) GTEST_SKIP() << "a CUDA device is present; this test covers machines without one";
+  testing::internal::CaptureStdout();
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(run({"--filter", "cli_", "--quiet", "--junit", "/dev/full"}), exit_usage);
+  testing::internal::GetCapturedStdout();
+  EXPECT_NE(testing::internal::GetCapturedStderr().find(
+                "rooflint-verify: error: the JUnit report: cannot write '/dev/full': " + std::string(std::strerror(ENOSPC))),
+            std::string::npos);
 }

@@ -165,7 +165,7 @@ TEST(CompareSaxpy, TimeBelowTheFloorIsFasterThanTheRoof) {
 }
 
 TEST(CompareSaxpy, ExpectingComputeBoundFailsForAMemoryBoundDot) {
-  static constexpr auto wrong = saxpy_spec.expect(dsl::compute_bound);
+  static constexpr auto wrong = rooflint::verify_test::saxpy_unexpected.expect(dsl::compute_bound);
   const case_report r = compare({"saxpy", &wrong, saxpy_sizes()}, recorded_saxpy(), h200(), tolerances_for(wrong, 0));
   EXPECT_TRUE(has(r, "rooflint-expectation", severity::error));
 }

@@ -4,8 +4,6 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
-#include <cstdio>
-#include <cstdlib>
 #include <string>
 
 #include "rooflint/runtime/verify_case.h"
@@ -46,12 +44,12 @@ void launch_fill(void* p, std::size_t bytes, std::uint64_t seed) {
   fill<T><<<blocks, 256>>>(static_cast<T*>(p), count, seed);
 }
 
-/// A case body cannot return an error (it returns a launcher), so allocation failures end the process
-/// with a message; the verifier runs each case in its own child process and reports it as faulted.
+/// A case body cannot return an error (it returns a launcher), so a failed CUDA call throws; the
+/// verifier catches it and reports the case as faulted (never std::exit: that would end an in-process run).
 [[noreturn]] void fail(const char* what, cudaError_t status, std::size_t bytes) {
-  std::fprintf(stderr, "rooflint: case_context: %s of %zu bytes failed: %s (%s)\n", what, bytes,
-               cudaGetErrorName(status), cudaGetErrorString(status));
-  std::exit(3);
+  throw case_error(std::string(what) + " of " + std::to_string(bytes) + " bytes failed: " + cudaGetErrorName(status) +
+                       " (" + cudaGetErrorString(status) + ")",
+                   true);
 }
 
 void* allocate(std::vector<void*>& buffers, std::size_t bytes) {
@@ -72,11 +70,10 @@ case_context::~case_context() {
 
 std::int64_t case_context::size_of(dsl::name_t dim) const {
   const int i = spec_.dim_index(dim);
-  if (i < 0) {
-    std::fprintf(stderr, "rooflint: case_context: spec '%s' has no dimension '%s'\n",
-                 std::string(spec_.kernel_name.view()).c_str(), std::string(dim.view()).c_str());
-    std::exit(3);
-  }
+  if (i < 0)
+    throw case_error("ctx.size(): spec '" + std::string(spec_.kernel_name.view()) + "' has no dimension '" +
+                         std::string(dim.view()) + "'",
+                     false);
   return static_cast<std::int64_t>(sizes_[static_cast<std::size_t>(i)]);
 }
 

@@ -121,7 +121,18 @@ measurement verify_session::measure(const case_definition& c) {
   m.device = device_;
 
   case_context ctx(*c.spec, binding.bound, 42);
-  const launcher l = c.body(ctx);
+  launcher l;
+  try {
+    l = c.body(ctx);
+  } catch (const case_error& e) {
+    m.status = e.cuda_failed() ? run_status::faulted : run_status::bad_case;
+    m.error = "preparing case '" + c.name + "' failed: " + e.what();
+    return m;
+  } catch (const std::exception& e) {  // the body's own code (a host vector too large, ...)
+    m.status = run_status::faulted;
+    m.error = "preparing case '" + c.name + "' failed: " + e.what();
+    return m;
+  }
   if (const cudaError_t s = cudaDeviceSynchronize(); s != cudaSuccess) {
     m.status = run_status::faulted;
     m.error = "preparing case '" + c.name + "' failed: " + cuda_text(s);

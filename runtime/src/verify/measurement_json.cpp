@@ -4,6 +4,7 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 
+#include "rooflint/io/atomic_file.h"
 #include "verify/json_detail.h"
 #include "verify/measurement_json.h"
 
@@ -67,10 +68,21 @@ nlohmann::json to_json_value(const measurement& m) {
 
 }  // namespace detail
 
-std::string measurement_to_json(const measurement& m) { return detail::to_json_value(m).dump(); }
+std::string measurement_to_json(const measurement& m) {
+  const nlohmann::json value = detail::to_json_value(m);
+  // NaN is a figure not measured (written as null, read back as NaN); an infinity would read back as
+  // NaN too and silently become "not measured": the case is reported as an error instead.
+  if (const auto where = io::find_non_finite(value, io::nan_is_null)) {
+    measurement refused{m.case_name, run_status::faulted,
+                        "the measurement of case '" + m.case_name + "' holds an infinity at '" + *where + "'"};
+    refused.device = m.device;
+    return detail::to_json_value(refused).dump();
+  }
+  return value.dump();
+}
 
 namespace {
-/// A number written by to_json_value: nlohmann writes NaN and infinities (figures not measured) as null.
+/// A number written by to_json_value: NaN (a figure not measured) is written as null; infinities are refused.
 double number(const nlohmann::json& j, const char* key) {
   const auto& v = j.at(key);
   return v.is_null() ? std::numeric_limits<double>::quiet_NaN() : v.get<double>();
@@ -85,8 +97,14 @@ result<measurement> measurement_from_json(const std::string& text) {
     measurement m;
     m.case_name = j.at("case").get<std::string>();
     const std::string status = j.at("run_status").get<std::string>();
+    bool known = false;
     for (auto s : {run_status::measured, run_status::no_device, run_status::faulted, run_status::crashed, run_status::bad_case})
-      if (name(s) == status) m.status = s;
+      if (name(s) == status) {
+        m.status = s;
+        known = true;
+      }
+    // Never "measured" by default: a status this parent does not know is an error.
+    if (!known) return error{error_code::internal, "malformed measurement from a case process: unknown run_status '" + status + "'"};
     m.error = j.at("error").get<std::string>();
     const json& d = j.at("device");
     m.device.name = d.at("name").get<std::string>();

@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "rooflint/io/atomic_file.h"
 #include "rooflint/runtime/report.h"
 #include "verify/json_detail.h"
 
@@ -20,7 +21,8 @@ nlohmann::json bound_json(const model::bound_result& b) {
 
 }  // namespace
 
-std::string to_json(const run_report& run) {
+namespace {
+nlohmann::json report_value(const run_report& run) {
   using nlohmann::json;
   json peaks_flops = json::object();
   for (std::size_t i = 0; i < model::math_mode_count; ++i) {
@@ -96,7 +98,18 @@ std::string to_json(const run_report& run) {
   };
   if (run.ceilings_clocks)
     out["ceilings_clocks"] = {{"sm_mhz_min", run.ceilings_clocks->sm_mhz_min}, {"sm_mhz_max", run.ceilings_clocks->sm_mhz_max}};
-  return out.dump(2) + "\n";
+  return out;
+}
+}  // namespace
+
+std::string to_json(const run_report& run) { return report_value(run).dump(2) + "\n"; }
+
+result<std::string> to_json_checked(const run_report& run) {
+  const nlohmann::json value = report_value(run);
+  // NaN is a figure not measured and is written as null on purpose; an infinity has no such meaning.
+  if (const auto where = io::find_non_finite(value, io::nan_is_null))
+    return error{error_code::internal, "'" + *where + "' is not a finite number"};
+  return value.dump(2) + "\n";
 }
 
 }  // namespace rooflint::runtime

@@ -13,7 +13,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
+#include <functional>
 #include <iostream>
 #include <regex>
 #include <string>
@@ -24,6 +24,8 @@
 #include "rooflint/model/describe.h"
 #include "rooflint/model/peaks_table.h"
 #include "rooflint/runtime/report.h"
+#include "cli.h"
+#include "rooflint/io/atomic_file.h"
 #include "rooflint/runtime/verify.h"
 #include "verify/measurement_json.h"
 #include "verify/session.h"
@@ -276,22 +278,30 @@ run_report make_report(const std::vector<const case_definition*>& cases, const s
   return run;
 }
 
-}  // namespace
-
-result<run_report> verify(const verify_options& o) {
-  std::regex filter;
+/// The cases whose name matches @p filter, or an error (a bad regex, no match).
+result<std::vector<const case_definition*>> select_cases(const std::string& filter) {
+  std::regex re;
   try {
-    filter = std::regex(o.filter, std::regex::ECMAScript);
+    re = std::regex(filter, std::regex::ECMAScript);
   } catch (const std::regex_error& e) {
-    return error{error_code::invalid_argument, "invalid --filter regex '" + o.filter + "': " + e.what()};
+    return error{error_code::invalid_argument, "invalid --filter regex '" + filter + "': " + e.what()};
   }
   std::vector<const case_definition*> cases;
   for (const auto& c : registered_cases())
-    if (std::regex_search(c.name, filter)) cases.push_back(&c);
+    if (std::regex_search(c.name, re)) cases.push_back(&c);
   if (cases.empty())
     return error{error_code::invalid_argument, registered_cases().empty()
                                                    ? std::string("no verification case is registered in this program")
-                                                   : "no case matches --filter '" + o.filter + "'; see --list"};
+                                                   : "no case matches --filter '" + filter + "'; see --list"};
+  return cases;
+}
+
+}  // namespace
+
+result<run_report> verify(const verify_options& o) {
+  auto selected = select_cases(o.filter);
+  if (!selected) return selected.err();
+  const std::vector<const case_definition*>& cases = *selected;
   auto ceilings = load_ceilings(o);
   if (!ceilings) return ceilings.err();
   const std::vector<measurement> measured = o.isolate ? run_isolated(cases, o) : run_in_process(cases, o);
@@ -311,145 +321,103 @@ result<run_report> verify_in_process(const std::string& case_name, const verify_
 
 namespace {
 
-const char* const usage_text =
-    R"(usage: %s [options]
+const char* const description =
+    "Runs the registered verification cases on the GPU: counts each kernel's DRAM and L2 traffic and FP work\n"
+    "with CUPTI, times it with CUDA events (cold L2, median of many runs), and compares both with its spec.";
 
-Runs the registered verification cases on the GPU: counts each kernel's DRAM and L2 traffic and FP work
-with CUPTI, times it with CUDA events (cold L2, median of many runs), and compares both with its spec.
+const char* const exit_codes_text =
+    "exit codes: 0 every verdict passed; 1 a verdict failed; 2 bad usage (an unknown option, a bad value, an\n"
+    "output file that cannot be written); 3 could not measure (no GPU, no counter permission while counters\n"
+    "were required, a case faulted, crashed or hung)";
 
-options:
-  --filter REGEX      run the cases whose name matches REGEX (ECMAScript, search; default: all)
-  --list              list the registered cases and exit
-  --ceilings FILE     measured peaks from rooflint-ceilings (default: datasheet peaks, labelled as such)
-  --tolerance X       largest acceptable observed/compulsory bytes ratio where the spec sets none (default 1.10)
-  --repetitions N     timed cold runs per case (default 30)
-  --warmup N          unmeasured runs before counting and timing (default 3)
-  --no-counters       timing only: do not use CUPTI
-  --no-fp-counters    skip the SASS FP instruction counters (they can cost ~80x an FFMA-dense kernel's time)
-  --no-isolation      run every case in this process (a faulting kernel then stops the run)
-  --timeout S         a case that reports nothing for S seconds is killed (default 600)
-  --json FILE         write the JSON report
-  --junit FILE        write JUnit XML
-  --svg FILE          write the SVG roofline chart
-  --quiet             no progress lines on stderr
-  --help              this text
-
-exit codes: 0 every verdict passed; 1 a verdict failed; 2 bad usage; 3 could not measure (no GPU, no
-counter permission while counters were required, a case faulted, crashed or hung)
-)";
-
-bool write_file(const std::string& path, const std::string& text, const char* what) {
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-  if (!out) {
-    std::fprintf(stderr, "rooflint-verify: error: cannot write the %s report to '%s'\n", what, path.c_str());
-    return false;
-  }
-  return true;
+/// A count or a number of seconds: at least @p lo and at most a million (the counts and seconds
+/// become ints; --timeout in ms for poll()).
+CLI::Validator at_least(double lo, const std::string& what) {
+  return CLI::Validator(
+      [lo, what](std::string& text) -> std::string {
+        char* end = nullptr;
+        const double x = std::strtod(text.c_str(), &end);
+        if (text.empty() || *end != '\0' || !(x >= lo && x <= 1e6)) return "needs " + what + ", not '" + text + "'";
+        return {};
+      },
+      "");
 }
+
+/// The report files asked for: what, where, and how to render it.
+struct report_file {
+  const char* what;
+  std::string path;
+  std::function<result<std::string>(const run_report&)> render;
+};
 
 }  // namespace
 
 int verify_main(int argc, char** argv) {
   verify_options o;
-  std::string json_path, junit_path, svg_path;
   bool list = false;
-  const char* program = argc > 0 ? argv[0] : "rooflint-verify";
+  std::vector<report_file> reports{
+      {"JSON", "", [](const run_report& r) { return to_json_checked(r); }},
+      {"JUnit", "", [](const run_report& r) -> result<std::string> { return to_junit(r); }},
+      {"SVG", "", [](const run_report& r) -> result<std::string> { return to_svg(r); }},
+  };
+  const std::string program = argc > 0 ? std::string(argv[0]) : "rooflint-verify";
+  CLI::App app(description, program);
+  cli::configure(app, exit_codes_text);
+  app.add_option("--filter", o.filter, "run the cases whose name matches REGEX (ECMAScript, search; default: all)")->type_name("REGEX");
+  app.add_flag("--list", list, "list the registered cases (those --filter matches) and exit");
+  app.add_option("--ceilings", o.ceilings_path, "measured peaks from rooflint-ceilings (default: datasheet peaks, labelled as such)")->type_name("FILE");
+  app.add_option("--tolerance", o.tolerance, "largest acceptable observed/compulsory bytes ratio where the spec sets none (default 1.10)")
+      ->type_name("X")->check(at_least(1, "a ratio of at least 1 (1.10 allows 10% extra bytes)"));
+  app.add_option("--repetitions", o.repetitions, "timed cold runs per case (default 30)")->type_name("N")->check(at_least(1, "a positive count"));
+  app.add_option("--warmup", o.warmup, "unmeasured runs before counting and timing (default 3)")->type_name("N")->check(at_least(0, "a count"));
+  app.add_flag("--no-counters", [&](std::int64_t) { o.counters = false; }, "timing only: do not use CUPTI");
+  app.add_flag("--no-fp-counters", [&](std::int64_t) { o.fp_counters = false; },
+               "skip the SASS FP instruction counters (they can cost ~80x an FFMA-dense kernel's time)");
+  app.add_flag("--no-isolation", [&](std::int64_t) { o.isolate = false; }, "run every case in this process (a faulting kernel then stops the run)");
+  app.add_option("--timeout", o.timeout_s, "a case that reports nothing for S seconds is killed (default 600)")->type_name("S")->check(at_least(1, "seconds"));
+  app.add_option("--json", reports[0].path, "write the JSON report")->type_name("FILE");
+  app.add_option("--junit", reports[1].path, "write JUnit XML")->type_name("FILE");
+  app.add_option("--svg", reports[2].path, "write the SVG roofline chart")->type_name("FILE");
+  app.add_flag("--quiet", [&](std::int64_t) { o.progress = false; }, "no progress lines on stderr");
+  if (const auto code = cli::parse(app, argc, argv, exit_usage)) return *code;
   const auto usage_error = [&](const std::string& message) {
-    std::fprintf(stderr, "rooflint-verify: error: %s; see '%s --help'\n", message.c_str(), program);
+    cli::print_error(program, message);
     return static_cast<int>(exit_usage);
   };
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i], value;
-    bool has_value = false;
-    if (const auto eq = arg.find('='); arg.rfind("--", 0) == 0 && eq != std::string::npos) {
-      value = arg.substr(eq + 1);
-      arg = arg.substr(0, eq);
-      has_value = true;
-    }
-    const auto take = [&](std::string& out) {
-      if (has_value) { out = value; return true; }
-      if (i + 1 >= argc) return false;
-      out = argv[++i];
-      return true;
-    };
-    const auto take_number = [&](double& out, double lo) {
-      std::string text;
-      if (!take(text)) return false;
-      char* end = nullptr;
-      out = std::strtod(text.c_str(), &end);
-      // Finite and at most a million: the counts and seconds become ints (--timeout in ms for poll()).
-      return end && *end == '\0' && !text.empty() && out >= lo && out <= 1e6;
-    };
-    double number = 0;
-    if (arg == "--help" || arg == "-h") {
-      std::printf(usage_text, program);
-      return exit_passed;
-    } else if (arg == "--list") {
-      list = true;
-    } else if (arg == "--no-counters") {
-      o.counters = false;
-    } else if (arg == "--no-fp-counters") {
-      o.fp_counters = false;
-    } else if (arg == "--no-isolation") {
-      o.isolate = false;
-    } else if (arg == "--quiet") {
-      o.progress = false;
-    } else if (arg == "--filter") {
-      if (!take(o.filter)) return usage_error("'--filter' needs a regex");
-    } else if (arg == "--ceilings") {
-      if (!take(o.ceilings_path)) return usage_error("'--ceilings' needs a file");
-    } else if (arg == "--json") {
-      if (!take(json_path)) return usage_error("'--json' needs a file");
-    } else if (arg == "--junit") {
-      if (!take(junit_path)) return usage_error("'--junit' needs a file");
-    } else if (arg == "--svg") {
-      if (!take(svg_path)) return usage_error("'--svg' needs a file");
-    } else if (arg == "--tolerance") {
-      if (!take_number(number, 1)) return usage_error("'--tolerance' needs a ratio of at least 1 (1.10 allows 10% extra bytes)");
-      o.tolerance = number;
-    } else if (arg == "--repetitions") {
-      if (!take_number(number, 1)) return usage_error("'--repetitions' needs a positive count");
-      o.repetitions = static_cast<int>(number);
-    } else if (arg == "--warmup") {
-      if (!take_number(number, 0)) return usage_error("'--warmup' needs a count");
-      o.warmup = static_cast<int>(number);
-    } else if (arg == "--timeout") {
-      if (!take_number(number, 1)) return usage_error("'--timeout' needs seconds");
-      o.timeout_s = static_cast<int>(number);
-    } else {
-      return usage_error("unknown option '" + arg + "'");
-    }
-  }
 
   if (list) {
-    std::regex filter;
-    try {
-      filter = std::regex(o.filter, std::regex::ECMAScript);
-    } catch (const std::regex_error& e) {
-      return usage_error("invalid --filter regex '" + o.filter + "'");
-    }
-    for (const auto& c : registered_cases()) {
-      if (!std::regex_search(c.name, filter)) continue;
+    auto cases = select_cases(o.filter);
+    if (!cases) return usage_error(cases.err().message);
+    for (const case_definition* c : *cases) {
       std::string sizes;
-      for (const auto& b : c.sizes) sizes += (sizes.empty() ? "" : ", ") + std::string(b.dim.view()) + "=" + std::to_string(b.size);
-      std::printf("%s  kernel '%s'  %s  %s:%d\n", c.name.c_str(), std::string(c.spec->kernel_name.view()).c_str(),
-                  sizes.c_str(), c.file.c_str(), c.line);
+      for (const auto& b : c->sizes) sizes += (sizes.empty() ? "" : ", ") + std::string(b.dim.view()) + "=" + std::to_string(b.size);
+      std::printf("%s  kernel '%s'  %s  %s:%d\n", c->name.c_str(), std::string(c->spec->kernel_name.view()).c_str(),
+                  sizes.c_str(), c->file.c_str(), c->line);
     }
     return exit_passed;
   }
+  // Before the run, not after minutes of measuring: each report file must be writable.
+  for (const report_file& r : reports)
+    if (!r.path.empty())
+      if (auto why = io::check_writable(r.path)) return usage_error("the " + std::string(r.what) + " report: " + *why);
 
   auto run = verify(o);
   if (!run) {
-    std::fprintf(stderr, "rooflint-verify: error: %s\n", run.err().message.c_str());
+    cli::print_error(program, run.err().message);
     return run.err().code == error_code::invalid_argument ? exit_usage : exit_cannot_measure;
   }
   std::fputs(to_table(*run).c_str(), stdout);
   std::fflush(stdout);
   bool written = true;
-  if (!json_path.empty()) written = write_file(json_path, to_json(*run), "JSON") && written;
-  if (!junit_path.empty()) written = write_file(junit_path, to_junit(*run), "JUnit") && written;
-  if (!svg_path.empty()) written = write_file(svg_path, to_svg(*run), "SVG") && written;
+  for (const report_file& r : reports) {
+    if (r.path.empty()) continue;
+    auto text = r.render(*run);
+    auto why = text ? io::write_file_atomically(r.path, *text) : std::optional<std::string>(text.err().message);
+    if (why) {
+      cli::print_error(program, "the " + std::string(r.what) + " report: " + *why);
+      written = false;
+    }
+  }
   if (!written) return exit_usage;
   return run->exit_code;
 }

@@ -144,6 +144,8 @@ public:
 
 private:
   DiagRecord locate(clang::SourceLocation Loc) const;
+  /// Whether the header filter and NOLINT comments let @p K at @p Loc through.
+  bool shown(DiagKind K, clang::SourceLocation Loc) const;
   clang::DiagnosticsEngine &Diags;
   const clang::SourceManager &SM;
   const DiagnosticSettings &Settings;

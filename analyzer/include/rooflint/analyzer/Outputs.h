@@ -4,6 +4,7 @@
 /// runtime reads, SARIF 2.1.0 for code scanning (GitHub's rules included), the Makefile-style
 /// depfile; each written whole or not at all (a temporary file beside the target, then a rename).
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -57,7 +58,11 @@ std::string depfileText(llvm::StringRef Target, std::vector<std::string> Depende
 /// error names the file and the reason ("cannot write 'out.json': File too large").
 llvm::Error writeFileAtomically(llvm::StringRef Path, llvm::StringRef Contents);
 
-/// Writes @p Value to @p Path (pretty-printed), atomically.
+/// @return The JSON pointer of the first number in @p Value that is an infinity or NaN, or nullopt.
+std::optional<std::string> firstNonFinite(const llvm::json::Value &Value, const std::string &Where = "");
+
+/// Writes @p Value to @p Path (pretty-printed), atomically; a number that is not finite is an error
+/// naming its JSON pointer (JSON has no infinity: llvm::json would print "inf").
 llvm::Error writeJson(const llvm::json::Value &Value, llvm::StringRef Path);
 
 }  // namespace rooflint::analyzer

@@ -24,11 +24,20 @@ namespace rooflint::dsl {
 /// The static size of a dimension that has none.
 inline constexpr std::int64_t dynamic_size = std::numeric_limits<std::int64_t>::min();
 
-/// A size given to a dimension by name: what `M(4096)` returns.
+/// A size given to a dimension by name (elements).
 struct size_binding {
   name_t dim;
   std::int64_t size = 0;
 };
+
+/// The largest size a dimension may have: sizes are held as doubles, which are exact integers up to
+/// 2^53 (IEEE 754 binary64: a 53-bit significand). No GPU holds a dimension near it.
+inline constexpr std::int64_t max_size = std::int64_t{1} << 53;
+
+/// What `M(4096)` returns: a size_binding that keeps its dimension's name in its type, so that `.at()`
+/// and `bind()` reject the same dimension given twice at compile time. Converts to size_binding.
+template <fixed_string Name>
+struct named_size : size_binding {};
 
 struct dim_base {};
 
@@ -43,8 +52,8 @@ struct dim : dim_base {
   static constexpr fixed_string name = Name;
   static constexpr std::int64_t static_size = StaticSize;
 
-  /// @return The binding of this dimension to @p size (elements, > 0).
-  constexpr size_binding operator()(std::int64_t size) const { return {name_t(Name.view()), size}; }
+  /// @return The binding of this dimension to @p size (elements, 1 to max_size).
+  constexpr named_size<Name> operator()(std::int64_t size) const { return {{name_t(Name.view()), size}}; }
 
   /// @return This dimension read from a launch: `N(arg<0>)`, `N(4 * arg<2>)`, `R(grid_dim.x)` (launch.h).
   template <LaunchSource S>
@@ -64,6 +73,20 @@ concept SameDim = Dim<A> && Dim<B> && std::same_as<std::remove_cvref_t<A>, std::
 
 template <Dim D>
 constexpr name_t dim_name() { return name_t(std::remove_cvref_t<D>::name.view()); }
+
+namespace detail {
+template <class B> struct is_named_size : std::false_type {};
+template <fixed_string Name> struct is_named_size<named_size<Name>> : std::true_type {};
+
+/// How often type A appears among Bs (a dimension among a call's dimensions, a binding among its bindings).
+template <class A, class... Bs>
+constexpr int count_of() { return (0 + ... + static_cast<int>(std::is_same_v<A, Bs>)); }
+
+/// No two of the bindings Bs name the same dimension (bindings built by hand, plain size_binding,
+/// carry no name in their type and are checked when bound instead).
+template <class... Bs>
+constexpr bool distinct_dimensions() { return ((!is_named_size<Bs>::value || count_of<Bs, Bs...>() == 1) && ...); }
+}  // namespace detail
 
 /// Anything that converts to a polynomial: a dimension, a number or a polynomial.
 template <class T>

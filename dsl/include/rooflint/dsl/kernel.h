@@ -78,10 +78,6 @@ struct check_binding {
 template <class B> struct shape_of { using type = type_list<>; };
 template <Tensor T> struct shape_of<T> { using type = typename T::shape; };
 
-template <class... Lists> struct concat { using type = type_list<>; };
-template <class... As> struct concat<type_list<As...>> { using type = type_list<As...>; };
-template <class... As, class... Bs, class... Rest>
-struct concat<type_list<As...>, type_list<Bs...>, Rest...> { using type = typename concat<type_list<As..., Bs...>, Rest...>::type; };
 
 /// Some dimension tag other than A has A's name.
 template <class A, class... Ds>
@@ -170,10 +166,6 @@ struct check_size_source<Kernel, argument_source<I>, Params> {
   static constexpr bool ok = true;
 };
 
-/// How often dimension type A appears among Ds.
-template <class A, class... Ds>
-constexpr int count_of() { return (0 + ... + (std::is_same_v<A, Ds> ? 1 : 0)); }
-
 /// No two entries of one sizes() call read the same dimension.
 template <class... Ds>
 constexpr bool dims_distinct() { return ((count_of<Ds, Ds...>() == 1) && ...); }
@@ -192,6 +184,36 @@ constexpr void refresh(spec& s) {
   s.written_bytes = written.reindexed(names, s.dim_count);
 }
 
+/// The counts at the declared sizes @p at: finite (a FLOP count of 1e300*N*N overflows a double at
+/// N = 2^30), not negative, and no touched part larger than its tensor.
+constexpr void check_counts_at(const spec& s, const sizes& at) {
+  require(s.flops.evaluates_finite(at.values), "rooflint: at: the FLOP count overflows a double at these sizes");
+  require(s.read_bytes.evaluates_finite(at.values) && s.written_bytes.evaluates_finite(at.values), "rooflint: at: the compulsory bytes overflow a double at these sizes");
+  if (!s.flops.evaluates_finite(at.values)) return;
+  require(s.flops_at(at) >= 0, "rooflint: at: the FLOP count is negative at these sizes");
+  for (const tensor_info& t : s.tensor_list()) {
+    if (!t.partial) continue;
+    double all = 1;
+    for (int d = 0; d < t.rank; ++d) all *= at[static_cast<std::size_t>(t.shape[d])];
+    const poly touched = t.elements.reindexed(dim_names(s), s.dim_count);
+    if (!touched.evaluates_finite(at.values)) continue;  // the bytes check above said so
+    const double part = touched.evaluate(at.values);
+    require(part > 0, "rooflint: at: the touched part of a tensor is not positive at these sizes");
+    require(part <= all, "rooflint: at: the touched part of a tensor is larger than the tensor at these sizes");
+  }
+}
+
+/// Every dimension of the spec is a dimension of some tensor: one that only a touched part names is
+/// a size nothing else fixes (the FLOP count of custom() is checked where it is given).
+constexpr void check_dims_in_tensors(const spec& s) {
+  for (int d = 0; d < s.dim_count; ++d) {
+    bool found = false;
+    for (const tensor_info& t : s.tensor_list())
+      for (int i = 0; i < t.rank; ++i) found = found || t.shape[i] == d;
+    require(found, "rooflint: touches: the touched part uses a dimension that no tensor has");
+  }
+}
+
 }  // namespace detail
 
 /// A spec bound to the __global__ function Kernel. The builder methods return modified copies.
@@ -202,18 +224,24 @@ struct kernel_spec : spec {
   /// Declares the sizes the build-time verdict uses: `.at(M(4096), N(4096), K(4096))`.
   template <class... B>
   consteval kernel_spec at(B... given) const {
+    static_assert(detail::distinct_dimensions<B...>(), "rooflint: at: a dimension is given twice");
     kernel_spec s = *this;
-    for (const size_binding& b : {given...}) {
+    std::array<bool, max_dims> seen{};
+    const std::array<size_binding, sizeof...(B)> list{given...};
+    for (const size_binding& b : list) {
       const int i = s.dim_index(b.dim);
       detail::require(i >= 0, "rooflint: at: the spec has no dimension of that name");
       detail::require(b.size > 0, "rooflint: at: a size must be positive");
+      detail::require(b.size <= max_size, "rooflint: at: a size must be at most 2^53 (sizes are exact in a double up to there)");
       if (i < 0) continue;
-      detail::require(s.dims[i].static_size == 0 || s.dims[i].static_size == static_cast<double>(b.size),
-                      "rooflint: at: the size differs from the static size of the dimension");
+      detail::require(!seen[i], "rooflint: at: a dimension is given twice");
+      seen[i] = true;
+      detail::require(s.dims[i].static_size == 0 || s.dims[i].static_size == static_cast<double>(b.size), "rooflint: at: the size differs from the static size of the dimension");
       s.dims[i].declared_size = static_cast<double>(b.size);
     }
-    detail::require(s.declared().violated.empty(),
-                    "rooflint: at: a size contradicts the operation (a conv output size or C_in/groups)");
+    const binding_result declared = s.declared();
+    detail::require(declared.violated.empty(), "rooflint: at: a size contradicts the operation (a conv output size or C_in/groups)");
+    if (declared.ok()) detail::check_counts_at(s, declared.bound);
     return s;
   }
 
@@ -245,14 +273,15 @@ struct kernel_spec : spec {
     for (int i = 0; i < s.dim_count; ++i) {
       bool derived = false;
       for (int d = 0; d < s.op.derived_count; ++d) derived = derived || s.op.derived[d].name == s.dims[i].name;
-      detail::require(s.launch.find(s.dims[i].name) || s.dims[i].static_size > 0 || s.dims[i].declared_size > 0 || derived,
-                      "rooflint: sizes: a dimension is neither read from the launch nor fixed by a static size, the operation or a preceding .at()");
+      const bool fixed = s.launch.find(s.dims[i].name) || s.dims[i].static_size > 0 || s.dims[i].declared_size > 0 || derived;
+      detail::require(fixed, "rooflint: sizes: a dimension is neither read from the launch nor fixed by a static size, the operation or a preceding .at()");  // one line: nvcc prints only the first
     }
     return s;
   }
 
   /// States the verdict the kernel should get; the analyzer warns when it gets the other one.
   consteval kernel_spec expect(expected_bound b) const {
+    detail::require(expected.bound == expected_bound::any || expected.bound == b, "rooflint: expect: the spec already expects the other bound");
     kernel_spec s = *this;
     s.expected.bound = b;
     return s;
@@ -340,6 +369,7 @@ consteval kernel_spec<Kernel> kernel(const char (&name)[N], operation<Ts...> op,
   std::apply([&](const auto&... t) { (add(t), ...); }, op.tensors);
   (add(extra), ...);
   detail::refresh(s);
+  detail::check_dims_in_tensors(s);
   return s;
 }
 

@@ -80,9 +80,19 @@ constexpr operation<Ts...> make_op(op_kind kind, const char* name, poly flops, T
 // ---------------------------------------------------------------------------------------------
 // Matrix products
 
-/// C (M,N) = A (M,K) @ B (K,N). Ideal FLOPs 2*M*N*K.
-template <Tensor A, Tensor B, Tensor C>
-consteval operation<A, B, C> matmul(A a, B b, C c) {
+/// Marks a matrix product whose lhs and rhs have different dtypes on purpose (an f16 activation times
+/// an fp8 weight): `matmul(mixed_precision, a, b, c)`. Without it, operands of different dtypes are a
+/// compile error, since they are almost always a typo. The minimal opt-in: which dtype the product
+/// computes and accumulates in is not stated (the compute roof stays the first read tensor's unless
+/// `.math()` picks another); a spec that states storage, compute and accumulate dtypes is issue 16.
+struct mixed_precision_t {
+  explicit constexpr mixed_precision_t() = default;
+};
+inline constexpr mixed_precision_t mixed_precision{};
+
+namespace detail {
+template <bool Mixed, Tensor A, Tensor B, Tensor C>
+consteval operation<A, B, C> matmul_op(A a, B b, C c) {
   static_assert(HasRank<A, 2>, "rooflint: matmul: lhs must have rank 2, shape (M,K)");
   static_assert(HasRank<B, 2>, "rooflint: matmul: rhs must have rank 2, shape (K,N)");
   static_assert(HasRank<C, 2>, "rooflint: matmul: output must have rank 2, shape (M,N)");
@@ -90,48 +100,79 @@ consteval operation<A, B, C> matmul(A a, B b, C c) {
   static_assert(SameDimAt<C, 0, A, 0> && SameDimAt<C, 1, B, 1>, "rooflint: matmul: output must have shape (M,N) for lhs (M,K) and rhs (K,N)");
   static_assert(Read<A> && Read<B>, "rooflint: matmul: lhs and rhs must be read (in or inout)");
   static_assert(Written<C>, "rooflint: matmul: output must be written (out or inout)");
-  return detail::make_op(op_kind::matmul, "matmul", 2 * C::elements() * to_poly(dim_at<A, 1>{}), a, b, c);  // 2*M*N*K
+  static_assert(Mixed || A::element == B::element, "rooflint: matmul: lhs and rhs have different dtypes (say matmul(mixed_precision, ...) if that is meant)");
+  return make_op(op_kind::matmul, "matmul", 2 * C::elements() * to_poly(dim_at<A, 1>{}), a, b, c);  // 2*M*N*K
 }
 
-/// C (Bt,M,N) = A (Bt,M,K) @ B (Bt,K,N), batched. Ideal FLOPs 2*Bt*M*N*K.
-template <Tensor A, Tensor B, Tensor C>
-consteval operation<A, B, C> bmm(A a, B b, C c) {
+template <bool Mixed, Tensor A, Tensor B, Tensor C>
+consteval operation<A, B, C> bmm_op(A a, B b, C c) {
   static_assert(HasRank<A, 3> && HasRank<B, 3> && HasRank<C, 3>, "rooflint: bmm: operands must have rank 3: (Bt,M,K), (Bt,K,N), (Bt,M,N)");
   static_assert(SameDimAt<A, 0, B, 0> && SameDimAt<A, 0, C, 0>, "rooflint: bmm: operands must share the batch dimension");
   static_assert(SameDimAt<A, 2, B, 1>, "rooflint: bmm: lhs (Bt,M,K) and rhs (Bt,K,N) must contract the same dimension K");
   static_assert(SameDimAt<C, 1, A, 1> && SameDimAt<C, 2, B, 2>, "rooflint: bmm: output must have shape (Bt,M,N)");
   static_assert(Read<A> && Read<B> && Written<C>, "rooflint: bmm: lhs and rhs must be read and the output written");
-  return detail::make_op(op_kind::bmm, "bmm", 2 * C::elements() * to_poly(dim_at<A, 2>{}), a, b, c);  // 2*Bt*M*N*K
+  static_assert(Mixed || A::element == B::element, "rooflint: bmm: lhs and rhs have different dtypes (say bmm(mixed_precision, ...) if that is meant)");
+  return make_op(op_kind::bmm, "bmm", 2 * C::elements() * to_poly(dim_at<A, 2>{}), a, b, c);  // 2*Bt*M*N*K
 }
 
-/// C (M,N) = bias + A (M,K) @ B (K,N); bias (N) or (M,N). Ideal FLOPs 2*M*N*K (bias not counted, as torch).
-template <Tensor Bias, Tensor A, Tensor B, Tensor C>
-consteval operation<A, B, Bias, C> addmm(Bias bias, A a, B b, C c) {
+template <bool Mixed, Tensor Bias, Tensor A, Tensor B, Tensor C>
+consteval operation<A, B, Bias, C> addmm_op(Bias bias, A a, B b, C c) {
   static_assert((HasRank<Bias, 1> && SameDimAt<Bias, 0, C, 1>) || SameShape<Bias, C>, "rooflint: addmm: bias must have shape (N) or (M,N)");
   static_assert(Read<Bias>, "rooflint: addmm: bias must be read");
-  const auto product = matmul(a, b, c);
+  static_assert(Mixed || A::element == B::element, "rooflint: addmm: lhs and rhs have different dtypes (say addmm(mixed_precision, ...) if that is meant)");
+  const auto product = matmul_op<true>(a, b, c);
   // A and B first: the spec's math mode comes from its first read tensor, and an f16 GEMM with an
   // f32 bias runs on the FP16 tensor roof, not the FP32 one.
-  return detail::make_op(op_kind::addmm, "addmm", product.info.flops, a, b, bias, c);
+  return make_op(op_kind::addmm, "addmm", product.info.flops, a, b, bias, c);
 }
 
-/// Y (M,N) = X (M,K) @ W^T, W (N,K) as torch.nn.Linear stores it. Ideal FLOPs 2*M*N*K.
-template <Tensor X, Tensor W, Tensor Y>
-consteval operation<X, W, Y> linear(X x, W w, Y y) {
+template <bool Mixed, Tensor X, Tensor W, Tensor Y>
+consteval operation<X, W, Y> linear_op(X x, W w, Y y) {
   static_assert(HasRank<X, 2> && HasRank<W, 2> && HasRank<Y, 2>, "rooflint: linear: operands must have rank 2: X (M,K), W (N,K), Y (M,N)");
   static_assert(SameDimAt<X, 1, W, 1>, "rooflint: linear: X (M,K) and W (N,K) must share the dimension K");
   static_assert(SameDimAt<Y, 0, X, 0> && SameDimAt<Y, 1, W, 0>, "rooflint: linear: output must have shape (M,N)");
   static_assert(Read<X> && Read<W> && Written<Y>, "rooflint: linear: X and W must be read and Y written");
-  return detail::make_op(op_kind::linear, "linear", 2 * Y::elements() * to_poly(dim_at<X, 1>{}), x, w, y);
+  static_assert(Mixed || X::element == W::element, "rooflint: linear: X and W have different dtypes (say linear(mixed_precision, ...) if that is meant)");
+  return make_op(op_kind::linear, "linear", 2 * Y::elements() * to_poly(dim_at<X, 1>{}), x, w, y);
 }
+
+template <bool Mixed, Tensor X, Tensor W, Tensor Bias, Tensor Y>
+consteval operation<X, W, Bias, Y> linear_op(X x, W w, Bias b, Y y) {
+  static_assert(HasRank<Bias, 1> && SameDimAt<Bias, 0, W, 0>, "rooflint: linear: bias must have shape (N)");
+  const auto product = linear_op<Mixed>(x, w, y);
+  return make_op(op_kind::linear, "linear", product.info.flops, x, w, b, y);
+}
+}  // namespace detail
+
+/// C (M,N) = A (M,K) @ B (K,N). Ideal FLOPs 2*M*N*K. A and B have one dtype (see mixed_precision).
+template <Tensor A, Tensor B, Tensor C>
+consteval operation<A, B, C> matmul(A a, B b, C c) { return detail::matmul_op<false>(a, b, c); }
+template <Tensor A, Tensor B, Tensor C>
+consteval operation<A, B, C> matmul(mixed_precision_t, A a, B b, C c) { return detail::matmul_op<true>(a, b, c); }
+
+/// C (Bt,M,N) = A (Bt,M,K) @ B (Bt,K,N), batched. Ideal FLOPs 2*Bt*M*N*K.
+template <Tensor A, Tensor B, Tensor C>
+consteval operation<A, B, C> bmm(A a, B b, C c) { return detail::bmm_op<false>(a, b, c); }
+template <Tensor A, Tensor B, Tensor C>
+consteval operation<A, B, C> bmm(mixed_precision_t, A a, B b, C c) { return detail::bmm_op<true>(a, b, c); }
+
+/// C (M,N) = bias + A (M,K) @ B (K,N); bias (N) or (M,N). Ideal FLOPs 2*M*N*K (bias not counted, as torch).
+template <Tensor Bias, Tensor A, Tensor B, Tensor C>
+consteval operation<A, B, Bias, C> addmm(Bias bias, A a, B b, C c) { return detail::addmm_op<false>(bias, a, b, c); }
+template <Tensor Bias, Tensor A, Tensor B, Tensor C>
+consteval operation<A, B, Bias, C> addmm(mixed_precision_t, Bias bias, A a, B b, C c) { return detail::addmm_op<true>(bias, a, b, c); }
+
+/// Y (M,N) = X (M,K) @ W^T, W (N,K) as torch.nn.Linear stores it. Ideal FLOPs 2*M*N*K.
+template <Tensor X, Tensor W, Tensor Y>
+consteval operation<X, W, Y> linear(X x, W w, Y y) { return detail::linear_op<false>(x, w, y); }
+template <Tensor X, Tensor W, Tensor Y>
+consteval operation<X, W, Y> linear(mixed_precision_t, X x, W w, Y y) { return detail::linear_op<true>(x, w, y); }
 
 /// linear with a bias b (N), not counted in FLOPs.
 template <Tensor X, Tensor W, Tensor Bias, Tensor Y>
-consteval operation<X, W, Bias, Y> linear(X x, W w, Bias b, Y y) {
-  static_assert(HasRank<Bias, 1> && SameDimAt<Bias, 0, W, 0>, "rooflint: linear: bias must have shape (N)");
-  const auto product = linear(x, w, y);
-  return detail::make_op(op_kind::linear, "linear", product.info.flops, x, w, b, y);
-}
+consteval operation<X, W, Bias, Y> linear(X x, W w, Bias b, Y y) { return detail::linear_op<false>(x, w, b, y); }
+template <Tensor X, Tensor W, Tensor Bias, Tensor Y>
+consteval operation<X, W, Bias, Y> linear(mixed_precision_t, X x, W w, Bias b, Y y) { return detail::linear_op<true>(x, w, b, y); }
 
 // ---------------------------------------------------------------------------------------------
 // Convolution
@@ -187,12 +228,15 @@ consteval operation<X, W, Y> conv(X x, W w, Y y, conv_options o = {}) {
   static_assert(SameDimAt<X, 0, Y, 0>, "rooflint: conv: input and output must share the batch dimension N");
   static_assert(SameDimAt<W, 0, Y, 1>, "rooflint: conv: weight (C_out,...) and output (N,C_out,...) must share C_out");
   static_assert(Read<X> && Read<W> && Written<Y>, "rooflint: conv: input and weight must be read and the output written");
-  detail::require(o.stride > 0 && o.dilation > 0 && o.padding >= 0 && o.groups > 0,
-                  "rooflint: conv: stride, dilation and groups must be positive and padding not negative");
-  detail::require(o.groups != 1 || std::is_same_v<dim_at<X, 1>, dim_at<W, 1>>,
-                  "rooflint: conv: with groups == 1 the weight (C_out,C,kernel...) must take the input channel dimension C");
-  detail::require(o.groups == 1 || !std::is_same_v<dim_at<X, 1>, dim_at<W, 1>>,
-                  "rooflint: conv: with groups > 1 the weight (C_out,C/groups,kernel...) needs a channel dimension of its own");
+  // Each message on the line of its require(): nvcc prints only the first line of the failing call.
+  const bool options_valid = o.stride > 0 && o.dilation > 0 && o.padding >= 0 && o.groups > 0;
+  const bool shares_channels = std::is_same_v<dim_at<X, 1>, dim_at<W, 1>>;
+  detail::require(options_valid, "rooflint: conv: stride, dilation and groups must be positive and padding not negative");
+  detail::require(o.groups != 1 || shares_channels, "rooflint: conv: with groups == 1 the weight (C_out,C,kernel...) must take the input channel dimension C");
+  detail::require(o.groups == 1 || !shares_channels, "rooflint: conv: with groups > 1 the weight (C_out,C/groups,kernel...) needs a channel dimension of its own");
+  // Sizes are exact in a double up to 2^53 (dim.h); padding and stride far below that keep the
+  // output-size formula (spec.h) inside std::int64_t.
+  detail::require(o.stride <= max_size && o.dilation <= max_size && o.padding <= max_size, "rooflint: conv: stride, padding and dilation must be at most 2^53");
   const poly flops = 2 * Y::elements() * to_poly(dim_at<W, 1>{}) * detail::kernel_elements<W>(std::make_index_sequence<S>{});
   constexpr const char* names[] = {"", "conv1d", "conv2d", "conv3d"};
   auto op = detail::make_op(op_kind::conv, names[S], flops, x, w, y);
@@ -305,10 +349,15 @@ consteval operation<In, Gamma, Beta, Out> layernorm(In in, Gamma gamma, Beta bet
 }
 
 /// Anything else: you state the ideal FLOPs (`2 * N * N`), counted under every convention.
+/// The FLOP count may use only dimensions of these tensors and must not be negative at any sizes.
 template <PolyLike F, Tensor... Ts>
 consteval operation<Ts...> custom(const F& flops, Ts... ts) {
   static_assert(sizeof...(Ts) > 0, "rooflint: custom: name the tensors the operation reads and writes");
-  return detail::make_op(op_kind::custom, "custom", to_poly(flops), ts...);
+  const poly f = to_poly(flops);
+  using dims = detail::probe<typename detail::concat<typename Ts::shape...>::type>;
+  detail::require(dims::covers(f), "rooflint: custom: the FLOP count uses a dimension that none of its tensors has");
+  detail::require(!dims::negative_somewhere(f), "rooflint: custom: the FLOP count must not be negative");
+  return detail::make_op(op_kind::custom, "custom", f, ts...);
 }
 
 }  // namespace rooflint::dsl

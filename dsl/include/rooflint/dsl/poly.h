@@ -11,12 +11,28 @@
 
 #include <array>
 #include <cstdint>
+#include <limits>
 #include <span>
 
 #include "rooflint/dsl/detail/report.h"
 #include "rooflint/dsl/name.h"
 
 namespace rooflint::dsl {
+
+namespace detail {
+// Overflow is checked before it happens: g++ rejects a constant expression whose arithmetic gives an
+// infinity, clang one that gives a NaN, each with its own message and none of ours.
+inline constexpr double max_double = std::numeric_limits<double>::max();
+constexpr double magnitude(double x) { return x < 0 ? -x : x; }
+/// std::isfinite is not constexpr before C++23; comparisons with an infinity or NaN are.
+constexpr bool finite(double x) { return x >= -max_double && x <= max_double; }
+/// @return Whether a * b is finite (both finite). |b| <= 1 cannot grow a; above 1, max / |b| is finite.
+constexpr bool product_fits(double a, double b) { return magnitude(b) <= 1 || magnitude(a) <= max_double / magnitude(b); }
+/// @return Whether a + b is finite (both finite).
+constexpr bool sum_fits(double a, double b) {
+  return (a < 0) != (b < 0) || magnitude(a) <= max_double - magnitude(b);
+}
+}  // namespace detail
 
 /// Most distinct dimensions in one spec (conv3d needs 12).
 inline constexpr std::size_t max_dims = 16;
@@ -74,8 +90,10 @@ struct poly {
   /// Adds @p m, combining it with a term of the same powers; terms that cancel are removed.
   constexpr void add_term(const monomial& m) {
     if (m.coefficient == 0) return;
+    detail::require(detail::finite(m.coefficient), "rooflint: expression: a coefficient must be finite");
     for (int i = 0; i < term_count; ++i) {
       if (!terms[i].same_powers(m)) continue;
+      detail::require(detail::sum_fits(terms[i].coefficient, m.coefficient), "rooflint: expression: a coefficient overflows a double");
       terms[i].coefficient += m.coefficient;
       if (terms[i].coefficient == 0) {
         for (int j = i; j + 1 < term_count; ++j) terms[j] = terms[j + 1];
@@ -88,6 +106,21 @@ struct poly {
   }
 
   constexpr bool is_zero() const { return term_count == 0; }
+
+  /// @return Whether dimension @p d (an index into dims) has a non-zero power in some term.
+  constexpr bool uses(int d) const {
+    for (int t = 0; t < term_count; ++t)
+      if (terms[t].exponents[d] != 0) return true;
+    return false;
+  }
+
+  /// @return The value with each dimension at size_of(its name): evaluation without a shared table.
+  template <class SizeOf>
+  constexpr double evaluate_by_name(const SizeOf& size_of) const {
+    std::array<double, max_dims> values{};
+    for (int d = 0; d < dim_count; ++d) values[d] = size_of(dims[d]);
+    return evaluate(values);
+  }
 
   /// @return The same polynomial over the dimension table @p table (every dim of this one must be there).
   constexpr poly reindexed(const std::array<name_t, max_dims>& table, std::uint8_t table_size) const {
@@ -118,6 +151,23 @@ struct poly {
     return sum;
   }
 
+  /// @return Whether the value at @p values is finite, computed in evaluate()'s order without
+  /// overflowing (so that a compile-time check can say so instead of the compiler rejecting an infinity).
+  constexpr bool evaluates_finite(std::span<const double> values) const {
+    double sum = 0;
+    for (int t = 0; t < term_count; ++t) {
+      double product = terms[t].coefficient;
+      for (int d = 0; d < dim_count; ++d)
+        for (int e = 0; e < terms[t].exponents[d]; ++e) {
+          if (!detail::product_fits(product, values[d])) return false;
+          product *= values[d];
+        }
+      if (!detail::sum_fits(sum, product)) return false;
+      sum += product;
+    }
+    return true;
+  }
+
   friend constexpr poly operator+(const poly& a, const poly& b) {
     poly out = a;
     for (int t = 0; t < b.term_count; ++t) out.add_term(out.import_term(b, t));
@@ -133,6 +183,7 @@ struct poly {
       const monomial ai = out.import_term(a, i);
       for (int j = 0; j < b.term_count; ++j) {
         monomial m = out.import_term(b, j);
+        detail::require(detail::product_fits(m.coefficient, ai.coefficient), "rooflint: expression: a coefficient overflows a double");
         m.coefficient *= ai.coefficient;
         for (std::size_t d = 0; d < max_dims; ++d) m.exponents[d] += ai.exponents[d];
         out.add_term(m);
@@ -141,7 +192,10 @@ struct poly {
     return out;
   }
   /// Division by a constant only: sizes are polynomials, ratios of them are printed, not stored.
-  friend constexpr poly operator/(const poly& a, double divisor) { return a * poly(1.0 / divisor); }
+  friend constexpr poly operator/(const poly& a, double divisor) {
+    detail::require(divisor != 0, "rooflint: expression: division by zero");
+    return a * poly(divisor != 0 ? 1.0 / divisor : 1.0);
+  }
 
  private:
   /// @return Term @p t of @p other with its exponents mapped onto this polynomial's dims (added as needed).

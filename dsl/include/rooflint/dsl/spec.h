@@ -102,14 +102,19 @@ struct spec {
     return op.flops;
   }
 
-  /// Binds sizes: static sizes, then @p given, then derived sizes, then the constraints.
+  /// Binds sizes: static sizes, then @p given, then derived sizes, then the constraints. A size that is
+  /// not in 1..max_size, or a dimension given twice, is `violated`.
   constexpr binding_result bind(std::span<const size_binding> given) const {
     binding_result r;
     for (int i = 0; i < dim_count; ++i) r.bound.values[i] = dims[i].static_size;
+    std::array<bool, max_dims> seen{};
     for (const auto& b : given) {
       const int i = dim_index(b.dim);
       if (i < 0) { if (r.unknown.empty()) r.unknown = b.dim; continue; }
-      if (b.size <= 0 || (dims[i].static_size > 0 && dims[i].static_size != static_cast<double>(b.size))) {
+      const bool twice = seen[i];
+      seen[i] = true;
+      if (twice || b.size <= 0 || b.size > max_size ||
+          (dims[i].static_size > 0 && dims[i].static_size != static_cast<double>(b.size))) {
         if (r.violated.empty()) r.violated = b.dim;
         continue;
       }
@@ -121,9 +126,10 @@ struct spec {
     return r;
   }
 
-  /// Binds sizes given as M(4096), N(512), ...
+  /// Binds sizes given as M(4096), N(512), ...; the same dimension twice does not compile.
   template <class... B>
   constexpr binding_result bind(B... given) const {
+    static_assert(detail::distinct_dimensions<B...>(), "rooflint: bind: a dimension is given twice");
     const std::array<size_binding, sizeof...(B)> list{given...};
     return bind(std::span<const size_binding>(list.data(), list.size()));
   }
@@ -184,10 +190,12 @@ struct spec {
       const derived_dim& rule = op.derived[d];
       const int out = dim_index(rule.name), src = dim_index(rule.source), win = dim_index(rule.window);
       if (out < 0 || src < 0 || win < 0 || r.bound.values[src] <= 0 || r.bound.values[win] <= 0) continue;
-      const auto in_size = static_cast<std::int64_t>(r.bound.values[src]);
-      const auto window = static_cast<std::int64_t>(r.bound.values[win]);
-      const std::int64_t span = in_size + 2 * rule.padding - rule.dilation * (window - 1) - 1;
-      const double size = span < 0 ? 0 : static_cast<double>(span / rule.stride + 1);
+      // In doubles: sizes and options are at most 2^53 (max_size), so nothing overflows, and a span
+      // past max_size gives no valid size anyway.
+      const double span = r.bound.values[src] + 2 * static_cast<double>(rule.padding) -
+                          static_cast<double>(rule.dilation) * (r.bound.values[win] - 1) - 1;
+      const double size = span < 0 || span > static_cast<double>(max_size)
+                              ? 0 : static_cast<double>(static_cast<std::int64_t>(span) / rule.stride + 1);
       if (size <= 0 || (r.bound.values[out] > 0 && r.bound.values[out] != size)) {
         if (r.violated.empty()) r.violated = rule.name;
         continue;

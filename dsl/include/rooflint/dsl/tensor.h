@@ -9,6 +9,7 @@
 ///     rooflint::dsl::in<1>("table", f32, V, D).touches(B * T * D)   // only B*T rows are compulsory
 ///     rooflint::dsl::uncounted<4>("workspace")  // a pointer parameter that is not a tensor of the op
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 
@@ -25,6 +26,68 @@ inline constexpr std::size_t max_rank = 6;
 
 template <class... Ts>
 struct type_list {};
+
+namespace detail {
+template <class... Lists> struct concat { using type = type_list<>; };
+template <class... As> struct concat<type_list<As...>> { using type = type_list<As...>; };
+template <class... As, class... Bs, class... Rest>
+struct concat<type_list<As...>, type_list<Bs...>, Rest...> { using type = typename concat<type_list<As..., Bs...>, Rest...>::type; };
+
+/// Probing a polynomial whose sizes are not known yet, over the dimensions Ds: at point 0 every size
+/// is 1, at point 1 every size is 2^20, at point 2 + j only the j-th of Ds is 2^20; a dimension with a
+/// static size keeps it. Every size >= 1 is a valid size, so a polynomial that is negative (or larger
+/// than another) at one of these points is so at real sizes: that is a compile-time error, not a guess.
+template <class List> struct probe;
+template <class... Ds>
+struct probe<type_list<Ds...>> {
+  static constexpr int points = 2 + static_cast<int>(sizeof...(Ds));
+  static constexpr double large = 1 << 20;
+
+  /// @return The size of the dimension named @p n at point @p k (1 for a name not among Ds).
+  static constexpr double size(int k, name_t n) {
+    double s = 1;
+    int j = 0;
+    bool found = false;
+    ([&] {
+      if (!found && dim_name<Ds>() == n) {
+        found = true;
+        s = Ds::static_size > 0 ? static_cast<double>(Ds::static_size) : (k == 1 || k == 2 + j) ? large : 1;
+      }
+      ++j;
+    }(), ...);
+    return s;
+  }
+
+  /// @return Whether @p p uses only dimensions among Ds.
+  static constexpr bool covers(const poly& p) {
+    for (int d = 0; d < p.dim_count; ++d)
+      if (p.uses(d) && !((dim_name<Ds>() == p.dims[d]) || ...)) return false;
+    return true;
+  }
+
+  /// @return Whether @p p is below 0 at some point (points where it overflows are skipped: the
+  /// size checks of at() and bind() see those).
+  static constexpr bool negative_somewhere(const poly& p) {
+    for (int k = 0; k < points; ++k)
+      if (value(p, k) < 0) return true;
+    return false;
+  }
+
+  /// @return Whether @p a exceeds @p b at some point.
+  static constexpr bool exceeds_somewhere(const poly& a, const poly& b) {
+    for (int k = 0; k < points; ++k)
+      if (value(a, k) > value(b, k)) return true;
+    return false;
+  }
+
+ private:
+  static constexpr double value(const poly& p, int k) {
+    std::array<double, max_dims> values{};
+    for (int d = 0; d < p.dim_count; ++d) values[d] = size(k, p.dims[d]);
+    return p.evaluates_finite(values) ? p.evaluate(values) : 0;
+  }
+};
+}  // namespace detail
 
 /// A tensor bound to kernel parameter Arg. Its shape lives in the type, so operations check it.
 template <int Arg, dtype D, role R, class... Dims>
@@ -53,6 +116,10 @@ struct tensor_ref {
     tensor_ref t = *this;
     t.touched = to_poly(part);
     detail::require(!t.touched.is_zero(), "rooflint: touches: the touched part must not be empty");
+    // Over the tensor's own dimensions the comparison is decided here; a part over other tensors'
+    // dimensions (B*T rows of a (V,D) table) is compared with the tensor at the sizes of .at() and bind().
+    using own = detail::probe<shape>;
+    detail::require(!own::covers(t.touched) || !own::exceeds_somewhere(t.touched, elements()), "rooflint: touches: the touched part is larger than the tensor");
     t.partial = true;
     return t;
   }

@@ -16,6 +16,11 @@ std::string to_table(const run_report& run);
 /// @return The JSON report (schema "rooflint-verify", version 1), 2-space indent.
 std::string to_json(const run_report& run);
 
+/// @return The JSON report, or an error naming the first figure that is an infinity (JSON has none;
+/// nlohmann-json would write null, which reads as "not measured"). A NaN is a figure not measured and
+/// is written as null.
+result<std::string> to_json_checked(const run_report& run);
+
 /// @return JUnit XML: one testsuite, one testcase per case; failed verdicts are <failure>, cases that
 /// could not be measured <error>, skipped ones <skipped>.
 std::string to_junit(const run_report& run);

@@ -26,6 +26,7 @@
 #include <functional>
 #include <initializer_list>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -39,6 +40,20 @@ struct launcher {
   std::function<void(cudaStream_t)> launch;         ///< enqueue one run of the kernel(s) on the stream
   std::function<void(cudaStream_t)> restore = {};   ///< optional: restore in-place inputs (not measured)
   int launches = 1;                                 ///< kernel launches per call of `launch`
+};
+
+/// What a case_context throws when it cannot give a case body what it asked for (a device buffer, the
+/// size of a dimension the spec does not have). The verifier catches it and reports the case, with
+/// this message, as faulted (a CUDA call failed) or as a bad case; the process goes on, so that
+/// in-process runs (verify_in_process, a project's GoogleTest helpers) are not ended by a case.
+class case_error : public std::runtime_error {
+ public:
+  case_error(const std::string& message, bool cuda_failed) : std::runtime_error(message), cuda_failed_(cuda_failed) {}
+  /// @return Whether a CUDA call failed (else the case asked for something its spec does not have).
+  bool cuda_failed() const { return cuda_failed_; }
+
+ private:
+  bool cuda_failed_;
 };
 
 /// Device memory and sizes for a case body. Every buffer it hands out is freed when the case ends.

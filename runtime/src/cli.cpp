@@ -1,0 +1,51 @@
+// The runtime tools' shared command-line setup (cli.h).
+
+#include "cli.h"
+
+#include <iostream>
+
+namespace rooflint::runtime::cli {
+
+namespace {
+
+/// CLI11's wording for the errors users meet most, in the tools' own words.
+std::string reworded(const CLI::Error& e) {
+  std::string what = e.what();
+  if (const auto at = what.find(" was given a disallowed flag override"); at != std::string::npos) {
+    const std::string flag = what.substr(0, at);  // CLI11 names the flag without its dashes
+    return "'" + (flag.rfind('-', 0) == 0 ? flag : (flag.size() == 1 ? "-" : "--") + flag) + "' is a flag and takes no value";
+  }
+  if (what.rfind("The following argument was not expected: ", 0) == 0)
+    return "unknown option '" + what.substr(std::string("The following argument was not expected: ").size()) + "'";
+  return what;
+}
+
+}  // namespace
+
+void configure(CLI::App& app, const std::string& footer) {
+  app.option_defaults()->disable_flag_override();
+  app.set_help_flag("-h,--help", "this text");
+  app.footer(footer + "\n");
+  app.description(app.get_description() + "\n");
+  app.get_formatter()->column_width(24);
+}
+
+std::optional<int> parse(CLI::App& app, int argc, char** argv, int usage_code) {
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    std::cout << app.help();
+    return 0;
+  } catch (const CLI::ParseError& e) {
+    print_error(app.get_name(), reworded(e));
+    std::cerr << "(see '" << app.get_name() << " --help')\n";
+    return usage_code;
+  }
+  return std::nullopt;
+}
+
+void print_error(const std::string& tool, const std::string& message) {
+  std::cerr << tool << ": error: " << message << "\n";
+}
+
+}  // namespace rooflint::runtime::cli

@@ -1,0 +1,24 @@
+#pragma once
+// The command line of the runtime's tools (rooflint-ceilings, every verifier binary's verify_main),
+// one parser for both: CLI11, set up so that --help, errors and the --x=v / --x v forms behave alike.
+
+#include <optional>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+namespace rooflint::runtime::cli {
+
+/// Sets up @p app the same way for every tool: -h/--help, flags that take no value (`--quick=1` is an
+/// error, not a silent `true`), and @p footer (the exit codes) after the option list.
+void configure(CLI::App& app, const std::string& footer);
+
+/// Parses @p argv into @p app. Errors are printed as "TOOL: error: MESSAGE" and "(see 'TOOL --help')".
+/// @return std::nullopt to go on; else the exit code to return now: 0 after --help, @p usage_code
+/// after an error.
+std::optional<int> parse(CLI::App& app, int argc, char** argv, int usage_code);
+
+/// Prints "TOOL: error: MESSAGE" on stderr, the form of every error of the tools.
+void print_error(const std::string& tool, const std::string& message);
+
+}  // namespace rooflint::runtime::cli

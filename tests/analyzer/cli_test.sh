@@ -1,0 +1,387 @@
+#!/usr/bin/env bash
+# The rooflint executable as users run it: one function per case, run by CTest as
+#   cli_test.sh CASE ROOFLINT ROOFLINT_SUMMARY SOURCE_DIR
+# Each case works in a fresh temporary directory and fails with a message saying what differed.
+set -uo pipefail
+
+case_name=$1 rooflint=$2 summary=$3 src=$4
+inputs=$src/tests/analyzer/inputs
+flags=(-std=c++20 "-I$src/dsl/include" "-I$inputs" -nocudainc -nocudalib)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work" || exit 1
+
+fail() { echo "FAIL ($case_name): $*" >&2; exit 1; }
+# run EXPECTED_STATUS ARGS...: runs rooflint, stdout in $work/out, stderr in $work/err.
+run() {
+  local want=$1; shift
+  "$rooflint" "$@" >"$work/out" 2>"$work/err"
+  local got=$?
+  [[ $got -eq $want ]] || { cat "$work/out" "$work/err" >&2; fail "exit status $got, expected $want: rooflint $*"; }
+}
+has() { grep -qE -- "$1" "$work/${2:-out}" || { cat "$work/out" "$work/err" >&2; fail "no line matching '$1' in $2"; }; }
+lacks() { ! grep -qE -- "$1" "$work/${2:-out}" || { cat "$work/out" "$work/err" >&2; fail "a line matches '$1' in $2"; }; }
+count() { grep -cE -- "$1" "$work/${2:-out}"; }
+
+# --- version, listing, help -----------------------------------------------------------------------
+case_version() {
+  run 0 --version
+  has "^rooflint version $ROOFLINT_EXPECTED_VERSION\$"   # the CMake project version
+  has "LLVM version 19\."
+  [[ $(head -1 out) == "rooflint version $ROOFLINT_EXPECTED_VERSION" ]] || fail "rooflint's version is not first"
+}
+
+case_list_checks() {
+  run 0 --list-checks
+  has "^Enabled checks:"
+  [[ $(count "^    rooflint-") -eq 9 ]] || fail "expected the 9 analyzer checks"
+  has "^    rooflint-uncoalesced +warning +Warns when a global-memory access"
+  run 0 --list-checks "--checks=-*,rooflint-bound"
+  [[ $(count "^    rooflint-") -eq 1 ]] || fail "--checks=-*,rooflint-bound should leave one check"
+  has "^    rooflint-bound +remark"
+}
+
+case_help_lists_diagnostics_and_exit_codes() {
+  run 0 --help
+  for name in bound expectation param-name uncovered-param read-only-written datasheet-peaks uncoalesced \
+              spec-evaluation kernel-binding; do
+    has "^  rooflint-$name "
+  done
+  # Every exit status is in --help and in docs/analyzer.md's table.
+  for code in 0 1 2 3 4 5 6; do
+    has "^  $code  "
+    grep -qE "^\| $code \|" "$src/docs/analyzer.md" || fail "docs/analyzer.md does not document exit status $code"
+  done
+}
+
+# --- check selection --------------------------------------------------------------------------------
+case_checks_glob() {
+  run 0 "--checks=-*,rooflint-uncoalesced" "$inputs/rooflint-bound.cu" "$inputs/rooflint-uncoalesced.cu" -- "${flags[@]}"
+  lacks "\[rooflint-bound\]"
+  lacks "\[rooflint-datasheet-peaks\]"
+  has "\[rooflint-uncoalesced\]"
+  # The last match wins: removed, added back with a glob, removed again by name.
+  run 0 "--checks=-rooflint-*,rooflint-unc*,-rooflint-uncoalesced,rooflint-bound" "$inputs/rooflint-uncoalesced.cu" "$inputs/rooflint-bound.cu" -- "${flags[@]}"
+  lacks "\[rooflint-uncoalesced\]"
+  has "\[rooflint-bound\]"
+}
+
+case_checks_glob_rejects_a_name_that_matches_nothing() {
+  run 2 "--checks=-*,rooflint-bonud" "$inputs/rooflint-bound.cu" -- "${flags[@]}"
+  has "error: --checks: 'rooflint-bonud' matches no rooflint check; known checks: 'rooflint-bound'" err
+}
+
+case_warnings_as_errors_glob() {
+  run 0 "$inputs/rooflint-uncoalesced.cu" -- "${flags[@]}"
+  run 1 --warnings-as-errors=rooflint-uncoalesced "$inputs/rooflint-uncoalesced.cu" -- "${flags[@]}"
+  has "error: access through 'out' is not unit-stride"
+  run 0 --warnings-as-errors=rooflint-param-name "$inputs/rooflint-uncoalesced.cu" -- "${flags[@]}"
+  run 1 --werror "$inputs/rooflint-uncoalesced.cu" -- "${flags[@]}"
+}
+
+case_config_file() {
+  mkdir -p proj/sub proj/other
+  cp "$inputs/rooflint-bound.cu" proj/sub/k.cu
+  cp "$inputs/rooflint-bound.cu" proj/other/k.cu
+  printf "Checks: '-rooflint-datasheet-peaks'\n" > proj/.rooflint
+  printf "Checks: '-rooflint-bound'\nInheritParentConfig: true\n" > proj/sub/.rooflint
+  run 0 proj/other/k.cu -- "${flags[@]}"          # proj/.rooflint only
+  has "\[rooflint-bound\]"
+  lacks "\[rooflint-datasheet-peaks\]"
+  run 0 proj/sub/k.cu -- "${flags[@]}"            # proj/sub/.rooflint over proj/.rooflint
+  lacks "\[rooflint-bound\]"
+  lacks "\[rooflint-datasheet-peaks\]"
+  run 0 --checks=rooflint-bound proj/sub/k.cu -- "${flags[@]}"  # the command line comes last
+  has "\[rooflint-bound\]"
+  printf "Checks: '-rooflint-bound'\n" > proj/sub/.rooflint   # no inheritance: the parent's is not read
+  run 0 proj/sub/k.cu -- "${flags[@]}"
+  has "\[rooflint-datasheet-peaks\]"
+  run 0 --list-checks                                # in the current directory: none
+  [[ $(count "^    rooflint-") -eq 9 ]] || fail "no config file here: all 9 checks"
+  (cd proj/sub && "$rooflint" --list-checks) > out || fail "--list-checks in proj/sub"
+  lacks "^    rooflint-bound "
+}
+
+case_config_file_errors_name_the_file_and_line() {
+  mkdir d && cp "$inputs/rooflint-bound.cu" d/k.cu
+  printf "Checks: '*'\nChecksTypo: 'x'\n" > d/.rooflint
+  run 2 d/k.cu -- "${flags[@]}"
+  has "error: invalid configuration file: .*d/.rooflint:2:1: error: unknown key 'ChecksTypo'" err
+  lacks "rooflint-bound" out                         # nothing was analysed
+  printf "Checks: 'rooflint-nope'\n" > d/.rooflint
+  run 2 d/k.cu -- "${flags[@]}"
+  has "d/.rooflint\): 'rooflint-nope' matches no rooflint check" err
+}
+
+# --- NOLINT -----------------------------------------------------------------------------------------
+# rooflint-uncoalesced.cu warns at lines 8, 13, 18, 35 and 42 (its comments say so).
+nolint_input() {
+  cp "$inputs/rooflint-uncoalesced.cu" k.cu
+  cp "$inputs/cuda_mock.h" .
+  sed -i "$1" k.cu
+}
+
+case_nolint() {
+  nolint_input '8s|$| // NOLINT|'
+  run 0 k.cu -- "${flags[@]}"
+  lacks "k.cu:8:5: warning"
+  has "k.cu:13:21: warning"
+  nolint_input '8s|$| // NOLINT(rooflint-uncoalesced)|'
+  run 0 k.cu -- "${flags[@]}"
+  lacks "k.cu:8:5: warning"
+  nolint_input '8s|$| // NOLINT(rooflint-bound, rooflint-param-*)|'   # other names: still reported
+  run 0 k.cu -- "${flags[@]}"
+  has "k.cu:8:5: warning"
+  nolint_input '8s|$| // NOLINT(rooflint-*)|'
+  run 0 k.cu -- "${flags[@]}"
+  lacks "k.cu:8:5: warning"
+}
+
+case_nolintnextline() {
+  nolint_input '12s|$| // NOLINTNEXTLINE(rooflint-uncoalesced)|'
+  run 0 k.cu -- "${flags[@]}"
+  lacks "k.cu:13:21: warning"
+  has "k.cu:8:5: warning"
+  has "k.cu:18:10: warning"
+  nolint_input '11s|$| // NOLINTNEXTLINE|'          # two lines above: no effect
+  run 0 k.cu -- "${flags[@]}"
+  has "k.cu:13:21: warning"
+}
+
+case_nolintbegin_end() {
+  nolint_input '11s|$| // NOLINTBEGIN(rooflint-uncoalesced)|; 19s|$| // NOLINTEND(rooflint-uncoalesced)|'
+  run 0 k.cu -- "${flags[@]}"
+  lacks "k.cu:13:21: warning"
+  lacks "k.cu:18:10: warning"
+  has "k.cu:8:5: warning"
+  has "k.cu:35:5: warning"
+  nolint_input '11s|$| // NOLINTBEGIN|'              # no END: clang-tidy silences nothing either
+  run 0 k.cu -- "${flags[@]}"
+  has "k.cu:13:21: warning"
+  has "k.cu:35:5: warning"
+}
+
+# --- header filter ----------------------------------------------------------------------------------
+case_header_filter() {
+  mkdir inc
+  cp "$inputs/cuda_mock.h" inc/
+  sed -n '1,20p' "$inputs/rooflint-uncoalesced.cu" | sed '1s|.*|#pragma once|' > inc/kernels.cuh
+  printf '#include "kernels.cuh"\n__global__ void own(float* y, int n) { y[threadIdx.x * 2] = 0; }\n' > main.cu
+  local f=(-std=c++20 "-I$src/dsl/include" -Iinc -nocudainc -nocudalib)
+  run 0 main.cu -- "${f[@]}"
+  has "kernels.cuh:8:5: warning"
+  has "main.cu:2:40: warning"
+  run 0 '--header-filter=nothing-matches' main.cu -- "${f[@]}"
+  lacks "kernels.cuh:[0-9]+:[0-9]+: warning"
+  has "main.cu:2:40: warning"                        # the main file is always reported
+  run 0 '--header-filter=inc/kernels\.cuh$' main.cu -- "${f[@]}"
+  has "kernels.cuh:8:5: warning"
+  run 2 '--header-filter=(' main.cu -- "${f[@]}"
+  has "invalid --header-filter regex" err
+}
+
+# --- -j, progress, order, quiet, colour -------------------------------------------------------------
+# Seven inputs and two files that include the same header: -j 4 prints byte for byte what -j 1 does,
+# the header's warnings once, and writes the same manifest and SARIF.
+case_jobs_match_a_sequential_run() {
+  mkdir inc
+  cp "$inputs/cuda_mock.h" inc/
+  sed -n '1,20p' "$inputs/rooflint-uncoalesced.cu" | sed '1s|.*|#pragma once|' > inc/kernels.cuh
+  printf '#include "kernels.cuh"\n' > a.cu
+  printf '#include "kernels.cuh"\n' > b.cu
+  local files=(a.cu b.cu "$inputs"/rooflint-*.cu)
+  local f=(-std=c++20 "-I$src/dsl/include" -Iinc "-I$inputs" -nocudainc -nocudalib)
+  run 1 -j 1 --manifest m1.json --sarif s1.sarif "${files[@]}" -- "${f[@]}"
+  mv out out1; mv err err1
+  run 1 -j 4 --manifest m4.json --sarif s4.sarif "${files[@]}" -- "${f[@]}"
+  cmp out1 out || { diff out1 out >&2; fail "-j 4 printed something else than -j 1 (stdout)"; }
+  cmp err1 err || { diff err1 err >&2; fail "-j 4 printed something else than -j 1 (stderr)"; }
+  cmp m1.json m4.json || fail "-j 4 wrote another manifest"
+  cmp s1.sarif s4.sarif || fail "-j 4 wrote another SARIF"
+  [[ $(count "kernels.cuh:8:5: warning") -eq 1 ]] || fail "the header's warning should be printed once"
+  has "^\[1/9\] a.cu$"
+  has "^\[9/9\] .*rooflint-uncovered-param.cu$"
+  # The progress line comes before the file's diagnostics.
+  awk '/^\[2\/9\]/{p=NR} /rooflint-bound.cu:18:23: remark/{if(!r)r=NR} END{exit !(p && r && p<r)}' out ||
+    fail "[2/9] is not printed before the second file's output"
+}
+
+case_quiet() {
+  run 0 --quiet "$inputs/rooflint-bound.cu" "$inputs/rooflint-uncoalesced.cu" -- "${flags[@]}"
+  lacks "^\[[0-9]+/[0-9]+\]"
+  has "\[rooflint-uncoalesced\]"
+  run 0 "$inputs/rooflint-bound.cu" "$inputs/rooflint-uncoalesced.cu" -- "${flags[@]}"
+  has "^\[1/2\] "
+  # A dropped nvcc flag is noted once per run on stderr; --quiet leaves the note out too.
+  run 0 --jobs=2 "$inputs/rooflint-bound.cu" "$inputs/rooflint-uncoalesced.cu" -- "${flags[@]}" --use_fast_math
+  [[ $(count "note: .*--use_fast_math" err) -eq 1 ]] || fail "the dropped flag is not noted once"
+  run 0 --quiet "$inputs/rooflint-bound.cu" -- "${flags[@]}" --use_fast_math
+  lacks "use_fast_math" err
+}
+
+case_color() {
+  local esc=$'\033\['
+  run 0 "$inputs/rooflint-uncoalesced.cu" -- "${flags[@]}"       # not a terminal: no colour
+  lacks "$esc"
+  run 0 --color=always "$inputs/rooflint-uncoalesced.cu" -- "${flags[@]}"
+  has "${esc}[0-9;]*m.*warning: "
+  run 0 -fcolor-diagnostics "$inputs/rooflint-uncoalesced.cu" -- "${flags[@]}"
+  has "$esc"
+  run 0 --color=never "$inputs/rooflint-uncoalesced.cu" -- "${flags[@]}"
+  lacks "$esc"
+  run 2 --color=sometimes "$inputs/rooflint-uncoalesced.cu" -- "${flags[@]}"
+  has "--color must be auto, always or never" err
+  if command -v script >/dev/null; then   # a terminal (script's pseudo-terminal): colour by default
+    TERM=xterm script -qec "'$rooflint' '$inputs/rooflint-uncoalesced.cu' -- ${flags[*]}" /dev/null > out
+    has "$esc"
+  fi
+}
+
+# --extra-arg(-before), --gpu, --disable/--enable: each changes what the analysis sees or says.
+case_extra_args_gpu_enable_disable() {
+  printf '#ifndef ROOFLINT_TEST_FLAG\n#error the flag did not arrive\n#endif\n#include "rooflint-bound.cu"\n' > k.cu
+  run 1 k.cu -- "${flags[@]}"
+  has "error: the flag did not arrive"
+  run 0 --extra-arg=-DROOFLINT_TEST_FLAG k.cu -- "${flags[@]}"
+  run 0 --extra-arg-before=-DROOFLINT_TEST_FLAG k.cu -- "${flags[@]}"
+  # H100 PCIe datasheet: FP32 51.2 TFLOP/s, 2.0 TB/s: ridge 25.6 FLOP/byte, floor 2*4096^3/51.2e12 = 2.68 ms.
+  run 0 --gpu "H100 PCIe" "$inputs/rooflint-bound.cu" -- "${flags[@]}"
+  has "ridge 25.6 FLOP/byte on H100 PCIe FP32, datasheet peaks\): floor 2.68 ms at N = 4096"
+  run 0 --disable=rooflint-bound "$inputs/rooflint-bound.cu" -- "${flags[@]}"
+  lacks "\[rooflint-bound\]"
+  has "\[rooflint-datasheet-peaks\]"
+  run 0 "--checks=-*" --enable=rooflint-bound "$inputs/rooflint-bound.cu" -- "${flags[@]}"
+  has "\[rooflint-bound\]"
+  lacks "\[rooflint-datasheet-peaks\]"
+}
+
+# --- exit statuses ----------------------------------------------------------------------------------
+case_exit_codes() {
+  run 0 "$inputs/rooflint-uncoalesced.cu" -- "${flags[@]}"           # warnings only
+  run 1 "$inputs/rooflint-spec-evaluation.cu" -- "${flags[@]}"       # an error diagnostic
+  run 2 --no-such-option "$inputs/rooflint-bound.cu" -- "${flags[@]}"
+  run 2 --gpu XYZ "$inputs/rooflint-bound.cu" -- "${flags[@]}"
+  run 2 --depfile x.d "$inputs/rooflint-bound.cu" -- "${flags[@]}"
+  has "--depfile needs --manifest" err
+  mkdir empty
+  run 3 -p empty "$inputs/rooflint-bound.cu"                         # -p without compile_commands.json
+  has "error: no compilation database in 'empty'" err
+  cp "$inputs/rooflint-bound.cu" lonely.cu
+  run 3 lonely.cu                                                      # no database found, no "--"
+  has "no compilation database found for 'lonely.cu'" err
+  run 3                                                                # nothing at all
+  has "no source files to analyse" err
+  run 4 --ceilings no-such-file.json "$inputs/rooflint-bound.cu" -- "${flags[@]}"
+  has "cannot use ceilings file 'no-such-file.json'" err
+  mkdir out.json
+  run 2 --manifest out.json "$inputs/rooflint-bound.cu" -- "${flags[@]}"  # checked before the analysis
+  has "cannot write 'out.json': Is a directory" err
+}
+
+case_compilation_database() {
+  mkdir build
+  printf '[{"directory": "%s", "file": "%s", "arguments": ["clang++", %s, "-c", "%s"]}]\n' \
+    "$work" "$inputs/rooflint-bound.cu" "$(printf '"%s", ' "${flags[@]}" | sed 's/, $//')" "$inputs/rooflint-bound.cu" \
+    > build/compile_commands.json
+  run 0 -p build                                                       # every file of the database
+  has "rooflint-bound.cu:18:23: remark: kernel 'sgemm' is compute-bound"
+  run 0 -p build "$inputs/rooflint-bound.cu"
+  has "rooflint-bound.cu:18:23: remark"
+}
+
+# A 100,000-term expression overflows clang's stack: that file is reported as crashed, the next one is
+# still analysed, and the exit status says a file crashed.
+case_crash_is_contained() {
+  python3 -c "print('int f() { int a = 1; return ' + ' + '.join(['a'] * 100000) + '; }')" > deep.cpp
+  run 6 deep.cpp "$inputs/rooflint-uncoalesced.cu" --manifest m.json -- "${flags[@]}"
+  has "error: the analysis of 'deep.cpp' failed: it crashed \(Segmentation fault\); the other files go on" err
+  has "rooflint-uncoalesced.cu:8:5: warning"
+  [[ -s m.json ]] || fail "the manifest of the other files was not written"
+}
+
+# --- outputs ----------------------------------------------------------------------------------------
+# A file-size limit smaller than the SARIF (its rules' help alone is larger than 8 KiB): the write
+# fails, the old file stays whole, and the message names the file and the reason.
+case_outputs_are_written_whole_or_not_at_all() {
+  printf 'old\n' > s.sarif
+  printf 'old\n' > m.json
+  ( ulimit -f 8; "$rooflint" --sarif s.sarif --manifest m.json "$inputs/rooflint-uncoalesced.cu" -- "${flags[@]}" ) >out 2>err
+  local status=$?
+  [[ $status -eq 5 ]] || { cat err >&2; fail "exit status $status, expected 5 (an output failed)"; }
+  has "error: cannot write 's.sarif': File too large" err
+  lacks "LLVM ERROR" err
+  [[ $(cat s.sarif) == old ]] || fail "the old SARIF was not kept"
+  [[ $(cat m.json) != old ]] || fail "the manifest (small enough) should have been written"
+  [[ -z $(ls | grep '\.tmp-') ]] || fail "a temporary file was left: $(ls)"
+  # Into a directory that is a file: the same kind of message.
+  printf 'x' > notadir
+  run 5 --manifest notadir/m.json "$inputs/rooflint-bound.cu" -- "${flags[@]}"
+  has "error: cannot write 'notadir/m.json'" err
+}
+
+case_depfile() {
+  run 0 --manifest m.json --depfile m.d "$inputs/rooflint-bound.cu" -- "${flags[@]}"
+  head -1 m.d | grep -qx 'm.json: \\' || fail "the depfile's target is not the manifest: $(head -1 m.d)"
+  grep -q "^  $inputs/rooflint-bound.cu" m.d || fail "the source is not a dependency"
+  grep -q "dsl/include/rooflint/dsl.h" m.d || fail "an included header is not a dependency"
+}
+
+case_sarif_validates_against_the_schema() {
+  mkdir -p repo/src
+  cp "$inputs/rooflint-uncoalesced.cu" "$inputs/rooflint-bound.cu" "$inputs/cuda_mock.h" repo/src/
+  run 0 --sarif a.sarif --sarif-root repo --doc-url-base https://example.org/rooflint/docs/diagnostics \
+    repo/src/rooflint-uncoalesced.cu repo/src/rooflint-bound.cu -- "${flags[@]}"
+  python3 "$src/tests/analyzer/check_sarif.py" "$src/third_party/sarif-2.1.0/sarif-schema-2.1.0.json" a.sarif \
+    --root "$work/repo" --help-uri-base https://example.org/rooflint/docs/diagnostics || fail "a.sarif"
+  # Again: the same results and the same fingerprints.
+  run 0 --sarif b.sarif --sarif-root repo --doc-url-base https://example.org/rooflint/docs/diagnostics \
+    repo/src/rooflint-uncoalesced.cu repo/src/rooflint-bound.cu -- "${flags[@]}"
+  cmp a.sarif b.sarif || fail "a second run wrote another SARIF"
+  # Without --doc-url-base: no helpUri at all (a relative one is refused by GitHub).
+  run 0 --sarif c.sarif --sarif-root repo repo/src/rooflint-uncoalesced.cu -- "${flags[@]}"
+  python3 "$src/tests/analyzer/check_sarif.py" "$src/third_party/sarif-2.1.0/sarif-schema-2.1.0.json" c.sarif \
+    --root "$work/repo" || fail "c.sarif"
+  ! grep -q helpUri c.sarif || fail "helpUri without --doc-url-base"
+  run 2 --sarif d.sarif --doc-url-base docs/diagnostics repo/src/rooflint-bound.cu -- "${flags[@]}"
+  has "--doc-url-base must be an absolute URL" err
+}
+
+# Moving the code down a few lines changes the regions, not the fingerprints.
+case_sarif_fingerprints_survive_moved_lines() {
+  cp "$inputs/rooflint-uncoalesced.cu" "$inputs/cuda_mock.h" .
+  run 0 --sarif a.sarif rooflint-uncoalesced.cu -- "${flags[@]}"
+  { printf '// one\n// two\n'; cat "$inputs/rooflint-uncoalesced.cu"; } > rooflint-uncoalesced.cu
+  run 0 --sarif b.sarif rooflint-uncoalesced.cu -- "${flags[@]}"
+  python3 - a.sarif b.sarif <<'EOF' || fail "fingerprints changed"
+import json, sys
+a, b = (json.load(open(p))["runs"][0]["results"] for p in sys.argv[1:])
+assert len(a) == len(b) > 0
+for x, y in zip(a, b):
+    assert x["partialFingerprints"] == y["partialFingerprints"], (x, y)
+    assert y["locations"][0]["physicalLocation"]["region"]["startLine"] == x["locations"][0]["physicalLocation"]["region"]["startLine"] + 2
+assert len({r["partialFingerprints"]["rooflintResult/v1"] for r in a}) == len(a), "fingerprints not unique"
+EOF
+}
+
+# --- rooflint-summary -------------------------------------------------------------------------------
+case_summary() {
+  run 0 --manifest m.json "$inputs/rooflint-bound.cu" "$inputs/rooflint-expectation.cu" -- "${flags[@]}"
+  "$summary" m.json > table.txt || fail "rooflint-summary m.json"
+  # H200 datasheet: 4.8 TB/s, FP32 66.9 TFLOP/s; sgemm at N = 4096: 2*4096^3 / (12*4096^2) = 682.67
+  # FLOP/byte, floor 2*4096^3 / 66.9e12 = 2.05 ms.
+  [[ $(grep -c '^Peaks: ' table.txt) -eq 1 ]] || fail "the peaks are not said once"
+  grep -q '^Peaks: H200 (datasheet peaks): DRAM 4.8 TB/s; FP32 66.9 TFLOP/s$' table.txt || fail "peaks: $(head -1 table.txt)"
+  grep -qE '^sgemm +compute-bound +683 +2.05 ms +0$' table.txt || fail "sgemm row: $(cat table.txt)"
+  # small: N = 64, intensity 64/6 = 10.7 FLOP/byte, below the ridge; its expectation warning is counted.
+  grep -qE '^small +memory-bound +10.7 +.* +1 \(rooflint-expectation\)$' table.txt || fail "small row: $(cat table.txt)"
+  "$summary" --markdown m.json m.json > table.md || fail "rooflint-summary --markdown"
+  [[ $(grep -c '^Peaks: ' table.md) -eq 1 ]] || fail "the same peaks twice should be said once"
+  grep -q '^| kernel | bound | arithmetic intensity (FLOP/byte) | floor | warnings |$' table.md || fail "markdown header"
+  grep -q '^| sgemm | compute-bound | 683 | 2.05 ms | 0 |$' table.md || fail "markdown row: $(cat table.md)"
+  printf '{"schema": "other"}' > bad.json
+  "$summary" bad.json 2>err && fail "a file that is not a manifest was accepted"
+  grep -q "'bad.json' is not a rooflint manifest" err || fail "message: $(cat err)"
+  "$summary" >/dev/null 2>&1; [[ $? -eq 2 ]] || fail "no argument should be exit status 2"
+}
+
+"case_$case_name"
