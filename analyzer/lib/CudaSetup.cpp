@@ -3,17 +3,26 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include "clang/Basic/DiagnosticIDs.h"
+#include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/StringSaver.h"
+#include "llvm/Support/WithColor.h"
 
 namespace rooflint::analyzer {
 namespace {
+
+llvm::cl::opt<bool> AllowParseErrorsOption(
+    "allow-parse-errors",
+    llvm::cl::desc("A file clang 19 cannot parse (CUDA code that only nvcc accepts) is a warning and does not "
+                   "fail the run (exit status 0); its specs are not analysed"));
 
 bool exists(const std::string &Path) { return !Path.empty() && llvm::sys::fs::exists(Path); }
 
@@ -26,10 +35,16 @@ constexpr llvm::StringLiteral DroppedWithValue[] = {
     "--prec-sqrt", "--fmad", "-rdc", "--relocatable-device-code", "-Xcicc", "--default-stream",
     "-default-stream", "-Wno-deprecated-declarations=", "--diag-error", "--diag-warn", "-err-no"};
 
+/// nvcc flags that only tell the code what nvcc allows, translated to the macro nvcc defines for them
+/// (clang's CUDA mode has extended lambdas and host-device constexpr functions natively).
+constexpr std::pair<llvm::StringLiteral, llvm::StringLiteral> FlagMacros[] = {
+    {"--expt-relaxed-constexpr", "__CUDACC_RELAXED_CONSTEXPR__"}, {"-expt-relaxed-constexpr", "__CUDACC_RELAXED_CONSTEXPR__"},
+    {"--expt-extended-lambda", "__CUDACC_EXTENDED_LAMBDA__"},     {"-expt-extended-lambda", "__CUDACC_EXTENDED_LAMBDA__"},
+    {"--extended-lambda", "__CUDACC_EXTENDED_LAMBDA__"},          {"-extended-lambda", "__CUDACC_EXTENDED_LAMBDA__"}};
+
 /// nvcc flags without a value, dropped.
 constexpr llvm::StringLiteral DroppedFlags[] = {
-    "--expt-relaxed-constexpr", "-expt-relaxed-constexpr", "--expt-extended-lambda", "-expt-extended-lambda",
-    "--extended-lambda", "-extended-lambda", "-dc", "--device-c", "-dw", "--device-w", "-lineinfo",
+    "-dc", "--device-c", "-dw", "--device-w", "-lineinfo",
     "--generate-line-info", "--use_fast_math", "-use_fast_math", "-G", "--device-debug",
     "-forward-unknown-to-host-compiler", "--forward-unknown-to-host-compiler", "-Wno-deprecated-gpu-targets",
     "--keep", "-keep", "--display-error-number", "-res-usage", "--resource-usage", "--source-in-ptx",
@@ -52,6 +67,70 @@ void tokenizeFile(llvm::StringRef Path, std::vector<std::string> &Out, bool &Ok)
   llvm::SmallVector<const char *, 32> Tokens;
   llvm::cl::TokenizeGNUCommandLine((*Buffer)->getBuffer(), Saver, Tokens);
   for (const char *T : Tokens) Out.emplace_back(T);
+}
+
+/// "13.0.88" -> {13, 0, 88}; a missing build number is 0.
+std::optional<CudaVersion> parseVersion(llvm::StringRef Text, llvm::StringRef Source) {
+  llvm::SmallVector<llvm::StringRef, 3> Parts;
+  Text.trim().split(Parts, '.');
+  CudaVersion V;
+  V.Source = Source.str();
+  if (Parts.size() < 2 || Parts[0].getAsInteger(10, V.Major) || Parts[1].getAsInteger(10, V.Minor)) return std::nullopt;
+  if (Parts.size() > 2 && Parts[2].getAsInteger(10, V.Build)) return std::nullopt;
+  if (V.Major <= 0) return std::nullopt;
+  return V;
+}
+
+/// version.json of a toolkit installed by NVIDIA's installers: {"cuda_nvcc": {"version": "13.0.88"}, ...}.
+std::optional<CudaVersion> fromVersionJson(const std::string &Path) {
+  auto Buffer = llvm::MemoryBuffer::getFile(Path);
+  if (!Buffer) return std::nullopt;
+  llvm::Expected<llvm::json::Value> Json = llvm::json::parse((*Buffer)->getBuffer());
+  if (!Json) {
+    llvm::consumeError(Json.takeError());
+    return std::nullopt;
+  }
+  const llvm::json::Object *Root = Json->getAsObject();
+  if (!Root) return std::nullopt;
+  for (llvm::StringRef Key : {"cuda_nvcc", "cuda"})
+    if (const llvm::json::Object *Entry = Root->getObject(Key))
+      if (std::optional<llvm::StringRef> Text = Entry->getString("version"))
+        if (auto V = parseVersion(*Text, Path + " (" + Key.str() + ")")) return V;
+  return std::nullopt;
+}
+
+/// A toolkit assembled from NVIDIA's wheels keeps their metadata: dist-info/nvidia_cuda_nvcc-13.0.88.dist-info.
+std::optional<CudaVersion> fromDistInfo(const std::string &Dir) {
+  std::error_code EC;
+  for (llvm::sys::fs::directory_iterator It(Dir, EC), End; It != End && !EC; It.increment(EC)) {
+    llvm::StringRef Name = llvm::sys::path::filename(It->path());
+    if (Name.consume_front("nvidia_cuda_nvcc-") && Name.consume_back(".dist-info"))
+      if (auto V = parseVersion(Name, It->path())) return V;
+  }
+  return std::nullopt;
+}
+
+/// cuda.h's `#define CUDA_VERSION 13000` (major * 1000 + minor * 10): no build number.
+std::optional<CudaVersion> fromCudaH(const std::string &Path) {
+  auto Buffer = llvm::MemoryBuffer::getFile(Path);
+  if (!Buffer) return std::nullopt;
+  llvm::SmallVector<llvm::StringRef, 0> Lines;
+  (*Buffer)->getBuffer().split(Lines, '\n');
+  for (llvm::StringRef Line : Lines) {
+    Line = Line.trim();
+    if (!Line.consume_front("#define")) continue;
+    Line = Line.ltrim();
+    if (!Line.consume_front("CUDA_VERSION ")) continue;
+    Line = Line.ltrim();
+    int Number = 0;
+    if (Line.consumeInteger(10, Number) || Number < 1000) return std::nullopt;
+    CudaVersion V;
+    V.Major = Number / 1000;
+    V.Minor = Number % 1000 / 10;
+    V.Source = Path + " (CUDA_VERSION)";
+    return V;
+  }
+  return std::nullopt;
 }
 
 class CudaDatabase : public clang::tooling::CompilationDatabase {
@@ -79,25 +158,35 @@ private:
 
 }  // namespace
 
-CudaEnvironment detectEnvironment() {
-  CudaEnvironment Env;
-  Env.ResourceDir = ROOFLINT_CLANG_RESOURCE_DIR;
+std::optional<CudaVersion> readToolkitVersion(llvm::StringRef ToolkitPath) {
+  if (ToolkitPath.empty()) return std::nullopt;
+  const std::string Root = ToolkitPath.str();
+  if (auto V = fromVersionJson(Root + "/version.json")) return V;
+  if (auto V = fromDistInfo(Root + "/dist-info")) return V;
+  return fromCudaH(Root + "/include/cuda.h");
+}
+
+namespace {
+std::string findToolkit() {
   for (const char *Var : {"CUDA_PATH", "CUDA_HOME", "CUDA_ROOT"})
-    if (const char *V = std::getenv(Var); V && exists(std::string(V) + "/include/cuda_runtime.h")) {
-      Env.ToolkitPath = V;
-      return Env;
-    }
-  if (exists("/usr/local/cuda/include/cuda_runtime.h")) {
-    Env.ToolkitPath = "/usr/local/cuda";
-    return Env;
-  }
+    if (const char *V = std::getenv(Var); V && exists(std::string(V) + "/include/cuda_runtime.h")) return V;
+  if (exists("/usr/local/cuda/include/cuda_runtime.h")) return "/usr/local/cuda";
   if (auto Nvcc = llvm::sys::findProgramByName("nvcc")) {
     llvm::SmallString<256> Real;
     if (llvm::sys::fs::real_path(*Nvcc, Real)) Real = *Nvcc;
     llvm::StringRef Bin = llvm::sys::path::parent_path(Real);
     std::string Root = llvm::sys::path::parent_path(Bin).str();
-    if (exists(Root + "/include/cuda_runtime.h")) Env.ToolkitPath = Root;
+    if (exists(Root + "/include/cuda_runtime.h")) return Root;
   }
+  return "";
+}
+}  // namespace
+
+CudaEnvironment detectEnvironment() {
+  CudaEnvironment Env;
+  Env.ResourceDir = ROOFLINT_CLANG_RESOURCE_DIR;
+  Env.ToolkitPath = findToolkit();
+  Env.Version = readToolkitVersion(Env.ToolkitPath);
   return Env;
 }
 
@@ -117,6 +206,46 @@ ROOFLINT_COMPAT_STORE(__stwb) ROOFLINT_COMPAT_STORE(__stcg) ROOFLINT_COMPAT_STOR
 ROOFLINT_COMPAT_STORE(__stwt)
 #undef ROOFLINT_COMPAT_LOAD
 #undef ROOFLINT_COMPAT_STORE
+
+// nvcc's crt/math_functions.hpp defines max/min for these argument types as __host__ __device__ (the
+// int ones only when !__CUDA_ARCH__); clang 19 defines them for the device only, so CUDA code calling
+// them from host or host-device functions does not parse. Host versions with nvcc's result types
+// (clang allows a __host__ and a __device__ overload of one signature; (int, float) stays ambiguous,
+// as under nvcc).
+#define ROOFLINT_COMPAT_MINMAX(A, B, R)                                                                     \
+  __attribute__((host)) inline R max(A a, B b) { return static_cast<R>(a) > static_cast<R>(b) ? static_cast<R>(a) : static_cast<R>(b); } \
+  __attribute__((host)) inline R min(A a, B b) { return static_cast<R>(a) < static_cast<R>(b) ? static_cast<R>(a) : static_cast<R>(b); }
+ROOFLINT_COMPAT_MINMAX(int, int, int)
+ROOFLINT_COMPAT_MINMAX(unsigned int, unsigned int, unsigned int)
+ROOFLINT_COMPAT_MINMAX(long, long, long)
+ROOFLINT_COMPAT_MINMAX(unsigned long, unsigned long, unsigned long)
+ROOFLINT_COMPAT_MINMAX(long long, long long, long long)
+ROOFLINT_COMPAT_MINMAX(unsigned long long, unsigned long long, unsigned long long)
+ROOFLINT_COMPAT_MINMAX(float, float, float)
+ROOFLINT_COMPAT_MINMAX(double, double, double)
+ROOFLINT_COMPAT_MINMAX(int, unsigned int, unsigned int)
+ROOFLINT_COMPAT_MINMAX(unsigned int, int, unsigned int)
+ROOFLINT_COMPAT_MINMAX(long, unsigned long, unsigned long)
+ROOFLINT_COMPAT_MINMAX(unsigned long, long, unsigned long)
+ROOFLINT_COMPAT_MINMAX(long long, unsigned long long, unsigned long long)
+ROOFLINT_COMPAT_MINMAX(unsigned long long, long long, unsigned long long)
+ROOFLINT_COMPAT_MINMAX(float, double, double)
+ROOFLINT_COMPAT_MINMAX(double, float, double)
+#undef ROOFLINT_COMPAT_MINMAX
+
+// nvcc declares ::isfinite, ::isnan, ::isinf and ::signbit callable from host code without <math.h>;
+// clang 19 declares them for the device only. Templates, so that <math.h>'s `using std::isfinite;`
+// (exact non-template overloads, preferred) does not conflict with them.
+#include <cmath>
+#include <type_traits>
+#define ROOFLINT_COMPAT_CLASSIFY(name)                                                                      \
+  template <class T, class = typename std::enable_if<std::is_floating_point<T>::value>::type>               \
+  __attribute__((host)) inline bool name(T x) { return std::name(x); }
+ROOFLINT_COMPAT_CLASSIFY(isfinite)
+ROOFLINT_COMPAT_CLASSIFY(isnan)
+ROOFLINT_COMPAT_CLASSIFY(isinf)
+ROOFLINT_COMPAT_CLASSIFY(signbit)
+#undef ROOFLINT_COMPAT_CLASSIFY
 )"}};
   return Files;
 }
@@ -141,6 +270,7 @@ std::vector<std::string> adjustCommandLine(const std::vector<std::string> &Args,
   bool HasCudaPath = false, HasResourceDir = false, HostOnly = false;
 
   std::vector<std::string> Pending(Args.begin() + 1, Args.end());
+  llvm::StringSet<> Defined;  // macros the command line defines or undefines
   for (std::size_t I = 0; I < Pending.size(); ++I) {
     const std::string Arg = Pending[I];
     llvm::StringRef A(Arg);
@@ -194,6 +324,17 @@ std::vector<std::string> adjustCommandLine(const std::vector<std::string> &Args,
       note(Arg);
       continue;
     }
+    if (auto It = std::find_if(std::begin(FlagMacros), std::end(FlagMacros), [&](const auto &F) { return F.first == A; });
+        It != std::end(FlagMacros)) {
+      Defined.insert(It->second);
+      Out.push_back("-D" + It->second.str());
+      continue;
+    }
+    if (A.starts_with("-D") || A.starts_with("-U")) {  // the user's own: never defined twice
+      llvm::StringRef Name = A.drop_front(2);
+      if (Name.empty() && I + 1 < Pending.size()) Name = Pending[I + 1];
+      Defined.insert(Name.split('=').first);
+    }
     if (A.starts_with("--cuda-path")) HasCudaPath = true;
     if (A.starts_with("-resource-dir")) HasResourceDir = true;
     if (A == "--cuda-host-only") HostOnly = true;
@@ -216,6 +357,15 @@ std::vector<std::string> adjustCommandLine(const std::vector<std::string> &Args,
     }
     Added.push_back("-idirafter");
     Added.push_back(VirtualIncludeDir.str());
+    // What nvcc predefines for the toolkit's version: CUTLASS, CCCL and others choose code paths by it
+    // (CUTLASS's SM90 paths test __CUDACC_VER_MAJOR__ in code, which does not parse without it).
+    if (Env.Version) {
+      const std::pair<const char *, int> Macros[] = {{"__CUDACC_VER_MAJOR__", Env.Version->Major},
+                                                     {"__CUDACC_VER_MINOR__", Env.Version->Minor},
+                                                     {"__CUDACC_VER_BUILD__", Env.Version->Build}};
+      for (const auto &[Name, Value] : Macros)
+        if (!Defined.contains(Name)) Added.push_back("-D" + std::string(Name) + "=" + std::to_string(Value));
+    }
     if (!Env.ToolkitPath.empty()) {  // with the toolkit's headers only; mocks declare what they need
       Added.push_back("-include");
       Added.push_back(VirtualIncludeDir.str() + "/rooflint_cuda_host_compat.h");
@@ -229,6 +379,56 @@ std::unique_ptr<clang::tooling::CompilationDatabase>
 makeCudaDatabase(const clang::tooling::CompilationDatabase &Base, CudaEnvironment Env,
                  std::vector<std::string> &Notes) {
   return std::make_unique<CudaDatabase>(Base, std::move(Env), Notes);
+}
+
+void addParseOptions(llvm::cl::OptionCategory &Category) { AllowParseErrorsOption.addCategory(Category); }
+
+bool allowParseErrors() { return AllowParseErrorsOption; }
+
+void ParseWatcher::HandleDiagnostic(clang::DiagnosticsEngine::Level Level, const clang::Diagnostic &Info) {
+  using Level_t = clang::DiagnosticsEngine::Level;
+  // rooflint's diagnostics are custom ones (IDs above clang's own).
+  const bool Own = Info.getID() >= clang::diag::DIAG_UPPER_LIMIT;
+  if (Level >= Level_t::Error) {
+    if (Own) {
+      ++OwnErrors;
+    } else {
+      if (ClangErrors++ == 0) {
+        llvm::SmallString<128> Message;
+        Info.FormatDiagnostic(Message);
+        FirstError = Message.str().str();
+        if (Info.hasSourceManager() && Info.getLocation().isValid()) {
+          const clang::PresumedLoc P = Info.getSourceManager().getPresumedLoc(Info.getLocation());
+          if (P.isValid())
+            FirstError = std::string(P.getFilename()) + ":" + std::to_string(P.getLine()) + ":" +
+                         std::to_string(P.getColumn()) + ": " + FirstError;
+        }
+      }
+      if (AllowParseErrors) Level = Level_t::Warning;
+    }
+  }
+  clang::DiagnosticConsumer::HandleDiagnostic(Level, Info);  // counts what is passed on
+  Inner.HandleDiagnostic(Level, Info);
+}
+
+int ParseWatcher::endFile(llvm::StringRef File, int ToolStatus) {
+  const unsigned Errors = ClangErrors;
+  const bool Own = OwnErrors > 0;
+  const std::string First = FirstError;
+  ClangErrors = OwnErrors = 0;
+  FirstError.clear();
+  clear();  // the counts clang's "N errors generated" and the action's success are read from, per file
+  Inner.clear();
+  if (Errors == 0) return ToolStatus;
+  const std::string What = "rooflint parses CUDA with clang 19 (host side), which did not parse '" + File.str() +
+                           "' (" + std::to_string(Errors) + (Errors == 1 ? " error" : " errors") +
+                           "; the first: " + First + "); its specs are not analysed";
+  if (AllowParseErrors) {
+    llvm::WithColor::warning(OS) << What << " (--allow-parse-errors: the run goes on)\n";
+    return Own ? ToolStatus : 0;
+  }
+  llvm::WithColor::note(OS) << What << "; code that nvcc accepts may need --allow-parse-errors (docs/analyzer.md)\n";
+  return ToolStatus;
 }
 
 }  // namespace rooflint::analyzer

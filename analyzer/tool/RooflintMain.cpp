@@ -33,6 +33,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include "rooflint/analyzer/Analyzer.h"
 #include "rooflint/analyzer/Config.h"
+#include "rooflint/analyzer/CudaSetup.h"
 #include "rooflint/analyzer/Outputs.h"
 #include "rooflint/model/peaks_table.h"
 #ifdef ROOFLINT_HAVE_CEILINGS_FILE
@@ -326,6 +327,7 @@ std::vector<std::string> workerArguments(const std::string &Self, const std::str
   for (const std::string &N : Disable) A.push_back("--disable=" + N);
   for (const std::string &N : Enable) A.push_back("--enable=" + N);
   for (const std::string &F : Raw.WarningFlags) A.push_back("-W" + F);
+  if (allowParseErrors()) A.push_back("--allow-parse-errors");
   A.push_back(File);
   if (Raw.FixedCompileFlags) {
     A.push_back("--");
@@ -527,6 +529,7 @@ bool useColor(StringRef Choice) {
 
 int main(int argc, const char **argv) {
   InitLLVM X(argc, argv);
+  addParseOptions(Category);  // --allow-parse-errors (CudaSetup)
   // A file-size limit (RLIMIT_FSIZE) must fail the write with EFBIG, which we report, not kill us.
   std::signal(SIGXFSZ, SIG_IGN);
   auto Raw = splitArguments(argc, argv);

@@ -46,11 +46,12 @@ int runWorker(const clang::tooling::CompilationDatabase &Base, const std::string
   Results.OnGroup = cutAt;
 
   clang::tooling::ClangTool Tool(*Database, {File});
-  Tool.setDiagnosticConsumer(&Printer);
+  ParseWatcher Watcher(allowParseErrors(), Printer, OS);  // one note when clang cannot parse the file
+  Tool.setDiagnosticConsumer(&Watcher);
   Tool.setPrintErrorMessage(false);
   for (const auto &[Path, Contents] : virtualFiles()) Tool.mapVirtualFile(Path, Contents);
   auto Factory = makeActionFactory(Options, Results);
-  const int Status = Tool.run(Factory.get());
+  const int Status = Watcher.endFile(File, Tool.run(Factory.get()));
   cutAt("");
 
   json::Array Kernels, Diagnostics, Dependencies, NoteList;

@@ -2,6 +2,13 @@
 
 #include "rooflint/analyzer/CudaSetup.h"
 
+#include <algorithm>
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
 using namespace rooflint::analyzer;
 
 TEST(AdjustCommandLine, DropsNvccOnlyFlagsWithANoteAndTranslatesTheRest) {
@@ -12,13 +19,15 @@ TEST(AdjustCommandLine, DropsNvccOnlyFlagsWithANoteAndTranslatesTheRest) {
   std::vector<std::string> Notes;
   const CudaEnvironment Env{"/nonexistent/cuda", "/res"};
   const auto Out = adjustCommandLine(Nvcc, "/build", "a.cu", Env, Notes);
+  // --expt-relaxed-constexpr is no longer dropped: it becomes the macro nvcc defines for it.
   const std::vector<std::string> Expected{"clang++", "-resource-dir=/res", "--cuda-host-only",
                                           "-Wno-unknown-cuda-version", "--cuda-path=/nonexistent/cuda", "-idirafter",
                                           "/rooflint-virtual/include", "-include",
-                                          "/rooflint-virtual/include/rooflint_cuda_host_compat.h", "-fPIC", "-Wall", "-x", "cuda", "-std=c++20",
+                                          "/rooflint-virtual/include/rooflint_cuda_host_compat.h",
+                                          "-D__CUDACC_RELAXED_CONSTEXPR__", "-fPIC", "-Wall", "-x", "cuda", "-std=c++20",
                                           "-c", "a.cu", "-o", "a.o"};
   EXPECT_EQ(Out, Expected);
-  ASSERT_EQ(Notes.size(), 5u);
+  ASSERT_EQ(Notes.size(), 4u);
   EXPECT_EQ(Notes[0], "dropping nvcc-only flag '-gencode arch=compute_90,code=sm_90' (the analyzer parses host code "
                       "with clang)");
 }
@@ -34,4 +43,68 @@ TEST(AdjustCommandLine, LeavesCppFilesHostOnlyFree) {
 TEST(VirtualFiles, SupplyAnEmptyTextureFetchFunctionsHeader) {
   ASSERT_EQ(virtualFiles().size(), 2u);
   EXPECT_EQ(virtualFiles()[0].first, "/rooflint-virtual/include/texture_fetch_functions.h");
+}
+
+// Issue 13: what nvcc supplies and clang 19 does not.
+namespace {
+std::string tempToolkit(const std::string &Name) {
+  llvm::SmallString<128> Dir;
+  if (llvm::sys::fs::createUniqueDirectory("rooflint-toolkit-" + Name, Dir)) return "";
+  llvm::sys::fs::create_directories(Dir + "/include");
+  return Dir.str().str();
+}
+void write(const std::string &Path, const std::string &Text) {
+  llvm::sys::fs::create_directories(llvm::sys::path::parent_path(Path));
+  std::error_code EC;
+  llvm::raw_fd_ostream OS(Path, EC);
+  OS << Text;
+}
+}  // namespace
+
+TEST(ToolkitVersion, ComesFromVersionJsonDistInfoOrCudaH) {
+  // version.json as NVIDIA's installers write it: nvcc's own entry wins over the SDK's.
+  const std::string A = tempToolkit("json");
+  write(A + "/version.json", R"({"cuda": {"name": "CUDA SDK", "version": "12.4.1"},
+                                 "cuda_nvcc": {"name": "CUDA NVCC", "version": "12.4.131"}})");
+  write(A + "/include/cuda.h", "#define CUDA_VERSION 12040\n");
+  auto V = readToolkitVersion(A);
+  ASSERT_TRUE(V);
+  EXPECT_EQ(V->Major, 12);
+  EXPECT_EQ(V->Minor, 4);
+  EXPECT_EQ(V->Build, 131);
+  // A toolkit assembled from NVIDIA's wheels (this build machine's /usr/local/cuda-13.0).
+  const std::string B = tempToolkit("wheels");
+  llvm::sys::fs::create_directories(B + "/dist-info/nvidia_cuda_nvcc-13.0.88.dist-info");
+  llvm::sys::fs::create_directories(B + "/dist-info/nvidia_cublas-13.1.0.3.dist-info");
+  V = readToolkitVersion(B);
+  ASSERT_TRUE(V);
+  EXPECT_EQ(V->Major * 10000 + V->Minor * 100 + V->Build, 130088);
+  // Only cuda.h: CUDA_VERSION = 1000 * major + 10 * minor, no build number.
+  const std::string C = tempToolkit("cudah");
+  write(C + "/include/cuda.h", "#ifndef CUDA_H\n#define CUDA_VERSION 11080\n#endif\n");
+  V = readToolkitVersion(C);
+  ASSERT_TRUE(V);
+  EXPECT_EQ(V->Major * 10000 + V->Minor * 100 + V->Build, 110800);
+  EXPECT_FALSE(readToolkitVersion(tempToolkit("empty")));
+  for (const std::string &D : {A, B, C}) llvm::sys::fs::remove_directories(D);
+}
+
+TEST(AdjustCommandLine, PredefinesNvccsVersionMacrosAndTranslatesLambdaFlags) {
+  CudaEnvironment Env{"/nonexistent/cuda", "/res", CudaVersion{13, 0, 88, "test"}};
+  std::vector<std::string> Notes;
+  const auto Out = adjustCommandLine({"nvcc", "--extended-lambda", "-DFOO=1", "a.cu"}, "/b", "a.cu", Env, Notes);
+  auto has = [&](const std::string &A) { return std::find(Out.begin(), Out.end(), A) != Out.end(); };
+  EXPECT_TRUE(has("-D__CUDACC_VER_MAJOR__=13"));
+  EXPECT_TRUE(has("-D__CUDACC_VER_MINOR__=0"));
+  EXPECT_TRUE(has("-D__CUDACC_VER_BUILD__=88"));
+  EXPECT_TRUE(has("-D__CUDACC_EXTENDED_LAMBDA__"));
+  EXPECT_FALSE(has("--extended-lambda"));
+  EXPECT_TRUE(Notes.empty());  // translated, not dropped
+  // The user's own definition is kept, and not doubled (it would be a redefinition warning).
+  const auto Own = adjustCommandLine({"nvcc", "-D__CUDACC_VER_MAJOR__=12", "a.cu"}, "/b", "a.cu", Env, Notes);
+  EXPECT_EQ(std::count_if(Own.begin(), Own.end(), [](const std::string &A) { return A.starts_with("-D__CUDACC_VER_MAJOR__"); }), 1);
+  EXPECT_EQ(std::find(Own.begin(), Own.end(), "-D__CUDACC_VER_MINOR__=0") != Own.end(), true);
+  // Not for C++ files.
+  const auto Cpp = adjustCommandLine({"g++", "a.cpp"}, "/b", "a.cpp", Env, Notes);
+  EXPECT_EQ(std::find(Cpp.begin(), Cpp.end(), "-D__CUDACC_VER_MAJOR__=13"), Cpp.end());
 }

@@ -8,6 +8,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/Tooling/Tooling.h"
+#include "rooflint/analyzer/CudaSetup.h"
 #include "rooflint/analyzer/KernelChecks.h"
 #include "test_harness.h"
 
@@ -168,4 +169,31 @@ TEST(Robustness, SectorRuleSaysUnknownForSpansBeyond64Bits) {
   EXPECT_EQ(sectorsPerWarp(INT64_MAX, 1), std::nullopt);
   EXPECT_EQ(sectorsPerWarp(INT64_MAX / 32, 1), 32);  // 31 * (2^63/32) bytes fit: one sector per lane
   EXPECT_EQ(sectorsPerWarp(1, INT64_MAX), std::nullopt);
+}
+
+// What nvcc supplies and clang 19 did not (issue 13: 184 of 331 public files stopped on clang errors):
+// the version macros (CUTLASS tests __CUDACC_VER_MAJOR__ in code), host overloads of max/min/isfinite
+// that CUDA code calls from host and host-device functions, the macro of --extended-lambda. Checked
+// against cuda.h's CUDA_VERSION (1000 * major + 10 * minor), a second source.
+TEST(RealToolkit, ParsesWhatNvccSupplies) {
+  if (detectEnvironment().ToolkitPath.empty()) GTEST_SKIP() << "no CUDA toolkit found";
+  RunOptions O;
+  O.RealToolkit = true;
+  O.CompilerArgs = {"--extended-lambda", "--expt-relaxed-constexpr"};
+  const AnalysisRun R = analyze(R"(#include <cuda.h>
+#include <cstdio>
+static_assert(__CUDACC_VER_MAJOR__ * 1000 + __CUDACC_VER_MINOR__ * 10 == CUDA_VERSION);
+static_assert(__CUDACC_VER_BUILD__ >= 0);
+static_assert(__CUDACC_EXTENDED_LAMBDA__ == 1 && __CUDACC_RELAXED_CONSTEXPR__ == 1);
+__host__ __device__ int both(int a, unsigned u, long long l, float f, double d) {
+  return max(a, 1) + min(u, 2u) + (int)max(l, 3LL) + (int)min(f, 1.5f) + (int)max(d, 2.0) + (int)max(a, u);
+}
+int host(int a, float f, double d) {
+  const int v = __CUDACC_VER_MAJOR__ >= 12 ? max(a, 1) : min(a, 1);  // in code, as CUTLASS does
+  return v + (isfinite(f) ? 1 : 0) + (isnan(d) ? 1 : 0) + (isinf(f) ? 1 : 0) + both(a, 1u, 2, f, d);
+}
+int main() { printf("%d\n", host(1, 2.f, 3.0)); }
+)", "nvcc-supplies.cu", O);
+  EXPECT_TRUE(R.Parsed) << R.Output;
+  EXPECT_EQ(R.Output.find("error"), std::string::npos) << R.Output;
 }

@@ -6,22 +6,38 @@
 /// clang 19's CUDA wrapper), and nvcc-only flags from compile databases translated or dropped.
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "clang/Basic/Diagnostic.h"
 #include "clang/Tooling/CompilationDatabase.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/raw_ostream.h"
 #include "llvm/ADT/StringRef.h"
 
 namespace rooflint::analyzer {
 
+/// The toolkit's version, as nvcc predefines it (__CUDACC_VER_MAJOR__, _MINOR__, _BUILD__).
+struct CudaVersion {
+  int Major = 0, Minor = 0, Build = 0;  ///< 13.0.88 for nvcc "V13.0.88"; Build 0 when only cuda.h told
+  std::string Source;                   ///< the file it was read from
+};
+
 struct CudaEnvironment {
   std::string ToolkitPath;  ///< empty when no toolkit was found
   std::string ResourceDir;  ///< clang's resource directory (builtin and CUDA wrapper headers)
+  std::optional<CudaVersion> Version;  ///< the toolkit's nvcc version, when it could be read
 };
 
 /// Finds the toolkit: $CUDA_PATH, $CUDA_HOME, /usr/local/cuda, then nvcc on PATH; and the resource dir.
 CudaEnvironment detectEnvironment();
+
+/// Reads the version of the toolkit at @p ToolkitPath from, in order: version.json ("cuda_nvcc", as
+/// NVIDIA's installers write it), dist-info/nvidia_cuda_nvcc-X.Y.Z.dist-info (a toolkit assembled from
+/// NVIDIA's wheels), include/cuda.h's CUDA_VERSION (no build number: 0). nullopt when none tells.
+std::optional<CudaVersion> readToolkitVersion(llvm::StringRef ToolkitPath);
 
 /// The directory of the in-memory headers the analyzer supplies.
 inline constexpr llvm::StringLiteral VirtualIncludeDir = "/rooflint-virtual/include";
@@ -33,9 +49,11 @@ const std::vector<std::pair<std::string, std::string>> &virtualFiles();
 bool isCudaFile(llvm::StringRef File);
 
 /// Rewrites a compile command line (argv[0] first) for the analyzer: nvcc-only flags translated
-/// (-Xcompiler A,B -> A B; -x cu -> -x cuda; --options-file F -> its contents) or dropped
-/// (-gencode, -arch, --expt-relaxed-constexpr, -rdc, --use_fast_math, ...), each with a line in @p Notes;
-/// then the CUDA settings (for CUDA files) and the resource directory added.
+/// (-Xcompiler A,B -> A B; -x cu -> -x cuda; --options-file F -> its contents; --expt-relaxed-constexpr
+/// -> -D__CUDACC_RELAXED_CONSTEXPR__; --extended-lambda, --expt-extended-lambda ->
+/// -D__CUDACC_EXTENDED_LAMBDA__) or dropped (-gencode, -arch, -rdc, --use_fast_math, ...), each with a
+/// line in @p Notes; then the CUDA settings (for CUDA files: nvcc's version macros from @p Env.Version
+/// unless the command defines them) and the resource directory added.
 std::vector<std::string> adjustCommandLine(const std::vector<std::string> &Args, llvm::StringRef Directory,
                                            llvm::StringRef File, const CudaEnvironment &Env,
                                            std::vector<std::string> &Notes);
@@ -44,5 +62,39 @@ std::vector<std::string> adjustCommandLine(const std::vector<std::string> &Args,
 std::unique_ptr<clang::tooling::CompilationDatabase>
 makeCudaDatabase(const clang::tooling::CompilationDatabase &Base, CudaEnvironment Env,
                  std::vector<std::string> &Notes);
+
+/// Puts the options of this part (--allow-parse-errors) into @p Category, the tool's option list.
+void addParseOptions(llvm::cl::OptionCategory &Category);
+
+/// @return Whether --allow-parse-errors was given: a file clang cannot parse is a warning, exit status 0.
+bool allowParseErrors();
+
+/// Passes a file's diagnostics on to @p Inner (clang's text printer) and watches for clang's own
+/// errors. When there are some, endFile() says once, on @p OS, what failed and that rooflint parses with
+/// clang 19, where nvcc may accept the code; with @p AllowParseErrors clang's errors are passed on as
+/// warnings and the file does not fail the run. rooflint's own errors (a spec that cannot be read,
+/// -Werror=NAME) always do.
+class ParseWatcher : public clang::DiagnosticConsumer {
+public:
+  ParseWatcher(bool AllowParseErrors, clang::DiagnosticConsumer &Inner, llvm::raw_ostream &OS)
+      : AllowParseErrors(AllowParseErrors), Inner(Inner), OS(OS) {}
+  void BeginSourceFile(const clang::LangOptions &LangOpts, const clang::Preprocessor *PP) override {
+    Inner.BeginSourceFile(LangOpts, PP);
+  }
+  void EndSourceFile() override { Inner.EndSourceFile(); }
+  void finish() override { Inner.finish(); }
+  void HandleDiagnostic(clang::DiagnosticsEngine::Level Level, const clang::Diagnostic &Info) override;
+
+  /// Ends @p File's run, whose tool status was @p ToolStatus (0 success): one note (a warning with
+  /// --allow-parse-errors) when clang reported errors. @return The file's status.
+  int endFile(llvm::StringRef File, int ToolStatus);
+
+private:
+  bool AllowParseErrors;
+  clang::DiagnosticConsumer &Inner;
+  llvm::raw_ostream &OS;
+  unsigned ClangErrors = 0, OwnErrors = 0;
+  std::string FirstError;
+};
 
 }  // namespace rooflint::analyzer

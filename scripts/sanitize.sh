@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Builds the host code and its tests with AddressSanitizer and UndefinedBehaviorSanitizer in a separate
+# build directory (build-sanitize, no CUDA) and runs them; any sanitizer report fails the run (UBSan
+# halts on the first error). Issue 13: UBSan found signed overflows in the uncoalesced check.
+#   scripts/sanitize.sh                 the analyzer, rooflint-summary and the ceilings file, with their tests
+#   scripts/sanitize.sh all             every host target and every test that needs no GPU
+# The LLVM and clang shared libraries are not instrumented; leak detection is off because LLVM keeps
+# some allocations until exit on purpose (its option registry, interned strings).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+dir=${SANITIZE_BUILD_DIR:-build-sanitize}
+flags="-fsanitize=address,undefined -fno-sanitize=vptr -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
+cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DROOFLINT_BUILD_CUDA=OFF \
+  -DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_FLAGS="$flags" \
+  -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" >/dev/null
+export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+if [[ ${1:-} == all ]]; then
+  cmake --build "$dir" -j"$(nproc)"
+  ctest --test-dir "$dir" -LE 'gpu|fuzz' -j"$(nproc)" --output-on-failure
+else
+  cmake --build "$dir" -j"$(nproc)" --target rooflint rooflint-summary rooflint_analyzer_tests rooflint_ceilings_file_tests
+  ctest --test-dir "$dir" -R '^(rooflint\.cli|rooflint_ceilings_file|[A-Z][A-Za-z]*\.)' -LE 'gpu|fuzz' \
+    -E 'NOT_BUILT' -j"$(nproc)" --output-on-failure
+fi
+echo "sanitize: no ASan or UBSan report"

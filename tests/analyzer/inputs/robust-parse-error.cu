@@ -1,0 +1,5 @@
+// Issue 13: a file clang cannot parse. rooflint says once that it parses with clang 19 and what failed;
+// with --allow-parse-errors the file is a warning and the run exits 0.
+#include "cuda_mock.h"
+
+__global__ void broken(float *x) { x[threadIdx.x] = undeclared_in_clang; }  // line 5, column 53
