@@ -1,4 +1,5 @@
-# rooflint_analyze(TARGET t [GPU name] [CEILINGS file] [MANIFEST out.json] [SARIF out.sarif] [OPTIONS ...])
+# rooflint_analyze(TARGET t [GPU name] [CEILINGS file] [MANIFEST out.json] [SARIF out.sarif] [ALLOW_PARSE_ERRORS]
+#                  [OPTIONS ...])
 #
 # Defined by rooflint's top-level CMakeLists (rooflint built here, or added with add_subdirectory or
 # FetchContent) and by find_package(rooflint). Runs the rooflint analyzer over the CUDA (.cu) and C++
@@ -10,6 +11,8 @@
 # is built by `all`.
 #   GPU       datasheet peaks to classify against (default: the rooflint default, H200)
 #   CEILINGS  a ceilings file from rooflint-ceilings (measured peaks; preferred over GPU)
+#   ALLOW_PARSE_ERRORS  a file clang 19 cannot parse is a warning, not an error: the build goes on
+#             (rooflint --allow-parse-errors)
 #   OPTIONS   more rooflint options, e.g. --warnings-as-errors or -Wno-rooflint-bound
 #
 # The analyzer is, in this order: ROOFLINT_ANALYZER_EXECUTABLE (a prebuilt `rooflint`), else the target
@@ -19,7 +22,7 @@
 option(ROOFLINT_REQUIRE_ANALYZER "rooflint_analyze() without an analyzer is a configure error, not a warning" OFF)
 
 function(rooflint_analyze)
-  cmake_parse_arguments(ARG "" "TARGET;GPU;CEILINGS;MANIFEST;SARIF" "OPTIONS" ${ARGN})
+  cmake_parse_arguments(ARG "ALLOW_PARSE_ERRORS" "TARGET;GPU;CEILINGS;MANIFEST;SARIF" "OPTIONS" ${ARGN})
   if(NOT ARG_TARGET)
     message(FATAL_ERROR "rooflint_analyze: TARGET is required")
   endif()
@@ -63,6 +66,9 @@ function(rooflint_analyze)
     # URIs relative to the top-level source directory (GitHub code scanning wants them relative).
     list(APPEND options --sarif ${ARG_SARIF} --sarif-root ${CMAKE_SOURCE_DIR})
     list(APPEND outputs ${ARG_SARIF})
+  endif()
+  if(ARG_ALLOW_PARSE_ERRORS)
+    list(APPEND options --allow-parse-errors)
   endif()
   list(APPEND options ${ARG_OPTIONS})
 
