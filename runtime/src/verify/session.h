@@ -15,6 +15,9 @@
 
 namespace rooflint::runtime {
 
+/// Stores the core group's values (cupti::core_metrics() order) into @p k; used by every measurement.
+void store_core_values(counter_values& k, const std::vector<double>& values);
+
 class verify_session {
  public:
   explicit verify_session(const verify_options& options);
@@ -24,6 +27,15 @@ class verify_session {
 
   /// Measures @p c; faults come back as run_status::faulted (the CUDA context may then be unusable).
   measurement measure(const case_definition& c);
+
+  /// Measuring one launch that someone else makes (rooflint-verify's injection library, inside the
+  /// launch API's callback; external_launch.cpp). begin_external() waits for the device, flushes L2
+  /// (read-only sweep, outside the window) and starts counting the core group for one kernel launch;
+  /// the caller lets that launch happen; end_external() stops counting and returns the launch's
+  /// counters, and its duration (gpu__time_duration) as the timing of one run. Kernel replay keeps the
+  /// program's results: the core group is one pass, so the counted launch is the program's own.
+  result<void> begin_external();
+  measurement end_external(const std::string& case_name);
 
  private:
   result<void> ensure_device();
