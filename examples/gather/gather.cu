@@ -115,7 +115,7 @@ ROOFLINT_EXAMPLE_CHECK(embedding_gather) {
 }
 
 #if ROOFLINT_EXAMPLES_WITH_RUNTIME
-#include "rooflint/runtime/verify_case.h"
+#include "rooflint/runtime.h"
 
 namespace gather_example {
 

@@ -196,7 +196,7 @@ ROOFLINT_EXAMPLE_CHECK(hgemm_wmma) { return check_hgemm(hgemm_example::launch_wm
 ROOFLINT_EXAMPLE_CHECK(hgemm_cublas) { return check_hgemm(hgemm_example::launch_cublas, "hgemm_cublas"); }
 
 #if ROOFLINT_EXAMPLES_WITH_RUNTIME
-#include "rooflint/runtime/verify_case.h"
+#include "rooflint/runtime.h"
 #include "../common/launch_count.h"
 
 namespace hgemm_example {

@@ -200,7 +200,7 @@ ROOFLINT_EXAMPLE_CHECK(layernorm_single_pass) {
 }
 
 #if ROOFLINT_EXAMPLES_WITH_RUNTIME
-#include "rooflint/runtime/verify_case.h"
+#include "rooflint/runtime.h"
 
 namespace layernorm_example {
 

@@ -112,7 +112,7 @@ ROOFLINT_EXAMPLE_CHECK(reduce_sum) {
 }
 
 #if ROOFLINT_EXAMPLES_WITH_RUNTIME
-#include "rooflint/runtime/verify_case.h"
+#include "rooflint/runtime.h"
 
 namespace reduction_example {
 

@@ -68,7 +68,7 @@ ROOFLINT_EXAMPLE_CHECK(saxpy) {
 }
 
 #if ROOFLINT_EXAMPLES_WITH_RUNTIME
-#include "rooflint/runtime/verify_case.h"
+#include "rooflint/runtime.h"
 
 namespace saxpy_example {
 

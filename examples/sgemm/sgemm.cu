@@ -287,7 +287,7 @@ ROOFLINT_EXAMPLE_CHECK(sgemm_cublas) { return check_sgemm(sgemm_example::launch_
 // Verification cases: each kernel at N = 512 (everything fits in L2) and N = 4096 (B alone exceeds it).
 
 #if ROOFLINT_EXAMPLES_WITH_RUNTIME
-#include "rooflint/runtime/verify_case.h"
+#include "rooflint/runtime.h"
 #include "../common/launch_count.h"
 
 namespace sgemm_example {

@@ -204,7 +204,7 @@ ROOFLINT_EXAMPLE_CHECK(softmax_online) {
 }
 
 #if ROOFLINT_EXAMPLES_WITH_RUNTIME
-#include "rooflint/runtime/verify_case.h"
+#include "rooflint/runtime.h"
 
 namespace softmax_example {
 

@@ -99,7 +99,7 @@ ROOFLINT_EXAMPLE_CHECK(transpose_naive) { return check_transpose(transpose_naive
 ROOFLINT_EXAMPLE_CHECK(transpose_tiled) { return check_transpose(transpose_tiled, "transpose_tiled"); }
 
 #if ROOFLINT_EXAMPLES_WITH_RUNTIME
-#include "rooflint/runtime/verify_case.h"
+#include "rooflint/runtime.h"
 
 namespace transpose_example {
 

@@ -67,7 +67,7 @@ ROOFLINT_EXAMPLE_CHECK(vector_add) {
 }
 
 #if ROOFLINT_EXAMPLES_WITH_RUNTIME
-#include "rooflint/runtime/verify_case.h"
+#include "rooflint/runtime.h"
 
 namespace vector_add_example {
 

@@ -5,7 +5,7 @@
 
 #include <chrono>
 
-#include "rooflint/runtime/ceilings.h"
+#include "ceilings/ceilings.h"
 #include "rooflint/runtime/device.h"
 
 namespace {

@@ -19,8 +19,8 @@
 #include <limits>
 #include <string>
 
-#include "rooflint/runtime/ceilings.h"
-#include "rooflint/runtime/cuda_check.h"
+#include "ceilings/ceilings.h"
+#include "support/cuda_check.h"
 #include "timing.h"
 
 namespace rooflint::runtime {

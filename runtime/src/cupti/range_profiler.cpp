@@ -11,8 +11,8 @@
 #include <string>
 
 #include "cupti/cupti_check.h"
-#include "rooflint/runtime/cuda_check.h"
-#include "rooflint/runtime/cupti.h"
+#include "support/cuda_check.h"
+#include "cupti/cupti.h"
 
 namespace rooflint::runtime::cupti {
 

@@ -6,6 +6,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "rooflint/diagnostics.h"
 #include "rooflint/runtime/inject.h"
 
 namespace rooflint::runtime::inject {
@@ -93,19 +94,19 @@ std::vector<std::pair<std::string, finding>> baseline_findings(const std::vector
                                   " (" + (b.change >= 0 ? "+" : "") + percent(b.change) + "; noise band " + percent(b.band) + ")";
     switch (b.outcome) {
       case baseline_case::verdict::regression:
-        out.push_back({b.name, {severity::error, "rooflint-regression", "regression against the baseline: " + fractions}});
+        out.push_back({b.name, {severity::error, std::string(diagnostics::regression.name), "regression against the baseline: " + fractions}});
         break;
       case baseline_case::verdict::improvement:
-        out.push_back({b.name, {severity::remark, "rooflint-baseline", "improved against the baseline: " + fractions}});
+        out.push_back({b.name, {severity::remark, std::string(diagnostics::baseline.name), "improved against the baseline: " + fractions}});
         break;
       case baseline_case::verdict::no_change:
-        out.push_back({b.name, {severity::remark, "rooflint-baseline", "no change against the baseline: " + fractions}});
+        out.push_back({b.name, {severity::remark, std::string(diagnostics::baseline.name), "no change against the baseline: " + fractions}});
         break;
       case baseline_case::verdict::new_case:
-        out.push_back({b.name, {severity::remark, "rooflint-baseline", "not in the baseline (a new case, or not measured there)"}});
+        out.push_back({b.name, {severity::remark, std::string(diagnostics::baseline.name), "not in the baseline (a new case, or not measured there)"}});
         break;
       case baseline_case::verdict::missing:
-        out.push_back({b.name, {severity::warning, "rooflint-baseline",
+        out.push_back({b.name, {severity::warning, std::string(diagnostics::baseline.name),
                                 b.new_fraction <= 0 && b.old_fraction > 0 && b.change == 0 && b.band > 0
                                     ? "no roofline fraction in this run (not measured); baseline " + percent(b.old_fraction)
                                     : "in the baseline (roofline fraction " + percent(b.old_fraction) + ") but not measured in this run"}});

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 
+#include "rooflint/diagnostics.h"
 #include "rooflint/runtime/inject.h"
 
 namespace rooflint::runtime::inject {
@@ -105,7 +106,7 @@ program_report make_program_report(const std::vector<manifest_kernel>& kernels, 
   for (case_report& r : out.run.cases) {
     const auto k = std::find_if(out.kernels.begin(), out.kernels.end(), [&](const kernel_launches& l) { return l.kernel == r.kernel; });
     if (k == out.kernels.end()) continue;
-    r.findings.push_back({severity::remark, "rooflint-launches",
+    r.findings.push_back({severity::remark, std::string(diagnostics::launches.name),
                           "kernel '" + k->kernel + "': " + std::to_string(k->seen) + " annotated launches seen, " +
                               std::to_string(k->measured) + " measured" +
                               (k->unbound ? ", " + std::to_string(k->unbound) + " whose sizes did not bind" : std::string())});
@@ -115,7 +116,7 @@ program_report make_program_report(const std::vector<manifest_kernel>& kernels, 
   for (const kernel_launches& k : out.kernels)
     if (k.seen == 0)
       out.remarks.push_back("kernel '" + k.kernel + "' is annotated but was never launched by the program (mangled name '" +
-                            k.mangled_name + "') [rooflint-not-launched]");
+                            k.mangled_name + "') [" + std::string(diagnostics::not_launched.name) + "]");
   return out;
 }
 

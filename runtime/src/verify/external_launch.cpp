@@ -5,8 +5,8 @@
 
 #include <string>
 
-#include "rooflint/runtime/cuda_check.h"
-#include "rooflint/runtime/nvml.h"
+#include "support/cuda_check.h"
+#include "support/nvml.h"
 #include "verify/session.h"
 
 namespace rooflint::runtime {

@@ -7,6 +7,7 @@
 /// Glossary (as in rooflint/model): ideal FLOPs, compulsory bytes, arithmetic intensity, ridge,
 /// bound, t_min, peak source.
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <set>
@@ -43,6 +44,7 @@ struct Crossover {
 
 /// One analysed spec and its kernel: what the manifest records.
 struct KernelRecord {
+  std::string Group;           ///< the spec's group ("spec:file:line:col"): a run records it once
   std::string SpecName;
   SourcePosition SpecLocation;
   std::string KernelName;      ///< the spec's kernel_name
@@ -66,6 +68,9 @@ struct AnalysisResults {
   llvm::StringSet<> Seen;  ///< specs and kernels already analysed (headers seen by several files)
   llvm::StringSet<> Dependencies;  ///< every file read (sources and headers), for build-system depfiles
   unsigned FilesAnalyzed = 0;
+  /// Called when the analysis starts a group of diagnostics (a spec, a kernel body, "" after them):
+  /// a worker cuts its printed text there, so its parent prints each group once per run.
+  std::function<void(const std::string &)> OnGroup;
 };
 
 /// Analyses one parsed translation unit.
