@@ -3,8 +3,8 @@
 /// data, at the sizes of the harness's verification cases, on two streams, and calls cuBLAS; it knows
 /// nothing of rooflint. `rooflint-verify --manifest build -- rooflint-example-program` verifies it.
 /// It checks two results on the host (saxpy, in place; the reduction), so a verifier that changed them
-/// would make it fail. Usage: rooflint-example-program [substring] (run only the kernels whose name
-/// contains it).
+/// would make it fail. Usage: rooflint-example-program [substring [repeat]]: run only the kernels whose
+/// name contains the substring ("" for all), the whole sequence `repeat` times (default 1).
 
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
@@ -172,6 +172,7 @@ void run_gemms() {
 
 int main(int argc, char** argv) {
   if (argc > 1) filter = argv[1];
+  const int repeat = argc > 2 ? std::max(1, std::atoi(argv[2])) : 1;
   int devices = 0;
   if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
     std::printf("no CUDA device\n");
@@ -180,10 +181,12 @@ int main(int argc, char** argv) {
   cudaStream_t s1 = nullptr, s2 = nullptr;
   check(cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking), "stream");
   check(cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking), "stream");
-  run_vectors(s1, s2);
-  run_rows();
-  run_transpose();
-  run_gemms();
+  for (int r = 0; r < repeat; ++r) {
+    run_vectors(s1, s2);
+    run_rows();
+    run_transpose();
+    run_gemms();
+  }
   cudaStreamDestroy(s1);
   cudaStreamDestroy(s2);
   std::printf("%s\n", failures == 0 ? "all kernels ran" : "some kernels FAILED");
