@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "rooflint/runtime/inject.h"
+#include "verify/measurement_json.h"
 
 namespace rooflint::runtime::inject {
 

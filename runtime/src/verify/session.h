@@ -34,8 +34,9 @@ class verify_session {
   /// the caller lets that launch happen; end_external() stops counting and returns the launch's
   /// counters, and its duration (gpu__time_duration) as the timing of one run. Kernel replay keeps the
   /// program's results: the core group is one pass, so the counted launch is the program's own.
-  result<void> begin_external();
-  measurement end_external(const std::string& case_name);
+  /// @p launch_stream: the stream of the launch (its CUDA events time it when no counter can).
+  result<void> begin_external(cudaStream_t launch_stream);
+  measurement end_external(const std::string& case_name, cudaStream_t launch_stream);
 
  private:
   result<void> ensure_device();
@@ -52,7 +53,9 @@ class verify_session {
   error profiler_error_;
   std::vector<std::string> group_notes_;
   std::optional<cupti::config> core_, fp_, tensor_;
-  cupti::range_profiler* profiler_ = nullptr;  ///< the process's (range_profiler::shared)
+  cupti::range_profiler* profiler_ = nullptr;
+  bool external_counting_ = false;      ///< begin_external started the profiler
+  cudaEvent_t external_start_ = nullptr, external_stop_ = nullptr;  ///< the process's (range_profiler::shared)
 };
 
 }  // namespace rooflint::runtime

@@ -13,6 +13,7 @@
 // thread-local flag and pass through.
 
 #include <cuda.h>
+#include <cuda_runtime.h>
 #include <cupti.h>
 #include <fcntl.h>
 #include <unistd.h>
@@ -54,6 +55,7 @@ thread_local bool busy = false;  ///< inside our own CUDA calls: their launches 
 struct pending_launch {
   bool active = false;
   bool began = false;
+  cudaStream_t stream = nullptr;
   std::string key;
   launch_event event;
   error begin_error;
@@ -78,6 +80,7 @@ void emit(const std::string& line) {
 struct launch_call {
   void** kernel_params = nullptr;
   void** extra = nullptr;
+  CUstream stream = nullptr;
   launch_shape shape;
 };
 
@@ -85,10 +88,12 @@ launch_call decode(CUpti_CallbackId cbid, const void* params) {
   launch_call c;
   const auto from = [&](const auto* p) {
     c.kernel_params = p->kernelParams;
+    c.stream = p->hStream;
     c.shape = {{p->gridDimX, p->gridDimY, p->gridDimZ}, {p->blockDimX, p->blockDimY, p->blockDimZ}};
   };
   const auto from_config = [&](const CUlaunchConfig* cfg) {
     if (!cfg) return;
+    c.stream = cfg->hStream;
     c.shape = {{cfg->gridDimX, cfg->gridDimY, cfg->gridDimZ}, {cfg->blockDimX, cfg->blockDimY, cfg->blockDimZ}};
   };
   switch (cbid) {
@@ -193,7 +198,8 @@ void on_launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackData* cb) {
   pending.key = key;
   busy = true;
   if (!state->session) state->session = new verify_session(state->options);  // never deleted: see injection_state
-  auto began = state->session->begin_external();
+  pending.stream = reinterpret_cast<cudaStream_t>(call.stream);
+  auto began = state->session->begin_external(pending.stream);
   busy = false;
   pending.began = began.ok();
   if (!began) pending.begin_error = began.err();
@@ -207,14 +213,12 @@ void on_launch_exit() {
   busy = true;
   measurement m;
   if (pending.began) {
-    m = state->session->end_external(e.mangled_name);
+    m = state->session->end_external(e.mangled_name, pending.stream);
   } else {
     m.case_name = e.mangled_name;
+    // The device, the flush or the events failed (the profiler's own failures are timing-only verdicts,
+    // from end_external): the launch ran, unmeasured.
     m.status = pending.begin_error.code == error_code::unavailable ? run_status::no_device : run_status::faulted;
-    m.counters.unavailable_reason = pending.begin_error.message;
-    m.counters.permission_denied = pending.begin_error.code == error_code::permission_denied;
-    // Without counters (no permission, another profiler) the launch still ran: timing-only is not
-    // possible from here (its duration came from the counters), so it is reported as not measured.
     m.error = "not measured: " + pending.begin_error.message;
   }
   busy = false;
