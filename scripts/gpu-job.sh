@@ -44,6 +44,23 @@ run verify "$build/examples/rooflint-examples" --ceilings "$OUT/ceilings.json" -
     --junit "$OUT/verify.junit.xml" --svg "$OUT/roofline.svg"
 cat "$logs/verify.log" >>"$OUT/summary.txt"
 
+# ----- rooflint-verify -- program: unmodified programs through CUPTI injection (docs/verifier.md) -----
+# Needs the analyzer's manifests (version 2), which the device machine cannot make (no clang): carry
+# them and point ROOFLINT_MANIFESTS at them (default: the build tree).
+manifests=${ROOFLINT_MANIFESTS:-$build}
+if [[ -x $build/runtime/rooflint-verify && -x $build/examples/program/rooflint-example-program ]]; then
+  section "rooflint-verify -- the plain example program"
+  run inject-program "$build/runtime/rooflint-verify" --manifest "$manifests" --ceilings "$OUT/ceilings.json" \
+      --json "$OUT/inject-program.json" -- "$build/examples/program/rooflint-example-program"
+  cat "$logs/inject-program.log" >>"$OUT/summary.txt"
+  if [[ -x $build/examples/program/rooflint-example-gtests ]]; then
+    section "rooflint-verify -- the GoogleTest binary of the example kernels"
+    run inject-gtests "$build/runtime/rooflint-verify" --manifest "$manifests" --ceilings "$OUT/ceilings.json" \
+        --json "$OUT/inject-gtests.json" -- "$build/examples/program/rooflint-example-gtests"
+    cat "$logs/inject-gtests.log" >>"$OUT/summary.txt"
+  fi
+fi
+
 if [[ $mode == full ]]; then
   section "ncu side by side (dram__bytes_read.sum, dram__bytes_write.sum)"
   run ncu-examples ncu --clock-control none --metrics dram__bytes_read.sum,dram__bytes_write.sum,gpu__time_duration.sum \

@@ -79,5 +79,5 @@ TEST(DiagnosticsRegistry, FindsByNameAndCountsPerTool) {
   EXPECT_EQ(diagnostics::find("rooflint-expected-bound"), nullptr);  // the verifier's old name is gone
   // 9 analyzer diagnostics (rooflint-expectation is both tools'), 14 of the verifier plus that one.
   EXPECT_EQ(diagnostics::count(diagnostics::tool::analyzer), 9u);
-  EXPECT_EQ(diagnostics::count(diagnostics::tool::verifier), 15u);
+  EXPECT_EQ(diagnostics::count(diagnostics::tool::verifier), 19u);  // 15 + rooflint-verify -- program: launches, not-launched, regression, baseline
 }

@@ -116,13 +116,27 @@ inline constexpr diagnostic case_crashed{"rooflint-case-crashed", level::error, 
 inline constexpr diagnostic case_bad_case{"rooflint-case-bad-case", level::error, tool::verifier,
     "Reports a case that cannot run as declared, such as sizes that do not bind to its spec.",
     "docs/diagnostics/rooflint-case-bad-case.md"};
+// rooflint-verify -- program (docs/verifier.md, "Verifying a program")
+inline constexpr diagnostic launches{"rooflint-launches", level::remark, tool::verifier,
+    "States how many launches of an annotated kernel the program made and how many were measured.",
+    "docs/diagnostics/rooflint-launches.md"};
+inline constexpr diagnostic not_launched{"rooflint-not-launched", level::remark, tool::verifier,
+    "Says that a kernel the manifests annotate was never launched by the program.",
+    "docs/diagnostics/rooflint-not-launched.md"};
+inline constexpr diagnostic regression{"rooflint-regression", level::error, tool::verifier,
+    "Reports a case whose roofline fraction dropped against the baseline report by more than the noise.",
+    "docs/diagnostics/rooflint-regression.md"};
+inline constexpr diagnostic baseline{"rooflint-baseline", level::warning, tool::verifier,
+    "States how a case compares with the baseline report when it did not regress.",
+    "docs/diagnostics/rooflint-baseline.md"};
 // clang-format on
 
 inline constexpr std::array all{bound,           expectation,  param_name,       uncovered_param, read_only_written,
                                 datasheet_peaks, uncoalesced,  spec_evaluation,  kernel_binding,  ideal_traffic,
                                 not_cold,        missing_writes, faster_than_roof, roofline_fraction, clock_state,
                                 timing_only,     flops,        counters,         no_device,       no_peaks,
-                                case_faulted,    case_crashed, case_bad_case};
+                                case_faulted,    case_crashed, case_bad_case,    launches,        not_launched,
+                                regression,      baseline};
 
 /// @return The entry named @p n, or nullptr.
 constexpr const diagnostic* find(std::string_view n) {

@@ -35,6 +35,17 @@ std::string cuda_text(cudaError_t s) {
 
 }  // namespace
 
+void store_core_values(counter_values& k, const std::vector<double>& x) {
+  k.available = true;
+  k.dram_read_bytes = x[0];
+  k.dram_write_bytes = x[1];
+  k.duration_s = x[2] * 1e-9;  // gpu__time_duration is in ns
+  k.l2_bytes = x[3];
+  k.l2_read_sectors = x[4];
+  k.l2_write_sectors = x[5];
+  k.sm_clock_hz = x[6];
+}
+
 verify_session::verify_session(const verify_options& options) : options_(options) {}
 verify_session::~verify_session() {
   if (stream_) cudaStreamDestroy(stream_);
@@ -197,15 +208,7 @@ measurement verify_session::measure(const case_definition& c) {
       };
       if (core_) {
         if (auto v = collect(*core_, "core")) {
-          const auto& x = *v;
-          k.available = true;
-          k.dram_read_bytes = x[0];
-          k.dram_write_bytes = x[1];
-          k.duration_s = x[2] * 1e-9;  // gpu__time_duration is in ns
-          k.l2_bytes = x[3];
-          k.l2_read_sectors = x[4];
-          k.l2_write_sectors = x[5];
-          k.sm_clock_hz = x[6];
+          store_core_values(k, *v);
         } else if (fault.faulted()) {
           return faulted();
         } else {

@@ -15,6 +15,9 @@
 
 namespace rooflint::runtime {
 
+/// Stores the core group's values (cupti::core_metrics() order) into @p k; used by every measurement.
+void store_core_values(counter_values& k, const std::vector<double>& values);
+
 class verify_session {
  public:
   explicit verify_session(const verify_options& options);
@@ -24,6 +27,16 @@ class verify_session {
 
   /// Measures @p c; faults come back as run_status::faulted (the CUDA context may then be unusable).
   measurement measure(const case_definition& c);
+
+  /// Measuring one launch that someone else makes (rooflint-verify's injection library, inside the
+  /// launch API's callback; external_launch.cpp). begin_external() waits for the device, flushes L2
+  /// (read-only sweep, outside the window) and starts counting the core group for one kernel launch;
+  /// the caller lets that launch happen; end_external() stops counting and returns the launch's
+  /// counters, and its duration (gpu__time_duration) as the timing of one run. Kernel replay keeps the
+  /// program's results: the core group is one pass, so the counted launch is the program's own.
+  /// @p launch_stream: the stream of the launch (its CUDA events time it when no counter can).
+  result<void> begin_external(cudaStream_t launch_stream);
+  measurement end_external(const std::string& case_name, cudaStream_t launch_stream);
 
  private:
   result<void> ensure_device();
@@ -40,7 +53,9 @@ class verify_session {
   error profiler_error_;
   std::vector<std::string> group_notes_;
   std::optional<cupti::config> core_, fp_, tensor_;
-  cupti::range_profiler* profiler_ = nullptr;  ///< the process's (range_profiler::shared)
+  cupti::range_profiler* profiler_ = nullptr;
+  bool external_counting_ = false;      ///< begin_external started the profiler
+  cudaEvent_t external_start_ = nullptr, external_stop_ = nullptr;  ///< the process's (range_profiler::shared)
 };
 
 }  // namespace rooflint::runtime

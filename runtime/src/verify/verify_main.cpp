@@ -228,6 +228,18 @@ result<void> check_ceilings_apply(const std::optional<ceilings::ceilings_file>& 
 /// Compares every measurement with its case's spec and decides the exit code.
 run_report make_report(const std::vector<const case_definition*>& cases, const std::vector<measurement>& measured,
                        const verify_options& o, const std::optional<ceilings::ceilings_file>& ceilings) {
+  std::vector<case_source> sources;
+  for (const case_definition* c : cases) {
+    const auto bound = c->spec->bind(std::span<const dsl::size_binding>(c->sizes.data(), c->sizes.size()));
+    sources.push_back({{c->name, c->spec, bound.bound}, c->file, c->line});
+  }
+  return compare_cases(sources, measured, o, ceilings);
+}
+
+}  // namespace
+
+run_report compare_cases(const std::vector<case_source>& cases, const std::vector<measurement>& measured,
+                         const verify_options& o, const std::optional<ceilings::ceilings_file>& ceilings) {
   run_report run;
   if (ceilings) run.ceilings_clocks = ceilings->clocks;
   for (const auto& m : measured)
@@ -257,10 +269,9 @@ run_report make_report(const std::vector<const case_definition*>& cases, const s
   bool counted = false;
   std::string why_not_counted;
   for (std::size_t j = 0; j < cases.size(); ++j) {
-    const case_definition& c = *cases[j];
-    const auto bound = c.spec->bind(std::span<const dsl::size_binding>(c.sizes.data(), c.sizes.size()));
+    const case_source& c = cases[j];
     const measurement& m = measured[j];
-    case_report r = compare({c.name, c.spec, bound.bound}, m, run.peaks, tolerances_for(*c.spec, o.tolerance));
+    case_report r = compare(c.input, m, run.peaks, tolerances_for(*c.input.spec, o.tolerance));
     r.file = c.file;
     r.line = c.line;
     if (m.status == run_status::measured) {
@@ -294,6 +305,8 @@ run_report make_report(const std::vector<const case_definition*>& cases, const s
   run.exit_code = cannot_measure ? exit_cannot_measure : failed ? exit_failed : exit_passed;
   return run;
 }
+
+namespace {
 
 /// The cases whose name matches @p filter, or an error (a bad regex, no match).
 result<std::vector<const case_definition*>> select_cases(const std::string& filter) {

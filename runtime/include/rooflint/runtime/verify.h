@@ -47,6 +47,19 @@ struct verify_options {
   bool progress = true;              ///< progress lines on stderr
 };
 
+/// A case to compare, as the comparison needs it: the spec, the bound sizes, where it was stated.
+struct case_source {
+  case_input input;
+  std::string file;
+  int line = 0;
+};
+
+/// Compares each measurement with its case's spec against the run's peaks (--ceilings, else the
+/// datasheet), adds the run-wide warnings and decides the exit code: what verify() does once the cases
+/// are measured, shared by rooflint-verify -- ./program. @p measured is aligned with @p cases.
+run_report compare_cases(const std::vector<case_source>& cases, const std::vector<measurement>& measured,
+                         const verify_options& options, const std::optional<ceilings::ceilings_file>& ceilings);
+
 /// Measures case @p c in this process (CUDA is initialised here). Never throws; faults come back as
 /// run_status::faulted.
 measurement measure_case(const case_definition& c, const verify_options& options);

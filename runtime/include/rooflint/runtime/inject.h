@@ -1,0 +1,166 @@
+#pragma once
+/// @file inject.h
+/// Verifying a program that was not built for it: `rooflint-verify --manifest build -- ./program args`.
+///
+/// The parent (runtime/tools/rooflint-verify.cpp) reads the analyzer's manifests (docs/manifest-schema.md,
+/// version 2), runs the program with the injection library librooflint-inject.so loaded by the CUDA
+/// driver (CUDA_INJECTION64_PATH), and reads back one JSON line per annotated launch. The injection
+/// library (runtime/src/inject/injection.cpp) binds each launch's sizes from its own arguments and grid
+/// and measures the first launch of each distinct (kernel, sizes) with the verifier's session
+/// (verify_session::begin_external / end_external). The comparison and the reports are the harness
+/// verifier's (compare_cases, report.h).
+///
+/// Everything here is host code: no GPU needed, unit-tested on recorded manifests and lines.
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "rooflint/dsl/spec.h"
+#include "rooflint/runtime/result.h"
+#include "rooflint/runtime/verify.h"
+
+namespace rooflint::runtime::inject {
+
+/// The environment the parent sets for the injection library.
+inline constexpr const char* env_manifests = "ROOFLINT_INJECT_MANIFESTS";  ///< manifest files, ':'-separated
+inline constexpr const char* env_output = "ROOFLINT_INJECT_OUTPUT";        ///< file the library appends lines to
+inline constexpr const char* env_launches = "ROOFLINT_INJECT_LAUNCHES";    ///< launches measured per (kernel, sizes)
+inline constexpr const char* env_counters = "ROOFLINT_INJECT_COUNTERS";    ///< "0": timing only (--no-counters)
+
+/// A kernel parameter as the manifest lays it out.
+struct manifest_param {
+  std::string name, type, kind;  ///< kind: "integer", "pointer", "floating", "bool", "enum", "record", "other"
+  bool is_signed = false;
+  unsigned size_bytes = 0, offset_bytes = 0;
+};
+
+/// One annotated kernel of a manifest, with its spec rebuilt from spec_value.
+struct manifest_kernel {
+  std::string spec_name, kernel_name, function, mangled_name;
+  std::string file;  ///< the spec's file and line
+  int line = 0;
+  std::string manifest_path;
+  dsl::spec spec;
+  std::vector<manifest_param> params;
+};
+
+/// Reads a manifest of schema rooflint-manifest version 2. Errors (invalid_argument) name the file
+/// and the field.
+result<std::vector<manifest_kernel>> read_manifest(const std::string& path);
+
+/// Reads manifest text (what read_manifest does after reading the file), for tests.
+result<std::vector<manifest_kernel>> parse_manifest(const std::string& text, const std::string& path);
+
+/// @return @p path if it is a file, else every "*.manifest.json" below the directory @p path, sorted.
+/// Errors: invalid_argument (no such path, or a directory without manifests).
+result<std::vector<std::string>> find_manifests(const std::string& path);
+
+/// A launch's grid and block.
+struct launch_shape {
+  std::int64_t grid[3] = {1, 1, 1};
+  std::int64_t block[3] = {1, 1, 1};
+};
+
+/// @return The values a launch provides: the integer (and enum, bool) arguments read through
+/// @p kernel_params (one pointer per parameter) or, when that is null, from the packed buffer
+/// @p packed of @p packed_size bytes at the manifest's offsets; and the grid and block.
+dsl::launch_values launch_values_from(const manifest_kernel& k, void* const* kernel_params, const void* packed,
+                                      std::size_t packed_size, const launch_shape& shape);
+
+/// @return "N=1024" / "R=8, C=4096": the spec's dimensions at @p s, in the spec's order.
+std::string sizes_text(const dsl::spec& spec, const dsl::sizes& s);
+
+/// @return Why a launch's sizes did not bind, naming the dimension and where it is read from
+/// ("dimension 'N' = 4 * argument 3 ('n4') is 0 at this launch; a size must be positive").
+std::string binding_problem(const manifest_kernel& k, const dsl::binding_result& r, const dsl::launch_values& v);
+
+/// What the injection library reports about one annotated launch (one JSON line).
+struct launch_event {
+  std::string mangled_name;
+  long pid = 0;
+  std::string api;          ///< "cuLaunchKernel", "cuLaunchKernelEx", ...
+  bool bound = false;
+  std::string problem;      ///< when not bound: binding_problem()
+  std::string sizes;        ///< sizes_text() when bound
+  std::vector<double> size_values;  ///< the bound sizes, in the spec's dimension order
+  bool measured = false;
+  std::string not_measured;  ///< when bound but not measured and this is no repeat: why
+  std::optional<measurement> m;
+};
+
+std::string to_json_line(const launch_event& e);
+result<launch_event> launch_event_from_json(const std::string& line);
+
+/// What the injection library saw of the launch APIs (the end-of-process line).
+struct api_counts {
+  long pid = 0;
+  std::vector<std::pair<std::string, long>> driver, runtime;  ///< API name -> calls seen (every kernel)
+};
+std::string to_json_line(const api_counts& c);
+
+// ---------------------------------------------------------------------------------------------------
+// The parent's report
+
+/// One annotated kernel's launches in the program.
+struct kernel_launches {
+  std::string kernel;       ///< the spec's kernel name
+  std::string mangled_name;
+  long seen = 0;            ///< annotated launches seen
+  long measured = 0;        ///< of them, measured
+  long unbound = 0;         ///< of them, sizes did not bind
+};
+
+/// The program run and what was measured, around the harness's run_report.
+struct program_report {
+  run_report run;                        ///< cases (one per measured (kernel, sizes)), findings, exit code
+  std::vector<kernel_launches> kernels;  ///< every annotated kernel of the manifests
+  std::string program;                   ///< the command
+  int program_status = 0;                ///< exit code, or 128 + signal
+  std::string program_outcome;           ///< "exited with code 0", "killed by signal 11 (Segmentation fault)"
+  bool program_failed = false;
+  std::vector<api_counts> apis;
+  std::vector<std::string> remarks;      ///< "kernel 'x' is annotated but was never launched ..." [rooflint-not-launched]
+};
+
+/// Exit code when the program itself failed (non-zero exit or a signal): takes precedence over 3, 1, 0.
+inline constexpr int exit_program_failed = 4;
+
+/// Builds the report from the manifests' kernels and the injection's lines: groups measured launches
+/// into one case per (kernel, sizes) (counters of the first measured launch, timing over all of them),
+/// compares each through compare_cases, adds a remark per kernel with its launches seen and measured,
+/// a remark for an annotated kernel never launched, an error finding for each launch whose sizes did not
+/// bind, and decides the exit code.
+program_report make_program_report(const std::vector<manifest_kernel>& kernels, const std::vector<launch_event>& events,
+                                   const verify_options& options, const std::optional<ceilings::ceilings_file>& ceilings);
+
+// ---------------------------------------------------------------------------------------------------
+// The baseline gate
+
+/// One case's roofline fraction against a previous report.
+struct baseline_case {
+  std::string name;
+  double old_fraction = 0, new_fraction = 0;  ///< t_min / t_measured
+  double band = 0;              ///< relative noise band: a drop beyond it is a regression
+  double change = 0;            ///< new / old - 1
+  enum class verdict { no_change, regression, improvement, new_case, missing } outcome = verdict::no_change;
+};
+
+/// Relative noise of a timing from its repetitions: half their range over the median,
+/// (max - min) / (2 x median), from the figures every report keeps (0 for a single run). See
+/// docs/verifier.md.
+double relative_noise(const timing_values& t);
+
+/// Compares @p current with the JSON report @p baseline_json (schema rooflint-verify). A case is a
+/// regression when its fraction dropped by more than band = max(3 x the larger relative noise of the
+/// two runs, @p floor) (default 2%). Errors: invalid_argument (not a rooflint-verify report).
+result<std::vector<baseline_case>> compare_baseline(const run_report& current, const std::string& baseline_json,
+                                                    double floor = 0.02);
+
+/// @return The findings the gate adds to the run: one per case (regression: error; no change, improvement:
+/// remark), and a run-wide sentence.
+std::vector<std::pair<std::string, finding>> baseline_findings(const std::vector<baseline_case>& cases);
+
+}  // namespace rooflint::runtime::inject

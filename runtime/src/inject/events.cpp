@@ -1,0 +1,52 @@
+// The injection library's lines to the parent: one JSON object per line, written with one write()
+// each (O_APPEND), so lines of forked children never interleave.
+
+#include <nlohmann/json.hpp>
+
+#include "rooflint/runtime/inject.h"
+#include "verify/measurement_json.h"
+
+namespace rooflint::runtime::inject {
+
+std::string to_json_line(const launch_event& e) {
+  nlohmann::json j{{"type", "launch"},   {"mangled_name", e.mangled_name}, {"pid", e.pid},
+                   {"api", e.api},       {"bound", e.bound},               {"problem", e.problem},
+                   {"sizes", e.sizes},   {"size_values", e.size_values},   {"measured", e.measured},
+                   {"not_measured", e.not_measured}};
+  if (e.m) j["measurement"] = nlohmann::json::parse(measurement_to_json(*e.m));
+  return j.dump() + "\n";
+}
+
+result<launch_event> launch_event_from_json(const std::string& line) {
+  try {
+    const nlohmann::json j = nlohmann::json::parse(line);
+    if (j.value("type", "") != "launch") return error{error_code::invalid_argument, "not a launch line"};
+    launch_event e;
+    e.mangled_name = j.at("mangled_name").get<std::string>();
+    e.pid = j.value("pid", 0L);
+    e.api = j.value("api", "");
+    e.bound = j.at("bound").get<bool>();
+    e.problem = j.value("problem", "");
+    e.sizes = j.value("sizes", "");
+    e.size_values = j.value("size_values", std::vector<double>{});
+    e.measured = j.value("measured", false);
+    e.not_measured = j.value("not_measured", "");
+    if (j.contains("measurement")) {
+      auto m = measurement_from_json(j["measurement"].dump());
+      if (!m) return m.err();
+      e.m = std::move(*m);
+    }
+    return e;
+  } catch (const nlohmann::json::exception& ex) {
+    return error{error_code::invalid_argument, std::string("a line of the injection library is not valid: ") + ex.what()};
+  }
+}
+
+std::string to_json_line(const api_counts& c) {
+  nlohmann::json driver = nlohmann::json::object(), runtime = nlohmann::json::object();
+  for (const auto& [api, n] : c.driver) driver[api] = n;
+  for (const auto& [api, n] : c.runtime) runtime[api] = n;
+  return nlohmann::json{{"type", "apis"}, {"pid", c.pid}, {"driver", driver}, {"runtime", runtime}}.dump() + "\n";
+}
+
+}  // namespace rooflint::runtime::inject

@@ -1,0 +1,314 @@
+// librooflint-inject.so: loaded into an unmodified program by the CUDA driver (CUDA_INJECTION64_PATH),
+// which calls InitializeInjection() when the program initialises CUDA. It subscribes to CUPTI's
+// callbacks on every kernel launch API, and for each launch of a kernel the manifests annotate:
+//   - reads the launch's integer arguments (kernelParams, or the packed buffer of `extra`) and its grid
+//     and block, and binds the spec's sizes (spec.bind_launch, the manifest's parameter layout);
+//   - for the first launch of each distinct (kernel, sizes) (ROOFLINT_INJECT_LAUNCHES per key), at the
+//     API's entry: waits for the device, flushes L2 with a read-only sweep and starts counting the core
+//     metric group (auto range, kernel replay: one pass, so the counted launch is the program's own and
+//     its results do not change); at the API's exit: stops, and records the counters and the launch's
+//     duration (verify_session::begin_external / end_external, the harness verifier's session);
+//   - appends one JSON line per annotated launch to ROOFLINT_INJECT_OUTPUT (inject.h).
+// Unannotated kernels are not touched. The library's own launches (the L2 flush) are recognised by a
+// thread-local flag and pass through.
+
+#include <cuda.h>
+#include <cuda_runtime.h>
+#include <cupti.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "rooflint/runtime/inject.h"
+#include "verify/session.h"
+
+namespace rooflint::runtime::inject {
+namespace {
+
+/// Everything the library keeps; created once in InitializeInjection and never destroyed (the
+/// program's exit must not run our destructors after CUDA has gone).
+struct injection_state {
+  std::map<std::string, manifest_kernel> kernels;  ///< by mangled name
+  int out_fd = -1;
+  int launches_per_key = 1;
+  verify_options options;
+  std::mutex mutex;                             ///< serialises measurements and the maps below
+  std::map<std::string, int> measured_per_key;  ///< mangled name + sizes -> launches measured
+  verify_session* session = nullptr;
+  std::map<std::string, long> driver_calls, runtime_calls;
+  bool measuring = false;                       ///< a launch is being counted (its range is open)
+};
+
+injection_state* state = nullptr;
+thread_local bool busy = false;  ///< inside our own CUDA calls: their launches pass through
+
+/// A measurement begun at a launch's entry, finished at its exit (same thread, same call).
+struct pending_launch {
+  bool active = false;
+  bool began = false;
+  cudaStream_t stream = nullptr;
+  std::string key;
+  launch_event event;
+  error begin_error;
+};
+thread_local pending_launch pending;
+
+void emit(const std::string& line) {
+  if (state->out_fd < 0) return;
+  // One write per line with O_APPEND: lines of forked or concurrent processes do not interleave.
+  const char* p = line.data();
+  std::size_t left = line.size();
+  while (left > 0) {
+    const ssize_t n = ::write(state->out_fd, p, left);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return;
+    p += n;
+    left -= static_cast<std::size_t>(n);
+  }
+}
+
+/// What a launch API's parameters say: the function's arguments and its shape.
+struct launch_call {
+  void** kernel_params = nullptr;
+  void** extra = nullptr;
+  CUstream stream = nullptr;
+  launch_shape shape;
+};
+
+launch_call decode(CUpti_CallbackId cbid, const void* params) {
+  launch_call c;
+  const auto from = [&](const auto* p) {
+    c.kernel_params = p->kernelParams;
+    c.stream = p->hStream;
+    c.shape = {{p->gridDimX, p->gridDimY, p->gridDimZ}, {p->blockDimX, p->blockDimY, p->blockDimZ}};
+  };
+  const auto from_config = [&](const CUlaunchConfig* cfg) {
+    if (!cfg) return;
+    c.stream = cfg->hStream;
+    c.shape = {{cfg->gridDimX, cfg->gridDimY, cfg->gridDimZ}, {cfg->blockDimX, cfg->blockDimY, cfg->blockDimZ}};
+  };
+  switch (cbid) {
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel: {
+      const auto* p = static_cast<const cuLaunchKernel_params*>(params);
+      from(p);
+      c.extra = p->extra;
+      break;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz: {
+      const auto* p = static_cast<const cuLaunchKernel_ptsz_params*>(params);
+      from(p);
+      c.extra = p->extra;
+      break;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel: from(static_cast<const cuLaunchCooperativeKernel_params*>(params)); break;
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz:
+      from(static_cast<const cuLaunchCooperativeKernel_ptsz_params*>(params));
+      break;
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx: {
+      const auto* p = static_cast<const cuLaunchKernelEx_params*>(params);
+      c.kernel_params = p->kernelParams;
+      c.extra = p->extra;
+      from_config(p->config);
+      break;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz: {
+      const auto* p = static_cast<const cuLaunchKernelEx_ptsz_params*>(params);
+      c.kernel_params = p->kernelParams;
+      c.extra = p->extra;
+      from_config(p->config);
+      break;
+    }
+    default: break;
+  }
+  return c;
+}
+
+/// The packed argument buffer of `extra` (CU_LAUNCH_PARAM_BUFFER_POINTER / _SIZE), if any.
+std::pair<const void*, std::size_t> packed_buffer(void** extra) {
+  const void* buffer = nullptr;
+  std::size_t size = 0;
+  for (int i = 0; extra && extra[i] != CU_LAUNCH_PARAM_END && i < 16; i += 2) {
+    if (extra[i] == CU_LAUNCH_PARAM_BUFFER_POINTER) buffer = extra[i + 1];
+    if (extra[i] == CU_LAUNCH_PARAM_BUFFER_SIZE && extra[i + 1]) size = *static_cast<std::size_t*>(extra[i + 1]);
+  }
+  return {buffer, size};
+}
+
+const char* driver_api_name(CUpti_CallbackId cbid) {
+  switch (cbid) {
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel: return "cuLaunchKernel";
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz: return "cuLaunchKernel_ptsz";
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx: return "cuLaunchKernelEx";
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz: return "cuLaunchKernelEx_ptsz";
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel: return "cuLaunchCooperativeKernel";
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz: return "cuLaunchCooperativeKernel_ptsz";
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch: return "cuGraphLaunch";
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz: return "cuGraphLaunch_ptsz";
+    default: return "other";
+  }
+}
+
+void on_launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackData* cb) {
+  if (!cb->symbolName) return;
+  const auto found = state->kernels.find(cb->symbolName);
+  if (found == state->kernels.end()) return;  // not annotated: untouched
+  const manifest_kernel& k = found->second;
+  const launch_call call = decode(cbid, cb->functionParams);
+  const auto [packed, packed_size] = packed_buffer(call.extra);
+  const dsl::launch_values values = launch_values_from(k, call.kernel_params, packed, packed_size, call.shape);
+
+  pending = {};
+  launch_event& e = pending.event;
+  e.mangled_name = k.mangled_name;
+  e.pid = static_cast<long>(::getpid());
+  e.api = driver_api_name(cbid);
+  const dsl::binding_result r = k.spec.bind_launch(values);
+  e.bound = r.ok();
+  if (!e.bound) {
+    e.problem = binding_problem(k, r, values);
+    emit(to_json_line(e));
+    return;
+  }
+  e.sizes = sizes_text(k.spec, r.bound);
+  for (int i = 0; i < k.spec.dim_count; ++i) e.size_values.push_back(r.bound.values[i]);
+
+  std::lock_guard<std::mutex> lock(state->mutex);
+  const std::string key = k.mangled_name + "|" + e.sizes;
+  if (state->measured_per_key[key] >= state->launches_per_key) {
+    emit(to_json_line(e));  // seen, a repeat of a measured (kernel, sizes)
+    return;
+  }
+  if (state->measuring) {  // another thread's launch is being counted: one range at a time
+    e.not_measured = "another launch was being measured at the same time (launches from several threads)";
+    emit(to_json_line(e));
+    return;
+  }
+  state->measuring = true;
+  ++state->measured_per_key[key];
+  pending.active = true;
+  pending.key = key;
+  busy = true;
+  if (!state->session) state->session = new verify_session(state->options);  // never deleted: see injection_state
+  pending.stream = reinterpret_cast<cudaStream_t>(call.stream);
+  auto began = state->session->begin_external(pending.stream);
+  busy = false;
+  pending.began = began.ok();
+  if (!began) pending.begin_error = began.err();
+}
+
+void on_launch_exit() {
+  if (!pending.active) return;
+  pending.active = false;
+  launch_event& e = pending.event;
+  std::lock_guard<std::mutex> lock(state->mutex);
+  busy = true;
+  measurement m;
+  if (pending.began) {
+    m = state->session->end_external(e.mangled_name, pending.stream);
+  } else {
+    m.case_name = e.mangled_name;
+    // The device, the flush or the events failed (the profiler's own failures are timing-only verdicts,
+    // from end_external): the launch ran, unmeasured.
+    m.status = pending.begin_error.code == error_code::unavailable ? run_status::no_device : run_status::faulted;
+    m.error = "not measured: " + pending.begin_error.message;
+  }
+  busy = false;
+  state->measuring = false;
+  e.measured = true;
+  e.m = std::move(m);
+  emit(to_json_line(e));
+}
+
+void CUPTIAPI callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void* data) {
+  if (busy || !state) return;
+  const auto* cb = static_cast<const CUpti_CallbackData*>(data);
+  if (domain == CUPTI_CB_DOMAIN_RUNTIME_API) {
+    if (cb->callbackSite == CUPTI_API_ENTER) {
+      std::lock_guard<std::mutex> lock(state->mutex);
+      ++state->runtime_calls[cb->functionName ? cb->functionName : "?"];
+    }
+    return;
+  }
+  if (domain != CUPTI_CB_DOMAIN_DRIVER_API) return;
+  if (cb->callbackSite == CUPTI_API_ENTER) {
+    {
+      std::lock_guard<std::mutex> lock(state->mutex);
+      ++state->driver_calls[driver_api_name(cbid)];
+    }
+    if (cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch || cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz) return;
+    on_launch_enter(cbid, cb);
+  } else {
+    on_launch_exit();
+  }
+}
+
+void report_api_counts() {
+  if (!state) return;
+  api_counts c;
+  c.pid = static_cast<long>(::getpid());
+  {
+    std::lock_guard<std::mutex> lock(state->mutex);
+    c.driver.assign(state->driver_calls.begin(), state->driver_calls.end());
+    c.runtime.assign(state->runtime_calls.begin(), state->runtime_calls.end());
+  }
+  emit(to_json_line(c));
+}
+
+int initialize() {
+  state = new injection_state;
+  if (const char* out = std::getenv(env_output); out && *out)
+    state->out_fd = ::open(out, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+  if (const char* n = std::getenv(env_launches); n && std::atoi(n) > 0) state->launches_per_key = std::atoi(n);
+  if (const char* c = std::getenv(env_counters); c && std::string(c) == "0") state->options.counters = false;
+  state->options.progress = false;
+  if (const char* list = std::getenv(env_manifests)) {
+    std::string paths = list;
+    for (std::size_t start = 0; start <= paths.size();) {
+      const std::size_t end = std::min(paths.find(':', start), paths.size());
+      if (end > start)
+        if (auto kernels = read_manifest(paths.substr(start, end - start)))
+          for (auto& k : *kernels)  // a spec without .sizes() cannot bind a launch: left alone
+            if (k.spec.launch.kind != dsl::binding_kind::none) state->kernels.emplace(k.mangled_name, std::move(k));
+      start = end + 1;
+    }
+  }
+  CUpti_SubscriberHandle subscriber = nullptr;
+  if (cuptiSubscribe(&subscriber, callback, nullptr) != CUPTI_SUCCESS) {
+    std::fprintf(stderr, "rooflint-inject: cuptiSubscribe failed (another CUPTI client, such as ncu or nsys, is attached?); nothing is measured\n");
+    return 1;
+  }
+  for (const CUpti_CallbackId id :
+       {CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
+        CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
+        CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel, CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz,
+        CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch, CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz})
+    cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, id);
+  // Runtime launch APIs are only counted: every runtime launch reaches a driver launch API, which is
+  // where launches are bound and measured (docs/verifier.md records what the H200 showed).
+  for (const CUpti_CallbackId id :
+       {CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000,
+        CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060,
+        CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_v9000, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_ptsz_v9000,
+        CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_v13000, CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_ptsz_v13000,
+        CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_v10000})
+    cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, id);
+  std::atexit(report_api_counts);
+  return 0;
+}
+
+}  // namespace
+}  // namespace rooflint::runtime::inject
+
+/// Called by the CUDA driver when it loads the library named by CUDA_INJECTION64_PATH.
+extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) {
+  return rooflint::runtime::inject::initialize();
+}

@@ -1,0 +1,123 @@
+// The parent's report of a program run: measured launches grouped into cases, compared through the
+// harness verifier's compare_cases, plus what only a program run has (launches seen, kernels never
+// launched, launches whose sizes did not bind).
+
+#include <algorithm>
+#include <map>
+
+#include "rooflint/diagnostics.h"
+#include "rooflint/runtime/inject.h"
+
+namespace rooflint::runtime::inject {
+
+namespace {
+
+double median_of(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/// One case: a kernel at one set of sizes, with every measured launch of it.
+struct grouped_case {
+  const manifest_kernel* kernel = nullptr;
+  std::string sizes;
+  dsl::sizes values;
+  std::vector<const measurement*> launches;
+};
+
+/// The first measured launch's counters; the timing over all measured launches (median, min, max).
+measurement merge(const grouped_case& g, const std::string& name) {
+  measurement m = *g.launches.front();
+  m.case_name = name;
+  std::vector<double> times;
+  for (const measurement* l : g.launches)
+    if (l->timing.available) times.push_back(l->timing.median_s);
+  if (!times.empty()) {
+    m.timing.available = true;
+    m.timing.repetitions = static_cast<int>(times.size());
+    m.timing.median_s = median_of(times);
+    m.timing.min_s = *std::min_element(times.begin(), times.end());
+    m.timing.max_s = *std::max_element(times.begin(), times.end());
+  }
+  return m;
+}
+
+}  // namespace
+
+program_report make_program_report(const std::vector<manifest_kernel>& kernels, const std::vector<launch_event>& events,
+                                   const verify_options& options, const std::optional<ceilings::ceilings_file>& ceilings) {
+  program_report out;
+  std::map<std::string, const manifest_kernel*> by_symbol;
+  std::map<std::string, std::size_t> index;  // mangled name -> out.kernels
+  for (const manifest_kernel& k : kernels) {
+    if (k.spec.launch.kind == dsl::binding_kind::none) continue;  // no .sizes(): its launches cannot bind
+    if (index.count(k.mangled_name)) continue;  // one kernel in several manifests (a header): once
+    by_symbol[k.mangled_name] = &k;
+    index[k.mangled_name] = out.kernels.size();
+    out.kernels.push_back({k.kernel_name, k.mangled_name});
+  }
+
+  std::vector<grouped_case> groups;
+  std::vector<std::pair<const manifest_kernel*, std::string>> unbound;  // first problem per kernel
+  for (const launch_event& e : events) {
+    const auto found = by_symbol.find(e.mangled_name);
+    if (found == by_symbol.end()) continue;
+    const manifest_kernel& k = *found->second;
+    kernel_launches& kl = out.kernels[index[e.mangled_name]];
+    ++kl.seen;
+    if (!e.bound) {
+      if (kl.unbound++ == 0) unbound.emplace_back(&k, e.problem);
+      continue;
+    }
+    if (!e.measured || !e.m) continue;
+    ++kl.measured;
+    auto g = std::find_if(groups.begin(), groups.end(),
+                          [&](const grouped_case& c) { return c.kernel == &k && c.sizes == e.sizes; });
+    if (g == groups.end()) {
+      grouped_case c;
+      c.kernel = &k;
+      c.sizes = e.sizes;
+      for (std::size_t i = 0; i < e.size_values.size() && i < dsl::max_dims; ++i) c.values.values[i] = e.size_values[i];
+      groups.push_back(std::move(c));
+      g = groups.end() - 1;
+    }
+    g->launches.push_back(&*e.m);
+  }
+
+  std::vector<case_source> sources;
+  std::vector<measurement> measured;
+  for (const grouped_case& g : groups) {
+    const std::string name = g.kernel->kernel_name + " [" + g.sizes + "]";
+    sources.push_back({{name, &g.kernel->spec, g.values}, g.kernel->file, g.kernel->line});
+    measured.push_back(merge(g, name));
+  }
+  for (const auto& [k, problem] : unbound) {
+    measurement m;
+    m.case_name = k->kernel_name + " [sizes did not bind]";
+    m.status = run_status::bad_case;
+    m.error = "a launch of kernel '" + k->kernel_name + "' (spec '" + k->spec_name + "') did not bind: " + problem;
+    sources.push_back({{m.case_name, &k->spec, {}}, k->file, k->line});
+    measured.push_back(std::move(m));
+  }
+  out.run = compare_cases(sources, measured, options, ceilings);
+
+  for (case_report& r : out.run.cases) {
+    const auto k = std::find_if(out.kernels.begin(), out.kernels.end(), [&](const kernel_launches& l) { return l.kernel == r.kernel; });
+    if (k == out.kernels.end()) continue;
+    r.findings.push_back({severity::remark, std::string(diagnostics::launches.name),
+                          "kernel '" + k->kernel + "': " + std::to_string(k->seen) + " annotated launches seen, " +
+                              std::to_string(k->measured) + " measured" +
+                              (k->unbound ? ", " + std::to_string(k->unbound) + " whose sizes did not bind" : std::string())});
+  }
+  // An annotated kernel the program never launched: nothing wrong with the kernel, but the manifest and
+  // the program may not match (a stale build, a spec standing for a library call).
+  for (const kernel_launches& k : out.kernels)
+    if (k.seen == 0)
+      out.remarks.push_back("kernel '" + k.kernel + "' is annotated but was never launched by the program (mangled name '" +
+                            k.mangled_name + "') [" + std::string(diagnostics::not_launched.name) + "]");
+  return out;
+}
+
+}  // namespace rooflint::runtime::inject

@@ -1,0 +1,84 @@
+// Measuring a launch made by someone else (the program rooflint-verify runs): the same session, flush,
+// profiler and core metric group as verify_session::measure, split around the program's own launch.
+
+#include <cuda_runtime.h>
+
+#include <string>
+
+#include "support/cuda_check.h"
+#include "support/nvml.h"
+#include "verify/session.h"
+
+namespace rooflint::runtime {
+
+result<void> verify_session::begin_external(cudaStream_t launch_stream) {
+  ROOFLINT_TRY(ensure_device());
+  external_counting_ = false;
+  if (options_.counters) {
+    ensure_profiler();  // its failure (permission, another profiler) leaves timing-only verdicts
+    if (profiler_ && core_) {
+      ROOFLINT_TRY(profiler_->arm(*core_, 1));
+      external_counting_ = true;
+    }
+  }
+  // The program's earlier work is done and L2 holds none of its lines when the window opens.
+  ROOFLINT_TRY_CUDA(cudaDeviceSynchronize());
+  ROOFLINT_TRY(flush_->enqueue(stream_));
+  ROOFLINT_TRY_CUDA(cudaStreamSynchronize(stream_));
+  // Events on the launch's own stream: the time when no counter gives the launch's duration.
+  if (!external_start_) ROOFLINT_TRY_CUDA(cudaEventCreate(&external_start_));
+  if (!external_stop_) ROOFLINT_TRY_CUDA(cudaEventCreate(&external_stop_));
+  ROOFLINT_TRY_CUDA(cudaEventRecord(external_start_, launch_stream));
+  if (external_counting_) return profiler_->start();
+  return success();
+}
+
+measurement verify_session::end_external(const std::string& case_name, cudaStream_t launch_stream) {
+  measurement m;
+  m.case_name = case_name;
+  m.device = device_;
+  counter_values& k = m.counters;
+  k.notes = group_notes_;
+  k.ranges_expected = 1;
+  float event_ms = 0;
+  const bool timed = cudaEventRecord(external_stop_, launch_stream) == cudaSuccess &&
+                     cudaEventSynchronize(external_stop_) == cudaSuccess &&
+                     cudaEventElapsedTime(&event_ms, external_start_, external_stop_) == cudaSuccess;
+  if (!options_.counters) {
+    k.unavailable_reason = "counters switched off (--no-counters)";
+  } else if (!profiler_) {
+    k.permission_denied = profiler_error_.code == error_code::permission_denied;
+    k.unavailable_reason = profiler_error_.message;
+  } else if (!core_) {
+    k.unavailable_reason = "the core metrics are not available on chip '" + device_.chip + "'";
+  } else if (external_counting_) {
+    k.passes["core"] = static_cast<int>(core_->passes());
+    auto values = profiler_->finish(*core_, 1);
+    if (values) {
+      store_core_values(k, *values);
+    } else {
+      k.unavailable_reason = "core group not collected: " + values.err().message;
+    }
+  }
+  if (k.available)
+    k.notes.push_back("counted on the program's own launch (core group only: a second group would need a replay)");
+  timing_values& t = m.timing;
+  if (k.available && k.duration_s > 0) {
+    t.available = true;
+    t.repetitions = 1;
+    t.median_s = t.min_s = t.max_s = k.duration_s;
+  } else if (timed) {  // no counters: CUDA events around the launch on its stream
+    t.available = true;
+    t.repetitions = 1;
+    t.median_s = t.min_s = t.max_s = event_ms * 1e-3;
+  }
+  if (nvml_device_.handle)
+    if (auto mhz = nvml_library::instance()->sm_mhz(nvml_device_)) {
+      t.clock_available = true;
+      t.sm_mhz_min = t.sm_mhz_max = t.sm_mhz_mean = *mhz;
+    }
+  // No cudaGetLastError here: in a program that shares this libcudart it would clear the program's error.
+  return m;
+}
+
+}  // namespace rooflint::runtime

@@ -1,0 +1,356 @@
+// rooflint-verify [options] --manifest PATH... -- program [args...]
+//
+// Runs an unmodified program with the injection library (librooflint-inject.so, CUDA_INJECTION64_PATH)
+// and verifies the launches of the kernels the manifests annotate against their specs, through the
+// harness verifier's comparison and reports (rooflint/runtime/inject.h, docs/verifier.md).
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <climits>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "rooflint/ceilings/ceilings_file.h"
+#include "rooflint/runtime/inject.h"
+#include "rooflint/runtime/report.h"
+
+extern char** environ;
+
+namespace {
+
+using namespace rooflint::runtime;
+using namespace rooflint::runtime::inject;
+
+const char* const usage_text = R"(usage: rooflint-verify [options] --manifest PATH... -- program [args...]
+
+Runs the program with rooflint's CUPTI injection library and verifies, against their specs, the
+launches of the kernels the manifests annotate: sizes bound from each launch's arguments and grid, the
+first launch of each distinct (kernel, sizes) counted cold (L2 flushed) with kernel replay, compared
+like the harness verifier. The program's output and exit status pass through; the report goes to stderr.
+
+options:
+  --manifest PATH     an analyzer manifest, or a build directory searched for *.manifest.json (repeatable)
+  --launches N        launches measured per distinct (kernel, sizes) (default 1)
+  --ceilings FILE     measured peaks from rooflint-ceilings (default: datasheet peaks, labelled as such)
+  --tolerance X       largest acceptable observed/compulsory bytes ratio where the spec sets none (default 1.10)
+  --baseline FILE     a previous --json report: a drop of a case's roofline fraction beyond the noise fails
+  --json FILE         write the JSON report
+  --junit FILE        write JUnit XML
+  --svg FILE          write the SVG roofline chart
+  --inject-library F  the injection library (default: librooflint-inject.so beside this executable)
+  --quiet             no report table on stderr (the files are still written)
+  --help              this text
+
+exit codes: 0 every verdict passed; 1 a verdict failed (or a regression against --baseline); 2 bad usage
+(unknown option, no manifest, a program that does not exist or is not executable); 3 could not measure
+(no GPU, no counter permission, no annotated launch measured, sizes that did not bind); 4 the program
+itself failed (non-zero exit or a signal; its status is in the report), which takes precedence over 3, 1, 0
+)";
+
+int usage_error(const std::string& message) {
+  std::fprintf(stderr, "rooflint-verify: error: %s; see 'rooflint-verify --help'\n", message.c_str());
+  return exit_usage;
+}
+
+/// @return The program's path: as given when it has a '/', else found on PATH; empty when not found.
+std::string resolve_program(const std::string& name, std::string& why) {
+  const auto executable = [&](const std::string& path) {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0) return false;
+    if (!S_ISREG(st.st_mode)) { why = "'" + path + "' is not a regular file"; return false; }
+    if (::access(path.c_str(), X_OK) != 0) { why = "'" + path + "' is not executable"; return false; }
+    return true;
+  };
+  if (name.find('/') != std::string::npos) {
+    why = "'" + name + "' does not exist";
+    return executable(name) ? name : std::string();
+  }
+  why = "'" + name + "' is not on PATH";
+  const char* path = std::getenv("PATH");
+  std::stringstream dirs(path ? path : "");
+  for (std::string dir; std::getline(dirs, dir, ':');)
+    if (!dir.empty() && executable(dir + "/" + name)) return dir + "/" + name;
+  return {};
+}
+
+std::string default_library() {
+  char self[PATH_MAX];
+  const ssize_t n = ::readlink("/proc/self/exe", self, sizeof self - 1);
+  if (n <= 0) return "librooflint-inject.so";
+  self[n] = '\0';
+  return (std::filesystem::path(self).parent_path() / "librooflint-inject.so").string();
+}
+
+std::string describe_status(int status, int& code) {
+  if (WIFSIGNALED(status)) {
+    code = 128 + WTERMSIG(status);
+    return "killed by signal " + std::to_string(WTERMSIG(status)) + " (" + strsignal(WTERMSIG(status)) + ")";
+  }
+  code = WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+  return "exited with code " + std::to_string(code);
+}
+
+bool write_file(const std::string& path, const std::string& text, const char* what) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  if (!out) {
+    std::fprintf(stderr, "rooflint-verify: error: cannot write the %s report to '%s'\n", what, path.c_str());
+    return false;
+  }
+  return true;
+}
+
+/// The JSON report: the harness's, plus the program, the kernels' launches, the APIs seen, the baseline.
+std::string program_json(const program_report& p, const std::vector<baseline_case>& baseline) {
+  nlohmann::json j = nlohmann::json::parse(to_json(p.run));
+  j["program"] = {{"command", p.program}, {"status", p.program_status}, {"outcome", p.program_outcome}, {"failed", p.program_failed}};
+  nlohmann::json kernels = nlohmann::json::array();
+  for (const kernel_launches& k : p.kernels)
+    kernels.push_back({{"kernel", k.kernel}, {"mangled_name", k.mangled_name}, {"launches_seen", k.seen},
+                       {"launches_measured", k.measured}, {"launches_unbound", k.unbound}});
+  j["kernels"] = kernels;
+  j["remarks"] = p.remarks;
+  nlohmann::json apis = nlohmann::json::array();
+  for (const api_counts& a : p.apis) {
+    nlohmann::json d = nlohmann::json::object(), r = nlohmann::json::object();
+    for (const auto& [name, n] : a.driver) d[name] = n;
+    for (const auto& [name, n] : a.runtime) r[name] = n;
+    apis.push_back({{"pid", a.pid}, {"driver", d}, {"runtime", r}});
+  }
+  j["launch_apis"] = apis;
+  if (!baseline.empty()) {
+    nlohmann::json b = nlohmann::json::array();
+    for (const baseline_case& c : baseline)
+      b.push_back({{"name", c.name}, {"old_roofline_fraction", c.old_fraction}, {"new_roofline_fraction", c.new_fraction},
+                   {"change", c.change}, {"noise_band", c.band},
+                   {"outcome", c.outcome == baseline_case::verdict::regression    ? "regression"
+                               : c.outcome == baseline_case::verdict::improvement ? "improvement"
+                               : c.outcome == baseline_case::verdict::no_change   ? "no change"
+                               : c.outcome == baseline_case::verdict::new_case    ? "new"
+                                                                                  : "missing"}});
+    j["baseline"] = b;
+  }
+  j["exit_code"] = p.program_failed ? exit_program_failed : p.run.exit_code;
+  return j.dump(2) + "\n";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  verify_options o;
+  std::vector<std::string> manifest_args;
+  std::string json_path, junit_path, svg_path, baseline_path, library = default_library();
+  int launches = 1;
+  bool quiet = false;
+  int first_program_arg = -1;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg == "--") {
+      first_program_arg = i + 1;
+      break;
+    }
+    const auto take = [&](std::string& out) {
+      if (i + 1 >= argc) return false;
+      out = argv[++i];
+      return true;
+    };
+    std::string value;
+    if (arg == "--help" || arg == "-h") {
+      std::fputs(usage_text, stdout);
+      return exit_passed;
+    } else if (arg == "--manifest") {
+      if (!take(value)) return usage_error("'--manifest' needs a file or directory");
+      manifest_args.push_back(value);
+    } else if (arg == "--launches") {
+      if (!take(value) || std::atoi(value.c_str()) < 1 || std::atoi(value.c_str()) > 1000000)
+        return usage_error("'--launches' needs a positive count");
+      launches = std::atoi(value.c_str());
+    } else if (arg == "--ceilings") {
+      if (!take(o.ceilings_path)) return usage_error("'--ceilings' needs a file");
+    } else if (arg == "--tolerance") {
+      if (!take(value) || std::strtod(value.c_str(), nullptr) < 1) return usage_error("'--tolerance' needs a ratio of at least 1");
+      o.tolerance = std::strtod(value.c_str(), nullptr);
+    } else if (arg == "--baseline") {
+      if (!take(baseline_path)) return usage_error("'--baseline' needs a JSON report");
+    } else if (arg == "--json") {
+      if (!take(json_path)) return usage_error("'--json' needs a file");
+    } else if (arg == "--junit") {
+      if (!take(junit_path)) return usage_error("'--junit' needs a file");
+    } else if (arg == "--svg") {
+      if (!take(svg_path)) return usage_error("'--svg' needs a file");
+    } else if (arg == "--inject-library") {
+      if (!take(library)) return usage_error("'--inject-library' needs a file");
+    } else if (arg == "--no-counters") {
+      o.counters = false;
+    } else if (arg == "--quiet") {
+      quiet = true;
+    } else {
+      return usage_error("unknown option '" + arg + "' (the program and its arguments come after '--')");
+    }
+  }
+  if (first_program_arg < 0 || first_program_arg >= argc) return usage_error("no program: give it after '--'");
+  if (manifest_args.empty()) return usage_error("no manifest: give --manifest FILE or --manifest BUILD_DIR");
+
+  std::string why;
+  const std::string program = resolve_program(argv[first_program_arg], why);
+  if (program.empty()) {
+    std::fprintf(stderr, "rooflint-verify: error: cannot run the program: %s\n", why.c_str());
+    return exit_usage;
+  }
+  if (::access(library.c_str(), R_OK) != 0) {
+    std::fprintf(stderr, "rooflint-verify: error: injection library '%s' not found (build the rooflint-inject target, or pass --inject-library)\n",
+                 library.c_str());
+    return exit_usage;
+  }
+
+  std::vector<manifest_kernel> kernels;
+  std::string manifest_list;
+  for (const std::string& m : manifest_args) {
+    auto files = find_manifests(m);
+    if (!files) return usage_error(files.err().message);
+    for (const std::string& f : *files) {
+      auto read = read_manifest(f);
+      if (!read) return usage_error(read.err().message);
+      for (auto& k : *read)
+        if (k.spec.launch.kind != rooflint::dsl::binding_kind::none) kernels.push_back(std::move(k));
+      manifest_list += (manifest_list.empty() ? "" : ":") + std::filesystem::absolute(f).string();
+    }
+  }
+  std::optional<rooflint::ceilings::ceilings_file> ceilings;
+  if (!o.ceilings_path.empty()) {
+    std::string reason;
+    ceilings = rooflint::ceilings::load(o.ceilings_path, reason);
+    if (!ceilings) return usage_error("cannot use --ceilings '" + o.ceilings_path + "': " + reason);
+  }
+  std::string baseline_text;
+  if (!baseline_path.empty()) {
+    std::ifstream in(baseline_path, std::ios::binary);
+    if (!in) return usage_error("cannot read --baseline '" + baseline_path + "'");
+    std::ostringstream t;
+    t << in.rdbuf();
+    baseline_text = t.str();
+  }
+
+  char output[] = "/tmp/rooflint-verify-XXXXXX";
+  const int fd = ::mkstemp(output);
+  if (fd < 0) {
+    std::fprintf(stderr, "rooflint-verify: error: cannot create a temporary file: %s\n", std::strerror(errno));
+    return exit_cannot_measure;
+  }
+  ::close(fd);
+
+  std::string command;
+  for (int i = first_program_arg; i < argc; ++i) command += (command.empty() ? "" : " ") + std::string(argv[i]);
+  std::fflush(stdout);
+  std::fflush(stderr);
+  const pid_t pid = ::fork();
+  if (pid < 0) {
+    std::fprintf(stderr, "rooflint-verify: error: fork failed: %s\n", std::strerror(errno));
+    return exit_cannot_measure;
+  }
+  if (pid == 0) {
+    ::setenv("CUDA_INJECTION64_PATH", library.c_str(), 1);
+    ::setenv(env_manifests, manifest_list.c_str(), 1);
+    ::setenv(env_output, output, 1);
+    ::setenv(env_launches, std::to_string(launches).c_str(), 1);
+    if (!o.counters) ::setenv(env_counters, "0", 1);
+    ::execv(program.c_str(), argv + first_program_arg);
+    std::fprintf(stderr, "rooflint-verify: error: cannot run '%s': %s\n", program.c_str(), std::strerror(errno));
+    ::_exit(127);
+  }
+  // Ctrl-C goes to the program (same process group); the parent waits for it and still reports.
+  ::signal(SIGINT, SIG_IGN);
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+
+  std::vector<launch_event> events;
+  std::vector<api_counts> apis;
+  std::vector<std::string> bad_lines;
+  {
+    std::ifstream in(output);
+    for (std::string line; std::getline(in, line);) {
+      if (line.find("\"type\":\"apis\"") != std::string::npos) {
+        const auto j = nlohmann::json::parse(line, nullptr, false);
+        if (j.is_discarded()) continue;
+        api_counts c;
+        c.pid = j.value("pid", 0L);
+        for (const auto& [k, v] : j["driver"].items()) c.driver.emplace_back(k, v.get<long>());
+        for (const auto& [k, v] : j["runtime"].items()) c.runtime.emplace_back(k, v.get<long>());
+        apis.push_back(std::move(c));
+        continue;
+      }
+      auto e = launch_event_from_json(line);
+      if (e) events.push_back(std::move(*e));
+      else bad_lines.push_back(e.err().message);
+    }
+  }
+  ::unlink(output);
+
+  program_report report = make_program_report(kernels, events, o, ceilings);
+  report.program = command;
+  report.apis = std::move(apis);
+  report.program_outcome = describe_status(status, report.program_status);
+  report.program_failed = report.program_status != 0;
+  for (const std::string& b : bad_lines) report.run.warnings.push_back("the injection library wrote a line that could not be read: " + b);
+  if (report.run.cases.empty()) {
+    std::erase_if(report.run.warnings, [](const std::string& w) { return w.rfind("nothing was measured", 0) == 0; });
+    report.run.warnings.push_back(report.apis.empty()
+                                      ? "nothing was measured (exit code 3): the injection library did not report (did the program use CUDA?)"
+                                      : "nothing was measured (exit code 3): no launch of an annotated kernel was measured");
+  }
+  if (!report.apis.empty()) {
+    long graphs = 0;
+    for (const api_counts& a : report.apis)
+      for (const auto& [name, n] : a.driver)
+        if (name.rfind("cuGraphLaunch", 0) == 0) graphs += n;
+    if (graphs > 0)
+      report.run.warnings.push_back(std::to_string(graphs) + " CUDA graph launches: kernels inside graphs are not measured "
+                                    "(CUPTI 13.0's auto range records only a graph's first kernel node)");
+  }
+
+  std::vector<baseline_case> baseline;
+  if (!baseline_text.empty()) {
+    auto b = compare_baseline(report.run, baseline_text);
+    if (!b) return usage_error("--baseline '" + baseline_path + "': " + b.err().message);
+    baseline = std::move(*b);
+    bool regression = false;
+    for (const auto& [name, f] : baseline_findings(baseline))
+      for (case_report& r : report.run.cases)
+        if (r.name == name) {
+          r.findings.push_back(f);
+          if (f.level == severity::error) {
+            r.status = case_status::failed;
+            regression = true;
+          }
+        }
+    if (regression && report.run.exit_code == exit_passed) report.run.exit_code = exit_failed;
+  }
+
+  if (!quiet) {
+    std::fputs(to_table(report.run).c_str(), stderr);
+    for (const kernel_launches& k : report.kernels)
+      std::fprintf(stderr, "kernel %-28s launches seen %ld, measured %ld%s\n", k.kernel.c_str(), k.seen, k.measured,
+                   k.unbound ? (", sizes did not bind " + std::to_string(k.unbound)).c_str() : "");
+    for (const std::string& r : report.remarks) std::fprintf(stderr, "remark: %s\n", r.c_str());
+    std::fprintf(stderr, "program '%s' %s\n", command.c_str(), report.program_outcome.c_str());
+  }
+  bool written = true;
+  if (!json_path.empty()) written = write_file(json_path, program_json(report, baseline), "JSON") && written;
+  if (!junit_path.empty()) written = write_file(junit_path, to_junit(report.run), "JUnit") && written;
+  if (!svg_path.empty()) written = write_file(svg_path, to_svg(report.run), "SVG") && written;
+  if (report.program_failed) return exit_program_failed;
+  if (!written) return exit_usage;
+  return report.run.exit_code;
+}

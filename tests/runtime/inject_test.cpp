@@ -1,0 +1,264 @@
+// rooflint-verify's host side (rooflint/runtime/inject.h): the manifest the analyzer wrote for
+// data/inject-example.cu, read back into specs; launch arguments read with the manifest's layout;
+// binding problems; the injection's lines; the report of a program run; the baseline gate.
+//
+// data/inject-example.manifest.json was written by this tree's analyzer (2026-12-01):
+//   build/analyzer/rooflint --manifest tests/runtime/data/inject-example.manifest.json \
+//     tests/runtime/data/inject-example.cu -- -std=c++20 -Idsl/include -Itests/analyzer/inputs -nocudainc -nocudalib
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+
+#include "rooflint/runtime/inject.h"
+#include "rooflint/runtime/report.h"
+
+using namespace rooflint;
+using namespace rooflint::runtime;
+using namespace rooflint::runtime::inject;
+
+namespace {
+
+const std::string manifest_path = std::string(ROOFLINT_TEST_DATA_DIR) + "/inject-example.manifest.json";
+
+const manifest_kernel& kernel_named(const std::vector<manifest_kernel>& ks, const std::string& name) {
+  for (const auto& k : ks)
+    if (k.kernel_name == name) return k;
+  ADD_FAILURE() << "no kernel " << name;
+  return ks.front();
+}
+
+std::vector<manifest_kernel> example() {
+  auto ks = read_manifest(manifest_path);
+  EXPECT_TRUE(ks.ok()) << (ks.ok() ? "" : ks.err().message);
+  return ks.ok() ? *ks : std::vector<manifest_kernel>{};
+}
+
+std::string text_of(const std::string& path) {
+  std::ifstream in(path);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+/// A measured saxpy-like launch at N elements: DRAM reads 8N, stores 4N (the compulsory 12N bytes).
+measurement measured_axpy(double n, double seconds) {
+  measurement m;
+  m.case_name = "axpy";
+  m.device.name = "NVIDIA H200";
+  m.counters.available = true;
+  m.counters.dram_read_bytes = 8 * n;
+  m.counters.l2_write_sectors = 4 * n / 32;
+  m.counters.dram_write_bytes = 4 * n;
+  m.counters.duration_s = seconds;
+  m.timing.available = true;
+  m.timing.repetitions = 1;
+  m.timing.median_s = m.timing.min_s = m.timing.max_s = seconds;
+  return m;
+}
+
+launch_event axpy_launch(const manifest_kernel& k, double n, std::optional<measurement> m) {
+  launch_event e;
+  e.mangled_name = k.mangled_name;
+  e.bound = true;
+  e.sizes = "N=" + std::to_string(static_cast<long long>(n));
+  e.size_values = {n};
+  e.measured = m.has_value();
+  e.m = std::move(m);
+  return e;
+}
+
+}  // namespace
+
+TEST(InjectManifest, RebuildsEachSpecFromItsValue) {
+  const auto ks = example();
+  ASSERT_EQ(ks.size(), 4u);
+  const manifest_kernel& axpy = kernel_named(ks, "axpy");
+  EXPECT_EQ(axpy.mangled_name, "_Z4axpyifPKfPf");  // axpy(int, float, const float*, float*)
+  ASSERT_EQ(axpy.params.size(), 4u);
+  EXPECT_EQ(axpy.params[0].kind, "integer");
+  EXPECT_EQ(axpy.spec.launch.kind, dsl::binding_kind::kernel);
+  dsl::launch_values v;
+  v.args[0] = 1000;
+  v.has_arg[0] = true;
+  const auto r = axpy.spec.bind_launch(v);
+  ASSERT_TRUE(r.ok());
+  // x read (4 B), y read and written (4 + 4 B): 12 bytes per element.
+  EXPECT_EQ(axpy.spec.read_bytes_at(r.bound), 8000);
+  EXPECT_EQ(axpy.spec.written_bytes_at(r.bound), 4000);
+  EXPECT_EQ(axpy.spec.expected.bound, dsl::expected_bound::memory);
+  EXPECT_EQ(kernel_named(ks, "fixed").spec.launch.kind, dsl::binding_kind::none);
+}
+
+TEST(InjectManifest, RefusesVersionOneAndNamesAMissingField) {
+  const auto v1 = parse_manifest(R"({"schema": "rooflint-manifest", "version": 1, "kernels": []})", "old.json");
+  ASSERT_FALSE(v1.ok());
+  EXPECT_NE(v1.err().message.find("manifest 'old.json' is version 1"), std::string::npos) << v1.err().message;
+  std::string text = text_of(manifest_path);
+  const std::size_t at = text.find("\"mangled_name\"");
+  ASSERT_NE(at, std::string::npos);
+  text.replace(at, std::strlen("\"mangled_name\""), "\"mangled_nom\"");
+  const auto broken = parse_manifest(text, "x.json");
+  ASSERT_FALSE(broken.ok());
+  EXPECT_NE(broken.err().message.find("field 'mangled_name' is missing"), std::string::npos) << broken.err().message;
+  EXPECT_FALSE(parse_manifest("{", "y.json").ok());
+  EXPECT_NE(parse_manifest(R"({"schema": "rooflint-ceilings"})", "z.json").err().message.find("not a rooflint manifest"),
+            std::string::npos);
+}
+
+TEST(InjectManifest, FindsManifestsBelowABuildDirectory) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("rooflint-inject-test-" + std::to_string(::getpid()));
+  fs::create_directories(dir / "examples" / "saxpy");
+  std::ofstream(dir / "examples" / "saxpy" / "saxpy.manifest.json") << "{}";
+  std::ofstream(dir / "examples" / "saxpy" / "other.json") << "{}";
+  const auto found = find_manifests(dir.string());
+  ASSERT_TRUE(found.ok());
+  ASSERT_EQ(found->size(), 1u);
+  EXPECT_EQ(fs::path((*found)[0]).filename(), "saxpy.manifest.json");
+  fs::remove_all(dir / "examples");
+  EXPECT_FALSE(find_manifests(dir.string()).ok());  // a directory without manifests
+  EXPECT_FALSE(find_manifests((dir / "nope").string()).ok());
+  fs::remove_all(dir);
+}
+
+TEST(InjectLaunch, ReadsIntegerArgumentsWithTheManifestsLayout) {
+  const auto ks = example();
+  const manifest_kernel& copy4 = kernel_named(ks, "copy4");  // (const float*, float*, long long n4, short flag)
+  const float* in = nullptr;
+  float* out = nullptr;
+  long long n4 = 300;
+  short flag = -2;
+  void* params[] = {&in, &out, &n4, &flag};
+  const dsl::launch_values v = launch_values_from(copy4, params, nullptr, 0, {});
+  EXPECT_FALSE(v.has_arg[0]);  // pointers are not read
+  ASSERT_TRUE(v.has_arg[2]);
+  EXPECT_EQ(v.args[2], 300);
+  EXPECT_EQ(v.args[3], -2);  // sign-extended from 2 bytes
+  const auto r = copy4.spec.bind_launch(v);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r.bound[0], 1200);  // N = 4 * n4
+
+  // The packed buffer of `extra`: pointers at 0 and 8, n4 at 16, flag at 24 (manifest offsets).
+  unsigned char packed[26] = {};
+  std::memcpy(packed + 16, &n4, 8);
+  std::memcpy(packed + 24, &flag, 2);
+  const dsl::launch_values p = launch_values_from(copy4, nullptr, packed, sizeof packed, {});
+  EXPECT_EQ(p.args[2], 300);
+  EXPECT_EQ(p.args[3], -2);
+  EXPECT_FALSE(launch_values_from(copy4, nullptr, packed, 20, {}).has_arg[2]);  // past the buffer's end
+
+  const manifest_kernel& rows = kernel_named(ks, "rows");  // one block per row, C = cols (unsigned)
+  unsigned cols = 4096;
+  void* row_params[] = {&in, &out, &cols};
+  launch_shape shape;
+  shape.grid[0] = 128;
+  const auto rr = rows.spec.bind_launch(launch_values_from(rows, row_params, nullptr, 0, shape));
+  ASSERT_TRUE(rr.ok());
+  EXPECT_EQ(sizes_text(rows.spec, rr.bound), "R=128, C=4096");
+}
+
+TEST(InjectLaunch, SaysWhichDimensionAndParameterDidNotBind) {
+  const auto ks = example();
+  const manifest_kernel& axpy = kernel_named(ks, "axpy");
+  int n = 0;
+  float a = 1;
+  void* params[] = {&n, &a, nullptr, nullptr};
+  const dsl::launch_values v = launch_values_from(axpy, params, nullptr, 0, {});
+  const auto r = axpy.spec.bind_launch(v);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(binding_problem(axpy, r, v), "dimension 'N' = argument 0 ('n') is 0 at this launch; a size must be positive");
+  const manifest_kernel& copy4 = kernel_named(ks, "copy4");
+  const dsl::launch_values none = launch_values_from(copy4, nullptr, nullptr, 0, {});  // nothing readable
+  EXPECT_EQ(binding_problem(copy4, copy4.spec.bind_launch(none), none),
+            "dimension 'N' is read from 4 * argument 2 ('n4'), of type 'long long', which is not an integer this launch passes");
+}
+
+TEST(InjectLines, RoundTripALaunchWithItsMeasurement) {
+  const auto ks = example();
+  const launch_event e = axpy_launch(kernel_named(ks, "axpy"), 1 << 20, measured_axpy(1 << 20, 1e-3));
+  const std::string line = to_json_line(e);
+  ASSERT_EQ(line.back(), '\n');
+  EXPECT_EQ(line.find('\n'), line.size() - 1);  // one line
+  const auto back = launch_event_from_json(line);
+  ASSERT_TRUE(back.ok()) << back.err().message;
+  EXPECT_EQ(back->mangled_name, "_Z4axpyifPKfPf");
+  EXPECT_EQ(back->sizes, "N=1048576");
+  ASSERT_TRUE(back->m.has_value());
+  EXPECT_EQ(back->m->counters.dram_read_bytes, 8.0 * (1 << 20));
+}
+
+TEST(InjectReport, GroupsLaunchesByKernelAndSizesAndComparesThem) {
+  const auto ks = example();
+  const manifest_kernel& axpy = kernel_named(ks, "axpy");
+  const double n = 1 << 26;
+  // t_min at H200 datasheet bandwidth (4.8 TB/s): 12 * 2^26 B / 4.8e12 B/s = 167.8 us; runs of 200 and
+  // 220 us: median 210 us, roofline fraction 0.799.
+  std::vector<launch_event> events{axpy_launch(axpy, n, measured_axpy(n, 200e-6)), axpy_launch(axpy, n, measured_axpy(n, 220e-6)),
+                                   axpy_launch(axpy, n, std::nullopt)};
+  launch_event unbound;
+  unbound.mangled_name = kernel_named(ks, "copy4").mangled_name;
+  unbound.problem = "dimension 'N' = 4 * argument 2 ('n4') is 0 at this launch; a size must be positive";
+  events.push_back(unbound);
+  verify_options o;
+  const program_report p = make_program_report(ks, events, o, std::nullopt);
+  ASSERT_EQ(p.run.cases.size(), 2u);
+  const case_report& c = p.run.cases[0];
+  EXPECT_EQ(c.name, "axpy [N=67108864]");
+  EXPECT_EQ(c.status, case_status::passed);
+  EXPECT_EQ(c.measured.timing.repetitions, 2);
+  EXPECT_NEAR(c.measured.timing.median_s, 210e-6, 1e-12);
+  EXPECT_NEAR(c.compared.roofline_fraction, 12 * n / 4.8e12 / 210e-6, 1e-6);
+  bool launches_remark = false;
+  for (const finding& f : c.findings)
+    launches_remark = launches_remark || f.message == "kernel 'axpy': 3 annotated launches seen, 2 measured";
+  EXPECT_TRUE(launches_remark);
+  const case_report& bad = p.run.cases[1];
+  EXPECT_EQ(bad.status, case_status::error);
+  ASSERT_FALSE(bad.findings.empty());
+  EXPECT_NE(bad.findings[0].message.find("dimension 'N' = 4 * argument 2 ('n4') is 0"), std::string::npos);
+  EXPECT_EQ(p.run.exit_code, exit_cannot_measure);  // a launch that did not bind
+  // rows was annotated but never launched; fixed has no .sizes() and is not a kernel of the program report.
+  ASSERT_EQ(p.remarks.size(), 1u);
+  EXPECT_NE(p.remarks[0].find("kernel 'rows' is annotated but was never launched"), std::string::npos);
+}
+
+TEST(InjectBaseline, FlagsADropBeyondTheNoiseAndSaysNoChangeOtherwise) {
+  const auto ks = example();
+  const manifest_kernel& axpy = kernel_named(ks, "axpy");
+  const double n = 1 << 26;
+  verify_options o;
+  const auto run_at = [&](std::vector<double> seconds) {
+    std::vector<launch_event> events;
+    for (double s : seconds) events.push_back(axpy_launch(axpy, n, measured_axpy(n, s)));
+    return make_program_report(ks, events, o, std::nullopt).run;
+  };
+  // Baseline: 200, 202, 204 us: median 202, relative noise (204 - 200) / (2 x 202) = 0.99%; band 3 x 0.99% = 2.97%.
+  const std::string baseline = to_json(run_at({200e-6, 202e-6, 204e-6}));
+  const auto same = compare_baseline(run_at({203e-6}), baseline);  // fraction -0.5%: inside the band
+  ASSERT_TRUE(same.ok()) << same.err().message;
+  ASSERT_EQ(same->size(), 1u);
+  EXPECT_EQ((*same)[0].outcome, baseline_case::verdict::no_change);
+  EXPECT_NEAR((*same)[0].band, 3 * 4.0 / (2 * 202), 1e-9);
+  EXPECT_NE(baseline_findings(*same)[0].second.message.find("no change against the baseline"), std::string::npos);
+  const auto slower = compare_baseline(run_at({220e-6}), baseline);  // fraction 202/220 - 1 = -8.2%
+  EXPECT_EQ((*slower)[0].outcome, baseline_case::verdict::regression);
+  EXPECT_NEAR((*slower)[0].change, 202.0 / 220.0 - 1, 1e-9);
+  EXPECT_EQ(baseline_findings(*slower)[0].second.level, severity::error);
+  const auto faster = compare_baseline(run_at({180e-6}), baseline);
+  EXPECT_EQ((*faster)[0].outcome, baseline_case::verdict::improvement);
+  EXPECT_FALSE(compare_baseline(run_at({200e-6}), "{}").ok());  // not a rooflint-verify report
+}
+
+TEST(InjectBaseline, UsesTheHalfRangeOfTheRepetitionsAsNoise) {
+  timing_values t;
+  t.available = true;
+  t.repetitions = 30;
+  t.median_s = 1.0;
+  t.min_s = 0.9;
+  t.max_s = 1.3;
+  EXPECT_NEAR(relative_noise(t), 0.2, 1e-12);  // (1.3 - 0.9) / (2 x 1.0)
+  t.repetitions = 1;
+  EXPECT_EQ(relative_noise(t), 0);  // one run: no noise estimate, the floor band applies
+}
