@@ -199,6 +199,9 @@ measurement verify_session::measure(const case_definition& c) {
           k.l2_read_sectors = x[4];
           k.l2_write_sectors = x[5];
           k.sm_clock_hz = x[6];
+          k.l1_available = true;
+          k.l1_read_sectors = x[7];
+          k.l1_write_sectors = x[8];
         } else if (fault.faulted()) {
           return faulted();
         } else {
