@@ -215,6 +215,7 @@ run_report make_report(const std::vector<const case_definition*>& cases, const s
     run.peaks = ceilings->peaks();
     run.peaks_device = ceilings->device.name;
     run.peaks_label = "measured (" + o.ceilings_path + ")";
+    for (const auto& note : ceilings->notes) run.warnings.push_back(note);
     if (!run.device.empty() && ceilings->device.name != run.device)
       run.warnings.push_back("the ceilings file was measured on '" + ceilings->device.name + "', this is '" + run.device +
                              "'; the verdicts use another GPU's ceilings");
