@@ -381,3 +381,64 @@ TEST(CompareLevels, WithoutLevelRoofsTheLevelBytesAreReportedAndNotPriced) {
   EXPECT_NE(find_level(r, severity::note, "at L2")->message.find("no L2 ceiling measured"), std::string::npos);
   EXPECT_EQ(r.status, case_status::passed);  // DRAM within tolerance, compute binds
 }
+
+// ---------------------------------------------------------------------------------------------------
+// Math mode by operation: the report says which roof and why; the tensor precision that ran is checked.
+
+namespace {
+void hgemm_fn(const __half*, const __half*, float*) {}
+void ln_bf16_fn(const __nv_bfloat16*, __nv_bfloat16*) {}
+inline constexpr struct R final : dsl::dim<"R"> {} R;
+inline constexpr auto hgemm_spec = dsl::kernel<hgemm_fn>("hgemm", dsl::matmul(dsl::in<0>("A", dsl::f16, S, S),     // A: (S,S)
+                                                                                dsl::in<1>("B", dsl::f16, S, S),     // B: (S,S)
+                                                                                dsl::out<2>("C", dsl::f32, S, S)));  // C: (S,S)
+inline constexpr auto ln_bf16_spec = dsl::kernel<ln_bf16_fn>("ln_bf16", dsl::layernorm(dsl::in<0>("x", dsl::bf16, R, S),    // x: (R,S)
+                                                                                       dsl::out<1>("y", dsl::bf16, R, S)));  // y: (R,S)
+
+case_report compare_hgemm(const std::map<std::string, double>& tensor_ops) {
+  measurement m = recorded_sgemm();
+  m.counters.fp_available = false;
+  m.counters.fp_instructions.clear();
+  m.counters.tensor_available = true;
+  m.counters.tensor_ops = tensor_ops;
+  m.counters.dram_read_bytes = 2 * 2 * 4096.0 * 4096;  // A and B once: 67108864 B
+  m.counters.dram_write_bytes = 4 * 4096.0 * 4096;
+  m.counters.l2_read_sectors = m.counters.dram_read_bytes / 32;
+  m.counters.l2_write_sectors = m.counters.dram_write_bytes / 32;
+  m.timing.median_s = 0.2e-3;
+  const auto sizes = hgemm_spec.bind(S(4096)).bound;
+  return compare({"hgemm_4096", &hgemm_spec, sizes}, m, h200(), tolerances_for(hgemm_spec, 0));
+}
+}  // namespace
+
+TEST(MathModeReason, ABf16LayernormMeetsTheFp32SimtRoofAndSaysWhy) {
+  EXPECT_EQ(ln_bf16_spec.mode, model::math_mode::fp32_simt);
+  const auto sizes = ln_bf16_spec.bind(R(65536), S(4096)).bound;
+  const case_report r = compare({"ln", &ln_bf16_spec, sizes}, recorded_saxpy(), h200(), tolerances_for(ln_bf16_spec, 0));
+  EXPECT_EQ(r.predicted.mode_reason,
+            "FP32 SIMT roof: a layernorm on bf16 data does its arithmetic on CUDA cores (no tensor-core path), in FP32; "
+            ".math() chooses another roof");
+  // The ridge is the FP32 SIMT one, 66.9 / 4.8 = 13.9 FLOP/byte, not BF16's 206.
+  EXPECT_NEAR(r.predicted.bound.ridge, 66.9 / 4.8, 1e-9);
+}
+
+TEST(MathModeReason, AnF16MatmulMeetsTheFp16TensorRoof) {
+  const case_report r = compare_hgemm({{"sm__ops_path_tensor_src_fp16.sum", 2.0 * 4096 * 4096 * 4096}});
+  EXPECT_EQ(r.predicted.mode_reason, "FP16 tensor roof: a matmul on f16 data runs on tensor cores");
+  EXPECT_FALSE(has(r, "rooflint-precision", severity::error));
+}
+
+TEST(Precision, TensorOpsOfAnotherDtypeThanTheSpecsAreAnError) {
+  const case_report r = compare_hgemm({{"sm__ops_path_tensor_src_fp16.sum", 0},
+                                       {"sm__ops_path_tensor_src_bf16_dst_fp32.sum", 2.0 * 4096 * 4096 * 4096}});
+  ASSERT_TRUE(has(r, "rooflint-precision", severity::error));
+  const std::string& m = find(r, "rooflint-precision")->message;
+  EXPECT_EQ(m.rfind("precision differs from the spec: 100% of the 137.4 GFLOP", 0), 0u) << m;
+  EXPECT_NE(m.find("sm__ops_path_tensor_src_bf16_dst_fp32.sum"), std::string::npos) << m;
+  EXPECT_EQ(r.status, case_status::failed);
+}
+
+TEST(Precision, NoTensorOpsForATensorRoofIsAWarning) {
+  const case_report r = compare_hgemm({{"sm__ops_path_tensor_src_fp16.sum", 0}});
+  EXPECT_TRUE(has(r, "rooflint-precision", severity::warning));
+}

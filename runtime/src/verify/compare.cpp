@@ -93,6 +93,83 @@ std::string sizes_text(const dsl::spec& spec, const dsl::sizes& s) {
 
 double ratio(double observed, double compulsory) { return compulsory > 0 ? observed / compulsory : 0; }
 
+bool is_tensor(model::math_mode m) { return m != model::math_mode::fp32_simt && m != model::math_mode::fp64; }
+
+std::string_view op_name(dsl::op_kind k) {
+  switch (k) {
+    case dsl::op_kind::matmul: return "matmul";
+    case dsl::op_kind::bmm: return "bmm";
+    case dsl::op_kind::addmm: return "addmm";
+    case dsl::op_kind::linear: return "linear";
+    case dsl::op_kind::conv: return "convolution";
+    case dsl::op_kind::attention: return "attention";
+    case dsl::op_kind::elementwise: return "elementwise operation";
+    case dsl::op_kind::reduction: return "reduction";
+    case dsl::op_kind::softmax: return "softmax";
+    case dsl::op_kind::layernorm: return "layernorm";
+    case dsl::op_kind::custom: return "custom operation";
+  }
+  return "operation";
+}
+
+/// @return Which compute roof the spec's kernel meets and why (model::math_mode_by_operation).
+std::string mode_reason(const dsl::spec& spec) {
+  const std::string label(model::label(spec.mode));
+  const std::string roof = label + (!is_tensor(spec.mode) ? " SIMT roof" : label.find("tensor") == std::string::npos ? " tensor roof" : " roof");
+  if (spec.mode_chosen) return roof + ": chosen by the spec (.math)";
+  std::string dtype = "f32";
+  for (const auto& t : spec.tensor_list())
+    if (t.access == dsl::role::read || t.access == dsl::role::read_write) {
+      dtype = std::string(model::name(t.dtype));
+      break;
+    }
+  const std::string what = "a " + std::string(op_name(spec.op.kind)) + " on " + dtype + " data";
+  if (dsl::is_contraction(spec.op.kind))
+    return roof + ": " + what + (is_tensor(spec.mode) ? " runs on tensor cores" : " runs on CUDA cores");
+  return roof + ": " + what + " does its arithmetic on CUDA cores (no tensor-core path), in " +
+         std::string(model::label(spec.mode)) + "; .math() chooses another roof";
+}
+
+/// The tensor-path metric that counts math mode @p m's operations (cupti.h's tensor_base_metrics).
+std::string_view tensor_metric_of(model::math_mode m) {
+  switch (m) {
+    case model::math_mode::fp64_tensor: return "sm__ops_path_tensor_src_fp64.sum";
+    case model::math_mode::tf32_tensor: return "sm__ops_path_tensor_src_tf32_dst_fp32.sum";
+    case model::math_mode::fp16_tensor: return "sm__ops_path_tensor_src_fp16.sum";
+    case model::math_mode::bf16_tensor: return "sm__ops_path_tensor_src_bf16_dst_fp32.sum";
+    case model::math_mode::fp8_tensor: return "sm__ops_path_tensor_src_fp8.sum";
+    case model::math_mode::int8_tensor: return "sm__ops_path_tensor_src_int8.sum";
+    default: return {};
+  }
+}
+
+/// Executed tensor precision against the declared one: an error when more than 1% of the tensor FLOPs
+/// ran on another path than the spec's math mode.
+void check_precision(case_report& r, const counter_values& k) {
+  const prediction& p = r.predicted;
+  if (!k.tensor_available || !is_tensor(p.mode)) return;
+  const double total = k.tensor_flops();
+  const std::string_view want = tensor_metric_of(p.mode);
+  if (total <= 0) {
+    if (p.flops > 0)
+      add(r, severity::warning, "rooflint-precision",
+          "kernel '" + r.kernel + "' executed no tensor-core operations, but the spec's roof is the " +
+              std::string(model::label(p.mode)) + " tensor roof: its arithmetic ran on CUDA cores");
+    return;
+  }
+  const auto it = k.tensor_ops.find(std::string(want));
+  const double same = it == k.tensor_ops.end() ? 0 : it->second;
+  if (same >= 0.99 * total) return;
+  std::string other;
+  double other_flops = 0;
+  for (const auto& [metric, ops] : k.tensor_ops)
+    if (metric != want && ops > other_flops) other = metric, other_flops = ops;
+  add(r, severity::error, "rooflint-precision",
+      "precision differs from the spec: " + format_significant(100 * (total - same) / total, 3) + "% of the " +
+          detail::count_text(total, "FLOP") + " of tensor-core operations ran outside " + std::string(want) + " (most on " +
+          other + "), but the spec declares the " + std::string(model::label(p.mode)) + " tensor roof");
+}
+
 std::string roof_text(model::memory_level level, const model::mix_roof& roof) {
   if (roof.bytes_per_s <= 0) return "no " + std::string(model::label(level)) + " ceiling measured";
   const char* which = roof.kind == model::mix_kind::read_only    ? "read"
@@ -246,6 +323,7 @@ case_report compare(const case_input& in, const measurement& m, const model::pea
   p.read_bytes = spec.read_bytes_at(in.sizes);
   p.written_bytes = spec.written_bytes_at(in.sizes);
   p.mode = spec.mode;
+  p.mode_reason = mode_reason(spec);
   p.dram_roof = level_roof(peaks, model::memory_level::dram, p.read_bytes, p.written_bytes);
   p.dram_roof_text = roof_text(model::memory_level::dram, p.dram_roof);
   // The predicted dot meets the DRAM roof of its compulsory read/write mix.
@@ -305,6 +383,7 @@ case_report compare(const case_input& in, const measurement& m, const model::pea
   add(r, severity::remark, "rooflint-binding", binding_text(c, p));
   for (const auto& note : k.notes) add(r, severity::remark, "rooflint-counters", note);
 
+  check_precision(r, k);
   if (k.fp_available || k.tensor_available) {
     c.observed_flops = k.flops();
     c.flop_ratio = ratio(c.observed_flops, p.flops);

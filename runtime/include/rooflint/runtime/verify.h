@@ -163,6 +163,7 @@ struct prediction {
   double read_bytes = 0;             ///< compulsory bytes read
   double written_bytes = 0;          ///< compulsory bytes written
   model::math_mode mode = model::math_mode::fp32_simt;
+  std::string mode_reason;           ///< which compute roof and why ("FP32 SIMT roof: a layernorm on bf16 data ...")
   model::bound_result bound;         ///< classification at the compulsory bytes, DRAM roof of their mix
   double bytes() const { return read_bytes + written_bytes; }
 };
