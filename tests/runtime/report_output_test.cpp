@@ -105,10 +105,13 @@ TEST(ReportTable, ShowsEachCaseWithRatiosAndFindings) {
   const std::string table = to_table(recorded_run());
   EXPECT_TRUE(matches_in_order(table, {
       "rooflint-verify: NVIDIA H200 | peaks: datasheet (H200)%any | counters: CUPTI range profiler%any",
-      "case %any status %any reads obs/compulsory %any",
-      "saxpy_n64M %any PASS %any memory->memory %any 536.9 MB/536.9 MB %any 268.4 MB/268.4 MB %any 1x %any 0.238 ms %any 0.168 ms %any 70.5 %any",
-      "gather_stride33 %any FAIL %any memory->memory %any 8.59 GB/536.9 MB %any",
-      "  error: kernel 'saxpy' moves %float GB, 11x its 805.3 MB of compulsory bytes (reads 16x, writes 1x; tolerance 1.1x); the memory-bound floor rises from 0.168 ms to %float ms%any [rooflint-ideal-traffic]",
+      "case %any status %any binds %any DRAM bytes (xideal) %any L2 bytes (xideal) %any L1 bytes (xideal) %any",
+      // saxpy: DRAM 5.369e8 + 2.60e8 = 796.9 MB, 0.99x the 805.3 MB ideal; L2 16777216 + 8388608 sectors
+      // = 805.3 MB, 1x; no L1 sectors in the recorded data; floor 796.9 MB / 4.8 TB/s = 0.166 ms.
+      "saxpy_n64M %any PASS %any memory->memory %any DRAM %any 796.9 MB 0.99x %any 805.3 MB 1x %any - %any 0.238 ms %any 0.168 ms %any 0.166 ms %any 70.5 %any",
+      // gather: DRAM 16 x 536870912 + 2.6e8 = 8.85 GB, 11x; the floor at DRAM 8.85 GB / 4.8 TB/s = 1.84 ms.
+      "gather_stride33 %any FAIL %any memory->memory %any DRAM %any 8.85 GB 11x %any 805.3 MB 1x %any 1.84 ms %any",
+      "  error: kernel 'saxpy' moves 8.85 GB at DRAM (reads 8.59 GB, writes 260 MB), 11x its 805.3 MB of compulsory bytes (tolerance 1.1x); its DRAM floor 1.84 ms = 8.85 GB / %any, above the predicted floor t_min 0.168 ms on H200: the memory-bound floor rises from 0.168 ms at compulsory DRAM traffic to 1.84 ms at DRAM [rooflint-ideal-traffic]",
       "2 cases: 1 passed, 1 failed, 0 skipped, 0 could not be measured",
   }));
 }
@@ -154,6 +157,15 @@ TEST(ReportJson, EveryFigureCarriesItsUnitInTheKey) {
   EXPECT_NEAR(saxpy["compared"]["roofline_fraction"].get<double>(), 0.704925, 1e-6);
   EXPECT_EQ(saxpy["compared"]["measured_dot"]["bound"], "memory-bound");
   EXPECT_EQ(j["cases"][1]["findings"][0]["id"], "rooflint-ideal-traffic");
+  // Per level: DRAM and L2 (no L1 sectors in the recorded saxpy), each its own bytes and floor.
+  ASSERT_EQ(saxpy["compared"]["levels"].size(), 2u);
+  EXPECT_EQ(saxpy["compared"]["levels"][0]["level"], "dram");
+  EXPECT_DOUBLE_EQ(saxpy["compared"]["levels"][0]["bytes"].get<double>(), 5.369e8 + 2.60e8);
+  EXPECT_EQ(saxpy["compared"]["levels"][1]["level"], "l2");
+  EXPECT_DOUBLE_EQ(saxpy["compared"]["levels"][1]["bytes"].get<double>(), 805306368.0);
+  EXPECT_EQ(saxpy["compared"]["levels"][1]["floor_s"].get<double>(), 0);  // no L2 roof in datasheet peaks
+  EXPECT_EQ(saxpy["compared"]["binding"], "DRAM");
+  EXPECT_EQ(j["version"], 2);
   // Units in the keys: every number's key ends in a unit or is a ratio, count or flag.
   const std::regex unit_key(R"(.*(_bytes|bytes|_s|_hz|_mhz|_mhz_min|_mhz_max|_mhz_mean|_per_s|_per_byte|flops|_ratio|_fraction|_of_peak|_sectors|sm_count|_runs|repetitions|line|version|exit_code|ranges_per_group|fp_thread_instructions\..*|by_metric\..*|passes\..*|flops_per_s\..*)$)");
   std::function<void(const nlohmann::json&, const std::string&)> walk = [&](const nlohmann::json& v, const std::string& key) {
