@@ -202,8 +202,13 @@ TEST(ReportSvg, IsWellFormedWithRoofsRidgeDotsArrowsAndLegend) {
   EXPECT_EQ(predicted, 2u);
   EXPECT_EQ(measured, 2u);
   EXPECT_GE(arrows, 1u);
-  EXPECT_NE(svg.find(">gather_stride33<"), std::string::npos);
-  EXPECT_NE(svg.find(">saxpy_n64M<"), std::string::npos);
+  // Each label names the level that binds its kernel.
+  EXPECT_NE(svg.find(">gather_stride33 [bound by DRAM]<"), std::string::npos) << svg;
+  EXPECT_NE(svg.find(">saxpy_n64M [bound by DRAM]<"), std::string::npos);
+  // One dot per measured level (DRAM and L2 in the recorded data), each drawn as its own marker.
+  std::size_t level_dots = 0;
+  for (std::size_t at = 0; (at = svg.find(R"(class="level-dot")", at)) != std::string::npos; ++at) ++level_dots;
+  EXPECT_EQ(level_dots, 4u);
 }
 
 namespace {
@@ -271,14 +276,16 @@ TEST(ReportSvg, ZeroFlopKernelsAppearInTheDataMovementPanelWithTheirRatio) {
   const std::size_t row = svg.find(R"(<g class="movement" data-case="gather_strided_n64M">)", panel);
   ASSERT_NE(row, std::string::npos) << svg;
   const std::string gather = svg.substr(row, svg.find("</g>", row) - row);
-  EXPECT_NE(gather.find("16.0x reads"), std::string::npos) << gather;
+  // DRAM (16 x 8N + 2.6e8) / 12N = 11.0x; L2 (8N + 4N) / 12N = 1.0x: each level its own ratio.
+  EXPECT_NE(gather.find("DRAM 11.0x, L2 1.0x"), std::string::npos) << gather;
   EXPECT_NE(gather.find(" of 4.8 TB/s"), std::string::npos) << gather;
   EXPECT_NE(gather.find("#cf222e"), std::string::npos) << gather;
   EXPECT_NE(gather.find(R"(class="compulsory-bytes")"), std::string::npos);
   EXPECT_NE(gather.find(R"(class="observed-bytes")"), std::string::npos);
   const std::size_t transpose = svg.find(R"(data-case="transpose_naive_16K")", panel);
   ASSERT_NE(transpose, std::string::npos);
-  EXPECT_NE(svg.find("8.0x writes", transpose), std::string::npos);
+  // L2: 8N read + 8 x 4N stored = 40N bytes over 12N: 3.3x; DRAM stays at 1.0x.
+  EXPECT_NE(svg.find("DRAM 1.0x, L2 3.3x", transpose), std::string::npos);
   // Not on the roofline, and no longer listed as not drawn; the FLOP kernels still are.
   EXPECT_EQ(svg.find(R"(<g class="kernel" data-case="gather_strided_n64M">)"), std::string::npos);
   EXPECT_EQ(svg.find("not drawn"), std::string::npos);
