@@ -1,21 +1,33 @@
 # rooflint_analyze(TARGET t [GPU name] [CEILINGS file] [MANIFEST out.json] [SARIF out.sarif] [OPTIONS ...])
 #
-# Runs the rooflint analyzer over the CUDA (.cu) and C++ sources of target t as part of the build: a
-# custom command that depends on the sources, the headers they include (a depfile) and the rooflint
-# executable, with t's include
-# directories, compile definitions and C++ standard. Its diagnostics (the bound remarks, warnings)
-# appear in the build log; it writes the manifest (default: ${CMAKE_CURRENT_BINARY_DIR}/t.rooflint.json),
-# which the runtime reads. A custom target t_rooflint is built by `all`.
+# Defined by rooflint's top-level CMakeLists (rooflint built here, or added with add_subdirectory or
+# FetchContent) and by find_package(rooflint). Runs the rooflint analyzer over the CUDA (.cu) and C++
+# sources of target t as part of the build: a custom command that depends on the sources, the headers
+# they include (a depfile) and the analyzer, with t's include directories, compile definitions and C++
+# standard. Its diagnostics (the bound remarks, warnings) appear in the build log; it writes the manifest
+# (default: ${CMAKE_CURRENT_BINARY_DIR}/t.rooflint.json), which the runtime reads. A custom target
+# t_rooflint is built by `all`.
 #   GPU       datasheet peaks to classify against (default: the rooflint default, H200)
 #   CEILINGS  a ceilings file from rooflint-ceilings (measured peaks; preferred over GPU)
 #   OPTIONS   more rooflint options, e.g. --warnings-as-errors or -Wno-rooflint-bound
-# Without the analyzer (ROOFLINT_BUILD_ANALYZER=OFF) it does nothing.
+#
+# The analyzer is, in this order: ROOFLINT_ANALYZER_EXECUTABLE (a prebuilt `rooflint`), else the target
+# rooflint::analyzer (built in the tree, or imported by find_package(rooflint)). Without either it warns
+# once at configure time, naming what to install or set, and adds nothing; with ROOFLINT_REQUIRE_ANALYZER
+# (for CI) that is a configure error.
+option(ROOFLINT_REQUIRE_ANALYZER "rooflint_analyze() without an analyzer is a configure error, not a warning" OFF)
+
 function(rooflint_analyze)
   cmake_parse_arguments(ARG "" "TARGET;GPU;CEILINGS;MANIFEST;SARIF" "OPTIONS" ${ARGN})
   if(NOT ARG_TARGET)
     message(FATAL_ERROR "rooflint_analyze: TARGET is required")
   endif()
-  if(NOT TARGET rooflint)
+  if(NOT TARGET ${ARG_TARGET})
+    message(FATAL_ERROR "rooflint_analyze: '${ARG_TARGET}' is not a target")
+  endif()
+  _rooflint_analyzer_command(analyzer analyzer_depends)
+  if(NOT analyzer)
+    _rooflint_analyzer_missing(${ARG_TARGET})
     return()
   endif()
   if(NOT ARG_MANIFEST)
@@ -62,13 +74,49 @@ function(rooflint_analyze)
   # only under COMMAND_EXPAND_LISTS.
   add_custom_command(
     OUTPUT ${outputs}
-    COMMAND $<TARGET_FILE:rooflint> ${options} ${files} --
+    COMMAND ${analyzer} ${options} ${files} --
             "$<IF:$<BOOL:${standard}>,-std=c++${standard},-std=c++20>"
             "$<$<BOOL:${includes}>:-I$<JOIN:${includes},;-I>>"
             "$<$<BOOL:${defines}>:-D$<JOIN:${defines},;-D>>"
-    DEPENDS ${files} rooflint
+    DEPENDS ${files} ${analyzer_depends}
     DEPFILE ${ARG_MANIFEST}.d
     COMMENT "rooflint: analysing ${ARG_TARGET}"
     VERBATIM COMMAND_EXPAND_LISTS)
   add_custom_target(${ARG_TARGET}_rooflint ALL DEPENDS ${outputs})
+endfunction()
+
+# The analyzer's command line (out_command) and what the custom command depends on (out_depends): the
+# target itself when it is built here (a target-level dependency), else its file. Empty when there is none.
+function(_rooflint_analyzer_command out_command out_depends)
+  set(command "")
+  set(depends "")
+  if(ROOFLINT_ANALYZER_EXECUTABLE)
+    set(command "${ROOFLINT_ANALYZER_EXECUTABLE}")
+    set(depends "${ROOFLINT_ANALYZER_EXECUTABLE}")
+  elseif(TARGET rooflint::analyzer)
+    set(command "$<TARGET_FILE:rooflint::analyzer>")
+    get_target_property(imported rooflint::analyzer IMPORTED)
+    if(imported)
+      set(depends "$<TARGET_FILE:rooflint::analyzer>")
+    else()
+      get_target_property(depends rooflint::analyzer ALIASED_TARGET)
+    endif()
+  endif()
+  set(${out_command} "${command}" PARENT_SCOPE)
+  set(${out_depends} "${depends}" PARENT_SCOPE)
+endfunction()
+
+function(_rooflint_analyzer_missing target)
+  set(message "rooflint_analyze(TARGET ${target}): no rooflint analyzer, so this build shows no roofline "
+              "verdicts. Install rooflint with its analyzer (it needs Clang 19 LibTooling: Debian's "
+              "libclang-19-dev) and find_package(rooflint) from that prefix, or set "
+              "ROOFLINT_ANALYZER_EXECUTABLE to a prebuilt 'rooflint' executable.")
+  if(ROOFLINT_REQUIRE_ANALYZER)
+    message(FATAL_ERROR ${message} " (an error because ROOFLINT_REQUIRE_ANALYZER is ON)")
+  endif()
+  get_property(warned GLOBAL PROPERTY _ROOFLINT_WARNED_NO_ANALYZER)
+  if(NOT warned)
+    set_property(GLOBAL PROPERTY _ROOFLINT_WARNED_NO_ANALYZER TRUE)
+    message(WARNING ${message} " Set ROOFLINT_REQUIRE_ANALYZER=ON to make this an error.")
+  endif()
 endfunction()

@@ -8,6 +8,8 @@ packages=(
   cmake ninja-build g++
   clang-19 libclang-19-dev libclang-cpp19-dev llvm-19-dev   # the analyzer (LibTooling)
   librange-v3-dev libgtest-dev nlohmann-json3-dev libfmt-dev
+  libcli11-dev                                              # rooflint-summary's command line
+  python3 python3-jsonschema                                # tests: SARIF against its JSON schema
 )
 
 missing=()

@@ -169,6 +169,7 @@ void analyzeSpec(const VarDecl &VD, ASTContext &Ctx, const AnalyzerOptions &Opti
     F = Read->Kernel->getDefinition() ? Read->Kernel->getDefinition() : Read->Kernel;
     K.FunctionName = F->getQualifiedNameAsString();
     K.MangledName = mangledName(*F);
+    K.Params = kernelParams(*F);
     K.KernelLocation = position(SM, F->getLocation());
   }
   const dsl::spec &S = K.Spec;
@@ -217,7 +218,9 @@ void analyzeSpec(const VarDecl &VD, ASTContext &Ctx, const AnalyzerOptions &Opti
     Report.note(Loc, Intensity);
     if (K.Result) {
       const model::bound_result &R = *K.Result;
-      if (R.compute_time_s >= R.memory_time_s)
+      // The verdict is the roof that sets t_min (model::floor_roof); comparing the times here again
+      // would name the other roof just under the ridge.
+      if (R.verdict == model::bound::compute)
         Report.note(Loc, "t_min " + model::format_duration(R.t_min_s) + " is set by " + si(K.Flops, "FLOP") + " at " +
                              si(P.flops_per_s[S.mode], "FLOP/s") + " " + Label);
       else
@@ -237,7 +240,7 @@ void analyzeSpec(const VarDecl &VD, ASTContext &Ctx, const AnalyzerOptions &Opti
                       KernelText + " is expected to be " + std::string(model::name(Want)) + " but is " +
                           std::string(model::name(R.verdict)) + " on " + quoted(Device) + " at " + sizesText(K) +
                           "; arithmetic intensity " + model::format_significant(R.intensity) + " FLOP/byte is " +
-                          (R.intensity < R.ridge ? "below" : "above") + " the ridge " +
+                          (R.verdict == model::bound::memory ? "below" : "above") + " the ridge " +
                           model::format_significant(R.ridge) + " FLOP/byte (" + Label + ", " +
                           std::string(model::name(P.source)) + " peaks)") &&
         K.VerdictChange && K.VerdictChange->Above == Want)
@@ -245,11 +248,15 @@ void analyzeSpec(const VarDecl &VD, ASTContext &Ctx, const AnalyzerOptions &Opti
                            model::format_significant(K.VerdictChange->Size, 16));
   }
 
-  if (P.source == model::peak_source::datasheet && Results.Seen.insert("datasheet-peaks").second)
+  if (P.source == model::peak_source::datasheet && Results.Seen.insert("datasheet-peaks").second) {
+    const std::string SpecGroup = Report.group();
+    Report.setGroup("datasheet-peaks");  // once per run, whichever file reports it first
     Report.report(DiagKind::DatasheetPeaks, Loc,
                   "verdicts use datasheet peaks of " + quoted(Device) +
                       "; spec-sheet peaks may be wrong at your clocks (pass --ceilings with a file from "
                       "rooflint-ceilings)");
+    Report.setGroup(SpecGroup);
+  }
 
   if (F) checkBinding(S, *F, VD, Report);
   Results.Kernels.push_back(std::move(K));
@@ -319,6 +326,7 @@ void analyzeTranslationUnit(ASTContext &Ctx, const AnalyzerOptions &Options, Ana
     if (llvm::StringRef Name = It->first.getName(); !Name.starts_with("/rooflint-virtual/") && !Name.starts_with("<"))
       Results.Dependencies.insert(Name);
   Reporter Report(Ctx.getDiagnostics(), SM, Options.Diagnostics, Results.Diagnostics);
+  Report.OnGroup = Results.OnGroup;
   // Only the user's declarations: system headers (libstdc++, the CUDA toolkit) hold no specs and most of
   // the AST, and walking them would cost a noticeable part of the parse time.
   Collector C;
@@ -330,14 +338,21 @@ void analyzeTranslationUnit(ASTContext &Ctx, const AnalyzerOptions &Options, Ana
   for (const VarDecl *VD : C.Specs) {
     if (!Compiled) break;
     if (SM.isInSystemHeader(VD->getLocation())) continue;
-    if (!Results.Seen.insert(key("spec", position(SM, VD->getLocation()))).second) continue;
+    const std::string Key = key("spec", position(SM, VD->getLocation()));
+    if (!Results.Seen.insert(Key).second) continue;
+    Report.setGroup(Key);  // what it reports is printed and recorded once per run (headers)
+    const size_t Before = Results.Kernels.size();
     analyzeSpec(*VD, Ctx, Options, Results, Report);
+    for (size_t I = Before; I < Results.Kernels.size(); ++I) Results.Kernels[I].Group = Key;
   }
   for (const FunctionDecl *F : C.Kernels) {
     if (SM.isInSystemHeader(F->getLocation())) continue;
-    if (!Results.Seen.insert(key("kernel", position(SM, F->getLocation()))).second) continue;
+    const std::string Key = key("kernel", position(SM, F->getLocation()));
+    if (!Results.Seen.insert(Key).second) continue;
+    Report.setGroup(Key);
     checkCoalescing(*F, Report);
   }
+  Report.setGroup("");
 }
 
 std::unique_ptr<tooling::FrontendActionFactory> makeActionFactory(const AnalyzerOptions &Options,

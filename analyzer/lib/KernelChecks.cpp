@@ -1,12 +1,14 @@
 #include "rooflint/analyzer/KernelChecks.h"
 
 #include <algorithm>
+#include <limits>
 #include <set>
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Lex/Lexer.h"
+#include "llvm/Support/CheckedArithmetic.h"
 #include "rooflint/analyzer/DslSpellings.h"
 #include "rooflint/model/describe.h"
 
@@ -109,26 +111,6 @@ bool isThreadIdxX(const Expr *E) {
          Member == spelling::LaneX;
 }
 
-void addInto(SymbolicCoefficient &A, const SymbolicCoefficient &B, std::int64_t Sign = 1) {
-  for (const auto &[Symbols, C] : B) {
-    auto &Slot = A[Symbols];
-    Slot += Sign * C;
-    if (Slot == 0) A.erase(Symbols);
-  }
-}
-
-SymbolicCoefficient multiply(const SymbolicCoefficient &A, const SymbolicCoefficient &B) {
-  SymbolicCoefficient Out;
-  for (const auto &[SA, CA] : A)
-    for (const auto &[SB, CB] : B) {
-      std::vector<std::string> S = SA;
-      S.insert(S.end(), SB.begin(), SB.end());
-      std::sort(S.begin(), S.end());
-      addInto(Out, SymbolicCoefficient{{S, CA * CB}});
-    }
-  return Out;
-}
-
 /// An update of a local variable after its declaration: `V op= Value` (Value null for ++/--; op BO_Comma
 /// when the variable's address escapes).
 struct Update {
@@ -137,16 +119,29 @@ struct Update {
 };
 
 /// The linear analysis of index expressions (see threadIdxXCoefficient).
+///
+/// Every variable and expression is evaluated once (memoised): index variables that form a chain, each
+/// used several times by the next (`a1 = (a0 + a0) + (a0 + a0); a2 = (a1 + a1) + ...`), made the
+/// recursive evaluation exponential (11 links took 62 s). Local variables are evaluated in declaration
+/// order first, so a chain is followed link by link instead of recursively. Each step (a node visited,
+/// a product term built) counts against a budget; once it is spent every answer is "cannot tell".
+/// Coefficients are 64-bit and combined with checked arithmetic: one that overflows is not linear in
+/// 64 bits and is "cannot tell" too.
 class Linear {
 public:
-  Linear(const Stmt *Body, ASTContext &Ctx) : Ctx(Ctx) {
+  Linear(const Stmt *Body, ASTContext &Ctx, std::uint64_t Budget) : Ctx(Ctx), Budget(Budget) {
     // Local variables that are assigned after their declaration, with every value they take.
     struct Collector : RecursiveASTVisitor<Collector> {
       std::map<const VarDecl *, std::vector<Update>> Assigned;
+      std::vector<const VarDecl *> Locals;  // in declaration order
       static const VarDecl *local(const Expr *E) {
         if (const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
           if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()); V && V->hasLocalStorage()) return V;
         return nullptr;
+      }
+      bool VisitVarDecl(VarDecl *V) {
+        if (V->hasLocalStorage() && !isa<ParmVarDecl>(V)) Locals.push_back(V);
+        return true;
       }
       bool VisitBinaryOperator(BinaryOperator *BO) {
         if (!BO->isAssignmentOp()) return true;
@@ -166,15 +161,114 @@ public:
     } C;
     C.TraverseStmt(const_cast<Stmt *>(Body));
     Assigned = std::move(C.Assigned);
+    Locals = std::move(C.Locals);
   }
 
-  std::optional<SymbolicCoefficient> coefficient(const Expr *E, int Depth = 0) {
-    if (!E || Depth > 32) return std::nullopt;
+  /// The coefficient of threadIdx.x in @p E, or nullopt when it is not linear (or cannot be told).
+  std::optional<SymbolicCoefficient> coefficient(const Expr *E) {
+    if (!LocalsEvaluated) {
+      LocalsEvaluated = true;
+      for (const VarDecl *V : Locals) {
+        std::optional<std::int64_t> Saved = WalkStep;
+        variable(V, 0);
+        WalkStep = Saved;  // a variable's own walk step counts only where an index uses it
+      }
+    }
+    return coefficient(E, 0);
+  }
+
+  std::uint64_t visits() const { return Visits; }
+  bool exhausted() const { return Exhausted; }
+
+  /// Set by coefficient() when the index goes through a counter advanced by constant steps (a lane
+  /// walking its own chunk: `for (j = 4 * i; j < n; ++j)`): the smallest step.
+  std::optional<std::int64_t> WalkStep;
+
+private:
+  /// A memoised answer: the coefficient, and the walk step its evaluation found.
+  struct Memo {
+    std::optional<SymbolicCoefficient> Value;
+    std::optional<std::int64_t> Step;
+    bool InProgress = false;
+  };
+
+  /// Counts one step; @return false once the budget is spent.
+  bool step(std::uint64_t N = 1) {
+    if (Exhausted) return false;
+    if (Budget - Visits < N) {
+      Visits = Budget;
+      Exhausted = true;
+      return false;
+    }
+    Visits += N;
+    return true;
+  }
+
+  void mergeStep(std::optional<std::int64_t> S) {
+    if (S && (!WalkStep || *S < *WalkStep)) WalkStep = S;
+  }
+
+  /// A + Sign * B; nullopt on overflow.
+  static std::optional<SymbolicCoefficient> add(SymbolicCoefficient A, const SymbolicCoefficient &B,
+                                                std::int64_t Sign = 1) {
+    for (const auto &[Symbols, C] : B) {
+      const std::optional<std::int64_t> Term = llvm::checkedMul(Sign, C);
+      if (!Term) return std::nullopt;
+      auto &Slot = A[Symbols];
+      const std::optional<std::int64_t> Sum = llvm::checkedAdd(Slot, *Term);
+      if (!Sum) return std::nullopt;
+      Slot = *Sum;
+      if (Slot == 0) A.erase(Symbols);
+    }
+    return A;
+  }
+
+  /// A * B; nullopt on overflow or when the budget does not cover the terms (a term of k symbols
+  /// costs 1 + k steps: building it copies and sorts them).
+  std::optional<SymbolicCoefficient> multiply(const std::optional<SymbolicCoefficient> &A,
+                                              const std::optional<SymbolicCoefficient> &B) {
+    if (!A || !B) return std::nullopt;
+    SymbolicCoefficient Out;
+    for (const auto &[SA, CA] : *A)
+      for (const auto &[SB, CB] : *B) {
+        if (!step(1 + SA.size() + SB.size())) return std::nullopt;
+        const std::optional<std::int64_t> C = llvm::checkedMul(CA, CB);
+        if (!C) return std::nullopt;
+        std::vector<std::string> S = SA;
+        S.insert(S.end(), SB.begin(), SB.end());
+        std::sort(S.begin(), S.end());
+        auto Sum = add(std::move(Out), SymbolicCoefficient{{S, *C}});
+        if (!Sum) return std::nullopt;
+        Out = std::move(*Sum);
+      }
+    return Out;
+  }
+
+  static SymbolicCoefficient constant(std::int64_t C) { return C == 0 ? SymbolicCoefficient{} : SymbolicCoefficient{{{}, C}}; }
+
+  std::optional<SymbolicCoefficient> coefficient(const Expr *E, int Depth) {
+    if (!E || Depth > MaxDepth || !step()) return std::nullopt;
     E = E->IgnoreParenCasts();
-    if (isThreadIdxX(E)) return SymbolicCoefficient{{{}, 1}};
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) return variable(DRE->getDecl(), Depth);  // memoised there
+    if (auto It = Memos.find(E); It != Memos.end()) {
+      mergeStep(It->second.Step);
+      return It->second.Value;
+    }
+    const std::optional<std::int64_t> Outer = WalkStep;
+    WalkStep.reset();
+    std::optional<SymbolicCoefficient> Value = evaluate(E, Depth);
+    if (Exhausted) return std::nullopt;  // an answer cut short by the budget is not kept
+    Memos[E] = {Value, WalkStep};
+    const std::optional<std::int64_t> Inner = WalkStep;
+    WalkStep = Outer;
+    mergeStep(Inner);
+    return Value;
+  }
+
+  std::optional<SymbolicCoefficient> evaluate(const Expr *E, int Depth) {
+    if (isThreadIdxX(E)) return constant(1);
     if (E->isValueDependent() || E->isTypeDependent()) return std::nullopt;
     if (E->isIntegerConstantExpr(Ctx)) return SymbolicCoefficient{};
-    if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) return variable(DRE->getDecl(), Depth);
     if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
       auto L = coefficient(BO->getLHS(), Depth + 1);
       auto R = coefficient(BO->getRHS(), Depth + 1);
@@ -182,17 +276,16 @@ public:
       case BO_Add:
       case BO_Sub:
         if (!L || !R) return std::nullopt;
-        addInto(*L, *R, BO->getOpcode() == BO_Sub ? -1 : 1);
-        return L;
+        return add(std::move(*L), *R, BO->getOpcode() == BO_Sub ? -1 : 1);
       case BO_Mul:
         if (!L || !R) return std::nullopt;
-        if (L->empty()) return multiply(*R, value(BO->getLHS()));
-        if (R->empty()) return multiply(*L, value(BO->getRHS()));
+        if (L->empty()) return multiply(R, value(BO->getLHS(), Depth + 1));
+        if (R->empty()) return multiply(L, value(BO->getRHS(), Depth + 1));
         return std::nullopt;  // threadIdx.x * threadIdx.x: not linear
       case BO_Shl:
         if (L && R && R->empty())
           if (auto Shift = BO->getRHS()->getIntegerConstantExpr(Ctx); Shift && *Shift >= 0 && *Shift < 32)
-            return multiply(*L, SymbolicCoefficient{{{}, std::int64_t{1} << Shift->getExtValue()}});
+            return multiply(L, constant(std::int64_t{1} << Shift->getExtValue()));
         return std::nullopt;
       case BO_Comma:
         return R;
@@ -204,7 +297,7 @@ public:
     if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
       auto S = coefficient(UO->getSubExpr(), Depth + 1);
       if (!S) return std::nullopt;
-      if (UO->getOpcode() == UO_Minus) return multiply(*S, SymbolicCoefficient{{{}, -1}});
+      if (UO->getOpcode() == UO_Minus) return multiply(S, constant(-1));
       if (UO->getOpcode() == UO_Plus) return S;
       if (S->empty()) return S;
       return std::nullopt;
@@ -216,7 +309,9 @@ public:
     }
     if (isa<MemberExpr, MSPropertyRefExpr, PseudoObjectExpr>(E)) {
       // blockIdx.x, blockDim.x, threadIdx.y, s.field: not threadIdx.x; anything that contains it is unknown.
-      return containsThreadIdxX(E) ? std::nullopt : std::optional<SymbolicCoefficient>(SymbolicCoefficient{});
+      const std::optional<bool> Contains = containsThreadIdxX(E, Depth);
+      if (!Contains || *Contains) return std::nullopt;
+      return SymbolicCoefficient{};
     }
     // Calls and anything else: uniform across the warp only when no operand depends on threadIdx.x.
     for (const Stmt *Child : E->children()) {
@@ -228,18 +323,39 @@ public:
     return SymbolicCoefficient{};
   }
 
-private:
-  bool containsThreadIdxX(const Stmt *S) {
+  /// @return Whether @p S contains threadIdx.x; nullopt when the budget or the depth ran out.
+  std::optional<bool> containsThreadIdxX(const Stmt *S, int Depth) {
     if (!S) return false;
+    if (Depth > MaxDepth || !step()) return std::nullopt;
     if (const auto *E = dyn_cast<Expr>(S); E && isThreadIdxX(E)) return true;
-    for (const Stmt *C : S->children())
-      if (containsThreadIdxX(C)) return true;
+    for (const Stmt *C : S->children()) {
+      const std::optional<bool> In = containsThreadIdxX(C, Depth + 1);
+      if (!In || *In) return In;
+    }
     return false;
   }
 
   std::optional<SymbolicCoefficient> variable(const ValueDecl *D, int Depth) {
     const auto *V = dyn_cast<VarDecl>(D);
     if (!V || isa<ParmVarDecl>(V) || !V->hasLocalStorage()) return SymbolicCoefficient{};  // uniform
+    if (auto It = VarMemos.find(V); It != VarMemos.end()) {
+      if (It->second.InProgress) return std::nullopt;  // `i = i + 1`, `i = j; j = i`: cannot tell
+      mergeStep(It->second.Step);
+      return It->second.Value;
+    }
+    VarMemos[V].InProgress = true;
+    const std::optional<std::int64_t> Outer = WalkStep;
+    WalkStep.reset();
+    std::optional<SymbolicCoefficient> Value = evaluateVariable(V, Depth);
+    if (Exhausted) return std::nullopt;
+    VarMemos[V] = {Value, WalkStep, false};
+    const std::optional<std::int64_t> Inner = WalkStep;
+    WalkStep = Outer;
+    mergeStep(Inner);
+    return Value;
+  }
+
+  std::optional<SymbolicCoefficient> evaluateVariable(const VarDecl *V, int Depth) {
     std::optional<SymbolicCoefficient> C =
         V->getInit() ? coefficient(V->getInit(), Depth + 1) : std::optional<SymbolicCoefficient>(SymbolicCoefficient{});
     auto It = Assigned.find(V);
@@ -252,14 +368,16 @@ private:
     for (const Update &U : It->second) {
       std::int64_t S = 1;
       if (U.Value) {
-        if (auto K = U.Value->getIntegerConstantExpr(Ctx)) S = K->getExtValue();
+        std::optional<llvm::APSInt> K = U.Value->getIntegerConstantExpr(Ctx);
+        std::optional<std::int64_t> K64 = K ? K->tryExtValue() : std::nullopt;
+        if (K64 && *K64 != std::numeric_limits<std::int64_t>::min()) S = *K64;
         else ConstantSteps = false;
       }
       if (U.Op != BO_AddAssign && U.Op != BO_SubAssign) ConstantSteps = false;
       S = S < 0 ? -S : S;
       if (S > 0 && (!Step || S < *Step)) Step = S;
     }
-    if (ConstantSteps && Step && (!WalkStep || *Step < *WalkStep)) WalkStep = Step;
+    if (ConstantSteps && Step) mergeStep(Step);
     for (const Update &U : It->second) {
       if (U.Op == BO_Comma) return std::nullopt;
       if (!U.Value) continue;
@@ -276,33 +394,43 @@ private:
     return C;
   }
 
-  /// The value of a factor that does not depend on threadIdx.x: a constant, or symbols.
-  SymbolicCoefficient value(const Expr *E) {
+  /// The value of a factor that does not depend on threadIdx.x: a constant, or symbols; nullopt when a
+  /// constant does not fit in 64 bits, on overflow, or when the budget is spent.
+  std::optional<SymbolicCoefficient> value(const Expr *E, int Depth) {
+    if (Depth > MaxDepth || !step()) return std::nullopt;
     E = E->IgnoreParenCasts();
-    if (auto C = E->getIntegerConstantExpr(Ctx)) return {{{}, C->getExtValue()}};
-    if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) return {{{DRE->getDecl()->getNameAsString()}, 1}};
+    if (auto C = E->getIntegerConstantExpr(Ctx)) {
+      if (std::optional<std::int64_t> V = C->tryExtValue()) return constant(*V);
+      return std::nullopt;
+    }
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) return SymbolicCoefficient{{{DRE->getDecl()->getNameAsString()}, 1}};
     if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
-      if (BO->getOpcode() == BO_Mul) return multiply(value(BO->getLHS()), value(BO->getRHS()));
+      if (BO->getOpcode() == BO_Mul) return multiply(value(BO->getLHS(), Depth + 1), value(BO->getRHS(), Depth + 1));
       if (BO->isAdditiveOp()) {
-        SymbolicCoefficient Out = value(BO->getLHS());
-        addInto(Out, value(BO->getRHS()), BO->getOpcode() == BO_Sub ? -1 : 1);
-        return Out;
+        std::optional<SymbolicCoefficient> L = value(BO->getLHS(), Depth + 1);
+        std::optional<SymbolicCoefficient> R = value(BO->getRHS(), Depth + 1);
+        if (!L || !R) return std::nullopt;
+        return add(std::move(*L), *R, BO->getOpcode() == BO_Sub ? -1 : 1);
       }
     }
     const SourceManager &SM = Ctx.getSourceManager();
     std::string Text =
         Lexer::getSourceText(CharSourceRange::getTokenRange(E->getSourceRange()), SM, Ctx.getLangOpts()).str();
-    return {{{Text.empty() ? "?" : Text}, 1}};
+    return SymbolicCoefficient{{{Text.empty() ? "?" : Text}, 1}};
   }
 
-public:
-  /// Set by coefficient() when the index goes through a counter advanced by constant steps (a lane
-  /// walking its own chunk: `for (j = 4 * i; j < n; ++j)`): the smallest step.
-  std::optional<std::int64_t> WalkStep;
+  /// Deeper expressions are "cannot tell": the recursion stays far from the stack's end.
+  static constexpr int MaxDepth = 64;
 
-private:
   ASTContext &Ctx;
   std::map<const VarDecl *, std::vector<Update>> Assigned;
+  std::vector<const VarDecl *> Locals;
+  bool LocalsEvaluated = false;
+  std::map<const Expr *, Memo> Memos;
+  std::map<const VarDecl *, Memo> VarMemos;
+  std::uint64_t Budget;
+  std::uint64_t Visits = 0;
+  bool Exhausted = false;
 };
 
 class AccessFinder : public RecursiveASTVisitor<AccessFinder> {
@@ -338,7 +466,8 @@ std::string toString(const SymbolicCoefficient &C) {
   std::vector<std::pair<std::vector<std::string>, std::int64_t>> Terms(C.begin(), C.end());
   std::stable_sort(Terms.begin(), Terms.end(), [](const auto &A, const auto &B) { return A.first.size() > B.first.size(); });
   for (const auto &[Symbols, Coef] : Terms) {
-    std::int64_t Abs = Coef < 0 ? -Coef : Coef;
+    // The magnitude as unsigned: -INT64_MIN does not fit in int64_t.
+    const std::uint64_t Abs = Coef < 0 ? 0 - static_cast<std::uint64_t>(Coef) : static_cast<std::uint64_t>(Coef);
     if (!S.empty()) S += Coef < 0 ? " - " : " + ";
     else if (Coef < 0) S += "-";
     std::string Product;
@@ -349,31 +478,40 @@ std::string toString(const SymbolicCoefficient &C) {
   return S;
 }
 
-std::optional<SymbolicCoefficient> threadIdxXCoefficient(const Expr *Index, const Stmt *Body, ASTContext &Ctx) {
-  Linear L(Body, Ctx);
-  return L.coefficient(Index);
+std::optional<SymbolicCoefficient> threadIdxXCoefficient(const Expr *Index, const Stmt *Body, ASTContext &Ctx,
+                                                         CoalescingStats *Stats, std::uint64_t Budget) {
+  Linear L(Body, Ctx, Budget);
+  std::optional<SymbolicCoefficient> C = L.coefficient(Index);
+  if (Stats) *Stats = {L.visits(), L.exhausted()};
+  return C;
 }
 
 // The sector rule (docs/diagnostics/rooflint-uncoalesced.md): global memory moves in 32-byte sectors.
 // A warp whose lane i touches element i*S (E bytes each, aligned start) spans 32*|S|*E bytes.
 //  - |S|*E >= 32: every lane has sectors of its own: 32 * ceil(E/32) sectors.
-//  - otherwise the gaps are under a sector, so every sector of the span is touched: ceil(32*|S|*E / 32).
+//  - otherwise the gaps are under a sector, so every sector of the span is touched: 32*|S|*E / 32 = |S|*E.
 // The ideal (unit stride) is ceil(32*E / 32) sectors; amplification = sectors / ideal. Floats at
 // stride >= 8 move 8x the bytes they use. DRAM may move more (64-byte granularity on H100/H200).
-std::int64_t sectorsPerWarp(std::int64_t Stride, std::int64_t ElementBytes) {
+// When the last lane's byte offset 31*|S|*E does not fit in 64 bits the addresses wrap and the count
+// means nothing: nullopt.
+std::optional<std::int64_t> sectorsPerWarp(std::int64_t Stride, std::int64_t ElementBytes) {
+  if (ElementBytes <= 0 || Stride == std::numeric_limits<std::int64_t>::min()) return std::nullopt;
   const std::int64_t S = Stride < 0 ? -Stride : Stride;
-  if (S == 0) return (ElementBytes + 31) / 32;
-  if (S * ElementBytes >= 32) return 32 * ((ElementBytes + 31) / 32);
-  return (32 * S * ElementBytes + 31) / 32;
+  const std::int64_t SectorsPerElement = ElementBytes / 32 + (ElementBytes % 32 != 0);  // ceil(E/32)
+  const std::optional<std::int64_t> Gap = llvm::checkedMul(S, ElementBytes);
+  if (!Gap || !llvm::checkedMul(*Gap, std::int64_t{31})) return std::nullopt;
+  if (S == 0) return SectorsPerElement;
+  if (*Gap >= 32) return llvm::checkedMul(SectorsPerElement, std::int64_t{32});
+  return *Gap;
 }
 
-void checkCoalescing(const FunctionDecl &Kernel, Reporter &Report) {
+CoalescingStats checkCoalescing(const FunctionDecl &Kernel, Reporter &Report, std::uint64_t Budget) {
   const Stmt *Body = Kernel.getBody();
-  if (!Body) return;
+  if (!Body) return {};
   ASTContext &Ctx = Kernel.getASTContext();
   AccessFinder Finder;
   Finder.TraverseStmt(const_cast<Stmt *>(Body));
-  Linear L(Body, Ctx);
+  Linear L(Body, Ctx, Budget);
   std::set<std::pair<const ParmVarDecl *, unsigned>> Seen;
   for (const AccessFinder::Access &A : Finder.Accesses) {
     QualType Element = A.Param->getType()->getPointeeType();
@@ -382,6 +520,13 @@ void checkCoalescing(const FunctionDecl &Kernel, Reporter &Report) {
     if (E <= 0) continue;
     L.WalkStep.reset();
     std::optional<SymbolicCoefficient> C = L.coefficient(A.Index);
+    if (L.exhausted()) {
+      Report.remark(DiagKind::Uncoalesced, Kernel.getLocation(),
+                    "the uncoalesced check of kernel " + quoted(Kernel.getName()) + " stopped after " +
+                        std::to_string(L.visits()) +
+                        " steps (the analysis budget of a kernel); its remaining accesses are not checked");
+      break;
+    }
     if (!C || C->empty()) continue;  // not linear (cannot tell) or the same element for the whole warp
     const bool Constant = C->size() == 1 && C->begin()->first.empty();
     const std::int64_t Stride = Constant ? C->begin()->second : 0;
@@ -389,31 +534,44 @@ void checkCoalescing(const FunctionDecl &Kernel, Reporter &Report) {
     // A lane walking its own chunk of |Stride| elements (at most a 128-byte line) in steps smaller than
     // the chunk: the warp's later iterations use the rest of the sectors it fetched, so the traffic is
     // not amplified (a vectorised kernel's scalar tail loop).
-    const std::int64_t AbsStride = Stride < 0 ? -Stride : Stride;
-    if (Constant && L.WalkStep && *L.WalkStep < AbsStride && AbsStride * E <= 128) continue;
+    if (Constant && L.WalkStep && Stride != std::numeric_limits<std::int64_t>::min()) {
+      const std::int64_t AbsStride = Stride < 0 ? -Stride : Stride;
+      const std::optional<std::int64_t> Chunk = llvm::checkedMul(AbsStride, E);
+      if (*L.WalkStep < AbsStride && Chunk && *Chunk <= 128) continue;
+    }
     const SourceLocation Loc = A.Where->getExprLoc();
     if (!Seen.insert({A.Param, Loc.getRawEncoding()}).second) continue;
-    const std::int64_t Ideal = sectorsPerWarp(1, E);
+    const std::optional<std::int64_t> Ideal = sectorsPerWarp(1, E);
     const std::string Bytes = std::to_string(E) + (E == 1 ? " byte" : " bytes");
     std::string Message = "access through " + quoted(A.Param->getName()) + " is not unit-stride in 'threadIdx.x'; ";
+    const std::string Unknown = ": the warp's byte offsets overflow 64 bits, so its traffic is unknown";
     if (Constant) {
-      const std::int64_t Sectors = sectorsPerWarp(Stride, E);
-      Message += "stride " + std::to_string(Stride) + " elements of " + Bytes + ": a warp moves " +
-                 std::to_string(Sectors * 32) + " bytes in " + std::to_string(Sectors) + " sectors for " +
-                 std::to_string(32 * E) + " bytes used (" + model::format_significant(double(Sectors) / Ideal) +
-                 "x the traffic)";
+      const std::optional<std::int64_t> Sectors = sectorsPerWarp(Stride, E);
+      const std::optional<std::int64_t> Moved = Sectors ? llvm::checkedMul(*Sectors, std::int64_t{32}) : std::nullopt;
+      const std::optional<std::int64_t> Used = llvm::checkedMul(E, std::int64_t{32});
+      Message += "stride " + std::to_string(Stride) + " elements of " + Bytes;
+      if (Ideal && Moved && Used)
+        Message += ": a warp moves " + std::to_string(*Moved) + " bytes in " + std::to_string(*Sectors) +
+                   " sectors for " + std::to_string(*Used) + " bytes used (" +
+                   model::format_significant(double(*Sectors) / double(*Ideal)) + "x the traffic)";
+      else
+        Message += Unknown;
     } else {
-      const std::int64_t Worst = sectorsPerWarp(32, E);
-      const std::int64_t From = (32 + E - 1) / E;
-      Message += "stride " + quoted(toString(*C)) + " elements of " + Bytes + ": a warp moves up to " +
-                 model::format_significant(double(Worst) / Ideal) + "x the traffic it uses (" +
-                 std::to_string(Worst) + " sectors instead of " + std::to_string(Ideal) + " when " +
-                 quoted(toString(*C)) + " >= " + std::to_string(From) + ")";
+      const std::optional<std::int64_t> Worst = sectorsPerWarp(32, E);
+      const std::int64_t From = E >= 32 ? 1 : (32 + E - 1) / E;  // the smallest stride with a sector per lane
+      Message += "stride " + quoted(toString(*C)) + " elements of " + Bytes;
+      if (Ideal && Worst)
+        Message += ": a warp moves up to " + model::format_significant(double(*Worst) / double(*Ideal)) +
+                   "x the traffic it uses (" + std::to_string(*Worst) + " sectors instead of " +
+                   std::to_string(*Ideal) + " when " + quoted(toString(*C)) + " >= " + std::to_string(From) + ")";
+      else
+        Message += Unknown;
     }
     if (Report.report(DiagKind::Uncoalesced, Loc, Message, A.Index->getSourceRange()))
       Report.note(A.Index->getBeginLoc(), "the index's coefficient of 'threadIdx.x' is " + quoted(toString(*C)) +
                                              "; consecutive lanes should touch consecutive elements");
   }
+  return {L.visits(), L.exhausted()};
 }
 
 void checkBinding(const dsl::spec &Spec, const FunctionDecl &Kernel, const VarDecl &SpecVar, Reporter &Report) {

@@ -1,13 +1,50 @@
 #include "rooflint/analyzer/Outputs.h"
 
+#include <algorithm>
+#include <map>
+
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/xxhash.h"
 #include "rooflint/dsl/formula.h"
 
 namespace rooflint::analyzer {
 namespace {
+
+/// The doc pages docs/diagnostics/*.md, embedded at configure time (analyzer/CMakeLists.txt): SARIF's
+/// help for each rule is its page.
+struct EmbeddedDoc {
+  const char *Name;
+  const char *Markdown;
+};
+constexpr EmbeddedDoc EmbeddedDocs[] = {
+#include "DiagnosticDocs.inc"
+};
+
+llvm::StringRef docPage(llvm::StringRef Name) {
+  for (const EmbeddedDoc &D : EmbeddedDocs)
+    if (Name == D.Name) return D.Markdown;
+  return "";
+}
+
+/// @return The page's first paragraph after its title (the summary and what follows it).
+std::string firstParagraph(llvm::StringRef Markdown) {
+  llvm::SmallVector<llvm::StringRef, 16> Lines;
+  Markdown.split(Lines, '\n');
+  std::string Out;
+  for (llvm::StringRef L : Lines) {
+    if (L.starts_with("#")) continue;
+    if (L.trim().empty()) {
+      if (!Out.empty()) break;
+      continue;
+    }
+    Out += (Out.empty() ? "" : " ") + L.trim().str();
+  }
+  return Out;
+}
 
 namespace json = llvm::json;
 
@@ -46,7 +83,7 @@ json::Object peaksJson(const model::peaks &P) {
                       {"flops_per_s", std::move(Flops)}};
 }
 
-json::Object kernelJson(const KernelRecord &K, const model::peaks &P) {
+json::Object kernelObject(const KernelRecord &K, const model::peaks &P) {
   const dsl::spec &S = K.Spec;
   json::Array Dims;
   for (int D = 0; D < S.dim_count; ++D) {
@@ -121,6 +158,10 @@ json::Object kernelJson(const KernelRecord &K, const model::peaks &P) {
     O["verdict_change"] = json::Object{{"dims", K.VerdictChange->Dim},
                                        {"size", K.VerdictChange->Size},
                                        {"bound_from", std::string(model::name(K.VerdictChange->Above))}};
+  // Version 2: what rooflint-verify needs to bind launches (LaunchManifest.h, docs/manifest-schema.md).
+  O["parameters"] = paramsJson(K.Params);
+  O["launch"] = launchJson(S, K.Params);
+  O["spec_value"] = specValueJson(S);
   O["peaks"] = json::Object{{"device", std::string(P.device)},
                             {"source", std::string(model::name(P.source))},
                             {"dram_bytes_per_s", P.dram_bytes_per_s},
@@ -134,48 +175,166 @@ std::string sarifLevel(llvm::StringRef Level) {
   return "note";
 }
 
-json::Object sarifLocation(const DiagRecord &D) {
-  json::Object Physical{{"artifactLocation", json::Object{{"uri", D.File}}}};
-  if (D.Line > 0) Physical["region"] = json::Object{{"startLine", D.Line}, {"startColumn", D.Column}};
-  return json::Object{{"physicalLocation", std::move(Physical)}};
+json::Object recordJson(const DiagRecord &D) {
+  return json::Object{{"name", D.Name}, {"level", D.Level}, {"message", D.Message}, {"file", D.File},
+                      {"line", D.Line}, {"column", D.Column}, {"group", D.Group}};
 }
 
 }  // namespace
 
-llvm::json::Value manifestJson(const AnalysisResults &Results, const model::peaks &Peaks) {
-  json::Array Kernels;
-  for (const KernelRecord &K : Results.Kernels) Kernels.push_back(kernelJson(K, Peaks));
+llvm::json::Value kernelJson(const KernelRecord &K, const model::peaks &Peaks) { return kernelObject(K, Peaks); }
+
+llvm::json::Value manifestJson(llvm::ArrayRef<llvm::json::Value> Kernels, llvm::ArrayRef<DiagRecord> Diagnostics,
+                               const model::peaks &Peaks) {
   json::Array Diags;
-  for (const DiagRecord &D : Results.Diagnostics)
-    Diags.push_back(json::Object{{"name", D.Name}, {"level", D.Level}, {"message", D.Message},
-                                 {"file", D.File}, {"line", D.Line}, {"column", D.Column}});
+  for (const DiagRecord &D : Diagnostics) Diags.push_back(recordJson(D));
   return json::Object{{"schema", "rooflint-manifest"},
                       {"version", ManifestVersion},
                       {"rooflint_version", ROOFLINT_VERSION},
                       {"peaks", peaksJson(Peaks)},
-                      {"kernels", std::move(Kernels)},
+                      {"kernels", json::Array(Kernels)},
                       {"diagnostics", std::move(Diags)}};
 }
 
-llvm::json::Value sarifJson(const AnalysisResults &Results) {
+llvm::json::Value manifestJson(const AnalysisResults &Results, const model::peaks &Peaks) {
+  std::vector<json::Value> Kernels;
+  for (const KernelRecord &K : Results.Kernels) Kernels.push_back(kernelObject(K, Peaks));
+  return manifestJson(Kernels, Results.Diagnostics, Peaks);
+}
+
+llvm::json::Value diagnosticJson(const DiagRecord &D) {
+  json::Object O = recordJson(D);
+  json::Array Notes;
+  for (const DiagRecord &N : D.Notes) Notes.push_back(diagnosticJson(N));
+  O["notes"] = std::move(Notes);
+  return O;
+}
+
+llvm::Expected<DiagRecord> diagnosticFromJson(const llvm::json::Value &V) {
+  const json::Object *O = V.getAsObject();
+  const auto missing = [](llvm::StringRef Field) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), "diagnostic record without '" + Field + "'");
+  };
+  if (!O) return missing("an object");
+  DiagRecord D;
+  for (auto [Field, Into] : {std::pair<const char *, std::string *>{"group", &D.Group}, {"name", &D.Name},
+                             {"level", &D.Level}, {"message", &D.Message}, {"file", &D.File}}) {
+    auto S = O->getString(Field);
+    if (!S) return missing(Field);
+    *Into = S->str();
+  }
+  auto Line = O->getInteger("line"), Column = O->getInteger("column");
+  if (!Line || !Column) return missing("line");
+  D.Line = static_cast<unsigned>(*Line);
+  D.Column = static_cast<unsigned>(*Column);
+  if (const json::Array *Notes = O->getArray("notes"))
+    for (const json::Value &N : *Notes) {
+      auto Note = diagnosticFromJson(N);
+      if (!Note) return Note.takeError();
+      D.Notes.push_back(std::move(*Note));
+    }
+  return D;
+}
+
+std::string fileUri(llvm::StringRef AbsolutePath) {
+  std::string Out = "file://";
+  llvm::SmallString<256> Native(AbsolutePath);
+  llvm::sys::path::native(Native, llvm::sys::path::Style::posix);
+  if (!llvm::StringRef(Native).starts_with("/")) Out += "/";
+  for (char C : Native) {
+    // RFC 3986: unreserved characters and the path separator stay; everything else is encoded.
+    if (llvm::isAlnum(C) || C == '-' || C == '.' || C == '_' || C == '~' || C == '/') Out += C;
+    else Out += llvm::formatv("%{0:X2}", static_cast<unsigned char>(C)).str();
+  }
+  return Out;
+}
+
+std::optional<std::string> relativeUri(llvm::StringRef Path, llvm::StringRef Root) {
+  llvm::SmallString<256> P(Path), R(Root);
+  llvm::sys::fs::make_absolute(P);
+  llvm::sys::fs::make_absolute(R);
+  llvm::sys::path::remove_dots(P, /*remove_dot_dot=*/true);
+  llvm::sys::path::remove_dots(R, /*remove_dot_dot=*/true);
+  llvm::StringRef Rest(P);
+  if (!Rest.consume_front(R)) return std::nullopt;
+  if (!Rest.empty() && !llvm::sys::path::is_separator(Rest.front()) && !llvm::sys::path::is_separator(R.back()))
+    return std::nullopt;  // "/src2/a.cu" is not under "/src"
+  Rest = Rest.ltrim('/');
+  if (Rest.empty()) return std::nullopt;
+  return fileUri(Rest).substr(std::string("file:///").size());
+}
+
+namespace {
+
+std::string rootUri(llvm::StringRef Root) {
+  std::string U = fileUri(Root);
+  if (U.back() != '/') U += '/';
+  return U;
+}
+
+json::Object sarifLocation(const DiagRecord &D, const SarifOptions &Options) {
+  json::Object Artifact;
+  llvm::SmallString<256> Abs(D.File);
+  llvm::sys::fs::make_absolute(Abs);
+  if (auto Rel = relativeUri(Abs, Options.SourceRoot)) {
+    Artifact["uri"] = *Rel;
+    Artifact["uriBaseId"] = "%SRCROOT%";
+  } else {
+    Artifact["uri"] = fileUri(Abs);
+  }
+  json::Object Physical{{"artifactLocation", std::move(Artifact)}};
+  if (D.Line > 0) Physical["region"] = json::Object{{"startLine", D.Line}, {"startColumn", std::max(D.Column, 1u)}};
+  return json::Object{{"physicalLocation", std::move(Physical)}};
+}
+
+json::Object sarifRule(const DiagInfo &D, const SarifOptions &Options) {
+  const llvm::StringRef Page = docPage(D.Name);
+  const std::string Full = Page.empty() ? D.Summary.str() : firstParagraph(Page);
+  const std::string Help = Page.empty() ? D.Summary.str() : Page.str();
+  json::Object Rule{{"id", D.Name.str()},
+                    {"name", D.Name.str()},
+                    {"shortDescription", json::Object{{"text", D.Summary.str()}}},
+                    {"fullDescription", json::Object{{"text", Full}}},
+                    {"help", json::Object{{"text", Help}, {"markdown", Help}}},
+                    {"defaultConfiguration", json::Object{{"level", sarifLevel(name(D.Default))}}},
+                    {"properties", json::Object{{"tags", json::Array{"performance", "roofline"}}}}};
+  if (!Options.DocUrlBase.empty())
+    Rule["helpUri"] = llvm::StringRef(Options.DocUrlBase).rtrim('/').str() + "/" + llvm::sys::path::filename(D.Doc).str();
+  return Rule;
+}
+
+/// A fingerprint that survives edits elsewhere in the file: the rule, the file's URI and the message
+/// (which names the kernel, the tensor and the sizes, never a line), and the how-many-th such result.
+std::string fingerprint(const DiagRecord &D, const json::Object &Location, std::map<std::string, unsigned> &Seen) {
+  const json::Object *Artifact = Location.getObject("physicalLocation")->getObject("artifactLocation");
+  std::string Key = D.Name + "\n" + Artifact->getString("uri")->str() + "\n" + D.Message;
+  Key += "\n" + std::to_string(Seen[Key]++);
+  const uint64_t H = llvm::xxh3_64bits(llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(Key.data()), Key.size()));
+  return llvm::utohexstr(H, /*LowerCase=*/true, /*Width=*/16);
+}
+
+}  // namespace
+
+llvm::json::Value sarifJson(llvm::ArrayRef<DiagRecord> Diagnostics, const SarifOptions &Options) {
   json::Array Rules;
-  for (const DiagInfo &D : allDiagnostics())
-    Rules.push_back(json::Object{
-        {"id", D.Name.str()},
-        {"shortDescription", json::Object{{"text", D.Summary.str()}}},
-        {"helpUri", "docs/diagnostics/" + D.Name.str() + ".md"},
-        {"defaultConfiguration", json::Object{{"level", sarifLevel(name(D.Default))}}}});
+  for (const DiagInfo &D : allDiagnostics()) Rules.push_back(sarifRule(D, Options));
   json::Array SarifResults;
-  for (const DiagRecord &D : Results.Diagnostics) {
+  std::map<std::string, unsigned> Seen;
+  for (const DiagRecord &D : Diagnostics) {
+    json::Object Location = sarifLocation(D, Options);
+    const std::string Print = fingerprint(D, Location, Seen);
     json::Object R{{"ruleId", D.Name},
                    {"level", sarifLevel(D.Level)},
                    {"message", json::Object{{"text", D.Message}}},
-                   {"locations", json::Array{sarifLocation(D)}}};
+                   {"locations", json::Array{std::move(Location)}},
+                   {"partialFingerprints", json::Object{{"rooflintResult/v1", Print}}}};
     if (auto K = findDiagnostic(D.Name)) R["ruleIndex"] = static_cast<unsigned>(*K);
     if (!D.Notes.empty()) {
       json::Array Related;
+      unsigned Id = 0;
       for (const DiagRecord &N : D.Notes) {
-        json::Object L = sarifLocation(N);
+        json::Object L = sarifLocation(N, Options);
+        L["id"] = Id++;
         L["message"] = json::Object{{"text", N.Message}};
         Related.push_back(std::move(L));
       }
@@ -185,24 +344,78 @@ llvm::json::Value sarifJson(const AnalysisResults &Results) {
   }
   json::Object Driver{{"name", "rooflint"},
                       {"version", ROOFLINT_VERSION},
+                      {"semanticVersion", ROOFLINT_VERSION},
                       {"informationUri", "https://github.com/rooflint/rooflint"},
                       {"rules", std::move(Rules)}};
-  return json::Object{
-      {"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
-      {"version", "2.1.0"},
-      {"runs", json::Array{json::Object{{"tool", json::Object{{"driver", std::move(Driver)}}},
-                                        {"results", std::move(SarifResults)}}}}};
+  json::Object Run{{"tool", json::Object{{"driver", std::move(Driver)}}},
+                   {"originalUriBaseIds", json::Object{{"%SRCROOT%", json::Object{{"uri", rootUri(Options.SourceRoot)}}}}},
+                   {"columnKind", "unicodeCodePoints"},
+                   {"results", std::move(SarifResults)}};
+  return json::Object{{"$schema", "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"},
+                      {"version", "2.1.0"},
+                      {"runs", json::Array{std::move(Run)}}};
+}
+
+llvm::json::Value sarifJson(const AnalysisResults &Results) {
+  SarifOptions Options;
+  llvm::SmallString<256> Cwd;
+  llvm::sys::fs::current_path(Cwd);
+  Options.SourceRoot = Cwd.str().str();
+  return sarifJson(Results.Diagnostics, Options);
+}
+
+std::string depfileText(llvm::StringRef Target, std::vector<std::string> Dependencies) {
+  const auto escape = [](llvm::StringRef Path) {
+    std::string Out;
+    for (char C : Path) {
+      if (C == ' ' || C == '#') Out += '\\';
+      if (C == '$') Out += '$';
+      Out += C;
+    }
+    return Out;
+  };
+  std::sort(Dependencies.begin(), Dependencies.end());
+  Dependencies.erase(std::unique(Dependencies.begin(), Dependencies.end()), Dependencies.end());
+  std::string Out = escape(Target) + ":";
+  for (const std::string &D : Dependencies) Out += " \\\n  " + escape(D);
+  return Out + "\n";
+}
+
+llvm::Error writeFileAtomically(llvm::StringRef Path, llvm::StringRef Contents) {
+  const auto fail = [&](std::error_code EC) {
+    return llvm::createStringError(EC, "cannot write '" + Path.str() + "': " + EC.message());
+  };
+  if (llvm::StringRef Dir = llvm::sys::path::parent_path(Path); !Dir.empty())
+    if (std::error_code EC = llvm::sys::fs::create_directories(Dir))
+      return llvm::createStringError(EC, "cannot write '" + Path.str() + "': cannot create directory '" + Dir.str() +
+                                             "': " + EC.message());
+  // Beside the target, so the rename stays on one file system and replaces the old file in one step.
+  int FD = -1;
+  llvm::SmallString<256> Temp;
+  if (std::error_code EC = llvm::sys::fs::createUniqueFile(Path + ".tmp-%%%%%%%%", FD, Temp)) return fail(EC);
+  std::error_code WriteError;
+  {
+    llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
+    OS << Contents;
+    OS.close();
+    if (OS.has_error()) {
+      WriteError = OS.error();
+      OS.clear_error();  // or the stream's destructor ends the process ("IO failure on output stream")
+    }
+  }
+  if (!WriteError) WriteError = llvm::sys::fs::rename(Temp, Path);
+  if (WriteError) {
+    llvm::sys::fs::remove(Temp);
+    return fail(WriteError);
+  }
+  return llvm::Error::success();
 }
 
 llvm::Error writeJson(const llvm::json::Value &Value, llvm::StringRef Path) {
-  if (llvm::StringRef Dir = llvm::sys::path::parent_path(Path); !Dir.empty())
-    if (std::error_code EC = llvm::sys::fs::create_directories(Dir))
-      return llvm::createStringError(EC, "cannot create directory '" + Dir.str() + "': " + EC.message());
-  std::error_code EC;
-  llvm::raw_fd_ostream OS(Path, EC, llvm::sys::fs::OF_Text);
-  if (EC) return llvm::createStringError(EC, "cannot write '" + Path.str() + "': " + EC.message());
+  std::string Text;
+  llvm::raw_string_ostream OS(Text);
   OS << llvm::formatv("{0:2}", Value) << "\n";
-  return llvm::Error::success();
+  return writeFileAtomically(Path, Text);
 }
 
 }  // namespace rooflint::analyzer

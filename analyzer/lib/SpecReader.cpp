@@ -233,6 +233,23 @@ llvm::Expected<ReadSpec> readSpec(const APValue &Value, QualType T, const ASTCon
   S.read_bytes = R.poly(R.field(Root, sp::ReadBytes));
   S.written_bytes = R.poly(R.field(Root, sp::WrittenBytes));
 
+  // How sizes are read from launches (dsl/launch.h).
+  const Node Launch = R.field(Root, sp::Launch);
+  S.launch.kind = static_cast<dsl::binding_kind>(R.integer(R.field(Launch, sp::LaunchKind)));
+  S.launch.size_count = static_cast<std::uint8_t>(
+      std::min<int64_t>(R.integer(R.field(Launch, sp::LaunchSizeCount)), dsl::max_dims));
+  const Node LaunchSizes = R.field(Launch, sp::LaunchSizes);
+  for (unsigned I = 0; I < S.launch.size_count; ++I) {
+    const Node L = R.element(LaunchSizes, I);
+    dsl::launch_size &Size = S.launch.sizes[I];
+    Size.dim = R.name(R.field(L, sp::LaunchDim));
+    Size.source = static_cast<dsl::size_source>(R.integer(R.field(L, sp::LaunchSource)));
+    Size.index = static_cast<std::int8_t>(R.integer(R.field(L, sp::LaunchIndex)));
+    Size.multiplier = R.integer(R.field(L, sp::LaunchMultiplier));
+    Size.divisor = R.integer(R.field(L, sp::LaunchDivisor));
+    Size.site = static_cast<std::int8_t>(R.integer(R.field(L, sp::LaunchSite)));
+  }
+
   // kernel_spec<Kernel>::kernel: an lvalue whose base is the bound FunctionDecl.
   if (const CXXRecordDecl *RD = T->getAsCXXRecordDecl(); RD && (RD = RD->getDefinition())) {
     for (const FieldDecl *F : RD->fields()) {

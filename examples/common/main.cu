@@ -11,7 +11,7 @@
 #include "example_check.h"
 
 #if ROOFLINT_EXAMPLES_WITH_RUNTIME
-#include "rooflint/runtime/verify.h"
+#include "rooflint/runtime.h"
 #endif
 
 namespace {

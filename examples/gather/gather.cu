@@ -55,6 +55,7 @@ inline constexpr auto gather_strided_spec =
                            custom(0, in<1>("x", f32, N, S).touches(N),  // x: (N,S), N elements touched
                                   out<2>("y", f32, N)))                 // y: (N)
         .at(N(1 << 26))
+        .sizes(N(arg<0>))  // at a launch: N = n (S is static)
         .expect(memory_bound);
 
 static_assert(gather_strided_spec.read_bytes_at(gather_strided_spec.declared().bound) == 4.0 * (1 << 26));
@@ -66,6 +67,9 @@ inline constexpr auto embedding_gather_spec =
                                     in<1>("ids", i32, B, T),                          // ids: (B,T)
                                     out<2>("out", f32, B, T, D)))                     // out: (B,T,D)
         .at(V(1 << 20), D(1024), B(32), T(2048))
+        // At a launch: D = d, and rows = B*T with T fixed at 2048 by .at() (the kernel sees only the product,
+        // which is all the compulsory bytes depend on); V is not a parameter and stays at its .at() size.
+        .sizes(B(arg<3> / 2048), D(arg<4>))
         .expect(memory_bound);
 
 /// @return B*T distinct row indices below v (a power of two): r -> (r * odd + c) mod v is a bijection,
@@ -111,7 +115,7 @@ ROOFLINT_EXAMPLE_CHECK(embedding_gather) {
 }
 
 #if ROOFLINT_EXAMPLES_WITH_RUNTIME
-#include "rooflint/runtime/verify_case.h"
+#include "rooflint/runtime.h"
 
 namespace gather_example {
 

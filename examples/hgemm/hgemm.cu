@@ -118,6 +118,7 @@ inline constexpr auto hgemm_wmma_spec =
                                             in<1>("B", f16, N, N),    // B: (N,N)
                                             out<2>("C", f32, N, N)))  // C: (N,N)
         .at(N(4096))
+        .sizes(N(arg<3>))  // at a launch: N = n
         .expect(compute_bound);
 
 inline constexpr auto hgemm_cublas_spec =
@@ -125,6 +126,7 @@ inline constexpr auto hgemm_cublas_spec =
                                                 in<1>("B", f16, N, N),    // B: (N,N)
                                                 out<2>("C", f32, N, N)))  // C: (N,N)
         .at(N(4096))
+        .sizes(N(arg<3>))  // at a launch: N = n
         .expect(compute_bound);
 
 static_assert(hgemm_wmma_spec.mode == rooflint::model::math_mode::fp16_tensor);
@@ -194,7 +196,7 @@ ROOFLINT_EXAMPLE_CHECK(hgemm_wmma) { return check_hgemm(hgemm_example::launch_wm
 ROOFLINT_EXAMPLE_CHECK(hgemm_cublas) { return check_hgemm(hgemm_example::launch_cublas, "hgemm_cublas"); }
 
 #if ROOFLINT_EXAMPLES_WITH_RUNTIME
-#include "rooflint/runtime/verify_case.h"
+#include "rooflint/runtime.h"
 #include "../common/launch_count.h"
 
 namespace hgemm_example {

@@ -129,6 +129,7 @@ inline constexpr auto layernorm_naive_spec =
                                                          out<5>("y", f32, R, C)),    // y: (R,C)
                             uncounted<1>("mean"), uncounted<2>("rstd"))
         .at(R(65536), C(4096))
+        .sizes(R(grid_dim.x), C(arg<6>))  // at a launch: one block per row, C = cols
         .expect(memory_bound);
 
 inline constexpr auto layernorm_single_pass_spec =
@@ -137,6 +138,7 @@ inline constexpr auto layernorm_single_pass_spec =
                                                                      in<2>("beta", f32, C),      // beta: (C)
                                                                      out<3>("y", f32, R, C)))    // y: (R,C)
         .at(R(65536), C(4096))
+        .sizes(R(grid_dim.x), C(arg<4>))  // at a launch: one block per row, C = cols
         .expect(memory_bound);
 
 static_assert(layernorm_single_pass_spec.bytes_at(layernorm_single_pass_spec.declared().bound) ==
@@ -198,7 +200,7 @@ ROOFLINT_EXAMPLE_CHECK(layernorm_single_pass) {
 }
 
 #if ROOFLINT_EXAMPLES_WITH_RUNTIME
-#include "rooflint/runtime/verify_case.h"
+#include "rooflint/runtime.h"
 
 namespace layernorm_example {
 

@@ -73,6 +73,7 @@ inline constexpr auto reduce_sum_spec =
                                                out<3>("sum", f32)),  // sum: ()
                        uncounted<1>("partials"), uncounted<2>("done"))
         .at(N(1 << 28))
+        .sizes(N(arg<4>))  // at a launch: N = n
         .expect(memory_bound);
 
 static_assert(reduce_sum_spec.bytes_at(reduce_sum_spec.declared().bound) == 4.0 * (1 << 28) + 4);
@@ -111,7 +112,7 @@ ROOFLINT_EXAMPLE_CHECK(reduce_sum) {
 }
 
 #if ROOFLINT_EXAMPLES_WITH_RUNTIME
-#include "rooflint/runtime/verify_case.h"
+#include "rooflint/runtime.h"
 
 namespace reduction_example {
 

@@ -39,6 +39,7 @@ inline constexpr auto saxpy_spec =
     kernel<saxpy>("saxpy", elementwise(2, in<2>("x", f32, N),      // x: (N)
                                           inout<3>("y", f32, N)))  // y: (N)
         .at(N(1 << 28))
+        .sizes(N(arg<0>))  // at a launch: N = n
         .expect(memory_bound);
 
 static_assert(saxpy_spec.read_bytes_at(saxpy_spec.declared().bound) == 8.0 * (1 << 28));
@@ -67,7 +68,7 @@ ROOFLINT_EXAMPLE_CHECK(saxpy) {
 }
 
 #if ROOFLINT_EXAMPLES_WITH_RUNTIME
-#include "rooflint/runtime/verify_case.h"
+#include "rooflint/runtime.h"
 
 namespace saxpy_example {
 

@@ -210,12 +210,14 @@ using namespace rooflint::dsl;
 
 inline constexpr struct N final : dim<"N"> {} N;
 
-/// Every SGEMM here computes the same operation: C (N,N) = A (N,N) @ B (N,N), f32, row-major.
+/// Every SGEMM here computes the same operation: C (N,N) = A (N,N) @ B (N,N), f32, row-major; at a
+/// launch N = n (parameter 3).
 template <auto Kernel, std::size_t L>
 consteval auto square_sgemm(const char (&name)[L]) {
   return kernel<Kernel>(name, matmul(in<0>("A", f32, N, N),     // A: (N,N)
                                      in<1>("B", f32, N, N),     // B: (N,N)
-                                     out<2>("C", f32, N, N)));  // C: (N,N)
+                                     out<2>("C", f32, N, N)))   // C: (N,N)
+      .sizes(N(arg<3>));
 }
 
 inline constexpr auto sgemm_naive_spec = square_sgemm<sgemm_naive>("sgemm_naive").at(N(4096)).expect(compute_bound);
@@ -309,7 +311,7 @@ ROOFLINT_EXAMPLE_CHECK(sgemm_cublas) { return check_sgemm(sgemm_example::launch_
 // Verification cases: each kernel at N = 512 (everything fits in L2) and N = 4096 (B alone exceeds it).
 
 #if ROOFLINT_EXAMPLES_WITH_RUNTIME
-#include "rooflint/runtime/verify_case.h"
+#include "rooflint/runtime.h"
 #include "../common/launch_count.h"
 
 namespace sgemm_example {

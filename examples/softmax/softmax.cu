@@ -137,12 +137,14 @@ inline constexpr auto softmax_naive_spec =
                                                    out<3>("y", f32, R, C)),   // y: (R,C)
                           uncounted<1>("row_max"), uncounted<2>("row_sum"))
         .at(R(65536), C(4096))
+        .sizes(R(grid_dim.x), C(arg<4>))  // at a launch: one block per row, C = cols
         .expect(memory_bound);
 
 inline constexpr auto softmax_online_spec =
     kernel<softmax_online>("softmax_online", softmax(in<0>("x", f32, R, C),     // x: (R,C)
                                                      out<1>("y", f32, R, C)))   // y: (R,C)
         .at(R(65536), C(4096))
+        .sizes(R(grid_dim.x), C(arg<2>))  // at a launch: one block per row, C = cols
         .expect(memory_bound);
 
 static_assert(softmax_online_spec.bytes_at(softmax_online_spec.declared().bound) == 8.0 * 65536 * 4096);
@@ -202,7 +204,7 @@ ROOFLINT_EXAMPLE_CHECK(softmax_online) {
 }
 
 #if ROOFLINT_EXAMPLES_WITH_RUNTIME
-#include "rooflint/runtime/verify_case.h"
+#include "rooflint/runtime.h"
 
 namespace softmax_example {
 

@@ -57,12 +57,14 @@ inline constexpr auto transpose_naive_spec =
     kernel<transpose_naive>("transpose_naive", custom(0, in<0>("in", f32, R, C),     // in: (R,C)
                                                          out<1>("out", f32, C, R)))  // out: (C,R)
         .at(R(16384), C(16384))
+        .sizes(R(arg<2>), C(arg<3>))  // at a launch: R = rows, C = cols
         .expect(memory_bound);
 
 inline constexpr auto transpose_tiled_spec =
     kernel<transpose_tiled>("transpose_tiled", custom(0, in<0>("in", f32, R, C),     // in: (R,C)
                                                          out<1>("out", f32, C, R)))  // out: (C,R)
         .at(R(16384), C(16384))
+        .sizes(R(arg<2>), C(arg<3>))  // at a launch: R = rows, C = cols
         .expect(memory_bound);
 
 static_assert(transpose_tiled_spec.bytes_at(transpose_tiled_spec.declared().bound) == 8.0 * 16384 * 16384);
@@ -97,7 +99,7 @@ ROOFLINT_EXAMPLE_CHECK(transpose_naive) { return check_transpose(transpose_naive
 ROOFLINT_EXAMPLE_CHECK(transpose_tiled) { return check_transpose(transpose_tiled, "transpose_tiled"); }
 
 #if ROOFLINT_EXAMPLES_WITH_RUNTIME
-#include "rooflint/runtime/verify_case.h"
+#include "rooflint/runtime.h"
 
 namespace transpose_example {
 

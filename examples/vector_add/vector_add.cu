@@ -39,6 +39,7 @@ inline constexpr auto vector_add_spec =
                                                in<2>("b", f32, N),    // b: (N)
                                                out<3>("c", f32, N)))  // c: (N)
         .at(N(1 << 28))
+        .sizes(N(arg<0>))  // at a launch: N = n
         .expect(memory_bound);
 
 static_assert(vector_add_spec.bytes_at(vector_add_spec.declared().bound) == 12.0 * (1 << 28));
@@ -66,7 +67,7 @@ ROOFLINT_EXAMPLE_CHECK(vector_add) {
 }
 
 #if ROOFLINT_EXAMPLES_WITH_RUNTIME
-#include "rooflint/runtime/verify_case.h"
+#include "rooflint/runtime.h"
 
 namespace vector_add_example {
 

@@ -1,7 +1,7 @@
 /// @file clock_state.cpp
 /// The NVML sampler thread.
 
-#include "rooflint/runtime/clock_state.h"
+#include "support/clock_state.h"
 
 #include <algorithm>
 

@@ -8,8 +8,8 @@
 
 #include <cstdio>
 
-#include "rooflint/runtime/cuda_check.h"
-#include "rooflint/runtime/nvml.h"
+#include "support/cuda_check.h"
+#include "support/nvml.h"
 
 namespace rooflint::runtime {
 

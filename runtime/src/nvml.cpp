@@ -3,7 +3,7 @@
 /// is an int, nvmlDevice_t an opaque pointer. Entry points that a driver lacks stay null and their
 /// readings stay empty.
 
-#include "rooflint/runtime/nvml.h"
+#include "support/nvml.h"
 
 #include <dlfcn.h>
 

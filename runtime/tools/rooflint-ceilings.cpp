@@ -14,7 +14,7 @@
 
 #include <fmt/format.h>
 
-#include "rooflint/runtime/ceilings.h"
+#include "ceilings/ceilings.h"
 #include "rooflint/runtime/ceilings_check.h"
 
 namespace {

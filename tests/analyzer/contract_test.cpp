@@ -70,6 +70,17 @@ void expectSameSpec(const dsl::spec &R, const dsl::spec &C) {
   expectSamePoly(R.flops, C.flops, "flops");
   expectSamePoly(R.read_bytes, C.read_bytes, "read_bytes");
   expectSamePoly(R.written_bytes, C.written_bytes, "written_bytes");
+  EXPECT_EQ(R.launch.kind, C.launch.kind);
+  ASSERT_EQ(R.launch.size_count, C.launch.size_count);
+  for (int I = 0; I < C.launch.size_count; ++I) {
+    const dsl::launch_size &A = R.launch.sizes[I], &B = C.launch.sizes[I];
+    EXPECT_EQ(A.dim.view(), B.dim.view());
+    EXPECT_EQ(A.source, B.source);
+    EXPECT_EQ(A.index, B.index);
+    EXPECT_EQ(A.multiplier, B.multiplier);
+    EXPECT_EQ(A.divisor, B.divisor);
+    EXPECT_EQ(A.site, B.site);
+  }
 }
 
 const analyzer::KernelRecord *find(const AnalysisRun &R, const std::string &Spec) {

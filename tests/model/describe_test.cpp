@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "rooflint/model.h"
+#include "rooflint/model/describe.h"
 
 namespace model = rooflint::model;
 

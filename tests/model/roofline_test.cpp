@@ -124,6 +124,30 @@ TEST(Classify, JustBelowTheRidgeIsMemoryBound) {
   EXPECT_EQ(model::classify(w, h200).verdict, model::bound::memory);
 }
 
+TEST(Classify, JustUnderTheRidgeWithinTheTieIsComputeBoundAndComputeSetsTheFloor) {
+  // Intensity 13.9375 * (1 - 1e-13): below the ridge by less than tie_tolerance (1e-12). The memory
+  // time exceeds the compute time by about 1e-13 relative, so comparing the two times would name
+  // memory, while the verdict is compute; floor_roof is the one answer, and it is the verdict.
+  const model::workload w{1e9 * 13.9375 * (1 - 1e-13), 1e9, model::math_mode::fp32_simt};
+  const auto r = model::classify(w, h200);
+  EXPECT_LT(r.compute_time_s, r.memory_time_s);  // the raw comparison would say memory
+  EXPECT_EQ(r.verdict, model::bound::compute);
+  EXPECT_EQ(model::floor_roof(w.flops, r.compute_time_s, r.memory_time_s), model::bound::compute);
+  // t_min is the larger time; the two agree to 1e-12 relative, so naming compute misstates nothing.
+  EXPECT_NEAR(r.t_min_s / r.compute_time_s, 1, 1e-12);
+}
+
+TEST(FloorRoof, IsComputeAtOrAboveTheTieAndMemoryBelowIt) {
+  // Times in seconds; tie_tolerance 1e-12 relative to the memory time.
+  EXPECT_EQ(model::floor_roof(1, 2.0, 1.0), model::bound::compute);
+  EXPECT_EQ(model::floor_roof(1, 1.0, 1.0), model::bound::compute);
+  EXPECT_EQ(model::floor_roof(1, 1.0 - 1e-13, 1.0), model::bound::compute);
+  EXPECT_EQ(model::floor_roof(1, 1.0 - 1e-9, 1.0), model::bound::memory);
+  EXPECT_EQ(model::floor_roof(1, 0.5, 1.0), model::bound::memory);
+  // No FLOPs: memory, whatever the times.
+  EXPECT_EQ(model::floor_roof(0, 0, 0), model::bound::memory);
+}
+
 TEST(Classify, TheSameWorkloadIsComputeBoundOnFp32AndMemoryBoundOnBf16) {
   // AI 100: above the FP32 ridge 13.94, below the BF16 ridge 206.1.
   EXPECT_EQ(model::classify({1e11, 1e9, model::math_mode::fp32_simt}, h200).verdict, model::bound::compute);

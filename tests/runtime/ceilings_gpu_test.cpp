@@ -6,7 +6,7 @@
 #include <chrono>
 #include <cmath>
 
-#include "rooflint/runtime/ceilings.h"
+#include "ceilings/ceilings.h"
 #include "rooflint/runtime/device.h"
 
 namespace {

@@ -3,11 +3,11 @@
 
 #include <gtest/gtest.h>
 
-#include "rooflint/runtime/ceilings.h"
+#include "ceilings/ceilings.h"
 #include "rooflint/runtime/ceilings_check.h"
-#include "rooflint/runtime/clock_state.h"
+#include "support/clock_state.h"
 #include "rooflint/runtime/device.h"
-#include "rooflint/runtime/nvml.h"
+#include "support/nvml.h"
 
 namespace {
 

@@ -5,7 +5,7 @@
 
 #include <algorithm>
 
-#include "rooflint/runtime/cupti.h"
+#include "cupti/cupti.h"
 
 using namespace rooflint::runtime;
 

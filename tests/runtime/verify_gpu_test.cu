@@ -8,10 +8,10 @@
 
 #include <optional>
 
-#include "rooflint/runtime/cuda_check.h"
-#include "rooflint/runtime/cupti.h"
+#include "support/cuda_check.h"
+#include "cupti/cupti.h"
 #include "rooflint/runtime/gtest.h"
-#include "rooflint/runtime/l2_flush.h"
+#include "verify/l2_flush.h"
 #include "rooflint/runtime/verify.h"
 
 using namespace rooflint;

@@ -14,8 +14,11 @@
 ///  - t_min: the floor, max(ideal FLOPs / peak FLOP/s, compulsory bytes / peak bytes/s). Unit: s.
 ///  - roofline fraction: t_min / measured time, 0..1.
 ///  - peak source: datasheet, measured or user.
+///
+/// The one-sentence description of a result and number formatting (model/describe.h, <string>) are not
+/// included here: the DSL includes this header in every kernel file nvcc compiles, and only host code
+/// that writes text needs them.
 
-#include "rooflint/model/describe.h"
 #include "rooflint/model/dtype.h"
 #include "rooflint/model/peaks.h"
 #include "rooflint/model/peaks_table.h"

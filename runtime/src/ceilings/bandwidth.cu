@@ -19,9 +19,9 @@
 #include <limits>
 #include <string>
 
+#include "ceilings/ceilings.h"
 #include "rooflint/model/peaks.h"
-#include "rooflint/runtime/ceilings.h"
-#include "rooflint/runtime/cuda_check.h"
+#include "support/cuda_check.h"
 #include "timing.h"
 
 namespace rooflint::runtime {

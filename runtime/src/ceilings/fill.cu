@@ -10,7 +10,7 @@
 #include <type_traits>
 
 #include "fill.h"
-#include "rooflint/runtime/cuda_check.h"
+#include "support/cuda_check.h"
 
 namespace rooflint::runtime::detail {
 

@@ -16,8 +16,8 @@
 #include <memory>
 #include <string>
 
-#include "rooflint/runtime/ceilings.h"
-#include "rooflint/runtime/cuda_check.h"
+#include "ceilings/ceilings.h"
+#include "support/cuda_check.h"
 #include "fill.h"
 #include "timing.h"
 

@@ -9,8 +9,8 @@
 
 #include "rooflint/model/describe.h"
 #include "rooflint/model/roofline.h"
-#include "rooflint/runtime/ceilings.h"
-#include "rooflint/runtime/cuda_check.h"
+#include "ceilings/ceilings.h"
+#include "support/cuda_check.h"
 
 #ifndef ROOFLINT_VERSION
 #define ROOFLINT_VERSION "unknown"

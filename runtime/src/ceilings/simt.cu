@@ -13,8 +13,8 @@
 #include <cmath>
 #include <limits>
 
-#include "rooflint/runtime/ceilings.h"
-#include "rooflint/runtime/cuda_check.h"
+#include "ceilings/ceilings.h"
+#include "support/cuda_check.h"
 #include "timing.h"
 
 namespace rooflint::runtime {

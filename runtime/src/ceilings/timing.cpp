@@ -7,7 +7,7 @@
 #include <chrono>
 #include <thread>
 
-#include "rooflint/runtime/cuda_check.h"
+#include "support/cuda_check.h"
 
 namespace rooflint::runtime {
 

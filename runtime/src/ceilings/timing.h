@@ -7,8 +7,8 @@
 #include <functional>
 #include <vector>
 
-#include "rooflint/runtime/ceilings.h"
-#include "rooflint/runtime/clock_state.h"
+#include "ceilings/ceilings.h"
+#include "support/clock_state.h"
 #include "rooflint/runtime/result.h"
 
 namespace rooflint::runtime::detail {

@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "rooflint/runtime/cupti.h"
+#include "cupti/cupti.h"
 #include "rooflint/runtime/result.h"
 
 namespace rooflint::runtime::cupti::detail {

@@ -8,7 +8,7 @@
 #include <unordered_set>
 
 #include "cupti/cupti_check.h"
-#include "rooflint/runtime/cupti.h"
+#include "cupti/cupti.h"
 
 namespace rooflint::runtime::cupti {
 

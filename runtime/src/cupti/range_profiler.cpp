@@ -11,8 +11,8 @@
 #include <string>
 
 #include "cupti/cupti_check.h"
-#include "rooflint/runtime/cuda_check.h"
-#include "rooflint/runtime/cupti.h"
+#include "support/cuda_check.h"
+#include "cupti/cupti.h"
 
 namespace rooflint::runtime::cupti {
 
@@ -41,6 +41,8 @@ struct range_profiler::state {
   std::vector<std::uint8_t> availability;
   /// Whether `object` has collected once; every later collection starts from a fresh enable.
   bool object_used = false;
+  /// The counter data image of the collection in progress (arm() to finish()).
+  std::vector<std::uint8_t> counter_data;
 
   ~state() {
     if (object) {
@@ -144,9 +146,7 @@ result<range_profiler*> range_profiler::shared(int ordinal) {
   return &instance->value();
 }
 
-result<std::vector<double>> range_profiler::collect(const config& cfg, int launches,
-                                                    const std::function<result<void>()>& prepare,
-                                                    const std::function<result<void>()>& launch) {
+result<void> range_profiler::arm(const config& cfg, int launches) {
   state& s = *state_;
   // One more range than launches: a case that launches more kernels than it declares shows up as an
   // extra range instead of being dropped silently at the capacity (CUPTI.md §7.2).
@@ -156,7 +156,7 @@ result<std::vector<double>> range_profiler::collect(const config& cfg, int launc
 
   if (s.object_used) ROOFLINT_TRY(reenable(s.ctx, s.object));
   s.object_used = true;
-  std::vector<std::uint8_t> data;
+  std::vector<std::uint8_t>& data = s.counter_data;
   {
     CUpti_RangeProfiler_GetCounterDataSize_Params size{CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE};
     size.pRangeProfilerObject = s.object;
@@ -165,7 +165,7 @@ result<std::vector<double>> range_profiler::collect(const config& cfg, int launc
     size.maxNumOfRanges = static_cast<std::size_t>(capacity);
     size.maxNumRangeTreeNodes = static_cast<std::uint32_t>(capacity);
     ROOFLINT_TRY_CUPTI(cuptiRangeProfilerGetCounterDataSize(&size));
-    data.resize(size.counterDataSize);
+    data.assign(size.counterDataSize, 0);
   }
   CUpti_RangeProfiler_CounterDataImage_Initialize_Params init{
       CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE};
@@ -188,21 +188,26 @@ result<std::vector<double>> range_profiler::collect(const config& cfg, int launc
   set.passIndex = 0;
   set.targetNestingLevel = 1;
   ROOFLINT_TRY_CUPTI(cuptiRangeProfilerSetConfig(&set));
+  return success();
+}
 
-  ROOFLINT_TRY(prepare());  // outside Start/Stop: not a profiled range
-
+result<void> range_profiler::start() {
   CUpti_RangeProfiler_Start_Params start{CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
-  start.pRangeProfilerObject = s.object;
+  start.pRangeProfilerObject = state_->object;
   ROOFLINT_TRY_CUPTI(cuptiRangeProfilerStart(&start));
-  const result<void> launched = launch();
+  return success();
+}
+
+result<std::vector<double>> range_profiler::finish(const config& cfg, int launches) {
+  state& s = *state_;
   CUpti_RangeProfiler_Stop_Params stop{CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
   stop.pRangeProfilerObject = s.object;
-  const CUptiResult stopped = cuptiRangeProfilerStop(&stop);
-  if (!launched) return launched.err();
-  if (stopped != CUPTI_SUCCESS) return detail::cupti_error(stopped, "cuptiRangeProfilerStop", __FILE__, __LINE__);
+  if (const CUptiResult stopped = cuptiRangeProfilerStop(&stop); stopped != CUPTI_SUCCESS)
+    return detail::cupti_error(stopped, "cuptiRangeProfilerStop", __FILE__, __LINE__);
   if (!stop.isAllPassSubmitted)
     return error{error_code::internal, "cuptiRangeProfilerStop: not all passes were submitted in kernel replay"};
 
+  const std::vector<std::uint8_t>& data = s.counter_data;
   CUpti_RangeProfiler_DecodeData_Params decode{CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE};
   decode.pRangeProfilerObject = s.object;
   ROOFLINT_TRY_CUPTI(cuptiRangeProfilerDecodeData(&decode));
@@ -226,6 +231,18 @@ result<std::vector<double>> range_profiler::collect(const config& cfg, int launc
   for (std::size_t i = 0; i < sum.size(); ++i)
     if (ends_with(cfg.metrics()[i], ".per_second") && info.numTotalRanges > 0) sum[i] /= static_cast<double>(info.numTotalRanges);
   return sum;
+}
+
+result<std::vector<double>> range_profiler::collect(const config& cfg, int launches,
+                                                    const std::function<result<void>()>& prepare,
+                                                    const std::function<result<void>()>& launch) {
+  ROOFLINT_TRY(arm(cfg, launches));
+  ROOFLINT_TRY(prepare());  // outside Start/Stop: not a profiled range
+  ROOFLINT_TRY(start());
+  const result<void> launched = launch();
+  auto values = finish(cfg, launches);
+  if (!launched) return launched.err();
+  return values;
 }
 
 }  // namespace rooflint::runtime::cupti

@@ -5,9 +5,10 @@
 #include <cmath>
 #include <string>
 
+#include "rooflint/diagnostics.h"
 #include "rooflint/dsl/formula.h"
 #include "rooflint/model/describe.h"
-#include "rooflint/runtime/verify.h"
+#include "rooflint/runtime/comparison.h"
 #include "verify/format.h"
 
 namespace rooflint::runtime {
@@ -78,8 +79,17 @@ using detail::ratio_text;
 using model::format_duration;
 using model::format_significant;
 
-void add(case_report& r, severity level, std::string id, std::string message) {
-  r.findings.push_back({level, std::move(id), std::move(message)});
+// Every id is an entry of the registry (rooflint/diagnostics.h), which the analyzer shares.
+void add(case_report& r, severity level, const diagnostics::diagnostic& d, std::string message) {
+  r.findings.push_back({level, std::string(d.name), std::move(message)});
+}
+
+const diagnostics::diagnostic& case_diagnostic(run_status s) {
+  switch (s) {
+    case run_status::faulted: return diagnostics::case_faulted;
+    case run_status::crashed: return diagnostics::case_crashed;
+    default: return diagnostics::case_bad_case;
+  }
 }
 
 std::string sizes_text(const dsl::spec& spec, const dsl::sizes& s) {
@@ -152,7 +162,7 @@ void check_precision(case_report& r, const counter_values& k) {
   const std::string_view want = tensor_metric_of(p.mode);
   if (total <= 0) {
     if (p.flops > 0)
-      add(r, severity::warning, "rooflint-precision",
+      add(r, severity::warning, diagnostics::precision,
           "kernel '" + r.kernel + "' executed no tensor-core operations, but the spec's roof is the " +
               std::string(model::label(p.mode)) + " tensor roof: its arithmetic ran on CUDA cores");
     return;
@@ -164,7 +174,7 @@ void check_precision(case_report& r, const counter_values& k) {
   double other_flops = 0;
   for (const auto& [metric, ops] : k.tensor_ops)
     if (metric != want && ops > other_flops) other = metric, other_flops = ops;
-  add(r, severity::error, "rooflint-precision",
+  add(r, severity::error, diagnostics::precision,
       "precision differs from the spec: " + format_significant(100 * (total - same) / total, 3) + "% of the " +
           detail::count_text(total, "FLOP") + " of tensor-core operations ran outside " + std::string(want) + " (most on " +
           other + "), but the spec declares the " + std::string(model::label(p.mode)) + " tensor roof");
@@ -260,7 +270,7 @@ void check_levels(case_report& r, const model::peaks& peaks) {
 
   if (p.read_bytes > b.slack_bytes && c.observed_read_bytes < b.not_cold_ratio * p.read_bytes) {
     c.cold = false;
-    add(r, severity::warning, "rooflint-not-cold",
+    add(r, severity::warning, diagnostics::not_cold,
         "not a cold measurement: " + kernel + " read " + bytes_text(c.observed_read_bytes) + " from DRAM, " +
             ratio_text(c.read_ratio) + " of its " + bytes_text(p.read_bytes) +
             " of compulsory reads; the inputs were resident in L2 (a persisting-L2 window, or a flush that did not "
@@ -268,7 +278,7 @@ void check_levels(case_report& r, const model::peaks& peaks) {
     return;
   }
   if (p.written_bytes > b.slack_bytes && c.observed_write_bytes < b.not_cold_ratio * p.written_bytes)
-    add(r, severity::warning, "rooflint-missing-writes",
+    add(r, severity::warning, diagnostics::missing_writes,
         kernel + " stored " + bytes_text(c.observed_write_bytes) + " to L2, " + ratio_text(c.write_ratio) + " of its " +
             bytes_text(p.written_bytes) + " of compulsory writes; it writes less than the spec says");
 
@@ -282,7 +292,7 @@ void check_levels(case_report& r, const model::peaks& peaks) {
                        bytes_text(t.ideal_bytes()) + " of compulsory bytes (tolerance " +
                        format_significant(b.total_ratio) + "x)";
     if (t.floor_s <= 0) {
-      add(r, severity::note, "rooflint-ideal-traffic",
+      add(r, severity::note, diagnostics::ideal_traffic,
           what + "; " + roof_text(t.level, t.roof) + ", so its floor at " + lv + " is unknown (rooflint-ceilings measures it)");
       continue;
     }
@@ -296,11 +306,11 @@ void check_levels(case_report& r, const model::peaks& peaks) {
       else
         why = "the memory-bound floor rises from " + format_duration(t_min) + " at compulsory DRAM traffic to " +
               format_duration(t.floor_s) + " at " + lv;
-      add(r, severity::error, "rooflint-ideal-traffic",
+      add(r, severity::error, diagnostics::ideal_traffic,
           what + "; " + floor + ", above the predicted floor t_min " + format_duration(t_min) + " on " +
               std::string(peaks.device) + ": " + why);
     } else {
-      add(r, severity::note, "rooflint-ideal-traffic",
+      add(r, severity::note, diagnostics::ideal_traffic,
           what + "; " + floor + " stays under the predicted floor t_min " + format_duration(t_min) + " (" +
               (p.bound.verdict == model::bound::compute ? "compute-bound" : "memory-bound at DRAM") + "), so it is unchanged");
     }
@@ -336,13 +346,13 @@ case_report compare(const case_input& in, const measurement& m, const model::pea
     case run_status::measured: break;
     case run_status::no_device:
       r.status = case_status::skipped;
-      add(r, severity::remark, "rooflint-no-device", "not measured: no usable CUDA device (the reason is above)");
+      add(r, severity::remark, diagnostics::no_device, "not measured: no usable CUDA device (the reason is above)");
       return r;
     case run_status::faulted:
     case run_status::crashed:
     case run_status::bad_case:
       r.status = case_status::error;
-      add(r, severity::error, "rooflint-case-" + std::string(name(m.status)), m.error);
+      add(r, severity::error, case_diagnostic(m.status), m.error);
       return r;
   }
 
@@ -359,13 +369,13 @@ case_report compare(const case_input& in, const measurement& m, const model::pea
     c.dram_write_ratio = ratio(c.dram_write_bytes, p.written_bytes);
     c.total_ratio = ratio(c.observed_bytes, p.bytes());
   } else {
-    add(r, severity::warning, "rooflint-timing-only",
+    add(r, severity::warning, diagnostics::timing_only,
         "traffic not measured; timing-only verdicts: " +
             (k.unavailable_reason.empty() ? std::string("counters unavailable") : k.unavailable_reason));
   }
   if (!have_peaks) {
     r.status = case_status::error;
-    add(r, severity::error, "rooflint-no-peaks",
+    add(r, severity::error, diagnostics::no_peaks,
         peaks.dram_bytes_per_s > 0
             ? "no " + std::string(model::label(p.mode)) + " compute ceiling for this device: measure it with rooflint-ceilings, or choose another math mode in the spec"
             : std::string("no peaks for this device: pass --ceilings FILE (rooflint-ceilings)"));
@@ -380,19 +390,19 @@ case_report compare(const case_input& in, const measurement& m, const model::pea
     if (c.cold) find_binding(c, p, peaks);
     else c.levels.clear();  // the traffic check is void: judge the bound on compulsory bytes
   }
-  add(r, severity::remark, "rooflint-binding", binding_text(c, p));
-  for (const auto& note : k.notes) add(r, severity::remark, "rooflint-counters", note);
+  add(r, severity::remark, diagnostics::binding, binding_text(c, p));
+  for (const auto& note : k.notes) add(r, severity::remark, diagnostics::counters, note);
 
   check_precision(r, k);
   if (k.fp_available || k.tensor_available) {
     c.observed_flops = k.flops();
     c.flop_ratio = ratio(c.observed_flops, p.flops);
     if (p.flops > 0)
-      add(r, severity::remark, "rooflint-flops",
+      add(r, severity::remark, diagnostics::flops,
           "executed " + detail::count_text(c.observed_flops, "FLOP") + ", " + ratio_text(c.flop_ratio) + " the " +
               detail::count_text(p.flops, "FLOP") + " ideal (" + dsl::to_string(spec.convention) + ")");
     else if (c.observed_flops > 0)
-      add(r, severity::remark, "rooflint-flops",
+      add(r, severity::remark, diagnostics::flops,
           "executed " + detail::count_text(c.observed_flops, "FLOP") + "; the spec counts 0 ideal FLOP (" +
               dsl::to_string(spec.convention) + ")");
   }
@@ -406,7 +416,7 @@ case_report compare(const case_input& in, const measurement& m, const model::pea
     if (peaks.flops_per_s[p.mode] > 0) c.flops_fraction_of_peak = c.achieved_flops_per_s / peaks.flops_per_s[p.mode];
     if (dram_peaks.dram_bytes_per_s > 0) c.bytes_fraction_of_peak = c.achieved_bytes_per_s / dram_peaks.dram_bytes_per_s;
     if (t < bands.faster_than_roof * p.bound.t_min_s)
-      add(r, severity::error, "rooflint-faster-than-roof",
+      add(r, severity::error, diagnostics::faster_than_roof,
           "kernel '" + r.kernel + "' ran in " + format_duration(t) + ", below its floor t_min " +
               format_duration(p.bound.t_min_s) + " on " + std::string(peaks.device) + " (" +
               std::string(model::name(peaks.source)) + " peaks, " + p.dram_roof_text + "); the ceilings or the spec are wrong");
@@ -416,7 +426,7 @@ case_report compare(const case_input& in, const measurement& m, const model::pea
   if (expected != dsl::expected_bound::any) {
     const auto want = expected == dsl::expected_bound::memory ? model::bound::memory : model::bound::compute;
     if (c.measured_bound.verdict != want)
-      add(r, severity::error, "rooflint-expected-bound",
+      add(r, severity::error, diagnostics::expectation,
           "kernel '" + r.kernel + "' is expected " + std::string(model::name(want)) + " but its measured dot is " +
               std::string(model::name(c.measured_bound.verdict)) + " (bound by " + c.binding + "; intensity " +
               format_significant(c.measured_bound.intensity) + " FLOP/byte, ridge " +
@@ -425,7 +435,7 @@ case_report compare(const case_input& in, const measurement& m, const model::pea
   }
   if (spec.expected.min_roofline_fraction > 0 && c.t_measured_s > 0 &&
       c.roofline_fraction < spec.expected.min_roofline_fraction)
-    add(r, severity::error, "rooflint-roofline-fraction",
+    add(r, severity::error, diagnostics::roofline_fraction,
         "kernel '" + r.kernel + "' reaches " + format_significant(100 * c.roofline_fraction) +
             "% of its roofline (t_min " + format_duration(p.bound.t_min_s) + ", measured " +
             format_duration(c.t_measured_s) + "); the spec expects at least " +

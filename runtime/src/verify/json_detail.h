@@ -3,7 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "rooflint/runtime/verify.h"
+#include "rooflint/runtime/measurement.h"
 
 namespace rooflint::runtime::detail {
 

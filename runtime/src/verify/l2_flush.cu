@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <utility>
 
-#include "rooflint/runtime/cuda_check.h"
-#include "rooflint/runtime/l2_flush.h"
+#include "support/cuda_check.h"
+#include "verify/l2_flush.h"
 
 namespace rooflint::runtime {
 

@@ -9,12 +9,12 @@
 #include <optional>
 #include <string>
 
-#include "rooflint/runtime/clock_state.h"
-#include "rooflint/runtime/cuda_check.h"
-#include "rooflint/runtime/cupti.h"
+#include "support/clock_state.h"
+#include "support/cuda_check.h"
+#include "cupti/cupti.h"
 #include "rooflint/runtime/device.h"
-#include "rooflint/runtime/l2_flush.h"
-#include "rooflint/runtime/nvml.h"
+#include "verify/l2_flush.h"
+#include "support/nvml.h"
 #include "rooflint/runtime/verify.h"
 #include "verify/session.h"
 

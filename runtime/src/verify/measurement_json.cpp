@@ -4,8 +4,8 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 
-#include "rooflint/runtime/verify.h"
 #include "verify/json_detail.h"
+#include "verify/measurement_json.h"
 
 namespace rooflint::runtime {
 

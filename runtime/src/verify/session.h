@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "rooflint/runtime/cupti.h"
-#include "rooflint/runtime/l2_flush.h"
-#include "rooflint/runtime/nvml.h"
+#include "cupti/cupti.h"
+#include "verify/l2_flush.h"
+#include "support/nvml.h"
 #include "rooflint/runtime/verify.h"
 
 namespace rooflint::runtime {

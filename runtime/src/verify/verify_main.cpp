@@ -19,11 +19,13 @@
 #include <string>
 #include <vector>
 
+#include "rooflint/diagnostics.h"
 #include "rooflint/ceilings/ceilings_file.h"
 #include "rooflint/model/describe.h"
 #include "rooflint/model/peaks_table.h"
 #include "rooflint/runtime/report.h"
 #include "rooflint/runtime/verify.h"
+#include "verify/measurement_json.h"
 #include "verify/session.h"
 
 namespace rooflint::runtime {
@@ -245,7 +247,7 @@ run_report make_report(const std::vector<const case_definition*>& cases, const s
     r.line = c.line;
     if (m.status == run_status::measured) {
       if (std::string w = clock_warning(m.timing, m.counters, run.ceilings_clocks, r.bands.clock_mismatch); !w.empty())
-        r.findings.push_back({severity::warning, "rooflint-clock-state", w});
+        r.findings.push_back({severity::warning, std::string(diagnostics::clock_state.name), w});
       counted = counted || m.counters.available;
       if (!m.counters.available && why_not_counted.empty()) why_not_counted = m.counters.unavailable_reason;
     }

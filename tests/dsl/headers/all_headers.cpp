@@ -3,6 +3,7 @@
 #include "rooflint/dsl.h"
 #include "rooflint/dsl/formula.h"
 #include "rooflint/model.h"
+#include "rooflint/model/describe.h"
 
 namespace {
 using namespace rooflint::dsl;

@@ -7,6 +7,7 @@
 /// Glossary (as in rooflint/model): ideal FLOPs, compulsory bytes, arithmetic intensity, ridge,
 /// bound, t_min, peak source.
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <set>
@@ -17,6 +18,7 @@
 #include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/StringSet.h"
 #include "rooflint/analyzer/Diagnostics.h"
+#include "rooflint/analyzer/LaunchManifest.h"
 #include "rooflint/dsl/spec.h"
 #include "rooflint/model/roofline.h"
 
@@ -42,12 +44,14 @@ struct Crossover {
 
 /// One analysed spec and its kernel: what the manifest records.
 struct KernelRecord {
+  std::string Group;           ///< the spec's group ("spec:file:line:col"): a run records it once
   std::string SpecName;
   SourcePosition SpecLocation;
   std::string KernelName;      ///< the spec's kernel_name
   std::string FunctionName;    ///< the bound function's qualified name
   std::string MangledName;     ///< as the CUDA runtime sees it (Itanium)
   SourcePosition KernelLocation;
+  std::vector<ParamRecord> Params;  ///< the bound function's parameters (LaunchManifest.h)
   dsl::spec Spec;
   bool Sized = false;          ///< every dimension has a declared or static size
   std::string MissingDim;      ///< the first dimension without one
@@ -64,6 +68,9 @@ struct AnalysisResults {
   llvm::StringSet<> Seen;  ///< specs and kernels already analysed (headers seen by several files)
   llvm::StringSet<> Dependencies;  ///< every file read (sources and headers), for build-system depfiles
   unsigned FilesAnalyzed = 0;
+  /// Called when the analysis starts a group of diagnostics (a spec, a kernel body, "" after them):
+  /// a worker cuts its printed text there, so its parent prints each group once per run.
+  std::function<void(const std::string &)> OnGroup;
 };
 
 /// Analyses one parsed translation unit.

@@ -1,10 +1,14 @@
 #pragma once
 /// @file Diagnostics.h
 /// rooflint's diagnostics: their names (the CLI flag, the doc page docs/diagnostics/NAME.md and the
-/// test input tests/analyzer/inputs/NAME.cu), default severities, the user's enable/disable/promote
-/// settings, and emission through Clang's DiagnosticsEngine with the name in brackets.
+/// test input tests/analyzer/inputs/NAME.cu), default severities and summaries (all from the one
+/// registry, rooflint/diagnostics.h, which the verifier shares), the user's settings (check globs,
+/// -W flags, warnings as errors, the header filter), the NOLINT comments, and emission through
+/// Clang's DiagnosticsEngine with the name in brackets.
 
 #include <array>
+#include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -13,6 +17,8 @@
 #include "clang/Basic/SourceLocation.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/Regex.h"
+#include "rooflint/diagnostics.h"
 
 namespace rooflint::analyzer {
 
@@ -35,26 +41,58 @@ enum class Severity : unsigned char { Remark, Warning, Error };
 
 struct DiagInfo {
   DiagKind Kind;
-  llvm::StringLiteral Name;
+  llvm::StringRef Name;
   Severity Default;
-  llvm::StringLiteral Summary;  ///< first sentence of the doc page
+  llvm::StringRef Summary;  ///< first sentence of the doc page
+  llvm::StringRef Doc;      ///< the doc page, relative to the repository root
 };
 
-/// @return All diagnostics, in DiagKind order.
+/// @return The analyzer's diagnostics, in DiagKind order, read from the registry.
 const std::array<DiagInfo, DiagKindCount> &allDiagnostics();
 const DiagInfo &info(DiagKind K);
 std::optional<DiagKind> findDiagnostic(llvm::StringRef Name);
 llvm::StringRef name(Severity S);
 
-/// The user's choices: -Wno-NAME / --disable=NAME, -WNAME / --enable=NAME, -Werror=NAME,
-/// -Wno-error=NAME, --warnings-as-errors. NAME "rooflint" means every rooflint diagnostic.
+/// A clang-tidy check list: globs separated by commas (or newlines), `*` matching any text, a
+/// leading `-` removing what the glob matches; the last glob that matches a name decides.
+class GlobList {
+public:
+  /// Fails on an empty glob ("rooflint-bound,,") or one that matches no analyzer diagnostic
+  /// (a typo would otherwise silently do nothing), naming @p Origin ("--checks", a config file).
+  static llvm::Expected<GlobList> parse(llvm::StringRef Text, llvm::StringRef Origin);
+  /// @return true/false when a glob matches @p Name (the last one decides), nullopt when none does.
+  std::optional<bool> matches(llvm::StringRef Name) const;
+  bool empty() const { return Globs.empty(); }
+
+private:
+  struct Glob {
+    bool Positive;
+    std::string Pattern;
+  };
+  std::vector<Glob> Globs;
+};
+
+/// @return Whether the glob @p Pattern (only `*` is special) matches all of @p Name.
+bool globMatches(llvm::StringRef Pattern, llvm::StringRef Name);
+
+/// The user's choices: --checks=GLOBS, -Wno-NAME / --disable=NAME, -WNAME / --enable=NAME,
+/// -Werror=NAME, -Wno-error=NAME, --warnings-as-errors[=GLOBS], --header-filter=REGEX.
+/// NAME "rooflint" means every rooflint diagnostic. Later settings override earlier ones.
 class DiagnosticSettings {
 public:
   DiagnosticSettings();
   /// Applies one -W flag given without its "-W" ("no-rooflint-bound", "error=rooflint-uncoalesced").
   llvm::Error applyWarningFlag(llvm::StringRef Flag);
   llvm::Error setEnabled(llvm::StringRef Name, bool Enabled);
+  /// Enables or disables each diagnostic a glob of @p Checks matches (clang-tidy's --checks).
+  void applyChecks(const GlobList &Checks);
+  /// Reports the warnings a glob of @p Globs matches as errors (clang-tidy's WarningsAsErrors).
+  void applyWarningsAsErrors(const GlobList &Globs);
   void setWarningsAsErrors(bool On) { WarningsAsErrors = On; }
+  /// Diagnostics in headers are reported only when the header's path matches (clang-tidy's
+  /// --header-filter); without a filter, all are. Diagnostics in the main file always are.
+  llvm::Error setHeaderFilter(llvm::StringRef Regex);
+  bool showsHeader(llvm::StringRef Path) const;
   /// @return The severity @p K is reported at, or nullopt when it is disabled.
   std::optional<Severity> effective(DiagKind K) const;
 
@@ -62,11 +100,20 @@ private:
   llvm::Error forEach(llvm::StringRef Name, llvm::function_ref<void(unsigned)> F);
   std::array<bool, DiagKindCount> Enabled{};
   std::array<int, DiagKindCount> Promotion{};  ///< +1 error, -1 never error, 0 default
+  std::array<bool, DiagKindCount> WarningAsError{};  ///< a warning the WarningsAsErrors globs name
   bool WarningsAsErrors = false;
+  std::shared_ptr<llvm::Regex> HeaderFilter;
 };
+
+/// @return Whether a NOLINT comment silences diagnostic @p Name at @p Loc, as clang-tidy reads them:
+/// `// NOLINT` or `// NOLINT(names)` on its line, `// NOLINTNEXTLINE[(names)]` on the line before, or a
+/// `// NOLINTBEGIN[(names)]` ... `// NOLINTEND[(names)]` region around it (a BEGIN without its END
+/// silences nothing). Names are comma-separated globs (`rooflint-*`); without them, every name.
+bool silencedByNolint(const clang::SourceManager &SM, clang::SourceLocation Loc, llvm::StringRef Name);
 
 /// One emitted diagnostic, kept for the manifest and SARIF.
 struct DiagRecord {
+  std::string Group;  ///< what it is about ("spec:file:line:col"): a run reports each group once
   std::string Name;
   std::string Level;  ///< "remark", "warning", "error", "note"
   std::string Message;
@@ -84,8 +131,16 @@ public:
 
   /// Reports @p Message (without the name) at @p Loc; @return whether it was emitted (not disabled).
   bool report(DiagKind K, clang::SourceLocation Loc, const std::string &Message, clang::SourceRange Range = {});
+  /// Reports @p Message at remark level under @p K's name (whatever its default severity), when @p K is
+  /// enabled: what a check could not do (its budget spent), which is no finding and never an error.
+  bool remark(DiagKind K, clang::SourceLocation Loc, const std::string &Message);
   /// Adds a note to the last report; dropped when that report was disabled.
   void note(clang::SourceLocation Loc, const std::string &Message);
+  /// Starts a group of diagnostics (a spec, a kernel body): every report until the next call carries
+  /// @p G, and OnGroup (when set) hears it first, so the text printed can be cut at the same place.
+  void setGroup(std::string G);
+  const std::string &group() const { return Group; }
+  std::function<void(const std::string &)> OnGroup;
 
 private:
   DiagRecord locate(clang::SourceLocation Loc) const;
@@ -94,6 +149,7 @@ private:
   const DiagnosticSettings &Settings;
   std::vector<DiagRecord> &Records;
   bool LastEmitted = false;
+  std::string Group;
 };
 
 }  // namespace rooflint::analyzer

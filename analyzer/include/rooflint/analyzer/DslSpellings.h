@@ -28,6 +28,18 @@ inline constexpr llvm::StringLiteral Expected = "expected";
 inline constexpr llvm::StringLiteral Flops = "flops";
 inline constexpr llvm::StringLiteral ReadBytes = "read_bytes";
 inline constexpr llvm::StringLiteral WrittenBytes = "written_bytes";
+inline constexpr llvm::StringLiteral Launch = "launch";
+
+// struct launch_binding / launch_size (dsl/launch.h)
+inline constexpr llvm::StringLiteral LaunchKind = "kind";
+inline constexpr llvm::StringLiteral LaunchSizes = "sizes";
+inline constexpr llvm::StringLiteral LaunchSizeCount = "size_count";
+inline constexpr llvm::StringLiteral LaunchDim = "dim";
+inline constexpr llvm::StringLiteral LaunchSource = "source";
+inline constexpr llvm::StringLiteral LaunchIndex = "index";
+inline constexpr llvm::StringLiteral LaunchMultiplier = "multiplier";
+inline constexpr llvm::StringLiteral LaunchDivisor = "divisor";
+inline constexpr llvm::StringLiteral LaunchSite = "site";
 
 // struct name_t
 inline constexpr llvm::StringLiteral NameChars = "chars";

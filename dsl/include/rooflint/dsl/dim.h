@@ -7,13 +7,15 @@
 ///     inline constexpr struct Kh final : rooflint::dsl::dim<"Kh", 3> {} Kh;   // static size 3
 ///
 /// Sizes are bound later: `spec.at(M(4096))` for the analyzer's build-time verdict, or
-/// `spec.bind(M(n))` at launch. Dimensions multiply into polynomials: `2 * M * N * K`.
+/// `spec.bind(M(n))` at launch, or read from a launch: `spec.sizes(M(arg<3>))` (launch.h).
+/// Dimensions multiply into polynomials: `2 * M * N * K`.
 
 #include <concepts>
 #include <cstdint>
 #include <limits>
 #include <type_traits>
 
+#include "rooflint/dsl/launch.h"
 #include "rooflint/dsl/name.h"
 #include "rooflint/dsl/poly.h"
 
@@ -43,6 +45,10 @@ struct dim : dim_base {
 
   /// @return The binding of this dimension to @p size (elements, > 0).
   constexpr size_binding operator()(std::int64_t size) const { return {name_t(Name.view()), size}; }
+
+  /// @return This dimension read from a launch: `N(arg<0>)`, `N(4 * arg<2>)`, `R(grid_dim.x)` (launch.h).
+  template <LaunchSource S>
+  constexpr launch_size_of<dim, S> operator()(S source) const { return {source.size_of(name_t(Name.view()))}; }
 };
 
 /// A dimension tag: a type derived from dim<...>.

@@ -14,6 +14,9 @@
 /// Compile-time checks: the argument index is a parameter of the kernel; that parameter is a pointer
 /// whose element type can hold the tensor's dtype; a written tensor is not bound to a pointer to
 /// const; no parameter is bound twice; names are short and distinct.
+///
+/// `.sizes(N(arg<0>))` states how each size is read from a launch (launch.h); the parameter must be
+/// an integer, and every dimension is bound exactly one way.
 
 #include <tuple>
 #include <type_traits>
@@ -150,6 +153,31 @@ constexpr std::array<name_t, max_dims> dim_names(const spec& s) {
   return names;
 }
 
+/// Checks that a size read from a launch names an integer parameter of Kernel (arguments), or
+/// nothing (grid and block dimensions). A separate template, so the note names the kernel and the source.
+template <auto Kernel, class Source, class Params = typename kernel_params<decltype(Kernel)>::type>
+struct check_size_source {
+  static constexpr bool ok = true;
+};
+template <auto Kernel, int I, class Params>
+struct check_size_source<Kernel, argument_source<I>, Params> {
+  static_assert(I >= 0, "rooflint: sizes: the argument index must not be negative");
+  static_assert(I < static_cast<int>(std::tuple_size_v<Params>),
+                "rooflint: sizes: a size's argument index is past the kernel's last parameter");
+  using parameter = std::remove_cv_t<typename param_at<(I < 0 ? 0 : I), Params>::type>;
+  static_assert(std::is_same_v<parameter, no_parameter> || (std::is_integral_v<parameter> && !std::is_same_v<parameter, bool>),
+                "rooflint: sizes: a size must be read from an integer parameter (not a pointer, float or bool)");
+  static constexpr bool ok = true;
+};
+
+/// How often dimension type A appears among Ds.
+template <class A, class... Ds>
+constexpr int count_of() { return (0 + ... + (std::is_same_v<A, Ds> ? 1 : 0)); }
+
+/// No two entries of one sizes() call read the same dimension.
+template <class... Ds>
+constexpr bool dims_distinct() { return ((count_of<Ds, Ds...>() == 1) && ...); }
+
 /// Recomputes the spec's FLOP and byte polynomials over its dimension table.
 constexpr void refresh(spec& s) {
   const auto names = dim_names(s);
@@ -186,6 +214,40 @@ struct kernel_spec : spec {
     }
     detail::require(s.declared().violated.empty(),
                     "rooflint: at: a size contradicts the operation (a conv output size or C_in/groups)");
+    return s;
+  }
+
+  /// States how each dimension's size is read from a launch of the kernel (launch.h):
+  /// `.sizes(N(arg<0>))`, `.sizes(N(4 * arg<2>))`, `.sizes(R(grid_dim.x), C(arg<2>))`. Every
+  /// dimension must be bound exactly one way: read here, a static size, derived by the operation, or
+  /// given to a preceding `.at()`.
+  template <class... B>
+  consteval kernel_spec sizes(B... given) const {
+    static_assert((LaunchSize<B> && ...),
+                  "rooflint: sizes: each entry must be a dimension read from the launch: N(arg<0>), N(4 * arg<1>), R(grid_dim.x)");
+    if constexpr ((LaunchSize<B> && ...)) {
+      static_assert((detail::check_size_source<Kernel, typename B::source_type>::ok && ...));
+      static_assert(detail::dims_distinct<typename B::dim_type...>(), "rooflint: sizes: a dimension is read from the launch twice");
+      static_assert(((B::dim_type::static_size == dynamic_size) && ...),
+                    "rooflint: sizes: a dimension with a static size cannot also be read from the launch");
+    }
+    kernel_spec s = *this;
+    detail::require(s.launch.kind == binding_kind::none, "rooflint: sizes: the sizes are already read from the launch (call sizes() once)");
+    s.launch.kind = binding_kind::kernel;
+    if constexpr ((LaunchSize<B> && ...)) {
+      for (const launch_size& l : {launch_size{}, given.value...}) {
+        if (l.index < 0) continue;  // the leading placeholder (an empty call has no entries)
+        detail::require(s.dim_index(l.dim) >= 0, "rooflint: sizes: the spec has no dimension of that name");
+        detail::require(l.multiplier > 0 && l.divisor > 0, "rooflint: sizes: a multiplier or divisor must be positive");
+        if (s.launch.size_count < max_dims) s.launch.sizes[s.launch.size_count++] = l;
+      }
+    }
+    for (int i = 0; i < s.dim_count; ++i) {
+      bool derived = false;
+      for (int d = 0; d < s.op.derived_count; ++d) derived = derived || s.op.derived[d].name == s.dims[i].name;
+      detail::require(s.launch.find(s.dims[i].name) || s.dims[i].static_size > 0 || s.dims[i].declared_size > 0 || derived,
+                      "rooflint: sizes: a dimension is neither read from the launch nor fixed by a static size, the operation or a preceding .at()");
+    }
     return s;
   }
 

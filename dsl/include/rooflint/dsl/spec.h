@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <span>
 
+#include "rooflint/dsl/launch.h"
 #include "rooflint/dsl/operation.h"
 #include "rooflint/model/roofline.h"
 
@@ -80,6 +81,7 @@ struct spec {
   poly flops;          ///< ideal FLOPs under the convention (FLOP), over dims
   poly read_bytes;     ///< compulsory bytes read (bytes), over dims
   poly written_bytes;  ///< compulsory bytes written (bytes), over dims
+  launch_binding launch{};  ///< how sizes are read from launches (kernel_spec::sizes); kind none: not read
 
   constexpr std::span<const dim_info> dim_list() const { return {dims.data(), dim_count}; }
   constexpr std::span<const tensor_info> tensor_list() const { return {tensors.data(), tensor_count}; }
@@ -134,6 +136,40 @@ struct spec {
     for (int i = 0; i < dim_count; ++i)
       if (dims[i].declared_size > 0) list[n++] = {dims[i].name, static_cast<std::int64_t>(dims[i].declared_size)};
     return bind(std::span<const size_binding>(list.data(), n));
+  }
+
+  /// Binds sizes from one launch: each launch size read from @p v (times its multiplier, divided
+  /// exactly by its divisor), the other dimensions from their .at() sizes, then as bind() does.
+  /// A launch size that cannot be read, is not positive or does not divide exactly is `violated`
+  /// (or `missing` when the launch lacks the value); launch_size_for() says where it was read.
+  constexpr binding_result bind_launch(const launch_values& v) const {
+    std::array<size_binding, max_dims> list{};
+    std::size_t n = 0;
+    binding_result failed;
+    for (int i = 0; i < dim_count; ++i) {
+      if (const launch_size* l = launch.find(dims[i].name)) {
+        std::int64_t raw = 0;
+        if (!read_source(*l, v, raw)) {
+          if (failed.missing.empty()) failed.missing = dims[i].name;
+          continue;
+        }
+        const std::int64_t scaled = raw * l->multiplier;
+        if (scaled <= 0 || l->divisor <= 0 || scaled % l->divisor != 0) {
+          if (failed.violated.empty()) failed.violated = dims[i].name;
+          continue;
+        }
+        list[n++] = {dims[i].name, scaled / l->divisor};
+      } else if (dims[i].declared_size > 0) {
+        list[n++] = {dims[i].name, static_cast<std::int64_t>(dims[i].declared_size)};
+      }
+    }
+    binding_result r = bind(std::span<const size_binding>(list.data(), n));
+    if (!failed.missing.empty()) r.missing = failed.missing;
+    if (!failed.violated.empty()) {
+      r.violated = failed.violated;
+      if (r.missing == failed.violated) r.missing = name_t{};  // it has no size because it did not bind
+    }
+    return r;
   }
 
   constexpr double flops_at(const sizes& s) const { return flops.evaluate(s.values); }

@@ -121,7 +121,7 @@ constexpr peaks with_dram_mix(peaks p, double read_bytes, double write_bytes) {
 
 /// The verdict of a workload against a set of peaks.
 struct bound_result {
-  bound verdict = bound::memory;
+  bound verdict = bound::memory;  ///< the roof that sets t_min (floor_roof)
   double intensity = 0;       ///< FLOP/byte
   double ridge = 0;           ///< FLOP/byte
   double compute_time_s = 0;  ///< s
@@ -129,12 +129,23 @@ struct bound_result {
   double t_min_s = 0;         ///< s
 };
 
-/// Relative tolerance of the tie: intensities within it of the ridge count as at the ridge, so
-/// rounding in flops / bytes or peak / bandwidth cannot flip a verdict.
+/// Relative tolerance of the tie: times within it of each other count as equal, so rounding in
+/// flops / bytes or peak / bandwidth cannot flip a verdict.
 inline constexpr double tie_tolerance = 1e-12;
 
-/// @return Memory- or compute-bound. The tie is defined here, once: a workload whose intensity equals
-/// the ridge (compute time == memory time) is compute-bound. Zero FLOPs is always memory-bound.
+/// @return Which roof sets the floor t_min, given the times at each roof: compute when the compute time
+/// reaches the memory time (the tie, within tie_tolerance, is compute's), memory otherwise. Zero FLOPs
+/// is always memory. This is the one place that decides it: classify's verdict is this answer, and
+/// every text that says which time is the floor ("t_min is set by ...", "memory time becomes the
+/// floor") reads the verdict rather than comparing the two times again, which would disagree with the
+/// verdict just under the ridge. Comparing times is comparing intensity with the ridge:
+/// flops / F >= bytes / B  <=>  flops / bytes >= F / B.
+constexpr bound floor_roof(double flops, double compute_time_s, double memory_time_s) {
+  return (flops > 0 && compute_time_s >= memory_time_s * (1 - tie_tolerance)) ? bound::compute : bound::memory;
+}
+
+/// @return Memory- or compute-bound: the roof that sets the floor (floor_roof). A workload whose
+/// intensity equals the ridge (compute time == memory time) is compute-bound.
 constexpr bound_result classify(const workload& w, const peaks& p) {
   bound_result r;
   r.intensity = intensity(w);
@@ -142,7 +153,7 @@ constexpr bound_result classify(const workload& w, const peaks& p) {
   r.compute_time_s = compute_time_s(w, p);
   r.memory_time_s = memory_time_s(w, p);
   r.t_min_s = std::max(r.compute_time_s, r.memory_time_s);
-  r.verdict = (w.flops > 0 && r.intensity >= r.ridge * (1 - tie_tolerance)) ? bound::compute : bound::memory;
+  r.verdict = floor_roof(w.flops, r.compute_time_s, r.memory_time_s);
   return r;
 }
 

@@ -156,6 +156,14 @@ class range_profiler {
   result<std::vector<double>> collect(const config& cfg, int launches, const std::function<result<void>()>& prepare,
                                       const std::function<result<void>()>& launch);
 
+  /// collect() in three steps, for launches that someone else makes (rooflint-verify's injection
+  /// library counts the program's own launch): arm() sets up @p cfg for @p launches ranges; start()
+  /// begins the profiled window (prepare before it: an L2 flush is not to be a range); then exactly
+  /// @p launches kernels launch; finish() stops, decodes and sums, like collect().
+  result<void> arm(const config& cfg, int launches);
+  result<void> start();
+  result<std::vector<double>> finish(const config& cfg, int launches);
+
  private:
   range_profiler() = default;
   struct state;

@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "rooflint/ceilings/ceilings_file.h"
-#include "rooflint/runtime/clock_state.h"
+#include "support/clock_state.h"
 #include "rooflint/runtime/device.h"
 #include "rooflint/runtime/result.h"
 

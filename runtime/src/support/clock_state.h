@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "rooflint/ceilings/ceilings_file.h"
-#include "rooflint/runtime/nvml.h"
+#include "support/nvml.h"
 
 namespace rooflint::runtime {
 

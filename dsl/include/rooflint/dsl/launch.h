@@ -1,0 +1,174 @@
+#pragma once
+/// @file launch.h
+/// How a spec's sizes are read from a launch, so that a verifier watching an unmodified program
+/// (rooflint-verify -- ./program) can bind them from the launch's own arguments and grid:
+///
+///     __global__ void saxpy(int n, float a, const float* x, float* y);
+///     __global__ void copy4(const float4* in, float4* out, int n4);
+///     __global__ void row_softmax(const float* x, float* y, int cols);   // one block per row
+///
+///     kernel<saxpy>("saxpy", ...).sizes(N(arg<0>))             // N = n
+///     kernel<copy4>("copy4", ...).sizes(N(4 * arg<2>))          // N = 4 * n4 (float4s)
+///     kernel<row_softmax>("softmax", ...).sizes(R(grid_dim.x), C(arg<2>))
+///
+/// A source is a scalar parameter `arg<I>` (an integer parameter of the kernel, checked at compile
+/// time), `grid_dim.{x,y,z}` or `block_dim.{x,y,z}`, times or divided by a positive constant
+/// (`4 * arg<2>`, `arg<1> / 2`, `grid_dim.x * 8`). Every dimension of the spec is bound exactly one
+/// way: read from the launch, a static size (dim<"K", 3>), derived by the operation (a convolution's
+/// output size), or fixed by `.at()` (call `.at()` before `.sizes()`; a dimension that is both read and
+/// given to `.at()` is read at launches, `.at()` is then the build-time size only).
+///
+/// The binding is data of its own (launch_binding), not a property of one __global__ function: a
+/// binding has a kind and each size names the call site it is read from (`site`), so a spec of a
+/// region of several kernels, or of a library call, reads its sizes the same way.
+
+#include <array>
+#include <cstdint>
+#include <type_traits>
+
+#include "rooflint/dsl/name.h"
+#include "rooflint/dsl/poly.h"
+
+namespace rooflint::dsl {
+
+/// Where a dimension's size is read at a launch.
+enum class size_source : std::uint8_t {
+  argument,   ///< a scalar (integer) parameter of the call, by index
+  grid_dim,   ///< gridDim.{x,y,z} of the launch
+  block_dim,  ///< blockDim.{x,y,z} of the launch
+};
+
+/// One dimension's size at a launch: value(source, index) * multiplier / divisor (exact).
+struct launch_size {
+  name_t dim;
+  size_source source = size_source::argument;
+  std::int8_t index = -1;       ///< argument index (argument), or axis 0, 1, 2 = x, y, z (grid_dim, block_dim)
+  std::int64_t multiplier = 1;  ///< > 0
+  std::int64_t divisor = 1;     ///< > 0; the product must divide exactly
+  std::int8_t site = 0;         ///< the call site (0: the bound kernel; a region's i-th kernel or call)
+};
+
+/// What a spec is bound to at run time.
+enum class binding_kind : std::uint8_t {
+  none,    ///< sizes are not read from launches (harness cases bind them)
+  kernel,  ///< one __global__ function: kernel<f>(...).sizes(...)
+};
+
+/// How a spec's sizes are read from what runs. Plain data: the analyzer writes it into the manifest.
+struct launch_binding {
+  binding_kind kind = binding_kind::none;
+  std::array<launch_size, max_dims> sizes{};
+  std::uint8_t size_count = 0;
+
+  /// @return The launch size of dimension @p dim, or nullptr.
+  constexpr const launch_size* find(name_t dim) const {
+    for (int i = 0; i < size_count; ++i)
+      if (sizes[i].dim == dim) return &sizes[i];
+    return nullptr;
+  }
+};
+
+/// Most parameters of a call whose values a launch provides (kernel parameters beyond are not read).
+inline constexpr std::size_t max_launch_args = 64;
+
+/// What one launch provides: its integer arguments (those that were readable) and its grid and block.
+struct launch_values {
+  std::array<std::int64_t, max_launch_args> args{};
+  std::array<bool, max_launch_args> has_arg{};
+  std::array<std::int64_t, 3> grid{1, 1, 1};
+  std::array<std::int64_t, 3> block{1, 1, 1};
+};
+
+/// The raw value a launch_size reads (before multiplier and divisor); false when the launch lacks it.
+constexpr bool read_source(const launch_size& s, const launch_values& v, std::int64_t& out) {
+  if (s.index < 0) return false;
+  const auto i = static_cast<std::size_t>(s.index);
+  switch (s.source) {
+    case size_source::argument:
+      if (i >= max_launch_args || !v.has_arg[i]) return false;
+      out = v.args[i];
+      return true;
+    case size_source::grid_dim:
+      if (i > 2) return false;
+      out = v.grid[i];
+      return true;
+    case size_source::block_dim:
+      if (i > 2) return false;
+      out = v.block[i];
+      return true;
+  }
+  return false;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The sources as they are written in a spec
+
+/// Scalar parameter I of the kernel, optionally scaled: `arg<1>`, `4 * arg<1>`, `arg<1> / 2`.
+template <int I>
+struct argument_source {
+  static constexpr int index = I;
+  std::int64_t multiplier = 1;
+  std::int64_t divisor = 1;
+
+  constexpr launch_size size_of(name_t dim) const {
+    return {dim, size_source::argument, static_cast<std::int8_t>(I), multiplier, divisor, 0};
+  }
+  friend constexpr argument_source operator*(argument_source a, std::int64_t k) { return {a.multiplier * k, a.divisor}; }
+  friend constexpr argument_source operator*(std::int64_t k, argument_source a) { return {a.multiplier * k, a.divisor}; }
+  friend constexpr argument_source operator/(argument_source a, std::int64_t k) { return {a.multiplier, a.divisor * k}; }
+};
+
+/// One axis of gridDim or blockDim, optionally scaled: `grid_dim.x`, `block_dim.x * 4`.
+struct launch_dim_source {
+  size_source source = size_source::grid_dim;
+  std::int8_t axis = 0;
+  std::int64_t multiplier = 1;
+  std::int64_t divisor = 1;
+
+  constexpr launch_size size_of(name_t dim) const { return {dim, source, axis, multiplier, divisor, 0}; }
+  friend constexpr launch_dim_source operator*(launch_dim_source a, std::int64_t k) {
+    a.multiplier *= k;
+    return a;
+  }
+  friend constexpr launch_dim_source operator*(std::int64_t k, launch_dim_source a) { return a * k; }
+  friend constexpr launch_dim_source operator/(launch_dim_source a, std::int64_t k) {
+    a.divisor *= k;
+    return a;
+  }
+};
+
+/// gridDim or blockDim of a launch, by axis.
+struct launch_dim3_source {
+  launch_dim_source x, y, z;
+};
+
+template <int I>
+inline constexpr argument_source<I> arg{};
+inline constexpr launch_dim3_source grid_dim{{size_source::grid_dim, 0}, {size_source::grid_dim, 1}, {size_source::grid_dim, 2}};
+inline constexpr launch_dim3_source block_dim{{size_source::block_dim, 0}, {size_source::block_dim, 1}, {size_source::block_dim, 2}};
+
+namespace detail {
+template <class T> struct is_argument_source : std::false_type {};
+template <int I> struct is_argument_source<argument_source<I>> : std::true_type {};
+}  // namespace detail
+
+/// Something a dimension's size can be read from at a launch.
+template <class T>
+concept LaunchSource = detail::is_argument_source<T>::value || std::is_same_v<T, launch_dim_source>;
+
+/// A dimension (DimType: its dim<Name, Size> base) read from Source at a launch: what `N(arg<0>)` returns.
+template <class DimType, class Source>
+struct launch_size_of {
+  using dim_type = DimType;
+  using source_type = Source;
+  launch_size value;
+};
+
+template <class T> struct is_launch_size_of : std::false_type {};
+template <class D, class S> struct is_launch_size_of<launch_size_of<D, S>> : std::true_type {};
+
+/// An entry of spec.sizes(...): N(arg<0>), R(grid_dim.x).
+template <class T>
+concept LaunchSize = is_launch_size_of<T>::value;
+
+}  // namespace rooflint::dsl

@@ -1,0 +1,127 @@
+// The manifest's launch fields (schema version 2, docs/manifest-schema.md) for an input whose layout
+// and sizes are worked out by hand below.
+#include <gtest/gtest.h>
+
+#include "rooflint/analyzer/Outputs.h"
+#include "rooflint/model/peaks_table.h"
+#include "test_harness.h"
+
+using namespace rooflint;
+using namespace rooflint::analyzer;
+using namespace rooflint::analyzer::testing;
+
+namespace {
+
+// Parameter buffer of `scaled` (x86-64 and CUDA agree on these sizes and alignments):
+//   char tag        size 1, align 1, offset 0
+//   const float* x  size 8, align 8, offset 8   (1 rounded up to 8)
+//   float* y        size 8, align 8, offset 16
+//   long long n4    size 8, align 8, offset 24
+//   short rows      size 2, align 2, offset 32
+//   double a        size 8, align 8, offset 40  (34 rounded up to 8)
+// Itanium mangling of scaled(char, const float*, float*, long long, short, double): _Z6scaledcPKfPfxsd.
+const char *const Input = R"cu(
+#include "cuda_mock.h"
+#include "rooflint/dsl.h"
+using namespace rooflint::dsl;
+inline constexpr struct R final : dim<"R"> {} R;
+inline constexpr struct N final : dim<"N"> {} N;
+inline constexpr struct M final : dim<"M"> {} M;
+inline constexpr struct K final : dim<"K"> {} K;
+
+__global__ void scaled(char tag, const float* x, float* y, long long n4, short rows, double a) {}
+__global__ void mm(const float* A, const float* B, float* C, int m) {}
+
+inline constexpr auto scaled_spec =
+    kernel<scaled>("scaled", elementwise(1, in<1>("x", f32, R, N), out<2>("y", f32, R, N)))
+        .sizes(N(4 * arg<3>), R(grid_dim.y));
+inline constexpr auto mm_spec =
+    kernel<mm>("mm", matmul(in<0>("A", f32, M, K), in<1>("B", f32, K, N), out<2>("C", f32, M, N)))
+        .at(K(64))
+        .sizes(M(arg<3>), N(grid_dim.x * 16));
+inline constexpr auto unbound_spec =
+    kernel<mm>("mm_at", matmul(in<0>("A", f32, M, K), in<1>("B", f32, K, N), out<2>("C", f32, M, N)))
+        .at(M(8), N(8), K(8));
+)cu";
+
+const llvm::json::Object &kernelNamed(const llvm::json::Value &V, llvm::StringRef Name) {
+  for (const llvm::json::Value &K : *V.getAsObject()->getArray("kernels"))
+    if (K.getAsObject()->getString("name") == Name) return *K.getAsObject();
+  ADD_FAILURE() << "no kernel " << Name.str();
+  static const llvm::json::Object None;
+  return None;
+}
+
+}  // namespace
+
+TEST(LaunchManifest, IsVersionTwo) {
+  const AnalysisRun R = analyze(Input, "launch.cu");
+  ASSERT_TRUE(R.Parsed) << R.Output;
+  const llvm::json::Value M = manifestJson(R.Results, *model::find_peaks("H200"));
+  EXPECT_EQ(*M.getAsObject()->getInteger("version"), 2);
+}
+
+TEST(LaunchManifest, LaysOutParametersAsTheArgumentBufferDoes) {
+  const AnalysisRun R = analyze(Input, "launch.cu");
+  ASSERT_TRUE(R.Parsed) << R.Output;
+  const llvm::json::Value M = manifestJson(R.Results, *model::find_peaks("H200"));
+  const llvm::json::Object &K = kernelNamed(M, "scaled");
+  EXPECT_EQ(*K.getString("mangled_name"), "_Z6scaledcPKfPfxsd");
+  const llvm::json::Array &P = *K.getArray("parameters");
+  ASSERT_EQ(P.size(), 6u);
+  const int64_t Offsets[] = {0, 8, 16, 24, 32, 40}, Sizes[] = {1, 8, 8, 8, 2, 8};
+  const char *Kinds[] = {"integer", "pointer", "pointer", "integer", "integer", "floating"};
+  for (std::size_t I = 0; I < P.size(); ++I) {
+    SCOPED_TRACE(I);
+    const llvm::json::Object &O = *P[I].getAsObject();
+    EXPECT_EQ(*O.getInteger("offset_bytes"), Offsets[I]);
+    EXPECT_EQ(*O.getInteger("size_bytes"), Sizes[I]);
+    EXPECT_EQ(*O.getString("kind"), Kinds[I]);
+  }
+  EXPECT_EQ(*P[3].getAsObject()->getString("name"), "n4");
+  EXPECT_EQ(*P[3].getAsObject()->getString("type"), "long long");
+  EXPECT_EQ(*P[3].getAsObject()->getBoolean("signed"), true);
+}
+
+TEST(LaunchManifest, WritesEachSizeWithItsSource) {
+  const AnalysisRun R = analyze(Input, "launch.cu");
+  ASSERT_TRUE(R.Parsed) << R.Output;
+  const llvm::json::Value M = manifestJson(R.Results, *model::find_peaks("H200"));
+  const llvm::json::Object &L = *kernelNamed(M, "scaled").getObject("launch");
+  EXPECT_EQ(*L.getString("kind"), "kernel");
+  const llvm::json::Array &S = *L.getArray("sizes");
+  ASSERT_EQ(S.size(), 2u);
+  const llvm::json::Object &N = *S[0].getAsObject();  // in the order sizes() lists them
+  EXPECT_EQ(*N.getString("dim"), "N");
+  EXPECT_EQ(*N.getString("source"), "argument");
+  EXPECT_EQ(*N.getInteger("index"), 3);
+  EXPECT_EQ(*N.getString("parameter"), "n4");
+  EXPECT_EQ(*N.getInteger("multiplier"), 4);
+  EXPECT_EQ(*N.getInteger("divisor"), 1);
+  const llvm::json::Object &Rows = *S[1].getAsObject();
+  EXPECT_EQ(*Rows.getString("source"), "grid_dim");
+  EXPECT_EQ(*Rows.getString("axis"), "y");
+  EXPECT_TRUE(L.getArray("fixed")->empty());
+
+  const llvm::json::Object &MmLaunch = *kernelNamed(M, "mm").getObject("launch");
+  const llvm::json::Object &Fixed = *(*MmLaunch.getArray("fixed"))[0].getAsObject();
+  EXPECT_EQ(*Fixed.getString("dim"), "K");
+  EXPECT_EQ(*Fixed.getString("by"), "at");
+  EXPECT_EQ(*Fixed.getNumber("size"), 64);
+  EXPECT_EQ(*(*MmLaunch.getArray("sizes"))[1].getAsObject()->getInteger("multiplier"), 16);
+  EXPECT_EQ(kernelNamed(M, "mm_at").get("launch")->kind(), llvm::json::Value::Null);
+}
+
+TEST(LaunchManifest, WritesTheSpecValueWithItsPolynomials) {
+  const AnalysisRun R = analyze(Input, "launch.cu");
+  ASSERT_TRUE(R.Parsed) << R.Output;
+  const llvm::json::Value M = manifestJson(R.Results, *model::find_peaks("H200"));
+  const llvm::json::Object &V = *kernelNamed(M, "mm").getObject("spec_value");
+  // Compulsory reads 4*M*K + 4*K*N bytes: two terms with coefficient 4 over the dims M, N, K.
+  const llvm::json::Object &Read = *V.getObject("read_bytes");
+  EXPECT_EQ(Read.getArray("terms")->size(), 2u);
+  EXPECT_EQ(*(*Read.getArray("terms"))[0].getAsObject()->getNumber("coefficient"), 4);
+  EXPECT_EQ(*V.getString("math_mode"), "fp32_simt");
+  EXPECT_EQ(*(*V.getArray("tensors"))[2].getAsObject()->getString("access"), "write");
+  EXPECT_EQ(*(*V.getArray("dims"))[2].getAsObject()->getNumber("declared_size"), 64);  // K, third in 2*M*N*K
+}

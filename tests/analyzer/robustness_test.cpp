@@ -1,0 +1,171 @@
+// The analyzer on hostile kernels (issue 13): index chains that made the uncoalesced check exponential,
+// strides whose byte offsets overflow 64 bits, and the visit budget that ends an analysis with a remark.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdio>
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "clang/Tooling/Tooling.h"
+#include "rooflint/analyzer/KernelChecks.h"
+#include "test_harness.h"
+
+using namespace rooflint::analyzer;
+using namespace rooflint::analyzer::testing;
+
+namespace {
+
+/// A kernel whose index variables form a chain, each used four times by the next:
+///   a0 = threadIdx.x; a1 = (a0 + a0) + (a0 + a0); ...; x[aN] = 0 (x a char pointer).
+/// Followed without memoisation, evaluating aN visits a0 4^N times (N = 11 took 62 s).
+std::string chainKernel(int Links) {
+  std::string S = "#include \"cuda_mock.h\"\n__global__ void chain(char *x) {\n  long long a0 = threadIdx.x;\n";
+  for (int I = 1; I <= Links; ++I) {
+    const std::string P = "a" + std::to_string(I - 1);
+    S += "  long long a" + std::to_string(I) + " = (" + P + " + " + P + ") + (" + P + " + " + P + ");\n";
+  }
+  S += "  x[a" + std::to_string(Links) + "] = 0;\n}\n";
+  return S;
+}
+
+/// Parses @p Code with the mock CUDA header and runs checkCoalescing on kernel 'chain' with @p Budget.
+struct DirectRun {
+  CoalescingStats Stats;
+  std::vector<DiagRecord> Records;
+  bool Found = false;
+};
+DirectRun checkDirectly(const std::string &Code, std::uint64_t Budget) {
+  DirectRun Out;
+  auto AST = clang::tooling::buildASTFromCodeWithArgs(
+      Code, {"-std=c++20", "-xcuda", "--cuda-host-only", "-nocudainc", "-nocudalib", "-I" ROOFLINT_ANALYZER_INPUTS},
+      "chain.cu");
+  if (!AST) return Out;
+  // The unit's printer is finished with its source file; the records are what the test reads.
+  AST->getDiagnostics().setClient(new clang::IgnoringDiagConsumer(), /*ShouldOwnClient=*/true);
+  DiagnosticSettings Settings;
+  Reporter Report(AST->getASTContext().getDiagnostics(), AST->getSourceManager(), Settings, Out.Records);
+  for (clang::Decl *D : AST->getASTContext().getTranslationUnitDecl()->decls())
+    if (const auto *F = llvm::dyn_cast<clang::FunctionDecl>(D); F && F->getName() == "chain" && F->hasBody()) {
+      Out.Found = true;
+      Out.Stats = checkCoalescing(*F, Report, Budget);
+    }
+  return Out;
+}
+
+}  // namespace
+
+// 30 variables a0..a29: a_k's coefficient of threadIdx.x is 4^k (each link adds four copies of the last):
+// 4^29 = 2^58 = 288230376151711744 elements of 1 byte (lane 31 at 31 * 2^58 bytes, under 2^63), one
+// sector per lane: 32 sectors = 1024 bytes for 32 bytes used, 32x.
+TEST(Robustness, FollowsAThirtyVariableIndexChainOnceEach) {
+  const AnalysisRun R = analyze(chainKernel(29), "chain.cu");
+  ASSERT_TRUE(R.Parsed) << R.Output;
+  const auto W = named(R, "rooflint-uncoalesced");
+  ASSERT_EQ(W.size(), 1u) << R.Output;
+  EXPECT_EQ(W[0].Message, "access through 'x' is not unit-stride in 'threadIdx.x'; stride 288230376151711744 "
+                          "elements of 1 byte: a warp moves 1024 bytes in 32 sectors for 32 bytes used (32x the "
+                          "traffic)");
+}
+
+// Memoised, each variable is evaluated once: a link's initializer is 7 nodes (3 additions, 4 references),
+// so 29 links cost about 30 * 8 visits plus the access; without memoisation it is over 4^29.
+TEST(Robustness, VisitsEachNodeOfAnIndexChainAboutOnce) {
+  const auto Start = std::chrono::steady_clock::now();
+  const DirectRun R = checkDirectly(chainKernel(29), DefaultVisitBudget);
+  const double Seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
+  ASSERT_TRUE(R.Found);
+  std::printf("benchmark: 30-variable index chain parsed and checked in %.3f s, %llu visits\n", Seconds,
+              static_cast<unsigned long long>(R.Stats.Visits));
+  EXPECT_FALSE(R.Stats.Exhausted);
+  EXPECT_LT(R.Stats.Visits, 30u * 8u + 50u);
+  EXPECT_GE(R.Stats.Visits, 29u * 7u);  // every node of every link once
+}
+
+// The budget ends the analysis with a remark naming the kernel, never a stall or a guess.
+TEST(Robustness, EndsWithARemarkWhenTheVisitBudgetIsSpent) {
+  const DirectRun R = checkDirectly(chainKernel(29), 100);
+  ASSERT_TRUE(R.Found);
+  EXPECT_TRUE(R.Stats.Exhausted);
+  EXPECT_LE(R.Stats.Visits, 101u);
+  ASSERT_EQ(R.Records.size(), 1u);
+  EXPECT_EQ(R.Records[0].Level, "remark");
+  EXPECT_EQ(R.Records[0].Name, "rooflint-uncoalesced");
+  EXPECT_EQ(R.Records[0].Message, "the uncoalesced check of kernel 'chain' stopped after 100 steps (the analysis "
+                                  "budget of a kernel); its remaining accesses are not checked");
+}
+
+// A product of 20 sums of distinct uniform symbols as a stride: its expansion has 2^20 terms (a million
+// monomials of 20 symbols each), which the budget stops instead of building.
+TEST(Robustness, StopsExpandingAProductOfSumsAtTheBudget) {
+  std::string Code = "#include \"cuda_mock.h\"\n__global__ void chain(float *x";
+  std::string Product;
+  for (int I = 0; I < 20; ++I) {
+    Code += ", int p" + std::to_string(I) + ", int q" + std::to_string(I);
+    Product += std::string(I ? " * " : "") + "(p" + std::to_string(I) + " + q" + std::to_string(I) + ")";
+  }
+  Code += ") {\n  x[threadIdx.x * (" + Product + ")] = 0;\n}\n";
+  const DirectRun R = checkDirectly(Code, DefaultVisitBudget);
+  ASSERT_TRUE(R.Found);
+  EXPECT_TRUE(R.Stats.Exhausted);
+  EXPECT_LE(R.Stats.Visits, DefaultVisitBudget + 1);
+  ASSERT_EQ(R.Records.size(), 1u);
+  EXPECT_EQ(R.Records[0].Level, "remark");
+}
+
+// Strides whose byte offsets do not fit in 64 bits: the traffic is unknown, said so (it printed "0 bytes
+// in 0 sectors (0x)" and UBSan reported signed overflows in the sector arithmetic).
+TEST(Robustness, SaysTheTrafficIsUnknownWhenTheWarpsOffsetsOverflow) {
+  const AnalysisRun R = analyze(R"(#include "cuda_mock.h"
+__global__ void huge(float *a, float *b, float *c, float *d) {
+  long long i = threadIdx.x;
+  a[i * (-9223372036854775807LL - 1)] = 0;
+  b[i * 9223372036854775807LL] = 0;
+  c[i * 4611686018427387904LL] = 0;
+  d[i * 288230376151711744LL] = 0;
+}
+)", "huge.cu");
+  ASSERT_TRUE(R.Parsed) << R.Output;
+  const auto W = named(R, "rooflint-uncoalesced");
+  ASSERT_EQ(W.size(), 4u) << R.Output;
+  for (const DiagRecord &D : W) {
+    EXPECT_EQ(D.Message.find("0 bytes in 0 sectors"), std::string::npos) << D.Message;
+    EXPECT_EQ(D.Message.find("(0x"), std::string::npos) << D.Message;
+  }
+  EXPECT_EQ(W[0].Message, "access through 'a' is not unit-stride in 'threadIdx.x'; stride -9223372036854775808 "
+                          "elements of 4 bytes: the warp's byte offsets overflow 64 bits, so its traffic is unknown");
+  EXPECT_EQ(W[1].Message, "access through 'b' is not unit-stride in 'threadIdx.x'; stride 9223372036854775807 "
+                          "elements of 4 bytes: the warp's byte offsets overflow 64 bits, so its traffic is unknown");
+  // 2^62 * 4 bytes = 2^64: lane 1's offset already overflows.
+  EXPECT_NE(W[2].Message.find("stride 4611686018427387904 elements of 4 bytes: the warp's byte offsets overflow"),
+            std::string::npos) << W[2].Message;
+  // 2^58 elements * 4 bytes: lane 31 is at 31 * 2^60 bytes, over 2^63.
+  EXPECT_NE(W[3].Message.find("traffic is unknown"), std::string::npos) << W[3].Message;
+}
+
+// Coefficients that overflow while being combined (2^62 * 4, INT64_MAX + INT64_MAX, -INT64_MIN, a 128-bit
+// constant) are not linear in 64 bits: the check cannot tell and stays silent, as for non-linear indices.
+TEST(Robustness, StaysSilentWhenTheCoefficientOverflows) {
+  const AnalysisRun R = analyze(R"(#include "cuda_mock.h"
+__global__ void wrap(float *a, float *b, float *c, float *d, float *e) {
+  long long i = threadIdx.x;
+  a[(i * 4611686018427387904LL) * 4] = 0;
+  b[i * 9223372036854775807LL + i * 9223372036854775807LL] = 0;
+  c[-(i * (-9223372036854775807LL - 1))] = 0;
+  d[i * (long long)(((__int128)1) << 100)] = 0;
+  e[i * 2 * 2] = 0;
+}
+)", "wrap.cu");
+  ASSERT_TRUE(R.Parsed) << R.Output;
+  const auto W = named(R, "rooflint-uncoalesced");
+  ASSERT_EQ(W.size(), 1u) << R.Output;  // only e: stride 4, 16-byte gaps under a sector: 16 sectors, 4x
+  EXPECT_EQ(W[0].Message, "access through 'e' is not unit-stride in 'threadIdx.x'; stride 4 elements of 4 bytes: a "
+                          "warp moves 512 bytes in 16 sectors for 128 bytes used (4x the traffic)");
+}
+
+TEST(Robustness, SectorRuleSaysUnknownForSpansBeyond64Bits) {
+  EXPECT_EQ(sectorsPerWarp(INT64_MIN, 4), std::nullopt);
+  EXPECT_EQ(sectorsPerWarp(INT64_MAX, 1), std::nullopt);
+  EXPECT_EQ(sectorsPerWarp(INT64_MAX / 32, 1), 32);  // 31 * (2^63/32) bytes fit: one sector per lane
+  EXPECT_EQ(sectorsPerWarp(1, INT64_MAX), std::nullopt);
+}

@@ -1,0 +1,146 @@
+# Runs one step of the consumer test (tests/consumer/CMakeLists.txt) with the CMake that runs it:
+#   cmake -DSTEP=<install|package|fetchcontent|no-analyzer|nolint> -DWORK=<dir> ... -P run_consumer.cmake
+# Inputs: ROOFLINT_BUILD_DIR (the build tree under test), ROOFLINT_SOURCE_DIR, ANALYZER (its rooflint),
+# GENERATOR, CXX_COMPILER, CUDA_COMPILER, CUDA_ARCHITECTURES, CXX_LAUNCHER, CUDA_LAUNCHER (may be empty).
+# Each step writes its logs under WORK and fails with what it expected and what it saw.
+cmake_minimum_required(VERSION 3.25)
+
+set(prefix ${WORK}/prefix)
+set(project ${CMAKE_CURRENT_LIST_DIR}/project)
+
+# run(<log name> <command...>): runs the command, output to WORK/<log name>.log; OUTPUT and STATUS set.
+macro(run name)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE STATUS OUTPUT_VARIABLE OUTPUT ERROR_VARIABLE OUTPUT)
+  file(WRITE ${WORK}/${name}.log "${OUTPUT}")
+endmacro()
+
+function(fail what)
+  message(FATAL_ERROR "${what}")
+endfunction()
+
+function(expect_in name text)
+  string(FIND "${OUTPUT}" "${text}" at)
+  if(at EQUAL -1)
+    fail("${name}: expected\n  ${text}\nin ${WORK}/${name}.log:\n${OUTPUT}")
+  endif()
+endfunction()
+
+function(expect_not_in name text)
+  string(FIND "${OUTPUT}" "${text}" at)
+  if(NOT at EQUAL -1)
+    fail("${name}: did not expect\n  ${text}\nin ${WORK}/${name}.log:\n${OUTPUT}")
+  endif()
+endfunction()
+
+# The consumer's configure flags: the same compilers, generator and compiler launcher as the tree under test.
+set(configure_flags -G ${GENERATOR} -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=${CXX_COMPILER}
+    -DCMAKE_CUDA_COMPILER=${CUDA_COMPILER} -DCMAKE_CUDA_ARCHITECTURES=${CUDA_ARCHITECTURES})
+if(CXX_LAUNCHER)
+  list(APPEND configure_flags -DCMAKE_CXX_COMPILER_LAUNCHER=${CXX_LAUNCHER})
+endif()
+if(CUDA_LAUNCHER)
+  list(APPEND configure_flags -DCMAKE_CUDA_COMPILER_LAUNCHER=${CUDA_LAUNCHER})
+endif()
+
+# What the analyzer must print for kernels.cu (by hand in kernels.h: 0.167 FLOP/byte against the ridge
+# 13.9, floor 201,326,592 B at 4.8 TB/s = 41.9 us; the flagged read is x[i * 33 + 2], stride 33).
+set(verdict "remark: kernel 'consumer_saxpy' is memory-bound (arithmetic intensity 0.167 FLOP/byte, ridge 13.9 FLOP/byte on H200 FP32, datasheet peaks)")
+set(flagged "kernels.cu:14:")
+
+function(build_consumer name)
+  file(REMOVE_RECURSE ${WORK}/${name})
+  run(${name}.configure ${CMAKE_COMMAND} -S ${project} -B ${WORK}/${name} ${configure_flags} ${ARGN})
+  if(NOT STATUS EQUAL 0)
+    fail("${name}: configure failed (${WORK}/${name}.configure.log):\n${OUTPUT}")
+  endif()
+  run(${name}.build ${CMAKE_COMMAND} --build ${WORK}/${name})
+  if(NOT STATUS EQUAL 0)
+    fail("${name}: build failed (${WORK}/${name}.build.log):\n${OUTPUT}")
+  endif()
+  expect_in(${name}.build "${verdict}")
+  expect_in(${name}.build "${flagged}")
+  expect_in(${name}.build "[rooflint-uncoalesced]")
+  set(OUTPUT "${OUTPUT}" PARENT_SCOPE)
+endfunction()
+
+if(STEP STREQUAL "install")
+  # Install into stage/, then move it: the package must not depend on where it was installed.
+  file(REMOVE_RECURSE ${WORK})
+  file(MAKE_DIRECTORY ${WORK})
+  run(install ${CMAKE_COMMAND} --install ${ROOFLINT_BUILD_DIR} --prefix ${WORK}/stage)
+  if(NOT STATUS EQUAL 0)
+    fail("cmake --install failed:\n${OUTPUT}")
+  endif()
+  file(RENAME ${WORK}/stage ${prefix})
+  foreach(file include/rooflint/dsl.h include/rooflint/runtime/verify.h include/rooflint/ceilings/ceilings_file.h
+               bin/rooflint bin/rooflint-ceilings lib/cmake/rooflint/rooflintConfig.cmake
+               lib/cmake/rooflint/rooflintConfigVersion.cmake lib/cmake/rooflint/RooflintAnalyze.cmake)
+    if(NOT EXISTS ${prefix}/${file})
+      fail("not installed: ${file} (${WORK}/install.log)")
+    endif()
+  endforeach()
+  file(GLOB package_files ${prefix}/lib/cmake/rooflint/*.cmake)
+  foreach(file IN LISTS package_files)
+    file(READ ${file} text)
+    foreach(path ${ROOFLINT_BUILD_DIR} ${ROOFLINT_SOURCE_DIR} ${WORK}/stage)
+      string(FIND "${text}" "${path}" at)
+      if(NOT at EQUAL -1)
+        fail("${file} names the absolute path ${path}: the package is not relocatable")
+      endif()
+    endforeach()
+  endforeach()
+  message(STATUS "installed and moved to ${prefix}")
+
+elseif(STEP STREQUAL "package")
+  build_consumer(package -DCMAKE_PREFIX_PATH=${prefix})
+  if(HAS_RUNTIME AND NOT EXISTS ${WORK}/package/consumer_verify)
+    fail("package: consumer_verify (linked with the installed rooflint::runtime) was not built")
+  endif()
+  file(READ ${WORK}/package/consumer_kernels.rooflint.json manifest)
+  string(JSON kernel GET "${manifest}" kernels 0 name)
+  if(NOT kernel STREQUAL "consumer_saxpy")
+    fail("package: the manifest's first kernel is '${kernel}', not 'consumer_saxpy'")
+  endif()
+
+elseif(STEP STREQUAL "fetchcontent")
+  # rooflint from its source tree, with the analyzer of the tree under test (not built again) and no CUDA
+  # runtime: nothing of rooflint's own (examples, tests, analyzer) may be built or analysed.
+  build_consumer(fetchcontent -DROOFLINT_CONSUMER_MODE=fetchcontent -DROOFLINT_SOURCE_DIR=${ROOFLINT_SOURCE_DIR}
+                 -DROOFLINT_ANALYZER_EXECUTABLE=${ANALYZER} -DROOFLINT_BUILD_CUDA=OFF -DFETCHCONTENT_QUIET=ON)
+  foreach(unwanted "examples/" "rooflint_dsl_tests" "Linking CXX executable _deps/rooflint-build/analyzer/rooflint")
+    expect_not_in(fetchcontent.build "${unwanted}")
+  endforeach()
+  foreach(dir analyzer examples tests)
+    if(EXISTS ${WORK}/fetchcontent/_deps/rooflint-build/${dir})
+      fail("fetchcontent: rooflint's ${dir}/ was configured in the consumer's build")
+    endif()
+  endforeach()
+
+elseif(STEP STREQUAL "no-analyzer")
+  # Only the dsl component: no analyzer, so rooflint_analyze() warns, or stops under ROOFLINT_REQUIRE_ANALYZER.
+  set(expected "rooflint_analyze(TARGET consumer_kernels): no rooflint analyzer")
+  file(REMOVE_RECURSE ${WORK}/no-analyzer)
+  run(no-analyzer.warn ${CMAKE_COMMAND} -S ${project} -B ${WORK}/no-analyzer ${configure_flags}
+      -DCMAKE_PREFIX_PATH=${prefix} -DROOFLINT_CONSUMER_MODE=dsl-only)
+  if(NOT STATUS EQUAL 0)
+    fail("no-analyzer: configure failed, but a missing analyzer is only a warning:\n${OUTPUT}")
+  endif()
+  expect_in(no-analyzer.warn "CMake Warning")
+  expect_in(no-analyzer.warn "${expected}")
+  expect_in(no-analyzer.warn "ROOFLINT_ANALYZER_EXECUTABLE")
+  run(no-analyzer.require ${CMAKE_COMMAND} ${WORK}/no-analyzer -DROOFLINT_REQUIRE_ANALYZER=ON)
+  if(STATUS EQUAL 0)
+    fail("no-analyzer: configure passed with ROOFLINT_REQUIRE_ANALYZER=ON and no analyzer:\n${OUTPUT}")
+  endif()
+  expect_in(no-analyzer.require "CMake Error")
+  expect_in(no-analyzer.require "${expected}")
+
+elseif(STEP STREQUAL "nolint")
+  # Reads the package step's build log: the NOLINT'd line (13) is silent, the line after it still warns.
+  file(READ ${WORK}/package.build.log OUTPUT)
+  expect_not_in(package.build "kernels.cu:13:")
+  expect_in(package.build "${flagged}")
+
+else()
+  fail("unknown STEP '${STEP}'")
+endif()

@@ -1,0 +1,33 @@
+# cmake -DDOC=<file.md> -DINDEX=<n> -DLINE=<its fence's line, for messages> -DOUT=<dir> -DCXX=<g++> -DNVCC=<nvcc or empty> -DINCLUDES=<dir;...>
+#       -DPRELUDE=<cuda_qualifiers.h> -DCUDA_ARCH=<90> -P compile_snippet.cmake
+# Extracts the INDEX-th code block of DOC marked to compile (snippets.cmake) as it is now, and compiles it:
+#   ```cpp compile    g++ -std=c++20 -fsyntax-only, CUDA's function qualifiers defined away (PRELUDE)
+#   ```cuda compile   nvcc -std=c++20 -c for sm_${CUDA_ARCH}; skipped (exit 77) where there is no nvcc
+include(${CMAKE_CURRENT_LIST_DIR}/snippets.cmake)
+rooflint_doc_snippet(${DOC} ${INDEX} kind code)
+get_filename_component(doc_name ${DOC} NAME_WE)
+set(include_flags)
+foreach(dir IN LISTS INCLUDES)
+  list(APPEND include_flags -I${dir})
+endforeach()
+file(MAKE_DIRECTORY ${OUT})
+if(kind STREQUAL "cpp")
+  set(source ${OUT}/${doc_name}_${INDEX}.cpp)
+  file(WRITE ${source} "${code}")
+  set(command ${CXX} -std=c++20 -fsyntax-only -Wall -Wextra -include ${PRELUDE} ${include_flags} ${source})
+else()
+  if(NOT NVCC)
+    message("skipped: ${DOC}:${LINE}: code block ${INDEX} is CUDA and no nvcc was found")
+    cmake_language(EXIT 77)
+  endif()
+  set(source ${OUT}/${doc_name}_${INDEX}.cu)
+  file(WRITE ${source} "${code}")
+  set(command ${NVCC} -std=c++20 --expt-relaxed-constexpr -gencode=arch=compute_${CUDA_ARCH},code=sm_${CUDA_ARCH}
+              ${include_flags} -c ${source} -o ${OUT}/${doc_name}_${INDEX}.o)
+endif()
+execute_process(COMMAND ${command} RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE out)
+if(NOT status EQUAL 0)
+  string(REPLACE ";" " " shown "${command}")
+  message(FATAL_ERROR "${DOC}:${LINE}: code block ${INDEX} (${kind} compile) does not compile:\n${shown}\n${out}")
+endif()
+message(STATUS "${DOC}:${LINE}: code block ${INDEX} compiles (${kind})\n${out}")
