@@ -63,6 +63,20 @@ std::string to_table(const run_report& run) {
   out += fmt::format("rooflint-verify: {} | peaks: {} | counters: {}\n", run.device.empty() ? "no device" : run.device,
                      run.peaks_label, run.counters_mode);
   for (const auto& w : run.warnings) out += "warning: " + w + "\n";
+  // The roofs per level: a kernel's bytes at a level meet the roof of their read/write mix.
+  std::string roofs;
+  for (const model::memory_level l : model::memory_levels) {
+    const model::level_roofs& r = run.peaks.level(l);
+    if (!r.known()) continue;
+    const auto one = [](const char* what, double v) {
+      return v > 0 ? std::string(what) + " " + detail::rate_text(v, "B") : std::string();
+    };
+    std::string parts;
+    for (const std::string& p : {one("read", r.read_bytes_per_s), one("write", r.write_bytes_per_s), one("copy", r.copy_bytes_per_s)})
+      if (!p.empty()) parts += (parts.empty() ? "" : ", ") + p;
+    roofs += (roofs.empty() ? "" : "; ") + std::string(model::label(l)) + " " + parts;
+  }
+  if (!roofs.empty()) out += "roofs: " + roofs + " (each level's bytes meet the roof of their read/write mix)\n";
   // One column per level, each with that level's bytes and their ratio to its ideal; never a sum of levels.
   constexpr const char* row = "{:<32} {:<6} {:<17} {:<7} {:>20} {:>20} {:>20} {:>10} {:>10} {:>10} {:>6} {:>7}\n";
   out += fmt::format(row, "case", "status", "bound pred->meas", "binds", "DRAM bytes (xideal)", "L2 bytes (xideal)",
