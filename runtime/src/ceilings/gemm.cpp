@@ -230,6 +230,14 @@ result<compute_result> measure_gemm(const device_properties& device, nvml_device
     std::string refused;
     for (const gemm_types& v : variants_of(which, *types)) {
       problem = make_problem(lt.get(), v, m, n, k, settings.gemm_algorithms);
+      if (problem && which == probe::fp8) {
+        // On the H200 (2026-12-01) the heuristic answered the first FP8 configuration and cublasLtMatmul
+        // then refused it (NOT_SUPPORTED): a configuration counts only when one launch of it runs.
+        if (auto trial = run_gemm(lt.get(), **problem, (*problem)->algorithms[0].algo, stream.get()); !trial)
+          problem = trial.err();
+        else if (const cudaError_t e = cudaStreamSynchronize(stream.get()); e != cudaSuccess)
+          problem = error{error_code::internal, std::string("trial launch: ") + cudaGetErrorString(e)};
+      }
       if (problem) {
         t = v;
         break;
