@@ -246,8 +246,8 @@ def main():
     say(header)
     say("-" * len(header))
 
-    def row(key, ours, ours_mhz, unit, target=1.0):
-        p = peer.get(key, {})
+    def row(key, ours, ours_mhz, unit, target=1.0, peer_key=None):
+        p = peer.get(peer_key or key, {})
         if "error" in p:
             say(f"{key:<12} {fmt_rate(ours, unit):>16} {'-':>16} {'-':>7}  {ours_mhz:>12} {'-':>10}  {p['error']}")
             return
@@ -260,9 +260,19 @@ def main():
 
     clocks = f.get("clocks") or {}
     row("bandwidth", f["bandwidth"]["bytes_per_s"], "-", "B")
+    levels = f.get("levels") or {}
+    dram_copy = ((levels.get("dram") or {}).get("copy") or {})
+    if dram_copy:
+        # The DRAM copy roof (best copy kernel or cudaMemcpy) against torch's y.copy_(x): target >= 1.
+        row("dram copy", dram_copy["bytes_per_s"], "-", "B", peer_key="bandwidth")
+    for level in ("dram", "l2", "l1"):
+        for direction in ("read", "write", "copy"):
+            roof = ((levels.get(level) or {}).get(direction) or {})
+            if roof:
+                say(f"  roof {level:<4} {direction:<5} {roof['bytes_per_s'] / 1e12:7.3f} TB/s  ({roof.get('probe', '')})")
     for probe in f["bandwidth"].get("probes", []):
-        say(f"  {probe['name']:<22} {probe['bytes_per_s'] / 1e12:.3f} TB/s  spread {100 * probe['spread']:.1f}%  "
-            f"{probe.get('grid') or ''}")
+        say(f"  {probe.get('level', 'dram'):<4} {probe['name']:<22} {probe['bytes_per_s'] / 1e12:.3f} TB/s  "
+            f"spread {100 * probe['spread']:.1f}%  {probe.get('grid') or ''}")
     compute = f.get("compute", {})
     for key in ("fp32_simt", "tf32_tensor", "fp16_tensor", "bf16_tensor", "fp8_tensor", "int8_tensor", "fp64_tensor"):
         c = compute.get(key)

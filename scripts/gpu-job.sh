@@ -2,7 +2,9 @@
 # The GPU part, in one call on the device machine (an H200 lent through the `device` tool): runs over a
 # tree built here (scripts/build-gpu.sh) and carried along, and writes logs and reports under $OUT.
 #
-#   OUT=/some/dir bash scripts/gpu-job.sh [quick|full]
+#   OUT=/some/dir bash scripts/gpu-job.sh [quick|full|levels]
+#
+# levels: the hierarchical roofline only (ceilings against their peers, the examples, ncu per level).
 #
 # Steps: device state; GPU tests; rooflint-ceilings (thorough and quick, timed); verification of every
 # example with reports; ncu side by side for the traffic figures; the verifier's overhead against ncu;
@@ -18,6 +20,44 @@ export PYTHONUNBUFFERED=1
 
 section() { printf '\n===== %s (%s)\n' "$*" "$(date -u +%H:%M:%S)" | tee -a "$OUT/summary.txt"; }
 run() { local name=$1; shift; echo "+ $*" >"$logs/$name.log"; /usr/bin/time -f "wall %e s, max rss %M KB" "$@" >>"$logs/$name.log" 2>&1; local s=$?; echo "[$name] exit $s" | tee -a "$OUT/summary.txt"; return $s; }
+
+# ncu side by side per level: the six counters the verifier reads for DRAM, L2 and L1, on the first
+# (cold) launch of each case's kernel, one ncu run per case; scripts/levels-vs-ncu.py sets them beside
+# the verifier's verify.json.
+level_metrics=dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_tex_op_write.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum
+ncu_levels() {
+  mkdir -p "$logs/ncu-levels"
+  local c k
+  for ck in saxpy_n256M:saxpy transpose_naive_16K:transpose_naive gather_strided_n64M:gather_strided \
+            sgemm_naive_n512:sgemm_naive sgemm_naive_rows_n4096:sgemm_naive_rows sgemm_tiled_n4096:sgemm_tiled; do
+    c=${ck%%:*}; k=${ck#*:}
+    timeout "${ROOFLINT_NCU_TIMEOUT:-35}" ncu --clock-control none --csv --page raw --print-units base --metrics "$level_metrics" -k "regex:^${k}\$" \
+        --launch-count 1 "$build/examples/rooflint-examples" --filter "^${c}\$" --no-counters --repetitions 1 \
+        --warmup 0 --quiet >"$logs/ncu-levels/$c.csv" 2>"$logs/ncu-levels/$c.err"
+  done
+  python3 scripts/levels-vs-ncu.py "$OUT/verify.json" "$logs/ncu-levels" "$logs/ncu-levels.txt" >>"$OUT/summary.txt" 2>&1
+  cat "$logs/ncu-levels.txt" >>"$1" 2>/dev/null
+}
+
+if [[ $mode == levels ]]; then
+  section "device"
+  nvidia-smi --query-gpu=name,uuid,driver_version,clocks.sm,clocks.mem,clocks.max.sm,power.draw,power.limit,temperature.gpu,persistence_mode,ecc.mode.current,clocks_event_reasons.active --format=csv | tee -a "$OUT/summary.txt"
+  section "ceilings against their peers (thorough and quick, torch in the same run)"
+  timeout 170 python3 scripts/bench-ceilings.py --rooflint "$build/runtime/rooflint-ceilings" --output "$OUT/bench-ceilings.txt" \
+      --workdir "$logs" >"$logs/bench-ceilings.log" 2>&1
+  echo "[bench-ceilings] exit $?" | tee -a "$OUT/summary.txt"
+  cp "$logs/ceilings-thorough.json" "$OUT/ceilings.json" 2>/dev/null || cp "$logs/ceilings-quick.json" "$OUT/ceilings.json" 2>/dev/null ||
+    run ceilings-quick timeout 60 "$build/runtime/rooflint-ceilings" --quick --output "$OUT/ceilings.json"
+  section "verify the examples (binding level per case)"
+  run verify timeout 150 "$build/examples/rooflint-examples" --ceilings "$OUT/ceilings.json" --json "$OUT/verify.json" \
+      --junit "$OUT/verify.junit.xml" --svg "$OUT/roofline.svg" --repetitions 10 --no-fp-counters
+  cat "$logs/verify.log" >>"$OUT/summary.txt"
+  section "ncu side by side per level"
+  ncu_levels "$OUT/ncu-levels.txt"
+  tar -C "$OUT" -czf "$OUT/logs.tar.gz" logs && rm -rf "$logs"
+  section "done"
+  exit 0
+fi
 
 section "device"
 nvidia-smi --query-gpu=name,uuid,driver_version,clocks.sm,clocks.mem,clocks.max.sm,power.draw,power.limit,temperature.gpu,persistence_mode,ecc.mode.current,clocks_event_reasons.active --format=csv | tee -a "$OUT/summary.txt"
@@ -66,6 +106,9 @@ if [[ $mode == full ]]; then
   run ncu-examples ncu --clock-control none --metrics dram__bytes_read.sum,dram__bytes_write.sum,gpu__time_duration.sum \
       "$build/examples/rooflint-examples" --no-counters --repetitions 1
   grep -E "^  [a-z_]|dram__|gpu__time" "$logs/ncu-examples.log" | head -200 >"$OUT/ncu.txt"
+
+  section "ncu side by side per level"
+  ncu_levels "$OUT/ncu.txt"
 
   section "overhead: verifier vs ncu on the same program"
   run overhead-verifier "$build/examples/rooflint-examples" --repetitions 1

@@ -7,6 +7,9 @@
 
 #include "rooflint/ceilings/ceilings_file.h"
 
+#include <charconv>
+#include <cstdint>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 
@@ -48,8 +51,17 @@ json to_json_value(const clock_state& c) {
               {"ecc_enabled", c.ecc_enabled}};
 }
 
+/// @return The direction of a version 1 probe from its name: read_*, write_*, else copy (copy_*, memcpy_d2d).
+std::string direction_from_name(const std::string& name) {
+  if (name.rfind("read", 0) == 0) return "read";
+  if (name.rfind("write", 0) == 0) return "write";
+  return "copy";
+}
+
 json to_json_value(const bandwidth_probe& p) {
   return json{{"name", p.name},
+              {"level", p.level.empty() ? std::string("dram") : p.level},
+              {"direction", p.direction.empty() ? direction_from_name(p.name) : p.direction},
               {"bytes_per_s", p.bytes_per_s},
               {"spread", p.spread},
               {"working_set_bytes", p.working_set_bytes},
@@ -62,6 +74,37 @@ json to_json_value(const compute_ceiling& c) {
               {"shape", optional_string(c.shape)},
               {"sm_mhz", c.sm_mhz},
               {"sustained", c.sustained}};
+}
+
+json to_json_value(const level_ceiling& c) {
+  if (c.bytes_per_s <= 0) return json(nullptr);
+  return json{{"bytes_per_s", c.bytes_per_s}, {"probe", c.probe}};
+}
+
+json to_json_value(const level_ceilings& l) {
+  return json{{"read", to_json_value(l.read)}, {"write", to_json_value(l.write)}, {"copy", to_json_value(l.copy)}};
+}
+
+/// Plausible ranges (docs/ceilings-schema.md): wide enough for any GPU of the next decade, narrow enough
+/// that a truncated, corrupted or hand-edited figure (1e-300 FLOP/s, 5e-324 bytes/s) is refused by name.
+struct range {
+  double lo, hi;
+};
+constexpr range bandwidth_range{1e9, 1e15};   // 1 GB/s .. 1 PB/s (an H200's L1 aggregate is ~3e13)
+constexpr range flops_range{1e9, 1e18};       // 1 GFLOP/s .. 1 EFLOP/s
+constexpr range mhz_range{0, 10000};          // 0 = not sampled
+constexpr range watts_range{0, 10000};
+constexpr range celsius_range{-100, 200};
+constexpr range spread_range{0, 100};         // (max - min) / median
+constexpr range bytes_range{0, 1e15};         // memory sizes and working sets, 0 = unknown
+constexpr range sm_count_range{1, 10000};
+constexpr std::size_t max_name_length = 256;
+
+/// @return The shortest text that reads back as @p v ("1e-300", "4294967297", "5e-324").
+std::string number_text(double v) {
+  char text[64];
+  const auto end = std::to_chars(text, text + sizeof text, v).ptr;
+  return std::string(text, end);
 }
 
 /// Reads typed fields of one JSON object, remembering the first error with the key's JSON pointer.
@@ -84,24 +127,39 @@ class reader {
     return &*it;
   }
 
-  void number(const std::string& key, double& out, bool required = false) {
+  /// Reads a number and checks it lies in @p r (inclusive).
+  void number(const std::string& key, double& out, range r, bool required = false) {
     if (const json* v = member(key, required)) {
       if (!v->is_number()) return fail(where(key) + " must be a number, not " + type_of(*v));
-      out = v->get<double>();
+      const double x = v->get<double>();
+      if (!(x >= r.lo && x <= r.hi))
+        return fail(where(key) + " is " + number_text(x) + ", outside the plausible range " + number_text(r.lo) + " to " +
+                    number_text(r.hi));
+      out = x;
     }
   }
 
-  void integer(const std::string& key, int& out, bool required = false) {
+  /// Reads an integer at full width (a 64-bit value is never truncated to a smaller one) and checks it
+  /// lies in @p lo..hi.
+  void integer(const std::string& key, int& out, std::int64_t lo, std::int64_t hi, bool required = false) {
     if (const json* v = member(key, required)) {
       if (!v->is_number_integer()) return fail(where(key) + " must be an integer, not " + type_of(*v));
-      out = v->get<int>();
+      const bool too_big = v->is_number_unsigned() && v->get<std::uint64_t>() > static_cast<std::uint64_t>(hi);
+      const std::int64_t x = too_big ? hi : v->get<std::int64_t>();
+      if (too_big || x < lo || x > hi)
+        return fail(where(key) + " is " + v->dump() + ", outside the range " + std::to_string(lo) + " to " + std::to_string(hi));
+      out = static_cast<int>(x);
     }
   }
 
-  void string(const std::string& key, std::string& out, bool required = false) {
+  void string(const std::string& key, std::string& out, bool required = false, bool non_empty = false) {
     if (const json* v = member(key, required)) {
       if (!v->is_string()) return fail(where(key) + " must be a string, not " + type_of(*v));
       out = v->get<std::string>();
+      if (non_empty && out.empty()) return fail(where(key) + " is empty");
+      if (out.size() > max_name_length)
+        return fail(where(key) + " is " + std::to_string(out.size()) + " characters long, more than " +
+                    std::to_string(max_name_length));
     }
   }
 
@@ -165,6 +223,10 @@ model::peaks ceilings_file::peaks() const {
   model::peaks p;
   p.device = device.name;
   p.dram_bytes_per_s = bandwidth_bytes_per_s;
+  for (const model::memory_level l : model::memory_levels) {
+    const level_ceilings& c = level(l);
+    p.level(l) = {c.read.bytes_per_s, c.write.bytes_per_s, c.copy.bytes_per_s};
+  }
   for (std::size_t i = 0; i < model::math_mode_count; ++i) {
     const auto m = static_cast<model::math_mode>(i);
     p.flops_per_s[m] = compute[m] ? compute[m]->flops_per_s : 0;
@@ -194,14 +256,84 @@ json to_json_object(const ceilings_file& file) {
                       {"probe", file.bandwidth_probe_name},
                       {"probes", probes}};
   out["compute"] = compute;
+  json levels_json = json::object();
+  for (const model::memory_level l : model::memory_levels) levels_json[std::string(model::name(l))] = to_json_value(file.level(l));
+  out["levels"] = levels_json;
   return out;
 }
 }  // namespace
 
 std::string to_json(const ceilings_file& file) { return to_json_object(file).dump(2) + "\n"; }
 
+namespace {
+
+level_ceiling* roof_of(ceilings_file& f, model::memory_level l, const std::string& direction) {
+  level_ceilings& c = f.level(l);
+  if (direction == "read") return &c.read;
+  if (direction == "write") return &c.write;
+  if (direction == "copy") return &c.copy;
+  return nullptr;
+}
+
+std::optional<model::memory_level> parse_level(const std::string& name) {
+  for (const model::memory_level l : model::memory_levels)
+    if (model::name(l) == name) return l;
+  return std::nullopt;
+}
+
+void read_probe(const json& entry, const std::string& path, int version, bandwidth_probe& p, std::string& error) {
+  reader pr(entry, path, error);
+  pr.string("name", p.name, true, true);
+  pr.number("bytes_per_s", p.bytes_per_s, bandwidth_range, true);
+  pr.number("spread", p.spread, spread_range);
+  pr.number("working_set_bytes", p.working_set_bytes, bytes_range);
+  pr.string("grid", p.launch);
+  if (version >= 2) {
+    pr.string("level", p.level, true);
+    pr.string("direction", p.direction, true);
+    if (pr.ok() && !parse_level(p.level)) pr.fail(pr.where("level") + " is \"" + p.level + "\", not \"dram\", \"l2\" or \"l1\"");
+    if (pr.ok() && p.direction != "read" && p.direction != "write" && p.direction != "copy")
+      pr.fail(pr.where("direction") + " is \"" + p.direction + "\", not \"read\", \"write\" or \"copy\"");
+  } else {
+    p.level = "dram";
+    p.direction = direction_from_name(p.name);
+  }
+}
+
+void read_levels(const json& levels, ceilings_file& file, std::string& error) {
+  for (const auto& [key, value] : levels.items()) {
+    if (!error.empty()) return;
+    const auto level = parse_level(key);
+    if (!level) {
+      error = "'/levels/" + key + "' is not a memory level; known levels: 'dram', 'l2', 'l1'";
+      return;
+    }
+    if (value.is_null()) continue;
+    if (!value.is_object()) {
+      error = "'/levels/" + key + "' must be an object, not " + reader::type_of(value);
+      return;
+    }
+    reader lr(value, "/levels/" + key, error);
+    for (const char* direction : {"read", "write", "copy"}) {
+      const json* roof = lr.object(direction, false);
+      if (!roof || !lr.ok()) continue;
+      level_ceiling& c = *roof_of(file, *level, direction);
+      reader rr(*roof, "/levels/" + key + "/" + direction, error);
+      rr.number("bytes_per_s", c.bytes_per_s, bandwidth_range, true);
+      rr.string("probe", c.probe);
+    }
+  }
+}
+
+}  // namespace
+
 std::optional<ceilings_file> from_json(const std::string& text, std::string& error) {
   error.clear();
+  // A NUL byte ends the text for nlohmann's parser ("unexpected end of input at byte 0"): name it.
+  if (const auto nul = text.find('\0'); nul != std::string::npos) {
+    error = "not JSON text: a NUL byte at byte " + std::to_string(nul) + " (a binary, truncated or zero-filled file?)";
+    return std::nullopt;
+  }
   json root;
   try {
     root = json::parse(text);
@@ -236,25 +368,39 @@ std::optional<ceilings_file> from_json(const std::string& text, std::string& err
     error = "'schema' is \"" + schema + "\", not \"" + schema_name + "\": not a rooflint ceilings file";
     return std::nullopt;
   }
-  top.integer("version", file.version, true);
-  if (!top.ok()) return std::nullopt;
-  if (file.version != schema_version) {
-    error = "unsupported version " + std::to_string(file.version) + " (this rooflint reads version " +
-            std::to_string(schema_version) + "); measure again with this rooflint's rooflint-ceilings";
+  if (const json* v = top.member("version", true); v && v->is_number_integer() &&
+                                                    !(v->is_number_unsigned() && v->get<std::uint64_t>() > INT32_MAX) &&
+                                                    v->get<std::int64_t>() >= 0 && v->get<std::int64_t>() <= INT32_MAX &&
+                                                    (v->get<std::int64_t>() < oldest_schema_version ||
+                                                     v->get<std::int64_t>() > schema_version)) {
+    error = "unsupported version " + v->dump() + " (this rooflint reads versions " + std::to_string(oldest_schema_version) +
+            " to " + std::to_string(schema_version) + "); measure again with this rooflint's rooflint-ceilings";
     return std::nullopt;
   }
+  top.integer("version", file.version, oldest_schema_version, schema_version, true);
+  if (!top.ok()) {
+    if (error.find("outside the range") != std::string::npos)
+      error = "unsupported version: " + error + " (this rooflint reads versions " + std::to_string(oldest_schema_version) +
+              " to " + std::to_string(schema_version) + "); measure again with this rooflint's rooflint-ceilings";
+    return std::nullopt;
+  }
+  if (file.version < schema_version)
+    file.notes.push_back("ceilings file of version " + std::to_string(file.version) +
+                         ": it has DRAM ceilings only (read/write/copy roofs taken from its probe names), no L2 or L1 "
+                         "roofs; measure again with rooflint-ceilings for the hierarchical roofline");
   top.string("created_utc", file.created_utc);
   top.string("rooflint_version", file.rooflint_version);
   top.string("mode", file.mode);
 
   if (const json* d = top.object("device", true)) {
     reader r(*d, "/device", error);
-    r.string("name", file.device.name, true);
+    r.string("name", file.device.name, true, true);
     r.string("uuid", file.device.uuid);
     r.string("compute_capability", file.device.compute_capability);
-    r.integer("sm_count", file.device.sm_count);
-    r.number("l2_bytes", file.device.l2_bytes);
-    r.number("dram_bytes", file.device.dram_bytes);
+    r.integer("sm_count", file.device.sm_count, static_cast<std::int64_t>(sm_count_range.lo),
+              static_cast<std::int64_t>(sm_count_range.hi));
+    r.number("l2_bytes", file.device.l2_bytes, bytes_range);
+    r.number("dram_bytes", file.device.dram_bytes, bytes_range);
     r.string("driver_version", file.device.driver_version);
     r.string("cuda_runtime_version", file.device.cuda_runtime_version);
     r.string("cublas_version", file.device.cublas_version);
@@ -263,25 +409,26 @@ std::optional<ceilings_file> from_json(const std::string& text, std::string& err
   if (const json* c = top.object("clocks", false)) {
     clock_state clocks;
     reader r(*c, "/clocks", error);
-    r.number("sm_mhz_min", clocks.sm_mhz_min);
-    r.number("sm_mhz_max", clocks.sm_mhz_max);
-    r.number("memory_mhz", clocks.memory_mhz);
-    r.number("sm_max_mhz", clocks.sm_max_mhz);
-    r.number("power_w_max", clocks.power_w_max);
-    r.number("power_limit_w", clocks.power_limit_w);
-    r.number("temperature_c_max", clocks.temperature_c_max);
+    r.number("sm_mhz_min", clocks.sm_mhz_min, mhz_range);
+    r.number("sm_mhz_max", clocks.sm_mhz_max, mhz_range);
+    r.number("memory_mhz", clocks.memory_mhz, mhz_range);
+    r.number("sm_max_mhz", clocks.sm_max_mhz, mhz_range);
+    r.number("power_w_max", clocks.power_w_max, watts_range);
+    r.number("power_limit_w", clocks.power_limit_w, watts_range);
+    r.number("temperature_c_max", clocks.temperature_c_max, celsius_range);
     r.strings("throttle_reasons", clocks.throttle_reasons);
     r.boolean("persistence_mode", clocks.persistence_mode);
     r.boolean("ecc_enabled", clocks.ecc_enabled);
+    if (r.ok() && clocks.sm_mhz_min > clocks.sm_mhz_max)
+      r.fail(r.where("sm_mhz_min") + " is " + number_text(clocks.sm_mhz_min) + ", above sm_mhz_max " +
+             number_text(clocks.sm_mhz_max));
     file.clocks = clocks;
   }
 
   if (const json* b = top.object("bandwidth", true)) {
     reader r(*b, "/bandwidth", error);
-    r.number("bytes_per_s", file.bandwidth_bytes_per_s, true);
+    r.number("bytes_per_s", file.bandwidth_bytes_per_s, bandwidth_range, true);
     r.string("probe", file.bandwidth_probe_name);
-    if (r.ok() && !(file.bandwidth_bytes_per_s > 0))
-      r.fail(r.where("bytes_per_s") + " must be positive, not " + std::to_string(file.bandwidth_bytes_per_s));
     if (const json* probes = r.member("probes", false)) {
       if (!probes->is_array()) {
         r.fail(r.where("probes") + " must be an array, not " + reader::type_of(*probes));
@@ -294,12 +441,7 @@ std::optional<ceilings_file> from_json(const std::string& text, std::string& err
             break;
           }
           bandwidth_probe p;
-          reader pr(entry, path, error);
-          pr.string("name", p.name, true);
-          pr.number("bytes_per_s", p.bytes_per_s, true);
-          pr.number("spread", p.spread);
-          pr.number("working_set_bytes", p.working_set_bytes);
-          pr.string("grid", p.launch);
+          read_probe(entry, path, file.version, p, error);
           file.bandwidth_probes.push_back(std::move(p));
         }
       }
@@ -324,17 +466,24 @@ std::optional<ceilings_file> from_json(const std::string& text, std::string& err
       }
       compute_ceiling ceiling;
       reader r(value, "/compute/" + key, error);
-      r.number("flops_per_s", ceiling.flops_per_s, true);
-      if (r.ok() && !(ceiling.flops_per_s > 0))
-        r.fail(r.where("flops_per_s") + " must be positive, not " + std::to_string(ceiling.flops_per_s));
+      r.number("flops_per_s", ceiling.flops_per_s, flops_range, true);
       r.string("probe", ceiling.probe);
       r.string("shape", ceiling.shape);
-      r.number("sm_mhz", ceiling.sm_mhz);
+      r.number("sm_mhz", ceiling.sm_mhz, mhz_range);
       r.boolean("sustained", ceiling.sustained);
       file.compute[*mode] = ceiling;
     }
   }
 
+  if (!error.empty()) return std::nullopt;
+  if (file.version >= 2) {
+    if (const json* levels = top.object("levels", true)) read_levels(*levels, file, error);
+  } else {
+    // Version 1: the DRAM roofs are the best probe of each direction, named by the probe's name.
+    for (const auto& p : file.bandwidth_probes)
+      if (level_ceiling* roof = roof_of(file, model::memory_level::dram, p.direction); roof && p.bytes_per_s > roof->bytes_per_s)
+        *roof = {p.bytes_per_s, p.name};
+  }
   if (!error.empty()) return std::nullopt;
   return file;
 }

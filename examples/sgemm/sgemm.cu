@@ -35,6 +35,21 @@ __global__ void sgemm_naive(const float* A, const float* B, float* C, int n) {
   C[row * n + col] = sum;
 }
 
+/// THE SAME MISTAKE, WRITTEN AS USERS WRITE IT: threadIdx.x walks rows of C (row = ... + threadIdx.x),
+/// as if C were column-major. A warp's 32 loads of A[row * n + k] are n floats apart: 32 sectors for 128
+/// bytes used (uncoalesced), and its stores to C scatter likewise. Its DRAM traffic stays near compulsory
+/// at moderate N (the L2 catches the re-reads) while the L2 carries every sector: the hierarchical
+/// roofline puts its floor at L2, far above the compute floor.
+__global__ void sgemm_naive_rows(const float* A, const float* B, float* C, int n) {
+  // A: (N,N)  B: (N,N)  C: (N,N)
+  const int row = blockIdx.y * sgemm_naive_block + threadIdx.x;
+  const int col = blockIdx.x * sgemm_naive_block + threadIdx.y;
+  if (row >= n || col >= n) return;
+  float sum = 0;
+  for (int k = 0; k < n; ++k) sum += A[row * n + k] * B[k * n + col];
+  C[row * n + col] = sum;
+}
+
 // ---------------------------------------------------------------------------------------------------
 // Shared-memory tiled
 
@@ -206,6 +221,8 @@ consteval auto square_sgemm(const char (&name)[L]) {
 }
 
 inline constexpr auto sgemm_naive_spec = square_sgemm<sgemm_naive>("sgemm_naive").at(N(4096)).expect(compute_bound);
+inline constexpr auto sgemm_naive_rows_spec =
+    square_sgemm<sgemm_naive_rows>("sgemm_naive_rows").at(N(4096)).expect(compute_bound);
 inline constexpr auto sgemm_tiled_spec = square_sgemm<sgemm_tiled>("sgemm_tiled").at(N(4096)).expect(compute_bound);
 inline constexpr auto sgemm_register_blocked_128_spec =
     square_sgemm<sgemm_register_blocked_128>("sgemm_register_blocked_128").at(N(4096)).expect(compute_bound);
@@ -222,6 +239,11 @@ inline void launch_naive(const float* A, const float* B, float* C, int n, cudaSt
   const dim3 block(sgemm_naive_block, sgemm_naive_block);
   const dim3 grid((n + sgemm_naive_block - 1) / sgemm_naive_block, (n + sgemm_naive_block - 1) / sgemm_naive_block);
   sgemm_naive<<<grid, block, 0, s>>>(A, B, C, n);
+}
+inline void launch_naive_rows(const float* A, const float* B, float* C, int n, cudaStream_t s = 0) {
+  const dim3 block(sgemm_naive_block, sgemm_naive_block);
+  const dim3 grid((n + sgemm_naive_block - 1) / sgemm_naive_block, (n + sgemm_naive_block - 1) / sgemm_naive_block);
+  sgemm_naive_rows<<<grid, block, 0, s>>>(A, B, C, n);
 }
 inline void launch_tiled(const float* A, const float* B, float* C, int n, cudaStream_t s = 0) {
   sgemm_tiled<<<dim3(n / sgemm_tile, n / sgemm_tile), dim3(sgemm_tile, sgemm_tile), 0, s>>>(A, B, C, n);
@@ -242,6 +264,7 @@ inline void launch_cublas(const float* A, const float* B, float* C, int n, cudaS
 // Each spec's .expect() holds on the H200's datasheet peaks at its declared sizes (the analyzer
 // reports the same verdicts).
 static_assert(rooflint::examples::meets_its_expectation(sgemm_naive_spec, "H200"));
+static_assert(rooflint::examples::meets_its_expectation(sgemm_naive_rows_spec, "H200"));
 static_assert(rooflint::examples::meets_its_expectation(sgemm_tiled_spec, "H200"));
 static_assert(rooflint::examples::meets_its_expectation(sgemm_register_blocked_128_spec, "H200"));
 static_assert(rooflint::examples::meets_its_expectation(sgemm_register_blocked_64_spec, "H200"));
@@ -275,6 +298,7 @@ bool check_sgemm(void (*launch)(const float*, const float*, float*, int, cudaStr
 }  // namespace
 
 ROOFLINT_EXAMPLE_CHECK(sgemm_naive) { return check_sgemm(sgemm_example::launch_naive, "sgemm_naive"); }
+ROOFLINT_EXAMPLE_CHECK(sgemm_naive_rows) { return check_sgemm(sgemm_example::launch_naive_rows, "sgemm_naive_rows"); }
 ROOFLINT_EXAMPLE_CHECK(sgemm_tiled) { return check_sgemm(sgemm_example::launch_tiled, "sgemm_tiled"); }
 ROOFLINT_EXAMPLE_CHECK(sgemm_register_blocked_128) {
   return check_sgemm(sgemm_example::launch_register_blocked_128, "sgemm_register_blocked_128");
@@ -304,6 +328,8 @@ inline rooflint::runtime::launcher prepare(rooflint::runtime::case_context& ctx,
 
 ROOFLINT_VERIFY_CASE(sgemm_naive_n512, sgemm_naive_spec, N(512)) { return prepare(ctx, launch_naive); }
 ROOFLINT_VERIFY_CASE(sgemm_naive_n4096, sgemm_naive_spec, N(4096)) { return prepare(ctx, launch_naive); }
+// The row-walking naive SGEMM at N = 4096 only (276 ms a launch on the H200): it must fail at L2.
+ROOFLINT_VERIFY_CASE(sgemm_naive_rows_n4096, sgemm_naive_rows_spec, N(4096)) { return prepare(ctx, launch_naive_rows); }
 ROOFLINT_VERIFY_CASE(sgemm_tiled_n512, sgemm_tiled_spec, N(512)) { return prepare(ctx, launch_tiled); }
 ROOFLINT_VERIFY_CASE(sgemm_tiled_n4096, sgemm_tiled_spec, N(4096)) { return prepare(ctx, launch_tiled); }
 ROOFLINT_VERIFY_CASE(sgemm_register_blocked_n512, sgemm_register_blocked_64_spec, N(512)) {

@@ -163,6 +163,7 @@ int main(int argc, char** argv) {
       run->file.bandwidth_bytes_per_s = previous->bandwidth_bytes_per_s;
       run->file.bandwidth_probe_name = previous->bandwidth_probe_name;
       run->file.bandwidth_probes = previous->bandwidth_probes;
+      run->file.levels = previous->levels;
       kept.emplace_back("bandwidth");
     }
     for (const probe p : {probe::fp32, probe::fp64, probe::tf32, probe::fp16, probe::bf16, probe::fp8, probe::int8,

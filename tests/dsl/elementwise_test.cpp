@@ -144,3 +144,44 @@ TEST(Touches, TheWholeTensorIsCompulsoryWithoutIt) {
   const auto r = whole.bind(B(8), T(1024), D(768), V(50257));
   EXPECT_DOUBLE_EQ(whole.read_bytes_at(r.bound), 154389504.0 + 32768.0);
 }
+
+// The math mode by operation (model::math_mode_by_operation): contractions on tensor-core dtypes use the
+// tensor roof; a layernorm, softmax, reduction or elementwise operation on bf16/f16 storage uses the
+// FP32 SIMT roof of the arithmetic it really does; .math() still chooses.
+namespace {
+void norm_bf16(const __nv_bfloat16*, __nv_bfloat16*) {}
+void softmax_f16(const __half*, __half*) {}
+void add_f64(const double*, double*) {}
+
+inline constexpr auto bf16_norm = kernel<norm_bf16>("ln_bf16", layernorm(in<0>("x", bf16, M, N),    // x: (M,N)
+                                                                         out<1>("y", bf16, M, N)));  // y: (M,N)
+inline constexpr auto f16_softmax = kernel<softmax_f16>("sm_f16", softmax(in<0>("x", f16, M, N),    // x: (M,N)
+                                                                          out<1>("y", f16, M, N)));  // y: (M,N)
+inline constexpr auto f64_copy = kernel<add_f64>("f64", elementwise(1, in<0>("x", f64, N),    // x: (N)
+                                                                    out<1>("y", f64, N)));  // y: (N)
+inline constexpr auto bf16_norm_on_tensor = bf16_norm.math(model::math_mode::bf16_tensor);
+}  // namespace
+
+TEST(MathModeByOperation, NormalisationOnBf16RunsOnTheFp32SimtRoof) {
+  static_assert(bf16_norm.mode == model::math_mode::fp32_simt);
+  EXPECT_EQ(bf16_norm.mode, model::math_mode::fp32_simt);
+  EXPECT_FALSE(bf16_norm.mode_chosen);
+  EXPECT_EQ(f16_softmax.mode, model::math_mode::fp32_simt);
+  EXPECT_EQ(f64_copy.mode, model::math_mode::fp64);
+}
+
+TEST(MathModeByOperation, ASpecCanStillChooseTheTensorRoof) {
+  EXPECT_EQ(bf16_norm_on_tensor.mode, model::math_mode::bf16_tensor);
+  EXPECT_TRUE(bf16_norm_on_tensor.mode_chosen);
+}
+
+TEST(MathModeByOperation, ContractionsKeepTheDtypesTensorRoof) {
+  EXPECT_EQ(model::math_mode_by_operation(model::dtype::bf16, true), model::math_mode::bf16_tensor);
+  EXPECT_EQ(model::math_mode_by_operation(model::dtype::fp8_e4m3, true), model::math_mode::fp8_tensor);
+  EXPECT_EQ(model::math_mode_by_operation(model::dtype::i8, true), model::math_mode::int8_tensor);
+  EXPECT_EQ(model::math_mode_by_operation(model::dtype::i8, false), model::math_mode::fp32_simt);
+  EXPECT_TRUE(is_contraction(op_kind::attention));
+  EXPECT_TRUE(is_contraction(op_kind::conv));
+  EXPECT_FALSE(is_contraction(op_kind::layernorm));
+  EXPECT_FALSE(is_contraction(op_kind::reduction));
+}

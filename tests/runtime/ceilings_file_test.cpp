@@ -45,6 +45,10 @@ ceilings_file full_file() {
   f.bandwidth_probe_name = "copy_float4";
   f.bandwidth_probes = {{"copy_float4", 4.1e12, 0.004, 4294967296.0, "1056x512"},
                         {"memcpy_d2d", 3.9e12, 0.01, 4294967296.0, ""}};
+  f.bandwidth_probes.push_back({"read_l2_cg_float4", 1.0e13, 0.01, 25165824.0, "1056x512", "l2", "read"});
+  f.level(rooflint::model::memory_level::dram) = {{4.3e12, "read_float4"}, {4.0e12, "write_float4"}, {4.1e12, "copy_float4"}};
+  f.level(rooflint::model::memory_level::l2) = {{1.0e13, "read_l2_cg_float4"}, {8e12, "write_l2_float4"}, {}};
+  f.level(rooflint::model::memory_level::l1) = {{3.0e13, "read_l1_float4"}, {}, {}};
   f.compute[math_mode::fp32_simt] = rooflint::ceilings::compute_ceiling{6.5e13, "ffma_chains", "", 1980, true};
   f.compute[math_mode::fp8_tensor] =
       rooflint::ceilings::compute_ceiling{1.3e15, "cublaslt", "8192x8192x16384", 1605, false};
@@ -73,7 +77,8 @@ TEST(CeilingsFile, RoundTripKeepsEveryField) {
   std::string error;
   const auto back = from_json(rooflint::ceilings::to_json(f), error);
   ASSERT_TRUE(back) << error;
-  EXPECT_EQ(back->version, 1);
+  EXPECT_EQ(back->version, 2);
+  EXPECT_TRUE(back->notes.empty());
   EXPECT_EQ(back->created_utc, f.created_utc);
   EXPECT_EQ(back->rooflint_version, "0.1.0");
   EXPECT_EQ(back->mode, "quick");
@@ -99,7 +104,21 @@ TEST(CeilingsFile, RoundTripKeepsEveryField) {
   EXPECT_TRUE(back->clocks->ecc_enabled);
   EXPECT_EQ(back->bandwidth_bytes_per_s, 4.1e12);
   EXPECT_EQ(back->bandwidth_probe_name, "copy_float4");
-  ASSERT_EQ(back->bandwidth_probes.size(), 2u);
+  ASSERT_EQ(back->bandwidth_probes.size(), 3u);
+  EXPECT_EQ(back->bandwidth_probes[0].level, "dram");      // written from the name when left empty
+  EXPECT_EQ(back->bandwidth_probes[0].direction, "copy");
+  EXPECT_EQ(back->bandwidth_probes[2].level, "l2");
+  EXPECT_EQ(back->bandwidth_probes[2].direction, "read");
+  using rooflint::model::memory_level;
+  EXPECT_EQ(back->level(memory_level::dram).read.bytes_per_s, 4.3e12);
+  EXPECT_EQ(back->level(memory_level::dram).write.probe, "write_float4");
+  EXPECT_EQ(back->level(memory_level::dram).copy.bytes_per_s, 4.1e12);
+  EXPECT_EQ(back->level(memory_level::l2).read.probe, "read_l2_cg_float4");
+  EXPECT_EQ(back->level(memory_level::l2).copy.bytes_per_s, 0);
+  EXPECT_EQ(back->level(memory_level::l1).read.bytes_per_s, 3.0e13);
+  const auto peaks = back->peaks();
+  EXPECT_EQ(peaks.level(memory_level::l2).write_bytes_per_s, 8e12);
+  EXPECT_EQ(peaks.level(memory_level::l1).read_bytes_per_s, 3.0e13);
   EXPECT_EQ(back->bandwidth_probes[0].name, "copy_float4");
   EXPECT_EQ(back->bandwidth_probes[0].bytes_per_s, 4.1e12);
   EXPECT_EQ(back->bandwidth_probes[0].spread, 0.004);
@@ -121,7 +140,7 @@ TEST(CeilingsFile, RoundTripKeepsEveryField) {
 
 TEST(CeilingsFile, WritesTheDocumentedKeys) {
   const std::string text = rooflint::ceilings::to_json(full_file());
-  EXPECT_EQ(text.rfind("{\n  \"schema\": \"rooflint-ceilings\",\n  \"version\": 1,", 0), 0u) << text;
+  EXPECT_EQ(text.rfind("{\n  \"schema\": \"rooflint-ceilings\",\n  \"version\": 2,", 0), 0u) << text;
   EXPECT_NE(text.find("\"fp32_simt\": {"), std::string::npos);
   EXPECT_NE(text.find("\"shape\": null"), std::string::npos) << "a non-matmul probe has a null shape";
   EXPECT_NE(text.find("\"grid\": \"1056x512\""), std::string::npos);
@@ -157,8 +176,8 @@ TEST(CeilingsFile, MissingSchemaIsRejected) {
 }
 
 TEST(CeilingsFile, UnknownVersionIsRejected) {
-  const std::string error = parse_error(replaced(read_recorded(), "\"version\": 1", "\"version\": 2"));
-  EXPECT_EQ(error.rfind("unsupported version 2 (this rooflint reads version 1)", 0), 0u) << error;
+  const std::string error = parse_error(replaced(read_recorded(), "\"version\": 1", "\"version\": 3"));
+  EXPECT_EQ(error.rfind("unsupported version 3 (this rooflint reads versions 1 to 2)", 0), 0u) << error;
 }
 
 TEST(CeilingsFile, VersionThatIsNotAnIntegerIsRejected) {
@@ -186,7 +205,7 @@ TEST(CeilingsFile, MissingDeviceNameIsRejected) {
 TEST(CeilingsFile, ZeroBandwidthIsRejected) {
   const std::string error =
       parse_error(replaced(read_recorded(), "\"bytes_per_s\": 4.0e12, \"probe\"", "\"bytes_per_s\": 0, \"probe\""));
-  EXPECT_EQ(error.rfind("'/bandwidth/bytes_per_s' must be positive", 0), 0u) << error;
+  EXPECT_EQ(error, "'/bandwidth/bytes_per_s' is 0, outside the plausible range 1e+09 to 1e+15") << error;
 }
 
 TEST(CeilingsFile, UnknownMathModeIsRejected) {
@@ -298,3 +317,74 @@ TEST(CeilingsFilePeaks, SaxpyIsMemoryBoundAgainstARecordedFile) {
 }
 
 }  // namespace
+
+// ---------------------------------------------------------------------------------------------------
+// Version 1 still read; values outside their plausible range refused by name (issue 13's cases).
+
+TEST(CeilingsFile, VersionOneIsReadWithANoteAndItsDramRoofsFromProbeNames) {
+  std::string error;
+  const auto f = from_json(read_recorded(), error);
+  ASSERT_TRUE(f) << error;
+  EXPECT_EQ(f->version, 1);
+  ASSERT_EQ(f->notes.size(), 1u);
+  EXPECT_NE(f->notes[0].find("version 1"), std::string::npos) << f->notes[0];
+  using rooflint::model::memory_level;
+  // The recorded file's probes: copy_float4 4.0e12 and read_float4 4.2e12; no write probe.
+  EXPECT_EQ(f->level(memory_level::dram).copy.bytes_per_s, 4.0e12);
+  EXPECT_EQ(f->level(memory_level::dram).read.bytes_per_s, 4.2e12);
+  EXPECT_EQ(f->level(memory_level::dram).read.probe, "read_float4");
+  EXPECT_EQ(f->level(memory_level::dram).write.bytes_per_s, 0);
+  EXPECT_FALSE(f->level(memory_level::l2).read.bytes_per_s > 0);
+  EXPECT_EQ(f->bandwidth_probes[1].direction, "read");
+}
+
+TEST(CeilingsFile, VersionTwoWithoutLevelsIsRejected) {
+  std::string text = replaced(read_recorded(), "\"version\": 1", "\"version\": 2");
+  text = replaced(text, "\"grid\": \"1056x512\"}", "\"grid\": \"1056x512\", \"level\": \"dram\", \"direction\": \"copy\"}");
+  text = replaced(text, "\"grid\": \"1056x512\"}", "\"grid\": \"1056x512\", \"level\": \"dram\", \"direction\": \"read\"}");
+  EXPECT_EQ(parse_error(text), "'/levels' is missing");
+}
+
+TEST(CeilingsFile, AVersionBeyondThirtyTwoBitsIsNotReadAsOne) {
+  // 4294967297 = 2^32 + 1: read through a 32-bit int it was 1.
+  const std::string error = parse_error(replaced(read_recorded(), "\"version\": 1", "\"version\": 4294967297"));
+  EXPECT_NE(error.find("unsupported version"), std::string::npos) << error;
+  EXPECT_NE(error.find("4294967297"), std::string::npos) << error;
+}
+
+TEST(CeilingsFile, AnSmCountBeyondThirtyTwoBitsIsNotTruncated) {
+  // 4294967428 = 2^32 + 132: truncated it was 132.
+  const std::string error = parse_error(replaced(read_recorded(), "\"sm_count\": 132", "\"sm_count\": 4294967428"));
+  EXPECT_EQ(error, "'/device/sm_count' is 4294967428, outside the range 1 to 10000");
+  EXPECT_EQ(parse_error(replaced(read_recorded(), "\"sm_count\": 132", "\"sm_count\": 0")),
+            "'/device/sm_count' is 0, outside the range 1 to 10000");
+}
+
+TEST(CeilingsFile, AnEmptyDeviceNameIsRejected) {
+  EXPECT_EQ(parse_error(replaced(read_recorded(), "\"name\": \"NVIDIA H200\"", "\"name\": \"\"")), "'/device/name' is empty");
+}
+
+TEST(CeilingsFile, ARateOutsideItsPlausibleRangeIsRejectedByFieldAndValue) {
+  EXPECT_EQ(parse_error(replaced(read_recorded(), "\"flops_per_s\": 6.4e13", "\"flops_per_s\": 1e-300")),
+            "'/compute/fp32_simt/flops_per_s' is 1e-300, outside the plausible range 1e+09 to 1e+18");
+  EXPECT_EQ(parse_error(replaced(read_recorded(), "\"bytes_per_s\": 4.0e12, \"probe\"", "\"bytes_per_s\": 5e-324, \"probe\"")),
+            "'/bandwidth/bytes_per_s' is 5e-324, outside the plausible range 1e+09 to 1e+15");
+  EXPECT_EQ(parse_error(replaced(read_recorded(), "\"bytes_per_s\": 4.2e12", "\"bytes_per_s\": -4.2e12")),
+            "'/bandwidth/probes/1/bytes_per_s' is -4.2e+12, outside the plausible range 1e+09 to 1e+15");
+  EXPECT_EQ(parse_error(replaced(read_recorded(), "\"sm_mhz_max\": 1980", "\"sm_mhz_max\": 1e9")),
+            "'/clocks/sm_mhz_max' is 1e+09, outside the plausible range 0 to 10000");
+}
+
+TEST(CeilingsFile, ANulByteIsNamedWithItsOffset) {
+  EXPECT_EQ(parse_error(std::string("\0{}", 3)),
+            "not JSON text: a NUL byte at byte 0 (a binary, truncated or zero-filled file?)");
+  std::string text = read_recorded();
+  text[10] = '\0';
+  EXPECT_EQ(parse_error(text).rfind("not JSON text: a NUL byte at byte 10", 0), 0u);
+}
+
+TEST(CeilingsFile, AnUnknownLevelIsRejected) {
+  ceilings_file f = full_file();
+  std::string text = replaced(rooflint::ceilings::to_json(f), "\"l1\": {", "\"l3\": {");
+  EXPECT_EQ(parse_error(text), "'/levels/l3' is not a memory level; known levels: 'dram', 'l2', 'l1'");
+}

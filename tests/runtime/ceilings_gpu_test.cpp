@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cmath>
 
 #include "ceilings/ceilings.h"
 #include "rooflint/runtime/device.h"
@@ -58,8 +59,25 @@ TEST(BandwidthProbe, CopyBytesAndTimeAgreeWithTheReportedFigure) {
   ASSERT_TRUE(results) << results.err().message;
   double timed_s = 0;
   int copies = 0;
+  double best[3][3] = {};  // [level][read, write, copy]
   for (const auto& r : *results) {
     SCOPED_TRACE(r.name + " " + r.launch);
+    const int d = r.direction == "read" ? 0 : r.direction == "write" ? 1 : 2;
+    best[static_cast<int>(r.level)][d] = std::max(best[static_cast<int>(r.level)][d], r.bytes_per_s());
+    EXPECT_EQ(r.time.repetitions, settings.bandwidth_repetitions);
+    EXPECT_LE(r.time.min_s, r.time.median_s);
+    EXPECT_LE(r.time.median_s, r.time.max_s);
+    EXPECT_DOUBLE_EQ(r.bytes_per_s(), r.bytes_per_repetition / r.time.median_s);
+    if (r.level != rooflint::model::memory_level::dram) {
+      // Cache probes sweep their resident working set a whole number of times per repetition.
+      const double sweeps = r.bytes_per_repetition / r.working_set_bytes;
+      EXPECT_GE(sweeps, 1);
+      EXPECT_DOUBLE_EQ(sweeps, std::floor(sweeps));
+      EXPECT_LT(r.working_set_bytes, device->l2_bytes);
+      EXPECT_GT(r.bytes_per_s(), 5e11);
+      EXPECT_LT(r.bytes_per_s(), 1e15);
+      continue;
+    }
     // Bytes: the copy reads one half of the working set and writes the other; read- and write-only
     // probes touch all of it once. Either way one repetition moves the working set, exactly.
     const double expected_bytes = static_cast<double>(static_cast<std::size_t>(r.working_set_bytes) / 32 * 32);
@@ -77,6 +95,9 @@ TEST(BandwidthProbe, CopyBytesAndTimeAgreeWithTheReportedFigure) {
     copies += r.name.rfind("copy", 0) == 0;
   }
   EXPECT_GE(copies, 2);
+  // The hierarchy: each cache level's read roof above the level below it.
+  EXPECT_GT(best[1][0], best[0][0]) << "L2 read over DRAM read";
+  EXPECT_GT(best[2][0], best[1][0]) << "L1 read over L2 read";
   // The event-timed repetitions cannot add up to more than the wall-clock time of the whole run.
   EXPECT_LT(timed_s, wall_s);
 }

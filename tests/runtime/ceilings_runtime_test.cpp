@@ -240,9 +240,9 @@ TEST(FormatTable, ShowsEachCeilingWithItsRidge) {
     const auto at = table.find("\n  " + start);
     return at == std::string::npos ? std::string() : table.substr(at + 1, table.find('\n', at + 1) - at - 1);
   };
-  EXPECT_NE(line_of("copy_float4").find(" 4.0 TB/s "), std::string::npos) << table;
-  EXPECT_NE(line_of("copy_float4").find(" grid 264 x block 1024 "), std::string::npos) << table;
-  EXPECT_EQ(line_of("ceiling:"), "  ceiling: 4.0 TB/s (copy_float4)") << table;
+  EXPECT_NE(line_of("DRAM  copy_float4").find(" 4.0 TB/s "), std::string::npos) << table;
+  EXPECT_NE(line_of("DRAM  copy_float4").find(" grid 264 x block 1024 "), std::string::npos) << table;
+  EXPECT_EQ(line_of("DRAM ceiling"), "  DRAM ceiling for the single-roof model: 4.0 TB/s (copy_float4)") << table;
   EXPECT_NE(line_of("fp32_simt").find(" 64.0 TFLOP/s "), std::string::npos) << table;
   EXPECT_NE(line_of("fp32_simt").find(" 66.0 TFLOP/s "), std::string::npos) << "burst\n" << table;
   EXPECT_NE(line_of("fp32_simt").find(" 16.0 FLOP/B"), std::string::npos) << "ridge = 6.4e13 / 4e12\n" << table;

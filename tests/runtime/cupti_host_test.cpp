@@ -16,6 +16,21 @@ TEST(CuptiHost, CoreMetricsExistOnGH100AndTakeOnePass) {
   EXPECT_FALSE(c->image().empty());
 }
 
+TEST(CuptiHost, CoreGroupHoldsEveryLevelInItsOnePass) {
+  // DRAM, L2 and L1 counters of the hierarchical roofline are in the core group, so all three levels
+  // see the same cache state (one pass); shared-memory wavefronts would need a second pass on GH100.
+  const auto& core = cupti::core_metrics();
+  for (const char* m : {"dram__bytes_read.sum", "dram__bytes_write.sum", "lts__t_sectors_srcunit_tex_op_read.sum",
+                        "lts__t_sectors_srcunit_tex_op_write.sum", "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+                        "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"})
+    EXPECT_NE(std::find(core.begin(), core.end(), m), core.end()) << m;
+  auto with_shared = core;
+  with_shared.push_back("l1tex__data_pipe_lsu_wavefronts_mem_shared.sum");
+  auto c = cupti::config::create("GH100", {}, with_shared);
+  ASSERT_TRUE(c.ok()) << c.err().message;
+  EXPECT_EQ(c->passes(), 2u);
+}
+
 TEST(CuptiHost, SassFpCountersTakeOnePassOfTheirOwn) {
   auto fp = cupti::config::create("GH100", {}, cupti::fp_metrics());
   ASSERT_TRUE(fp.ok()) << fp.err().message;

@@ -105,10 +105,13 @@ TEST(ReportTable, ShowsEachCaseWithRatiosAndFindings) {
   const std::string table = to_table(recorded_run());
   EXPECT_TRUE(matches_in_order(table, {
       "rooflint-verify: NVIDIA H200 | peaks: datasheet (H200)%any | counters: CUPTI range profiler%any",
-      "case %any status %any reads obs/compulsory %any",
-      "saxpy_n64M %any PASS %any memory->memory %any 536.9 MB/536.9 MB %any 268.4 MB/268.4 MB %any 1x %any 0.238 ms %any 0.168 ms %any 70.5 %any",
-      "gather_stride33 %any FAIL %any memory->memory %any 8.59 GB/536.9 MB %any",
-      "  error: kernel 'saxpy' moves %float GB, 11x its 805.3 MB of compulsory bytes (reads 16x, writes 1x; tolerance 1.1x); the memory-bound floor rises from 0.168 ms to %float ms%any [rooflint-ideal-traffic]",
+      "case %any status %any binds %any DRAM bytes (xideal) %any L2 bytes (xideal) %any L1 bytes (xideal) %any",
+      // saxpy: DRAM 5.369e8 + 2.60e8 = 796.9 MB, 0.99x the 805.3 MB ideal; L2 16777216 + 8388608 sectors
+      // = 805.3 MB, 1x; no L1 sectors in the recorded data; floor 796.9 MB / 4.8 TB/s = 0.166 ms.
+      "saxpy_n64M %any PASS %any memory->memory %any DRAM %any 796.9 MB 0.99x %any 805.3 MB 1x %any - %any 0.238 ms %any 0.168 ms %any 0.166 ms %any 70.5 %any",
+      // gather: DRAM 16 x 536870912 + 2.6e8 = 8.85 GB, 11x; the floor at DRAM 8.85 GB / 4.8 TB/s = 1.84 ms.
+      "gather_stride33 %any FAIL %any memory->memory %any DRAM %any 8.85 GB 11x %any 805.3 MB 1x %any 1.84 ms %any",
+      "  error: kernel 'saxpy' moves 8.85 GB at DRAM (reads 8.59 GB, writes 260 MB), 11x its 805.3 MB of compulsory bytes (tolerance 1.1x); its DRAM floor 1.84 ms = 8.85 GB / %any, above the predicted floor t_min 0.168 ms on H200: the memory-bound floor rises from 0.168 ms at compulsory DRAM traffic to 1.84 ms at DRAM [rooflint-ideal-traffic]",
       "2 cases: 1 passed, 1 failed, 0 skipped, 0 could not be measured",
   }));
 }
@@ -154,6 +157,15 @@ TEST(ReportJson, EveryFigureCarriesItsUnitInTheKey) {
   EXPECT_NEAR(saxpy["compared"]["roofline_fraction"].get<double>(), 0.704925, 1e-6);
   EXPECT_EQ(saxpy["compared"]["measured_dot"]["bound"], "memory-bound");
   EXPECT_EQ(j["cases"][1]["findings"][0]["id"], "rooflint-ideal-traffic");
+  // Per level: DRAM and L2 (no L1 sectors in the recorded saxpy), each its own bytes and floor.
+  ASSERT_EQ(saxpy["compared"]["levels"].size(), 2u);
+  EXPECT_EQ(saxpy["compared"]["levels"][0]["level"], "dram");
+  EXPECT_DOUBLE_EQ(saxpy["compared"]["levels"][0]["bytes"].get<double>(), 5.369e8 + 2.60e8);
+  EXPECT_EQ(saxpy["compared"]["levels"][1]["level"], "l2");
+  EXPECT_DOUBLE_EQ(saxpy["compared"]["levels"][1]["bytes"].get<double>(), 805306368.0);
+  EXPECT_EQ(saxpy["compared"]["levels"][1]["floor_s"].get<double>(), 0);  // no L2 roof in datasheet peaks
+  EXPECT_EQ(saxpy["compared"]["binding"], "DRAM");
+  EXPECT_EQ(j["version"], 2);
   // Units in the keys: every number's key ends in a unit or is a ratio, count or flag.
   const std::regex unit_key(R"(.*(_bytes|bytes|_s|_hz|_mhz|_mhz_min|_mhz_max|_mhz_mean|_per_s|_per_byte|flops|_ratio|_fraction|_of_peak|_sectors|sm_count|_runs|repetitions|line|version|exit_code|ranges_per_group|fp_thread_instructions\..*|by_metric\..*|passes\..*|flops_per_s\..*)$)");
   std::function<void(const nlohmann::json&, const std::string&)> walk = [&](const nlohmann::json& v, const std::string& key) {
@@ -190,8 +202,13 @@ TEST(ReportSvg, IsWellFormedWithRoofsRidgeDotsArrowsAndLegend) {
   EXPECT_EQ(predicted, 2u);
   EXPECT_EQ(measured, 2u);
   EXPECT_GE(arrows, 1u);
-  EXPECT_NE(svg.find(">gather_stride33<"), std::string::npos);
-  EXPECT_NE(svg.find(">saxpy_n64M<"), std::string::npos);
+  // Each label names the level that binds its kernel.
+  EXPECT_NE(svg.find(">gather_stride33 [bound by DRAM]<"), std::string::npos) << svg;
+  EXPECT_NE(svg.find(">saxpy_n64M [bound by DRAM]<"), std::string::npos);
+  // One dot per measured level (DRAM and L2 in the recorded data), each drawn as its own marker.
+  std::size_t level_dots = 0;
+  for (std::size_t at = 0; (at = svg.find(R"(class="level-dot")", at)) != std::string::npos; ++at) ++level_dots;
+  EXPECT_EQ(level_dots, 4u);
 }
 
 namespace {
@@ -259,14 +276,16 @@ TEST(ReportSvg, ZeroFlopKernelsAppearInTheDataMovementPanelWithTheirRatio) {
   const std::size_t row = svg.find(R"(<g class="movement" data-case="gather_strided_n64M">)", panel);
   ASSERT_NE(row, std::string::npos) << svg;
   const std::string gather = svg.substr(row, svg.find("</g>", row) - row);
-  EXPECT_NE(gather.find("16.0x reads"), std::string::npos) << gather;
+  // DRAM (16 x 8N + 2.6e8) / 12N = 11.0x; L2 (8N + 4N) / 12N = 1.0x: each level its own ratio.
+  EXPECT_NE(gather.find("DRAM 11.0x, L2 1.0x"), std::string::npos) << gather;
   EXPECT_NE(gather.find(" of 4.8 TB/s"), std::string::npos) << gather;
   EXPECT_NE(gather.find("#cf222e"), std::string::npos) << gather;
   EXPECT_NE(gather.find(R"(class="compulsory-bytes")"), std::string::npos);
   EXPECT_NE(gather.find(R"(class="observed-bytes")"), std::string::npos);
   const std::size_t transpose = svg.find(R"(data-case="transpose_naive_16K")", panel);
   ASSERT_NE(transpose, std::string::npos);
-  EXPECT_NE(svg.find("8.0x writes", transpose), std::string::npos);
+  // L2: 8N read + 8 x 4N stored = 40N bytes over 12N: 3.3x; DRAM stays at 1.0x.
+  EXPECT_NE(svg.find("DRAM 1.0x, L2 3.3x", transpose), std::string::npos);
   // Not on the roofline, and no longer listed as not drawn; the FLOP kernels still are.
   EXPECT_EQ(svg.find(R"(<g class="kernel" data-case="gather_strided_n64M">)"), std::string::npos);
   EXPECT_EQ(svg.find("not drawn"), std::string::npos);

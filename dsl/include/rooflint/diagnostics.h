@@ -113,6 +113,12 @@ inline constexpr diagnostic case_faulted{"rooflint-case-faulted", level::error, 
 inline constexpr diagnostic case_crashed{"rooflint-case-crashed", level::error, tool::verifier,
     "Reports a case whose process died or hung before it reported a measurement.",
     "docs/diagnostics/rooflint-case-crashed.md"};
+inline constexpr diagnostic binding{"rooflint-binding", level::remark, tool::verifier,
+    "States which level of the hierarchical roofline binds a kernel, with each level's floor beside the compute time.",
+    "docs/diagnostics/rooflint-binding.md"};
+inline constexpr diagnostic precision{"rooflint-precision", level::error, tool::verifier,
+    "Reports a kernel whose tensor-core operations ran at another precision than its spec declares.",
+    "docs/diagnostics/rooflint-precision.md"};
 inline constexpr diagnostic case_bad_case{"rooflint-case-bad-case", level::error, tool::verifier,
     "Reports a case that cannot run as declared, such as sizes that do not bind to its spec.",
     "docs/diagnostics/rooflint-case-bad-case.md"};
@@ -136,7 +142,7 @@ inline constexpr std::array all{bound,           expectation,  param_name,      
                                 not_cold,        missing_writes, faster_than_roof, roofline_fraction, clock_state,
                                 timing_only,     flops,        counters,         no_device,       no_peaks,
                                 case_faulted,    case_crashed, case_bad_case,    launches,        not_launched,
-                                regression,      baseline};
+                                regression,      baseline,     binding,          precision};
 
 /// @return The entry named @p n, or nullptr.
 constexpr const diagnostic* find(std::string_view n) {

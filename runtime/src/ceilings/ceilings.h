@@ -62,7 +62,9 @@ timing_stats summarize(std::vector<double> seconds);
 
 /// One bandwidth probe at one launch shape.
 struct bandwidth_result {
-  std::string name;               ///< "copy_float4", "read_float4", "write_float4", "memcpy_d2d"
+  std::string name;               ///< "copy_float4", "read_float4", "write_float4", "memcpy_d2d", "read_l2_cg", ...
+  model::memory_level level = model::memory_level::dram;  ///< the level whose roof it measures
+  std::string direction = "copy"; ///< "read", "write" or "copy"
   std::string launch;             ///< "grid 1056 x block 256", empty for memcpy
   double bytes_per_repetition = 0;  ///< bytes read + written by one repetition (exact by construction)
   double working_set_bytes = 0;   ///< bytes of device memory touched
@@ -108,7 +110,9 @@ result<fma_launch> plan_fma_launch(const device_properties& device, bool fp64, d
 /// (for the test that the FLOP count is exact).
 result<std::uint64_t> count_fma_operations(const fma_launch& launch, bool fp64);
 
-/// Runs the DRAM bandwidth probes on the current device.
+/// Runs the bandwidth probes of every level on the current device: DRAM (copy, read, write, memcpy),
+/// L2 (a working set resident in L2, loads that bypass L1: ld.global.cg; stores st.global.cg; copy),
+/// L1 (every block loads one small window that stays in each SM's L1: ld.global.ca), aggregate over SMs.
 result<std::vector<bandwidth_result>> measure_bandwidth(const device_properties& device, nvml_device nvml,
                                                        const measure_settings& settings, const progress_fn& progress);
 

@@ -51,6 +51,7 @@ result<void> fill_random_values(void* ptr, cudaDataType_t type, std::size_t n, s
     case CUDA_R_16F: fill_random<<<grid, block>>>(static_cast<__half*>(ptr), n, seed); break;
     case CUDA_R_16BF: fill_random<<<grid, block>>>(static_cast<__nv_bfloat16*>(ptr), n, seed); break;
     case CUDA_R_8F_E4M3: fill_random<<<grid, block>>>(static_cast<__nv_fp8_e4m3*>(ptr), n, seed); break;
+    case CUDA_R_8F_E5M2: fill_random<<<grid, block>>>(static_cast<__nv_fp8_e5m2*>(ptr), n, seed); break;
     case CUDA_R_8I: fill_random<<<grid, block>>>(static_cast<std::int8_t*>(ptr), n, seed); break;
     default: return error{error_code::internal, "fill: unexpected data type"};
   }

@@ -46,6 +46,9 @@ struct gemm_types {
   std::size_t ab_bytes, cd_bytes;  ///< element sizes
   int min_cc;                      ///< 10 * major + minor
   const char* label;
+  cudaDataType_t b = CUDA_R_32F;   ///< B's type when it differs from A's (FP8 e4m3 x e5m2); CUDA_R_32F = same as A
+  bool separate_c = false;         ///< C in its own buffer, distinct from D (cuBLASLt's FP8 kernels want it)
+  bool fast_accumulate = true;     ///< FP8 only: CUBLASLT_MATMUL_DESC_FAST_ACCUM
 };
 
 result<gemm_types> types_of(probe p) {
@@ -53,12 +56,36 @@ result<gemm_types> types_of(probe p) {
     case probe::tf32: return gemm_types{CUDA_R_32F, CUDA_R_32F, CUDA_R_32F, CUBLAS_COMPUTE_32F_FAST_TF32, 4, 4, 80, "f32 (TF32 math) -> f32"};
     case probe::fp16: return gemm_types{CUDA_R_16F, CUDA_R_16F, CUDA_R_32F, CUBLAS_COMPUTE_32F, 2, 2, 70, "f16 -> f16, f32 accumulate"};
     case probe::bf16: return gemm_types{CUDA_R_16BF, CUDA_R_16BF, CUDA_R_32F, CUBLAS_COMPUTE_32F, 2, 2, 80, "bf16 -> bf16, f32 accumulate"};
-    case probe::fp8: return gemm_types{CUDA_R_8F_E4M3, CUDA_R_16BF, CUDA_R_32F, CUBLAS_COMPUTE_32F, 1, 2, 89, "e4m3 -> bf16, f32 accumulate"};
+    case probe::fp8: return gemm_types{CUDA_R_8F_E4M3, CUDA_R_16BF, CUDA_R_32F, CUBLAS_COMPUTE_32F, 1, 2, 89, "e4m3 x e4m3 -> bf16 (C bf16 distinct from D), f32 accumulate, fast accumulation"};
     case probe::int8: return gemm_types{CUDA_R_8I, CUDA_R_32I, CUDA_R_32I, CUBLAS_COMPUTE_32I, 1, 4, 75, "i8 -> i32"};
     case probe::fp64_tensor: return gemm_types{CUDA_R_64F, CUDA_R_64F, CUDA_R_64F, CUBLAS_COMPUTE_64F, 8, 8, 80, "f64 -> f64"};
     default: break;
   }
   return error{error_code::invalid_argument, "probe '" + std::string(name(p)) + "' is not a cuBLASLt probe"};
+}
+
+/// @return The configurations to try for @p p, in order: for FP8 the layouts cuBLASLt's sm_90 FP8
+/// kernels accept (TN, per-tensor scale pointers, C distinct from D; D in bf16, f16 or f32; e4m3 x e4m3
+/// and e4m3 x e5m2), the first the heuristic answers is measured; one configuration otherwise.
+std::vector<gemm_types> variants_of(probe p, const gemm_types& t) {
+  if (p != probe::fp8) return {t};
+  std::vector<gemm_types> v;
+  gemm_types x = t;
+  x.separate_c = true;
+  v.push_back(x);  // e4m3 x e4m3 -> bf16, C bf16
+  x.cd = CUDA_R_16F, x.label = "e4m3 x e4m3 -> f16 (C f16 distinct from D), f32 accumulate, fast accumulation";
+  v.push_back(x);
+  x.cd = CUDA_R_32F, x.cd_bytes = 4, x.label = "e4m3 x e4m3 -> f32 (C f32 distinct from D), f32 accumulate, fast accumulation";
+  v.push_back(x);
+  x = t;
+  x.separate_c = true;
+  x.b = CUDA_R_8F_E5M2, x.label = "e4m3 x e5m2 -> bf16 (C bf16 distinct from D), f32 accumulate, fast accumulation";
+  v.push_back(x);
+  x = t;
+  x.separate_c = true;
+  x.fast_accumulate = false, x.label = "e4m3 x e4m3 -> bf16 (C bf16 distinct from D), f32 accumulate";
+  v.push_back(x);
+  return v;
 }
 
 struct lt_handle_deleter { void operator()(cublasLtContext* h) const { cublasLtDestroy(h); } };
@@ -72,7 +99,8 @@ struct gemm_problem {
   std::unique_ptr<cublasLtMatmulDescOpaque_t, lt_desc_deleter> op;
   std::unique_ptr<cublasLtMatrixLayoutOpaque_t, lt_layout_deleter> a_layout, b_layout, d_layout;
   std::unique_ptr<cublasLtMatmulPreferenceOpaque_t, lt_pref_deleter> preference;
-  detail::device_buffer a, b, d, workspace, scales;
+  detail::device_buffer a, b, c, d, workspace, scales;
+  std::unique_ptr<cublasLtMatrixLayoutOpaque_t, lt_layout_deleter> c_layout;  ///< set when C is distinct from D
   std::vector<cublasLtMatmulHeuristicResult_t> algorithms;
   float alpha_f = 1, beta_f = 0;
   std::int32_t alpha_i = 1, beta_i = 0;
@@ -99,13 +127,18 @@ result<std::unique_ptr<gemm_problem>> make_problem(cublasLtHandle_t lt, const ge
   const cublasOperation_t transa = CUBLAS_OP_T, transb = CUBLAS_OP_N;
   ROOFLINT_TRY_CUBLAS(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_TRANSA, &transa, sizeof transa));
   ROOFLINT_TRY_CUBLAS(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_TRANSB, &transb, sizeof transb));
+  const cudaDataType_t b_type = t.b == CUDA_R_32F ? t.ab : t.b;
   ROOFLINT_TRY(p->a.allocate(static_cast<std::size_t>(k * m) * t.ab_bytes));
   ROOFLINT_TRY(p->b.allocate(static_cast<std::size_t>(k * n) * t.ab_bytes));
   ROOFLINT_TRY(p->d.allocate(static_cast<std::size_t>(m * n) * t.cd_bytes));
   ROOFLINT_TRY(p->workspace.allocate(workspace_bytes));
   ROOFLINT_TRY(detail::fill_random_values(p->a.get(), t.ab, static_cast<std::size_t>(k * m), 1));
-  ROOFLINT_TRY(detail::fill_random_values(p->b.get(), t.ab, static_cast<std::size_t>(k * n), 2));
+  ROOFLINT_TRY(detail::fill_random_values(p->b.get(), b_type, static_cast<std::size_t>(k * n), 2));
   ROOFLINT_TRY_CUDA(cudaMemset(p->d.get(), 0, static_cast<std::size_t>(m * n) * t.cd_bytes));
+  if (t.separate_c) {
+    ROOFLINT_TRY(p->c.allocate(static_cast<std::size_t>(m * n) * t.cd_bytes));
+    ROOFLINT_TRY_CUDA(cudaMemset(p->c.get(), 0, static_cast<std::size_t>(m * n) * t.cd_bytes));
+  }
   if (t.ab == CUDA_R_8F_E4M3) {
     // Per-tensor dequantisation scales for A and B (device pointers to one float each), as cuBLASLt
     // requires for FP8; 1.0 keeps the products in range of the bf16 output.
@@ -116,16 +149,21 @@ result<std::unique_ptr<gemm_problem>> make_problem(cublasLtHandle_t lt, const ge
     const float* b_scale = p->scales.as<float>() + 1;
     ROOFLINT_TRY_CUBLAS(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, &a_scale, sizeof a_scale));
     ROOFLINT_TRY_CUBLAS(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, &b_scale, sizeof b_scale));
-    const std::int8_t fast_accumulate = 1;  // Hopper's FP8 peak; what torch._scaled_mm(use_fast_accum=True) does
+    const std::int8_t fast_accumulate = t.fast_accumulate;  // Hopper's FP8 peak; torch._scaled_mm(use_fast_accum=True)
     ROOFLINT_TRY_CUBLAS(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_FAST_ACCUM, &fast_accumulate, sizeof fast_accumulate));
   }
   cublasLtMatrixLayout_t layout = nullptr;
   ROOFLINT_TRY_CUBLAS(cublasLtMatrixLayoutCreate(&layout, t.ab, k, m, k));  // A: (K,M) column-major, op T
   p->a_layout.reset(layout);
-  ROOFLINT_TRY_CUBLAS(cublasLtMatrixLayoutCreate(&layout, t.ab, k, n, k));  // B: (K,N) column-major
+  ROOFLINT_TRY_CUBLAS(cublasLtMatrixLayoutCreate(&layout, b_type, k, n, k));  // B: (K,N) column-major
   p->b_layout.reset(layout);
-  ROOFLINT_TRY_CUBLAS(cublasLtMatrixLayoutCreate(&layout, t.cd, m, n, m));  // C = D: (M,N) column-major
+  ROOFLINT_TRY_CUBLAS(cublasLtMatrixLayoutCreate(&layout, t.cd, m, n, m));  // D (and C unless separate): (M,N) column-major
   p->d_layout.reset(layout);
+  if (t.separate_c) {
+    ROOFLINT_TRY_CUBLAS(cublasLtMatrixLayoutCreate(&layout, t.cd, m, n, m));
+    p->c_layout.reset(layout);
+  }
+  cublasLtMatrixLayout_t c_layout = t.separate_c ? p->c_layout.get() : p->d_layout.get();
   cublasLtMatmulPreference_t preference = nullptr;
   ROOFLINT_TRY_CUBLAS(cublasLtMatmulPreferenceCreate(&preference));
   p->preference.reset(preference);
@@ -133,7 +171,7 @@ result<std::unique_ptr<gemm_problem>> make_problem(cublasLtHandle_t lt, const ge
   ROOFLINT_TRY_CUBLAS(cublasLtMatmulPreferenceSetAttribute(preference, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof ws));
   p->algorithms.resize(algorithms);
   int returned = 0;
-  ROOFLINT_TRY_CUBLAS(cublasLtMatmulAlgoGetHeuristic(lt, op, p->a_layout.get(), p->b_layout.get(), p->d_layout.get(),
+  ROOFLINT_TRY_CUBLAS(cublasLtMatmulAlgoGetHeuristic(lt, op, p->a_layout.get(), p->b_layout.get(), c_layout,
                                                      p->d_layout.get(), preference, algorithms, p->algorithms.data(),
                                                      &returned));
   if (returned == 0)
@@ -153,7 +191,8 @@ result<void> run_gemm(cublasLtHandle_t lt, const gemm_problem& p, const cublasLt
                      : p.fp64  ? static_cast<const void*>(&p.beta_d)
                                : static_cast<const void*>(&p.beta_f);
   ROOFLINT_TRY_CUBLAS(cublasLtMatmul(lt, p.op.get(), alpha, p.a.get(), p.a_layout.get(), p.b.get(), p.b_layout.get(),
-                                     beta, p.d.get(), p.d_layout.get(), p.d.get(), p.d_layout.get(), &algo,
+                                     beta, p.c_layout ? p.c.get() : p.d.get(), p.c_layout ? p.c_layout.get() : p.d_layout.get(),
+                                     p.d.get(), p.d_layout.get(), &algo,
                                      p.workspace.get(), workspace_bytes, s));
   return success();
 }
@@ -164,7 +203,7 @@ result<compute_result> measure_gemm(const device_properties& device, nvml_device
                                     const measure_settings& settings, const progress_fn& progress) {
   auto types = types_of(which);
   if (!types) return types.err();
-  const gemm_types t = *types;
+  gemm_types t = *types;
   const int cc = 10 * device.cc_major + device.cc_minor;
   if (cc < t.min_cc)
     return error{error_code::unavailable, std::string(name(which)) + " tensor cores need compute capability " +
@@ -186,9 +225,29 @@ result<compute_result> measure_gemm(const device_properties& device, nvml_device
   for (std::size_t s = 0; s < shapes; ++s) {
     const auto m = settings.gemm_shapes_mnk[3 * s], n = settings.gemm_shapes_mnk[3 * s + 1],
                k = settings.gemm_shapes_mnk[3 * s + 2];
-    auto problem = make_problem(lt.get(), t, m, n, k, settings.gemm_algorithms);
+    // The first configuration cuBLASLt accepts (FP8: see variants_of); the attempts are named if none does.
+    result<std::unique_ptr<gemm_problem>> problem = error{error_code::unavailable, "no configuration tried"};
+    std::string refused;
+    for (const gemm_types& v : variants_of(which, *types)) {
+      problem = make_problem(lt.get(), v, m, n, k, settings.gemm_algorithms);
+      if (problem && which == probe::fp8) {
+        // On the H200 (2026-12-01) the heuristic answered the first FP8 configuration and cublasLtMatmul
+        // then refused it (NOT_SUPPORTED): a configuration counts only when one launch of it runs.
+        if (auto trial = run_gemm(lt.get(), **problem, (*problem)->algorithms[0].algo, stream.get()); !trial)
+          problem = trial.err();
+        else if (const cudaError_t e = cudaStreamSynchronize(stream.get()); e != cudaSuccess)
+          problem = error{error_code::internal, std::string("trial launch: ") + cudaGetErrorString(e)};
+      }
+      if (problem) {
+        t = v;
+        break;
+      }
+      refused += std::string(refused.empty() ? "" : "; ") + v.label + ": " + problem.err().message;
+    }
     if (!problem) {
-      last_error = problem.err();
+      last_error = error{problem.err().code, "cuBLASLt refused every configuration of the " + std::string(name(which)) +
+                                                 " GEMM of " + std::to_string(m) + "x" + std::to_string(n) + "x" +
+                                                 std::to_string(k) + ": " + refused};
       continue;
     }
     std::unique_ptr<gemm_problem>& p = *problem;

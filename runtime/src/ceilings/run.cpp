@@ -131,9 +131,15 @@ result<ceilings_run> measure_ceilings(int ordinal, const std::vector<probe>& pro
   if (nvml_dev.handle) f.clocks = to_clock_state(nvml->snapshot(nvml_dev), all_clocks);
   // The bandwidth ceiling is the best sustained figure of any probe: a kernel can reach it, so the roof
   // must not sit below it.
+  // Per level, each direction's roof is its best probe (cudaMemcpy included in DRAM copy: a kernel can
+  // move data as fast as it does, so the copy roof must not sit below it).
   for (const auto& b : run.bandwidth) {
-    f.bandwidth_probes.push_back({b.name, b.bytes_per_s(), b.time.spread(), b.working_set_bytes, b.launch});
-    if (b.bytes_per_s() > f.bandwidth_bytes_per_s) {
+    f.bandwidth_probes.push_back({b.name, b.bytes_per_s(), b.time.spread(), b.working_set_bytes, b.launch,
+                                  std::string(model::name(b.level)), b.direction});
+    ceilings::level_ceilings& level = f.level(b.level);
+    ceilings::level_ceiling& roof = b.direction == "read" ? level.read : b.direction == "write" ? level.write : level.copy;
+    if (b.bytes_per_s() > roof.bytes_per_s) roof = {b.bytes_per_s(), b.name};
+    if (b.level == model::memory_level::dram && b.bytes_per_s() > f.bandwidth_bytes_per_s) {
       f.bandwidth_bytes_per_s = b.bytes_per_s();
       f.bandwidth_probe_name = b.name;
     }
@@ -190,13 +196,33 @@ std::string format_table(const ceilings_run& run) {
     out += "clocks: not recorded (" + run.nvml_note + ")\n";
 
   if (!run.bandwidth.empty()) {
-    constexpr const char* row = "  {:<22} {:>11}  {:>6}  {:<22}  {}\n";
-    out += "\nDRAM bandwidth, read + write counted\n";
-    out += fmt::format(row, "probe", "rate", "spread", "launch", "SM MHz");
+    constexpr const char* row = "  {:<5} {:<24} {:<5} {:>11}  {:>6}  {:<22}  {}\n";
+    out += "\nbandwidth per level, read + write counted\n";
+    out += fmt::format(row, "level", "probe", "dir", "rate", "spread", "launch", "SM MHz");
     for (const auto& b : run.bandwidth)
-      out += fmt::format(row, b.name, rate(b.bytes_per_s(), "B") + "/s", fmt::format("{:.1f}%", 100 * b.time.spread()),
-                         b.launch.empty() ? "-" : b.launch, mhz_range(b.clocks));
-    out += fmt::format("  ceiling: {}/s ({})\n", rate(f.bandwidth_bytes_per_s, "B"), f.bandwidth_probe_name);
+      out += fmt::format(row, model::label(b.level), b.name, b.direction, rate(b.bytes_per_s(), "B") + "/s",
+                         fmt::format("{:.1f}%", 100 * b.time.spread()), b.launch.empty() ? "-" : b.launch, mhz_range(b.clocks));
+    out += "  roofs (best probe per level and direction):\n";
+    for (const model::memory_level l : model::memory_levels) {
+      const auto& c = f.level(l);
+      const auto roof = [&](const ceilings::level_ceiling& x) {
+        return x.bytes_per_s > 0 ? fmt::format("{}/s ({})", rate(x.bytes_per_s, "B"), x.probe) : std::string("-");
+      };
+      out += fmt::format("    {:<5} read {}, write {}, copy {}\n", model::label(l), roof(c.read), roof(c.write), roof(c.copy));
+    }
+    if (const auto& d = f.level(model::memory_level::dram); d.copy.bytes_per_s > 0) {
+      double memcpy_rate = 0, kernel_rate = 0;
+      for (const auto& b : run.bandwidth) {
+        if (b.level != model::memory_level::dram || b.direction != "copy") continue;
+        if (b.name == "memcpy_d2d") memcpy_rate = b.bytes_per_s();
+        else kernel_rate = std::max(kernel_rate, b.bytes_per_s());
+      }
+      if (memcpy_rate > 0)
+        out += fmt::format("  best copy kernel {}/s = {:.3f}x cudaMemcpyAsync device-to-device {}/s (same buffers, same run)\n",
+                           rate(kernel_rate, "B"), kernel_rate / memcpy_rate, rate(memcpy_rate, "B"));
+    }
+    out += fmt::format("  DRAM ceiling for the single-roof model: {}/s ({})\n", rate(f.bandwidth_bytes_per_s, "B"),
+                       f.bandwidth_probe_name);
   }
 
   if (!run.compute.empty()) {

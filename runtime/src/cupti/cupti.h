@@ -21,7 +21,12 @@
 
 namespace rooflint::runtime::cupti {
 
-/// The cache-sensitive core group (one pass on GH100, measured).
+/// The cache-sensitive core group: one pass on GH100 (the CUPTI host API says so without a GPU:
+/// tests/runtime/cupti_host_test.cpp), so DRAM, L2 and L1 see the same cache state. Per level of the
+/// hierarchical roofline: DRAM bytes read and written; L2 load and store sectors requested by the SMs'
+/// L1TEX units; L1 global load and store sectors the LSU pipe requested of L1TEX (hits and misses).
+/// Shared memory wavefronts and LDGSTS (cp.async) bytes would make it 2 passes: the L1 level counts
+/// global loads and stores only. Keep the order: measure.cu reads the values by position.
 inline const std::vector<std::string>& core_metrics() {
   static const std::vector<std::string> m{
       "dram__bytes_read.sum",
@@ -31,6 +36,8 @@ inline const std::vector<std::string>& core_metrics() {
       "lts__t_sectors_srcunit_tex_op_read.sum",
       "lts__t_sectors_srcunit_tex_op_write.sum",
       "sm__cycles_elapsed.avg.per_second",
+      "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+      "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
   };
   return m;
 }

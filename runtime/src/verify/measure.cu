@@ -44,6 +44,9 @@ void store_core_values(counter_values& k, const std::vector<double>& x) {
   k.l2_read_sectors = x[4];
   k.l2_write_sectors = x[5];
   k.sm_clock_hz = x[6];
+  k.l1_available = true;
+  k.l1_read_sectors = x[7];
+  k.l1_write_sectors = x[8];
 }
 
 verify_session::verify_session(const verify_options& options) : options_(options) {}

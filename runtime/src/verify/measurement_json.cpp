@@ -38,6 +38,9 @@ nlohmann::json to_json_value(const measurement& m) {
         {"l2_write_sectors", k.l2_write_sectors},
         {"l2_read_bytes", k.l2_read_bytes()},
         {"l2_write_bytes", k.l2_write_bytes()},
+        {"l1_available", k.l1_available},
+        {"l1_read_sectors", k.l1_read_sectors},
+        {"l1_write_sectors", k.l1_write_sectors},
         {"duration_s", k.duration_s},
         {"sm_clock_hz", k.sm_clock_hz},
         {"fp_available", k.fp_available},
@@ -126,6 +129,11 @@ result<measurement> measurement_from_json(const std::string& text) {
     k.l2_bytes = number(c, "l2_bytes");
     k.l2_read_sectors = number(c, "l2_read_sectors");
     k.l2_write_sectors = number(c, "l2_write_sectors");
+    if (c.contains("l1_available")) {  // absent in measurements recorded before the L1 level
+      k.l1_available = c.at("l1_available").get<bool>();
+      k.l1_read_sectors = number(c, "l1_read_sectors");
+      k.l1_write_sectors = number(c, "l1_write_sectors");
+    }
     k.duration_s = number(c, "duration_s");
     k.sm_clock_hz = number(c, "sm_clock_hz");
     k.fp_available = c.at("fp_available").get<bool>();

@@ -19,6 +19,36 @@ nlohmann::json bound_json(const model::bound_result& b) {
           {"t_min_s", b.t_min_s}};
 }
 
+nlohmann::json level_roofs_json(const model::peaks& p) {
+  nlohmann::json out = nlohmann::json::object();
+  for (const model::memory_level l : model::memory_levels) {
+    const model::level_roofs& r = p.level(l);
+    out[std::string(model::name(l))] = {{"read_bytes_per_s", r.read_bytes_per_s},
+                                        {"write_bytes_per_s", r.write_bytes_per_s},
+                                        {"copy_bytes_per_s", r.copy_bytes_per_s}};
+  }
+  return out;
+}
+
+nlohmann::json levels_json(const comparison& c) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const level_traffic& t : c.levels)
+    out.push_back({{"level", std::string(model::name(t.level))},
+                   {"read_bytes", t.read_bytes},
+                   {"write_bytes", t.write_bytes},
+                   {"bytes", t.bytes()},
+                   {"ideal_read_bytes", t.ideal_read_bytes},
+                   {"ideal_write_bytes", t.ideal_write_bytes},
+                   {"traffic_ratio", t.ratio},
+                   {"roof_bytes_per_s", t.roof.bytes_per_s},
+                   {"roof_mix", std::string(model::name(t.roof.kind))},
+                   {"write_fraction", t.roof.write_fraction},
+                   {"roof", t.roof_text},
+                   {"intensity_flop_per_byte", t.intensity},
+                   {"floor_s", t.floor_s}});
+  return out;
+}
+
 }  // namespace
 
 namespace {
@@ -42,6 +72,9 @@ nlohmann::json report_value(const run_report& run) {
     predicted["written_bytes"] = p.written_bytes;
     predicted["bytes"] = p.bytes();
     predicted["math_mode"] = std::string(model::name(p.mode));
+    predicted["math_mode_reason"] = p.mode_reason;
+    predicted["dram_roof_bytes_per_s"] = p.dram_roof.bytes_per_s;
+    predicted["dram_roof"] = p.dram_roof_text;
     json measured_bound = bound_json(c.measured_bound);
     cases.push_back({
         {"name", r.name},
@@ -66,6 +99,9 @@ nlohmann::json report_value(const run_report& run) {
           {"observed_flops", c.observed_flops},
           {"flop_ratio", c.flop_ratio},
           {"measured_dot", measured_bound},
+          {"levels", levels_json(c)},
+          {"binding", c.binding},
+          {"binding_floor_s", c.binding_floor_s},
           {"t_measured_s", c.t_measured_s},
           {"roofline_fraction", c.roofline_fraction},
           {"achieved_flops_per_s", c.achieved_flops_per_s},
@@ -83,13 +119,14 @@ nlohmann::json report_value(const run_report& run) {
   }
   json out = {
       {"schema", "rooflint-verify"},
-      {"version", 1},
+      {"version", 2},  // 2: per-level traffic (compared.levels), observed_bytes is the DRAM level only
       {"device", run.device},
       {"peaks",
        {{"source", std::string(model::name(run.peaks.source))},
         {"label", run.peaks_label},
         {"device", run.peaks_device},
         {"dram_bytes_per_s", run.peaks.dram_bytes_per_s},
+        {"levels", level_roofs_json(run.peaks)},
         {"flops_per_s", peaks_flops}}},
       {"counters_mode", run.counters_mode},
       {"warnings", run.warnings},

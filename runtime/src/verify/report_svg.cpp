@@ -1,6 +1,8 @@
-// The SVG roofline chart (report.h): log-log, the bandwidth roof and the compute roof of each math mode
-// the cases use, the ridge marked, per case the predicted dot (hollow, on the roof at t_min) and the
-// measured dot (filled: true intensity, achieved FLOP/s) joined by an arrow. Kernels without ideal
+// The SVG roofline chart (report.h), hierarchical: log-log, one bandwidth roof per memory level (DRAM,
+// L2, L1, each at its own measured roof), the compute roof of each math mode the cases use, the DRAM
+// ridge marked; per case the predicted dot (hollow, on the roof at t_min), one dot per level at that
+// level's intensity (ideal FLOPs / that level's bytes) and the achieved FLOP/s (circle DRAM, square L2,
+// triangle L1), and the measured dot (filled, at the binding level) joined to the predicted by an arrow. Kernels without ideal
 // FLOPs (pure data movement) get a second panel below: compulsory against observed DRAM bytes on a log
 // scale, with the traffic ratio and the achieved bandwidth. The canvas is sized from its content; text
 // widths are estimated (6.5 px per character at 12 px, 6 px at 11 px) since no font is embedded.
@@ -35,12 +37,47 @@ struct dot {
   bool measured = false;
   bool executed_flops = false;   // drawn with the counters' FLOPs (the spec counts 0)
   case_status status = case_status::passed;
+  double x_level[model::memory_level_count] = {};  // FLOP/byte at each level's bytes; 0 = not measured
+  std::string binding;           // "DRAM", "L2", "L1" or "compute"
 };
+
+/// @return The drawn roof of level @p l: its best measured figure (DRAM: the peaks' single figure).
+double level_bandwidth(const model::peaks& p, model::memory_level l) {
+  if (l == model::memory_level::dram) return p.dram_bytes_per_s;
+  const model::level_roofs& r = p.level(l);
+  return std::max({r.read_bytes_per_s, r.write_bytes_per_s, r.copy_bytes_per_s});
+}
+
+const char* level_color(model::memory_level l) {
+  switch (l) {
+    case model::memory_level::dram: return "#0969da";
+    case model::memory_level::l2: return "#bf8700";
+    case model::memory_level::l1: return "#1b7c83";
+  }
+  return "#444";
+}
+
+/// A level's marker: circle (DRAM), square (L2), triangle (L1), centred on (x, y).
+std::string level_marker(model::memory_level l, double x, double y, double r, const std::string& fill,
+                         const std::string& extra) {
+  switch (l) {
+    case model::memory_level::dram:
+      return fmt::format("<circle {} cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"{:.1f}\" fill=\"{}\"/>", extra, x, y, r, fill);
+    case model::memory_level::l2:
+      return fmt::format("<rect {} x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" fill=\"{}\"/>", extra, x - r, y - r,
+                         2 * r, 2 * r, fill);
+    case model::memory_level::l1:
+      return fmt::format("<path {} d=\"M {:.1f} {:.1f} L {:.1f} {:.1f} L {:.1f} {:.1f} z\" fill=\"{}\"/>", extra, x, y - 1.2 * r,
+                         x + 1.1 * r, y + 0.8 * r, x - 1.1 * r, y + 0.8 * r, fill);
+  }
+  return {};
+}
 
 /// A kernel without ideal FLOPs: bytes only.
 struct mover {
   std::string label;
-  double compulsory = 0, observed = 0;  // bytes (observed 0: no counters)
+  double compulsory = 0, observed = 0;  // bytes (observed 0: no counters): DRAM
+  double level_bytes[model::memory_level_count] = {};  // observed at each level; 0 = not measured
   std::string ratio;                    // "16.0x reads, 1.0x writes"
   std::string bandwidth;                // "3.6 TB/s of 4.54 TB/s"
   case_status status = case_status::passed;
@@ -88,13 +125,13 @@ std::vector<std::string> wrap(const std::string& text, std::size_t max_chars) {
   return lines;
 }
 
+/// "DRAM 11x, L2 1x, L1 1.2x": each level's bytes over its ideal, one level at a time.
 std::string ratio_words(const comparison& c) {
   if (!c.traffic_measured) return "traffic not measured (no counters)";
-  std::string reads = c.read_ratio > 0 ? fmt::format("{:.1f}x reads", c.read_ratio) : "";
-  std::string writes = c.write_ratio > 0 ? fmt::format("{:.1f}x writes", c.write_ratio) : "";
-  if (reads.empty()) return writes.empty() ? fmt::format("{:.1f}x bytes", c.total_ratio) : writes;
-  if (writes.empty()) return reads;
-  return c.write_ratio > c.read_ratio ? writes + ", " + reads : reads + ", " + writes;
+  std::string out;
+  for (const auto& t : c.levels)
+    out += (out.empty() ? "" : ", ") + std::string(model::label(t.level)) + " " + fmt::format("{:.1f}x", t.ratio);
+  return out.empty() ? fmt::format("DRAM {:.1f}x", c.total_ratio) : out;
 }
 
 }  // namespace
@@ -126,6 +163,7 @@ std::string to_svg(const run_report& run) {
       m.status = r.status;
       m.compulsory = p.bytes();
       m.observed = c.traffic_measured ? c.observed_bytes : 0;
+      for (const auto& t : c.levels) m.level_bytes[static_cast<std::size_t>(t.level)] = t.bytes();
       m.ratio = ratio_words(c);
       if (c.t_measured_s > 0) {
         const double bw = c.achieved_bytes_per_s > 0 ? c.achieved_bytes_per_s
@@ -144,7 +182,15 @@ std::string to_svg(const run_report& run) {
     if (d.y_pred <= 0) d.y_pred = peaks.dram_bytes_per_s * d.x_pred;  // no compute roof known for the mode
     if (c.t_measured_s > 0) {
       d.measured = true;
-      const double bytes = c.traffic_measured && c.observed_bytes > 0 ? c.observed_bytes : p.bytes();
+      d.binding = c.binding;
+      // The measured dot is where the kernel ran at its binding level (DRAM when compute binds).
+      const level_traffic* at = nullptr;
+      for (const auto& t : c.levels) {
+        if (t.bytes() > 0) d.x_level[static_cast<std::size_t>(t.level)] = flops / t.bytes();
+        if (std::string(model::label(t.level)) == c.binding) at = &t;
+      }
+      if (!at) at = c.level(model::memory_level::dram);
+      const double bytes = at && at->bytes() > 0 ? at->bytes() : p.bytes();
       d.x_meas = flops / bytes;
       d.y_meas = flops / c.t_measured_s;
     }
@@ -162,6 +208,8 @@ std::string to_svg(const run_report& run) {
   for (const dot& d : dots) {
     include(d.x_pred, d.y_pred);
     if (d.measured) include(d.x_meas, d.y_meas);
+    for (double x : d.x_level)
+      if (x > 0 && d.measured) include(x, d.y_meas);
   }
   for (auto m : modes) include(model::ridge(peaks, m), peaks.flops_per_s[m]);
   if (xmax <= 0) xmin = 0.01, xmax = 100;
@@ -189,6 +237,8 @@ std::string to_svg(const run_report& run) {
     for (const dot& d : dots) {
       taken.push_back({a.px(d.x_pred) - 6, a.py(d.y_pred) - 6, a.px(d.x_pred) + 6, a.py(d.y_pred) + 6});
       if (d.measured) taken.push_back({a.px(d.x_meas) - 6, a.py(d.y_meas) - 6, a.px(d.x_meas) + 6, a.py(d.y_meas) + 6});
+      for (double x : d.x_level)
+        if (x > 0 && d.measured) taken.push_back({a.px(x) - 5, a.py(d.y_meas) - 5, a.px(x) + 5, a.py(d.y_meas) + 5});
     }
     std::vector<std::size_t> order(dots.size());
     for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
@@ -199,7 +249,8 @@ std::string to_svg(const run_report& run) {
     for (std::size_t i : order) {
       const dot& d = dots[i];
       placed_label l;
-      l.text = d.label + (d.executed_flops ? " (executed FLOP)" : "");
+      l.text = d.label + (d.executed_flops ? " (executed FLOP)" : "") +
+               (d.measured && !d.binding.empty() ? " [bound by " + d.binding + "]" : "");
       l.case_name = d.label;
       l.status = d.status;
       std::tie(l.dot_x, l.dot_y) = anchor(d);
@@ -228,7 +279,7 @@ std::string to_svg(const run_report& run) {
   std::vector<std::string> not_drawn_lines;
   for (const auto& n : not_drawn)
     for (const auto& line : wrap(n, 40)) not_drawn_lines.push_back(line);
-  double legend_w = char_w * 36;  // "predicted (compulsory bytes, t_min)"
+  double legend_w = char_w * 40;  // "measured at the binding level (bytes, time)"
   for (const auto& line : not_drawn_lines) legend_w = std::max(legend_w, small_char_w * static_cast<double>(line.size()));
   const double legend_x = left + plot_w + 20;
   double width = legend_x + 18 + legend_w + 16;
@@ -247,7 +298,7 @@ std::string to_svg(const run_report& run) {
     // run ~7 px per character, wider than the 6.5 px estimate that is enough elsewhere).
     name_w = std::max(name_w, 1.15 * char_w * static_cast<double>(m.label.size()));
     note_w = std::max(note_w, char_w * static_cast<double>(m.ratio.size() + 3 + m.bandwidth.size()));
-    for (double b : {m.compulsory, m.observed})
+    for (double b : {m.compulsory, m.observed, m.level_bytes[1], m.level_bytes[2]})
       if (b > 0) bmin = std::min(bmin, b), bmax = std::max(bmax, b);
   }
   const double panel_top = main_h;
@@ -295,7 +346,8 @@ std::string to_svg(const run_report& run) {
   for (int k = static_cast<int>(a.y0); k <= static_cast<int>(a.y1); ++k)
     s += fmt::format("  <text x=\"{}\" y=\"{:.1f}\" text-anchor=\"end\" dominant-baseline=\"middle\">{}</text>\n", left - 6,
                      a.py(std::pow(10.0, k)), decade_label(k, "FLOP"));
-  s += fmt::format("  <text x=\"{}\" y=\"{}\" text-anchor=\"middle\">arithmetic intensity (FLOP/byte, DRAM)</text>\n",
+  s += fmt::format("  <text x=\"{}\" y=\"{}\" text-anchor=\"middle\">arithmetic intensity (ideal FLOP per byte of each level: "
+                   "circle DRAM, square L2, triangle L1)</text>\n",
                    left + plot_w / 2, main_h - 20);
   s += fmt::format("  <text transform=\"translate(18 {}) rotate(-90)\" text-anchor=\"middle\">performance (FLOP/s)</text>\n",
                    top + plot_h / 2);
@@ -311,6 +363,15 @@ std::string to_svg(const run_report& run) {
                      a.px(x_start), a.py(peaks.dram_bytes_per_s * x_start), a.px(std::min(top_ridge, x_hi)),
                      a.py(peaks.dram_bytes_per_s * std::min(top_ridge, x_hi)));
   }
+  double peak_max = 0;
+  for (auto m : modes) peak_max = std::max(peak_max, peaks.flops_per_s[m]);
+  for (const model::memory_level l : {model::memory_level::l2, model::memory_level::l1}) {
+    const double bw = level_bandwidth(peaks, l);
+    if (bw <= 0 || peak_max <= 0) continue;
+    const double x_start = std::max(x_lo, y_lo / bw), x_end = std::min(peak_max / bw, x_hi);
+    s += fmt::format("  <line class=\"level-roof\" id=\"{}-roof\" x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"{}\" stroke-width=\"2\"/>\n",
+                     model::name(l), a.px(x_start), a.py(bw * x_start), a.px(x_end), a.py(bw * x_end), level_color(l));
+  }
   for (auto m : modes) {
     const double ridge = model::ridge(peaks, m), peak = peaks.flops_per_s[m];
     s += fmt::format("  <line class=\"compute-roof\" x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"#8250df\" stroke-width=\"2.5\"/>\n",
@@ -325,6 +386,18 @@ std::string to_svg(const run_report& run) {
     s += fmt::format("  <text x=\"{:.1f}\" y=\"{:.1f}\" fill=\"#0969da\" transform=\"rotate({:.1f} {:.1f} {:.1f})\">DRAM {}</text>\n",
                      a.px(x), a.py(peaks.dram_bytes_per_s * x) - 6, angle, a.px(x), a.py(peaks.dram_bytes_per_s * x) - 6,
                      detail::rate_text(peaks.dram_bytes_per_s, "B"));
+    // The cache levels' roofs, labelled by level at staggered intensities so the labels do not overlap.
+    double offset = 0.3;
+    for (const model::memory_level l : {model::memory_level::l2, model::memory_level::l1}) {
+      const double bw = level_bandwidth(peaks, l);
+      offset += 0.9;
+      if (bw <= 0) continue;
+      double xl = std::pow(10.0, a.x0 + offset);
+      if (a.py(bw * xl) < top + 20) xl = std::pow(10.0, std::log10((y_lo > 0 ? std::pow(10.0, a.y1 - 0.4) : 1) / bw));
+      s += fmt::format("  <text class=\"level-roof-label\" x=\"{:.1f}\" y=\"{:.1f}\" fill=\"{}\" transform=\"rotate({:.1f} {:.1f} {:.1f})\">{} {}</text>\n",
+                       a.px(xl), a.py(bw * xl) - 6, level_color(l), angle, a.px(xl), a.py(bw * xl) - 6, model::label(l),
+                       detail::rate_text(bw, "B"));
+    }
   }
   for (auto m : modes) {
     const double ridge = model::ridge(peaks, m), peak = peaks.flops_per_s[m];
@@ -343,6 +416,21 @@ std::string to_svg(const run_report& run) {
     const double xp = a.px(d.x_pred), yp = a.py(d.y_pred);
     s += fmt::format("    <circle class=\"predicted\" cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"6\" fill=\"white\" stroke=\"{}\" stroke-width=\"2\"/>\n", xp, yp, c);
     if (d.measured) {
+      // One dot per level at the same achieved FLOP/s, joined by a thin line: where the kernel ran at
+      // each level of the hierarchy.
+      double lo = 0, hi = 0;
+      for (double x : d.x_level)
+        if (x > 0) lo = lo > 0 ? std::min(lo, x) : x, hi = std::max(hi, x);
+      if (hi > lo && lo > 0)
+        s += fmt::format("    <line class=\"level-span\" x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"{}\" stroke-width=\"1\" stroke-opacity=\"0.5\"/>\n",
+                         a.px(lo), a.py(d.y_meas), a.px(hi), a.py(d.y_meas), c);
+      for (const model::memory_level l : model::memory_levels) {
+        const double x = d.x_level[static_cast<std::size_t>(l)];
+        if (x <= 0) continue;
+        s += "    " + level_marker(l, a.px(x), a.py(d.y_meas), 4, c,
+                                   fmt::format("class=\"level-dot\" data-level=\"{}\" stroke=\"{}\" stroke-width=\"1.5\" fill-opacity=\"0.35\"",
+                                               model::name(l), level_color(l))) + "\n";
+      }
       const double xm = a.px(d.x_meas), ym = a.py(d.y_meas);
       const double len = std::hypot(xm - xp, ym - yp);
       if (len > 14) {  // stop the arrow at the circles' edges
@@ -380,17 +468,28 @@ std::string to_svg(const run_report& run) {
   s += fmt::format("  <circle cx=\"{}\" cy=\"{}\" r=\"6\" fill=\"white\" stroke=\"#444\" stroke-width=\"2\"/><text x=\"{}\" y=\"{}\">predicted (compulsory bytes, t_min)</text>\n",
                    lx + 6, ly, lx + 18, ly + 4);
   ly += 20;
-  s += fmt::format("  <circle cx=\"{}\" cy=\"{}\" r=\"6\" fill=\"#444\"/><text x=\"{}\" y=\"{}\">measured (observed bytes, time)</text>\n",
+  s += fmt::format("  <circle cx=\"{}\" cy=\"{}\" r=\"6\" fill=\"#444\"/><text x=\"{}\" y=\"{}\">measured at the binding level (bytes, time)</text>\n",
                    lx + 6, ly, lx + 18, ly + 4);
   ly += 20;
+  for (const model::memory_level l : model::memory_levels) {
+    s += "  " + level_marker(l, lx + 6, ly, 4, "white", fmt::format("stroke=\"{}\" stroke-width=\"1.5\"", level_color(l)));
+    s += fmt::format("<text x=\"{}\" y=\"{}\">{} dot: ideal FLOP / {} bytes</text>\n", lx + 18, ly + 4, model::label(l), model::label(l));
+    ly += 20;
+  }
   for (auto st : {case_status::passed, case_status::failed}) {
     s += fmt::format("  <rect x=\"{}\" y=\"{}\" width=\"12\" height=\"12\" fill=\"{}\"/><text x=\"{}\" y=\"{}\">{}</text>\n", lx,
                      ly - 6, color(st), lx + 18, ly + 4, st == case_status::passed ? "passed" : "failed");
     ly += 20;
   }
-  s += fmt::format("  <line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#0969da\" stroke-width=\"2.5\"/><text x=\"{}\" y=\"{}\">bandwidth roof</text>\n",
+  s += fmt::format("  <line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#0969da\" stroke-width=\"2.5\"/><text x=\"{}\" y=\"{}\">DRAM roof</text>\n",
                    lx, ly, lx + 12, ly, lx + 18, ly + 4);
   ly += 20;
+  for (const model::memory_level l : {model::memory_level::l2, model::memory_level::l1}) {
+    if (level_bandwidth(peaks, l) <= 0) continue;
+    s += fmt::format("  <line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{}\" stroke-width=\"2\"/><text x=\"{}\" y=\"{}\">{} roof (best probe)</text>\n",
+                     lx, ly, lx + 12, ly, level_color(l), lx + 18, ly + 4, model::label(l));
+    ly += 20;
+  }
   s += fmt::format("  <line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#8250df\" stroke-width=\"2.5\"/><text x=\"{}\" y=\"{}\">compute roof, ridge dashed</text>\n",
                    lx, ly, lx + 12, ly, lx + 18, ly + 4);
   ly += 20;
@@ -415,7 +514,7 @@ std::string to_svg(const run_report& run) {
     s += fmt::format("  <line x1=\"16\" y1=\"{0}\" x2=\"{1}\" y2=\"{0}\" stroke=\"#d0d7de\"/>\n", panel_top + 4, width - 16);
     s += fmt::format("  <text x=\"16\" y=\"{}\" font-size=\"14\" font-weight=\"bold\">data movement (kernels without ideal FLOPs)</text>\n",
                      panel_top + 26);
-    s += fmt::format("  <text x=\"16\" y=\"{}\" fill=\"#555\">hollow: compulsory bytes (reads + writes); filled: observed DRAM bytes (reads + writes); log scale</text>\n",
+    s += fmt::format("  <text x=\"16\" y=\"{}\" fill=\"#555\">hollow: compulsory bytes; filled circle: observed DRAM bytes; square: L2 bytes; triangle: L1 bytes (each level its own, reads + writes); log scale</text>\n",
                      panel_top + 44);
     for (int k = static_cast<int>(std::ceil(b0)); k <= static_cast<int>(std::floor(b1)); ++k) {
       const double x = bx(std::pow(10.0, k));
@@ -423,7 +522,7 @@ std::string to_svg(const run_report& run) {
       s += fmt::format("  <text x=\"{:.1f}\" y=\"{}\" text-anchor=\"middle\" font-size=\"11\">{}</text>\n", x, rows_bottom + 20,
                        detail::bytes_text(std::pow(10.0, k)));
     }
-    s += fmt::format("  <text x=\"{:.1f}\" y=\"{}\" text-anchor=\"middle\">DRAM bytes per run</text>\n", bar_x0 + bar_w / 2, rows_bottom + 38);
+    s += fmt::format("  <text x=\"{:.1f}\" y=\"{}\" text-anchor=\"middle\">bytes per run at each level</text>\n", bar_x0 + bar_w / 2, rows_bottom + 38);
     double ry = rows_top;
     for (const mover& m : movers) {
       const std::string c = color(m.status);
@@ -443,6 +542,13 @@ std::string to_svg(const run_report& run) {
       s += fmt::format("    <circle class=\"compulsory-bytes\" cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"6\" fill=\"white\" stroke=\"{}\" stroke-width=\"2\"/>\n", xc, cy, c);
       if (m.observed > 0)
         s += fmt::format("    <circle class=\"observed-bytes\" cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"4.5\" fill=\"{}\"/>\n", bx(m.observed), cy, c);
+      for (const model::memory_level l : {model::memory_level::l2, model::memory_level::l1}) {
+        const double b = m.level_bytes[static_cast<std::size_t>(l)];
+        if (b <= 0) continue;
+        s += "    " + level_marker(l, bx(b), cy, 4, c,
+                                   fmt::format("class=\"level-bytes\" data-level=\"{}\" stroke=\"{}\" stroke-width=\"1.5\" fill-opacity=\"0.35\"",
+                                               model::name(l), level_color(l))) + "\n";
+      }
       s += fmt::format("    <text class=\"movement-ratio\" x=\"{:.1f}\" y=\"{:.1f}\"><tspan fill=\"{}\" font-weight=\"bold\">{}</tspan><tspan fill=\"#555\"> | {}</tspan></text>\n",
                        note_x, cy + 4, c, xml_escape(m.ratio), xml_escape(m.bandwidth));
       s += "  </g>\n";

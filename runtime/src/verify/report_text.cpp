@@ -47,33 +47,54 @@ std::string status_text(case_status s) {
 
 }  // namespace
 
+namespace {
+
+/// "8.85 GB 11x": a level's observed bytes and their ratio to its ideal; "-" when not measured.
+std::string level_cell(const comparison& c, model::memory_level l) {
+  const level_traffic* t = c.level(l);
+  if (!t) return "-";
+  return bytes_text(t->bytes()) + " " + ratio_text(t->ratio);
+}
+
+}  // namespace
+
 std::string to_table(const run_report& run) {
   std::string out;
   out += fmt::format("rooflint-verify: {} | peaks: {} | counters: {}\n", run.device.empty() ? "no device" : run.device,
                      run.peaks_label, run.counters_mode);
   for (const auto& w : run.warnings) out += "warning: " + w + "\n";
-  out += fmt::format("{:<28} {:<6} {:<17} {:>21} {:>21} {:>7} {:>10} {:>10} {:>6} {:>7}\n", "case", "status",
-                     "bound pred->meas", "reads obs/compulsory", "writes obs/compulsory", "traffic", "time", "t_min",
-                     "roof%", "FLOP");
+  // The roofs per level: a kernel's bytes at a level meet the roof of their read/write mix.
+  std::string roofs;
+  for (const model::memory_level l : model::memory_levels) {
+    const model::level_roofs& r = run.peaks.level(l);
+    if (!r.known()) continue;
+    const auto one = [](const char* what, double v) {
+      return v > 0 ? std::string(what) + " " + detail::rate_text(v, "B") : std::string();
+    };
+    std::string parts;
+    for (const std::string& p : {one("read", r.read_bytes_per_s), one("write", r.write_bytes_per_s), one("copy", r.copy_bytes_per_s)})
+      if (!p.empty()) parts += (parts.empty() ? "" : ", ") + p;
+    roofs += (roofs.empty() ? "" : "; ") + std::string(model::label(l)) + " " + parts;
+  }
+  if (!roofs.empty()) out += "roofs: " + roofs + " (each level's bytes meet the roof of their read/write mix)\n";
+  // One column per level, each with that level's bytes and their ratio to its ideal; never a sum of levels.
+  constexpr const char* row = "{:<32} {:<6} {:<17} {:<7} {:>20} {:>20} {:>20} {:>10} {:>10} {:>10} {:>6} {:>7}\n";
+  out += fmt::format(row, "case", "status", "bound pred->meas", "binds", "DRAM bytes (xideal)", "L2 bytes (xideal)",
+                     "L1 bytes (xideal)", "time", "t_min", "floor", "roof%", "FLOP");
   for (const case_report& r : run.cases) {
     const comparison& c = r.compared;
     const prediction& p = r.predicted;
     const bool measured = r.status == case_status::passed || r.status == case_status::failed;
     const std::string bound = p.bound.t_min_s > 0 ? short_bound(p.bound.verdict) + "->" + (measured ? short_bound(c.measured_bound.verdict) : "?")
                                                   : std::string("-");
-    std::string reads = "-", writes = "-", traffic = "-";
-    if (c.traffic_measured) {
-      reads = bytes_text(c.observed_read_bytes) + "/" + bytes_text(p.read_bytes);
-      writes = bytes_text(c.observed_write_bytes) + "/" + bytes_text(p.written_bytes);
-      traffic = ratio_text(c.total_ratio);
-    }
     const std::string time = c.t_measured_s > 0 ? format_duration(c.t_measured_s) : "-";
     const std::string fraction = c.t_measured_s > 0 ? format_significant(100 * c.roofline_fraction, 3) : "-";
     const std::string flops = c.flop_ratio > 0 ? ratio_text(c.flop_ratio) : "-";
-    out += fmt::format("{:<28} {:<6} {:<17} {:>21} {:>21} {:>7} {:>10} {:>10} {:>6} {:>7}\n", r.name,
-                       status_text(r.status), bound, reads, writes, traffic, time,
+    out += fmt::format(row, r.name, status_text(r.status), bound, measured ? c.binding : std::string("-"),
+                       level_cell(c, model::memory_level::dram), level_cell(c, model::memory_level::l2),
+                       level_cell(c, model::memory_level::l1), time,
                        p.bound.t_min_s > 0 ? format_duration(p.bound.t_min_s) : std::string("-"),
-                       fraction, flops);
+                       measured && c.binding_floor_s > 0 ? format_duration(c.binding_floor_s) : std::string("-"), fraction, flops);
     for (const finding& f : r.findings)
       if (f.level != severity::remark || r.status != case_status::passed)
         out += fmt::format("  {}: {} [{}]\n", name(f.level), f.message, f.id);

@@ -251,6 +251,7 @@ run_report compare_cases(const std::vector<case_source>& cases, const std::vecto
     run.peaks = ceilings->peaks();
     run.peaks_device = ceilings->device.name;
     run.peaks_label = "measured (" + o.ceilings_path + ")";
+    for (const auto& note : ceilings->notes) run.warnings.push_back(note);
   } else if (auto p = model::find_peaks(run.device); p && !run.device.empty()) {
     run.peaks = *p;
     run.peaks_device = std::string(p->device);

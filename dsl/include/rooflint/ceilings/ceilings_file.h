@@ -3,6 +3,7 @@
 /// The ceilings file (docs/ceilings-schema.md): what rooflint-ceilings measured, read back by the
 /// analyzer (--ceilings) and the verifier. Host C++ (nlohmann-json); no CUDA, no LLVM.
 
+#include <array>
 #include <optional>
 #include <string>
 #include <vector>
@@ -11,7 +12,9 @@
 
 namespace rooflint::ceilings {
 
-inline constexpr int schema_version = 1;
+/// The version this rooflint writes. Version 1 files (DRAM only) are still read, with a note.
+inline constexpr int schema_version = 2;
+inline constexpr int oldest_schema_version = 1;
 
 struct device_info {
   std::string name;                  ///< "NVIDIA H200"
@@ -44,6 +47,8 @@ struct bandwidth_probe {
   double spread = 0;              ///< (max - min) / median over repetitions, 0..1
   double working_set_bytes = 0;   ///< bytes
   std::string launch;             ///< grid and block shape
+  std::string level;              ///< "dram", "l2", "l1" (model::memory_level names); version 1: "dram"
+  std::string direction;          ///< "read", "write", "copy"; version 1: from the name (read_*, write_*, else copy)
 };
 
 struct compute_ceiling {
@@ -52,6 +57,17 @@ struct compute_ceiling {
   std::string shape;       ///< "8192x8192x8192", empty for non-matmul probes
   double sm_mhz = 0;       ///< SM clock during the probe, MHz
   bool sustained = true;   ///< measured after the clock settled under the power cap
+};
+
+/// One roof of a level: the best probe of one direction.
+struct level_ceiling {
+  double bytes_per_s = 0;  ///< bytes/s, read + write counted; 0 = not measured
+  std::string probe;       ///< the probe that set it ("read_l2_cg_float4")
+};
+
+/// The roofs of one level of the memory hierarchy.
+struct level_ceilings {
+  level_ceiling read, write, copy;
 };
 
 /// A whole ceilings file.
@@ -66,6 +82,13 @@ struct ceilings_file {
   std::string bandwidth_probe_name;
   std::vector<bandwidth_probe> bandwidth_probes;
   model::per_math_mode<std::optional<compute_ceiling>> compute;
+  /// Roofs per level (model::memory_level order): DRAM, L2, L1. Version 1: DRAM from its probe names.
+  std::array<level_ceilings, model::memory_level_count> levels{};
+  /// What the reader noticed without rejecting the file ("version 1 file: ..."); not written.
+  std::vector<std::string> notes;
+
+  level_ceilings& level(model::memory_level l) { return levels[static_cast<std::size_t>(l)]; }
+  const level_ceilings& level(model::memory_level l) const { return levels[static_cast<std::size_t>(l)]; }
 
   /// @return The peaks for the model (source measured). The device name views this object's string.
   model::peaks peaks() const;
@@ -75,7 +98,9 @@ struct ceilings_file {
 std::string to_json(const ceilings_file& file);
 
 /// Parses @p text. On failure returns nullopt and sets @p error to what was wrong and where
-/// ("malformed JSON at byte 120: ...", "'schema' is not \"rooflint-ceilings\"", "unsupported version 2").
+/// ("malformed JSON at byte 120: ...", "'schema' is not \"rooflint-ceilings\"", "unsupported version 3",
+/// "'/device/sm_count' is 4294967297, outside the plausible range 1 to 10000"). Every number is checked
+/// against a plausible range (docs/ceilings-schema.md), every integer read at full width.
 std::optional<ceilings_file> from_json(const std::string& text, std::string& error);
 
 /// Reads and parses @p path; errors as from_json, plus "cannot open 'PATH'".

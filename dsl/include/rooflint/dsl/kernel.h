@@ -307,6 +307,7 @@ struct kernel_spec : spec {
   consteval kernel_spec math(model::math_mode mode) const {
     kernel_spec s = *this;
     s.mode = mode;
+    s.mode_chosen = true;
     return s;
   }
 
@@ -352,7 +353,10 @@ consteval kernel_spec<Kernel> kernel(const char (&name)[N], operation<Ts...> op,
       tensor_info info = detail::tensor_info_of(t);
       detail::collect_dims<T>(s, info);
       detail::collect_dims(s, t.touched);
-      if (!math_chosen && Read<T>) { s.mode = model::default_math_mode(T::element); math_chosen = true; }
+      if (!math_chosen && Read<T>) {  // the math mode by operation and the first read tensor's dtype
+        s.mode = model::math_mode_by_operation(T::element, is_contraction(s.op.kind));
+        math_chosen = true;
+      }
       for (const auto& other : s.tensor_list())
         detail::require(!(other.name == info.name), "rooflint: kernel: two tensors have the same name");
       s.tensors[s.tensor_count++] = info;

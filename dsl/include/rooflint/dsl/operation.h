@@ -31,6 +31,16 @@ enum class op_kind : std::uint8_t {
   matmul, bmm, addmm, linear, conv, attention, elementwise, reduction, softmax, layernorm, custom
 };
 
+/// @return Whether @p k is a contraction that tensor cores execute (matmul, bmm, addmm, linear, conv,
+/// attention). A custom operation counts as one: rooflint cannot tell, and the dtype's roof is the
+/// rule it had before operations chose (a spec can still choose with .math()).
+constexpr bool is_contraction(op_kind k) {
+  switch (k) {
+    case op_kind::elementwise: case op_kind::reduction: case op_kind::softmax: case op_kind::layernorm: return false;
+    default: return true;
+  }
+}
+
 /// A dimension whose size follows from others when sizes are bound: a convolution's output size
 /// floor((source + 2*padding - dilation*(window - 1) - 1) / stride) + 1 (PyTorch's Conv docs).
 struct derived_dim {

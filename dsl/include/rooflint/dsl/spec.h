@@ -84,7 +84,8 @@ struct spec {
   std::array<tensor_info, max_tensors> tensors{};
   std::uint8_t tensor_count = 0;
   flop_convention convention{};
-  model::math_mode mode = model::math_mode::fp32_simt;  ///< the compute roof
+  model::math_mode mode = model::math_mode::fp32_simt;  ///< the compute roof (model::math_mode_by_operation unless chosen)
+  bool mode_chosen = false;  ///< the spec chose `mode` with .math(); otherwise the rule by operation set it
   expectations expected{};
   poly flops;          ///< ideal FLOPs under the convention (FLOP), over dims
   poly read_bytes;     ///< compulsory bytes read (bytes), over dims

@@ -97,6 +97,19 @@ constexpr math_mode default_math_mode(dtype t) {
   return math_mode::fp32_simt;
 }
 
+/// @return The SIMT (CUDA-core) math mode whose roof bounds arithmetic on @p t done outside tensor cores:
+/// FP64 for f64, FP32 SIMT for everything else (f16, bf16 and fp8 data are converted to f32 for
+/// elementwise arithmetic, reductions, softmax and normalisation, which have no tensor-core path).
+constexpr math_mode simt_math_mode(dtype t) { return t == dtype::f64 ? math_mode::fp64 : math_mode::fp32_simt; }
+
+/// The math mode by operation: contractions (matmul, bmm, linear, conv, attention) on tensor-core dtypes
+/// run on the tensor roof of the dtype (default_math_mode); every other operation (elementwise,
+/// reduction, softmax, normalisation) runs on the SIMT roof of the arithmetic it really does
+/// (simt_math_mode): a bf16 layernorm is FP32 SIMT work, not BF16 tensor work. A spec can still choose.
+constexpr math_mode math_mode_by_operation(dtype t, bool contraction) {
+  return contraction ? default_math_mode(t) : simt_math_mode(t);
+}
+
 /// A value per math mode (peak FLOP/s, say), indexed by the enum.
 template <class T>
 struct per_math_mode {

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <string_view>
 
 #include "rooflint/model/peaks.h"
 
@@ -56,6 +57,66 @@ constexpr double attainable_flops_per_s(const peaks& p, math_mode m, double ai) 
 /// (above 1 means faster than the roof: the ceilings or the spec are wrong). 0 if not measured.
 constexpr double roofline_fraction(double t_min, double t_measured_s) {
   return t_measured_s > 0 ? t_min / t_measured_s : 0;
+}
+
+/// Which of a level's roofs a read/write mix meets, and the rate.
+enum class mix_kind : unsigned char { read_only, write_only, read_write };
+
+constexpr std::string_view name(mix_kind k) {
+  switch (k) {
+    case mix_kind::read_only: return "read-only";
+    case mix_kind::write_only: return "write-only";
+    case mix_kind::read_write: return "read and write";
+  }
+  return "unknown";
+}
+
+struct mix_roof {
+  double bytes_per_s = 0;     ///< the roof for this mix, bytes/s (read + write counted); 0 = no roof known
+  mix_kind kind = mix_kind::read_write;
+  double write_fraction = 0;  ///< written / (read + written), 0..1
+};
+
+/// A mix counts as read-only (write-only) when at most this fraction of its bytes are written (read):
+/// a reduction's 4-byte result does not make it a copy.
+inline constexpr double pure_mix_fraction = 0.02;
+
+/// @return The roof that @p read_bytes and @p write_bytes meet at a level with roofs @p r: the probes
+/// measured the three mixes write_fraction = 0 (read), 0.5 (copy) and 1 (write); between two of them the
+/// roof is interpolated linearly in the write fraction, beyond the outermost measured one it is that
+/// probe's rate. A read-only (write-only) mix, pure_mix_fraction, meets the read (write) roof itself.
+/// No traffic: the read roof (or the nearest measured one).
+constexpr mix_roof roof_for_mix(const level_roofs& r, double read_bytes, double write_bytes) {
+  mix_roof out;
+  const double total = read_bytes + write_bytes;
+  const double f = total > 0 ? write_bytes / total : 0;
+  out.write_fraction = f;
+  out.kind = f <= pure_mix_fraction ? mix_kind::read_only
+             : f >= 1 - pure_mix_fraction ? mix_kind::write_only
+                                          : mix_kind::read_write;
+  if (out.kind == mix_kind::read_only && r.read_bytes_per_s > 0) return out.bytes_per_s = r.read_bytes_per_s, out;
+  if (out.kind == mix_kind::write_only && r.write_bytes_per_s > 0) return out.bytes_per_s = r.write_bytes_per_s, out;
+  const double xs[3] = {0, 0.5, 1};
+  const double ys[3] = {r.read_bytes_per_s, r.copy_bytes_per_s, r.write_bytes_per_s};
+  int lo = -1, hi = -1;  // the measured points nearest below and above f
+  for (int i = 0; i < 3; ++i) {
+    if (ys[i] <= 0) continue;
+    if (xs[i] <= f) lo = i;
+    if (xs[i] >= f && hi < 0) hi = i;
+  }
+  if (lo < 0 && hi < 0) return out;
+  if (lo < 0) out.bytes_per_s = ys[hi];
+  else if (hi < 0 || hi == lo) out.bytes_per_s = ys[lo];
+  else out.bytes_per_s = ys[lo] + (ys[hi] - ys[lo]) * (f - xs[lo]) / (xs[hi] - xs[lo]);
+  return out;
+}
+
+/// @return @p p with its DRAM roof set to the roof that a kernel reading @p read_bytes and writing @p
+/// write_bytes meets (roof_for_mix at level dram); unchanged when the DRAM level has no measured roofs.
+constexpr peaks with_dram_mix(peaks p, double read_bytes, double write_bytes) {
+  const mix_roof m = roof_for_mix(p.level(memory_level::dram), read_bytes, write_bytes);
+  if (m.bytes_per_s > 0) p.dram_bytes_per_s = m.bytes_per_s;
+  return p;
 }
 
 /// The verdict of a workload against a set of peaks.

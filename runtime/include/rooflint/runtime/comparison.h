@@ -6,15 +6,17 @@
 /// Glossary (the model's words, model/roofline.h, plus the verifier's own):
 ///   - *compulsory bytes*: every input read once, every output written once (the spec's read_bytes and
 ///     written_bytes at the bound sizes).
-///   - *observed bytes*: DRAM bytes read (dram__bytes_read.sum) plus the exact written volume, the stores
-///     that reach L2 (lts__t_sectors_srcunit_tex_op_write.sum x 32). DRAM-level writes
-///     (dram__bytes_write.sum, L2 evictions inside the window) are reported beside them.
-///   - *traffic ratio*: observed bytes / compulsory bytes (reads, writes, total).
-///   - *true intensity*: ideal FLOPs / observed bytes; where the measured dot lies.
+///   - *observed bytes*: the DRAM level's bytes, dram__bytes_read.sum + dram__bytes_write.sum; the exact
+///     written volume, the stores that reach L2 (lts__t_sectors_srcunit_tex_op_write.sum x 32), is the
+///     write ratio's numerator. Each level (DRAM, L2, L1) has its own bytes, roof and floor (level_traffic);
+///     bytes of two levels are never added.
+///   - *traffic ratio*: observed bytes / compulsory bytes (reads, writes, total; per level).
+///   - *true intensity*: ideal FLOPs / a level's bytes; where that level's dot lies.
+///   - *binding level*: the level with the largest floor (bytes / that level's roof), or compute.
 ///   - *roofline fraction*: t_min / t_measured (t_min from the compulsory bytes and the ideal FLOPs).
-///   - *ideal-traffic error*: observed bytes above the tolerance such that memory time becomes the floor
-///     (the dot moves across the ridge, or a memory-bound kernel's floor rises); a *note* when the kernel
-///     stays compute-bound with the same floor.
+///   - *ideal-traffic error*: a level's bytes above the tolerance and its floor above t_min beyond the
+///     tolerance (the dot crosses the ridge at that level, or a memory-bound floor rises); a *note* when
+///     the level moves more than its ideal but its floor stays under t_min.
 ///   - *not cold*: observed reads clearly below compulsory: the inputs were resident in L2; the traffic
 ///     check is void.
 ///
@@ -60,31 +62,67 @@ struct finding {
 /// The predicted dot: ideal FLOPs and compulsory bytes against the peaks.
 struct prediction {
   double flops = 0;                  ///< ideal FLOPs, FLOP
+  model::mix_roof dram_roof;         ///< the DRAM roof of the compulsory read/write mix (bytes_per_s 0: the peaks' single figure)
+  std::string dram_roof_text;        ///< which DRAM roof and why
   double read_bytes = 0;             ///< compulsory bytes read
   double written_bytes = 0;          ///< compulsory bytes written
   model::math_mode mode = model::math_mode::fp32_simt;
-  model::bound_result bound;         ///< classification at the compulsory bytes
+  std::string mode_reason;           ///< which compute roof and why ("FP32 SIMT roof: a layernorm on bf16 data ...")
+  model::bound_result bound;         ///< classification at the compulsory bytes, DRAM roof of their mix
   double bytes() const { return read_bytes + written_bytes; }
+};
+
+/// One level of the hierarchical roofline for one case: the bytes the counters saw there, the level's
+/// ideal (compulsory) bytes, the roof its read/write mix meets, and the floor those bytes impose.
+/// A level's bytes are never added to another level's, nor priced at another level's roof.
+///
+/// Ideal traffic per level (docs/verifier.md): every level must at least carry the compulsory bytes
+/// once, so the ideal is the spec's compulsory reads and writes at each of DRAM, L2 and L1 (inputs
+/// cross each level once on their way to the SMs, outputs once on their way back).
+struct level_traffic {
+  model::memory_level level = model::memory_level::dram;
+  bool measured = false;             ///< the counters of this level were collected
+  double read_bytes = 0;             ///< observed bytes read at this level
+  double write_bytes = 0;            ///< observed bytes written at this level
+  double ideal_read_bytes = 0;       ///< compulsory reads
+  double ideal_write_bytes = 0;      ///< compulsory writes
+  double ratio = 0;                  ///< observed / ideal bytes; 0 = n/a
+  model::mix_roof roof;              ///< the roof for the observed mix; roof.bytes_per_s 0 = no ceiling measured
+  std::string roof_text;             ///< which roof and why ("DRAM copy roof 4.3 TB/s: read and write, 33% written")
+  double intensity = 0;              ///< ideal FLOPs / observed bytes, FLOP/byte; 0 without bytes
+  double floor_s = 0;                ///< observed bytes / roof, seconds; 0 without a roof
+  double bytes() const { return read_bytes + write_bytes; }
+  double ideal_bytes() const { return ideal_read_bytes + ideal_write_bytes; }
 };
 
 /// Observed against predicted.
 struct comparison {
   bool traffic_measured = false;     ///< counters were available
-  double observed_read_bytes = 0;    ///< dram__bytes_read.sum
-  double observed_write_bytes = 0;   ///< L2 stores x 32 (exact written volume)
-  double dram_write_bytes = 0;       ///< dram__bytes_write.sum (DRAM level)
-  double observed_bytes = 0;         ///< read + write
+  double observed_read_bytes = 0;    ///< DRAM level: dram__bytes_read.sum
+  double observed_write_bytes = 0;   ///< L2 stores x 32 (lts__t_sectors_srcunit_tex_op_write x 32): the written volume
+  double dram_write_bytes = 0;       ///< DRAM level: dram__bytes_write.sum (L2 evictions inside the window)
+  double observed_bytes = 0;         ///< DRAM level: dram reads + dram writes (one level's bytes only)
   double read_ratio = 0, write_ratio = 0, total_ratio = 0, dram_write_ratio = 0;  ///< observed / compulsory; 0 = n/a
+  std::vector<level_traffic> levels; ///< DRAM, L2, L1 (memory_levels order) when counters ran
+  std::string binding = "compute";   ///< what sets the measured floor: "compute" or a level label ("DRAM", "L2", "L1")
+  double binding_floor_s = 0;        ///< the largest floor: compute time or a level's floor, seconds
   double observed_flops = 0;         ///< FLOPs the counters saw; 0 when not measured
   double flop_ratio = 0;             ///< observed / ideal FLOPs; 0 = n/a
-  model::bound_result measured_bound;  ///< the measured dot: ideal FLOPs over observed bytes (compulsory when no counters)
+  model::bound_result measured_bound;  ///< the measured dot at the binding level (DRAM when compute binds): ideal FLOPs over that level's bytes
   double t_measured_s = 0;           ///< median timed run, seconds
   double roofline_fraction = 0;      ///< t_min / t_measured (t_min from the prediction)
   double achieved_flops_per_s = 0;   ///< ideal FLOPs / t_measured
-  double achieved_bytes_per_s = 0;   ///< observed bytes (compulsory without counters) / t_measured
+  double achieved_bytes_per_s = 0;   ///< DRAM bytes (compulsory without counters) / t_measured
   double flops_fraction_of_peak = 0; ///< achieved FLOP/s / peak of the math mode
-  double bytes_fraction_of_peak = 0; ///< achieved bytes/s / peak bandwidth
+  double bytes_fraction_of_peak = 0; ///< achieved bytes/s / the DRAM roof of the kernel's mix
   bool cold = true;                  ///< false: not a cold measurement, the traffic check is void
+
+  /// @return The level @p l, or nullptr when it was not compared.
+  const level_traffic* level(model::memory_level l) const {
+    for (const auto& x : levels)
+      if (x.level == l) return &x;
+    return nullptr;
+  }
 };
 
 enum class case_status { passed, failed, skipped, error };

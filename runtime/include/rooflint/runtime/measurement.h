@@ -54,6 +54,9 @@ struct counter_values {
   double l2_bytes = 0;               ///< lts__t_bytes.sum, bytes (all L2 tag lookups)
   double l2_read_sectors = 0;        ///< lts__t_sectors_srcunit_tex_op_read.sum, 32-byte sectors
   double l2_write_sectors = 0;       ///< lts__t_sectors_srcunit_tex_op_write.sum, 32-byte sectors
+  bool l1_available = false;         ///< the L1 sectors below were measured (recorded data before them lacks them)
+  double l1_read_sectors = 0;        ///< l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum, 32-byte sectors
+  double l1_write_sectors = 0;       ///< l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum, 32-byte sectors
   double duration_s = 0;             ///< gpu__time_duration.sum, seconds (summed over launches)
   double sm_clock_hz = 0;            ///< sm__cycles_elapsed.avg.per_second, Hz (mean over launches)
 
@@ -71,6 +74,10 @@ struct counter_values {
   double l2_write_bytes() const { return l2_write_sectors * 32; }
   /// @return Bytes the SMs loaded from L2: l2_read_sectors x 32.
   double l2_read_bytes() const { return l2_read_sectors * 32; }
+  /// @return Global-load bytes the SMs requested of L1: l1_read_sectors x 32.
+  double l1_read_bytes() const { return l1_read_sectors * 32; }
+  /// @return Global-store bytes the SMs passed through L1: l1_write_sectors x 32.
+  double l1_write_bytes() const { return l1_write_sectors * 32; }
   /// @return FLOPs on CUDA cores of @p precision: its fp_instructions weighted by sass_fp_counters.
   double simt_flops(fp_precision precision) const;
   /// @return FP32 FLOPs on CUDA cores: fadd + fmul + 2 ffma.
