@@ -101,6 +101,17 @@ elseif(STEP STREQUAL "package")
   if(NOT kernel STREQUAL "consumer_saxpy")
     fail("package: the manifest's first kernel is '${kernel}', not 'consumer_saxpy'")
   endif()
+  # The SARIF a CI job would upload: SARIF 2.1.0's schema and GitHub code scanning's rules (relative URIs
+  # under the consumer's source directory, rule help), checked by the analyzer tests' validator.
+  find_program(python3 python3)
+  if(python3)
+    run(package.sarif ${python3} ${ROOFLINT_SOURCE_DIR}/tests/analyzer/check_sarif.py
+        ${ROOFLINT_SOURCE_DIR}/third_party/sarif-2.1.0/sarif-schema-2.1.0.json
+        ${WORK}/package/consumer_kernels.sarif --root ${project})
+    if(NOT STATUS EQUAL 0)
+      fail("package: the SARIF does not pass the schema or GitHub's rules:\n${OUTPUT}")
+    endif()
+  endif()
 
 elseif(STEP STREQUAL "fetchcontent")
   # rooflint from its source tree, with the analyzer of the tree under test (not built again) and no CUDA
