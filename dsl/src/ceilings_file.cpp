@@ -25,14 +25,17 @@ using json = nlohmann::ordered_json;  // keeps keys in the documented order
 constexpr const char* schema_name = "rooflint-ceilings";
 
 json optional_string(const std::string& s) { return s.empty() ? json(nullptr) : json(s); }
+/// 0 is "not recorded" (a field the file that was read lacked): written as null, which reads back as absent,
+/// never as a 0 that the reader's range check refuses (found by tests/fuzz).
+template <class T> json known(T v) { return v == 0 ? json(nullptr) : json(v); }
 
 json to_json_value(const device_info& d) {
   return json{{"name", d.name},
               {"uuid", d.uuid},
               {"compute_capability", d.compute_capability},
-              {"sm_count", d.sm_count},
-              {"l2_bytes", d.l2_bytes},
-              {"dram_bytes", d.dram_bytes},
+              {"sm_count", known(d.sm_count)},
+              {"l2_bytes", known(d.l2_bytes)},
+              {"dram_bytes", known(d.dram_bytes)},
               {"driver_version", d.driver_version},
               {"cuda_runtime_version", d.cuda_runtime_version},
               {"cublas_version", d.cublas_version}};
