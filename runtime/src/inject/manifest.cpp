@@ -242,13 +242,18 @@ result<std::vector<std::string>> find_manifests(const std::string& path) {
   std::vector<std::string> found;
   for (auto it = fs::recursive_directory_iterator(path, fs::directory_options::skip_permission_denied, ec);
        !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    // rooflint_analyze() names a manifest <target>.rooflint.json unless MANIFEST says otherwise; the
+    // examples name theirs <name>.manifest.json: both are found.
     const std::string name = it->path().filename().string();
-    if (it->is_regular_file(ec) && name.size() > 14 && name.compare(name.size() - 14, 14, ".manifest.json") == 0)
+    const auto ends_with = [&](std::string_view suffix) {
+      return name.size() > suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
+    };
+    if (it->is_regular_file(ec) && (ends_with(".manifest.json") || ends_with(".rooflint.json")))
       found.push_back(it->path().string());
   }
   std::sort(found.begin(), found.end());
   if (found.empty())
-    return error{error_code::invalid_argument, "--manifest '" + path + "': no *.manifest.json below this directory (is the analyzer built?)"};
+    return error{error_code::invalid_argument, "--manifest '" + path + "': no *.rooflint.json or *.manifest.json below this directory (is the analyzer built, and rooflint_analyze() used?)"};
   return found;
 }
 
