@@ -1,9 +1,20 @@
 #!/usr/bin/env bash
 # Builds the tree that scripts/gpu-job.sh runs on the device machine: the CUDA runtime, the examples and
-# the tests, without the analyzer (the device has no clang), in Release. Carry build-gpu/ with the call.
+# the tests, without the analyzer (the device has no clang), in Release. The build tree is larger than
+# the 64 MiB a device call carries, so its executables (and the injection library) are copied, in the
+# same layout, into .carry/gpu, and the analyzer's manifests of the examples (from build/, if built
+# there) into .carry/manifests. Then, on the device:
+#   ROOFLINT_BUILD_DIR=.carry/gpu ROOFLINT_MANIFESTS=.carry/manifests bash scripts/gpu-job.sh full
+# with carry [".carry/gpu", ".carry/manifests"].
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DROOFLINT_BUILD_ANALYZER=OFF >/dev/null
 cmake --build build-gpu -j "$(nproc)"
-du -sh build-gpu
+rm -rf .carry/gpu .carry/manifests
+mkdir -p .carry/gpu .carry/manifests
+(cd build-gpu && find runtime examples tests -maxdepth 3 -type f \( -perm -u+x -o -name '*.so' \) \
+   ! -path '*/CMakeFiles/*' ! -path 'tests/fuzz/*' -print) |
+  while read -r f; do mkdir -p ".carry/gpu/$(dirname "$f")"; cp "build-gpu/$f" ".carry/gpu/$f"; done
+find build/examples -name '*.manifest.json' -exec cp {} .carry/manifests/ \; 2>/dev/null || true
+du -sh .carry/gpu .carry/manifests
