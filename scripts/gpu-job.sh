@@ -2,7 +2,8 @@
 # The GPU part, in one call on the device machine (an H200 lent through the `device` tool): runs over a
 # tree built here (scripts/build-gpu.sh) and carried along, and writes logs and reports under $OUT.
 #
-#   OUT=/some/dir bash scripts/gpu-job.sh [quick|full|levels]
+#   ROOFLINT_BUILD_DIR=.carry/gpu ROOFLINT_MANIFESTS=.carry/manifests OUT=/some/dir \
+#     bash scripts/gpu-job.sh [quick|full|levels]      (carry .carry/gpu and .carry/manifests: build-gpu.sh)
 #
 # levels: the hierarchical roofline only (ceilings against their peers, the examples, ncu per level).
 #
