@@ -141,7 +141,8 @@ json::Object specValueJson(const dsl::spec &S) {
                                    {"arg", int(T.arg)},
                                    {"shape", std::move(Shape)},
                                    {"elements", polyJson(T.elements)},
-                                   {"partial", T.partial}});
+                                   {"partial", T.partial},
+                                   {"extra", T.extra}});
   }
   for (int I = 0; I < S.op.derived_count; ++I) {
     const dsl::derived_dim &R = S.op.derived[I];

@@ -217,6 +217,7 @@ llvm::Expected<ReadSpec> readSpec(const APValue &Value, QualType T, const ASTCon
     for (unsigned D = 0; D < Info.rank; ++D) Info.shape[D] = static_cast<std::int8_t>(R.integer(R.element(Shape, D)));
     Info.elements = R.poly(R.field(N, sp::TensorElements));
     Info.partial = R.integer(R.field(N, sp::TensorPartial)) != 0;
+    Info.extra = R.integer(R.field(N, sp::TensorExtra)) != 0;
   }
 
   const Node Conv = R.field(Root, sp::Convention);

@@ -145,6 +145,8 @@ void read_spec_value(reader& r, const json& v, dsl::spec& s) {
     for (std::size_t i = 0; i < shape.size(); ++i) info.shape[i] = static_cast<std::int8_t>(shape[i].get<int>());
     info.elements = r.poly(t, "elements");
     info.partial = r.flag(t, "partial");
+    // "extra" (operation::with) is newer than version 2's first manifests: absent means false.
+    info.extra = t.contains("extra") && r.flag(t, "extra");
   }
   s.convention.count_elementwise = r.flag(v, "count_elementwise");
   s.convention.halve_causal = r.flag(v, "halve_causal");

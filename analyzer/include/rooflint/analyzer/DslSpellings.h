@@ -90,6 +90,7 @@ inline constexpr llvm::StringLiteral TensorRank = "rank";
 inline constexpr llvm::StringLiteral TensorShape = "shape";
 inline constexpr llvm::StringLiteral TensorElements = "elements";
 inline constexpr llvm::StringLiteral TensorPartial = "partial";
+inline constexpr llvm::StringLiteral TensorExtra = "extra";
 
 // struct flop_convention
 inline constexpr llvm::StringLiteral CountElementwise = "count_elementwise";

@@ -111,6 +111,7 @@ constexpr tensor_info tensor_info_of(const T& t) {
   info.rank = static_cast<std::uint8_t>(T::rank);
   info.elements = t.touched;
   info.partial = t.partial;
+  info.extra = t.extra;
   return info;
 }
 

@@ -72,11 +72,39 @@ struct op_info {
   std::uint8_t constraint_count = 0;
 };
 
+namespace detail {
+/// Every dimension of the tensors Es is a dimension of some tensor of Ts.
+template <class... Ts, class... Es>
+constexpr bool extra_dims_known(type_list<Ts...>, type_list<Es...>) {
+  using all = typename concat<typename Ts::shape...>::type;
+  return (all_dims_in<typename Es::shape, all>::value && ...);
+}
+}  // namespace detail
+
 /// An operation over tensors Ts.
 template <class... Ts>
 struct operation {
   op_info info;
   std::tuple<Ts...> tensors;
+
+  /// The operation also writes (or reads) the tensors @p extra, counted in the compulsory bytes like
+  /// its own: a layernorm's mean and rstd (B,T), a softmax's row max and sum (R), a reduction's index
+  /// (R). Their dimensions must be dimensions of the operation's tensors; they add no FLOPs.
+  ///
+  ///     layernorm(in<0>("x", f32, B, T, C), out<1>("y", f32, B, T, C))
+  ///         .with(out<2>("mean", f32, B, T), out<3>("rstd", f32, B, T))
+  template <class... Es>
+  consteval operation<Ts..., Es...> with(Es... extra) const {
+    static_assert(sizeof...(Es) > 0, "rooflint: with: name the extra tensors (out<3>(\"mean\", f32, B, T))");
+    static_assert((Tensor<Es> && ...), "rooflint: with: an extra tensor must be in, out or inout (an uncounted pointer goes to kernel())");
+    if constexpr ((Tensor<Es> && ...)) {
+      static_assert(detail::extra_dims_known(type_list<Ts...>{}, type_list<Es...>{}), "rooflint: with: every dimension of an extra tensor must be a dimension of the operation's tensors");
+      const auto mark = [](auto t) { t.extra = true; return t; };
+      return {info, std::tuple_cat(tensors, std::tuple<Es...>{mark(extra)...})};
+    } else {
+      return {info, {}};
+    }
+  }
 };
 
 namespace detail {

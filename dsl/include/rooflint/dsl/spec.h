@@ -34,6 +34,7 @@ struct tensor_info {
   std::array<std::int8_t, max_rank> shape{};   ///< dims[shape[i]] is the i-th dimension
   poly elements;                               ///< elements that count towards compulsory bytes
   bool partial = false;                        ///< elements is a part, stated by touches()
+  bool extra = false;                          ///< an extra tensor of the operation (operation::with)
 };
 
 /// What the user expects of the kernel; checked by the analyzer (bound) and the verifier (all).

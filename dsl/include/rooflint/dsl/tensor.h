@@ -117,6 +117,7 @@ struct tensor_ref {
   name_t name;
   poly touched = elements();  ///< elements the kernel must touch (all, unless touches() says a part)
   bool partial = false;
+  bool extra = false;  ///< added to an operation by operation::with() (a layernorm's mean and rstd)
 
   /// @return Number of elements, the product of the shape's dimensions.
   static constexpr poly elements() { return (poly(1.0) * ... * to_poly(Dims{})); }
