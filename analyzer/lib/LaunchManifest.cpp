@@ -153,6 +153,14 @@ json::Object specValueJson(const dsl::spec &S) {
                                    {"padding", R.padding},
                                    {"dilation", R.dilation}});
   }
+  json::Array Terms;
+  for (int I = 0; I < S.size_terms.count; ++I) {
+    const dsl::size_term &T = S.size_terms.terms[I];
+    Terms.push_back(json::Object{{"name", std::string(T.name.view())},
+                                 {"op", std::string(dsl::name(T.op))},
+                                 {"lhs", polyJson(T.lhs)},
+                                 {"rhs", polyJson(T.rhs)}});
+  }
   for (int I = 0; I < S.op.constraint_count; ++I) {
     const dsl::size_constraint &C = S.op.constraints[I];
     Constraints.push_back(json::Object{
@@ -169,6 +177,7 @@ json::Object specValueJson(const dsl::spec &S) {
                           {"derived", std::move(Derived)},
                           {"constraints", std::move(Constraints)}}},
       {"dims", std::move(Dims)},
+      {"size_terms", std::move(Terms)},
       {"tensors", std::move(Tensors)},
       {"count_elementwise", S.convention.count_elementwise},
       {"halve_causal", S.convention.halve_causal},

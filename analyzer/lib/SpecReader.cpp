@@ -251,6 +251,22 @@ llvm::Expected<ReadSpec> readSpec(const APValue &Value, QualType T, const ASTCon
     Size.site = static_cast<std::int8_t>(R.integer(R.field(L, sp::LaunchSite)));
   }
 
+  // min, max and ceil_div terms (dsl/poly.h): dimensions derived from their operands.
+  const Node Terms = R.field(Root, sp::SizeTerms);
+  S.size_terms.count = static_cast<std::uint8_t>(
+      std::min<int64_t>(R.integer(R.field(Terms, sp::SizeTableCount)), dsl::max_size_terms));
+  const Node TermList = R.field(Terms, sp::SizeTableTerms);
+  for (unsigned I = 0; I < S.size_terms.count; ++I) {
+    const Node N = R.element(TermList, I);
+    dsl::size_term &Term = S.size_terms.terms[I];
+    Term.name = R.name(R.field(N, sp::SizeTermName));
+    const int64_t Op = R.integer(R.field(N, sp::SizeTermOp));
+    if (Op < 0 || Op > static_cast<int64_t>(dsl::size_op::ceil_div)) R.fail("a size term's operation is out of range");
+    Term.op = static_cast<dsl::size_op>(Op);
+    Term.lhs = R.poly(R.field(N, sp::SizeTermLhs));
+    Term.rhs = R.poly(R.field(N, sp::SizeTermRhs));
+  }
+
   // kernel_spec<Kernel>::kernel: an lvalue whose base is the bound FunctionDecl.
   if (const CXXRecordDecl *RD = T->getAsCXXRecordDecl(); RD && (RD = RD->getDefinition())) {
     for (const FieldDecl *F : RD->fields()) {

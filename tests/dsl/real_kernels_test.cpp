@@ -73,3 +73,67 @@ TEST(ExtraOutputs, ReductionCountsItsIndex) {
   EXPECT_DOUBLE_EQ(argmax.written_bytes_at(r.bound), 8000.0);
   EXPECT_EQ(argmax.tensors[2].dtype, model::dtype::i32);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Sizes with min, max and ceil-division
+namespace {
+void embed(const std::int32_t*, const float*, float*) {}
+void tiled(const float*, float*) {}
+
+// An embedding lookup of B*T tokens from a V-row table reads at most min(B*T, V) distinct rows.
+inline constexpr auto lookup = kernel<embed>("embed", custom(0, in<0>("idx", i32, B, T),                               // idx: (B,T)
+                                                             in<1>("table", f32, V, D).touches(min(B * T, V) * D),  // table: (V,D)
+                                                             out<2>("y", f32, B, T, D)));                            // y: (B,T,D)
+
+// A tiled kernel that computes whole 128-wide tiles: 2 FLOP per element of ceil_div(N, 128) tiles.
+inline constexpr auto tiles = kernel<tiled>("tiled", custom(2 * ceil_div(N, 128) * 128 * M, in<0>("x", f32, M, N),   // x: (M,N)
+                                                            out<1>("y", f32, M, N)));                                  // y: (M,N)
+}  // namespace
+
+TEST(SizeTerms, PrintAsTheirText) {
+  EXPECT_EQ(lookup.size_terms.count, 1);
+  EXPECT_EQ(lookup.size_terms.terms[0].name.view(), "min(B*T, V)");
+  EXPECT_EQ(to_string(lookup.read_bytes), "4*B*T + 4*D*min(B*T, V)");  // the dimension table's order
+  EXPECT_EQ(to_string(tiles.flops), "256*ceil_div(N, 128)*M");  // the FLOP count's order
+  EXPECT_EQ((max(2 * N + 1, K)).sizes.terms[0].name.view(), "max(2*N + 1, K)");
+}
+
+TEST(SizeTerms, AnEmbeddingLookupTouchesMinOfTokensAndRows) {
+  // B*T = 8*1024 = 8192 tokens below V = 50257 rows: min = 8192 rows of D = 768 floats:
+  // table 4*8192*768 = 25,165,824 bytes; idx 4*8192 = 32,768; y 25,165,824 written.
+  auto r = lookup.bind(B(8), T(1024), D(768), V(50257));
+  ASSERT_TRUE(r.ok());
+  EXPECT_DOUBLE_EQ(lookup.read_bytes_at(r.bound), 25165824.0 + 32768.0);
+  EXPECT_DOUBLE_EQ(lookup.written_bytes_at(r.bound), 25165824.0);
+  // B*T = 64*1024 = 65,536 tokens from a V = 1000-row table (repeated tokens): min = 1000 rows:
+  // table 4*1000*768 = 3,072,000 bytes (not 4*65536*768 = 201,326,592, 65x the table); idx 262,144.
+  r = lookup.bind(B(64), T(1024), D(768), V(1000));
+  ASSERT_TRUE(r.ok());
+  EXPECT_DOUBLE_EQ(lookup.read_bytes_at(r.bound), 3072000.0 + 262144.0);
+  EXPECT_DOUBLE_EQ(r.bound[static_cast<std::size_t>(lookup.dim_index(name_t("min(B*T, V)")))], 1000.0);
+}
+
+TEST(SizeTerms, CeilDivisionCountsWholeTiles) {
+  // N = 1000: ceil(1000 / 128) = 8 tiles of 128 columns = 1024 columns; M = 3: 2*3*1024 = 6,144 FLOP.
+  // N = 1024: exactly 8 tiles, the same 6,144.
+  EXPECT_DOUBLE_EQ(tiles.flops_at(tiles.bind(M(3), N(1000)).bound), 6144.0);
+  EXPECT_DOUBLE_EQ(tiles.flops_at(tiles.bind(M(3), N(1024)).bound), 6144.0);
+  EXPECT_DOUBLE_EQ(tiles.flops_at(tiles.bind(M(3), N(1025)).bound), 2 * 3 * 1152.0);  // 9 tiles
+}
+
+TEST(SizeTerms, AMissingOperandNamesTheOperand) {
+  // Without V the term has no size either; the dimension reported is V, the one the user must give.
+  const auto r = lookup.bind(B(8), T(1024), D(768));
+  EXPECT_EQ(r.missing.view(), "V");
+}
+
+TEST(Touches, ATouchedPartLargerThanItsTensorIsAnErrorAtBind) {
+  // B*T*D of a (V,D) table: at B*T = 65,536 tokens and V = 1000 rows it is 65x the table.
+  constexpr auto loose = kernel<embed>("embed", custom(0, in<0>("idx", i32, B, T),                      // idx: (B,T)
+                                                       in<1>("table", f32, V, D).touches(B * T * D),   // table: (V,D)
+                                                       out<2>("y", f32, B, T, D)));                     // y: (B,T,D)
+  const auto r = loose.bind(B(64), T(1024), D(768), V(1000));
+  EXPECT_FALSE(r.ok());
+  EXPECT_EQ(r.too_large.view(), "table");
+  EXPECT_TRUE(loose.bind(B(8), T(1024), D(768), V(50257)).ok());
+}

@@ -160,6 +160,21 @@ void read_spec_value(reader& r, const json& v, dsl::spec& s) {
   s.flops = r.poly(v, "flops");
   s.read_bytes = r.poly(v, "read_bytes");
   s.written_bytes = r.poly(v, "written_bytes");
+  // min, max and ceil_div terms (dsl/poly.h), newer than version 2's first manifests: absent means none.
+  if (!r.failure.empty() || !v.contains("size_terms")) return;
+  const json& terms = r.array(v, "size_terms", dsl::max_size_terms);
+  if (!r.failure.empty()) return;
+  for (const json& t : terms) {
+    dsl::size_term& term = s.size_terms.terms[s.size_terms.count++];
+    term.name = r.name(t, "name");
+    const std::string op = r.text(t, "op");
+    if (r.failure.empty() && !enum_from(op, std::array<std::string_view, 3>{"min", "max", "ceil_div"}, term.op))
+      r.failure = r.where + ": unknown size term operation '" + op + "'";
+    term.lhs = r.poly(t, "lhs");
+    term.rhs = r.poly(t, "rhs");
+    if (r.failure.empty() && s.dim_index(term.name) < 0)
+      r.failure = r.where + ": size term '" + std::string(term.name.view()) + "' is not one of the spec's dimensions";
+  }
 }
 
 void read_launch(reader& r, const json& l, dsl::spec& s) {
@@ -316,6 +331,9 @@ std::string source_text(const manifest_kernel& k, const dsl::launch_size& l) {
 }  // namespace
 
 std::string binding_problem(const manifest_kernel& k, const dsl::binding_result& r, const dsl::launch_values& v) {
+  if (r.missing.empty() && r.violated.empty() && r.unknown.empty() && !r.too_large.empty())
+    return "tensor '" + std::string(r.too_large.view()) + "': the part the spec says the kernel touches (touches()) is larger than the whole tensor at this launch (" +
+           sizes_text(k.spec, r.bound) + ")";
   const dsl::name_t dim = !r.violated.empty() ? r.violated : !r.missing.empty() ? r.missing : r.unknown;
   const std::string d = "dimension '" + std::string(dim.view()) + "'";
   const dsl::launch_size* l = k.spec.launch.find(dim);

@@ -25,6 +25,7 @@ inline constexpr struct T final : dim<"T"> {} T;
 inline void conv_kernel(const float* x, const float* w, float* y, float* workspace) {}
 inline void flash_kernel(const __half* q, const __half* k, const __half* v, __half* o) {}
 inline void embed_kernel(const float* table, const std::int32_t* ids, float* out, int rows) {}
+inline void norm_kernel(const float* x, float* y, float* mean, float* rstd) {}
 
 // Derived output sizes (stride 2, padding 1), a static dimension, an uncounted pointer, a math mode,
 // expectations of every kind.
@@ -51,13 +52,21 @@ inline constexpr auto flash_spec =
         .count_elementwise()
         .at(B(4), Nh(16), S(2048), D(128));
 
-// A partial tensor (touches), a custom FLOP count, and sizes read from a launch (an argument, a block
+// A partial tensor (touches) with a min term, a custom FLOP count, and sizes read from a launch (an argument, a block
 // dimension with a divisor; V stays at its .at() size).
 inline constexpr auto embed_spec =
-    kernel<embed_kernel>("embed", custom(0, in<0>("table", f32, V, D).touches(T * D),  // table: (V,D)
+    kernel<embed_kernel>("embed", custom(0, in<0>("table", f32, V, D).touches(min(T, V) * D),  // table: (V,D)
                                          in<1>("ids", i32, T),                         // ids: (T)
                                          out<2>("out", f32, T, D)))                    // out: (T,D)
         .at(V(50000), T(4096), D(768))
         .sizes(T(arg<3>), D(block_dim.x / 2))
         .expect(memory_bound);
+
+// Extra counted outputs (operation::with).
+inline constexpr auto norm_spec =
+    kernel<norm_kernel>("norm", layernorm(in<0>("x", f32, T, D),           // x: (T,D)
+                                          out<1>("y", f32, T, D))          // y: (T,D)
+                                    .with(out<2>("mean", f32, T),          // mean: (T)
+                                          out<3>("rstd", f32, T)))         // rstd: (T)
+        .at(T(4096), D(768));
 }  // namespace contract

@@ -29,6 +29,15 @@ inline constexpr llvm::StringLiteral Flops = "flops";
 inline constexpr llvm::StringLiteral ReadBytes = "read_bytes";
 inline constexpr llvm::StringLiteral WrittenBytes = "written_bytes";
 inline constexpr llvm::StringLiteral Launch = "launch";
+inline constexpr llvm::StringLiteral SizeTerms = "size_terms";
+
+// struct size_table / size_term (dsl/poly.h)
+inline constexpr llvm::StringLiteral SizeTableTerms = "terms";
+inline constexpr llvm::StringLiteral SizeTableCount = "count";
+inline constexpr llvm::StringLiteral SizeTermName = "name";
+inline constexpr llvm::StringLiteral SizeTermOp = "op";
+inline constexpr llvm::StringLiteral SizeTermLhs = "lhs";
+inline constexpr llvm::StringLiteral SizeTermRhs = "rhs";
 
 // struct launch_binding / launch_size (dsl/launch.h)
 inline constexpr llvm::StringLiteral LaunchKind = "kind";

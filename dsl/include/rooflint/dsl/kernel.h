@@ -208,11 +208,16 @@ constexpr void check_counts_at(const spec& s, const sizes& at) {
 /// a size nothing else fixes (the FLOP count of custom() is checked where it is given).
 constexpr void check_dims_in_tensors(const spec& s) {
   for (int d = 0; d < s.dim_count; ++d) {
+    if (s.size_terms.index_of(s.dims[d].name) >= 0) continue;  // a min/max/ceil_div term: its operands are checked below
     bool found = false;
     for (const tensor_info& t : s.tensor_list())
       for (int i = 0; i < t.rank; ++i) found = found || t.shape[i] == d;
     require(found, "rooflint: touches: the touched part uses a dimension that no tensor has");
   }
+  for (int t = 0; t < s.size_terms.count; ++t)
+    for (const poly* p : {&s.size_terms.terms[t].lhs, &s.size_terms.terms[t].rhs})
+      for (int d = 0; d < p->dim_count; ++d)
+        require(!p->uses(d) || s.dim_index(p->dims[d]) >= 0, "rooflint: touches: the touched part uses a dimension that no tensor has");
 }
 
 }  // namespace detail
@@ -242,6 +247,7 @@ struct kernel_spec : spec {
     }
     const binding_result declared = s.declared();
     detail::require(declared.violated.empty(), "rooflint: at: a size contradicts the operation (a conv output size or C_in/groups)");
+    detail::require(declared.too_large.empty(), "rooflint: at: the touched part of a tensor is larger than the tensor at these sizes");
     if (declared.ok()) detail::check_counts_at(s, declared.bound);
     return s;
   }
@@ -272,7 +278,7 @@ struct kernel_spec : spec {
       }
     }
     for (int i = 0; i < s.dim_count; ++i) {
-      bool derived = false;
+      bool derived = s.size_terms.index_of(s.dims[i].name) >= 0;  // min/max/ceil_div: from its operands
       for (int d = 0; d < s.op.derived_count; ++d) derived = derived || s.op.derived[d].name == s.dims[i].name;
       const bool fixed = s.launch.find(s.dims[i].name) || s.dims[i].static_size > 0 || s.dims[i].declared_size > 0 || derived;
       detail::require(fixed, "rooflint: sizes: a dimension is neither read from the launch nor fixed by a static size, the operation or a preceding .at()");  // one line: nvcc prints only the first
@@ -347,6 +353,7 @@ consteval kernel_spec<Kernel> kernel(const char (&name)[N], operation<Ts...> op,
   s.op = op.info;
   // The FLOP count's dimensions first, so formulas print in the operation's order ("2*M*N*K").
   detail::collect_dims(s, op.info.flops);
+  s.size_terms.merge(op.sizes);
   bool math_chosen = false;
   const auto add = [&]<class T>(const T& t) {
     if (s.tensor_count >= max_tensors) return;  // too many: the static_assert above is the one error
@@ -354,6 +361,7 @@ consteval kernel_spec<Kernel> kernel(const char (&name)[N], operation<Ts...> op,
       tensor_info info = detail::tensor_info_of(t);
       detail::collect_dims<T>(s, info);
       detail::collect_dims(s, t.touched);
+      s.size_terms.merge(t.sizes);
       if (!math_chosen && Read<T>) {  // the math mode by operation and the first read tensor's dtype
         s.mode = model::math_mode_by_operation(T::element, is_contraction(s.op.kind));
         math_chosen = true;
@@ -373,6 +381,8 @@ consteval kernel_spec<Kernel> kernel(const char (&name)[N], operation<Ts...> op,
   };
   std::apply([&](const auto&... t) { (add(t), ...); }, op.tensors);
   (add(extra), ...);
+  for (int t = 0; t < s.size_terms.count; ++t)  // a term used only inside another one's operand is a dimension too
+    detail::collect_dims(s, poly::variable(s.size_terms.terms[t].name));
   detail::refresh(s);
   detail::check_dims_in_tensors(s);
   return s;

@@ -86,6 +86,7 @@ template <class... Ts>
 struct operation {
   op_info info;
   std::tuple<Ts...> tensors;
+  size_table sizes{};  ///< the min, max and ceil_div terms of a custom FLOP count
 
   /// The operation also writes (or reads) the tensors @p extra, counted in the compulsory bytes like
   /// its own: a layernorm's mean and rstd (B,T), a softmax's row max and sum (R), a reduction's index
@@ -100,7 +101,7 @@ struct operation {
     if constexpr ((Tensor<Es> && ...)) {
       static_assert(detail::extra_dims_known(type_list<Ts...>{}, type_list<Es...>{}), "rooflint: with: every dimension of an extra tensor must be a dimension of the operation's tensors");
       const auto mark = [](auto t) { t.extra = true; return t; };
-      return {info, std::tuple_cat(tensors, std::tuple<Es...>{mark(extra)...})};
+      return {info, std::tuple_cat(tensors, std::tuple<Es...>{mark(extra)...}), sizes};
     } else {
       return {info, {}};
     }
@@ -386,16 +387,19 @@ consteval operation<In, Gamma, Beta, Out> layernorm(In in, Gamma gamma, Beta bet
   return op;
 }
 
-/// Anything else: you state the ideal FLOPs (`2 * N * N`), counted under every convention.
-/// The FLOP count may use only dimensions of these tensors and must not be negative at any sizes.
-template <PolyLike F, Tensor... Ts>
+/// Anything else: you state the ideal FLOPs (`2 * N * N`, `2 * ceil_div(N, 128) * 128 * K`), counted
+/// under every convention. The FLOP count may use only dimensions of these tensors and must not be
+/// negative at any sizes.
+template <SizeLike F, Tensor... Ts>
 consteval operation<Ts...> custom(const F& flops, Ts... ts) {
   static_assert(sizeof...(Ts) > 0, "rooflint: custom: name the tensors the operation reads and writes");
-  const poly f = to_poly(flops);
+  const size_expr f = to_expr(flops);
   using dims = detail::probe<typename detail::concat<typename Ts::shape...>::type>;
   detail::require(dims::covers(f), "rooflint: custom: the FLOP count uses a dimension that none of its tensors has");
-  detail::require(!dims::negative_somewhere(f), "rooflint: custom: the FLOP count must not be negative");
-  return detail::make_op(op_kind::custom, "custom", f, ts...);
+  detail::require(!dims::negative_somewhere(f.value, f.sizes), "rooflint: custom: the FLOP count must not be negative");
+  auto op = detail::make_op(op_kind::custom, "custom", f.value, ts...);
+  op.sizes = f.sizes;
+  return op;
 }
 
 }  // namespace rooflint::dsl
