@@ -191,6 +191,13 @@ llvm::Expected<ReadSpec> readSpec(const APValue &Value, QualType T, const ASTCon
                            R.name(R.field(C, sp::ConstraintRhs))};
   }
 
+  S.op.precision_stated = R.integer(R.field(Op, sp::OpPrecisionStated)) != 0;
+  for (auto [Field, Out] : {std::pair{sp::OpCompute, &S.op.compute}, std::pair{sp::OpAccumulate, &S.op.accumulate}}) {
+    const int64_t D = R.integer(R.field(Op, Field));
+    if (D < 0 || D >= static_cast<int64_t>(model::dtype_count)) R.fail("the operation's precision dtype is out of range");
+    *Out = static_cast<model::dtype>(D);
+  }
+
   S.dim_count = static_cast<std::uint8_t>(std::min<int64_t>(R.integer(R.field(Root, sp::DimCount)), dsl::max_dims));
   const Node Dims = R.field(Root, sp::Dims);
   for (unsigned I = 0; I < S.dim_count; ++I) {

@@ -137,3 +137,61 @@ TEST(Touches, ATouchedPartLargerThanItsTensorIsAnErrorAtBind) {
   EXPECT_EQ(r.too_large.view(), "table");
   EXPECT_TRUE(loose.bind(B(8), T(1024), D(768), V(50257)).ok());
 }
+
+// ---------------------------------------------------------------------------------------------
+// Mixed precision stated once: the tensors' dtypes are the storage, .precision() the math
+namespace {
+void gelu_bf16(const __nv_bfloat16*, __nv_bfloat16*) {}
+void gemm_bf16_simt(const __nv_bfloat16*, const __nv_bfloat16*, __nv_bfloat16*) {}
+void gemm_fp8(const __nv_fp8_e4m3*, const __nv_fp8_e4m3*, __nv_bfloat16*) {}
+
+// bf16 in, f32 math, bf16 out: a GELU converts each element to float (about 8 FLOP with tanh counted as 1).
+inline constexpr auto gelu = kernel<gelu_bf16>("gelu", unary(8, in<0>("x", bf16, N), out<1>("y", bf16, N)).precision(f32));
+// A bf16 GEMM done in f32 on CUDA cores (each operand converted to float, FFMA): the FP32 SIMT roof.
+inline constexpr auto simt_gemm = kernel<gemm_bf16_simt>("gemm", matmul(in<0>("A", bf16, M, K), in<1>("B", bf16, K, N),
+                                                                        out<2>("C", bf16, M, N)).precision(f32));
+// The same storage without a stated precision runs on the BF16 tensor roof.
+inline constexpr auto tensor_gemm = kernel<gemm_bf16_simt>("gemm", matmul(in<0>("A", bf16, M, K), in<1>("B", bf16, K, N),
+                                                                          out<2>("C", bf16, M, N)));
+// fp8 in, f32 accumulate, bf16 out.
+inline constexpr auto fp8_gemm = kernel<gemm_fp8>("gemm_fp8", matmul(in<0>("A", fp8_e4m3, M, K), in<1>("B", fp8_e4m3, K, N),
+                                                                     out<2>("C", bf16, M, N)).precision(fp8_e4m3, f32));
+}  // namespace
+
+TEST(Precision, Bf16StorageWithF32MathIsFp32SimtWorkOnBf16Bytes) {
+  // N = 2^20: read 2 bytes and write 2 bytes per element, 4,194,304 bytes; 8 FLOP each.
+  EXPECT_EQ(gelu.mode, model::math_mode::fp32_simt);
+  EXPECT_TRUE(gelu.op.precision_stated);
+  EXPECT_EQ(gelu.op.compute, model::dtype::f32);
+  EXPECT_EQ(gelu.op.accumulate, model::dtype::f32);
+  const auto r = gelu.bind(N(1 << 20));
+  EXPECT_DOUBLE_EQ(gelu.bytes_at(r.bound), 4194304.0);
+  EXPECT_DOUBLE_EQ(gelu.count_elementwise().flops_at(r.bound), 8.0 * (1 << 20));
+}
+
+TEST(Precision, TheComputeDtypePicksTheRoofOfAMatmul) {
+  EXPECT_EQ(simt_gemm.mode, model::math_mode::fp32_simt);
+  EXPECT_EQ(tensor_gemm.mode, model::math_mode::bf16_tensor);
+  // M = N = K = 4096 in bf16: 3 * 2 * 4096^2 = 100,663,296 bytes either way.
+  const auto r = simt_gemm.bind(M(4096), N(4096), K(4096));
+  EXPECT_DOUBLE_EQ(simt_gemm.bytes_at(r.bound), 100663296.0);
+  EXPECT_DOUBLE_EQ(tensor_gemm.bytes_at(r.bound), 100663296.0);
+}
+
+TEST(Precision, Fp8InputsWithF32AccumulateAndABf16Output) {
+  EXPECT_EQ(fp8_gemm.mode, model::math_mode::fp8_tensor);
+  EXPECT_EQ(fp8_gemm.op.compute, model::dtype::fp8_e4m3);
+  EXPECT_EQ(fp8_gemm.op.accumulate, model::dtype::f32);
+  // M = N = K = 8192: A and B 1 byte each, 2 * 8192^2 = 134,217,728; C bf16 2 * 8192^2 = 134,217,728.
+  const auto r = fp8_gemm.bind(M(8192), N(8192), K(8192));
+  EXPECT_DOUBLE_EQ(fp8_gemm.read_bytes_at(r.bound), 134217728.0);
+  EXPECT_DOUBLE_EQ(fp8_gemm.written_bytes_at(r.bound), 134217728.0);
+}
+
+TEST(Precision, OperandsOfDifferentFp8FormatsStateTheirPrecision) {
+  // e4m3 activations times e5m2 weights (compiles only with .precision(); tests/dsl/fail/matmul_dtypes_differ).
+  constexpr auto mixed = matmul(in<0>("A", fp8_e4m3, M, K), in<1>("B", fp8_e5m2, K, N), out<2>("C", bf16, M, N));
+  EXPECT_TRUE(mixed.mixed_operands);
+  EXPECT_FALSE(mixed.info.precision_stated);
+  EXPECT_TRUE(mixed.precision(fp8_e4m3, f32).info.precision_stated);
+}

@@ -121,6 +121,13 @@ void read_spec_value(reader& r, const json& v, dsl::spec& s) {
   for (const json& c : constraints)
     s.op.constraints[s.op.constraint_count++] = {r.name(c, "lhs"), static_cast<std::int64_t>(r.number(c, "factor")),
                                                  r.name(c, "rhs")};
+  // The stated precision (operation::precision()), newer than version 2's first manifests: absent means not stated.
+  if (op.contains("precision_stated")) {
+    s.op.precision_stated = r.flag(op, "precision_stated");
+    for (auto [key, out] : {std::pair{"compute", &s.op.compute}, std::pair{"accumulate", &s.op.accumulate}})
+      if (const std::string d = r.text(op, key); r.failure.empty() && !dtype_from(d, *out))
+        r.failure = r.where + ": unknown " + key + " dtype '" + d + "'";
+  }
   const json& dims = r.array(v, "dims", dsl::max_dims);
   const json& tensors = r.array(v, "tensors", dsl::max_tensors);
   if (!r.failure.empty()) return;

@@ -24,6 +24,7 @@ inline constexpr struct T final : dim<"T"> {} T;
 
 inline void conv_kernel(const float* x, const float* w, float* y, float* workspace) {}
 inline void flash_kernel(const __half* q, const __half* k, const __half* v, __half* o) {}
+inline void gelu_kernel(const __nv_bfloat16* x, __nv_bfloat16* y) {}
 inline void embed_kernel(const float* table, const std::int32_t* ids, float* out, int rows) {}
 inline void norm_kernel(const float* x, float* y, float* mean, float* rstd) {}
 
@@ -68,5 +69,10 @@ inline constexpr auto norm_spec =
                                           out<1>("y", f32, T, D))          // y: (T,D)
                                     .with(out<2>("mean", f32, T),          // mean: (T)
                                           out<3>("rstd", f32, T)))         // rstd: (T)
+        .at(T(4096), D(768));
+
+// A stated precision: bf16 storage, f32 math and accumulate.
+inline constexpr auto gelu_spec =
+    kernel<gelu_kernel>("gelu", unary(8, in<0>("x", bf16, T, D), out<1>("y", bf16, T, D)).precision(f32))
         .at(T(4096), D(768));
 }  // namespace contract

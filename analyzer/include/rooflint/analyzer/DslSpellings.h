@@ -71,6 +71,9 @@ inline constexpr llvm::StringLiteral OpDerived = "derived";
 inline constexpr llvm::StringLiteral OpDerivedCount = "derived_count";
 inline constexpr llvm::StringLiteral OpConstraints = "constraints";
 inline constexpr llvm::StringLiteral OpConstraintCount = "constraint_count";
+inline constexpr llvm::StringLiteral OpPrecisionStated = "precision_stated";
+inline constexpr llvm::StringLiteral OpCompute = "compute";
+inline constexpr llvm::StringLiteral OpAccumulate = "accumulate";
 
 // struct derived_dim
 inline constexpr llvm::StringLiteral DerivedName = "name";

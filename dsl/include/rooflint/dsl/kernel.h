@@ -115,6 +115,12 @@ constexpr tensor_info tensor_info_of(const T& t) {
   return info;
 }
 
+/// Never constexpr, like compile_time_error: calling it in a constant expression is the error, and the
+/// compiler names the function with its template argument, the dimension left without a size
+/// ("dimension_without_size<B>", "[with D = B]").
+template <class D>
+inline void dimension_without_size(const char* /*message*/) {}
+
 /// Collects the dimension tags of T's shape into s.dims (in order of first appearance) and sets info.shape.
 template <Tensor T>
 constexpr void collect_dims(spec& s, tensor_info& info) {
@@ -130,6 +136,7 @@ constexpr void collect_dims(spec& s, tensor_info& info) {
       }
       // Also for a dimension first met in a polynomial (the FLOP count, a touched part), which has no static size.
       if (Ds::static_size > 0) s.dims[at].static_size = static_cast<double>(Ds::static_size);
+      s.dims[at].no_size = &dimension_without_size<Ds>;
       if (i < max_rank) info.shape[i++] = static_cast<std::int8_t>(at);  // past it: tensor_ref's static_assert says so
     }(), ...);
   }(typename T::shape{});
@@ -281,6 +288,7 @@ struct kernel_spec : spec {
       bool derived = s.size_terms.index_of(s.dims[i].name) >= 0;  // min/max/ceil_div: from its operands
       for (int d = 0; d < s.op.derived_count; ++d) derived = derived || s.op.derived[d].name == s.dims[i].name;
       const bool fixed = s.launch.find(s.dims[i].name) || s.dims[i].static_size > 0 || s.dims[i].declared_size > 0 || derived;
+      if (!fixed && s.dims[i].no_size) s.dims[i].no_size("rooflint: sizes: a dimension is neither read from the launch nor fixed by a static size, the operation or a preceding .at()");  // names the dimension
       detail::require(fixed, "rooflint: sizes: a dimension is neither read from the launch nor fixed by a static size, the operation or a preceding .at()");  // one line: nvcc prints only the first
     }
     return s;
@@ -354,7 +362,13 @@ consteval kernel_spec<Kernel> kernel(const char (&name)[N], operation<Ts...> op,
   // The FLOP count's dimensions first, so formulas print in the operation's order ("2*M*N*K").
   detail::collect_dims(s, op.info.flops);
   s.size_terms.merge(op.sizes);
-  bool math_chosen = false;
+  detail::require(!op.mixed_operands || op.info.precision_stated || op.info.kind != op_kind::matmul, "rooflint: matmul: lhs and rhs have different dtypes (state the precision: matmul(...).precision(f16, f32))");
+  detail::require(!op.mixed_operands || op.info.precision_stated || op.info.kind != op_kind::bmm, "rooflint: bmm: lhs and rhs have different dtypes (state the precision: bmm(...).precision(f16, f32))");
+  detail::require(!op.mixed_operands || op.info.precision_stated || op.info.kind != op_kind::addmm, "rooflint: addmm: lhs and rhs have different dtypes (state the precision: addmm(...).precision(f16, f32))");
+  detail::require(!op.mixed_operands || op.info.precision_stated || op.info.kind != op_kind::linear, "rooflint: linear: X and W have different dtypes (state the precision: linear(...).precision(f16, f32))");
+  // A stated precision picks the roof by its compute dtype; otherwise the first read tensor's dtype does.
+  bool math_chosen = op.info.precision_stated;
+  if (math_chosen) s.mode = model::math_mode_by_operation(op.info.compute, is_contraction(s.op.kind));
   const auto add = [&]<class T>(const T& t) {
     if (s.tensor_count >= max_tensors) return;  // too many: the static_assert above is the one error
     if constexpr (Tensor<T>) {

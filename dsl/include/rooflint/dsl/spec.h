@@ -22,6 +22,9 @@ struct dim_info {
   name_t name;
   double static_size = 0;    ///< from dim<"N", size>
   double declared_size = 0;  ///< from spec.at(N(size)): the size build-time verdicts use
+  /// A compile-time error that names this dimension's tag in the compiler's message
+  /// (detail::dimension_without_size<N>); null for a dimension read back from a manifest.
+  void (*no_size)(const char*) = nullptr;
 };
 
 /// A tensor of a spec, with its shape as indices into spec::dims.

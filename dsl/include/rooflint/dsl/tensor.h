@@ -193,6 +193,43 @@ consteval tensor_ref<Arg, D, role::read_write, std::remove_cvref_t<Ds>...> inout
   return {name_t(name)};
 }
 
+// Misuses that are not candidates of the builders above (a number or an expression as a shape entry,
+// a C++ type or model::dtype for the dtype) meet these instead, whose only work is a rooflint message
+// (the compiler's own "no matching function" would name neither). They return a type that is no
+// Tensor, so nothing downstream accepts it.
+namespace detail {
+template <class T> struct is_dtype_tag : std::false_type {};
+template <dtype D> struct is_dtype_tag<dtype_tag<D>> : std::true_type {};
+
+/// What a misused builder returns: not a Tensor.
+struct not_a_tensor {};
+
+template <class D, class... Ds>
+concept MisusedTensor = !(is_dtype_tag<std::remove_cvref_t<D>>::value && (Dim<Ds> && ...));
+
+template <class D, class... Ds>
+consteval not_a_tensor misused_tensor() {
+  static_assert(is_dtype_tag<std::remove_cvref_t<D>>::value, "rooflint: tensor: the dtype must be a dtype tag (f32, bf16, i32, ...), not a C++ type (float) or a model::dtype value");
+  static_assert(!is_dtype_tag<std::remove_cvref_t<D>>::value || (Dim<Ds> && ...), "rooflint: tensor: every shape entry must be a dimension tag (N, S), not a number or an expression (N*S): give the product a dimension of its own");
+  return {};
+}
+}  // namespace detail
+
+template <int Arg, class D, std::size_t N, class... Ds> requires detail::MisusedTensor<D, Ds...>
+consteval detail::not_a_tensor in(const char (&)[N], D, Ds...) { return detail::misused_tensor<D, Ds...>(); }
+template <int Arg, class D, std::size_t N, class... Ds> requires detail::MisusedTensor<D, Ds...>
+consteval detail::not_a_tensor out(const char (&)[N], D, Ds...) { return detail::misused_tensor<D, Ds...>(); }
+template <int Arg, class D, std::size_t N, class... Ds> requires detail::MisusedTensor<D, Ds...>
+consteval detail::not_a_tensor inout(const char (&)[N], D, Ds...) { return detail::misused_tensor<D, Ds...>(); }
+
+/// in<0, float>("x", N): a C++ type where the dtype tag belongs.
+template <int Arg, class T, std::size_t N, class... Ds>
+consteval detail::not_a_tensor in(const char (&)[N], Ds...) { return detail::misused_tensor<T, Ds...>(); }
+template <int Arg, class T, std::size_t N, class... Ds>
+consteval detail::not_a_tensor out(const char (&)[N], Ds...) { return detail::misused_tensor<T, Ds...>(); }
+template <int Arg, class T, std::size_t N, class... Ds>
+consteval detail::not_a_tensor inout(const char (&)[N], Ds...) { return detail::misused_tensor<T, Ds...>(); }
+
 /// A pointer parameter that is not part of the operation's traffic.
 template <int Arg, std::size_t N>
 consteval uncounted_ref<Arg> uncounted(const char (&name)[N]) {
