@@ -37,6 +37,10 @@ class verify_session {
   /// @p launch_stream: the stream of the launch (its CUDA events time it when no counter can).
   result<void> begin_external(cudaStream_t launch_stream);
   measurement end_external(const std::string& case_name, cudaStream_t launch_stream);
+  /// rooflint's own wall time around the external launches measured so far, per phase, in s: "arm"
+  /// (counter data and config), "drain" (waiting for the program's earlier work, the L2 flush, starting the profiler), "counters"
+  /// (waiting for the launch, stopping, decoding, evaluating), "clock" (NVML's SM clock).
+  const std::vector<std::pair<std::string, double>>& external_seconds() const { return external_seconds_; }
 
  private:
   result<void> ensure_device();
@@ -56,6 +60,7 @@ class verify_session {
   cupti::range_profiler* profiler_ = nullptr;
   bool external_counting_ = false;      ///< begin_external started the profiler
   cudaEvent_t external_start_ = nullptr, external_stop_ = nullptr;  ///< the process's (range_profiler::shared)
+  std::vector<std::pair<std::string, double>> external_seconds_{{"arm", 0}, {"drain", 0}, {"counters", 0}, {"clock", 0}};
 };
 
 }  // namespace rooflint::runtime
