@@ -226,6 +226,33 @@ TEST(RealKernels, AnEmbeddingLookupReadsMinOfTokensAndTableRows) {
   EXPECT_EQ(e.spec.read_bytes_at(r.bound), 64 + 49152);
 }
 
+namespace {
+void loose_embed(const std::int32_t*, const float*, float*, int, int) {}
+inline constexpr struct Tk final : dsl::dim<"T"> {} Tk;
+inline constexpr struct Vk final : dsl::dim<"V"> {} Vk;
+inline constexpr struct Dk final : dsl::dim<"D"> {} Dk;
+// T*D of a (V,D) table: larger than the table once T > V (min(T, V) * D is meant).
+inline constexpr auto loose_spec =
+    dsl::kernel<loose_embed>("loose_embed", dsl::custom(0, dsl::in<0>("ids", dsl::i32, Tk),                                  // ids: (T)
+                                                        dsl::in<1>("table", dsl::f32, Vk, Dk).touches(Tk * Dk),             // table: (V,D)
+                                                        dsl::out<2>("out", dsl::f32, Tk, Dk)))                               // out: (T,D)
+        .at(Dk(4))
+        .sizes(Tk(dsl::arg<3>), Vk(dsl::arg<4>));
+}  // namespace
+
+TEST(InjectLaunch, SaysWhichTensorsTouchedPartIsLargerThanTheTensor) {
+  manifest_kernel k;
+  k.spec = loose_spec;
+  // T = 10 lookups of a V = 3-row table: 10*4 touched elements of 3*4.
+  const dsl::launch_values v = ints({{3, 10}, {4, 3}});
+  const auto r = k.spec.bind_launch(v);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.too_large.view(), "table");
+  EXPECT_EQ(binding_problem(k, r, v),
+            "tensor 'table': the part the spec says the kernel touches (touches()) is larger than the whole tensor at this launch (T=10, V=3, D=4)");
+  EXPECT_TRUE(k.spec.bind_launch(ints({{3, 3}, {4, 10}})).ok());
+}
+
 TEST(InjectLines, RoundTripALaunchWithItsMeasurement) {
   const auto ks = example();
   const launch_event e = axpy_launch(kernel_named(ks, "axpy"), 1 << 20, measured_axpy(1 << 20, 1e-3));
