@@ -313,7 +313,7 @@ case_outputs_are_written_whole_or_not_at_all() {
   lacks "LLVM ERROR" err
   [[ $(cat s.sarif) == old ]] || fail "the old SARIF was not kept"
   [[ $(cat m.json) != old ]] || fail "the manifest (small enough) should have been written"
-  [[ -z $(ls | grep '\.tmp-') ]] || fail "a temporary file was left: $(ls)"
+  [[ -z $(ls -A | grep '\.tmp') ]] || fail "a temporary file was left: $(ls)"
   # Into a directory that is a file: the same kind of message.
   printf 'x' > notadir
   run 5 --manifest notadir/m.json "$inputs/rooflint-bound.cu" -- "${flags[@]}"

@@ -33,7 +33,7 @@ result<void> verify_session::begin_external(cudaStream_t launch_stream) {
   external_counting_ = false;
   std::optional<phase_timer> arm(std::in_place, external_seconds_[0].second);
   if (options_.counters) {
-    ensure_profiler();  // its failure (permission, another profiler) leaves timing-only verdicts
+    ensure_profiler(groups::core);  // its failure (permission, another profiler) leaves timing-only verdicts
     if (profiler_ && core_) {
       ROOFLINT_TRY(profiler_->arm(*core_, 1));
       external_counting_ = true;
@@ -49,7 +49,8 @@ result<void> verify_session::begin_external(cudaStream_t launch_stream) {
   if (!external_start_) ROOFLINT_TRY_CUDA(cudaEventCreate(&external_start_));
   if (!external_stop_) ROOFLINT_TRY_CUDA(cudaEventCreate(&external_stop_));
   ROOFLINT_TRY_CUDA(cudaEventRecord(external_start_, launch_stream));
-  if (external_counting_) return profiler_->start();
+  if (external_counting_) ROOFLINT_TRY(profiler_->start());
+  external_began_ = std::chrono::steady_clock::now();
   return success();
 }
 
@@ -57,11 +58,12 @@ measurement verify_session::end_external(const std::string& case_name, cudaStrea
   measurement m;
   m.case_name = case_name;
   m.device = device_;
+  external_seconds_[2].second += std::chrono::duration<double>(std::chrono::steady_clock::now() - external_began_).count();
   counter_values& k = m.counters;
   k.notes = group_notes_;
   k.ranges_expected = 1;
   float event_ms = 0;
-  std::optional<phase_timer> counting(std::in_place, external_seconds_[2].second);
+  std::optional<phase_timer> counting(std::in_place, external_seconds_[3].second);
   const bool timed = cudaEventRecord(external_stop_, launch_stream) == cudaSuccess &&
                      cudaEventSynchronize(external_stop_) == cudaSuccess &&
                      cudaEventElapsedTime(&event_ms, external_start_, external_stop_) == cudaSuccess;
@@ -94,7 +96,7 @@ measurement verify_session::end_external(const std::string& case_name, cudaStrea
     t.repetitions = 1;
     t.median_s = t.min_s = t.max_s = event_ms * 1e-3;
   }
-  phase_timer clock(external_seconds_[3].second);
+  phase_timer clock(external_seconds_[4].second);
   if (nvml_device_.handle)
     if (auto mhz = nvml_library::instance()->sm_mhz(nvml_device_)) {
       t.clock_available = true;

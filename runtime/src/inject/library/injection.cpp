@@ -5,7 +5,7 @@
 //     and block, and binds the spec's sizes (spec.bind_launch, the manifest's parameter layout);
 //   - for the first launch of each distinct (kernel, sizes) (ROOFLINT_INJECT_LAUNCHES per key), at the
 //     API's entry: waits for the device, flushes L2 with a read-only sweep and starts counting the core
-//     metric group (auto range, kernel replay: one pass, so the counted launch is the program's own and
+//     metric group (auto range, user replay: one pass, so the counted launch is the program's own and
 //     its results do not change); at the API's exit: stops, and records the counters and the launch's
 //     duration (verify_session::begin_external / end_external, the harness verifier's session);
 //   - appends one JSON line per annotated launch to ROOFLINT_INJECT_OUTPUT (inject.h).
