@@ -3,9 +3,10 @@
 # tree built here (scripts/build-gpu.sh) and carried along, and writes logs and reports under $OUT.
 #
 #   ROOFLINT_BUILD_DIR=.carry/gpu ROOFLINT_MANIFESTS=.carry/manifests OUT=/some/dir \
-#     bash scripts/gpu-job.sh [quick|full|levels]      (carry .carry/gpu and .carry/manifests: build-gpu.sh)
+#     bash scripts/gpu-job.sh [quick|full|levels|inject]      (carry .carry/gpu and .carry/manifests: build-gpu.sh)
 #
 # levels: the hierarchical roofline only (ceilings against their peers, the examples, ncu per level).
+# inject: rooflint-verify -- program's overhead against ncu's on the example program only.
 #
 # Steps: device state; GPU tests; rooflint-ceilings (thorough and quick, timed); verification of every
 # example with reports; ncu side by side for the traffic figures; the verifier's overhead against ncu;
@@ -16,6 +17,7 @@ mode=${1:-full}
 build=${ROOFLINT_BUILD_DIR:-build-gpu}
 OUT=${OUT:-out/gpu}
 logs="$OUT/logs"
+manifests=${ROOFLINT_MANIFESTS:-$build}
 mkdir -p "$logs"
 export PYTHONUNBUFFERED=1
 
@@ -39,6 +41,58 @@ ncu_levels() {
   python3 scripts/levels-vs-ncu.py "$OUT/verify.json" "$logs/ncu-levels" "$logs/ncu-levels.txt" >>"$OUT/summary.txt" 2>&1
   cat "$logs/ncu-levels.txt" >>"$1" 2>/dev/null
 }
+
+core_metrics=(dram__bytes_read.sum dram__bytes_write.sum gpu__time_duration.sum lts__t_bytes.sum lts__t_sectors_srcunit_tex_op_read.sum lts__t_sectors_srcunit_tex_op_write.sum sm__cycles_elapsed.avg.per_second l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum)  # cupti::core_metrics()
+
+# rooflint-verify's overhead against ncu on one program (docs/verifier.md): the plain example program run
+# $2 rounds (every example kernel, small and large), then under rooflint-verify measuring every annotated
+# launch, then under ncu collecting the same core metrics with its own L2 flush on the same launches
+# (-k: the manifests' kernels). Overhead = wall - plain wall; the ratio is rooflint's over ncu's.
+inject_overhead() {
+  local rounds=$2 program="$build/examples/program/rooflint-example-program" kernels
+  kernels=$(python3 -c 'import json,glob,sys
+names=sorted({k["mangled_name"] for f in glob.glob(sys.argv[1]+"/**/*.json",recursive=True) for k in json.load(open(f)).get("kernels",[]) if k.get("mangled_name")})
+print("|".join(names))' "$manifests")
+  run overhead-plain "$program" "" "$rounds"
+  ROOFLINT_PROFILER_REENABLE=${ROOFLINT_PROFILER_REENABLE:-0} run overhead-inject "$build/runtime/rooflint-verify" \
+      --manifest "$manifests" --launches 1000 --json "$logs/overhead-inject.json" -- "$program" "" "$rounds"
+  ROOFLINT_PROFILER_REENABLE=1 run overhead-inject-reenable "$build/runtime/rooflint-verify" \
+      --manifest "$manifests" --launches 1000 --json "$logs/overhead-inject-reenable.json" -- "$program" "" "$rounds"
+  run overhead-ncu ncu --clock-control none --cache-control all --kernel-name-base mangled -k "regex:^(${kernels})\$" \
+      --metrics "$(IFS=,; echo "${core_metrics[*]}")" "$program" "" "$rounds"
+  python3 - "$logs" "$1" <<'PY'
+import json, re, sys
+logs, out = sys.argv[1], sys.argv[2]
+def wall(name):
+    m = re.search(r"wall ([0-9.]+) s", open(f"{logs}/{name}.log").read())
+    return float(m.group(1)) if m else float("nan")
+def measured(name):
+    try: return sum(k["launches_measured"] for k in json.load(open(f"{logs}/{name}.json"))["kernels"])
+    except (OSError, ValueError, KeyError): return 0
+ncu_launches = open(f"{logs}/overhead-ncu.log").read().count("==PROF== Profiling")
+plain = wall("overhead-plain")
+rows = [("plain program", plain, 0)]
+for name, what in (("overhead-inject", "rooflint-verify"), ("overhead-inject-reenable", "rooflint-verify, re-enable per launch"), ("overhead-ncu", "ncu, core metrics")):
+    rows.append((what, wall(name), ncu_launches if name == "overhead-ncu" else measured(name)))
+with open(out, "a") as f:
+    for what, w, n in rows:
+        per = f"{(w - plain) / n * 1e3:.1f} ms per launch over {n} launches" if n else ""
+        print(f"{what:40s} wall {w:7.2f} s  overhead {w - plain:6.2f} s  {per}", file=f)
+    ncu_over = rows[3][1] - plain
+    for what, w, n in rows[1:3]:
+        print(f"{what}: overhead {(w - plain) / ncu_over:.2f}x ncu's (target <= 0.3x)", file=f)
+PY
+}
+
+if [[ $mode == inject ]]; then
+  section "device"
+  nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,power.draw,clocks_event_reasons.active --format=csv | tee -a "$OUT/summary.txt"
+  section "overhead: rooflint-verify -- program against ncu (3 rounds of the example program)"
+  inject_overhead "$OUT/summary.txt" 3
+  tar -C "$OUT" -czf "$OUT/logs.tar.gz" logs && rm -rf "$logs"
+  section "done"
+  exit 0
+fi
 
 if [[ $mode == levels ]]; then
   section "device"
@@ -88,7 +142,6 @@ cat "$logs/verify.log" >>"$OUT/summary.txt"
 # ----- rooflint-verify -- program: unmodified programs through CUPTI injection (docs/verifier.md) -----
 # Needs the analyzer's manifests (version 2), which the device machine cannot make (no clang): carry
 # them and point ROOFLINT_MANIFESTS at them (default: the build tree).
-manifests=${ROOFLINT_MANIFESTS:-$build}
 if [[ -x $build/runtime/rooflint-verify && -x $build/examples/program/rooflint-example-program ]]; then
   section "rooflint-verify -- the plain example program"
   run inject-program "$build/runtime/rooflint-verify" --manifest "$manifests" --ceilings "$OUT/ceilings.json" \
@@ -116,6 +169,8 @@ if [[ $mode == full ]]; then
   run overhead-ncu ncu --clock-control none --metrics dram__bytes_read.sum,dram__bytes_write.sum,gpu__time_duration.sum,lts__t_bytes.sum \
       "$build/examples/rooflint-examples" --no-counters --repetitions 1
   grep -h "^wall" "$logs"/overhead-*.log | tee -a "$OUT/summary.txt"
+  section "overhead: rooflint-verify -- program against ncu (3 rounds of the example program)"
+  inject_overhead "$OUT/summary.txt" 3
 
   section "ceilings against PyTorch"
   python3 scripts/bench-ceilings.py --rooflint "$build/runtime/rooflint-ceilings" --output "$OUT/bench-ceilings.txt" \

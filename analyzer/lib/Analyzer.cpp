@@ -154,6 +154,15 @@ std::optional<ReadSpec> readSpecOf(const VarDecl &VD, ASTContext &Ctx, Reporter 
                   "spec " + quoted(SpecName) + " is not bound to a kernel function the analyzer can find");
     return std::nullopt;
   }
+  // The DSL sees a function pointer, not whether it is a kernel: in CUDA only a __global__ function is
+  // one (a host or __device__ function has no launch to bind or measure).
+  if (Read->Kernel && Ctx.getLangOpts().CUDA && !Read->Kernel->hasAttr<CUDAGlobalAttr>()) {
+    Report.report(DiagKind::KernelBinding, VD.getLocation(),
+                  "spec " + quoted(SpecName) + " is bound to " + quoted(Read->Kernel->getQualifiedNameAsString()) +
+                      ", which is not a __global__ function (a kernel): bind the spec to the kernel the program "
+                      "launches");
+    return std::nullopt;
+  }
   return std::move(*Read);
 }
 

@@ -189,6 +189,28 @@ TEST(InjectLines, RoundTripALaunchWithItsMeasurement) {
   EXPECT_EQ(back->m->counters.dram_read_bytes, 8.0 * (1 << 20));
 }
 
+// The end-of-process line: API counts, launches measured and rooflint's own time per phase survive the
+// trip through JSON; a line of another type is refused, not read as zeros.
+TEST(InjectLines, RoundTripTheApiCountsWithRooflintsOwnTime) {
+  api_counts c;
+  c.pid = 4242;
+  c.driver = {{"cuLaunchKernel", 40}, {"cuLaunchKernelEx", 3}};
+  c.runtime = {{"cudaLaunchKernel", 40}};
+  c.measured = 43;
+  c.rooflint_seconds = {{"arm", 0.25}, {"clock", 0.125}, {"counters", 1.5}, {"drain", 0.5}};
+  const std::string line = to_json_line(c);
+  EXPECT_EQ(line.find('\n'), line.size() - 1);
+  const auto back = api_counts_from_json(line);
+  ASSERT_TRUE(back.ok()) << back.err().message;
+  EXPECT_EQ(back->pid, 4242);
+  EXPECT_EQ(back->measured, 43);
+  EXPECT_EQ(back->driver, c.driver);
+  EXPECT_EQ(back->runtime, c.runtime);
+  EXPECT_EQ(back->rooflint_seconds, c.rooflint_seconds);  // JSON objects keep keys sorted: the order above
+  const auto not_apis = api_counts_from_json(to_json_line(axpy_launch(kernel_named(example(), "axpy"), 1 << 20, std::nullopt)));
+  EXPECT_FALSE(not_apis.ok());
+}
+
 TEST(InjectReport, GroupsLaunchesByKernelAndSizesAndComparesThem) {
   const auto ks = example();
   const manifest_kernel& axpy = kernel_named(ks, "axpy");

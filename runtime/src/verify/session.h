@@ -41,6 +41,10 @@ class verify_session {
   measurement end_external(const std::string& case_name, cudaStream_t launch_stream, int launches = 1);
   /// Closes a window begun by begin_external without a measurement (a region's instance abandoned).
   void abandon_external(int launches);
+  /// rooflint's own wall time around the external launches measured so far, per phase, in s: "arm"
+  /// (counter data and config), "drain" (waiting for the program's earlier work, the L2 flush, starting the profiler), "counters"
+  /// (waiting for the launch, stopping, decoding, evaluating), "clock" (NVML's SM clock).
+  const std::vector<std::pair<std::string, double>>& external_seconds() const { return external_seconds_; }
 
  private:
   result<void> ensure_device();
@@ -60,6 +64,7 @@ class verify_session {
   cupti::range_profiler* profiler_ = nullptr;
   bool external_counting_ = false;      ///< begin_external started the profiler
   cudaEvent_t external_start_ = nullptr, external_stop_ = nullptr;  ///< the process's (range_profiler::shared)
+  std::vector<std::pair<std::string, double>> external_seconds_{{"arm", 0}, {"drain", 0}, {"counters", 0}, {"clock", 0}};
 };
 
 }  // namespace rooflint::runtime

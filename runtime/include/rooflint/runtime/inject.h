@@ -165,8 +165,12 @@ result<launch_event> launch_event_from_json(const std::string& line);
 struct api_counts {
   long pid = 0;
   std::vector<std::pair<std::string, long>> driver, runtime;  ///< API name -> calls seen (every kernel)
+  long measured = 0;  ///< launches this process measured
+  /// rooflint's own wall time around those launches, per phase (arm, drain, counters, clock), in s
+  std::vector<std::pair<std::string, double>> rooflint_seconds;
 };
 std::string to_json_line(const api_counts& c);
+result<api_counts> api_counts_from_json(const std::string& line);
 
 // ---------------------------------------------------------------------------------------------------
 // The parent's report

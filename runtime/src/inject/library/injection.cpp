@@ -413,6 +413,8 @@ void report_api_counts() {
     std::lock_guard<std::mutex> lock(state->mutex);
     c.driver.assign(state->driver_calls.begin(), state->driver_calls.end());
     c.runtime.assign(state->runtime_calls.begin(), state->runtime_calls.end());
+    for (const auto& [key, n] : state->measured_per_key) c.measured += n;
+    if (state->session) c.rooflint_seconds = state->session->external_seconds();
   }
   emit(to_json_line(c));
 }
