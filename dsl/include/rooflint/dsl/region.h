@@ -75,6 +75,7 @@ struct library_kernel_t {
   static_assert(Pattern.view().size() > 0 && Pattern.view().size() < name_capacity,
                 "rooflint: region: a library kernel's pattern must have 1 to 31 characters");
   static constexpr fixed_string pattern = Pattern;
+  static constexpr bool rooflint_library_kernel = true;  ///< what is_library_kernel looks for
 };
 
 template <fixed_string Pattern>
@@ -82,8 +83,12 @@ inline constexpr library_kernel_t<Pattern> library_kernel{};
 
 namespace detail {
 
+// A member test, not a partial specialisation on library_kernel_t<P>: nvcc 13 does not deduce a class-type
+// template argument there.
 template <class T> struct is_library_kernel : std::false_type {};
-template <fixed_string P> struct is_library_kernel<library_kernel_t<P>> : std::true_type {};
+template <class T>
+  requires requires { T::rooflint_library_kernel; }
+struct is_library_kernel<T> : std::true_type {};
 
 template <auto K>
 constexpr bool is_function_kernel() {
