@@ -394,7 +394,15 @@ void CUPTIAPI callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId cbid
       std::lock_guard<std::mutex> lock(state->mutex);
       ++state->driver_calls[driver_api_name(cbid)];
     }
-    if (cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch || cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz) return;
+    if (cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch || cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz) {
+      // A graph's kernels are launches too: an open region instance does not survive them.
+      if (!state->tracker.empty()) {
+        std::lock_guard<std::mutex> lock(state->mutex);
+        if (const region_step step = state->tracker.on_launch({"(a CUDA graph)", 0, 0, true}); step.abandoned >= 0)
+          abandon_instance(step.abandoned_reason);
+      }
+      return;
+    }
     on_launch_enter(cbid, cb);
   } else {
     on_launch_exit();
