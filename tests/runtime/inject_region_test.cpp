@@ -220,3 +220,43 @@ TEST(InjectRegionReport, AnInstanceIsOneCaseJudgedAsOneUnit) {
   for (const std::string& m : r.remarks) never |= m.find("region 'prologue_gemm' is annotated but no complete instance of it was launched") != std::string::npos;
   EXPECT_TRUE(never);
 }
+
+namespace {
+region_step at(int position, bool begins, bool completes = false) {
+  region_step s;
+  s.region = 0;
+  s.position = position;
+  s.begins = begins;
+  s.completes = completes;
+  return s;
+}
+}  // namespace
+
+TEST(InjectRegionWindow, OpensAtTheFirstKernelUnlessTheSizesThereSayNot) {
+  // Sizes read at kernel 0 (softmax_3pass): a new (region, sizes) opens the window and counts.
+  region_window w = plan_region_window(at(0, true), 0, true, false, false, false);
+  EXPECT_TRUE(w.open);
+  EXPECT_TRUE(w.count);
+  // A repeat, or sizes that did not bind: no window at all.
+  EXPECT_FALSE(plan_region_window(at(0, true), 0, true, true, false, false).open);
+  EXPECT_FALSE(plan_region_window(at(0, true), 0, false, false, false, false).open);
+  // Another launch holds the window: seen, not measured.
+  w = plan_region_window(at(0, true), 0, true, false, true, false);
+  EXPECT_FALSE(w.open);
+  EXPECT_TRUE(w.busy_elsewhere);
+  // The later kernels of a counted instance change nothing.
+  w = plan_region_window(at(1, false), 0, true, false, true, true);
+  EXPECT_FALSE(w.open || w.close_unused || w.count);
+}
+
+TEST(InjectRegionWindow, SizesReadAtALaterKernelCloseAnUnwantedWindowThere) {
+  // Sizes read at kernel 2: the window opens at kernel 0 before they are known ...
+  EXPECT_TRUE(plan_region_window(at(0, true), 2, false, false, false, false).open);
+  EXPECT_FALSE(plan_region_window(at(1, false), 2, false, false, true, true).close_unused);
+  // ... and closes unused at kernel 2 when they are a repeat or do not bind; else the instance counts.
+  EXPECT_TRUE(plan_region_window(at(2, false, true), 2, true, true, true, true).close_unused);
+  EXPECT_TRUE(plan_region_window(at(2, false, true), 2, false, false, true, true).close_unused);
+  const region_window w = plan_region_window(at(2, false, true), 2, true, false, true, true);
+  EXPECT_FALSE(w.close_unused);
+  EXPECT_TRUE(w.count);
+}

@@ -51,4 +51,20 @@ region_step region_tracker::on_launch(const launch_record& launch) {
   return step;
 }
 
+region_window plan_region_window(const region_step& step, int site, bool bound, bool repeat, bool measuring,
+                                 bool counting) {
+  region_window w;
+  const bool at_site = step.position == site;
+  const bool useless = step.position >= site && (!bound || repeat);
+  if (step.begins && !useless) {
+    if (measuring) w.busy_elsewhere = true;
+    else w.open = counting = true;
+  } else if (!step.begins && at_site && counting && useless) {
+    w.close_unused = true;
+    counting = false;
+  }
+  w.count = at_site && counting;
+  return w;
+}
+
 }  // namespace rooflint::runtime::inject

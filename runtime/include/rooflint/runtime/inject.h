@@ -142,6 +142,21 @@ struct region_step {
 /// open (another kernel, or the next kernel on another stream or thread) abandons the instance and is
 /// then considered afresh. A launch of k_0 opens an instance of the first region (in manifest order)
 /// that starts with it. A library pattern does not match a kernel that a kernel spec annotates.
+/// What the injection library does with its counting window at one launch of a region's instance.
+struct region_window {
+  bool open = false;            ///< open the window now (begin_external for all the region's kernels)
+  bool close_unused = false;    ///< close it unused (the sizes, read at a later kernel, do not bind or are a repeat)
+  bool count = false;           ///< this instance is measured: count its (region, sizes) towards --launches
+  bool busy_elsewhere = false;  ///< another launch holds the window: the instance is seen, not measured
+};
+
+/// The window decision at a launch that is kernel @p step.position of an instance whose sizes are read at
+/// kernel @p site: @p bound and @p repeat (its (region, sizes) already measured --launches times) are
+/// known from the site on; @p measuring: some window is open; @p counting: this instance holds it. The
+/// window opens at the first kernel unless the sizes are known there (site 0) and say not to measure.
+region_window plan_region_window(const region_step& step, int site, bool bound, bool repeat, bool measuring,
+                                 bool counting);
+
 class region_tracker {
  public:
   region_tracker() = default;

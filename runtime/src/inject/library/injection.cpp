@@ -228,23 +228,19 @@ void on_region_launch(const region_step& step, CUpti_CallbackId cbid, const laun
       instance.repeat = state->measured_per_key[r.mangled_name + "|" + e.sizes] >= state->launches_per_key;
     }
   }
-  const bool sized = step.position >= site;
-  if (step.begins) {
-    const bool known_useless = sized && (!e.bound || instance.repeat);
-    if (state->measuring && !known_useless) {
-      e.not_measured = "another launch was being measured at the same time (launches from several threads)";
-    } else if (!known_useless) {
-      state->measuring = true;
-      instance.counting = true;
-      busy = true;
-      if (!state->session) state->session = new verify_session(state->options);  // never deleted: see injection_state
-      auto began = state->session->begin_external(instance.stream, region_launches(instance));
-      busy = false;
-      instance.began = began.ok();
-      if (!began) instance.begin_error = began.err();
-    }
-  } else if (step.position == site && instance.counting && (!e.bound || instance.repeat)) {
-    // The sizes, read at a later kernel, say this instance is not to be measured: close the window.
+  const region_window w = plan_region_window(step, site, e.bound, instance.repeat, state->measuring, instance.counting);
+  if (w.busy_elsewhere) e.not_measured = "another launch was being measured at the same time (launches from several threads)";
+  if (w.open) {
+    state->measuring = true;
+    instance.counting = true;
+    busy = true;
+    if (!state->session) state->session = new verify_session(state->options);  // never deleted: see injection_state
+    auto began = state->session->begin_external(instance.stream, region_launches(instance));
+    busy = false;
+    instance.began = began.ok();
+    if (!began) instance.begin_error = began.err();
+  }
+  if (w.close_unused) {
     if (instance.began) {
       busy = true;
       state->session->abandon_external(region_launches(instance));
@@ -253,7 +249,7 @@ void on_region_launch(const region_step& step, CUpti_CallbackId cbid, const laun
     instance.counting = false;
     state->measuring = false;
   }
-  if (step.position == site && instance.counting) ++state->measured_per_key[r.mangled_name + "|" + e.sizes];
+  if (w.count) ++state->measured_per_key[r.mangled_name + "|" + e.sizes];
   if (step.completes) {
     instance.active = true;  // a one-kernel region opens and closes at this launch
     region_completes = true;
