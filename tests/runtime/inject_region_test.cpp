@@ -260,3 +260,20 @@ TEST(InjectRegionWindow, SizesReadAtALaterKernelCloseAnUnwantedWindowThere) {
   EXPECT_FALSE(w.close_unused);
   EXPECT_TRUE(w.count);
 }
+
+TEST(InjectRegionReport, AKernelOfARegionWithASpecOfItsOwnIsJudgedWithTheRegion) {
+  auto ks = example();
+  // A spec of row_max alone, beside the region that runs it first.
+  manifest_kernel alone = named(ks, "axpy");
+  alone.kernel_name = "row_max_alone";
+  alone.mangled_name = row_max;
+  ks.push_back(alone);
+  const program_report r = make_program_report(ks, {}, verify_options{}, std::nullopt);
+  bool said = false, never = false;
+  for (const std::string& m : r.remarks) {
+    said |= m == "kernel 'row_max_alone' is a kernel of region 'softmax_3pass': its launches are judged with the region, not alone [rooflint-launches]";
+    never |= m.find("kernel 'row_max_alone' is annotated but was never launched") != std::string::npos;
+  }
+  EXPECT_TRUE(said);
+  EXPECT_FALSE(never);
+}

@@ -120,8 +120,19 @@ program_report make_program_report(const std::vector<manifest_kernel>& kernels, 
   }
   // An annotated kernel the program never launched: nothing wrong with the kernel, but the manifest and
   // the program may not match (a stale build, a spec standing for a library call).
+  // A kernel with a spec of its own that is also a region's kernel is judged with the region (the
+  // injection library hands its launches to the region): say so instead of "never launched".
+  std::map<std::string, std::string> region_of;  // member's mangled name -> region
+  for (const manifest_kernel& k : kernels)
+    if (k.is_region() && k.spec.launch.kind != dsl::binding_kind::none)
+      for (const manifest_region_kernel& m : k.region)
+        if (!m.library && !region_of.count(m.mangled_name)) region_of[m.mangled_name] = k.kernel_name;
   for (const kernel_launches& k : out.kernels) {
-    if (k.seen == 0 && k.region)
+    if (const auto r = region_of.find(k.mangled_name); !k.region && k.seen == 0 && r != region_of.end())
+      out.remarks.push_back("kernel '" + k.kernel + "' is a kernel of region '" + r->second +
+                            "': its launches are judged with the region, not alone [" +
+                            std::string(diagnostics::launches.name) + "]");
+    else if (k.seen == 0 && k.region)
       out.remarks.push_back("region '" + k.kernel + "' is annotated but no complete instance of it was launched" +
                             (k.not_measured.empty() ? std::string() : " (" + k.not_measured + ")") + " [" +
                             std::string(diagnostics::not_launched.name) + "]");
