@@ -53,7 +53,8 @@ core_metrics=(dram__bytes_read.sum dram__bytes_write.sum gpu__time_duration.sum 
 inject_overhead() {
   local program="$build/examples/program/rooflint-example-program" kernels rounds
   kernels=$(python3 -c 'import json,glob,sys
-names=sorted({k["mangled_name"] for f in glob.glob(sys.argv[1]+"/**/*.json",recursive=True) for k in json.load(open(f)).get("kernels",[]) if k.get("mangled_name")})
+ks=[k for f in glob.glob(sys.argv[1]+"/**/*.json",recursive=True) for k in json.load(open(f)).get("kernels",[])]
+names=sorted({n for k in ks for n in [k.get("mangled_name")]+[r.get("mangled_name") for r in ((k.get("region") or {}).get("kernels") or [])] if n})
 print("|".join(names))' "$manifests")
   for rounds in "$2" "$3"; do
     run "overhead-plain-$rounds" "$program" "" "$rounds"
@@ -156,6 +157,11 @@ if [[ -x $build/runtime/rooflint-verify && -x $build/examples/program/rooflint-e
   run inject-program "$build/runtime/rooflint-verify" --manifest "$manifests" --ceilings "$OUT/ceilings.json" \
       --json "$OUT/inject-program.json" -- "$build/examples/program/rooflint-example-program"
   cat "$logs/inject-program.log" >>"$OUT/summary.txt"
+  # The same verdicts as the harness for every example, regions included (issue 10).
+  if [[ -f $OUT/verify.json && -f $OUT/inject-program.json ]]; then
+    python3 scripts/verdicts-agree.py "$OUT/verify.json" "$OUT/inject-program.json" >"$OUT/inject-vs-harness.txt" 2>&1 || true
+    cat "$OUT/inject-vs-harness.txt" >>"$OUT/summary.txt"
+  fi
   if [[ -x $build/examples/program/rooflint-example-gtests ]]; then
     section "rooflint-verify -- the GoogleTest binary of the example kernels"
     run inject-gtests "$build/runtime/rooflint-verify" --manifest "$manifests" --ceilings "$OUT/ceilings.json" \

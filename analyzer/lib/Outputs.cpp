@@ -151,6 +151,25 @@ json::Object kernelObject(const KernelRecord &K, const model::peaks &P) {
   O["parameters"] = paramsJson(K.Params);
   O["launch"] = launchJson(S, K.Params);
   O["spec_value"] = specValueJson(S);
+  // Version 3: a region of kernels (dsl/region.h) names them in launch order.
+  O["kind"] = K.IsRegion ? "region" : "kernel";
+  if (K.IsRegion) {
+    json::Array Members;
+    for (const RegionKernelRecord &R : K.RegionKernels) {
+      if (R.Library) {
+        Members.push_back(json::Object{{"match", "library"}, {"pattern", R.Pattern}});
+        continue;
+      }
+      Members.push_back(json::Object{{"match", "function"},
+                                     {"function", R.FunctionName},
+                                     {"mangled_name", R.MangledName},
+                                     {"location", location(R.Location)},
+                                     {"parameters", paramsJson(R.Params)}});
+    }
+    O["region"] = json::Object{{"kernels", std::move(Members)}};
+  } else {
+    O["region"] = nullptr;
+  }
   O["peaks"] = json::Object{{"device", std::string(P.device)},
                             {"source", std::string(model::name(P.source))},
                             {"dram_bytes_per_s", P.dram_bytes_per_s},

@@ -28,14 +28,14 @@ class phase_timer {
 };
 }  // namespace
 
-result<void> verify_session::begin_external(cudaStream_t launch_stream) {
+result<void> verify_session::begin_external(cudaStream_t launch_stream, int launches) {
   ROOFLINT_TRY(ensure_device());
   external_counting_ = false;
   std::optional<phase_timer> arm(std::in_place, external_seconds_[0].second);
   if (options_.counters) {
     ensure_profiler(groups::core);  // its failure (permission, another profiler) leaves timing-only verdicts
     if (profiler_ && core_) {
-      ROOFLINT_TRY(profiler_->arm(*core_, 1));
+      ROOFLINT_TRY(profiler_->arm(*core_, launches));
       external_counting_ = true;
     }
   }
@@ -54,14 +54,14 @@ result<void> verify_session::begin_external(cudaStream_t launch_stream) {
   return success();
 }
 
-measurement verify_session::end_external(const std::string& case_name, cudaStream_t launch_stream) {
+measurement verify_session::end_external(const std::string& case_name, cudaStream_t launch_stream, int launches) {
   measurement m;
   m.case_name = case_name;
   m.device = device_;
   external_seconds_[2].second += std::chrono::duration<double>(std::chrono::steady_clock::now() - external_began_).count();
   counter_values& k = m.counters;
   k.notes = group_notes_;
-  k.ranges_expected = 1;
+  k.ranges_expected = launches;
   float event_ms = 0;
   std::optional<phase_timer> counting(std::in_place, external_seconds_[3].second);
   const bool timed = cudaEventRecord(external_stop_, launch_stream) == cudaSuccess &&
@@ -76,7 +76,7 @@ measurement verify_session::end_external(const std::string& case_name, cudaStrea
     k.unavailable_reason = "the core metrics are not available on chip '" + device_.chip + "'";
   } else if (external_counting_) {
     k.passes["core"] = static_cast<int>(core_->passes());
-    auto values = profiler_->finish(*core_, 1);
+    auto values = profiler_->finish(*core_, launches);
     if (values) {
       store_core_values(k, *values);
     } else {
@@ -84,7 +84,9 @@ measurement verify_session::end_external(const std::string& case_name, cudaStrea
     }
   }
   if (k.available)
-    k.notes.push_back("counted on the program's own launch (core group only: a second group would need a replay)");
+    k.notes.push_back(launches > 1 ? "counted on the program's own " + std::to_string(launches) +
+                                         " launches of the region, summed (core group only: a second group would need a replay)"
+                                   : "counted on the program's own launch (core group only: a second group would need a replay)");
   counting.reset();
   timing_values& t = m.timing;
   if (k.available && k.duration_s > 0) {
@@ -104,6 +106,12 @@ measurement verify_session::end_external(const std::string& case_name, cudaStrea
     }
   // No cudaGetLastError here: in a program that shares this libcudart it would clear the program's error.
   return m;
+}
+
+void verify_session::abandon_external(int launches) {
+  // Stop and decode what was counted, and drop it: the profiler is ready for the next window.
+  if (external_counting_ && profiler_ && core_) (void)profiler_->finish(*core_, launches);
+  external_counting_ = false;
 }
 
 }  // namespace rooflint::runtime

@@ -157,7 +157,9 @@ measurement verify_session::measure(const case_definition& c) {
     m.error = "case '" + c.name + "' returned a launcher without 'launch'";
     return m;
   }
-  const int launches = std::max(1, l.launches);
+  // A region's spec (dsl/region.h) knows its kernels; a case may say otherwise (a library call whose
+  // kernel count it measured).
+  const int launches = l.launches > 0 ? l.launches : std::max(1, c.spec->launches());
 
   fault_tracker fault;
   // Restore in-place inputs, flush L2 (read-only sweep), wait: all outside the measured window.

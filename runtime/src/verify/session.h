@@ -36,8 +36,12 @@ class verify_session {
   /// counters, and its duration (gpu__time_duration) as the timing of one run. The core group is one
   /// pass, counted with user replay: the counted launch is the program's own, nothing is replayed.
   /// @p launch_stream: the stream of the launch (its CUDA events time it when no counter can).
-  result<void> begin_external(cudaStream_t launch_stream);
-  measurement end_external(const std::string& case_name, cudaStream_t launch_stream);
+  /// @p launches: the kernel launches the window holds (a region's instance: its kernels, one range
+  /// each, summed by end_external like the harness sums a case's launches).
+  result<void> begin_external(cudaStream_t launch_stream, int launches = 1);
+  measurement end_external(const std::string& case_name, cudaStream_t launch_stream, int launches = 1);
+  /// Closes a window begun by begin_external without a measurement (a region's instance abandoned).
+  void abandon_external(int launches);
   /// rooflint's own wall time around the external launches measured so far, per phase, in s: "arm"
   /// (counter data and config), "drain" (waiting for the program's earlier work, the L2 flush, starting the profiler), "launch" (the
   /// program's launch call while counted: CUPTI's own work on it, and the kernel when the call waits), "counters"

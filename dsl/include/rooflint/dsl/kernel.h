@@ -26,6 +26,10 @@
 namespace rooflint::dsl {
 
 inline constexpr expected_bound memory_bound = expected_bound::memory;
+
+/// The argument index a region's tensor carries in its type (`in("x", f32, N)`, region.h): it names no
+/// parameter, and kernel<f>(...) refuses it.
+inline constexpr int region_tensor_arg = 127;
 inline constexpr expected_bound compute_bound = expected_bound::compute;
 
 namespace detail {
@@ -63,9 +67,9 @@ struct check_parameter {
 /// Checks one tensor (or uncounted pointer) B against kernel Kernel's parameter list.
 template <auto Kernel, class B, class Params = typename kernel_params<decltype(Kernel)>::type>
 struct check_binding {
-  static_assert(B::arg < static_cast<int>(std::tuple_size_v<Params>),
+  static_assert(B::arg == region_tensor_arg || B::arg < static_cast<int>(std::tuple_size_v<Params>),
                 "rooflint: kernel: a tensor's argument index is past the kernel's last parameter");
-  using parameter = typename param_at<B::arg, Params>::type;
+  using parameter = typename param_at<(B::arg == region_tensor_arg ? 1 << 20 : B::arg), Params>::type;
   static_assert(std::is_pointer_v<parameter> || std::is_same_v<parameter, no_parameter>,
                 "rooflint: kernel: a tensor must be bound to a pointer parameter");
   static constexpr bool parameter_ok = [] {
@@ -334,6 +338,8 @@ consteval kernel_spec<Kernel> kernel(const char (&name)[N], operation<Ts...> op,
   static_assert(std::is_pointer_v<decltype(Kernel)> && std::is_function_v<std::remove_pointer_t<decltype(Kernel)>>,
                 "rooflint: kernel: the template argument must be a __global__ function");
   static_assert(N > 1 && N <= name_capacity, "rooflint: kernel: a kernel name must have 1 to 31 characters");
+  static_assert(((Ts::arg != region_tensor_arg) && ...),
+                "rooflint: kernel: a tensor without a kernel parameter belongs to a region (region.h); bind it to a parameter: in<0>(\"x\", f32, N)");
   static_assert((detail::check_binding<Kernel, Ts>::ok && ...) && (detail::check_binding<Kernel, Extra>::ok && ...));
   static_assert(detail::distinct<Ts::arg..., Extra::arg...>(), "rooflint: kernel: two tensors are bound to the same kernel parameter");
   static_assert(detail::dim_names_distinct(typename detail::concat<typename detail::shape_of<Ts>::type...,
