@@ -32,6 +32,7 @@ std::string bindingName(dsl::binding_kind K) {
   switch (K) {
   case dsl::binding_kind::none: return "none";
   case dsl::binding_kind::kernel: return "kernel";
+  case dsl::binding_kind::region: return "region";
   }
   return "unknown";
 }
@@ -166,7 +167,13 @@ json::Object specValueJson(const dsl::spec &S) {
     Constraints.push_back(json::Object{
         {"lhs", std::string(C.lhs.view())}, {"factor", C.factor}, {"rhs", std::string(C.rhs.view())}});
   }
+  json::Array RegionKernels;  // version 3: empty for a spec of one kernel
+  for (int I = 0; I < S.region.kernel_count; ++I)
+    RegionKernels.push_back(json::Object{
+        {"match", S.region.kernels[I].match == dsl::kernel_match::library ? "library" : "function"},
+        {"pattern", std::string(S.region.kernels[I].pattern.view())}});
   return json::Object{
+      {"region_kernels", std::move(RegionKernels)},
       {"kernel_name", std::string(S.kernel_name.view())},
       // op kind by its index in dsl::op_kind (matmul 0 ... custom 10); the name is the operation's own.
       {"op", json::Object{{"kind", int(S.op.kind)},

@@ -2,6 +2,7 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
+#include "clang/AST/DeclTemplate.h"
 #include "rooflint/analyzer/DslSpellings.h"
 
 using namespace clang;
@@ -272,6 +273,35 @@ llvm::Expected<ReadSpec> readSpec(const APValue &Value, QualType T, const ASTCon
     Term.op = static_cast<dsl::size_op>(Op);
     Term.lhs = R.poly(R.field(N, sp::SizeTermLhs));
     Term.rhs = R.poly(R.field(N, sp::SizeTermRhs));
+  }
+
+  // A region's kernels (dsl/region.h): the count and patterns from the value, the functions from
+  // region_spec's template arguments (a pack of function pointers and library_kernel objects).
+  const Node Region = R.field(Root, sp::Region);
+  S.region.kernel_count = static_cast<std::uint8_t>(
+      std::min<int64_t>(R.integer(R.field(Region, sp::RegionKernelCount)), dsl::max_region_kernels));
+  const Node RegionKernels = R.field(Region, sp::RegionKernels);
+  for (unsigned I = 0; I < S.region.kernel_count; ++I) {
+    const Node K = R.element(RegionKernels, I);
+    S.region.kernels[I].match = static_cast<dsl::kernel_match>(R.integer(R.field(K, sp::RegionMatch)));
+    S.region.kernels[I].pattern = R.name(R.field(K, sp::RegionPattern));
+  }
+  if (S.region.is_region()) {
+    if (const auto *CTS = dyn_cast_or_null<ClassTemplateSpecializationDecl>(T->getAsCXXRecordDecl());
+        CTS && CTS->getTemplateArgs().size() == 1 && CTS->getTemplateArgs()[0].getKind() == TemplateArgument::Pack) {
+      for (const TemplateArgument &A : CTS->getTemplateArgs()[0].pack_elements()) {
+        const FunctionDecl *F = nullptr;
+        if (A.getKind() == TemplateArgument::Declaration) F = dyn_cast<FunctionDecl>(A.getAsDecl());
+        Out.RegionKernels.push_back(F);
+      }
+    }
+    if (Out.RegionKernels.size() != S.region.kernel_count)
+      R.fail("region '" + std::string(S.kernel_name.view()) + "' names " + std::to_string(S.region.kernel_count) +
+             " kernels, but its type has " + std::to_string(Out.RegionKernels.size()) + " template arguments");
+    for (unsigned I = 0; I < Out.RegionKernels.size() && I < S.region.kernel_count; ++I)
+      if (S.region.kernels[I].match == dsl::kernel_match::function && !Out.RegionKernels[I])
+        R.fail("kernel " + std::to_string(I) + " of region '" + std::string(S.kernel_name.view()) +
+               "' is not a function the analyzer can find");
   }
 
   // kernel_spec<Kernel>::kernel: an lvalue whose base is the bound FunctionDecl.

@@ -132,7 +132,7 @@ std::string program_json(const program_report& p, const std::vector<baseline_cas
   j["program"] = {{"command", p.program}, {"status", p.program_status}, {"outcome", p.program_outcome}, {"failed", p.program_failed}};
   nlohmann::json kernels = nlohmann::json::array();
   for (const kernel_launches& k : p.kernels)
-    kernels.push_back({{"kernel", k.kernel}, {"mangled_name", k.mangled_name}, {"launches_seen", k.seen},
+    kernels.push_back({{"kernel", k.kernel}, {"mangled_name", k.mangled_name}, {"region", k.region}, {"launches_seen", k.seen},
                        {"launches_measured", k.measured}, {"launches_unbound", k.unbound}});
   j["kernels"] = kernels;
   j["remarks"] = p.remarks;
@@ -357,7 +357,8 @@ int main(int argc, char** argv) {
   if (!quiet) {
     std::fputs(to_table(report.run).c_str(), stderr);
     for (const kernel_launches& k : report.kernels)
-      std::fprintf(stderr, "kernel %-28s launches seen %ld, measured %ld%s\n", k.kernel.c_str(), k.seen, k.measured,
+      std::fprintf(stderr, k.region ? "region %-28s instances seen %ld, measured %ld%s\n" : "kernel %-28s launches seen %ld, measured %ld%s\n",
+                   k.kernel.c_str(), k.seen, k.measured,
                    k.unbound ? (", sizes did not bind " + std::to_string(k.unbound)).c_str() : "");
     for (const api_counts& a : report.apis)
       if (a.measured > 0) std::fprintf(stderr, "%s\n", own_time_line(a).c_str());

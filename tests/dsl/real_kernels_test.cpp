@@ -195,3 +195,22 @@ TEST(Precision, OperandsOfDifferentFp8FormatsStateTheirPrecision) {
   EXPECT_FALSE(mixed.info.precision_stated);
   EXPECT_TRUE(mixed.precision(fp8_e4m3, f32).info.precision_stated);
 }
+
+// A region (region.h) takes the same size terms and precision as a kernel.
+namespace {
+void gather_rows(const std::int32_t*, const float*, float*) {}
+void scale_rows(float*) {}
+inline constexpr auto region_lookup =
+    region<gather_rows, scale_rows>("lookup_scale", custom(0, in("ids", i32, B, T),                               // ids: (B,T)
+                                                           in("table", f32, V, D).touches(min(B * T, V) * D),  // table: (V,D)
+                                                           out("y", f32, B, T, D)));                            // y: (B,T,D)
+inline constexpr auto region_gelu = region<scale_rows>("gelu", unary(9, in("x", bf16, N), out("y", bf16, N)).precision(f32));
+}  // namespace
+
+TEST(SizeTerms, ARegionDerivesThemToo) {
+  // B*T = 64*1024 = 65,536 tokens from V = 1000 rows, D = 768: table 4*1000*768 = 3,072,000; ids 262,144.
+  const auto r = region_lookup.bind(B(64), T(1024), D(768), V(1000));
+  ASSERT_TRUE(r.ok());
+  EXPECT_DOUBLE_EQ(region_lookup.read_bytes_at(r.bound), 3072000.0 + 262144.0);
+  EXPECT_EQ(region_gelu.mode, model::math_mode::fp32_simt);
+}

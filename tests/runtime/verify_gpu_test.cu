@@ -99,6 +99,24 @@ ROOFLINT_VERIFY_CASE(gpu_copy_twice_declared_once, copy_spec, N(1 << 20)) {
   }};
 }
 
+/// A region of two kernels (dsl/region.h): in -> tmp -> out, two copies through a buffer the spec does not
+/// name. The launcher leaves `launches` to the spec (2).
+inline constexpr auto copy_via_tmp_spec =
+    dsl::region<copy, copy>("copy_via_tmp", dsl::unary(0, dsl::in("in", dsl::f32, N),     // in: (N)
+                                                          dsl::out("out", dsl::f32, N)))  // out: (N)
+        .expect(dsl::memory_bound);
+
+ROOFLINT_VERIFY_CASE(gpu_region_copy_via_tmp_n64M, copy_via_tmp_spec, N(big)) {
+  const int n = static_cast<int>(ctx.size(N));
+  const float* in = ctx.random<float>(n);  // (N)
+  float* tmp = ctx.poisoned<float>(n);     // (N), between the two kernels
+  float* out = ctx.poisoned<float>(n);     // (N)
+  return launcher{.launch = [=](cudaStream_t s) {
+    copy<<<blocks(n), 256, 0, s>>>(n, in, tmp);
+    copy<<<blocks(n), 256, 0, s>>>(n, tmp, out);
+  }};
+}
+
 ROOFLINT_VERIFY_CASE(gpu_fault_null_store, fault_spec, N(256)) {
   return launcher{.launch = [](cudaStream_t s) { write_through_null<<<1, 256, 0, s>>>(nullptr); }};
 }
@@ -264,6 +282,21 @@ TEST(VerifyGather, StrideThirtyThreeFailsWithAnIdealTrafficError) {
   bool error = false;
   for (const auto& f : r.findings) error = error || (f.id == "rooflint-ideal-traffic" && f.level == severity::error);
   EXPECT_TRUE(error) << test_support::findings_text(r);
+}
+
+TEST(VerifyRegion, SumsItsKernelsAgainstTheOperationsCompulsoryBytes) {
+  if (!device_present()) GTEST_SKIP() << "no CUDA device";
+  auto run = verify_in_process("gpu_region_copy_via_tmp_n64M", quiet());
+  ASSERT_TRUE(run.ok()) << run.err().message;
+  const case_report& r = run->cases.at(0);
+  if (!r.compared.traffic_measured && r.measured.counters.permission_denied)
+    GTEST_SKIP() << "no permission for GPU counters: " << r.measured.counters.unavailable_reason;
+  ASSERT_TRUE(r.compared.traffic_measured) << "CUPTI counters unavailable: " << r.measured.counters.unavailable_reason;
+  EXPECT_EQ(r.measured.counters.ranges_expected, 2);  // the spec's two kernels, one range each
+  // Compulsory: in read once (4N), out written once (4N). The two kernels read in and tmp (8N) and
+  // write tmp and out (8N); tmp (256 MiB) is four times the L2, so both reach DRAM: 2x each way.
+  EXPECT_NEAR(r.compared.read_ratio, 2.0, 0.06);
+  EXPECT_DOUBLE_EQ(r.measured.counters.l2_write_bytes(), 8.0 * big);  // exact written volume of both kernels
 }
 
 TEST(VerifyRanges, MoreLaunchesThanDeclaredAreNotCountedSilently) {

@@ -1,4 +1,4 @@
-// Reading the analyzer's manifests (docs/manifest-schema.md, version 2) and binding a launch's sizes
+// Reading the analyzer's manifests (docs/manifest-schema.md, versions 2 and 3) and binding a launch's sizes
 // with the manifest's parameter layout.
 
 #include <algorithm>
@@ -187,11 +187,11 @@ void read_spec_value(reader& r, const json& v, dsl::spec& s) {
 void read_launch(reader& r, const json& l, dsl::spec& s) {
   if (l.is_null()) return;
   const std::string kind = r.text(l, "kind");
-  if (r.failure.empty() && kind != "kernel") {
-    r.failure = r.where + ": launch kind '" + kind + "' is not one this rooflint-verify knows ('kernel')";
+  if (r.failure.empty() && kind != "kernel" && kind != "region") {
+    r.failure = r.where + ": launch kind '" + kind + "' is not one this rooflint-verify knows ('kernel', 'region')";
     return;
   }
-  s.launch.kind = dsl::binding_kind::kernel;
+  s.launch.kind = kind == "region" ? dsl::binding_kind::region : dsl::binding_kind::kernel;
   const json& sizes = r.array(l, "sizes", dsl::max_dims);
   if (!r.failure.empty()) return;
   for (const json& e : sizes) {
@@ -205,6 +205,52 @@ void read_launch(reader& r, const json& l, dsl::spec& s) {
     ls.divisor = static_cast<std::int64_t>(r.number(e, "divisor"));
     ls.site = static_cast<std::int8_t>(r.number(e, "site"));
   }
+}
+
+manifest_param param_from(reader& r, const json& p) {
+  return {r.text(p, "name"), r.text(p, "type"), r.text(p, "kind"), r.flag(p, "signed"),
+          static_cast<unsigned>(r.number(p, "size_bytes")), static_cast<unsigned>(r.number(p, "offset_bytes"))};
+}
+
+/// Version 3: a region's kernels (`region.kernels`), and spec.region from them.
+void read_region(reader& r, const json& k, manifest_kernel& m) {
+  if (!k.contains("region") || k["region"].is_null()) return;
+  const json& kernels = r.array(r.at(k, "region"), "kernels", dsl::max_region_kernels);
+  if (!r.failure.empty()) return;
+  if (kernels.empty()) { r.failure = r.where + ": field 'region.kernels' is empty"; return; }
+  for (const json& e : kernels) {
+    manifest_region_kernel rk;
+    const std::string match = r.text(e, "match");
+    if (!r.failure.empty()) return;
+    if (match == "library") {
+      rk.library = true;
+      rk.pattern = r.text(e, "pattern");
+      if (r.failure.empty() && (rk.pattern.empty() || rk.pattern.size() >= dsl::name_capacity))
+        r.failure = r.where + ": a library kernel's 'pattern' must have 1 to 31 characters";
+    } else if (match == "function") {
+      rk.function = r.text(e, "function");
+      rk.mangled_name = r.text(e, "mangled_name");
+      const json& params = r.array(e, "parameters", dsl::max_launch_args);
+      if (r.failure.empty())
+        for (const json& p : params) rk.params.push_back(param_from(r, p));
+    } else {
+      r.failure = r.where + ": unknown region kernel match '" + match + "' ('function', 'library')";
+    }
+    if (!r.failure.empty()) return;
+    dsl::region_kernel& d = m.spec.region.kernels[m.spec.region.kernel_count++];
+    d.match = rk.library ? dsl::kernel_match::library : dsl::kernel_match::function;
+    d.pattern = dsl::name_t(rk.pattern);
+    m.region.push_back(std::move(rk));
+  }
+  // The sizes are read at one kernel (its `site`): a launch site past the region's kernels cannot bind.
+  for (int i = 0; i < m.spec.launch.size_count; ++i)
+    if (const int site = m.spec.launch.sizes[i].site; site < 0 || static_cast<std::size_t>(site) >= m.region.size() ||
+                                                       m.region[static_cast<std::size_t>(site)].library) {
+      r.failure = r.where + ": size of '" + std::string(m.spec.launch.sizes[i].dim.view()) + "' is read at kernel " +
+                  std::to_string(site) + ", which is not one of the region's kernels given by function";
+      return;
+    }
+  m.mangled_name = region_key(m.kernel_name);
 }
 
 }  // namespace
@@ -239,10 +285,12 @@ result<std::vector<manifest_kernel>> parse_manifest(const std::string& text, con
     const json& params = r.array(k, "parameters", dsl::max_launch_args);
     if (r.failure.empty())
       for (const json& p : params)
-        m.params.push_back({r.text(p, "name"), r.text(p, "type"), r.text(p, "kind"), r.flag(p, "signed"),
-                            static_cast<unsigned>(r.number(p, "size_bytes")), static_cast<unsigned>(r.number(p, "offset_bytes"))});
+        m.params.push_back(param_from(r, p));
     if (r.failure.empty()) read_spec_value(r, r.at(k, "spec_value"), m.spec);
     if (r.failure.empty()) read_launch(r, r.at(k, "launch"), m.spec);
+    if (r.failure.empty() && version >= 3) read_region(r, k, m);
+    if (r.failure.empty() && m.spec.launch.kind == dsl::binding_kind::region && !m.is_region())
+      r.failure = r.where + ": launch kind 'region' without a 'region' object";
     if (!r.failure.empty()) return error{error_code::invalid_argument, r.failure};
     out.push_back(std::move(m));
   }

@@ -14,6 +14,8 @@ inline constexpr llvm::StringLiteral SpecRecord = "rooflint::dsl::spec";
 inline constexpr llvm::StringLiteral KernelSpecRecord = "rooflint::dsl::kernel_spec";
 /// kernel_spec's member holding the bound __global__ function.
 inline constexpr llvm::StringLiteral KernelMember = "kernel";
+/// The record of a region of kernels (dsl/region.h); its template arguments are the kernels.
+inline constexpr llvm::StringLiteral RegionSpecRecord = "rooflint::dsl::region_spec";
 
 // struct spec
 inline constexpr llvm::StringLiteral KernelName = "kernel_name";
@@ -38,6 +40,14 @@ inline constexpr llvm::StringLiteral SizeTermName = "name";
 inline constexpr llvm::StringLiteral SizeTermOp = "op";
 inline constexpr llvm::StringLiteral SizeTermLhs = "lhs";
 inline constexpr llvm::StringLiteral SizeTermRhs = "rhs";
+
+inline constexpr llvm::StringLiteral Region = "region";
+
+// struct region_info / region_kernel (dsl/spec.h)
+inline constexpr llvm::StringLiteral RegionKernels = "kernels";
+inline constexpr llvm::StringLiteral RegionKernelCount = "kernel_count";
+inline constexpr llvm::StringLiteral RegionMatch = "match";
+inline constexpr llvm::StringLiteral RegionPattern = "pattern";
 
 // struct launch_binding / launch_size (dsl/launch.h)
 inline constexpr llvm::StringLiteral LaunchKind = "kind";

@@ -26,6 +26,10 @@
 namespace rooflint::dsl {
 
 inline constexpr expected_bound memory_bound = expected_bound::memory;
+
+/// The argument index a region's tensor carries in its type (`in("x", f32, N)`, region.h): it names no
+/// parameter, and kernel<f>(...) refuses it.
+inline constexpr int region_tensor_arg = 127;
 inline constexpr expected_bound compute_bound = expected_bound::compute;
 
 namespace detail {
@@ -63,9 +67,9 @@ struct check_parameter {
 /// Checks one tensor (or uncounted pointer) B against kernel Kernel's parameter list.
 template <auto Kernel, class B, class Params = typename kernel_params<decltype(Kernel)>::type>
 struct check_binding {
-  static_assert(B::arg < static_cast<int>(std::tuple_size_v<Params>),
+  static_assert(B::arg == region_tensor_arg || B::arg < static_cast<int>(std::tuple_size_v<Params>),
                 "rooflint: kernel: a tensor's argument index is past the kernel's last parameter");
-  using parameter = typename param_at<B::arg, Params>::type;
+  using parameter = typename param_at<(B::arg == region_tensor_arg ? 1 << 20 : B::arg), Params>::type;
   static_assert(std::is_pointer_v<parameter> || std::is_same_v<parameter, no_parameter>,
                 "rooflint: kernel: a tensor must be bound to a pointer parameter");
   static constexpr bool parameter_ok = [] {
@@ -211,6 +215,26 @@ constexpr void check_counts_at(const spec& s, const sizes& at) {
   }
 }
 
+/// What kernel() and region() take from an operation besides its tensors: its min/max/ceil_div terms,
+/// the check that a matrix product mixing operand dtypes states its precision, and a stated precision's
+/// roof (by its compute dtype). @return Whether the precision chose the math mode (else the first read
+/// tensor's dtype does).
+template <class... Ts>
+constexpr bool take_operation(spec& s, const operation<Ts...>& op) {
+  s.size_terms.merge(op.sizes);
+  require(!op.mixed_operands || op.info.precision_stated || op.info.kind != op_kind::matmul, "rooflint: matmul: lhs and rhs have different dtypes (state the precision: matmul(...).precision(f16, f32))");
+  require(!op.mixed_operands || op.info.precision_stated || op.info.kind != op_kind::bmm, "rooflint: bmm: lhs and rhs have different dtypes (state the precision: bmm(...).precision(f16, f32))");
+  require(!op.mixed_operands || op.info.precision_stated || op.info.kind != op_kind::addmm, "rooflint: addmm: lhs and rhs have different dtypes (state the precision: addmm(...).precision(f16, f32))");
+  require(!op.mixed_operands || op.info.precision_stated || op.info.kind != op_kind::linear, "rooflint: linear: X and W have different dtypes (state the precision: linear(...).precision(f16, f32))");
+  if (op.info.precision_stated) s.mode = model::math_mode_by_operation(op.info.compute, is_contraction(op.info.kind));
+  return op.info.precision_stated;
+}
+
+/// Each size term is a dimension of the spec, also one used only inside another term's operand.
+constexpr void add_size_term_dims(spec& s) {
+  for (int t = 0; t < s.size_terms.count; ++t) collect_dims(s, poly::variable(s.size_terms.terms[t].name));
+}
+
 /// Every dimension of the spec is a dimension of some tensor: one that only a touched part names is
 /// a size nothing else fixes (the FLOP count of custom() is checked where it is given).
 constexpr void check_dims_in_tensors(const spec& s) {
@@ -349,6 +373,8 @@ consteval kernel_spec<Kernel> kernel(const char (&name)[N], operation<Ts...> op,
   static_assert(std::is_pointer_v<decltype(Kernel)> && std::is_function_v<std::remove_pointer_t<decltype(Kernel)>>,
                 "rooflint: kernel: the template argument must be a __global__ function");
   static_assert(N > 1 && N <= name_capacity, "rooflint: kernel: a kernel name must have 1 to 31 characters");
+  static_assert(((Ts::arg != region_tensor_arg) && ...),
+                "rooflint: kernel: a tensor without a kernel parameter belongs to a region (region.h); bind it to a parameter: in<0>(\"x\", f32, N)");
   static_assert((detail::check_binding<Kernel, Ts>::ok && ...) && (detail::check_binding<Kernel, Extra>::ok && ...));
   static_assert(detail::distinct<Ts::arg..., Extra::arg...>(), "rooflint: kernel: two tensors are bound to the same kernel parameter");
   static_assert(detail::dim_names_distinct(typename detail::concat<typename detail::shape_of<Ts>::type...,
@@ -361,14 +387,7 @@ consteval kernel_spec<Kernel> kernel(const char (&name)[N], operation<Ts...> op,
   s.op = op.info;
   // The FLOP count's dimensions first, so formulas print in the operation's order ("2*M*N*K").
   detail::collect_dims(s, op.info.flops);
-  s.size_terms.merge(op.sizes);
-  detail::require(!op.mixed_operands || op.info.precision_stated || op.info.kind != op_kind::matmul, "rooflint: matmul: lhs and rhs have different dtypes (state the precision: matmul(...).precision(f16, f32))");
-  detail::require(!op.mixed_operands || op.info.precision_stated || op.info.kind != op_kind::bmm, "rooflint: bmm: lhs and rhs have different dtypes (state the precision: bmm(...).precision(f16, f32))");
-  detail::require(!op.mixed_operands || op.info.precision_stated || op.info.kind != op_kind::addmm, "rooflint: addmm: lhs and rhs have different dtypes (state the precision: addmm(...).precision(f16, f32))");
-  detail::require(!op.mixed_operands || op.info.precision_stated || op.info.kind != op_kind::linear, "rooflint: linear: X and W have different dtypes (state the precision: linear(...).precision(f16, f32))");
-  // A stated precision picks the roof by its compute dtype; otherwise the first read tensor's dtype does.
-  bool math_chosen = op.info.precision_stated;
-  if (math_chosen) s.mode = model::math_mode_by_operation(op.info.compute, is_contraction(s.op.kind));
+  bool math_chosen = detail::take_operation(s, op);
   const auto add = [&]<class T>(const T& t) {
     if (s.tensor_count >= max_tensors) return;  // too many: the static_assert above is the one error
     if constexpr (Tensor<T>) {
@@ -395,8 +414,7 @@ consteval kernel_spec<Kernel> kernel(const char (&name)[N], operation<Ts...> op,
   };
   std::apply([&](const auto&... t) { (add(t), ...); }, op.tensors);
   (add(extra), ...);
-  for (int t = 0; t < s.size_terms.count; ++t)  // a term used only inside another one's operand is a dimension too
-    detail::collect_dims(s, poly::variable(s.size_terms.terms[t].name));
+  detail::add_size_term_dims(s);
   detail::refresh(s);
   detail::check_dims_in_tensors(s);
   return s;

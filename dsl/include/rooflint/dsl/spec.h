@@ -80,7 +80,26 @@ struct binding_result {
   constexpr bool ok() const { return missing.empty() && unknown.empty() && violated.empty() && too_large.empty(); }
 };
 
-/// A kernel's spec as data.
+/// Most kernels of one region (region.h).
+inline constexpr std::size_t max_region_kernels = 8;
+
+/// How a region names one of its kernels: by its function (the analyzer finds the declaration and
+/// its symbol), or by a substring of a library kernel's symbol (library_kernel<"gemm">).
+enum class kernel_match : std::uint8_t { function, library };
+
+struct region_kernel {
+  kernel_match match = kernel_match::function;
+  name_t pattern;  ///< library: the substring of the symbol; function: empty
+};
+
+/// The kernels of a region, in launch order; kernel_count 0: the spec is bound to one kernel.
+struct region_info {
+  std::array<region_kernel, max_region_kernels> kernels{};
+  std::uint8_t kernel_count = 0;
+  constexpr bool is_region() const { return kernel_count > 0; }
+};
+
+/// A kernel's (or a region's) spec as data.
 struct spec {
   name_t kernel_name;
   op_info op;
@@ -97,6 +116,10 @@ struct spec {
   poly written_bytes;  ///< compulsory bytes written (bytes), over dims
   launch_binding launch{};  ///< how sizes are read from launches (kernel_spec::sizes); kind none: not read
   size_table size_terms{};  ///< min, max and ceil_div terms: dimensions of their own, derived when binding
+  region_info region{};     ///< the kernels of a region (region.h); empty for a spec of one kernel
+
+  /// @return Kernel launches one run of the spec makes: the region's kernels, or 1.
+  constexpr int launches() const { return region.is_region() ? region.kernel_count : 1; }
 
   constexpr std::span<const dim_info> dim_list() const { return {dims.data(), dim_count}; }
   constexpr std::span<const tensor_info> tensor_list() const { return {tensors.data(), tensor_count}; }

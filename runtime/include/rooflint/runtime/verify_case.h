@@ -15,7 +15,8 @@
 /// (counting and timing), flushing L2 before each launch outside the measured window. A case whose
 /// kernel writes its own inputs (y above is read and written) may set `restore` to put the inputs
 /// back between runs; `launches` says how many kernel launches one call of `launch` makes (a region of
-/// several kernels that together implement the spec: their counters are summed).
+/// several kernels that together implement the spec: their counters are summed). Left at 0 it is the
+/// spec's: 1 for a kernel's spec, the number of kernels for a region's (dsl/region.h).
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -41,7 +42,8 @@ namespace rooflint::runtime {
 struct launcher {
   std::function<void(cudaStream_t)> launch;         ///< enqueue one run of the kernel(s) on the stream
   std::function<void(cudaStream_t)> restore = {};   ///< optional: restore in-place inputs (not measured)
-  int launches = 1;                                 ///< kernel launches per call of `launch`
+  /// Kernel launches per call of `launch`; 0: as the spec says (1 for a kernel, a region's kernels).
+  int launches = 0;
 };
 
 /// What a case_context throws when it cannot give a case body what it asked for (a device buffer, the
