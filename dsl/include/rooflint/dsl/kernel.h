@@ -140,7 +140,9 @@ constexpr void collect_dims(spec& s, tensor_info& info) {
       }
       // Also for a dimension first met in a polynomial (the FLOP count, a touched part), which has no static size.
       if (Ds::static_size > 0) s.dims[at].static_size = static_cast<double>(Ds::static_size);
+#if !defined(__CUDA_ARCH__)  // a host function's address does not exist in device code (nvcc's device pass)
       s.dims[at].no_size = &dimension_without_size<Ds>;
+#endif
       if (i < max_rank) info.shape[i++] = static_cast<std::int8_t>(at);  // past it: tensor_ref's static_assert says so
     }(), ...);
   }(typename T::shape{});
