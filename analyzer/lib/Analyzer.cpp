@@ -90,7 +90,8 @@ std::optional<Crossover> findCrossover(const dsl::spec &S, const model::peaks &P
   if (!P.has(S.mode) || P.dram_bytes_per_s <= 0) return std::nullopt;
   std::vector<int> Free;
   for (int D = 0; D < S.dim_count; ++D) {
-    bool Derived = false;  // a convolution's output size follows from the others
+    // A convolution's output size and a min/max/ceil_div term follow from the others.
+    bool Derived = S.size_terms.index_of(S.dims[D].name) >= 0;
     for (int I = 0; I < S.op.derived_count; ++I) Derived = Derived || S.op.derived[I].name == S.dims[D].name;
     if (S.dims[D].static_size <= 0 && !Derived) Free.push_back(D);
   }

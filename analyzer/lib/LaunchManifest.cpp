@@ -142,7 +142,8 @@ json::Object specValueJson(const dsl::spec &S) {
                                    {"arg", int(T.arg)},
                                    {"shape", std::move(Shape)},
                                    {"elements", polyJson(T.elements)},
-                                   {"partial", T.partial}});
+                                   {"partial", T.partial},
+                                   {"extra", T.extra}});
   }
   for (int I = 0; I < S.op.derived_count; ++I) {
     const dsl::derived_dim &R = S.op.derived[I];
@@ -152,6 +153,14 @@ json::Object specValueJson(const dsl::spec &S) {
                                    {"stride", R.stride},
                                    {"padding", R.padding},
                                    {"dilation", R.dilation}});
+  }
+  json::Array Terms;
+  for (int I = 0; I < S.size_terms.count; ++I) {
+    const dsl::size_term &T = S.size_terms.terms[I];
+    Terms.push_back(json::Object{{"name", std::string(T.name.view())},
+                                 {"op", std::string(dsl::name(T.op))},
+                                 {"lhs", polyJson(T.lhs)},
+                                 {"rhs", polyJson(T.rhs)}});
   }
   for (int I = 0; I < S.op.constraint_count; ++I) {
     const dsl::size_constraint &C = S.op.constraints[I];
@@ -173,8 +182,12 @@ json::Object specValueJson(const dsl::spec &S) {
                           {"zero_under_torch", S.op.zero_under_torch},
                           {"causal", S.op.causal},
                           {"derived", std::move(Derived)},
-                          {"constraints", std::move(Constraints)}}},
+                          {"constraints", std::move(Constraints)},
+                          {"precision_stated", S.op.precision_stated},
+                          {"compute", std::string(model::name(S.op.compute))},
+                          {"accumulate", std::string(model::name(S.op.accumulate))}}},
       {"dims", std::move(Dims)},
+      {"size_terms", std::move(Terms)},
       {"tensors", std::move(Tensors)},
       {"count_elementwise", S.convention.count_elementwise},
       {"halve_causal", S.convention.halve_causal},

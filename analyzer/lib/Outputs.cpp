@@ -93,6 +93,7 @@ json::Object kernelObject(const KernelRecord &K, const model::peaks &P) {
       O["shape"] = std::move(Shape);
       O["elements"] = dsl::to_string(T.elements);
       O["partial"] = T.partial;
+      O["extra"] = T.extra;
     }
     Tensors.push_back(std::move(O));
   }

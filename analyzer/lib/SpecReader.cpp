@@ -192,6 +192,13 @@ llvm::Expected<ReadSpec> readSpec(const APValue &Value, QualType T, const ASTCon
                            R.name(R.field(C, sp::ConstraintRhs))};
   }
 
+  S.op.precision_stated = R.integer(R.field(Op, sp::OpPrecisionStated)) != 0;
+  for (auto [Field, Out] : {std::pair{sp::OpCompute, &S.op.compute}, std::pair{sp::OpAccumulate, &S.op.accumulate}}) {
+    const int64_t D = R.integer(R.field(Op, Field));
+    if (D < 0 || D >= static_cast<int64_t>(model::dtype_count)) R.fail("the operation's precision dtype is out of range");
+    *Out = static_cast<model::dtype>(D);
+  }
+
   S.dim_count = static_cast<std::uint8_t>(std::min<int64_t>(R.integer(R.field(Root, sp::DimCount)), dsl::max_dims));
   const Node Dims = R.field(Root, sp::Dims);
   for (unsigned I = 0; I < S.dim_count; ++I) {
@@ -218,6 +225,7 @@ llvm::Expected<ReadSpec> readSpec(const APValue &Value, QualType T, const ASTCon
     for (unsigned D = 0; D < Info.rank; ++D) Info.shape[D] = static_cast<std::int8_t>(R.integer(R.element(Shape, D)));
     Info.elements = R.poly(R.field(N, sp::TensorElements));
     Info.partial = R.integer(R.field(N, sp::TensorPartial)) != 0;
+    Info.extra = R.integer(R.field(N, sp::TensorExtra)) != 0;
   }
 
   const Node Conv = R.field(Root, sp::Convention);
@@ -278,6 +286,22 @@ llvm::Expected<ReadSpec> readSpec(const APValue &Value, QualType T, const ASTCon
       if (S.region.kernels[I].match == dsl::kernel_match::function && !Out.RegionKernels[I])
         R.fail("kernel " + std::to_string(I) + " of region '" + std::string(S.kernel_name.view()) +
                "' is not a function the analyzer can find");
+  }
+
+  // min, max and ceil_div terms (dsl/poly.h): dimensions derived from their operands.
+  const Node Terms = R.field(Root, sp::SizeTerms);
+  S.size_terms.count = static_cast<std::uint8_t>(
+      std::min<int64_t>(R.integer(R.field(Terms, sp::SizeTableCount)), dsl::max_size_terms));
+  const Node TermList = R.field(Terms, sp::SizeTableTerms);
+  for (unsigned I = 0; I < S.size_terms.count; ++I) {
+    const Node N = R.element(TermList, I);
+    dsl::size_term &Term = S.size_terms.terms[I];
+    Term.name = R.name(R.field(N, sp::SizeTermName));
+    const int64_t Op = R.integer(R.field(N, sp::SizeTermOp));
+    if (Op < 0 || Op > static_cast<int64_t>(dsl::size_op::ceil_div)) R.fail("a size term's operation is out of range");
+    Term.op = static_cast<dsl::size_op>(Op);
+    Term.lhs = R.poly(R.field(N, sp::SizeTermLhs));
+    Term.rhs = R.poly(R.field(N, sp::SizeTermRhs));
   }
 
   // kernel_spec<Kernel>::kernel: an lvalue whose base is the bound FunctionDecl.

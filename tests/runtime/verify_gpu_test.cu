@@ -6,7 +6,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <optional>
+#include <vector>
 
 #include "support/cuda_check.h"
 #include "cupti/cupti.h"
@@ -322,4 +324,42 @@ TEST(VerifyFaultDeathTest, FaultingKernelFailsItsCaseAndTheOthersGoOn) {
     _exit(fault_reported ? report->exit_code : 101);
   };
   EXPECT_EXIT(run(), ::testing::ExitedWithCode(exit_cannot_measure), "gpu_fault_null_store.*faulted");
+}
+
+// Data for cases (verify_case.h): token ids below V, zeros, and a buffer filled by a kernel of the case's own.
+namespace gpu_test {
+__global__ void iota(std::int32_t* data, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) data[i] = i;
+}
+}  // namespace gpu_test
+
+TEST(CaseData, RandomIntegersStayInTheirRangeZerosAreZeroAndAnOwnKernelFills) {
+  if (!device_present()) GTEST_SKIP() << "no CUDA device";
+  const auto bound = gpu_test::copy_spec.bind(gpu_test::N(1 << 16));
+  case_context ctx(gpu_test::copy_spec, bound.bound);
+  constexpr int n = 1 << 16, v = 1000;
+  const std::int32_t* ids = ctx.random_integers<std::int32_t>(n, 0, v);
+  const std::int64_t* wide = ctx.random_integers<std::int64_t>(n, -5, 5);
+  const float* zeros = ctx.zeros<float>(n);
+  std::int32_t* own = ctx.uninitialized<std::int32_t>(n);
+  gpu_test::iota<<<n / 256, 256>>>(own, n);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  std::vector<std::int32_t> h_ids(n), h_own(n);
+  std::vector<std::int64_t> h_wide(n);
+  std::vector<float> h_zeros(n);
+  ASSERT_EQ(cudaMemcpy(h_ids.data(), ids, n * sizeof(std::int32_t), cudaMemcpyDeviceToHost), cudaSuccess);
+  ASSERT_EQ(cudaMemcpy(h_wide.data(), wide, n * sizeof(std::int64_t), cudaMemcpyDeviceToHost), cudaSuccess);
+  ASSERT_EQ(cudaMemcpy(h_zeros.data(), zeros, n * sizeof(float), cudaMemcpyDeviceToHost), cudaSuccess);
+  ASSERT_EQ(cudaMemcpy(h_own.data(), own, n * sizeof(std::int32_t), cudaMemcpyDeviceToHost), cudaSuccess);
+  std::vector<bool> seen(v);
+  for (int i = 0; i < n; ++i) {
+    ASSERT_TRUE(h_ids[i] >= 0 && h_ids[i] < v) << i << ": " << h_ids[i];
+    ASSERT_TRUE(h_wide[i] >= -5 && h_wide[i] < 5) << i << ": " << h_wide[i];
+    ASSERT_EQ(h_zeros[i], 0.0f);
+    ASSERT_EQ(h_own[i], i);
+    seen[h_ids[i]] = true;
+  }
+  // 65,536 uniform draws over 1000 ids miss a given id with probability (999/1000)^65536, about 4e-29.
+  EXPECT_EQ(std::count(seen.begin(), seen.end(), true), v);
 }

@@ -121,6 +121,13 @@ void read_spec_value(reader& r, const json& v, dsl::spec& s) {
   for (const json& c : constraints)
     s.op.constraints[s.op.constraint_count++] = {r.name(c, "lhs"), static_cast<std::int64_t>(r.number(c, "factor")),
                                                  r.name(c, "rhs")};
+  // The stated precision (operation::precision()), newer than version 2's first manifests: absent means not stated.
+  if (op.contains("precision_stated")) {
+    s.op.precision_stated = r.flag(op, "precision_stated");
+    for (auto [key, out] : {std::pair{"compute", &s.op.compute}, std::pair{"accumulate", &s.op.accumulate}})
+      if (const std::string d = r.text(op, key); r.failure.empty() && !dtype_from(d, *out))
+        r.failure = r.where + ": unknown " + key + " dtype '" + d + "'";
+  }
   const json& dims = r.array(v, "dims", dsl::max_dims);
   const json& tensors = r.array(v, "tensors", dsl::max_tensors);
   if (!r.failure.empty()) return;
@@ -145,6 +152,8 @@ void read_spec_value(reader& r, const json& v, dsl::spec& s) {
     for (std::size_t i = 0; i < shape.size(); ++i) info.shape[i] = static_cast<std::int8_t>(shape[i].get<int>());
     info.elements = r.poly(t, "elements");
     info.partial = r.flag(t, "partial");
+    // "extra" (operation::with) is newer than version 2's first manifests: absent means false.
+    info.extra = t.contains("extra") && r.flag(t, "extra");
   }
   s.convention.count_elementwise = r.flag(v, "count_elementwise");
   s.convention.halve_causal = r.flag(v, "halve_causal");
@@ -158,6 +167,21 @@ void read_spec_value(reader& r, const json& v, dsl::spec& s) {
   s.flops = r.poly(v, "flops");
   s.read_bytes = r.poly(v, "read_bytes");
   s.written_bytes = r.poly(v, "written_bytes");
+  // min, max and ceil_div terms (dsl/poly.h), newer than version 2's first manifests: absent means none.
+  if (!r.failure.empty() || !v.contains("size_terms")) return;
+  const json& terms = r.array(v, "size_terms", dsl::max_size_terms);
+  if (!r.failure.empty()) return;
+  for (const json& t : terms) {
+    dsl::size_term& term = s.size_terms.terms[s.size_terms.count++];
+    term.name = r.name(t, "name");
+    const std::string op = r.text(t, "op");
+    if (r.failure.empty() && !enum_from(op, std::array<std::string_view, 3>{"min", "max", "ceil_div"}, term.op))
+      r.failure = r.where + ": unknown size term operation '" + op + "'";
+    term.lhs = r.poly(t, "lhs");
+    term.rhs = r.poly(t, "rhs");
+    if (r.failure.empty() && s.dim_index(term.name) < 0)
+      r.failure = r.where + ": size term '" + std::string(term.name.view()) + "' is not one of the spec's dimensions";
+  }
 }
 
 void read_launch(reader& r, const json& l, dsl::spec& s) {
@@ -362,6 +386,9 @@ std::string source_text(const manifest_kernel& k, const dsl::launch_size& l) {
 }  // namespace
 
 std::string binding_problem(const manifest_kernel& k, const dsl::binding_result& r, const dsl::launch_values& v) {
+  if (r.missing.empty() && r.violated.empty() && r.unknown.empty() && !r.too_large.empty())
+    return "tensor '" + std::string(r.too_large.view()) + "': the part the spec says the kernel touches (touches()) is larger than the whole tensor at this launch (" +
+           sizes_text(k.spec, r.bound) + ")";
   const dsl::name_t dim = !r.violated.empty() ? r.violated : !r.missing.empty() ? r.missing : r.unknown;
   const std::string d = "dimension '" + std::string(dim.view()) + "'";
   const dsl::launch_size* l = k.spec.launch.find(dim);

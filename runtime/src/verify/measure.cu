@@ -123,6 +123,7 @@ measurement verify_session::measure(const case_definition& c) {
     m.status = run_status::bad_case;
     const auto which = !binding.missing.empty() ? "has no size for dimension '" + std::string(binding.missing.view()) + "'"
                        : !binding.unknown.empty() ? "binds '" + std::string(binding.unknown.view()) + "', which the spec does not have"
+                       : !binding.too_large.empty() ? "makes the touched part of tensor '" + std::string(binding.too_large.view()) + "' larger than the tensor (touches())"
                                                   : "gives dimension '" + std::string(binding.violated.view()) + "' a size the spec contradicts";
     m.error = "case '" + c.name + "' " + which + " (" + c.file + ":" + std::to_string(c.line) + ")";
     return m;

@@ -38,6 +38,15 @@ inline constexpr llvm::StringLiteral RegionKernels = "kernels";
 inline constexpr llvm::StringLiteral RegionKernelCount = "kernel_count";
 inline constexpr llvm::StringLiteral RegionMatch = "match";
 inline constexpr llvm::StringLiteral RegionPattern = "pattern";
+inline constexpr llvm::StringLiteral SizeTerms = "size_terms";
+
+// struct size_table / size_term (dsl/poly.h)
+inline constexpr llvm::StringLiteral SizeTableTerms = "terms";
+inline constexpr llvm::StringLiteral SizeTableCount = "count";
+inline constexpr llvm::StringLiteral SizeTermName = "name";
+inline constexpr llvm::StringLiteral SizeTermOp = "op";
+inline constexpr llvm::StringLiteral SizeTermLhs = "lhs";
+inline constexpr llvm::StringLiteral SizeTermRhs = "rhs";
 
 // struct launch_binding / launch_size (dsl/launch.h)
 inline constexpr llvm::StringLiteral LaunchKind = "kind";
@@ -71,6 +80,9 @@ inline constexpr llvm::StringLiteral OpDerived = "derived";
 inline constexpr llvm::StringLiteral OpDerivedCount = "derived_count";
 inline constexpr llvm::StringLiteral OpConstraints = "constraints";
 inline constexpr llvm::StringLiteral OpConstraintCount = "constraint_count";
+inline constexpr llvm::StringLiteral OpPrecisionStated = "precision_stated";
+inline constexpr llvm::StringLiteral OpCompute = "compute";
+inline constexpr llvm::StringLiteral OpAccumulate = "accumulate";
 
 // struct derived_dim
 inline constexpr llvm::StringLiteral DerivedName = "name";
@@ -99,6 +111,7 @@ inline constexpr llvm::StringLiteral TensorRank = "rank";
 inline constexpr llvm::StringLiteral TensorShape = "shape";
 inline constexpr llvm::StringLiteral TensorElements = "elements";
 inline constexpr llvm::StringLiteral TensorPartial = "partial";
+inline constexpr llvm::StringLiteral TensorExtra = "extra";
 
 // struct flop_convention
 inline constexpr llvm::StringLiteral CountElementwise = "count_elementwise";
