@@ -74,7 +74,7 @@ case_checks_glob_rejects_a_name_that_matches_nothing() {
 case_warnings_as_errors_glob() {
   run 0 "$inputs/rooflint-uncoalesced.cu" -- "${flags[@]}"
   run 1 --warnings-as-errors=rooflint-uncoalesced "$inputs/rooflint-uncoalesced.cu" -- "${flags[@]}"
-  has "error: access through 'out' is not unit-stride"
+  has "error: store through 'out' is not unit-stride"
   run 0 --warnings-as-errors=rooflint-param-name "$inputs/rooflint-uncoalesced.cu" -- "${flags[@]}"
   run 1 --werror "$inputs/rooflint-uncoalesced.cu" -- "${flags[@]}"
 }
@@ -114,7 +114,7 @@ case_config_file_errors_name_the_file_and_line() {
 }
 
 # --- NOLINT -----------------------------------------------------------------------------------------
-# rooflint-uncoalesced.cu warns at lines 8, 13, 18, 35 and 42 (its comments say so).
+# rooflint-uncoalesced.cu warns at lines 8, 13, 18, 27, 35, 42 and 49 (its comments say so).
 nolint_input() {
   cp "$inputs/rooflint-uncoalesced.cu" k.cu
   cp "$inputs/cuda_mock.h" .

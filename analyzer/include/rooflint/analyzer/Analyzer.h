@@ -73,8 +73,12 @@ struct AnalysisResults {
   std::function<void(const std::string &)> OnGroup;
 };
 
-/// Analyses one parsed translation unit.
-void analyzeTranslationUnit(clang::ASTContext &Ctx, const AnalyzerOptions &Options, AnalysisResults &Results);
+struct DeviceTraffic;
+
+/// Analyses one parsed translation unit; @p Device, when given, is the device-side traffic analysis
+/// of the same unit (Traffic.h), which then replaces the AST's uncoalesced check for its kernels.
+void analyzeTranslationUnit(clang::ASTContext &Ctx, const AnalyzerOptions &Options, AnalysisResults &Results,
+                            const DeviceTraffic *Device = nullptr);
 
 /// @return A factory of frontend actions that run analyzeTranslationUnit after parsing.
 std::unique_ptr<clang::tooling::FrontendActionFactory> makeActionFactory(const AnalyzerOptions &Options,
