@@ -376,6 +376,13 @@ std::string boundSentence(const KernelRecord &K, const model::peaks &P) {
   return "kernel " + quoted(K.KernelName) + " is " + model::describe(*K.Result, P, K.Spec.mode) + " at " + sizesText(K);
 }
 
+/// The spec record of the kernel whose device symbol is @p Mangled, if a spec binds it.
+static const KernelRecord *recordFor(const AnalysisResults &Results, const std::string &Mangled) {
+  for (const KernelRecord &K : Results.Kernels)
+    if (K.MangledName == Mangled) return &K;
+  return nullptr;
+}
+
 void analyzeTranslationUnit(ASTContext &Ctx, const AnalyzerOptions &Options, AnalysisResults &Results,
                             const DeviceTraffic *Device) {
   ++Results.FilesAnalyzed;
@@ -408,7 +415,8 @@ void analyzeTranslationUnit(ASTContext &Ctx, const AnalyzerOptions &Options, Ana
     const std::string Key = key("kernel", position(SM, F->getLocation()));
     if (!Results.Seen.insert(Key).second) continue;
     Report.setGroup(Key);
-    if (const KernelTraffic *T = Device ? Device->find(mangledName(*F)) : nullptr) reportTraffic(*T, *F, Report);
+    if (const KernelTraffic *T = Device ? Device->find(mangledName(*F)) : nullptr)
+      reportTraffic(*T, *F, Report, recordFor(Results, T->MangledName));
     else checkCoalescing(*F, Report);
   }
   // Kernel templates: each instantiation the unit uses, from the device-side analysis.
@@ -420,7 +428,7 @@ void analyzeTranslationUnit(ASTContext &Ctx, const AnalyzerOptions &Options, Ana
       const std::string Key = key("kernel", position(SM, TD->getLocation())) + ":" + T->MangledName;
       if (!Results.Seen.insert(Key).second) continue;
       Report.setGroup(Key);
-      reportTraffic(*T, *F, Report);
+      reportTraffic(*T, *F, Report, recordFor(Results, T->MangledName));
     }
   }
   Report.setGroup("");

@@ -664,14 +664,12 @@ TrafficAccess KernelAnalysis::describe(const Group &G) {
       A.Note = "the address depends on loaded data or on values the analysis cannot evaluate";
     }
   }
-  // The address at the loop's first iteration, for re-read detection.
+  // The address at the loop's first iteration, for re-read detection: evaluated at two lanes with the
+  // sampled values (the same start in two loops reads the same addresses; the loops' own loads of
+  // threadIdx or blockDim are different values of one register).
   if (L) {
-    const SCEV *Start = G.Address;
-    while (const auto *AR = dyn_cast<SCEVAddRecExpr>(Start)) Start = AR->getStart();
-    std::string Text;
-    raw_string_ostream OS(Text);
-    Start->print(OS);
-    A.StartKey = OS.str();
+    auto At0 = evalSCEV(G.Address, 0, 0), At7 = evalSCEV(G.Address, 7, 0);
+    if (At0 && At7) A.StartKey = std::to_string(*At0) + "," + std::to_string(*At7);
   }
   return A;
 }
@@ -687,6 +685,7 @@ void KernelAnalysis::findReReads(KernelTraffic &K, const std::vector<Group> &Gro
     std::map<std::pair<std::string, std::int64_t>, std::set<const Loop *>> Passes;
     std::map<std::pair<std::string, std::int64_t>, const TrafficAccess *> FirstOf;
     for (const auto &[G, A] : List) {
+      if (A->StartKey.empty()) continue;
       const Loop *L = LI.getLoopFor(G->BB);
       while (L->getParentLoop()) L = L->getParentLoop();  // the outermost loop: one pass
       const auto Key = std::make_pair(A->StartKey, A->LoopStepBytes);
@@ -714,13 +713,24 @@ KernelTraffic KernelAnalysis::run() {
     }
     K.File = Path.str().str();
   }
+  for (const GlobalVariable &GV : F.getParent()->globals()) {
+    if (GV.getAddressSpace() != 3 || !GV.getValueType()->isSized()) continue;
+    std::vector<const User *> Work(GV.user_begin(), GV.user_end());
+    bool Used = false;
+    for (std::size_t I = 0; I < Work.size() && !Used && I < 4096; ++I) {
+      if (const auto *Inst = dyn_cast<Instruction>(Work[I])) Used = Inst->getFunction() == &F;
+      else Work.insert(Work.end(), Work[I]->user_begin(), Work[I]->user_end());
+    }
+    if (Used) K.SharedBytes += static_cast<std::int64_t>(DL.getTypeAllocSize(GV.getValueType()).getFixedValue());
+  }
   std::vector<Group> Groups;
   collect(Groups);
   for (const Group &G : Groups) K.Accesses.push_back(describe(G));
   if (std::getenv("ROOFLINT_TRAFFIC_DEBUG"))
     for (std::size_t I = 0; I < Groups.size(); ++I) {
       errs() << K.MangledName << " line " << K.Accesses[I].Line << " pattern " << int(K.Accesses[I].Pattern) << " amp "
-             << K.Accesses[I].Amplification << " scev ";
+             << K.Accesses[I].Amplification << " loop " << K.Accesses[I].LoopId << " step " << K.Accesses[I].LoopStepBytes
+             << " start " << K.Accesses[I].StartKey << " scev ";
       Groups[I].Address->print(errs());
       errs() << "\n";
     }
@@ -733,6 +743,23 @@ bool isKernel(const Function &F, const std::set<const Function *> &Annotated) {
 }
 
 }  // namespace
+
+LayerCondition layerCondition(unsigned Passes, std::int64_t RowBytes, int ThreadsPerBlock, std::int64_t SharedBytes,
+                              const CacheLevels &Levels) {
+  LayerCondition C;
+  C.RowBytes = RowBytes;
+  const int Threads = std::max(1, ThreadsPerBlock);
+  C.BlocksPerSm = std::max(1, std::min(Levels.MaxBlocksPerSm, Levels.MaxThreadsPerSm / Threads));
+  if (SharedBytes > 0)
+    C.BlocksPerSm = std::max<int>(1, std::min<std::int64_t>(C.BlocksPerSm, Levels.L1BytesPerSm / SharedBytes));
+  C.SmWorkingSet = RowBytes * C.BlocksPerSm;
+  C.L1Available = std::max<std::int64_t>(0, Levels.L1BytesPerSm - SharedBytes * C.BlocksPerSm);
+  C.FitsL1 = C.SmWorkingSet <= C.L1Available;
+  C.FitsL2 = C.SmWorkingSet * Levels.Sms <= Levels.L2Bytes;
+  C.L2Ratio = C.FitsL1 ? 1 : double(Passes);
+  C.DramRatio = C.FitsL2 ? 1 : double(Passes);
+  return C;
+}
 
 double SectorCount::amplification() const {
   const std::int64_t Ideal = (UsefulBytes + 31) / 32;

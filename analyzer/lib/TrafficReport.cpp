@@ -1,13 +1,17 @@
 // Reporting the device-side traffic analysis (Traffic.h) at the user's source lines.
 
+#include <algorithm>
 #include <set>
+#include <tuple>
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/Attr.h"
 #include "clang/Basic/SourceManager.h"
 #include "rooflint/analyzer/Traffic.h"
+#include "rooflint/model/describe.h"
 
 using namespace clang;
 
@@ -41,9 +45,73 @@ private:
   SourceLocation Loc;
 };
 
+std::string bytesText(std::int64_t B) {
+  if (B >= 1024 * 1024) return model::format_significant(double(B) / (1024.0 * 1024.0)) + " MiB";
+  if (B >= 1024) return model::format_significant(double(B) / 1024.0) + " KiB";
+  return std::to_string(B) + " bytes";
+}
+
+/// The threads per block __launch_bounds__ states, or the assumed number.
+int threadsPerBlock(const FunctionDecl &Kernel, bool &Assumed) {
+  Assumed = true;
+  if (const auto *LB = Kernel.getAttr<CUDALaunchBoundsAttr>())
+    if (const Expr *E = LB->getMaxThreads())
+      if (auto V = E->getIntegerConstantExpr(Kernel.getASTContext()); V && *V > 0 && *V <= 1024) {
+        Assumed = false;
+        return static_cast<int>(V->getExtValue());
+      }
+  return AssumedThreadsPerBlock;
+}
+
+/// The rooflint-reread diagnostic of @p R: the layer condition at the spec's sizes when it gives the
+/// tensor's rows, else the re-read alone.
+void reportReRead(const ReRead &R, const KernelTraffic &T, const FunctionDecl &Kernel, Reporter &Report,
+                  const KernelRecord *Record, SourceLocation Loc) {
+  const std::string Times = std::to_string(R.Passes);
+  std::string Head = "'" + R.Tensor + "' is read " + Times + " times by kernel '" + Kernel.getNameAsString() + "' (" +
+                     Times + " loops over the same addresses)";
+  const dsl::tensor_info *Tensor = nullptr;
+  if (Record)
+    for (const dsl::tensor_info &TI : Record->Spec.tensor_list())
+      if (TI.arg == R.Param && TI.rank > 0) Tensor = &TI;
+  if (!Tensor || !Record->Sized) {
+    Report.report(DiagKind::ReRead, Loc, Head + "; whether the passes reach DRAM depends on the row's size, which no "
+                                                "spec with sizes gives: up to " + Times + "x its compulsory reads");
+    return;
+  }
+  const int Dim = Tensor->shape[Tensor->rank - 1];
+  const std::string DimName(Record->Spec.dims[Dim].name.view());
+  const std::int64_t Size = static_cast<std::int64_t>(Record->Sizes[Dim]);
+  const std::int64_t E = static_cast<std::int64_t>(model::size_bytes(Tensor->dtype));
+  bool Assumed = true;
+  const int Threads = threadsPerBlock(Kernel, Assumed);
+  const CacheLevels Levels;
+  const LayerCondition C = layerCondition(R.Passes, Size * E, Threads, T.SharedBytes, Levels);
+  std::string Message = Head + "; at " + DimName + " = " + std::to_string(Size) + " a row is " + bytesText(C.RowBytes) +
+                        " and " + std::to_string(C.BlocksPerSm) + " blocks per SM (" + std::to_string(Threads) +
+                        " threads a block" + (Assumed ? ", assumed" : "") + ") keep " + bytesText(C.SmWorkingSet) +
+                        " between passes, ";
+  if (C.FitsL1)
+    Message += "within L1 (" + bytesText(C.L1Available) + " per SM): the passes cost 1x at L2 and DRAM";
+  else if (C.FitsL2)
+    Message += "over L1 (" + bytesText(C.L1Available) + " per SM) but within L2 (" + bytesText(Levels.L2Bytes) +
+               " for " + std::to_string(Levels.Sms) + " SMs): " + Times + "x at L2, 1x at DRAM";
+  else
+    Message += "over L1 (" + bytesText(C.L1Available) + " per SM) and L2 (" + bytesText(Levels.L2Bytes) + " for " +
+               std::to_string(Levels.Sms) + " SMs): the passes reach DRAM: " + Times + "x its compulsory reads";
+  // The sizes where the passes stop fitting: rows of more than L1 / blocks, and L2 / (blocks * SMs), bytes.
+  const std::int64_t FromL1 = C.L1Available / (std::int64_t(C.BlocksPerSm) * E) + 1;
+  const std::int64_t FromL2 = Levels.L2Bytes / (std::int64_t(C.BlocksPerSm) * Levels.Sms * E) + 1;
+  if (C.FitsL1) Message += "; from " + DimName + " = " + std::to_string(FromL1) + " " + Times + "x at L2, from " +
+                           DimName + " = " + std::to_string(FromL2) + " " + Times + "x at DRAM";
+  else if (C.FitsL2) Message += "; from " + DimName + " = " + std::to_string(FromL2) + " " + Times + "x at DRAM";
+  if (C.FitsL1) Report.remark(DiagKind::ReRead, Loc, Message);
+  else Report.report(DiagKind::ReRead, Loc, Message);
+}
+
 }  // namespace
 
-void reportTraffic(const KernelTraffic &T, const FunctionDecl &Kernel, Reporter &Report) {
+void reportTraffic(const KernelTraffic &T, const FunctionDecl &Kernel, Reporter &Report, const KernelRecord *Record) {
   const SourceManager &SM = Kernel.getASTContext().getSourceManager();
   std::string Instantiation;
   if (Kernel.isTemplateInstantiation()) {
@@ -51,7 +119,13 @@ void reportTraffic(const KernelTraffic &T, const FunctionDecl &Kernel, Reporter 
     Kernel.getNameForDiagnostic(OS, Kernel.getASTContext().getPrintingPolicy(), /*Qualified=*/true);
   }
   std::set<std::tuple<unsigned, unsigned, std::string>> Seen;
-  for (const TrafficAccess &A : T.Accesses) {
+  std::vector<const TrafficAccess *> Ordered;
+  for (const TrafficAccess &A : T.Accesses) Ordered.push_back(&A);
+  std::stable_sort(Ordered.begin(), Ordered.end(), [](const TrafficAccess *X, const TrafficAccess *Y) {
+    return std::tie(X->File, X->Line, X->Column) < std::tie(Y->File, Y->Line, Y->Column);
+  });
+  for (const TrafficAccess *AP : Ordered) {
+    const TrafficAccess &A = *AP;
     const std::string Message = uncoalescedMessage(A);
     if (Message.empty()) continue;
     const SourceLocation Loc = locationOf(SM, A.File, A.Line, A.Column);
@@ -72,6 +146,10 @@ void reportTraffic(const KernelTraffic &T, const FunctionDecl &Kernel, Reporter 
       Report.note(At, "the index's coefficient of 'threadIdx.x' is '" + A.LaneCoefficient +
                            "'; consecutive lanes should touch consecutive elements");
     if (!Instantiation.empty()) Report.note(Kernel.getLocation(), "in instantiation '" + Instantiation + "'");
+  }
+  for (const ReRead &R : T.ReReads) {
+    const SourceLocation Loc = locationOf(SM, R.File, R.Line, R.Column);
+    if (Loc.isValid() && !SM.isInSystemHeader(Loc)) reportReRead(R, T, Kernel, Report, Record, Loc);
   }
 }
 

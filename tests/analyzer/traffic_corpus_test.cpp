@@ -10,6 +10,7 @@
 #include <regex>
 #include <sstream>
 
+#include "rooflint/analyzer/Traffic.h"
 #include "test_harness.h"
 
 using namespace rooflint::analyzer;
@@ -143,4 +144,90 @@ TEST(TrafficCorpus, DeviceSideAnalysisFindsTheUncoalescedAccessesWithTheirRatios
 TEST(TrafficCorpus, AstCheckIsMeasuredForComparison) {
   const Score Ast = scoreCorpus(true);
   EXPECT_LT(Ast.recall(), 0.95);
+}
+
+namespace {
+
+/// "// passes: k" on a kernel's line: the kernel's name and k.
+std::vector<std::pair<std::string, unsigned>> passesOf(const std::string &Code) {
+  std::vector<std::pair<std::string, unsigned>> Out;
+  std::istringstream In(Code);
+  const std::regex Kernel(R"(__global__ void (\w+)\(.*// passes: ([0-9]+))");
+  std::smatch M;
+  for (std::string Line; std::getline(In, Line);)
+    if (std::regex_search(Line, M, Kernel)) Out.push_back({M[1], static_cast<unsigned>(std::stoul(M[2]))});
+  return Out;
+}
+
+AnalysisRun analyzeReRead(const std::string &Code) {
+  RunOptions O;
+  O.CompilerArgs = {"-I" ROOFLINT_TRAFFIC_CORPUS};
+  return analyze(Code, "reread.cu", O);
+}
+
+}  // namespace
+
+// Every multi-pass kernel of reread.cu is named with its number of passes; the single-pass ones are not.
+TEST(TrafficCorpus, NamesEveryMultiPassKernelWithItsPasses) {
+  const std::string Code = readCorpus("reread.cu");
+  const AnalysisRun R = analyzeReRead(Code);
+  ASSERT_TRUE(R.Parsed) << R.Output;
+  const auto D = named(R, "rooflint-reread");
+  unsigned Multi = 0;
+  for (const auto &[Kernel, Passes] : passesOf(Code)) {
+    unsigned Found = 0;
+    for (const DiagRecord &W : D)
+      if (W.Message.find("by kernel '" + Kernel + "'") != std::string::npos) {
+        ++Found;
+        EXPECT_NE(W.Message.find("is read " + std::to_string(Passes) + " times"), std::string::npos) << W.Message;
+      }
+    EXPECT_EQ(Found, Passes > 1 ? 1u : 0u) << Kernel << "\n" << R.Output;
+    Multi += Passes > 1;
+  }
+  EXPECT_EQ(D.size(), Multi);
+  EXPECT_GE(Multi, 2u);
+}
+
+// The three-pass softmax at a cached and an uncached size (the spec in reread.cu, worked out there):
+// C = 4096: 16 KiB rows, 8 blocks of 256 threads per SM: 128 KiB within L1: 1x (a remark); C = 50257:
+// 196 KiB rows, 1.53 MiB per SM, 203 MiB on 132 SMs, over L2 (60 MiB): 3x at DRAM (a warning).
+TEST(TrafficCorpus, PredictsTheThreePassReReadAtACachedAndAnUncachedSize) {
+  const std::string Code = readCorpus("reread.cu");
+  const auto Three = [](const AnalysisRun &R) {
+    for (const DiagRecord &D : named(R, "rooflint-reread"))
+      if (D.Message.find("'softmax_three_pass'") != std::string::npos) return D;
+    return DiagRecord{};
+  };
+  const DiagRecord Cached = Three(analyzeReRead(Code));
+  EXPECT_EQ(Cached.Level, "remark") << Cached.Message;
+  EXPECT_NE(Cached.Message.find("at C = 4096 a row is 16 KiB and 8 blocks per SM"), std::string::npos) << Cached.Message;
+  EXPECT_NE(Cached.Message.find("the passes cost 1x at L2 and DRAM"), std::string::npos) << Cached.Message;
+  std::string Large = Code;
+  Large.replace(Large.find("C(4096)"), 7, "C(50257)");
+  const DiagRecord Uncached = Three(analyzeReRead(Large));
+  EXPECT_EQ(Uncached.Level, "warning") << Uncached.Message;
+  EXPECT_NE(Uncached.Message.find("at C = 50257 a row is 196 KiB"), std::string::npos) << Uncached.Message;
+  EXPECT_NE(Uncached.Message.find("the passes reach DRAM: 3x its compulsory reads"), std::string::npos)
+      << Uncached.Message;
+}
+
+// The layer condition by hand: rows of 64 KiB, 1024-thread blocks: 2 blocks per SM, 128 KiB within L1;
+// 8 KiB of shared memory a block leaves 256 - 16 = 240 KiB. Rows of 160 KiB: 320 KiB per SM, over L1;
+// 132 * 320 KiB = 41.25 MiB within L2 (60 MiB): 2x at L2, 1x at DRAM. Rows of 256 KiB: 512 KiB per SM,
+// 66 MiB on the chip, over L2: 2x at DRAM.
+TEST(TrafficCorpus, LayerConditionMatchesHandCountedCapacities) {
+  const LayerCondition A = layerCondition(2, 64 * 1024, 1024, 8 * 1024);
+  EXPECT_EQ(A.BlocksPerSm, 2);
+  EXPECT_EQ(A.SmWorkingSet, 128 * 1024);
+  EXPECT_EQ(A.L1Available, 240 * 1024);
+  EXPECT_TRUE(A.FitsL1);
+  EXPECT_EQ(A.DramRatio, 1);
+  const LayerCondition B = layerCondition(2, 160 * 1024, 1024, 0);
+  EXPECT_FALSE(B.FitsL1);
+  EXPECT_TRUE(B.FitsL2);
+  EXPECT_EQ(B.L2Ratio, 2);
+  EXPECT_EQ(B.DramRatio, 1);
+  const LayerCondition C = layerCondition(2, 256 * 1024, 1024, 0);
+  EXPECT_FALSE(C.FitsL2);
+  EXPECT_EQ(C.DramRatio, 2);
 }

@@ -45,3 +45,17 @@ __global__ void read_then_write(const float* x, float* y, int C) {  // passes: 1
   __syncthreads();
   for (int c = threadIdx.x; c < C; c += blockDim.x) y[blockIdx.x * C + c] = total;  // truth: store 1x
 }
+
+// The three-pass kernel's spec (rooflint-reread's layer condition): x and y are R x C floats. At
+// C = 4096 a row is 16 KiB; 8 blocks of 256 threads per SM keep 128 KiB, within L1 (256 KiB less 8 bytes
+// of shared memory): 1x. At C = 50257 (the test's other size) 196 KiB a row, 1.53 MiB per SM: over L1,
+// and 132 SMs * 1.53 MiB = 203 MiB over L2 (60 MiB): 3x at DRAM.
+#include "rooflint/dsl.h"
+namespace reread_specs {
+using namespace rooflint::dsl;
+inline constexpr struct R final : dim<"R"> {} R;
+inline constexpr struct C final : dim<"C"> {} C;
+inline constexpr auto softmax_three_pass_spec =
+    kernel<softmax_three_pass>("softmax_three_pass", softmax(in<0>("x", f32, R, C), out<1>("y", f32, R, C)))
+        .at(R(65536), C(4096));
+}  // namespace reread_specs

@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "rooflint/analyzer/Analyzer.h"
 #include "rooflint/analyzer/KernelChecks.h"
 
 namespace clang {
@@ -88,7 +89,38 @@ struct KernelTraffic {
   unsigned Line = 0;
   std::vector<TrafficAccess> Accesses;
   std::vector<ReRead> ReReads;
+  std::int64_t SharedBytes = 0;  ///< static shared memory the kernel uses (addrspace(3) globals)
 };
+
+/// The memory hierarchy the layer condition uses: NVIDIA H100/H200 (sm_90).
+struct CacheLevels {
+  /// Combined L1 data cache and shared memory per SM: 256 KB (NVIDIA Hopper Tuning Guide, "L1 Data
+  /// Cache and Shared Memory": "the combined L1 cache and shared memory capacity is 256 KB per SM").
+  std::int64_t L1BytesPerSm = 256 * 1024;
+  /// L2 as CUDA reports it on the H200 (l2CacheSize 62914560 = 60 MiB, docs/measurements/h200-2026-11-30).
+  std::int64_t L2Bytes = 60ll * 1024 * 1024;
+  int Sms = 132;                  ///< H200 (the same measurement)
+  int MaxThreadsPerSm = 2048;     ///< sm_90 (CUDA C++ Programming Guide, compute capability 9.0)
+  int MaxBlocksPerSm = 32;
+};
+
+/// Where the passes of a re-read tensor are served from, for one size.
+struct LayerCondition {
+  std::int64_t RowBytes = 0;           ///< one block's working set between passes
+  int BlocksPerSm = 0;
+  std::int64_t SmWorkingSet = 0;       ///< RowBytes * BlocksPerSm
+  std::int64_t L1Available = 0;        ///< L1 less the resident blocks' shared memory
+  bool FitsL1 = false, FitsL2 = false;
+  double L2Ratio = 1, DramRatio = 1;   ///< traffic at that level over one pass
+};
+
+/// The layer condition of a tensor read in @p Passes passes over rows of @p RowBytes by blocks of
+/// @p ThreadsPerBlock threads using @p SharedBytes of shared memory each (occupancy from threads only).
+LayerCondition layerCondition(unsigned Passes, std::int64_t RowBytes, int ThreadsPerBlock, std::int64_t SharedBytes,
+                              const CacheLevels &Levels = {});
+
+/// The threads per block the layer condition assumes without __launch_bounds__.
+inline constexpr int AssumedThreadsPerBlock = 256;
 
 struct DeviceTraffic {
   std::vector<KernelTraffic> Kernels;
@@ -109,7 +141,9 @@ SectorCount countSectors(const std::vector<std::vector<std::int64_t>> &Offsets, 
 
 /// Reports @p T's amplified accesses (rooflint-uncoalesced) and re-reads at their source lines, through
 /// @p Report (NOLINT comments apply); @p Kernel is the kernel (or instantiation) @p T describes.
-void reportTraffic(const KernelTraffic &T, const clang::FunctionDecl &Kernel, Reporter &Report);
+/// @p Record, when given, is the kernel's spec (its sizes give the re-reads' layer condition).
+void reportTraffic(const KernelTraffic &T, const clang::FunctionDecl &Kernel, Reporter &Report,
+                   const KernelRecord *Record = nullptr);
 
 /// The message of the rooflint-uncoalesced warning for @p A (empty when it is not amplified).
 std::string uncoalescedMessage(const TrafficAccess &A);
