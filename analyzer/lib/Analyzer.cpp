@@ -377,10 +377,17 @@ std::string boundSentence(const KernelRecord &K, const model::peaks &P) {
 }
 
 /// The spec record of the kernel whose device symbol is @p Mangled, if a spec binds it.
-static const KernelRecord *recordFor(const AnalysisResults &Results, const std::string &Mangled) {
-  for (const KernelRecord &K : Results.Kernels)
+static KernelRecord *recordFor(AnalysisResults &Results, const std::string &Mangled) {
+  for (KernelRecord &K : Results.Kernels)
     if (K.MangledName == Mangled) return &K;
   return nullptr;
+}
+
+/// Reports @p T and records its prediction in the kernel's spec record.
+static void traffic(const KernelTraffic &T, const FunctionDecl &F, Reporter &Report, AnalysisResults &Results) {
+  KernelRecord *Record = recordFor(Results, T.MangledName);
+  reportTraffic(T, F, Report, Record);
+  if (Record) predictTraffic(T, F, *Record);
 }
 
 void analyzeTranslationUnit(ASTContext &Ctx, const AnalyzerOptions &Options, AnalysisResults &Results,
@@ -415,8 +422,7 @@ void analyzeTranslationUnit(ASTContext &Ctx, const AnalyzerOptions &Options, Ana
     const std::string Key = key("kernel", position(SM, F->getLocation()));
     if (!Results.Seen.insert(Key).second) continue;
     Report.setGroup(Key);
-    if (const KernelTraffic *T = Device ? Device->find(mangledName(*F)) : nullptr)
-      reportTraffic(*T, *F, Report, recordFor(Results, T->MangledName));
+    if (const KernelTraffic *T = Device ? Device->find(mangledName(*F)) : nullptr) traffic(*T, *F, Report, Results);
     else checkCoalescing(*F, Report);
   }
   // Kernel templates: each instantiation the unit uses, from the device-side analysis.
@@ -428,7 +434,7 @@ void analyzeTranslationUnit(ASTContext &Ctx, const AnalyzerOptions &Options, Ana
       const std::string Key = key("kernel", position(SM, TD->getLocation())) + ":" + T->MangledName;
       if (!Results.Seen.insert(Key).second) continue;
       Report.setGroup(Key);
-      reportTraffic(*T, *F, Report, recordFor(Results, T->MangledName));
+      traffic(*T, *F, Report, Results);
     }
   }
   Report.setGroup("");

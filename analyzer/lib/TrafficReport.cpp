@@ -153,4 +153,48 @@ void reportTraffic(const KernelTraffic &T, const FunctionDecl &Kernel, Reporter 
   }
 }
 
+void predictTraffic(const KernelTraffic &T, const FunctionDecl &Kernel, KernelRecord &Record) {
+  Record.TrafficAnalysed = true;
+  Record.Predicted.clear();
+  for (const dsl::tensor_info &TI : Record.Spec.tensor_list()) {
+    if (TI.arg < 0) continue;
+    double L2 = 1;
+    bool Known = true, Coalesced = true;
+    std::string Basis = "every access coalesced";
+    for (const TrafficAccess &A : T.Accesses) {
+      if (A.Param != TI.arg) continue;
+      if (A.Pattern == LanePattern::Unknown || A.Overflows) {
+        Known = false;
+        Basis = "line " + std::to_string(A.Line) + ": the address depends on loaded data";
+        continue;
+      }
+      if (A.ReusedInL1 || A.Amplification <= 1) continue;
+      Coalesced = false;
+      if (A.Amplification > L2) {
+        L2 = A.Amplification;
+        Basis = std::string(A.Store ? "store" : "load") + " line " + std::to_string(A.Line) + ": " +
+                model::format_significant(A.Amplification) + "x per warp request";
+      }
+    }
+    if (!Known) {
+      Record.Predicted.push_back({std::string(TI.name.view()), TI.arg, "l2", 0, Basis});
+      continue;
+    }
+    double Dram = Coalesced ? 1 : 0;  // 0: not predicted
+    for (const ReRead &R : T.ReReads) {
+      if (R.Param != TI.arg || TI.rank == 0 || !Record.Sized) continue;
+      const int Dim = TI.shape[TI.rank - 1];
+      bool Assumed = true;
+      const LayerCondition C = layerCondition(R.Passes, std::int64_t(Record.Sizes[Dim]) * std::int64_t(model::size_bytes(TI.dtype)),
+                                              threadsPerBlock(Kernel, Assumed), T.SharedBytes);
+      L2 *= C.L2Ratio;
+      if (Dram > 0) Dram *= C.DramRatio;
+      Basis += "; read in " + std::to_string(R.Passes) + " passes (" + (C.FitsL1 ? "within L1" : C.FitsL2 ? "within L2" : "over L2") + ")";
+    }
+    const std::string Name(TI.name.view());
+    Record.Predicted.push_back({Name, TI.arg, "l2", L2, Basis});
+    if (Dram > 0) Record.Predicted.push_back({Name, TI.arg, "dram", Dram, Basis});
+  }
+}
+
 }  // namespace rooflint::analyzer

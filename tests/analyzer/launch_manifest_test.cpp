@@ -58,7 +58,7 @@ TEST(LaunchManifest, IsVersionTwo) {
   const AnalysisRun R = analyze(Input, "launch.cu");
   ASSERT_TRUE(R.Parsed) << R.Output;
   const llvm::json::Value M = manifestJson(R.Results, *model::find_peaks("H200"));
-  EXPECT_EQ(*M.getAsObject()->getInteger("version"), 2);
+  EXPECT_EQ(*M.getAsObject()->getInteger("version"), 3);  // 3 since issue 12 (predicted_traffic)
 }
 
 TEST(LaunchManifest, LaysOutParametersAsTheArgumentBufferDoes) {

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <map>
 #include <regex>
 #include <sstream>
 
@@ -230,4 +231,24 @@ TEST(TrafficCorpus, LayerConditionMatchesHandCountedCapacities) {
   const LayerCondition C = layerCondition(2, 256 * 1024, 1024, 0);
   EXPECT_FALSE(C.FitsL2);
   EXPECT_EQ(C.DramRatio, 2);
+}
+
+// The manifest's prediction (version 3) for the three-pass softmax: x at C = 4096 1x at L2 and DRAM
+// (the passes hit L1), at C = 50257 3x at both (over L1 and L2); y, written once, coalesced: 1x.
+TEST(TrafficCorpus, RecordsThePredictedRatiosPerTensorAndLevel) {
+  const std::string Code = readCorpus("reread.cu");
+  std::string Large = Code;
+  Large.replace(Large.find("C(4096)"), 7, "C(50257)");
+  for (const auto &[Text, Expected] : {std::pair<std::string, double>{Code, 1}, {Large, 3}}) {
+    const AnalysisRun R = analyzeReRead(Text);
+    ASSERT_EQ(R.Results.Kernels.size(), 1u) << R.Output;
+    const KernelRecord &K = R.Results.Kernels[0];
+    ASSERT_TRUE(K.TrafficAnalysed);
+    std::map<std::string, double> Got;
+    for (const KernelRecord::PredictedTraffic &P : K.Predicted) Got[P.Tensor + ":" + P.Level] = P.Ratio;
+    EXPECT_EQ(Got["x:l2"], Expected);
+    EXPECT_EQ(Got["x:dram"], Expected);
+    EXPECT_EQ(Got["y:l2"], 1);
+    EXPECT_EQ(Got["y:dram"], 1);
+  }
 }

@@ -59,6 +59,16 @@ struct KernelRecord {
   double Flops = 0, ReadBytes = 0, WrittenBytes = 0;  ///< FLOP, bytes, bytes at Sizes
   std::optional<model::bound_result> Result;          ///< when Sized and the peaks know the math mode
   std::optional<Crossover> VerdictChange;
+  /// The device-side traffic prediction (Traffic.h), per tensor and level; empty when not analysed.
+  struct PredictedTraffic {
+    std::string Tensor;
+    int Param = -1;
+    std::string Level;   ///< "l2" (sectors L1 requests from L2) or "dram"
+    double Ratio = 1;    ///< predicted bytes at that level over the tensor's compulsory bytes
+    std::string Basis;   ///< why ("load line 49: 8x per warp request")
+  };
+  bool TrafficAnalysed = false;
+  std::vector<PredictedTraffic> Predicted;
 };
 
 /// Everything a run collects, over all translation units.

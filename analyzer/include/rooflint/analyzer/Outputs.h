@@ -15,7 +15,7 @@
 namespace rooflint::analyzer {
 
 /// 2: parameters, launch and spec_value per kernel (docs/manifest-schema.md).
-inline constexpr int ManifestVersion = 2;
+inline constexpr int ManifestVersion = 3;  // 3: predicted_traffic (issue 12)
 
 /// @return One kernel's entry of the manifest's "kernels".
 llvm::json::Value kernelJson(const KernelRecord &K, const model::peaks &Peaks);

@@ -145,6 +145,13 @@ SectorCount countSectors(const std::vector<std::vector<std::int64_t>> &Offsets, 
 void reportTraffic(const KernelTraffic &T, const clang::FunctionDecl &Kernel, Reporter &Report,
                    const KernelRecord *Record = nullptr);
 
+/// Fills @p Record's predicted traffic from @p T: per tensor of its spec, the L2 ratio (the worst warp
+/// request amplification of the tensor's accesses not reused through L1, times the passes of a re-read
+/// that misses L1) and, where the access pattern decides it, the DRAM ratio (1x for coalesced
+/// accesses, the passes of a re-read that misses L2); an uncoalesced access's DRAM ratio depends on
+/// whether other warps use the rest of its sectors, and is not predicted.
+void predictTraffic(const KernelTraffic &T, const clang::FunctionDecl &Kernel, KernelRecord &Record);
+
 /// The message of the rooflint-uncoalesced warning for @p A (empty when it is not amplified).
 std::string uncoalescedMessage(const TrafficAccess &A);
 

@@ -45,6 +45,9 @@ struct manifest_kernel {
   std::string manifest_path;
   dsl::spec spec;
   std::vector<manifest_param> params;
+  /// The analyzer's predicted traffic (manifest version 3, docs/manifest-schema.md): one line per
+  /// tensor and level, "x: L2 3x, DRAM 3x (load line 11: ...)"; empty in version 2 manifests.
+  std::vector<std::string> predicted_traffic;
 };
 
 /// Reads a manifest of schema rooflint-manifest version 2. Errors (invalid_argument) name the file
