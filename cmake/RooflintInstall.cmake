@@ -22,8 +22,7 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/dsl/include/ DESTINATION ${CMAKE_INSTALL
 set_target_properties(rooflint_model PROPERTIES EXPORT_NAME model)
 set_target_properties(rooflint_dsl PROPERTIES EXPORT_NAME dsl)
 set_target_properties(rooflint_ceilings_file PROPERTIES EXPORT_NAME ceilings_file)
-set_target_properties(rooflint_io PROPERTIES EXPORT_NAME io)  # outputs whole or not at all (runtime/io)
-install(DIRECTORY ${PROJECT_SOURCE_DIR}/runtime/io/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} COMPONENT rooflint_dev)
+set_target_properties(rooflint_io PROPERTIES EXPORT_NAME io)  # outputs whole or not at all (dsl/src/atomic_file.cpp)
 install(TARGETS rooflint_model rooflint_dsl rooflint_ceilings_file rooflint_io EXPORT rooflintTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT rooflint_dev)
 install(EXPORT rooflintTargets NAMESPACE rooflint:: DESTINATION ${ROOFLINT_INSTALL_CMAKEDIR} COMPONENT rooflint_dev)

@@ -3,9 +3,10 @@
 # tree built here (scripts/build-gpu.sh) and carried along, and writes logs and reports under $OUT.
 #
 #   ROOFLINT_BUILD_DIR=.carry/gpu ROOFLINT_MANIFESTS=.carry/manifests OUT=/some/dir \
-#     bash scripts/gpu-job.sh [quick|full|levels]      (carry .carry/gpu and .carry/manifests: build-gpu.sh)
+#     bash scripts/gpu-job.sh [quick|full|levels|inject]      (carry .carry/gpu and .carry/manifests: build-gpu.sh)
 #
 # levels: the hierarchical roofline only (ceilings against their peers, the examples, ncu per level).
+# inject: rooflint-verify -- program's overhead against ncu's on the example program only.
 #
 # Steps: device state; GPU tests; rooflint-ceilings (thorough and quick, timed); verification of every
 # example with reports; ncu side by side for the traffic figures; the verifier's overhead against ncu;
@@ -16,6 +17,7 @@ mode=${1:-full}
 build=${ROOFLINT_BUILD_DIR:-build-gpu}
 OUT=${OUT:-out/gpu}
 logs="$OUT/logs"
+manifests=${ROOFLINT_MANIFESTS:-$build}
 mkdir -p "$logs"
 export PYTHONUNBUFFERED=1
 
@@ -39,6 +41,68 @@ ncu_levels() {
   python3 scripts/levels-vs-ncu.py "$OUT/verify.json" "$logs/ncu-levels" "$logs/ncu-levels.txt" >>"$OUT/summary.txt" 2>&1
   cat "$logs/ncu-levels.txt" >>"$1" 2>/dev/null
 }
+
+core_metrics=(dram__bytes_read.sum dram__bytes_write.sum gpu__time_duration.sum lts__t_bytes.sum lts__t_sectors_srcunit_tex_op_read.sum lts__t_sectors_srcunit_tex_op_write.sum sm__cycles_elapsed.avg.per_second l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum)  # cupti::core_metrics()
+
+# rooflint-verify's overhead against ncu on one program (docs/verifier.md): the plain example program
+# (every example kernel, small and large) run for $2 and for $3 rounds, each alone, under rooflint-verify
+# measuring every annotated launch, and under ncu collecting the same core metrics with its own L2 flush
+# on the same launches (-k: the manifests' kernels). Overhead = wall - the plain program's wall; its
+# growth from the short run to the long one over the launches added is the cost per launch, the rest
+# a fixed cost (start-up). The issue's ratio: rooflint's overhead over ncu's, on the long run.
+inject_overhead() {
+  local program="$build/examples/program/rooflint-example-program" kernels rounds
+  kernels=$(python3 -c 'import json,glob,sys
+ks=[k for f in glob.glob(sys.argv[1]+"/**/*.json",recursive=True) for k in json.load(open(f)).get("kernels",[])]
+names=sorted({n for k in ks for n in [k.get("mangled_name")]+[r.get("mangled_name") for r in ((k.get("region") or {}).get("kernels") or [])] if n})
+print("|".join(names))' "$manifests")
+  for rounds in "$2" "$3"; do
+    run "overhead-plain-$rounds" "$program" "" "$rounds"
+    run "overhead-inject-$rounds" "$build/runtime/rooflint-verify" --manifest "$manifests" --launches 1000 \
+        --json "$logs/overhead-inject-$rounds.json" -- "$program" "" "$rounds"
+    run "overhead-ncu-$rounds" ncu --clock-control none --cache-control all --kernel-name-base mangled \
+        -k "regex:^(${kernels})\$" --metrics "$(IFS=,; echo "${core_metrics[*]}")" "$program" "" "$rounds"
+  done
+  python3 - "$logs" "$1" "$2" "$3" <<'PY'
+import json, re, sys
+logs, out, short, long_ = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
+def wall(name):
+    m = re.search(r"wall ([0-9.]+) s", open(f"{logs}/{name}.log").read())
+    return float(m.group(1)) if m else float("nan")
+def launches(tool, rounds):
+    if tool == "ncu": return open(f"{logs}/overhead-ncu-{rounds}.log").read().count("==PROF== Profiling")
+    try: return sum(k["launches_measured"] for k in json.load(open(f"{logs}/overhead-inject-{rounds}.json"))["kernels"])
+    except (OSError, ValueError, KeyError): return 0
+over = {}
+with open(out, "a") as f:
+    for r in (short, long_):
+        plain = wall(f"overhead-plain-{r}")
+        print(f"{r} rounds: plain program {plain:.2f} s", file=f)
+        for tool in ("inject", "ncu"):
+            w, n = wall(f"overhead-{tool}-{r}"), launches(tool, r)
+            over[tool, r] = (w - plain, n)
+            print(f"  {'rooflint-verify' if tool == 'inject' else 'ncu (core metrics)':20s} wall {w:6.2f} s, overhead {w - plain:6.2f} s"
+                  f" over {n} launches measured", file=f)
+    for tool, what in (("inject", "rooflint-verify"), ("ncu", "ncu")):
+        (o1, n1), (o2, n2) = over[tool, short], over[tool, long_]
+        if n2 > n1:
+            per = (o2 - o1) / (n2 - n1)
+            print(f"{what:16s} {per * 1e3:6.1f} ms per launch, {o1 - per * n1:5.2f} s fixed (start-up)", file=f)
+    ratio = over["inject", long_][0] / over["ncu", long_][0]
+    print(f"rooflint-verify's overhead is {ratio:.2f}x ncu's on {long_} rounds (target <= 0.3x)", file=f)
+PY
+  grep -h "own time" "$logs"/overhead-inject-*.log >>"$1"
+}
+
+if [[ $mode == inject ]]; then
+  section "device"
+  nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,power.draw,clocks_event_reasons.active --format=csv | tee -a "$OUT/summary.txt"
+  section "overhead: rooflint-verify -- program against ncu (1 and 4 rounds of the example program)"
+  inject_overhead "$OUT/summary.txt" 1 4
+  tar -C "$OUT" -czf "$OUT/logs.tar.gz" logs && rm -rf "$logs"
+  section "done"
+  exit 0
+fi
 
 if [[ $mode == levels ]]; then
   section "device"
@@ -88,12 +152,16 @@ cat "$logs/verify.log" >>"$OUT/summary.txt"
 # ----- rooflint-verify -- program: unmodified programs through CUPTI injection (docs/verifier.md) -----
 # Needs the analyzer's manifests (version 2), which the device machine cannot make (no clang): carry
 # them and point ROOFLINT_MANIFESTS at them (default: the build tree).
-manifests=${ROOFLINT_MANIFESTS:-$build}
 if [[ -x $build/runtime/rooflint-verify && -x $build/examples/program/rooflint-example-program ]]; then
   section "rooflint-verify -- the plain example program"
   run inject-program "$build/runtime/rooflint-verify" --manifest "$manifests" --ceilings "$OUT/ceilings.json" \
       --json "$OUT/inject-program.json" -- "$build/examples/program/rooflint-example-program"
   cat "$logs/inject-program.log" >>"$OUT/summary.txt"
+  # The same verdicts as the harness for every example, regions included (issue 10).
+  if [[ -f $OUT/verify.json && -f $OUT/inject-program.json ]]; then
+    python3 scripts/verdicts-agree.py "$OUT/verify.json" "$OUT/inject-program.json" >"$OUT/inject-vs-harness.txt" 2>&1 || true
+    cat "$OUT/inject-vs-harness.txt" >>"$OUT/summary.txt"
+  fi
   if [[ -x $build/examples/program/rooflint-example-gtests ]]; then
     section "rooflint-verify -- the GoogleTest binary of the example kernels"
     run inject-gtests "$build/runtime/rooflint-verify" --manifest "$manifests" --ceilings "$OUT/ceilings.json" \
@@ -116,6 +184,8 @@ if [[ $mode == full ]]; then
   run overhead-ncu ncu --clock-control none --metrics dram__bytes_read.sum,dram__bytes_write.sum,gpu__time_duration.sum,lts__t_bytes.sum \
       "$build/examples/rooflint-examples" --no-counters --repetitions 1
   grep -h "^wall" "$logs"/overhead-*.log | tee -a "$OUT/summary.txt"
+  section "overhead: rooflint-verify -- program against ncu (1 and 4 rounds of the example program)"
+  inject_overhead "$OUT/summary.txt" 1 4
 
   section "ceilings against PyTorch"
   python3 scripts/bench-ceilings.py --rooflint "$build/runtime/rooflint-ceilings" --output "$OUT/bench-ceilings.txt" \

@@ -103,7 +103,8 @@ std::optional<Crossover> findCrossover(const dsl::spec &S, const model::peaks &P
   if (!P.has(S.mode) || P.dram_bytes_per_s <= 0) return std::nullopt;
   std::vector<int> Free;
   for (int D = 0; D < S.dim_count; ++D) {
-    bool Derived = false;  // a convolution's output size follows from the others
+    // A convolution's output size and a min/max/ceil_div term follow from the others.
+    bool Derived = S.size_terms.index_of(S.dims[D].name) >= 0;
     for (int I = 0; I < S.op.derived_count; ++I) Derived = Derived || S.op.derived[I].name == S.dims[D].name;
     if (S.dims[D].static_size <= 0 && !Derived) Free.push_back(D);
   }
@@ -167,6 +168,15 @@ std::optional<ReadSpec> readSpecOf(const VarDecl &VD, ASTContext &Ctx, Reporter 
                   "spec " + quoted(SpecName) + " is not bound to a kernel function the analyzer can find");
     return std::nullopt;
   }
+  // The DSL sees a function pointer, not whether it is a kernel: in CUDA only a __global__ function is
+  // one (a host or __device__ function has no launch to bind or measure).
+  if (Read->Kernel && Ctx.getLangOpts().CUDA && !Read->Kernel->hasAttr<CUDAGlobalAttr>()) {
+    Report.report(DiagKind::KernelBinding, VD.getLocation(),
+                  "spec " + quoted(SpecName) + " is bound to " + quoted(Read->Kernel->getQualifiedNameAsString()) +
+                      ", which is not a __global__ function (a kernel): bind the spec to the kernel the program "
+                      "launches");
+    return std::nullopt;
+  }
   return std::move(*Read);
 }
 
@@ -186,6 +196,27 @@ KernelRecord recordOf(const VarDecl &VD, const SourceManager &SM, const ReadSpec
     K.MangledName = mangledName(*F);
     K.Params = kernelParams(*F);
     K.KernelLocation = position(SM, F->getLocation());
+  }
+  if (K.Spec.region.is_region()) {
+    K.IsRegion = true;
+    for (unsigned I = 0; I < K.Spec.region.kernel_count; ++I) {
+      RegionKernelRecord R;
+      R.Library = K.Spec.region.kernels[I].match == dsl::kernel_match::library;
+      R.Pattern = std::string(K.Spec.region.kernels[I].pattern.view());
+      if (const FunctionDecl *RF = I < Read.RegionKernels.size() ? Read.RegionKernels[I] : nullptr) {
+        RF = RF->getDefinition() ? RF->getDefinition() : RF;
+        R.FunctionName = RF->getQualifiedNameAsString();
+        R.MangledName = mangledName(*RF);
+        R.Location = position(SM, RF->getLocation());
+        R.Params = kernelParams(*RF);
+      }
+      K.RegionKernels.push_back(std::move(R));
+    }
+    // The sizes are read at one kernel (the site): its parameters are the ones the binding names.
+    if (K.Spec.launch.size_count > 0) {
+      const auto Site = static_cast<std::size_t>(K.Spec.launch.sizes[0].site);
+      if (Site < K.RegionKernels.size()) K.Params = K.RegionKernels[Site].Params;
+    }
   }
   const dsl::spec &S = K.Spec;
   const dsl::binding_result B = S.declared();
@@ -232,11 +263,36 @@ void noteCountsAndFloor(const KernelRecord &K, const model::peaks &P, SourceLoca
                          model::format_si(P.dram_bytes_per_s, "B/s"));
 }
 
+/// Under a region's bound remark: its kernels in launch order, each where it is declared.
+void noteRegionKernels(const KernelRecord &K, const ReadSpec &Read, SourceLocation Loc, Reporter &Report) {
+  const std::string Of = " of " + std::to_string(K.RegionKernels.size()) + " of " + K.subject();
+  for (std::size_t I = 0; I < K.RegionKernels.size(); ++I) {
+    const RegionKernelRecord &R = K.RegionKernels[I];
+    const std::string Nth = "kernel " + std::to_string(I + 1) + Of;
+    if (R.Library)
+      Report.note(Loc, Nth + " is a library kernel, matched by its symbol containing " + quoted(R.Pattern));
+    else if (I < Read.RegionKernels.size() && Read.RegionKernels[I])
+      Report.note(Read.RegionKernels[I]->getLocation(), Nth + " is " + quoted(R.FunctionName) + ", declared here");
+  }
+}
+
+/// A region's kernels given by function must be __global__ (C++ cannot tell; the analyzer sees the attribute).
+void checkRegionKernels(const KernelRecord &K, const ReadSpec &Read, SourceLocation Loc, Reporter &Report) {
+  for (std::size_t I = 0; I < Read.RegionKernels.size(); ++I) {
+    const FunctionDecl *F = Read.RegionKernels[I];
+    if (!F || F->hasAttr<CUDAGlobalAttr>() || !F->getASTContext().getLangOpts().CUDA) continue;
+    if (Report.report(DiagKind::KernelBinding, Loc,
+                      "kernel " + std::to_string(I + 1) + " of " + K.subject() + ", " + quoted(F->getNameAsString()) +
+                          ", is not a __global__ function"))
+      Report.note(F->getLocation(), quoted(F->getNameAsString()) + " is declared here");
+  }
+}
+
 /// The rooflint-bound remark (the verdict, or why there is none) and its notes.
-void reportBound(const KernelRecord &K, const model::peaks &P, SourceLocation Loc, const FunctionDecl *F,
-                 Reporter &Report) {
+void reportBound(const KernelRecord &K, const ReadSpec &Read, const model::peaks &P, SourceLocation Loc,
+                 const FunctionDecl *F, Reporter &Report) {
   const dsl::spec &S = K.Spec;
-  const std::string KernelText = "kernel " + quoted(K.KernelName);
+  const std::string KernelText = K.subject();
   bool Emitted = false;
   if (K.Result)
     Emitted = Report.report(DiagKind::Bound, Loc, boundSentence(K, P));
@@ -252,6 +308,7 @@ void reportBound(const KernelRecord &K, const model::peaks &P, SourceLocation Lo
   if (!Emitted) return;
   noteCountsAndFloor(K, P, Loc, Report);
   if (F) Report.note(F->getLocation(), KernelText + " is declared here");
+  noteRegionKernels(K, Read, Loc, Report);
 }
 
 /// The rooflint-expectation warning when the verdict is not the bound the spec's .expect() states.
@@ -261,7 +318,7 @@ void reportExpectation(const KernelRecord &K, const model::peaks &P, SourceLocat
   const model::bound Want = *Expected;
   const model::bound_result &R = *K.Result;
   if (Report.report(DiagKind::Expectation, Loc,
-                    "kernel " + quoted(K.KernelName) + " is expected to be " + std::string(model::name(Want)) +
+                    K.subject() + " is expected to be " + std::string(model::name(Want)) +
                         " but is " + std::string(model::name(R.verdict)) + " on " + quoted(std::string(P.device)) +
                         " at " + sizesText(K) + "; arithmetic intensity " + model::format_significant(R.intensity) +
                         " FLOP/byte is " + (R.verdict == model::bound::memory ? "below" : "above") + " the ridge " +
@@ -292,10 +349,11 @@ void analyzeSpec(const VarDecl &VD, ASTContext &Ctx, const AnalyzerOptions &Opti
   const FunctionDecl *F = nullptr;
   KernelRecord K = recordOf(VD, Ctx.getSourceManager(), *Read, Options.Peaks, F);
   const SourceLocation Loc = VD.getLocation();
-  reportBound(K, Options.Peaks, Loc, F, Report);
+  reportBound(K, *Read, Options.Peaks, Loc, F, Report);
   reportExpectation(K, Options.Peaks, Loc, Report);
   reportDatasheetPeaks(Options.Peaks, Loc, Results, Report);
   if (F) checkBinding(K.Spec, *F, VD, Report);
+  if (K.IsRegion) checkRegionKernels(K, *Read, Loc, Report);
   Results.Kernels.push_back(std::move(K));
 }
 
@@ -373,7 +431,7 @@ std::string sizesText(const KernelRecord &K) {
 }
 
 std::string boundSentence(const KernelRecord &K, const model::peaks &P) {
-  return "kernel " + quoted(K.KernelName) + " is " + model::describe(*K.Result, P, K.Spec.mode) + " at " + sizesText(K);
+  return K.subject() + " is " + model::describe(*K.Result, P, K.Spec.mode) + " at " + sizesText(K);
 }
 
 /// The spec record of the kernel whose device symbol is @p Mangled, if a spec binds it.

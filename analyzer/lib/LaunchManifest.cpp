@@ -32,6 +32,7 @@ std::string bindingName(dsl::binding_kind K) {
   switch (K) {
   case dsl::binding_kind::none: return "none";
   case dsl::binding_kind::kernel: return "kernel";
+  case dsl::binding_kind::region: return "region";
   }
   return "unknown";
 }
@@ -141,7 +142,8 @@ json::Object specValueJson(const dsl::spec &S) {
                                    {"arg", int(T.arg)},
                                    {"shape", std::move(Shape)},
                                    {"elements", polyJson(T.elements)},
-                                   {"partial", T.partial}});
+                                   {"partial", T.partial},
+                                   {"extra", T.extra}});
   }
   for (int I = 0; I < S.op.derived_count; ++I) {
     const dsl::derived_dim &R = S.op.derived[I];
@@ -152,12 +154,26 @@ json::Object specValueJson(const dsl::spec &S) {
                                    {"padding", R.padding},
                                    {"dilation", R.dilation}});
   }
+  json::Array Terms;
+  for (int I = 0; I < S.size_terms.count; ++I) {
+    const dsl::size_term &T = S.size_terms.terms[I];
+    Terms.push_back(json::Object{{"name", std::string(T.name.view())},
+                                 {"op", std::string(dsl::name(T.op))},
+                                 {"lhs", polyJson(T.lhs)},
+                                 {"rhs", polyJson(T.rhs)}});
+  }
   for (int I = 0; I < S.op.constraint_count; ++I) {
     const dsl::size_constraint &C = S.op.constraints[I];
     Constraints.push_back(json::Object{
         {"lhs", std::string(C.lhs.view())}, {"factor", C.factor}, {"rhs", std::string(C.rhs.view())}});
   }
+  json::Array RegionKernels;  // version 3: empty for a spec of one kernel
+  for (int I = 0; I < S.region.kernel_count; ++I)
+    RegionKernels.push_back(json::Object{
+        {"match", S.region.kernels[I].match == dsl::kernel_match::library ? "library" : "function"},
+        {"pattern", std::string(S.region.kernels[I].pattern.view())}});
   return json::Object{
+      {"region_kernels", std::move(RegionKernels)},
       {"kernel_name", std::string(S.kernel_name.view())},
       // op kind by its index in dsl::op_kind (matmul 0 ... custom 10); the name is the operation's own.
       {"op", json::Object{{"kind", int(S.op.kind)},
@@ -166,8 +182,12 @@ json::Object specValueJson(const dsl::spec &S) {
                           {"zero_under_torch", S.op.zero_under_torch},
                           {"causal", S.op.causal},
                           {"derived", std::move(Derived)},
-                          {"constraints", std::move(Constraints)}}},
+                          {"constraints", std::move(Constraints)},
+                          {"precision_stated", S.op.precision_stated},
+                          {"compute", std::string(model::name(S.op.compute))},
+                          {"accumulate", std::string(model::name(S.op.accumulate))}}},
       {"dims", std::move(Dims)},
+      {"size_terms", std::move(Terms)},
       {"tensors", std::move(Tensors)},
       {"count_elementwise", S.convention.count_elementwise},
       {"halve_causal", S.convention.halve_causal},

@@ -12,6 +12,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/xxhash.h"
 #include "rooflint/dsl/formula.h"
+#include "rooflint/io/atomic_file.h"
 
 namespace rooflint::analyzer {
 namespace {
@@ -92,6 +93,7 @@ json::Object kernelObject(const KernelRecord &K, const model::peaks &P) {
       O["shape"] = std::move(Shape);
       O["elements"] = dsl::to_string(T.elements);
       O["partial"] = T.partial;
+      O["extra"] = T.extra;
     }
     Tensors.push_back(std::move(O));
   }
@@ -150,7 +152,26 @@ json::Object kernelObject(const KernelRecord &K, const model::peaks &P) {
   O["parameters"] = paramsJson(K.Params);
   O["launch"] = launchJson(S, K.Params);
   O["spec_value"] = specValueJson(S);
-  // Version 3: the device-side traffic prediction (Traffic.h); null when the kernel's IR was not analysed.
+  // Version 3: a region of kernels (dsl/region.h) names them in launch order.
+  O["kind"] = K.IsRegion ? "region" : "kernel";
+  if (K.IsRegion) {
+    json::Array Members;
+    for (const RegionKernelRecord &R : K.RegionKernels) {
+      if (R.Library) {
+        Members.push_back(json::Object{{"match", "library"}, {"pattern", R.Pattern}});
+        continue;
+      }
+      Members.push_back(json::Object{{"match", "function"},
+                                     {"function", R.FunctionName},
+                                     {"mangled_name", R.MangledName},
+                                     {"location", location(R.Location)},
+                                     {"parameters", paramsJson(R.Params)}});
+    }
+    O["region"] = json::Object{{"kernels", std::move(Members)}};
+  } else {
+    O["region"] = nullptr;
+  }
+  // Version 4: the device-side traffic prediction (Traffic.h); null when the kernel's IR was not analysed.
   if (K.TrafficAnalysed) {
     json::Array Tensors;
     for (const KernelRecord::PredictedTraffic &T : K.Predicted)
@@ -383,32 +404,13 @@ std::string depfileText(llvm::StringRef Target, std::vector<std::string> Depende
 }
 
 llvm::Error writeFileAtomically(llvm::StringRef Path, llvm::StringRef Contents) {
-  const auto fail = [&](std::error_code EC) {
-    return llvm::createStringError(EC, "cannot write '" + Path.str() + "': " + EC.message());
-  };
+  // A build system expects the output's directory to appear (CMake's custom commands do not make it).
   if (llvm::StringRef Dir = llvm::sys::path::parent_path(Path); !Dir.empty())
     if (std::error_code EC = llvm::sys::fs::create_directories(Dir))
       return llvm::createStringError(EC, "cannot write '" + Path.str() + "': cannot create directory '" + Dir.str() +
                                              "': " + EC.message());
-  // Beside the target, so the rename stays on one file system and replaces the old file in one step.
-  int FD = -1;
-  llvm::SmallString<256> Temp;
-  if (std::error_code EC = llvm::sys::fs::createUniqueFile(Path + ".tmp-%%%%%%%%", FD, Temp)) return fail(EC);
-  std::error_code WriteError;
-  {
-    llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
-    OS << Contents;
-    OS.close();
-    if (OS.has_error()) {
-      WriteError = OS.error();
-      OS.clear_error();  // or the stream's destructor ends the process ("IO failure on output stream")
-    }
-  }
-  if (!WriteError) WriteError = llvm::sys::fs::rename(Temp, Path);
-  if (WriteError) {
-    llvm::sys::fs::remove(Temp);
-    return fail(WriteError);
-  }
+  if (auto Failed = io::write_file_atomically(Path.str(), std::string_view(Contents.data(), Contents.size())))
+    return llvm::createStringError(std::make_error_code(std::errc::io_error), *Failed);
   return llvm::Error::success();
 }
 

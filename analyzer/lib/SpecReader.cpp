@@ -2,6 +2,7 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
+#include "clang/AST/DeclTemplate.h"
 #include "rooflint/analyzer/DslSpellings.h"
 
 using namespace clang;
@@ -191,6 +192,13 @@ llvm::Expected<ReadSpec> readSpec(const APValue &Value, QualType T, const ASTCon
                            R.name(R.field(C, sp::ConstraintRhs))};
   }
 
+  S.op.precision_stated = R.integer(R.field(Op, sp::OpPrecisionStated)) != 0;
+  for (auto [Field, Out] : {std::pair{sp::OpCompute, &S.op.compute}, std::pair{sp::OpAccumulate, &S.op.accumulate}}) {
+    const int64_t D = R.integer(R.field(Op, Field));
+    if (D < 0 || D >= static_cast<int64_t>(model::dtype_count)) R.fail("the operation's precision dtype is out of range");
+    *Out = static_cast<model::dtype>(D);
+  }
+
   S.dim_count = static_cast<std::uint8_t>(std::min<int64_t>(R.integer(R.field(Root, sp::DimCount)), dsl::max_dims));
   const Node Dims = R.field(Root, sp::Dims);
   for (unsigned I = 0; I < S.dim_count; ++I) {
@@ -217,6 +225,7 @@ llvm::Expected<ReadSpec> readSpec(const APValue &Value, QualType T, const ASTCon
     for (unsigned D = 0; D < Info.rank; ++D) Info.shape[D] = static_cast<std::int8_t>(R.integer(R.element(Shape, D)));
     Info.elements = R.poly(R.field(N, sp::TensorElements));
     Info.partial = R.integer(R.field(N, sp::TensorPartial)) != 0;
+    Info.extra = R.integer(R.field(N, sp::TensorExtra)) != 0;
   }
 
   const Node Conv = R.field(Root, sp::Convention);
@@ -248,6 +257,51 @@ llvm::Expected<ReadSpec> readSpec(const APValue &Value, QualType T, const ASTCon
     Size.multiplier = R.integer(R.field(L, sp::LaunchMultiplier));
     Size.divisor = R.integer(R.field(L, sp::LaunchDivisor));
     Size.site = static_cast<std::int8_t>(R.integer(R.field(L, sp::LaunchSite)));
+  }
+
+  // A region's kernels (dsl/region.h): the count and patterns from the value, the functions from
+  // region_spec's template arguments (a pack of function pointers and library_kernel objects).
+  const Node Region = R.field(Root, sp::Region);
+  S.region.kernel_count = static_cast<std::uint8_t>(
+      std::min<int64_t>(R.integer(R.field(Region, sp::RegionKernelCount)), dsl::max_region_kernels));
+  const Node RegionKernels = R.field(Region, sp::RegionKernels);
+  for (unsigned I = 0; I < S.region.kernel_count; ++I) {
+    const Node K = R.element(RegionKernels, I);
+    S.region.kernels[I].match = static_cast<dsl::kernel_match>(R.integer(R.field(K, sp::RegionMatch)));
+    S.region.kernels[I].pattern = R.name(R.field(K, sp::RegionPattern));
+  }
+  if (S.region.is_region()) {
+    if (const auto *CTS = dyn_cast_or_null<ClassTemplateSpecializationDecl>(T->getAsCXXRecordDecl());
+        CTS && CTS->getTemplateArgs().size() == 1 && CTS->getTemplateArgs()[0].getKind() == TemplateArgument::Pack) {
+      for (const TemplateArgument &A : CTS->getTemplateArgs()[0].pack_elements()) {
+        const FunctionDecl *F = nullptr;
+        if (A.getKind() == TemplateArgument::Declaration) F = dyn_cast<FunctionDecl>(A.getAsDecl());
+        Out.RegionKernels.push_back(F);
+      }
+    }
+    if (Out.RegionKernels.size() != S.region.kernel_count)
+      R.fail("region '" + std::string(S.kernel_name.view()) + "' names " + std::to_string(S.region.kernel_count) +
+             " kernels, but its type has " + std::to_string(Out.RegionKernels.size()) + " template arguments");
+    for (unsigned I = 0; I < Out.RegionKernels.size() && I < S.region.kernel_count; ++I)
+      if (S.region.kernels[I].match == dsl::kernel_match::function && !Out.RegionKernels[I])
+        R.fail("kernel " + std::to_string(I) + " of region '" + std::string(S.kernel_name.view()) +
+               "' is not a function the analyzer can find");
+  }
+
+  // min, max and ceil_div terms (dsl/poly.h): dimensions derived from their operands.
+  const Node Terms = R.field(Root, sp::SizeTerms);
+  S.size_terms.count = static_cast<std::uint8_t>(
+      std::min<int64_t>(R.integer(R.field(Terms, sp::SizeTableCount)), dsl::max_size_terms));
+  const Node TermList = R.field(Terms, sp::SizeTableTerms);
+  for (unsigned I = 0; I < S.size_terms.count; ++I) {
+    const Node N = R.element(TermList, I);
+    dsl::size_term &Term = S.size_terms.terms[I];
+    Term.name = R.name(R.field(N, sp::SizeTermName));
+    const int64_t Op = R.integer(R.field(N, sp::SizeTermOp));
+    if (Op < 0 || Op > static_cast<int64_t>(dsl::size_op::ceil_div)) R.fail("a size term's operation is out of range");
+    Term.op = static_cast<dsl::size_op>(Op);
+    Term.lhs = R.poly(R.field(N, sp::SizeTermLhs));
+    Term.rhs = R.poly(R.field(N, sp::SizeTermRhs));
   }
 
   // kernel_spec<Kernel>::kernel: an lvalue whose base is the bound FunctionDecl.

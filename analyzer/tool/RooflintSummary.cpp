@@ -66,13 +66,16 @@ std::string position_key(const char* kind, const json& loc) {
 
 /// The warnings and errors about kernel @p k: those of its spec's group and of its body's group.
 std::string warnings_of(const json& k, const json& diagnostics) {
-  const std::string spec_group = position_key("spec", k.at("spec_location"));
-  const std::string kernel_group = position_key("kernel", k.at("location"));
+  std::vector<std::string> groups{position_key("spec", k.at("spec_location")), position_key("kernel", k.at("location"))};
+  // Version 3: a region's body checks are those of its kernels given by function.
+  if (const auto r = k.find("region"); r != k.end() && r->is_object())
+    for (const json& member : r->value("kernels", json::array()))
+      if (member.contains("location")) groups.push_back(position_key("kernel", member.at("location")));
   std::vector<std::string> names;
   for (const json& d : diagnostics) {
     const std::string level = d.value("level", "");
     const std::string group = d.value("group", "");
-    if ((level == "warning" || level == "error") && (group == spec_group || group == kernel_group))
+    if ((level == "warning" || level == "error") && std::find(groups.begin(), groups.end(), group) != groups.end())
       names.push_back(d.value("name", ""));
   }
   if (names.empty()) return "0";
@@ -80,7 +83,8 @@ std::string warnings_of(const json& k, const json& diagnostics) {
 }
 
 row kernel_row(const json& k, const json& diagnostics) {
-  row r{k.at("name").get<std::string>(), "no verdict", "-", "-", warnings_of(k, diagnostics)};
+  const bool region = k.value("kind", "kernel") == "region";
+  row r{k.at("name").get<std::string>() + (region ? " (region)" : ""), "no verdict", "-", "-", warnings_of(k, diagnostics)};
   if (k.contains("missing_size") && k.at("missing_size").is_string())
     r.bound = "no verdict (" + k.at("missing_size").get<std::string>() + " has no size)";
   if (const json& v = k.at("verdict"); v.is_object()) {
@@ -105,9 +109,10 @@ std::optional<summary> read_manifest(const std::string& path, std::string& error
     error = fmt::format("'{}' is not JSON", path);
     return std::nullopt;
   }
-  // Version 2 added what the verifier needs (parameters, launch, spec_value); this reads what both have.
-  if (const int v = m.value("version", 0); m.value("schema", "") != "rooflint-manifest" || v < 1 || v > 2) {
-    error = fmt::format("'{}' is not a rooflint manifest of version 1 or 2 (schema \"rooflint-manifest\")", path);
+  // Version 2 added what the verifier needs (parameters, launch, spec_value), version 3 regions of
+  // kernels; this reads what all have.
+  if (const int v = m.value("version", 0); m.value("schema", "") != "rooflint-manifest" || v < 1 || v > 3) {
+    error = fmt::format("'{}' is not a rooflint manifest of version 1 to 3 (schema \"rooflint-manifest\")", path);
     return std::nullopt;
   }
   try {

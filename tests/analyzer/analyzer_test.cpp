@@ -346,3 +346,18 @@ inline constexpr auto spec = kernel<scale>("scale", unary(1, in<0>("x", f16, N),
   EXPECT_NE(R.Output.find("rooflint: kernel: the tensor"), std::string::npos) << R.Output;
   EXPECT_TRUE(named(R, "rooflint-bound").empty());
 }
+
+// A spec's kernel<F> takes any function; in CUDA only a __global__ one is a kernel (issue 13): the spec
+// on line 16 names the host function and is refused; the same spec on the kernel (line 19) is read.
+TEST(KernelBinding, RefusesASpecBoundToAHostFunction) {
+  const AnalysisRun &R = analyzeInput("rooflint-kernel-binding.cu");
+  const auto Binding = named(R, "rooflint-kernel-binding");
+  ASSERT_EQ(Binding.size(), 1u) << R.Output;
+  EXPECT_EQ(Binding[0].Level, "error");
+  EXPECT_EQ(Binding[0].Line, 16u);
+  EXPECT_EQ(Binding[0].Message, "spec 'host_spec' is bound to 'scale_on_host', which is not a __global__ function (a "
+                                "kernel): bind the spec to the kernel the program launches");
+  const auto Bound = named(R, "rooflint-bound");
+  ASSERT_EQ(Bound.size(), 1u) << R.Output;
+  EXPECT_EQ(Bound[0].Line, 19u);
+}

@@ -28,6 +28,9 @@ void expectSameSpec(const dsl::spec &R, const dsl::spec &C) {
   expectSamePoly(R.op.flops, C.op.flops, "op.flops");
   EXPECT_EQ(R.op.zero_under_torch, C.op.zero_under_torch);
   EXPECT_EQ(R.op.causal, C.op.causal);
+  EXPECT_EQ(R.op.precision_stated, C.op.precision_stated);
+  EXPECT_EQ(R.op.compute, C.op.compute);
+  EXPECT_EQ(R.op.accumulate, C.op.accumulate);
   ASSERT_EQ(R.op.derived_count, C.op.derived_count);
   for (int I = 0; I < C.op.derived_count; ++I) {
     EXPECT_EQ(R.op.derived[I].name.view(), C.op.derived[I].name.view());
@@ -60,6 +63,14 @@ void expectSameSpec(const dsl::spec &R, const dsl::spec &C) {
     EXPECT_EQ(R.tensors[I].shape, C.tensors[I].shape);
     expectSamePoly(R.tensors[I].elements, C.tensors[I].elements, "elements");
     EXPECT_EQ(R.tensors[I].partial, C.tensors[I].partial);
+    EXPECT_EQ(R.tensors[I].extra, C.tensors[I].extra);
+  }
+  ASSERT_EQ(R.size_terms.count, C.size_terms.count);
+  for (int I = 0; I < C.size_terms.count; ++I) {
+    EXPECT_EQ(R.size_terms.terms[I].name.view(), C.size_terms.terms[I].name.view());
+    EXPECT_EQ(R.size_terms.terms[I].op, C.size_terms.terms[I].op);
+    expectSamePoly(R.size_terms.terms[I].lhs, C.size_terms.terms[I].lhs, "size term lhs");
+    expectSamePoly(R.size_terms.terms[I].rhs, C.size_terms.terms[I].rhs, "size term rhs");
   }
   EXPECT_EQ(R.convention.count_elementwise, C.convention.count_elementwise);
   EXPECT_EQ(R.convention.halve_causal, C.convention.halve_causal);
@@ -95,9 +106,12 @@ TEST(DslContract, AnalyzerReadsEveryFieldOfTheRealDslSpecs) {
   const AnalysisRun R = analyze(readInput("contract.h"), "contract.cpp");
   ASSERT_TRUE(R.Parsed) << R.Output;
   EXPECT_TRUE(analyzer::testing::named(R, "rooflint-spec-evaluation").empty()) << R.Output;
-  ASSERT_EQ(R.Results.Kernels.size(), 3u) << R.Output;
-  const std::pair<const char *, const dsl::spec *> Specs[] = {
-      {"conv_spec", &contract::conv_spec}, {"flash_spec", &contract::flash_spec}, {"embed_spec", &contract::embed_spec}};
+  ASSERT_EQ(R.Results.Kernels.size(), 5u) << R.Output;
+  const std::pair<const char *, const dsl::spec *> Specs[] = {{"conv_spec", &contract::conv_spec},
+                                                              {"flash_spec", &contract::flash_spec},
+                                                              {"embed_spec", &contract::embed_spec},
+                                                              {"norm_spec", &contract::norm_spec},
+                                                              {"gelu_spec", &contract::gelu_spec}};
   for (const auto &[Name, Compiled] : Specs) {
     SCOPED_TRACE(Name);
     const analyzer::KernelRecord *K = find(R, Name);

@@ -25,7 +25,7 @@ TEST(Manifest, RecordsTheSquareMatmulWithHandComputedValues) {
   ASSERT_TRUE(R.Parsed) << R.Output;
   const llvm::json::Value M = manifestJson(R.Results, *model::find_peaks("H200"));
   EXPECT_EQ(*M.getAsObject()->getString("schema"), "rooflint-manifest");
-  EXPECT_EQ(*M.getAsObject()->getInteger("version"), 3);  // 3 since issue 12 (predicted_traffic)
+  EXPECT_EQ(*M.getAsObject()->getInteger("version"), 4);  // 4 since issue 12 (predicted_traffic)
   const llvm::json::Object &K = firstKernel(M);
   EXPECT_EQ(*K.getString("name"), "sgemm");
   EXPECT_EQ(*K.getString("mangled_name"), "_Z5sgemmPKfS0_Pfi");  // sgemm(const float*, const float*, float*, int)

@@ -233,7 +233,7 @@ TEST(TrafficCorpus, LayerConditionMatchesHandCountedCapacities) {
   EXPECT_EQ(C.DramRatio, 2);
 }
 
-// The manifest's prediction (version 3) for the three-pass softmax: x at C = 4096 1x at L2 and DRAM
+// The manifest's prediction (version 4) for the three-pass softmax: x at C = 4096 1x at L2 and DRAM
 // (the passes hit L1), at C = 50257 3x at both (over L1 and L2); y, written once, coalesced: 1x.
 TEST(TrafficCorpus, RecordsThePredictedRatiosPerTensorAndLevel) {
   const std::string Code = readCorpus("reread.cu");

@@ -2,7 +2,7 @@
 // data/inject-example.cu, read back into specs; launch arguments read with the manifest's layout;
 // binding problems; the injection's lines; the report of a program run; the baseline gate.
 //
-// data/inject-example.manifest.json was written by this tree's analyzer (2026-12-01):
+// data/inject-example.manifest.json (and data/real-kernels.manifest.json, from real-kernels.cu) was written by this tree's analyzer (2026-12-01):
 //   build/analyzer/rooflint --manifest tests/runtime/data/inject-example.manifest.json \
 //     tests/runtime/data/inject-example.cu -- -std=c++20 -Idsl/include -Itests/analyzer/inputs -nocudainc -nocudalib
 
@@ -175,6 +175,84 @@ TEST(InjectLaunch, SaysWhichDimensionAndParameterDidNotBind) {
             "dimension 'N' is read from 4 * argument 2 ('n4'), of type 'long long', which is not an integer this launch passes");
 }
 
+// data/real-kernels.manifest.json, the analyzer's manifest of data/real-kernels.cu (2026-12-01): a
+// layernorm's extra mean and rstd outputs and an embedding lookup's min(B*T, V) rows, read back and
+// evaluated at launches.
+namespace {
+std::vector<manifest_kernel> real_kernels() {
+  auto ks = read_manifest(std::string(ROOFLINT_TEST_DATA_DIR) + "/real-kernels.manifest.json");
+  EXPECT_TRUE(ks.ok()) << (ks.ok() ? "" : ks.err().message);
+  return ks.ok() ? *ks : std::vector<manifest_kernel>{};
+}
+dsl::launch_values ints(std::initializer_list<std::pair<int, std::int64_t>> values) {
+  dsl::launch_values v;
+  for (const auto& [i, x] : values) {
+    v.args[i] = x;
+    v.has_arg[i] = true;
+  }
+  return v;
+}
+}  // namespace
+
+TEST(RealKernels, TheLayernormsMeanAndRstdAreCompulsoryBytes) {
+  const auto ks = real_kernels();
+  ASSERT_EQ(ks.size(), 2u);
+  const manifest_kernel& ln = kernel_named(ks, "layernorm_forward");
+  EXPECT_TRUE(ln.spec.tensors[4].extra);
+  EXPECT_TRUE(ln.spec.tensors[5].extra);
+  // B=8, T=1024, C=768: read inp 4*8192*768 = 25,165,824 + weight, bias 2*4*768 = 6,144;
+  // written out 25,165,824 + mean, rstd 2*4*8192 = 65,536.
+  const auto r = ln.spec.bind_launch(ints({{6, 8}, {7, 1024}, {8, 768}}));
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(ln.spec.read_bytes_at(r.bound), 25171968);
+  EXPECT_EQ(ln.spec.written_bytes_at(r.bound), 25231360);
+}
+
+TEST(RealKernels, AnEmbeddingLookupReadsMinOfTokensAndTableRows) {
+  const auto ks = real_kernels();
+  ASSERT_EQ(ks.size(), 2u);
+  const manifest_kernel& e = kernel_named(ks, "embed");
+  ASSERT_EQ(e.spec.size_terms.count, 1);
+  EXPECT_EQ(e.spec.size_terms.terms[0].name.view(), "min(B*T, V)");
+  // B=64, T=1024 (65,536 ids, 4 bytes each = 262,144) from a V=1000-row table of C=768 floats: all
+  // 1000 rows, 4*1000*768 = 3,072,000 bytes; out 4*65536*768 = 201,326,592 written.
+  auto r = e.spec.bind_launch(ints({{3, 64}, {4, 1024}, {5, 768}, {6, 1000}}));
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(e.spec.read_bytes_at(r.bound), 262144 + 3072000);
+  EXPECT_EQ(e.spec.written_bytes_at(r.bound), 201326592);
+  // B=1, T=16 tokens from V=50257 rows: 16 rows, 4*16*768 = 49,152 bytes of the table, 64 of ids.
+  r = e.spec.bind_launch(ints({{3, 1}, {4, 16}, {5, 768}, {6, 50257}}));
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(e.spec.read_bytes_at(r.bound), 64 + 49152);
+}
+
+namespace {
+void loose_embed(const std::int32_t*, const float*, float*, int, int) {}
+inline constexpr struct Tk final : dsl::dim<"T"> {} Tk;
+inline constexpr struct Vk final : dsl::dim<"V"> {} Vk;
+inline constexpr struct Dk final : dsl::dim<"D"> {} Dk;
+// T*D of a (V,D) table: larger than the table once T > V (min(T, V) * D is meant).
+inline constexpr auto loose_spec =
+    dsl::kernel<loose_embed>("loose_embed", dsl::custom(0, dsl::in<0>("ids", dsl::i32, Tk),                                  // ids: (T)
+                                                        dsl::in<1>("table", dsl::f32, Vk, Dk).touches(Tk * Dk),             // table: (V,D)
+                                                        dsl::out<2>("out", dsl::f32, Tk, Dk)))                               // out: (T,D)
+        .at(Dk(4))
+        .sizes(Tk(dsl::arg<3>), Vk(dsl::arg<4>));
+}  // namespace
+
+TEST(InjectLaunch, SaysWhichTensorsTouchedPartIsLargerThanTheTensor) {
+  manifest_kernel k;
+  k.spec = loose_spec;
+  // T = 10 lookups of a V = 3-row table: 10*4 touched elements of 3*4.
+  const dsl::launch_values v = ints({{3, 10}, {4, 3}});
+  const auto r = k.spec.bind_launch(v);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.too_large.view(), "table");
+  EXPECT_EQ(binding_problem(k, r, v),
+            "tensor 'table': the part the spec says the kernel touches (touches()) is larger than the whole tensor at this launch (T=10, V=3, D=4)");
+  EXPECT_TRUE(k.spec.bind_launch(ints({{3, 3}, {4, 10}})).ok());
+}
+
 TEST(InjectLines, RoundTripALaunchWithItsMeasurement) {
   const auto ks = example();
   const launch_event e = axpy_launch(kernel_named(ks, "axpy"), 1 << 20, measured_axpy(1 << 20, 1e-3));
@@ -187,6 +265,28 @@ TEST(InjectLines, RoundTripALaunchWithItsMeasurement) {
   EXPECT_EQ(back->sizes, "N=1048576");
   ASSERT_TRUE(back->m.has_value());
   EXPECT_EQ(back->m->counters.dram_read_bytes, 8.0 * (1 << 20));
+}
+
+// The end-of-process line: API counts, launches measured and rooflint's own time per phase survive the
+// trip through JSON; a line of another type is refused, not read as zeros.
+TEST(InjectLines, RoundTripTheApiCountsWithRooflintsOwnTime) {
+  api_counts c;
+  c.pid = 4242;
+  c.driver = {{"cuLaunchKernel", 40}, {"cuLaunchKernelEx", 3}};
+  c.runtime = {{"cudaLaunchKernel", 40}};
+  c.measured = 43;
+  c.rooflint_seconds = {{"arm", 0.25}, {"clock", 0.125}, {"counters", 1.5}, {"drain", 0.5}};
+  const std::string line = to_json_line(c);
+  EXPECT_EQ(line.find('\n'), line.size() - 1);
+  const auto back = api_counts_from_json(line);
+  ASSERT_TRUE(back.ok()) << back.err().message;
+  EXPECT_EQ(back->pid, 4242);
+  EXPECT_EQ(back->measured, 43);
+  EXPECT_EQ(back->driver, c.driver);
+  EXPECT_EQ(back->runtime, c.runtime);
+  EXPECT_EQ(back->rooflint_seconds, c.rooflint_seconds);  // JSON objects keep keys sorted: the order above
+  const auto not_apis = api_counts_from_json(to_json_line(axpy_launch(kernel_named(example(), "axpy"), 1 << 20, std::nullopt)));
+  EXPECT_FALSE(not_apis.ok());
 }
 
 TEST(InjectReport, GroupsLaunchesByKernelAndSizesAndComparesThem) {
@@ -263,7 +363,7 @@ TEST(InjectBaseline, UsesTheHalfRangeOfTheRepetitionsAsNoise) {
   EXPECT_EQ(relative_noise(t), 0);  // one run: no noise estimate, the floor band applies
 }
 
-// Manifest version 3 (issue 12): predicted_traffic per tensor and level, one line per tensor for the
+// Manifest version 4 (issue 12): predicted_traffic per tensor and level, one line per tensor for the
 // verifier's table; a version 2 kernel (the example's others) has none.
 TEST(InjectManifest, ReadsThePredictedTrafficOfVersionThree) {
   std::string text = text_of(manifest_path);

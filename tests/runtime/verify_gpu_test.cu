@@ -6,7 +6,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <optional>
+#include <vector>
 
 #include "support/cuda_check.h"
 #include "cupti/cupti.h"
@@ -94,6 +96,24 @@ ROOFLINT_VERIFY_CASE(gpu_copy_twice_declared_once, copy_spec, N(1 << 20)) {
   return launcher{.launch = [=](cudaStream_t s) {
     copy<<<blocks(n), 256, 0, s>>>(n, in, out);
     copy<<<blocks(n), 256, 0, s>>>(n, in, out);
+  }};
+}
+
+/// A region of two kernels (dsl/region.h): in -> tmp -> out, two copies through a buffer the spec does not
+/// name. The launcher leaves `launches` to the spec (2).
+inline constexpr auto copy_via_tmp_spec =
+    dsl::region<copy, copy>("copy_via_tmp", dsl::unary(0, dsl::in("in", dsl::f32, N),     // in: (N)
+                                                          dsl::out("out", dsl::f32, N)))  // out: (N)
+        .expect(dsl::memory_bound);
+
+ROOFLINT_VERIFY_CASE(gpu_region_copy_via_tmp_n64M, copy_via_tmp_spec, N(big)) {
+  const int n = static_cast<int>(ctx.size(N));
+  const float* in = ctx.random<float>(n);  // (N)
+  float* tmp = ctx.poisoned<float>(n);     // (N), between the two kernels
+  float* out = ctx.poisoned<float>(n);     // (N)
+  return launcher{.launch = [=](cudaStream_t s) {
+    copy<<<blocks(n), 256, 0, s>>>(n, in, tmp);
+    copy<<<blocks(n), 256, 0, s>>>(n, tmp, out);
   }};
 }
 
@@ -264,6 +284,21 @@ TEST(VerifyGather, StrideThirtyThreeFailsWithAnIdealTrafficError) {
   EXPECT_TRUE(error) << test_support::findings_text(r);
 }
 
+TEST(VerifyRegion, SumsItsKernelsAgainstTheOperationsCompulsoryBytes) {
+  if (!device_present()) GTEST_SKIP() << "no CUDA device";
+  auto run = verify_in_process("gpu_region_copy_via_tmp_n64M", quiet());
+  ASSERT_TRUE(run.ok()) << run.err().message;
+  const case_report& r = run->cases.at(0);
+  if (!r.compared.traffic_measured && r.measured.counters.permission_denied)
+    GTEST_SKIP() << "no permission for GPU counters: " << r.measured.counters.unavailable_reason;
+  ASSERT_TRUE(r.compared.traffic_measured) << "CUPTI counters unavailable: " << r.measured.counters.unavailable_reason;
+  EXPECT_EQ(r.measured.counters.ranges_expected, 2);  // the spec's two kernels, one range each
+  // Compulsory: in read once (4N), out written once (4N). The two kernels read in and tmp (8N) and
+  // write tmp and out (8N); tmp (256 MiB) is four times the L2, so both reach DRAM: 2x each way.
+  EXPECT_NEAR(r.compared.read_ratio, 2.0, 0.06);
+  EXPECT_DOUBLE_EQ(r.measured.counters.l2_write_bytes(), 8.0 * big);  // exact written volume of both kernels
+}
+
 TEST(VerifyRanges, MoreLaunchesThanDeclaredAreNotCountedSilently) {
   if (!device_present()) GTEST_SKIP() << "no CUDA device";
   auto run = verify_in_process("gpu_copy_twice_declared_once", quiet());
@@ -289,4 +324,42 @@ TEST(VerifyFaultDeathTest, FaultingKernelFailsItsCaseAndTheOthersGoOn) {
     _exit(fault_reported ? report->exit_code : 101);
   };
   EXPECT_EXIT(run(), ::testing::ExitedWithCode(exit_cannot_measure), "gpu_fault_null_store.*faulted");
+}
+
+// Data for cases (verify_case.h): token ids below V, zeros, and a buffer filled by a kernel of the case's own.
+namespace gpu_test {
+__global__ void iota(std::int32_t* data, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) data[i] = i;
+}
+}  // namespace gpu_test
+
+TEST(CaseData, RandomIntegersStayInTheirRangeZerosAreZeroAndAnOwnKernelFills) {
+  if (!device_present()) GTEST_SKIP() << "no CUDA device";
+  const auto bound = gpu_test::copy_spec.bind(gpu_test::N(1 << 16));
+  case_context ctx(gpu_test::copy_spec, bound.bound);
+  constexpr int n = 1 << 16, v = 1000;
+  const std::int32_t* ids = ctx.random_integers<std::int32_t>(n, 0, v);
+  const std::int64_t* wide = ctx.random_integers<std::int64_t>(n, -5, 5);
+  const float* zeros = ctx.zeros<float>(n);
+  std::int32_t* own = ctx.uninitialized<std::int32_t>(n);
+  gpu_test::iota<<<n / 256, 256>>>(own, n);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  std::vector<std::int32_t> h_ids(n), h_own(n);
+  std::vector<std::int64_t> h_wide(n);
+  std::vector<float> h_zeros(n);
+  ASSERT_EQ(cudaMemcpy(h_ids.data(), ids, n * sizeof(std::int32_t), cudaMemcpyDeviceToHost), cudaSuccess);
+  ASSERT_EQ(cudaMemcpy(h_wide.data(), wide, n * sizeof(std::int64_t), cudaMemcpyDeviceToHost), cudaSuccess);
+  ASSERT_EQ(cudaMemcpy(h_zeros.data(), zeros, n * sizeof(float), cudaMemcpyDeviceToHost), cudaSuccess);
+  ASSERT_EQ(cudaMemcpy(h_own.data(), own, n * sizeof(std::int32_t), cudaMemcpyDeviceToHost), cudaSuccess);
+  std::vector<bool> seen(v);
+  for (int i = 0; i < n; ++i) {
+    ASSERT_TRUE(h_ids[i] >= 0 && h_ids[i] < v) << i << ": " << h_ids[i];
+    ASSERT_TRUE(h_wide[i] >= -5 && h_wide[i] < 5) << i << ": " << h_wide[i];
+    ASSERT_EQ(h_zeros[i], 0.0f);
+    ASSERT_EQ(h_own[i], i);
+    seen[h_ids[i]] = true;
+  }
+  // 65,536 uniform draws over 1000 ids miss a given id with probability (999/1000)^65536, about 4e-29.
+  EXPECT_EQ(std::count(seen.begin(), seen.end(), true), v);
 }

@@ -75,6 +75,22 @@ TEST(CaseContext, AnUnknownDimensionThrowsInsteadOfExiting) {
   }
 }
 
+TEST(CaseContext, AnEmptyOrTooWideIntegerRangeIsABadCaseNotACudaFailure) {
+  // Checked before any CUDA call, so this runs without a device.
+  const auto bound = rooflint::verify_test::saxpy_spec.bind(rooflint::verify_test::N(1024));
+  case_context ctx(rooflint::verify_test::saxpy_spec, bound.bound);
+  for (const auto& [lo, hi] : {std::pair<std::int64_t, std::int64_t>{5, 5}, {0, 129}}) {
+    try {
+      ctx.random_integers<std::int8_t>(16, lo, hi);  // [5, 5) is empty; 128 does not fit an int8_t
+      FAIL() << "no case_error for [" << lo << ", " << hi << ")";
+    } catch (const case_error& e) {
+      EXPECT_FALSE(e.cuda_failed());
+      EXPECT_EQ(std::string(e.what()), "ctx.random_integers(): the range [" + std::to_string(lo) + ", " + std::to_string(hi) +
+                                           ") is empty or does not fit the element type [-128, 127] (spec 'saxpy')");
+    }
+  }
+}
+
 // In a child, so that this process's CUDA stays uninitialised (the verifier forks before CUDA).
 TEST(CaseContext, AFailedAllocationThrowsInsteadOfExiting) {
   const auto [status, message] = rooflint::test::in_child([] {

@@ -23,6 +23,7 @@
 #include "rooflint/dsl/kernel.h"
 #include "rooflint/dsl/operation.h"
 #include "rooflint/dsl/poly.h"
+#include "rooflint/dsl/region.h"
 #include "rooflint/dsl/spec.h"
 #include "rooflint/dsl/tensor.h"
 #include "rooflint/dsl/tensor_concepts.h"

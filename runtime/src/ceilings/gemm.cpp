@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "ceilings/ceilings.h"
 #include "support/cuda_check.h"
@@ -141,14 +142,20 @@ result<std::unique_ptr<gemm_problem>> make_problem(cublasLtHandle_t lt, const ge
   }
   if (t.ab == CUDA_R_8F_E4M3) {
     // Per-tensor dequantisation scales for A and B (device pointers to one float each), as cuBLASLt
-    // requires for FP8; 1.0 keeps the products in range of the bf16 output.
-    const float ones[2] = {1.0f, 1.0f};
-    ROOFLINT_TRY(p->scales.allocate(sizeof ones));
-    ROOFLINT_TRY_CUDA(cudaMemcpy(p->scales.get(), ones, sizeof ones, cudaMemcpyHostToDevice));
+    // requires for FP8; 1.0 keeps the products in range of the bf16 output. Each scale on its own
+    // 256-byte boundary, and the scalar mode stated, as torch._scaled_mm does: with B's scale 4 bytes
+    // after A's, cublasLtMatmul refused every configuration on the H200 (NOT_SUPPORTED, 2026-12-01).
+    constexpr std::size_t scale_stride = 64;  // floats: 256 bytes
+    std::vector<float> ones(2 * scale_stride, 1.0f);
+    ROOFLINT_TRY(p->scales.allocate(ones.size() * sizeof(float)));
+    ROOFLINT_TRY_CUDA(cudaMemcpy(p->scales.get(), ones.data(), ones.size() * sizeof(float), cudaMemcpyHostToDevice));
     const float* a_scale = p->scales.as<float>();
-    const float* b_scale = p->scales.as<float>() + 1;
+    const float* b_scale = p->scales.as<float>() + scale_stride;
     ROOFLINT_TRY_CUBLAS(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, &a_scale, sizeof a_scale));
     ROOFLINT_TRY_CUBLAS(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, &b_scale, sizeof b_scale));
+    const std::int32_t scalar_mode = CUBLASLT_MATMUL_MATRIX_SCALE_SCALAR_32F;
+    ROOFLINT_TRY_CUBLAS(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_A_SCALE_MODE, &scalar_mode, sizeof scalar_mode));
+    ROOFLINT_TRY_CUBLAS(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_B_SCALE_MODE, &scalar_mode, sizeof scalar_mode));
     const std::int8_t fast_accumulate = t.fast_accumulate;  // Hopper's FP8 peak; torch._scaled_mm(use_fast_accum=True)
     ROOFLINT_TRY_CUBLAS(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_FAST_ACCUM, &fast_accumulate, sizeof fast_accumulate));
   }

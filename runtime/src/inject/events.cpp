@@ -43,10 +43,31 @@ result<launch_event> launch_event_from_json(const std::string& line) {
 }
 
 std::string to_json_line(const api_counts& c) {
-  nlohmann::json driver = nlohmann::json::object(), runtime = nlohmann::json::object();
+  nlohmann::json driver = nlohmann::json::object(), runtime = nlohmann::json::object(), own = nlohmann::json::object();
   for (const auto& [api, n] : c.driver) driver[api] = n;
   for (const auto& [api, n] : c.runtime) runtime[api] = n;
-  return nlohmann::json{{"type", "apis"}, {"pid", c.pid}, {"driver", driver}, {"runtime", runtime}}.dump() + "\n";
+  for (const auto& [phase, s] : c.rooflint_seconds) own[phase] = s;
+  return nlohmann::json{{"type", "apis"},       {"pid", c.pid},           {"driver", driver},
+                        {"runtime", runtime},   {"measured", c.measured}, {"rooflint_seconds", own}}
+             .dump() +
+         "\n";
+}
+
+result<api_counts> api_counts_from_json(const std::string& line) {
+  try {
+    const nlohmann::json j = nlohmann::json::parse(line);
+    if (j.value("type", "") != "apis") return error{error_code::invalid_argument, "not an API count line"};
+    api_counts c;
+    c.pid = j.value("pid", 0L);
+    c.measured = j.value("measured", 0L);
+    for (const auto& [api, n] : j.at("driver").items()) c.driver.emplace_back(api, n.get<long>());
+    for (const auto& [api, n] : j.at("runtime").items()) c.runtime.emplace_back(api, n.get<long>());
+    if (j.contains("rooflint_seconds"))
+      for (const auto& [phase, s] : j["rooflint_seconds"].items()) c.rooflint_seconds.emplace_back(phase, s.get<double>());
+    return c;
+  } catch (const nlohmann::json::exception& ex) {
+    return error{error_code::invalid_argument, std::string("an API count line of the injection library is not valid: ") + ex.what()};
+  }
 }
 
 }  // namespace rooflint::runtime::inject

@@ -1,4 +1,4 @@
-// Reading the analyzer's manifests (docs/manifest-schema.md, version 2) and binding a launch's sizes
+// Reading the analyzer's manifests (docs/manifest-schema.md, versions 2 and 3) and binding a launch's sizes
 // with the manifest's parameter layout.
 
 #include <algorithm>
@@ -122,6 +122,13 @@ void read_spec_value(reader& r, const json& v, dsl::spec& s) {
   for (const json& c : constraints)
     s.op.constraints[s.op.constraint_count++] = {r.name(c, "lhs"), static_cast<std::int64_t>(r.number(c, "factor")),
                                                  r.name(c, "rhs")};
+  // The stated precision (operation::precision()), newer than version 2's first manifests: absent means not stated.
+  if (op.contains("precision_stated")) {
+    s.op.precision_stated = r.flag(op, "precision_stated");
+    for (auto [key, out] : {std::pair{"compute", &s.op.compute}, std::pair{"accumulate", &s.op.accumulate}})
+      if (const std::string d = r.text(op, key); r.failure.empty() && !dtype_from(d, *out))
+        r.failure = r.where + ": unknown " + key + " dtype '" + d + "'";
+  }
   const json& dims = r.array(v, "dims", dsl::max_dims);
   const json& tensors = r.array(v, "tensors", dsl::max_tensors);
   if (!r.failure.empty()) return;
@@ -146,6 +153,8 @@ void read_spec_value(reader& r, const json& v, dsl::spec& s) {
     for (std::size_t i = 0; i < shape.size(); ++i) info.shape[i] = static_cast<std::int8_t>(shape[i].get<int>());
     info.elements = r.poly(t, "elements");
     info.partial = r.flag(t, "partial");
+    // "extra" (operation::with) is newer than version 2's first manifests: absent means false.
+    info.extra = t.contains("extra") && r.flag(t, "extra");
   }
   s.convention.count_elementwise = r.flag(v, "count_elementwise");
   s.convention.halve_causal = r.flag(v, "halve_causal");
@@ -159,16 +168,31 @@ void read_spec_value(reader& r, const json& v, dsl::spec& s) {
   s.flops = r.poly(v, "flops");
   s.read_bytes = r.poly(v, "read_bytes");
   s.written_bytes = r.poly(v, "written_bytes");
+  // min, max and ceil_div terms (dsl/poly.h), newer than version 2's first manifests: absent means none.
+  if (!r.failure.empty() || !v.contains("size_terms")) return;
+  const json& terms = r.array(v, "size_terms", dsl::max_size_terms);
+  if (!r.failure.empty()) return;
+  for (const json& t : terms) {
+    dsl::size_term& term = s.size_terms.terms[s.size_terms.count++];
+    term.name = r.name(t, "name");
+    const std::string op = r.text(t, "op");
+    if (r.failure.empty() && !enum_from(op, std::array<std::string_view, 3>{"min", "max", "ceil_div"}, term.op))
+      r.failure = r.where + ": unknown size term operation '" + op + "'";
+    term.lhs = r.poly(t, "lhs");
+    term.rhs = r.poly(t, "rhs");
+    if (r.failure.empty() && s.dim_index(term.name) < 0)
+      r.failure = r.where + ": size term '" + std::string(term.name.view()) + "' is not one of the spec's dimensions";
+  }
 }
 
 void read_launch(reader& r, const json& l, dsl::spec& s) {
   if (l.is_null()) return;
   const std::string kind = r.text(l, "kind");
-  if (r.failure.empty() && kind != "kernel") {
-    r.failure = r.where + ": launch kind '" + kind + "' is not one this rooflint-verify knows ('kernel')";
+  if (r.failure.empty() && kind != "kernel" && kind != "region") {
+    r.failure = r.where + ": launch kind '" + kind + "' is not one this rooflint-verify knows ('kernel', 'region')";
     return;
   }
-  s.launch.kind = dsl::binding_kind::kernel;
+  s.launch.kind = kind == "region" ? dsl::binding_kind::region : dsl::binding_kind::kernel;
   const json& sizes = r.array(l, "sizes", dsl::max_dims);
   if (!r.failure.empty()) return;
   for (const json& e : sizes) {
@@ -184,8 +208,8 @@ void read_launch(reader& r, const json& l, dsl::spec& s) {
   }
 }
 
-/// Version 3's predicted_traffic, one line per tensor: "x: L2 3x, DRAM 3x (basis)". Optional: absent
-/// (version 2) or null (a kernel whose IR was not analysed) reads as none; a malformed entry is skipped.
+/// Version 4's predicted_traffic, one line per tensor: "x: L2 3x, DRAM 3x (basis)". Optional: absent
+/// (versions 2 and 3) or null (a kernel whose IR was not analysed) reads as none; a malformed entry is skipped.
 std::vector<std::string> read_predicted_traffic(const json& k) {
   std::vector<std::string> out;
   const auto p = k.find("predicted_traffic");
@@ -209,6 +233,52 @@ std::vector<std::string> read_predicted_traffic(const json& k) {
   }
   for (auto& l : lines) out.push_back(std::move(l.second));
   return out;
+}
+
+manifest_param param_from(reader& r, const json& p) {
+  return {r.text(p, "name"), r.text(p, "type"), r.text(p, "kind"), r.flag(p, "signed"),
+          static_cast<unsigned>(r.number(p, "size_bytes")), static_cast<unsigned>(r.number(p, "offset_bytes"))};
+}
+
+/// Version 3: a region's kernels (`region.kernels`), and spec.region from them.
+void read_region(reader& r, const json& k, manifest_kernel& m) {
+  if (!k.contains("region") || k["region"].is_null()) return;
+  const json& kernels = r.array(r.at(k, "region"), "kernels", dsl::max_region_kernels);
+  if (!r.failure.empty()) return;
+  if (kernels.empty()) { r.failure = r.where + ": field 'region.kernels' is empty"; return; }
+  for (const json& e : kernels) {
+    manifest_region_kernel rk;
+    const std::string match = r.text(e, "match");
+    if (!r.failure.empty()) return;
+    if (match == "library") {
+      rk.library = true;
+      rk.pattern = r.text(e, "pattern");
+      if (r.failure.empty() && (rk.pattern.empty() || rk.pattern.size() >= dsl::name_capacity))
+        r.failure = r.where + ": a library kernel's 'pattern' must have 1 to 31 characters";
+    } else if (match == "function") {
+      rk.function = r.text(e, "function");
+      rk.mangled_name = r.text(e, "mangled_name");
+      const json& params = r.array(e, "parameters", dsl::max_launch_args);
+      if (r.failure.empty())
+        for (const json& p : params) rk.params.push_back(param_from(r, p));
+    } else {
+      r.failure = r.where + ": unknown region kernel match '" + match + "' ('function', 'library')";
+    }
+    if (!r.failure.empty()) return;
+    dsl::region_kernel& d = m.spec.region.kernels[m.spec.region.kernel_count++];
+    d.match = rk.library ? dsl::kernel_match::library : dsl::kernel_match::function;
+    d.pattern = dsl::name_t(rk.pattern);
+    m.region.push_back(std::move(rk));
+  }
+  // The sizes are read at one kernel (its `site`): a launch site past the region's kernels cannot bind.
+  for (int i = 0; i < m.spec.launch.size_count; ++i)
+    if (const int site = m.spec.launch.sizes[i].site; site < 0 || static_cast<std::size_t>(site) >= m.region.size() ||
+                                                       m.region[static_cast<std::size_t>(site)].library) {
+      r.failure = r.where + ": size of '" + std::string(m.spec.launch.sizes[i].dim.view()) + "' is read at kernel " +
+                  std::to_string(site) + ", which is not one of the region's kernels given by function";
+      return;
+    }
+  m.mangled_name = region_key(m.kernel_name);
 }
 
 }  // namespace
@@ -243,10 +313,12 @@ result<std::vector<manifest_kernel>> parse_manifest(const std::string& text, con
     const json& params = r.array(k, "parameters", dsl::max_launch_args);
     if (r.failure.empty())
       for (const json& p : params)
-        m.params.push_back({r.text(p, "name"), r.text(p, "type"), r.text(p, "kind"), r.flag(p, "signed"),
-                            static_cast<unsigned>(r.number(p, "size_bytes")), static_cast<unsigned>(r.number(p, "offset_bytes"))});
+        m.params.push_back(param_from(r, p));
     if (r.failure.empty()) read_spec_value(r, r.at(k, "spec_value"), m.spec);
     if (r.failure.empty()) read_launch(r, r.at(k, "launch"), m.spec);
+    if (r.failure.empty() && version >= 3) read_region(r, k, m);
+    if (r.failure.empty() && m.spec.launch.kind == dsl::binding_kind::region && !m.is_region())
+      r.failure = r.where + ": launch kind 'region' without a 'region' object";
     if (r.failure.empty()) m.predicted_traffic = read_predicted_traffic(k);
     if (!r.failure.empty()) return error{error_code::invalid_argument, r.failure};
     out.push_back(std::move(m));
@@ -343,6 +415,9 @@ std::string source_text(const manifest_kernel& k, const dsl::launch_size& l) {
 }  // namespace
 
 std::string binding_problem(const manifest_kernel& k, const dsl::binding_result& r, const dsl::launch_values& v) {
+  if (r.missing.empty() && r.violated.empty() && r.unknown.empty() && !r.too_large.empty())
+    return "tensor '" + std::string(r.too_large.view()) + "': the part the spec says the kernel touches (touches()) is larger than the whole tensor at this launch (" +
+           sizes_text(k.spec, r.bound) + ")";
   const dsl::name_t dim = !r.violated.empty() ? r.violated : !r.missing.empty() ? r.missing : r.unknown;
   const std::string d = "dimension '" + std::string(dim.view()) + "'";
   const dsl::launch_size* l = k.spec.launch.find(dim);

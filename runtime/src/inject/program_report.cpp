@@ -56,7 +56,11 @@ program_report make_program_report(const std::vector<manifest_kernel>& kernels, 
     if (index.count(k.mangled_name)) continue;  // one kernel in several manifests (a header): once
     by_symbol[k.mangled_name] = &k;
     index[k.mangled_name] = out.kernels.size();
-    out.kernels.push_back({k.kernel_name, k.mangled_name});
+    kernel_launches kl;
+    kl.kernel = k.kernel_name;
+    kl.mangled_name = k.mangled_name;
+    kl.region = k.is_region();
+    out.kernels.push_back(std::move(kl));
   }
 
   std::vector<grouped_case> groups;
@@ -71,6 +75,7 @@ program_report make_program_report(const std::vector<manifest_kernel>& kernels, 
       if (kl.unbound++ == 0) unbound.emplace_back(&k, e.problem);
       continue;
     }
+    if (!e.measured && !e.not_measured.empty() && kl.not_measured.empty()) kl.not_measured = e.not_measured;
     if (!e.measured || !e.m) continue;
     ++kl.measured;
     auto g = std::find_if(groups.begin(), groups.end(),
@@ -111,17 +116,38 @@ program_report make_program_report(const std::vector<manifest_kernel>& kernels, 
       }
     const auto k = std::find_if(out.kernels.begin(), out.kernels.end(), [&](const kernel_launches& l) { return l.kernel == r.kernel; });
     if (k == out.kernels.end()) continue;
+    const std::string what = k->region ? "region '" + k->kernel + "': " + std::to_string(k->seen) + " instances seen, "
+                                       : "kernel '" + k->kernel + "': " + std::to_string(k->seen) + " annotated launches seen, ";
     r.findings.push_back({severity::remark, std::string(diagnostics::launches.name),
-                          "kernel '" + k->kernel + "': " + std::to_string(k->seen) + " annotated launches seen, " +
-                              std::to_string(k->measured) + " measured" +
-                              (k->unbound ? ", " + std::to_string(k->unbound) + " whose sizes did not bind" : std::string())});
+                          what + std::to_string(k->measured) + " measured" +
+                              (k->unbound ? ", " + std::to_string(k->unbound) + " whose sizes did not bind" : std::string()) +
+                              (k->not_measured.empty() ? std::string() : "; one not measured: " + k->not_measured)});
   }
   // An annotated kernel the program never launched: nothing wrong with the kernel, but the manifest and
   // the program may not match (a stale build, a spec standing for a library call).
-  for (const kernel_launches& k : out.kernels)
-    if (k.seen == 0)
+  // A kernel with a spec of its own that is also a region's kernel is judged with the region (the
+  // injection library hands its launches to the region): say so instead of "never launched".
+  std::map<std::string, std::string> region_of;  // member's mangled name -> region
+  for (const manifest_kernel& k : kernels)
+    if (k.is_region() && k.spec.launch.kind != dsl::binding_kind::none)
+      for (const manifest_region_kernel& m : k.region)
+        if (!m.library && !region_of.count(m.mangled_name)) region_of[m.mangled_name] = k.kernel_name;
+  for (const kernel_launches& k : out.kernels) {
+    if (const auto r = region_of.find(k.mangled_name); !k.region && k.seen == 0 && r != region_of.end())
+      out.remarks.push_back("kernel '" + k.kernel + "' is a kernel of region '" + r->second +
+                            "': its launches are judged with the region, not alone [" +
+                            std::string(diagnostics::launches.name) + "]");
+    else if (k.seen == 0 && k.region)
+      out.remarks.push_back("region '" + k.kernel + "' is annotated but no complete instance of it was launched" +
+                            (k.not_measured.empty() ? std::string() : " (" + k.not_measured + ")") + " [" +
+                            std::string(diagnostics::not_launched.name) + "]");
+    else if (k.region && k.measured == 0 && !k.not_measured.empty())
+      out.remarks.push_back("region '" + k.kernel + "': " + std::to_string(k.seen) + " instances seen, none measured: " +
+                            k.not_measured + " [" + std::string(diagnostics::launches.name) + "]");
+    else if (k.seen == 0)
       out.remarks.push_back("kernel '" + k.kernel + "' is annotated but was never launched by the program (mangled name '" +
                             k.mangled_name + "') [" + std::string(diagnostics::not_launched.name) + "]");
+  }
   return out;
 }
 

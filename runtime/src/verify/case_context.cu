@@ -36,6 +36,22 @@ __global__ void fill(T* data, std::size_t count, std::uint64_t seed) {
   }
 }
 
+/// Uniform integers in [lo, lo + range): the hash modulo the range (a bias below range / 2^64).
+template <class T>
+__global__ void fill_integers(T* data, std::size_t count, std::uint64_t seed, std::int64_t lo, std::uint64_t range) {
+  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < count;
+       i += static_cast<std::size_t>(gridDim.x) * blockDim.x)
+    data[i] = static_cast<T>(lo + static_cast<std::int64_t>(splitmix64(seed ^ splitmix64(i)) % range));
+}
+
+template <class T>
+void launch_fill_integers(void* p, std::size_t bytes, std::uint64_t seed, std::int64_t lo, std::uint64_t range) {
+  const std::size_t count = bytes / sizeof(T);
+  if (count == 0) return;
+  const unsigned blocks = static_cast<unsigned>(std::min<std::size_t>((count + 255) / 256, 65536));
+  fill_integers<T><<<blocks, 256>>>(static_cast<T*>(p), count, seed, lo, range);
+}
+
 template <class T>
 void launch_fill(void* p, std::size_t bytes, std::uint64_t seed) {
   const std::size_t count = bytes / sizeof(T);
@@ -94,6 +110,36 @@ void* case_context::random_bytes(std::size_t bytes, kind k) {
 void* case_context::poisoned_bytes(std::size_t bytes) {
   void* p = allocate(buffers_, bytes);
   if (const cudaError_t s = cudaMemset(p, 0xff, bytes); s != cudaSuccess) fail("cudaMemset", s, bytes);
+  return p;
+}
+
+void* case_context::zero_bytes(std::size_t bytes) {
+  void* p = allocate(buffers_, bytes);
+  if (const cudaError_t s = cudaMemset(p, 0, bytes); s != cudaSuccess) fail("cudaMemset", s, bytes);
+  return p;
+}
+
+void* case_context::allocate_bytes(std::size_t bytes) { return allocate(buffers_, bytes); }
+
+void case_context::check_integer_range(std::int64_t lo, std::int64_t hi, std::int64_t type_min, std::int64_t type_max) const {
+  // hi is exclusive: [lo, hi) must be non-empty and hi - 1 must fit the type.
+  if (lo >= hi || lo < type_min || hi - 1 > type_max)
+    throw case_error("ctx.random_integers(): the range [" + std::to_string(lo) + ", " + std::to_string(hi) +
+                         ") is empty or does not fit the element type [" + std::to_string(type_min) + ", " +
+                         std::to_string(type_max) + "] (spec '" + std::string(spec_.kernel_name.view()) + "')",
+                     false);
+}
+
+void* case_context::integer_bytes(std::size_t bytes, std::size_t element_size, bool is_signed, std::int64_t lo, std::int64_t hi) {
+  void* p = allocate(buffers_, bytes);
+  const std::uint64_t seed = splitmix64(seed_ + buffers_.size());
+  const auto range = static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(lo);  // hi > lo: no overflow in unsigned
+  switch (element_size) {
+    case 1: is_signed ? launch_fill_integers<std::int8_t>(p, bytes, seed, lo, range) : launch_fill_integers<std::uint8_t>(p, bytes, seed, lo, range); break;
+    case 4: is_signed ? launch_fill_integers<std::int32_t>(p, bytes, seed, lo, range) : launch_fill_integers<std::uint32_t>(p, bytes, seed, lo, range); break;
+    default: launch_fill_integers<std::int64_t>(p, bytes, seed, lo, range); break;
+  }
+  if (const cudaError_t s = cudaGetLastError(); s != cudaSuccess) fail("filling a buffer of random integers", s, bytes);
   return p;
 }
 

@@ -109,6 +109,9 @@ std::string mode_reason(const dsl::spec& spec) {
   const std::string label(model::label(spec.mode));
   const std::string roof = label + (!is_tensor(spec.mode) ? " SIMT roof" : label.find("tensor") == std::string::npos ? " tensor roof" : " roof");
   if (spec.mode_chosen) return roof + ": chosen by the spec (.math)";
+  if (spec.op.precision_stated)
+    return roof + ": a " + std::string(op_name(spec.op.kind)) + " computing in " + std::string(model::name(spec.op.compute)) +
+           " (accumulating in " + std::string(model::name(spec.op.accumulate)) + "), as the spec states (.precision)";
   std::string dtype = "f32";
   for (const auto& t : spec.tensor_list())
     if (t.access == dsl::role::read || t.access == dsl::role::read_write) {

@@ -80,35 +80,39 @@ result<void> verify_session::ensure_device() {
   return success();
 }
 
-void verify_session::ensure_profiler() {
-  if (profiler_tried_) return;
-  profiler_tried_ = true;
-  auto shared = cupti::range_profiler::shared(0);
-  if (!shared) {
-    profiler_error_ = shared.err();
-    return;
-  }
-  cupti::range_profiler* rp = *shared;
-  device_.chip = rp->chip();
-  auto make = [&](const char* group, std::vector<std::string> metrics) -> std::optional<cupti::config> {
-    if (metrics.empty()) return std::nullopt;
-    auto c = cupti::config::create(rp->chip(), rp->counter_availability(), std::move(metrics));
-    if (!c) {
-      group_notes_.push_back(std::string(group) + " group unavailable: " + c.err().message);
-      return std::nullopt;
+void verify_session::ensure_profiler(groups wanted) {
+  if (!profiler_tried_) {
+    profiler_tried_ = true;
+    auto shared = cupti::range_profiler::shared(0);
+    if (!shared) {
+      profiler_error_ = shared.err();
+      return;
     }
-    return std::move(*c);
-  };
-  core_ = make("core", cupti::core_metrics());
-  fp_ = make("fp", cupti::fp_metrics());
-  if (auto h = cupti::host::create(rp->chip(), rp->counter_availability())) {
-    if (auto tensor = h->tensor_metrics()) tensor_ = make("tensor", *tensor);
-    else group_notes_.push_back("tensor group unavailable: " + tensor.err().message);
+    profiler_ = *shared;
+    device_.chip = profiler_->chip();
+    core_ = make_group("core", cupti::core_metrics());
+    if (core_ && core_->passes() != 1)
+      group_notes_.push_back("the core group needs " + std::to_string(core_->passes()) +
+                             " passes on this chip; DRAM figures of different passes saw different cache states");
   }
-  if (core_ && core_->passes() != 1)
-    group_notes_.push_back("the core group needs " + std::to_string(core_->passes()) +
-                           " passes on this chip; DRAM figures of different passes saw different cache states");
-  profiler_ = rp;
+  if (wanted == groups::all && profiler_ && !instruction_groups_tried_) {
+    instruction_groups_tried_ = true;
+    fp_ = make_group("fp", cupti::fp_metrics());
+    if (auto h = cupti::host::create(profiler_->chip(), profiler_->counter_availability())) {
+      if (auto tensor = h->tensor_metrics()) tensor_ = make_group("tensor", *tensor);
+      else group_notes_.push_back("tensor group unavailable: " + tensor.err().message);
+    }
+  }
+}
+
+std::optional<cupti::config> verify_session::make_group(const char* group, std::vector<std::string> metrics) {
+  if (metrics.empty()) return std::nullopt;
+  auto c = cupti::config::create(profiler_->chip(), profiler_->counter_availability(), std::move(metrics));
+  if (!c) {
+    group_notes_.push_back(std::string(group) + " group unavailable: " + c.err().message);
+    return std::nullopt;
+  }
+  return std::move(*c);
 }
 
 measurement verify_session::measure(const case_definition& c) {
@@ -119,6 +123,7 @@ measurement verify_session::measure(const case_definition& c) {
     m.status = run_status::bad_case;
     const auto which = !binding.missing.empty() ? "has no size for dimension '" + std::string(binding.missing.view()) + "'"
                        : !binding.unknown.empty() ? "binds '" + std::string(binding.unknown.view()) + "', which the spec does not have"
+                       : !binding.too_large.empty() ? "makes the touched part of tensor '" + std::string(binding.too_large.view()) + "' larger than the tensor (touches())"
                                                   : "gives dimension '" + std::string(binding.violated.view()) + "' a size the spec contradicts";
     m.error = "case '" + c.name + "' " + which + " (" + c.file + ":" + std::to_string(c.line) + ")";
     return m;
@@ -153,7 +158,9 @@ measurement verify_session::measure(const case_definition& c) {
     m.error = "case '" + c.name + "' returned a launcher without 'launch'";
     return m;
   }
-  const int launches = std::max(1, l.launches);
+  // A region's spec (dsl/region.h) knows its kernels; a case may say otherwise (a library call whose
+  // kernel count it measured).
+  const int launches = l.launches > 0 ? l.launches : std::max(1, c.spec->launches());
 
   fault_tracker fault;
   // Restore in-place inputs, flush L2 (read-only sweep), wait: all outside the measured window.
@@ -195,7 +202,7 @@ measurement verify_session::measure(const case_definition& c) {
   if (!options_.counters) {
     k.unavailable_reason = "counters switched off (--no-counters)";
   } else {
-    ensure_profiler();
+    ensure_profiler(groups::all);
     if (!profiler_) {
       k.permission_denied = profiler_error_.code == error_code::permission_denied;
       k.unavailable_reason = profiler_error_.message;

@@ -4,6 +4,7 @@
 
 #include <cuda_runtime.h>
 
+#include <chrono>
 #include <optional>
 #include <string>
 #include <vector>
@@ -32,15 +33,28 @@ class verify_session {
   /// launch API's callback; external_launch.cpp). begin_external() waits for the device, flushes L2
   /// (read-only sweep, outside the window) and starts counting the core group for one kernel launch;
   /// the caller lets that launch happen; end_external() stops counting and returns the launch's
-  /// counters, and its duration (gpu__time_duration) as the timing of one run. Kernel replay keeps the
-  /// program's results: the core group is one pass, so the counted launch is the program's own.
+  /// counters, and its duration (gpu__time_duration) as the timing of one run. The core group is one
+  /// pass, counted with user replay: the counted launch is the program's own, nothing is replayed.
   /// @p launch_stream: the stream of the launch (its CUDA events time it when no counter can).
-  result<void> begin_external(cudaStream_t launch_stream);
-  measurement end_external(const std::string& case_name, cudaStream_t launch_stream);
+  /// @p launches: the kernel launches the window holds (a region's instance: its kernels, one range
+  /// each, summed by end_external like the harness sums a case's launches).
+  result<void> begin_external(cudaStream_t launch_stream, int launches = 1);
+  measurement end_external(const std::string& case_name, cudaStream_t launch_stream, int launches = 1);
+  /// Closes a window begun by begin_external without a measurement (a region's instance abandoned).
+  void abandon_external(int launches);
+  /// rooflint's own wall time around the external launches measured so far, per phase, in s: "arm"
+  /// (counter data and config), "drain" (waiting for the program's earlier work, the L2 flush, starting the profiler), "launch" (the
+  /// program's launch call while counted: CUPTI's own work on it, and the kernel when the call waits), "counters"
+  /// (waiting for the launch, stopping, decoding, evaluating), "clock" (NVML's SM clock).
+  const std::vector<std::pair<std::string, double>>& external_seconds() const { return external_seconds_; }
 
  private:
   result<void> ensure_device();
-  void ensure_profiler();
+  /// The profiler and the metric groups' configs: the core group only for external launches (one
+  /// pass on the program's own launch), every group for a case. Each config costs CUPTI host work once.
+  enum class groups { core, all };
+  void ensure_profiler(groups wanted);
+  std::optional<cupti::config> make_group(const char* group, std::vector<std::string> metrics);
 
   verify_options options_;
   bool device_ready_ = false;
@@ -50,12 +64,15 @@ class verify_session {
   nvml_device nvml_device_;
 
   bool profiler_tried_ = false;
+  bool instruction_groups_tried_ = false;  ///< the fp and tensor groups (ensure_profiler(groups::all))
   error profiler_error_;
   std::vector<std::string> group_notes_;
   std::optional<cupti::config> core_, fp_, tensor_;
   cupti::range_profiler* profiler_ = nullptr;
   bool external_counting_ = false;      ///< begin_external started the profiler
   cudaEvent_t external_start_ = nullptr, external_stop_ = nullptr;  ///< the process's (range_profiler::shared)
+  std::vector<std::pair<std::string, double>> external_seconds_{{"arm", 0}, {"drain", 0}, {"launch", 0}, {"counters", 0}, {"clock", 0}};
+  std::chrono::steady_clock::time_point external_began_{};  ///< when begin_external handed the launch back
 };
 
 }  // namespace rooflint::runtime

@@ -285,7 +285,7 @@ run_report compare_cases(const std::vector<case_source>& cases, const std::vecto
   }
   const bool any_measured = std::any_of(measured.begin(), measured.end(),
                                         [](const measurement& m) { return m.status == run_status::measured; });
-  run.counters_mode = counted ? "CUPTI range profiler (auto range, kernel replay)"
+  run.counters_mode = counted ? "CUPTI range profiler (auto range; user replay for one-pass groups, kernel replay for more)"
                       : !any_measured ? "none (nothing was measured)"
                                       : "timing only" + (why_not_counted.empty() ? std::string() : ": " + why_not_counted);
   if (run.device.empty()) {  // say why once, here; each case only says that it was not measured

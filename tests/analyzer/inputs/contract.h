@@ -24,7 +24,9 @@ inline constexpr struct T final : dim<"T"> {} T;
 
 inline void conv_kernel(const float* x, const float* w, float* y, float* workspace) {}
 inline void flash_kernel(const __half* q, const __half* k, const __half* v, __half* o) {}
+inline void gelu_kernel(const __nv_bfloat16* x, __nv_bfloat16* y) {}
 inline void embed_kernel(const float* table, const std::int32_t* ids, float* out, int rows) {}
+inline void norm_kernel(const float* x, float* y, float* mean, float* rstd) {}
 
 // Derived output sizes (stride 2, padding 1), a static dimension, an uncounted pointer, a math mode,
 // expectations of every kind.
@@ -51,13 +53,26 @@ inline constexpr auto flash_spec =
         .count_elementwise()
         .at(B(4), Nh(16), S(2048), D(128));
 
-// A partial tensor (touches), a custom FLOP count, and sizes read from a launch (an argument, a block
+// A partial tensor (touches) with a min term, a custom FLOP count, and sizes read from a launch (an argument, a block
 // dimension with a divisor; V stays at its .at() size).
 inline constexpr auto embed_spec =
-    kernel<embed_kernel>("embed", custom(0, in<0>("table", f32, V, D).touches(T * D),  // table: (V,D)
+    kernel<embed_kernel>("embed", custom(0, in<0>("table", f32, V, D).touches(min(T, V) * D),  // table: (V,D)
                                          in<1>("ids", i32, T),                         // ids: (T)
                                          out<2>("out", f32, T, D)))                    // out: (T,D)
         .at(V(50000), T(4096), D(768))
         .sizes(T(arg<3>), D(block_dim.x / 2))
         .expect(memory_bound);
+
+// Extra counted outputs (operation::with).
+inline constexpr auto norm_spec =
+    kernel<norm_kernel>("norm", layernorm(in<0>("x", f32, T, D),           // x: (T,D)
+                                          out<1>("y", f32, T, D))          // y: (T,D)
+                                    .with(out<2>("mean", f32, T),          // mean: (T)
+                                          out<3>("rstd", f32, T)))         // rstd: (T)
+        .at(T(4096), D(768));
+
+// A stated precision: bf16 storage, f32 math and accumulate.
+inline constexpr auto gelu_spec =
+    kernel<gelu_kernel>("gelu", unary(8, in<0>("x", bf16, T, D), out<1>("y", bf16, T, D)).precision(f32))
+        .at(T(4096), D(768));
 }  // namespace contract

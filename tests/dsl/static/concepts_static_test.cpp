@@ -60,15 +60,19 @@ template <class X> concept CanBeADtypeArgument = requires(X x) { in<0>("x", x, N
 template <class X> concept CanBeACustomTensor = requires(X x) { custom(N, x); };
 template <class... X> concept CanBeElementwise = requires(X... x) { elementwise(1.0, x...); };
 
-// A shape entry must be a dimension tag, not a number.
-static_assert(CanBeAShapeEntry<decltype(N)> && !CanBeAShapeEntry<int>);
+// A shape entry must be a dimension tag, not a number: a number meets the misuse overload, whose
+// result is no Tensor (and whose body says so: tests/dsl/fail/shape_entry_number.cpp).
+static_assert(CanBeAShapeEntry<decltype(N)>);
+static_assert(!Tensor<decltype(in<0>("x", f32, 4))> && !Tensor<decltype(in<0>("x", f32, N * N))>);
 // Dimensions combine with numbers and dimensions, not with strings.
 static_assert(CanMultiplyDims<decltype(N)> && CanMultiplyDims<double> && !CanMultiplyDims<const char*>);
 // Operations take tensors, not numbers or dimension tags.
 static_assert(!IsAnOperand<int> && !IsAnOperand<decltype(M)>);
 static_assert(!IsASoftmaxOperand<decltype(M)>);
-// The dtype argument is a dtype tag (f32), not the enum value (dtype::f32).
-static_assert(CanBeADtypeArgument<dtype_tag<dtype::f32>> && !CanBeADtypeArgument<dtype>);
+// The dtype argument is a dtype tag (f32), not the enum value (dtype::f32) or a C++ type (the misuse
+// overloads: tests/dsl/fail/dtype_not_a_tag.cpp, dtype_as_cxx_type.cpp).
+static_assert(CanBeADtypeArgument<dtype_tag<dtype::f32>>);
+static_assert(!Tensor<decltype(in<0>("x", dtype::f32, N))> && !Tensor<decltype(out<0, float>("x", N))>);
 // custom's operands are tensors.
 static_assert(CanBeACustomTensor<A> && !CanBeACustomTensor<int>);
 // elementwise needs at least one tensor after the FLOP count.

@@ -42,7 +42,17 @@ struct Crossover {
   model::bound Above = model::bound::compute;
 };
 
-/// One analysed spec and its kernel: what the manifest records.
+/// One kernel of a region (dsl/region.h), in launch order.
+struct RegionKernelRecord {
+  bool Library = false;        ///< matched by Pattern (a library's kernel), not by its function
+  std::string Pattern;         ///< library: a substring of the kernel's symbol
+  std::string FunctionName;    ///< function: qualified name
+  std::string MangledName;     ///< function: the device-side symbol
+  SourcePosition Location;     ///< function: its declaration
+  std::vector<ParamRecord> Params;
+};
+
+/// One analysed spec and its kernel (or region of kernels): what the manifest records.
 struct KernelRecord {
   std::string Group;           ///< the spec's group ("spec:file:line:col"): a run records it once
   std::string SpecName;
@@ -59,6 +69,10 @@ struct KernelRecord {
   double Flops = 0, ReadBytes = 0, WrittenBytes = 0;  ///< FLOP, bytes, bytes at Sizes
   std::optional<model::bound_result> Result;          ///< when Sized and the peaks know the math mode
   std::optional<Crossover> VerdictChange;
+  bool IsRegion = false;                        ///< a region (Spec.region): FunctionName, MangledName empty
+  std::vector<RegionKernelRecord> RegionKernels;  ///< the region's kernels, in launch order
+  /// "kernel 'saxpy'" or "region 'softmax_naive'": how diagnostics name the spec's subject.
+  std::string subject() const { return (IsRegion ? "region '" : "kernel '") + KernelName + "'"; }
   /// The device-side traffic prediction (Traffic.h), per tensor and level; empty when not analysed.
   struct PredictedTraffic {
     std::string Tensor;

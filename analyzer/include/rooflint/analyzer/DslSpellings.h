@@ -14,6 +14,8 @@ inline constexpr llvm::StringLiteral SpecRecord = "rooflint::dsl::spec";
 inline constexpr llvm::StringLiteral KernelSpecRecord = "rooflint::dsl::kernel_spec";
 /// kernel_spec's member holding the bound __global__ function.
 inline constexpr llvm::StringLiteral KernelMember = "kernel";
+/// The record of a region of kernels (dsl/region.h); its template arguments are the kernels.
+inline constexpr llvm::StringLiteral RegionSpecRecord = "rooflint::dsl::region_spec";
 
 // struct spec
 inline constexpr llvm::StringLiteral KernelName = "kernel_name";
@@ -29,6 +31,22 @@ inline constexpr llvm::StringLiteral Flops = "flops";
 inline constexpr llvm::StringLiteral ReadBytes = "read_bytes";
 inline constexpr llvm::StringLiteral WrittenBytes = "written_bytes";
 inline constexpr llvm::StringLiteral Launch = "launch";
+inline constexpr llvm::StringLiteral Region = "region";
+
+// struct region_info / region_kernel (dsl/spec.h)
+inline constexpr llvm::StringLiteral RegionKernels = "kernels";
+inline constexpr llvm::StringLiteral RegionKernelCount = "kernel_count";
+inline constexpr llvm::StringLiteral RegionMatch = "match";
+inline constexpr llvm::StringLiteral RegionPattern = "pattern";
+inline constexpr llvm::StringLiteral SizeTerms = "size_terms";
+
+// struct size_table / size_term (dsl/poly.h)
+inline constexpr llvm::StringLiteral SizeTableTerms = "terms";
+inline constexpr llvm::StringLiteral SizeTableCount = "count";
+inline constexpr llvm::StringLiteral SizeTermName = "name";
+inline constexpr llvm::StringLiteral SizeTermOp = "op";
+inline constexpr llvm::StringLiteral SizeTermLhs = "lhs";
+inline constexpr llvm::StringLiteral SizeTermRhs = "rhs";
 
 // struct launch_binding / launch_size (dsl/launch.h)
 inline constexpr llvm::StringLiteral LaunchKind = "kind";
@@ -62,6 +80,9 @@ inline constexpr llvm::StringLiteral OpDerived = "derived";
 inline constexpr llvm::StringLiteral OpDerivedCount = "derived_count";
 inline constexpr llvm::StringLiteral OpConstraints = "constraints";
 inline constexpr llvm::StringLiteral OpConstraintCount = "constraint_count";
+inline constexpr llvm::StringLiteral OpPrecisionStated = "precision_stated";
+inline constexpr llvm::StringLiteral OpCompute = "compute";
+inline constexpr llvm::StringLiteral OpAccumulate = "accumulate";
 
 // struct derived_dim
 inline constexpr llvm::StringLiteral DerivedName = "name";
@@ -90,6 +111,7 @@ inline constexpr llvm::StringLiteral TensorRank = "rank";
 inline constexpr llvm::StringLiteral TensorShape = "shape";
 inline constexpr llvm::StringLiteral TensorElements = "elements";
 inline constexpr llvm::StringLiteral TensorPartial = "partial";
+inline constexpr llvm::StringLiteral TensorExtra = "extra";
 
 // struct flop_convention
 inline constexpr llvm::StringLiteral CountElementwise = "count_elementwise";

@@ -15,7 +15,7 @@
 namespace rooflint::analyzer {
 
 /// 2: parameters, launch and spec_value per kernel (docs/manifest-schema.md).
-inline constexpr int ManifestVersion = 3;  // 3: predicted_traffic (issue 12)
+inline constexpr int ManifestVersion = 4;  // 3: regions, 4: predicted_traffic (docs/manifest-schema.md)
 
 /// @return One kernel's entry of the manifest's "kernels".
 llvm::json::Value kernelJson(const KernelRecord &K, const model::peaks &Peaks);
@@ -53,8 +53,8 @@ std::string fileUri(llvm::StringRef AbsolutePath);
 /// @return A Makefile rule: @p Target depends on every path in @p Dependencies (sorted, escaped).
 std::string depfileText(llvm::StringRef Target, std::vector<std::string> Dependencies);
 
-/// Writes @p Contents to @p Path whole or not at all: into a temporary file in the same directory,
-/// then renamed over @p Path. On failure @p Path is unchanged, the temporary file is removed and the
+/// Writes @p Contents to @p Path whole or not at all (rooflint::io::write_file_atomically, after
+/// creating @p Path's directory): into a temporary file in the same directory, then renamed over @p Path. On failure @p Path is unchanged, the temporary file is removed and the
 /// error names the file and the reason ("cannot write 'out.json': File too large").
 llvm::Error writeFileAtomically(llvm::StringRef Path, llvm::StringRef Contents);
 

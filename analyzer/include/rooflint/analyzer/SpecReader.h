@@ -4,6 +4,7 @@
 /// rooflint::dsl::spec, so the analyzer computes with the model's own functions.
 
 #include <string>
+#include <vector>
 
 #include "clang/AST/APValue.h"
 #include "clang/AST/Decl.h"
@@ -21,6 +22,9 @@ struct ReadSpec {
   dsl::spec Spec;
   const clang::FunctionDecl *Kernel = nullptr;  ///< null when the value names no function
   bool HasKernelMember = false;                 ///< the record has kernel_spec's `kernel` member
+  /// A region's kernels (region_spec's template arguments), in launch order: the function for a kernel
+  /// given by its function, null for a library kernel (matched by Spec.region's pattern).
+  std::vector<const clang::FunctionDecl *> RegionKernels;
 };
 
 /// Reads @p Value of type @p T. Fails with the first field it cannot find or read

@@ -110,4 +110,73 @@ constexpr poly operator+(const A& a, const B& b) { return to_poly(a) + to_poly(b
 template <class A, class B> requires DimExpression<A, B>
 constexpr poly operator-(const A& a, const B& b) { return to_poly(a) - to_poly(b); }
 
+// ---------------------------------------------------------------------------------------------
+// Size expressions with min, max and ceil-division
+
+/// A size expression: a polynomial whose variables may include min, max and ceil_div terms, and the
+/// definitions of those terms. What `min(B * T, V)` returns; `min(B * T, V) * D` is one too.
+/// touches() and custom() take it; the terms become dimensions of the spec, derived when sizes are bound.
+struct size_expr {
+  poly value;
+  size_table sizes;
+};
+
+/// Anything a size can be written as: a dimension, a number, a polynomial or a size expression.
+template <class T>
+concept SizeLike = PolyLike<T> || std::same_as<std::remove_cvref_t<T>, size_expr>;
+
+template <SizeLike T>
+constexpr size_expr to_expr(const T& value) {
+  if constexpr (std::same_as<std::remove_cvref_t<T>, size_expr>) return value;
+  else return {to_poly(value), {}};
+}
+
+namespace detail {
+template <class A, class B>
+concept SizeExpression = SizeLike<A> && SizeLike<B> &&
+                         (std::same_as<std::remove_cvref_t<A>, size_expr> || std::same_as<std::remove_cvref_t<B>, size_expr>);
+
+constexpr size_expr combined(const size_expr& a, const size_expr& b, poly value) {
+  size_expr out{value, a.sizes};
+  out.sizes.merge(b.sizes);
+  return out;
+}
+
+constexpr size_expr size_term_of(size_op op, const size_expr& a, const size_expr& b) {
+  const size_term t = make_size_term(op, a.value, b.value);
+  size_expr out = combined(a, b, poly::variable(t.name));
+  out.sizes.add(t);
+  return out;
+}
+}  // namespace detail
+
+template <class A, class B> requires detail::SizeExpression<A, B>
+constexpr size_expr operator*(const A& a, const B& b) {
+  const size_expr x = to_expr(a), y = to_expr(b);
+  return detail::combined(x, y, x.value * y.value);
+}
+template <class A, class B> requires detail::SizeExpression<A, B>
+constexpr size_expr operator+(const A& a, const B& b) {
+  const size_expr x = to_expr(a), y = to_expr(b);
+  return detail::combined(x, y, x.value + y.value);
+}
+template <class A, class B> requires detail::SizeExpression<A, B>
+constexpr size_expr operator-(const A& a, const B& b) {
+  const size_expr x = to_expr(a), y = to_expr(b);
+  return detail::combined(x, y, x.value - y.value);
+}
+
+/// The smaller of two sizes: `min(B * T, V)`, the rows an embedding lookup of B*T tokens touches in a
+/// V-row table. Prints as "min(B*T, V)"; evaluated when sizes are bound.
+template <SizeLike A, SizeLike B>
+constexpr size_expr min(const A& a, const B& b) { return detail::size_term_of(size_op::min, to_expr(a), to_expr(b)); }
+
+/// The larger of two sizes: `max(N, 128)`.
+template <SizeLike A, SizeLike B>
+constexpr size_expr max(const A& a, const B& b) { return detail::size_term_of(size_op::max, to_expr(a), to_expr(b)); }
+
+/// ceil(a / b), b > 0: the number of tiles, `ceil_div(N, 128)`.
+template <SizeLike A, SizeLike B>
+constexpr size_expr ceil_div(const A& a, const B& b) { return detail::size_term_of(size_op::ceil_div, to_expr(a), to_expr(b)); }
+
 }  // namespace rooflint::dsl

@@ -26,6 +26,10 @@
 namespace rooflint::dsl {
 
 inline constexpr expected_bound memory_bound = expected_bound::memory;
+
+/// The argument index a region's tensor carries in its type (`in("x", f32, N)`, region.h): it names no
+/// parameter, and kernel<f>(...) refuses it.
+inline constexpr int region_tensor_arg = 127;
 inline constexpr expected_bound compute_bound = expected_bound::compute;
 
 namespace detail {
@@ -63,9 +67,9 @@ struct check_parameter {
 /// Checks one tensor (or uncounted pointer) B against kernel Kernel's parameter list.
 template <auto Kernel, class B, class Params = typename kernel_params<decltype(Kernel)>::type>
 struct check_binding {
-  static_assert(B::arg < static_cast<int>(std::tuple_size_v<Params>),
+  static_assert(B::arg == region_tensor_arg || B::arg < static_cast<int>(std::tuple_size_v<Params>),
                 "rooflint: kernel: a tensor's argument index is past the kernel's last parameter");
-  using parameter = typename param_at<B::arg, Params>::type;
+  using parameter = typename param_at<(B::arg == region_tensor_arg ? 1 << 20 : B::arg), Params>::type;
   static_assert(std::is_pointer_v<parameter> || std::is_same_v<parameter, no_parameter>,
                 "rooflint: kernel: a tensor must be bound to a pointer parameter");
   static constexpr bool parameter_ok = [] {
@@ -111,8 +115,15 @@ constexpr tensor_info tensor_info_of(const T& t) {
   info.rank = static_cast<std::uint8_t>(T::rank);
   info.elements = t.touched;
   info.partial = t.partial;
+  info.extra = t.extra;
   return info;
 }
+
+/// Never constexpr, like compile_time_error: calling it in a constant expression is the error, and the
+/// compiler names the function with its template argument, the dimension left without a size
+/// ("dimension_without_size<B>", "[with D = B]").
+template <class D>
+inline void dimension_without_size(const char* /*message*/) {}
 
 /// Collects the dimension tags of T's shape into s.dims (in order of first appearance) and sets info.shape.
 template <Tensor T>
@@ -129,6 +140,7 @@ constexpr void collect_dims(spec& s, tensor_info& info) {
       }
       // Also for a dimension first met in a polynomial (the FLOP count, a touched part), which has no static size.
       if (Ds::static_size > 0) s.dims[at].static_size = static_cast<double>(Ds::static_size);
+      s.dims[at].no_size = &dimension_without_size<Ds>;
       if (i < max_rank) info.shape[i++] = static_cast<std::int8_t>(at);  // past it: tensor_ref's static_assert says so
     }(), ...);
   }(typename T::shape{});
@@ -207,11 +219,16 @@ constexpr void check_counts_at(const spec& s, const sizes& at) {
 /// a size nothing else fixes (the FLOP count of custom() is checked where it is given).
 constexpr void check_dims_in_tensors(const spec& s) {
   for (int d = 0; d < s.dim_count; ++d) {
+    if (s.size_terms.index_of(s.dims[d].name) >= 0) continue;  // a min/max/ceil_div term: its operands are checked below
     bool found = false;
     for (const tensor_info& t : s.tensor_list())
       for (int i = 0; i < t.rank; ++i) found = found || t.shape[i] == d;
     require(found, "rooflint: touches: the touched part uses a dimension that no tensor has");
   }
+  for (int t = 0; t < s.size_terms.count; ++t)
+    for (const poly* p : {&s.size_terms.terms[t].lhs, &s.size_terms.terms[t].rhs})
+      for (int d = 0; d < p->dim_count; ++d)
+        require(!p->uses(d) || s.dim_index(p->dims[d]) >= 0, "rooflint: touches: the touched part uses a dimension that no tensor has");
 }
 
 }  // namespace detail
@@ -241,6 +258,7 @@ struct kernel_spec : spec {
     }
     const binding_result declared = s.declared();
     detail::require(declared.violated.empty(), "rooflint: at: a size contradicts the operation (a conv output size or C_in/groups)");
+    detail::require(declared.too_large.empty(), "rooflint: at: the touched part of a tensor is larger than the tensor at these sizes");
     if (declared.ok()) detail::check_counts_at(s, declared.bound);
     return s;
   }
@@ -271,9 +289,10 @@ struct kernel_spec : spec {
       }
     }
     for (int i = 0; i < s.dim_count; ++i) {
-      bool derived = false;
+      bool derived = s.size_terms.index_of(s.dims[i].name) >= 0;  // min/max/ceil_div: from its operands
       for (int d = 0; d < s.op.derived_count; ++d) derived = derived || s.op.derived[d].name == s.dims[i].name;
       const bool fixed = s.launch.find(s.dims[i].name) || s.dims[i].static_size > 0 || s.dims[i].declared_size > 0 || derived;
+      if (!fixed && s.dims[i].no_size) s.dims[i].no_size("rooflint: sizes: a dimension is neither read from the launch nor fixed by a static size, the operation or a preceding .at()");  // names the dimension
       detail::require(fixed, "rooflint: sizes: a dimension is neither read from the launch nor fixed by a static size, the operation or a preceding .at()");  // one line: nvcc prints only the first
     }
     return s;
@@ -334,6 +353,8 @@ consteval kernel_spec<Kernel> kernel(const char (&name)[N], operation<Ts...> op,
   static_assert(std::is_pointer_v<decltype(Kernel)> && std::is_function_v<std::remove_pointer_t<decltype(Kernel)>>,
                 "rooflint: kernel: the template argument must be a __global__ function");
   static_assert(N > 1 && N <= name_capacity, "rooflint: kernel: a kernel name must have 1 to 31 characters");
+  static_assert(((Ts::arg != region_tensor_arg) && ...),
+                "rooflint: kernel: a tensor without a kernel parameter belongs to a region (region.h); bind it to a parameter: in<0>(\"x\", f32, N)");
   static_assert((detail::check_binding<Kernel, Ts>::ok && ...) && (detail::check_binding<Kernel, Extra>::ok && ...));
   static_assert(detail::distinct<Ts::arg..., Extra::arg...>(), "rooflint: kernel: two tensors are bound to the same kernel parameter");
   static_assert(detail::dim_names_distinct(typename detail::concat<typename detail::shape_of<Ts>::type...,
@@ -346,13 +367,21 @@ consteval kernel_spec<Kernel> kernel(const char (&name)[N], operation<Ts...> op,
   s.op = op.info;
   // The FLOP count's dimensions first, so formulas print in the operation's order ("2*M*N*K").
   detail::collect_dims(s, op.info.flops);
-  bool math_chosen = false;
+  s.size_terms.merge(op.sizes);
+  detail::require(!op.mixed_operands || op.info.precision_stated || op.info.kind != op_kind::matmul, "rooflint: matmul: lhs and rhs have different dtypes (state the precision: matmul(...).precision(f16, f32))");
+  detail::require(!op.mixed_operands || op.info.precision_stated || op.info.kind != op_kind::bmm, "rooflint: bmm: lhs and rhs have different dtypes (state the precision: bmm(...).precision(f16, f32))");
+  detail::require(!op.mixed_operands || op.info.precision_stated || op.info.kind != op_kind::addmm, "rooflint: addmm: lhs and rhs have different dtypes (state the precision: addmm(...).precision(f16, f32))");
+  detail::require(!op.mixed_operands || op.info.precision_stated || op.info.kind != op_kind::linear, "rooflint: linear: X and W have different dtypes (state the precision: linear(...).precision(f16, f32))");
+  // A stated precision picks the roof by its compute dtype; otherwise the first read tensor's dtype does.
+  bool math_chosen = op.info.precision_stated;
+  if (math_chosen) s.mode = model::math_mode_by_operation(op.info.compute, is_contraction(s.op.kind));
   const auto add = [&]<class T>(const T& t) {
     if (s.tensor_count >= max_tensors) return;  // too many: the static_assert above is the one error
     if constexpr (Tensor<T>) {
       tensor_info info = detail::tensor_info_of(t);
       detail::collect_dims<T>(s, info);
       detail::collect_dims(s, t.touched);
+      s.size_terms.merge(t.sizes);
       if (!math_chosen && Read<T>) {  // the math mode by operation and the first read tensor's dtype
         s.mode = model::math_mode_by_operation(T::element, is_contraction(s.op.kind));
         math_chosen = true;
@@ -372,6 +401,8 @@ consteval kernel_spec<Kernel> kernel(const char (&name)[N], operation<Ts...> op,
   };
   std::apply([&](const auto&... t) { (add(t), ...); }, op.tensors);
   (add(extra), ...);
+  for (int t = 0; t < s.size_terms.count; ++t)  // a term used only inside another one's operand is a dimension too
+    detail::collect_dims(s, poly::variable(s.size_terms.terms[t].name));
   detail::refresh(s);
   detail::check_dims_in_tensors(s);
   return s;

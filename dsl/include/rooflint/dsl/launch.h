@@ -52,6 +52,7 @@ struct launch_size {
 enum class binding_kind : std::uint8_t {
   none,    ///< sizes are not read from launches (harness cases bind them)
   kernel,  ///< one __global__ function: kernel<f>(...).sizes(...)
+  region,  ///< a region of kernels (region.h): region<k1, k2>(...).sizes<I>(...), read at the I-th kernel (site)
 };
 
 /// How a spec's sizes are read from what runs. Plain data: the analyzer writes it into the manifest.

@@ -70,13 +70,75 @@ struct op_info {
   std::uint8_t derived_count = 0;
   std::array<size_constraint, 2> constraints{};
   std::uint8_t constraint_count = 0;
+  // Precision, stated once by operation::precision(): the tensors' dtypes are the storage (and the
+  // compulsory bytes); compute is the dtype the arithmetic is done in, which picks the roof;
+  // accumulate the dtype sums are kept in. Not stated: the first read tensor's dtype is both.
+  bool precision_stated = false;
+  model::dtype compute = model::dtype::f32;
+  model::dtype accumulate = model::dtype::f32;
 };
+
+/// @return Whether @p d holds integers (i8, i32, i64).
+constexpr bool is_integer(model::dtype d) {
+  return d == model::dtype::i8 || d == model::dtype::i32 || d == model::dtype::i64;
+}
+
+namespace detail {
+/// Every dimension of the tensors Es is a dimension of some tensor of Ts.
+template <class... Ts, class... Es>
+constexpr bool extra_dims_known(type_list<Ts...>, type_list<Es...>) {
+  using all = typename concat<typename Ts::shape...>::type;
+  return (all_dims_in<typename Es::shape, all>::value && ...);
+}
+}  // namespace detail
 
 /// An operation over tensors Ts.
 template <class... Ts>
 struct operation {
   op_info info;
   std::tuple<Ts...> tensors;
+  size_table sizes{};  ///< the min, max and ceil_div terms of a custom FLOP count
+  bool mixed_operands = false;  ///< a matrix product whose lhs and rhs differ in dtype (kernel() checks it)
+
+  /// States the precision once: the arithmetic is done in @p compute and sums are accumulated in
+  /// @p accumulate (default: @p compute); the tensors' own dtypes stay the storage, so the compulsory
+  /// bytes follow them and the compute roof follows @p compute (model::math_mode_by_operation):
+  ///
+  ///     elementwise(1, in<0>("x", bf16, N), out<1>("y", bf16, N)).precision(f32)   // bf16 in/out, f32 math: FP32 SIMT roof
+  ///     matmul(in<0>("A", fp8_e4m3, M, K), in<1>("B", fp8_e5m2, K, N), out<2>("C", bf16, M, N))
+  ///         .precision(fp8_e4m3, f32)                                              // FP8 tensor roof, f32 accumulate
+  ///
+  /// A matrix product whose lhs and rhs have different dtypes must state it.
+  template <dtype Compute, dtype Accumulate = Compute>
+  consteval operation precision(dtype_tag<Compute>, dtype_tag<Accumulate> = {}) const {
+    static_assert(is_integer(Compute) == is_integer(Accumulate), "rooflint: precision: integer math accumulates in an integer dtype, floating-point math in a floating-point one");
+    static_assert(model::size_bytes(Accumulate) >= model::size_bytes(Compute), "rooflint: precision: the accumulate dtype must be at least as wide as the compute dtype");
+    detail::require(!info.precision_stated, "rooflint: precision: the operation already states its precision");
+    operation op = *this;
+    op.info.precision_stated = true;
+    op.info.compute = Compute;
+    op.info.accumulate = Accumulate;
+    return op;
+  }
+
+  /// The operation also writes (or reads) the tensors @p extra, counted in the compulsory bytes like
+  /// its own: a layernorm's mean and rstd (B,T), a softmax's row max and sum (R), a reduction's index
+  /// (R). Their dimensions must be dimensions of the operation's tensors; they add no FLOPs.
+  ///
+  ///     layernorm(in<0>("x", f32, B, T, C), out<1>("y", f32, B, T, C))
+  ///         .with(out<2>("mean", f32, B, T), out<3>("rstd", f32, B, T))
+  template <class... Es>
+  consteval operation<Ts..., Es...> with(Es... extra) const {
+    static_assert(sizeof...(Es) > 0, "rooflint: with: name the extra tensors (out<3>(\"mean\", f32, B, T))");
+    static_assert((Tensor<Es> && ...), "rooflint: with: an extra tensor must be in, out or inout (an uncounted pointer goes to kernel())");
+    if constexpr ((Tensor<Es> && ...)) {
+      static_assert(detail::extra_dims_known(type_list<Ts...>{}, type_list<Es...>{}), "rooflint: with: every dimension of an extra tensor must be a dimension of the operation's tensors");
+      const auto mark = [](auto t) { t.extra = true; return t; };
+      return {info, std::tuple_cat(tensors, std::tuple<Es...>{mark(extra)...}), sizes, mixed_operands};
+    } else {
+      return {info, {}};
+    }
+  }
 };
 
 namespace detail {
@@ -89,20 +151,22 @@ constexpr operation<Ts...> make_op(op_kind kind, const char* name, poly flops, T
 
 // ---------------------------------------------------------------------------------------------
 // Matrix products
-
-/// Marks a matrix product whose lhs and rhs have different dtypes on purpose (an f16 activation times
-/// an fp8 weight): `matmul(mixed_precision, a, b, c)`. Without it, operands of different dtypes are a
-/// compile error, since they are almost always a typo. The minimal opt-in: which dtype the product
-/// computes and accumulates in is not stated (the compute roof stays the first read tensor's unless
-/// `.math()` picks another); a spec that states storage, compute and accumulate dtypes is issue 16.
-struct mixed_precision_t {
-  explicit constexpr mixed_precision_t() = default;
-};
-inline constexpr mixed_precision_t mixed_precision{};
+//
+// lhs and rhs have one dtype unless the operation states its precision (`.precision(...)`): an f32
+// times an f16 is almost always a typo. The check is made where the spec is bound (kernel()), after
+// `.precision()` had its chance.
 
 namespace detail {
-template <bool Mixed, Tensor A, Tensor B, Tensor C>
-consteval operation<A, B, C> matmul_op(A a, B b, C c) {
+template <Tensor A, Tensor B, Tensor... Ts>
+constexpr operation<Ts...> with_operands(operation<Ts...> op) {
+  op.mixed_operands = A::element != B::element;
+  return op;
+}
+}  // namespace detail
+
+/// C (M,N) = A (M,K) @ B (K,N). Ideal FLOPs 2*M*N*K.
+template <Tensor A, Tensor B, Tensor C>
+consteval operation<A, B, C> matmul(A a, B b, C c) {
   static_assert(HasRank<A, 2>, "rooflint: matmul: lhs must have rank 2, shape (M,K)");
   static_assert(HasRank<B, 2>, "rooflint: matmul: rhs must have rank 2, shape (K,N)");
   static_assert(HasRank<C, 2>, "rooflint: matmul: output must have rank 2, shape (M,N)");
@@ -110,79 +174,50 @@ consteval operation<A, B, C> matmul_op(A a, B b, C c) {
   static_assert(SameDimAt<C, 0, A, 0> && SameDimAt<C, 1, B, 1>, "rooflint: matmul: output must have shape (M,N) for lhs (M,K) and rhs (K,N)");
   static_assert(Read<A> && Read<B>, "rooflint: matmul: lhs and rhs must be read (in or inout)");
   static_assert(Written<C>, "rooflint: matmul: output must be written (out or inout)");
-  static_assert(Mixed || A::element == B::element, "rooflint: matmul: lhs and rhs have different dtypes (say matmul(mixed_precision, ...) if that is meant)");
-  return make_op(op_kind::matmul, "matmul", 2 * C::elements() * to_poly(dim_at<A, 1>{}), a, b, c);  // 2*M*N*K
+  return detail::with_operands<A, B>(detail::make_op(op_kind::matmul, "matmul", 2 * C::elements() * to_poly(dim_at<A, 1>{}), a, b, c));  // 2*M*N*K
 }
 
-template <bool Mixed, Tensor A, Tensor B, Tensor C>
-consteval operation<A, B, C> bmm_op(A a, B b, C c) {
+/// C (Bt,M,N) = A (Bt,M,K) @ B (Bt,K,N), batched. Ideal FLOPs 2*Bt*M*N*K.
+template <Tensor A, Tensor B, Tensor C>
+consteval operation<A, B, C> bmm(A a, B b, C c) {
   static_assert(HasRank<A, 3> && HasRank<B, 3> && HasRank<C, 3>, "rooflint: bmm: operands must have rank 3: (Bt,M,K), (Bt,K,N), (Bt,M,N)");
   static_assert(SameDimAt<A, 0, B, 0> && SameDimAt<A, 0, C, 0>, "rooflint: bmm: operands must share the batch dimension");
   static_assert(SameDimAt<A, 2, B, 1>, "rooflint: bmm: lhs (Bt,M,K) and rhs (Bt,K,N) must contract the same dimension K");
   static_assert(SameDimAt<C, 1, A, 1> && SameDimAt<C, 2, B, 2>, "rooflint: bmm: output must have shape (Bt,M,N)");
   static_assert(Read<A> && Read<B> && Written<C>, "rooflint: bmm: lhs and rhs must be read and the output written");
-  static_assert(Mixed || A::element == B::element, "rooflint: bmm: lhs and rhs have different dtypes (say bmm(mixed_precision, ...) if that is meant)");
-  return make_op(op_kind::bmm, "bmm", 2 * C::elements() * to_poly(dim_at<A, 2>{}), a, b, c);  // 2*Bt*M*N*K
+  return detail::with_operands<A, B>(detail::make_op(op_kind::bmm, "bmm", 2 * C::elements() * to_poly(dim_at<A, 2>{}), a, b, c));  // 2*Bt*M*N*K
 }
 
-template <bool Mixed, Tensor Bias, Tensor A, Tensor B, Tensor C>
-consteval operation<A, B, Bias, C> addmm_op(Bias bias, A a, B b, C c) {
+/// C (M,N) = bias + A (M,K) @ B (K,N); bias (N) or (M,N). Ideal FLOPs 2*M*N*K (bias not counted, as torch).
+template <Tensor Bias, Tensor A, Tensor B, Tensor C>
+consteval operation<A, B, Bias, C> addmm(Bias bias, A a, B b, C c) {
   static_assert((HasRank<Bias, 1> && SameDimAt<Bias, 0, C, 1>) || SameShape<Bias, C>, "rooflint: addmm: bias must have shape (N) or (M,N)");
   static_assert(Read<Bias>, "rooflint: addmm: bias must be read");
-  static_assert(Mixed || A::element == B::element, "rooflint: addmm: lhs and rhs have different dtypes (say addmm(mixed_precision, ...) if that is meant)");
-  const auto product = matmul_op<true>(a, b, c);
+  const auto product = matmul(a, b, c);
   // A and B first: the spec's math mode comes from its first read tensor, and an f16 GEMM with an
   // f32 bias runs on the FP16 tensor roof, not the FP32 one.
-  return make_op(op_kind::addmm, "addmm", product.info.flops, a, b, bias, c);
+  auto op = detail::make_op(op_kind::addmm, "addmm", product.info.flops, a, b, bias, c);
+  op.mixed_operands = product.mixed_operands;
+  return op;
 }
 
-template <bool Mixed, Tensor X, Tensor W, Tensor Y>
-consteval operation<X, W, Y> linear_op(X x, W w, Y y) {
+/// Y (M,N) = X (M,K) @ W^T, W (N,K) as torch.nn.Linear stores it. Ideal FLOPs 2*M*N*K.
+template <Tensor X, Tensor W, Tensor Y>
+consteval operation<X, W, Y> linear(X x, W w, Y y) {
   static_assert(HasRank<X, 2> && HasRank<W, 2> && HasRank<Y, 2>, "rooflint: linear: operands must have rank 2: X (M,K), W (N,K), Y (M,N)");
   static_assert(SameDimAt<X, 1, W, 1>, "rooflint: linear: X (M,K) and W (N,K) must share the dimension K");
   static_assert(SameDimAt<Y, 0, X, 0> && SameDimAt<Y, 1, W, 0>, "rooflint: linear: output must have shape (M,N)");
   static_assert(Read<X> && Read<W> && Written<Y>, "rooflint: linear: X and W must be read and Y written");
-  static_assert(Mixed || X::element == W::element, "rooflint: linear: X and W have different dtypes (say linear(mixed_precision, ...) if that is meant)");
-  return make_op(op_kind::linear, "linear", 2 * Y::elements() * to_poly(dim_at<X, 1>{}), x, w, y);
+  return detail::with_operands<X, W>(detail::make_op(op_kind::linear, "linear", 2 * Y::elements() * to_poly(dim_at<X, 1>{}), x, w, y));
 }
-
-template <bool Mixed, Tensor X, Tensor W, Tensor Bias, Tensor Y>
-consteval operation<X, W, Bias, Y> linear_op(X x, W w, Bias b, Y y) {
-  static_assert(HasRank<Bias, 1> && SameDimAt<Bias, 0, W, 0>, "rooflint: linear: bias must have shape (N)");
-  const auto product = linear_op<Mixed>(x, w, y);
-  return make_op(op_kind::linear, "linear", product.info.flops, x, w, b, y);
-}
-}  // namespace detail
-
-/// C (M,N) = A (M,K) @ B (K,N). Ideal FLOPs 2*M*N*K. A and B have one dtype (see mixed_precision).
-template <Tensor A, Tensor B, Tensor C>
-consteval operation<A, B, C> matmul(A a, B b, C c) { return detail::matmul_op<false>(a, b, c); }
-template <Tensor A, Tensor B, Tensor C>
-consteval operation<A, B, C> matmul(mixed_precision_t, A a, B b, C c) { return detail::matmul_op<true>(a, b, c); }
-
-/// C (Bt,M,N) = A (Bt,M,K) @ B (Bt,K,N), batched. Ideal FLOPs 2*Bt*M*N*K.
-template <Tensor A, Tensor B, Tensor C>
-consteval operation<A, B, C> bmm(A a, B b, C c) { return detail::bmm_op<false>(a, b, c); }
-template <Tensor A, Tensor B, Tensor C>
-consteval operation<A, B, C> bmm(mixed_precision_t, A a, B b, C c) { return detail::bmm_op<true>(a, b, c); }
-
-/// C (M,N) = bias + A (M,K) @ B (K,N); bias (N) or (M,N). Ideal FLOPs 2*M*N*K (bias not counted, as torch).
-template <Tensor Bias, Tensor A, Tensor B, Tensor C>
-consteval operation<A, B, Bias, C> addmm(Bias bias, A a, B b, C c) { return detail::addmm_op<false>(bias, a, b, c); }
-template <Tensor Bias, Tensor A, Tensor B, Tensor C>
-consteval operation<A, B, Bias, C> addmm(mixed_precision_t, Bias bias, A a, B b, C c) { return detail::addmm_op<true>(bias, a, b, c); }
-
-/// Y (M,N) = X (M,K) @ W^T, W (N,K) as torch.nn.Linear stores it. Ideal FLOPs 2*M*N*K.
-template <Tensor X, Tensor W, Tensor Y>
-consteval operation<X, W, Y> linear(X x, W w, Y y) { return detail::linear_op<false>(x, w, y); }
-template <Tensor X, Tensor W, Tensor Y>
-consteval operation<X, W, Y> linear(mixed_precision_t, X x, W w, Y y) { return detail::linear_op<true>(x, w, y); }
 
 /// linear with a bias b (N), not counted in FLOPs.
 template <Tensor X, Tensor W, Tensor Bias, Tensor Y>
-consteval operation<X, W, Bias, Y> linear(X x, W w, Bias b, Y y) { return detail::linear_op<false>(x, w, b, y); }
-template <Tensor X, Tensor W, Tensor Bias, Tensor Y>
-consteval operation<X, W, Bias, Y> linear(mixed_precision_t, X x, W w, Bias b, Y y) { return detail::linear_op<true>(x, w, b, y); }
+consteval operation<X, W, Bias, Y> linear(X x, W w, Bias b, Y y) {
+  static_assert(HasRank<Bias, 1> && SameDimAt<Bias, 0, W, 0>, "rooflint: linear: bias must have shape (N)");
+  const auto product = linear(x, w, y);
+  return detail::with_operands<X, W>(detail::make_op(op_kind::linear, "linear", product.info.flops, x, w, b, y));
+}
 
 // ---------------------------------------------------------------------------------------------
 // Convolution
@@ -358,16 +393,19 @@ consteval operation<In, Gamma, Beta, Out> layernorm(In in, Gamma gamma, Beta bet
   return op;
 }
 
-/// Anything else: you state the ideal FLOPs (`2 * N * N`), counted under every convention.
-/// The FLOP count may use only dimensions of these tensors and must not be negative at any sizes.
-template <PolyLike F, Tensor... Ts>
+/// Anything else: you state the ideal FLOPs (`2 * N * N`, `2 * ceil_div(N, 128) * 128 * K`), counted
+/// under every convention. The FLOP count may use only dimensions of these tensors and must not be
+/// negative at any sizes.
+template <SizeLike F, Tensor... Ts>
 consteval operation<Ts...> custom(const F& flops, Ts... ts) {
   static_assert(sizeof...(Ts) > 0, "rooflint: custom: name the tensors the operation reads and writes");
-  const poly f = to_poly(flops);
+  const size_expr f = to_expr(flops);
   using dims = detail::probe<typename detail::concat<typename Ts::shape...>::type>;
   detail::require(dims::covers(f), "rooflint: custom: the FLOP count uses a dimension that none of its tensors has");
-  detail::require(!dims::negative_somewhere(f), "rooflint: custom: the FLOP count must not be negative");
-  return detail::make_op(op_kind::custom, "custom", f, ts...);
+  detail::require(!dims::negative_somewhere(f.value, f.sizes), "rooflint: custom: the FLOP count must not be negative");
+  auto op = detail::make_op(op_kind::custom, "custom", f.value, ts...);
+  op.sizes = f.sizes;
+  return op;
 }
 
 }  // namespace rooflint::dsl

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <limits>
 #include <span>
+#include <string_view>
 
 #include "rooflint/dsl/detail/report.h"
 #include "rooflint/dsl/name.h"
@@ -206,5 +207,163 @@ struct poly {
     return m;
   }
 };
+
+// ---------------------------------------------------------------------------------------------
+// Sizes that are not polynomials: min, max and ceil-division of polynomials
+
+/// The operation of a size term.
+enum class size_op : std::uint8_t {
+  min,       ///< the smaller of lhs and rhs (an embedding lookup touches min(B*T, V) rows)
+  max,       ///< the larger of lhs and rhs
+  ceil_div,  ///< ceil(lhs / rhs), rhs > 0 (tiles: ceil_div(N, 128))
+};
+
+/// @return The operation's name as printed and written in manifests: "min", "max", "ceil_div".
+constexpr std::string_view name(size_op op) {
+  switch (op) {
+    case size_op::min: return "min";
+    case size_op::max: return "max";
+    case size_op::ceil_div: return "ceil_div";
+  }
+  return "unknown";
+}
+
+/// Most size terms in one spec (each is a dimension of the spec too, derived when sizes are bound).
+inline constexpr std::size_t max_size_terms = 4;
+
+/// A size that is min, max or ceil-division of two polynomials. Polynomials use it as a variable
+/// named by its own text ("min(B*T, V)"), so formulas print it and sizes evaluate it like a
+/// dimension: binding computes it from its operands (spec.h). An operand may use an earlier term.
+struct size_term {
+  name_t name;  ///< the term as text, "min(B*T, V)": its variable name in polynomials
+  size_op op = size_op::min;
+  poly lhs;
+  poly rhs;
+
+  /// @return The term's value for operand values @p a and @p b (sizes >= 1); 0 when it has none
+  /// (ceil_div by a size that is not positive).
+  constexpr double apply(double a, double b) const {
+    switch (op) {
+      case size_op::min: return a < b ? a : b;
+      case size_op::max: return a < b ? b : a;
+      case size_op::ceil_div: {
+        if (!(b > 0) || !(a >= 0) || a > 9.0e15 || b > 9.0e15) return 0;
+        const auto n = static_cast<std::int64_t>(a), d = static_cast<std::int64_t>(b);
+        return static_cast<double>((n + d - 1) / d);
+      }
+    }
+    return 0;
+  }
+};
+
+/// The size terms an expression uses, in the order they are defined (operands before the terms that use them).
+struct size_table {
+  std::array<size_term, max_size_terms> terms{};
+  std::uint8_t count = 0;
+
+  constexpr int index_of(name_t n) const {
+    for (int i = 0; i < count; ++i)
+      if (terms[i].name == n) return i;
+    return -1;
+  }
+  /// Adds @p t unless a term of the same name (the same text, so the same definition) is there.
+  constexpr void add(const size_term& t) {
+    if (index_of(t.name) >= 0) return;
+    detail::require(count < max_size_terms, "rooflint: expression: more than 4 min, max or ceil_div terms in one spec");
+    if (count < max_size_terms) terms[count++] = t;
+  }
+  constexpr void merge(const size_table& other) {
+    for (int i = 0; i < other.count; ++i) add(other.terms[i]);
+  }
+
+  /// @return @p p evaluated with each dimension at base(name) and each term of this table computed
+  /// from its operands first (in the table's order).
+  template <class SizeOf>
+  constexpr double evaluate(const poly& p, const SizeOf& base) const {
+    std::array<double, max_size_terms> values{};
+    const auto size_of = [&](name_t n) {
+      for (int i = 0; i < count; ++i)
+        if (terms[i].name == n) return values[i];
+      return base(n);
+    };
+    for (int i = 0; i < count; ++i)
+      values[i] = terms[i].apply(terms[i].lhs.evaluate_by_name(size_of), terms[i].rhs.evaluate_by_name(size_of));
+    return p.evaluate_by_name(size_of);
+  }
+};
+
+namespace detail {
+/// Writes text into a name_t, remembering whether it fit.
+struct name_writer {
+  name_t out;
+  std::size_t length = 0;
+  bool fits = true;
+
+  constexpr void put(char c) {
+    if (length + 1 < name_capacity) out.chars[length++] = c;
+    else fits = false;
+  }
+  constexpr void put(std::string_view text) {
+    for (char c : text) put(c);
+  }
+  constexpr void put_integer(std::int64_t v) {
+    if (v < 0) { put('-'); v = -v; }
+    char digits[20]{};
+    int n = 0;
+    do { digits[n++] = static_cast<char>('0' + v % 10); v /= 10; } while (v > 0 && n < 20);
+    while (n > 0) put(digits[--n]);
+  }
+};
+
+constexpr int degree(const monomial& m) {
+  int d = 0;
+  for (auto e : m.exponents) d += e;
+  return d;
+}
+
+/// Writes @p p as formula.h's to_string() prints it ("B*T", "2*N + 1"), highest degree first.
+/// Coefficients must be integers (the operands of min, max and ceil_div are sizes).
+constexpr void write_poly(name_writer& w, const poly& p, bool& integral) {
+  if (p.is_zero()) { w.put('0'); return; }
+  std::array<int, max_terms> order{};
+  for (int t = 0; t < p.term_count; ++t) order[t] = t;
+  for (int i = 1; i < p.term_count; ++i)
+    for (int j = i; j > 0 && degree(p.terms[order[j]]) > degree(p.terms[order[j - 1]]); --j) {
+      const int k = order[j]; order[j] = order[j - 1]; order[j - 1] = k;
+    }
+  for (int k = 0; k < p.term_count; ++k) {
+    const monomial& m = p.terms[order[k]];
+    double c = m.coefficient;
+    if (k > 0) { w.put(c < 0 ? " - " : " + "); c = magnitude(c); }
+    else if (c < 0) { w.put('-'); c = -c; }
+    const auto whole = static_cast<std::int64_t>(c < 9.0e15 ? c : 0);
+    integral = integral && static_cast<double>(whole) == c;
+    bool first = true;
+    if (whole != 1 || m.is_constant()) { w.put_integer(whole); first = false; }
+    for (int d = 0; d < p.dim_count; ++d) {
+      if (m.exponents[d] == 0) continue;
+      if (!first) w.put('*');
+      first = false;
+      w.put(p.dims[d].view());
+      if (m.exponents[d] > 1) { w.put('^'); w.put_integer(m.exponents[d]); }
+    }
+  }
+}
+
+/// @return The term op(lhs, rhs), named by its text: "min(B*T, V)", "ceil_div(N, 128)".
+constexpr size_term make_size_term(size_op op, const poly& lhs, const poly& rhs) {
+  name_writer w;
+  bool integral = true;
+  w.put(name(op));
+  w.put('(');
+  write_poly(w, lhs, integral);
+  w.put(", ");
+  write_poly(w, rhs, integral);
+  w.put(')');
+  require(integral, "rooflint: expression: the operands of min, max and ceil_div must have integer coefficients");
+  require(w.fits, "rooflint: expression: a min, max or ceil_div term is longer than 31 characters as text");
+  return {w.out, op, lhs, rhs};
+}
+}  // namespace detail
 
 }  // namespace rooflint::dsl

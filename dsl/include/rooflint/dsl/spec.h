@@ -22,6 +22,9 @@ struct dim_info {
   name_t name;
   double static_size = 0;    ///< from dim<"N", size>
   double declared_size = 0;  ///< from spec.at(N(size)): the size build-time verdicts use
+  /// A compile-time error that names this dimension's tag in the compiler's message
+  /// (detail::dimension_without_size<N>); null for a dimension read back from a manifest.
+  void (*no_size)(const char*) = nullptr;
 };
 
 /// A tensor of a spec, with its shape as indices into spec::dims.
@@ -34,6 +37,7 @@ struct tensor_info {
   std::array<std::int8_t, max_rank> shape{};   ///< dims[shape[i]] is the i-th dimension
   poly elements;                               ///< elements that count towards compulsory bytes
   bool partial = false;                        ///< elements is a part, stated by touches()
+  bool extra = false;                          ///< an extra tensor of the operation (operation::with)
 };
 
 /// What the user expects of the kernel; checked by the analyzer (bound) and the verifier (all).
@@ -72,10 +76,30 @@ struct binding_result {
   name_t missing;    ///< a dimension with no size
   name_t unknown;    ///< a binding that names no dimension of the spec
   name_t violated;   ///< a dimension whose size contradicts a derived size or a constraint
-  constexpr bool ok() const { return missing.empty() && unknown.empty() && violated.empty(); }
+  name_t too_large;  ///< a tensor whose touched part (touches()) is larger than the tensor at these sizes
+  constexpr bool ok() const { return missing.empty() && unknown.empty() && violated.empty() && too_large.empty(); }
 };
 
-/// A kernel's spec as data.
+/// Most kernels of one region (region.h).
+inline constexpr std::size_t max_region_kernels = 8;
+
+/// How a region names one of its kernels: by its function (the analyzer finds the declaration and
+/// its symbol), or by a substring of a library kernel's symbol (library_kernel<"gemm">).
+enum class kernel_match : std::uint8_t { function, library };
+
+struct region_kernel {
+  kernel_match match = kernel_match::function;
+  name_t pattern;  ///< library: the substring of the symbol; function: empty
+};
+
+/// The kernels of a region, in launch order; kernel_count 0: the spec is bound to one kernel.
+struct region_info {
+  std::array<region_kernel, max_region_kernels> kernels{};
+  std::uint8_t kernel_count = 0;
+  constexpr bool is_region() const { return kernel_count > 0; }
+};
+
+/// A kernel's (or a region's) spec as data.
 struct spec {
   name_t kernel_name;
   op_info op;
@@ -91,6 +115,11 @@ struct spec {
   poly read_bytes;     ///< compulsory bytes read (bytes), over dims
   poly written_bytes;  ///< compulsory bytes written (bytes), over dims
   launch_binding launch{};  ///< how sizes are read from launches (kernel_spec::sizes); kind none: not read
+  region_info region{};     ///< the kernels of a region (region.h); empty for a spec of one kernel
+
+  /// @return Kernel launches one run of the spec makes: the region's kernels, or 1.
+  constexpr int launches() const { return region.is_region() ? region.kernel_count : 1; }
+  size_table size_terms{};  ///< min, max and ceil_div terms: dimensions of their own, derived when binding
 
   constexpr std::span<const dim_info> dim_list() const { return {dims.data(), dim_count}; }
   constexpr std::span<const tensor_info> tensor_list() const { return {tensors.data(), tensor_count}; }
@@ -131,8 +160,12 @@ struct spec {
       r.bound.values[i] = static_cast<double>(b.size);
     }
     derive(r);
-    for (int i = 0; i < dim_count; ++i)
-      if (r.bound.values[i] <= 0 && r.missing.empty()) r.missing = dims[i].name;
+    // A dimension given a size first: a min/max/ceil_div term has none only because an operand has none.
+    for (int pass = 0; pass < 2; ++pass)
+      for (int i = 0; i < dim_count; ++i)
+        if (r.bound.values[i] <= 0 && r.missing.empty() && (size_terms.index_of(dims[i].name) >= 0) == (pass == 1))
+          r.missing = dims[i].name;
+    if (r.ok()) check_touched(r);
     return r;
   }
 
@@ -194,7 +227,40 @@ struct spec {
   constexpr model::workload workload_at(const sizes& s) const { return {flops_at(s), bytes_at(s), mode}; }
 
  private:
-  /// Fills derived dimensions (convolution output sizes) and checks given ones and the constraints.
+  /// A touched part larger than its tensor at the bound sizes is `too_large` (by tensor name).
+  constexpr void check_touched(binding_result& r) const {
+    const auto size_of = [&](name_t n) { const int i = dim_index(n); return i >= 0 ? r.bound.values[i] : 0.0; };
+    for (const tensor_info& t : tensor_list()) {
+      if (!t.partial) continue;
+      double all = 1;
+      for (int d = 0; d < t.rank; ++d) all *= r.bound.values[static_cast<std::size_t>(t.shape[d])];
+      if (t.elements.evaluate_by_name(size_of) > all && r.too_large.empty()) r.too_large = t.name;
+    }
+  }
+
+  /// Fills the min, max and ceil_div terms (in their table's order: operands first) from their operands.
+  constexpr void derive_terms(binding_result& r) const {
+    const auto size_of = [&](name_t n) { const int i = dim_index(n); return i >= 0 ? r.bound.values[i] : 0.0; };
+    for (int t = 0; t < size_terms.count; ++t) {
+      const size_term& term = size_terms.terms[t];
+      const int out = dim_index(term.name);
+      if (out < 0) continue;
+      const double a = term.lhs.evaluate_by_name(size_of), b = term.rhs.evaluate_by_name(size_of);
+      bool bound = true;  // an operand with an unbound (0) dimension gives the term no size
+      for (const poly* p : {&term.lhs, &term.rhs})
+        for (int d = 0; d < p->dim_count; ++d)
+          bound = bound && (!p->uses(d) || size_of(p->dims[d]) > 0);
+      const double size = bound ? term.apply(a, b) : 0;
+      if (bound && (size <= 0 || size > static_cast<double>(max_size) || (r.bound.values[out] > 0 && r.bound.values[out] != size))) {
+        if (r.violated.empty()) r.violated = term.name;
+        continue;
+      }
+      r.bound.values[out] = size;
+    }
+  }
+
+  /// Fills derived dimensions (convolution output sizes, min/max/ceil_div terms) and checks given
+  /// ones and the constraints.
   constexpr void derive(binding_result& r) const {
     for (int d = 0; d < op.derived_count; ++d) {
       const derived_dim& rule = op.derived[d];
@@ -212,6 +278,7 @@ struct spec {
       }
       r.bound.values[out] = size;
     }
+    derive_terms(r);
     for (int c = 0; c < op.constraint_count; ++c) {
       const size_constraint& k = op.constraints[c];
       const int l = dim_index(k.lhs), h = dim_index(k.rhs);

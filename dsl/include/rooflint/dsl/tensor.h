@@ -70,30 +70,44 @@ struct probe<type_list<Ds...>> {
     return s;
   }
 
-  /// @return Whether @p p uses only dimensions among Ds.
-  static constexpr bool covers(const poly& p) {
+  /// @return Whether @p p uses only dimensions among Ds (and terms of @p terms whose operands do).
+  static constexpr bool covers(const poly& p, const size_table& terms = {}) {
     for (int d = 0; d < p.dim_count; ++d)
-      if (p.uses(d) && !((dim_name<Ds>() == p.dims[d]) || ...)) return false;
+      if (p.uses(d) && !((dim_name<Ds>() == p.dims[d]) || ...) && terms.index_of(p.dims[d]) < 0) return false;
+    for (int i = 0; i < terms.count; ++i)
+      if (!covers_with_earlier(terms, i, terms.terms[i].lhs) || !covers_with_earlier(terms, i, terms.terms[i].rhs)) return false;
     return true;
   }
+  static constexpr bool covers(const size_expr& e) { return covers(e.value, e.sizes); }
 
   /// @return Whether @p p is below 0 at some point (points where it overflows are skipped: the
   /// size checks of at() and bind() see those).
-  static constexpr bool negative_somewhere(const poly& p) {
+  static constexpr bool negative_somewhere(const poly& p, const size_table& terms = {}) {
     for (int k = 0; k < points; ++k)
-      if (value(p, k) < 0) return true;
+      if (value(p, k, terms) < 0) return true;
     return false;
   }
 
   /// @return Whether @p a exceeds @p b at some point.
-  static constexpr bool exceeds_somewhere(const poly& a, const poly& b) {
+  static constexpr bool exceeds_somewhere(const poly& a, const poly& b, const size_table& terms = {}) {
     for (int k = 0; k < points; ++k)
-      if (value(a, k) > value(b, k)) return true;
+      if (value(a, k, terms) > value(b, k)) return true;
     return false;
   }
 
  private:
-  static constexpr double value(const poly& p, int k) {
+  /// An operand of term @p i may use the terms defined before it.
+  static constexpr bool covers_with_earlier(const size_table& terms, int i, const poly& p) {
+    for (int d = 0; d < p.dim_count; ++d) {
+      if (!p.uses(d) || ((dim_name<Ds>() == p.dims[d]) || ...)) continue;
+      const int j = terms.index_of(p.dims[d]);
+      if (j < 0 || j >= i) return false;
+    }
+    return true;
+  }
+
+  static constexpr double value(const poly& p, int k, const size_table& terms = {}) {
+    if (terms.count > 0) return terms.evaluate(p, [k](name_t n) { return size(k, n); });
     std::array<double, max_dims> values{};
     for (int d = 0; d < p.dim_count; ++d) values[d] = size(k, p.dims[d]);
     return p.evaluates_finite(values) ? p.evaluate(values) : 0;
@@ -116,22 +130,27 @@ struct tensor_ref {
 
   name_t name;
   poly touched = elements();  ///< elements the kernel must touch (all, unless touches() says a part)
+  size_table sizes{};  ///< the min, max and ceil_div terms the touched part uses
   bool partial = false;
+  bool extra = false;  ///< added to an operation by operation::with() (a layernorm's mean and rstd)
 
   /// @return Number of elements, the product of the shape's dimensions.
   static constexpr poly elements() { return (poly(1.0) * ... * to_poly(Dims{})); }
 
-  /// States that the kernel must touch only @p part elements of this tensor (an embedding lookup
-  /// reads B*T rows of V, a strided gather one element in S): compulsory bytes count only those.
-  template <PolyLike P>
+  /// States that the kernel must touch only @p part elements of this tensor (an embedding lookup of
+  /// B*T tokens reads min(B*T, V) rows of V, a strided gather one element in S): compulsory bytes
+  /// count only those. The part may use min, max and ceil_div (dim.h).
+  template <SizeLike P>
   consteval tensor_ref touches(const P& part) const {
     tensor_ref t = *this;
-    t.touched = to_poly(part);
+    const size_expr e = to_expr(part);
+    t.touched = e.value;
+    t.sizes = e.sizes;
     detail::require(!t.touched.is_zero(), "rooflint: touches: the touched part must not be empty");
     // Over the tensor's own dimensions the comparison is decided here; a part over other tensors'
     // dimensions (B*T rows of a (V,D) table) is compared with the tensor at the sizes of .at() and bind().
     using own = detail::probe<shape>;
-    detail::require(!own::covers(t.touched) || !own::exceeds_somewhere(t.touched, elements()), "rooflint: touches: the touched part is larger than the tensor");
+    detail::require(!own::covers(e) || !own::exceeds_somewhere(t.touched, elements(), t.sizes), "rooflint: touches: the touched part is larger than the tensor");
     t.partial = true;
     return t;
   }
@@ -173,6 +192,43 @@ consteval tensor_ref<Arg, D, role::read_write, std::remove_cvref_t<Ds>...> inout
   detail::check_tensor_name<N>();
   return {name_t(name)};
 }
+
+// Misuses that are not candidates of the builders above (a number or an expression as a shape entry,
+// a C++ type or model::dtype for the dtype) meet these instead, whose only work is a rooflint message
+// (the compiler's own "no matching function" would name neither). They return a type that is no
+// Tensor, so nothing downstream accepts it.
+namespace detail {
+template <class T> struct is_dtype_tag : std::false_type {};
+template <dtype D> struct is_dtype_tag<dtype_tag<D>> : std::true_type {};
+
+/// What a misused builder returns: not a Tensor.
+struct not_a_tensor {};
+
+template <class D, class... Ds>
+concept MisusedTensor = !(is_dtype_tag<std::remove_cvref_t<D>>::value && (Dim<Ds> && ...));
+
+template <class D, class... Ds>
+consteval not_a_tensor misused_tensor() {
+  static_assert(is_dtype_tag<std::remove_cvref_t<D>>::value, "rooflint: tensor: the dtype must be a dtype tag (f32, bf16, i32, ...), not a C++ type (float) or a model::dtype value");
+  static_assert(!is_dtype_tag<std::remove_cvref_t<D>>::value || (Dim<Ds> && ...), "rooflint: tensor: every shape entry must be a dimension tag (N, S), not a number or an expression (N*S): give the product a dimension of its own");
+  return {};
+}
+}  // namespace detail
+
+template <int Arg, class D, std::size_t N, class... Ds> requires detail::MisusedTensor<D, Ds...>
+consteval detail::not_a_tensor in(const char (&)[N], D, Ds...) { return detail::misused_tensor<D, Ds...>(); }
+template <int Arg, class D, std::size_t N, class... Ds> requires detail::MisusedTensor<D, Ds...>
+consteval detail::not_a_tensor out(const char (&)[N], D, Ds...) { return detail::misused_tensor<D, Ds...>(); }
+template <int Arg, class D, std::size_t N, class... Ds> requires detail::MisusedTensor<D, Ds...>
+consteval detail::not_a_tensor inout(const char (&)[N], D, Ds...) { return detail::misused_tensor<D, Ds...>(); }
+
+/// in<0, float>("x", N): a C++ type where the dtype tag belongs.
+template <int Arg, class T, std::size_t N, class... Ds>
+consteval detail::not_a_tensor in(const char (&)[N], Ds...) { return detail::misused_tensor<T, Ds...>(); }
+template <int Arg, class T, std::size_t N, class... Ds>
+consteval detail::not_a_tensor out(const char (&)[N], Ds...) { return detail::misused_tensor<T, Ds...>(); }
+template <int Arg, class T, std::size_t N, class... Ds>
+consteval detail::not_a_tensor inout(const char (&)[N], Ds...) { return detail::misused_tensor<T, Ds...>(); }
 
 /// A pointer parameter that is not part of the operation's traffic.
 template <int Arg, std::size_t N>

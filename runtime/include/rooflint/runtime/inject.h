@@ -37,20 +37,40 @@ struct manifest_param {
   unsigned size_bytes = 0, offset_bytes = 0;
 };
 
-/// One annotated kernel of a manifest, with its spec rebuilt from spec_value.
+/// One kernel of a region (manifest version 3, `region.kernels`), in launch order.
+struct manifest_region_kernel {
+  bool library = false;      ///< matched by `pattern`, a substring of the symbol; else by `mangled_name`
+  std::string pattern;
+  std::string function, mangled_name;
+  std::vector<manifest_param> params;
+
+  /// @return Whether a launch of the kernel named @p symbol (mangled, as CUPTI reports it) is this one.
+  bool matches(const std::string& symbol) const {
+    return library ? !pattern.empty() && symbol.find(pattern) != std::string::npos : symbol == mangled_name;
+  }
+};
+
+/// The key of a region in reports and the injection's lines, where a kernel has its mangled name.
+inline std::string region_key(const std::string& region_name) { return "region:" + region_name; }
+
+/// One annotated kernel of a manifest, with its spec rebuilt from spec_value; or a region of kernels
+/// (`region` not empty; mangled_name is then region_key(kernel_name), and params are those of the
+/// kernel its sizes are read at).
 struct manifest_kernel {
+  std::vector<manifest_region_kernel> region;
+  bool is_region() const { return !region.empty(); }
   std::string spec_name, kernel_name, function, mangled_name;
   std::string file;  ///< the spec's file and line
   int line = 0;
   std::string manifest_path;
   dsl::spec spec;
   std::vector<manifest_param> params;
-  /// The analyzer's predicted traffic (manifest version 3, docs/manifest-schema.md): one line per
-  /// tensor and level, "x: L2 3x, DRAM 3x (load line 11: ...)"; empty in version 2 manifests.
+  /// The analyzer's predicted traffic (manifest version 4, docs/manifest-schema.md): one line per
+  /// tensor and level, "x: L2 3x, DRAM 3x (load line 11: ...)"; empty in older manifests.
   std::vector<std::string> predicted_traffic;
 };
 
-/// Reads a manifest of schema rooflint-manifest version 2. Errors (invalid_argument) name the file
+/// Reads a manifest of schema rooflint-manifest version 2, 3 or 4 (3 adds regions, 4 predicted traffic). Errors (invalid_argument) name the file
 /// and the field.
 result<std::vector<manifest_kernel>> read_manifest(const std::string& path);
 
@@ -95,14 +115,80 @@ struct launch_event {
 };
 
 std::string to_json_line(const launch_event& e);
+
+// ---------------------------------------------------------------------------------------------------
+// Regions of several kernels in a program: which launches form one instance
+
+/// One kernel launch as the injection library sees it at the launch API's entry.
+struct launch_record {
+  std::string symbol;        ///< the kernel's mangled name
+  std::uint64_t stream = 0;  ///< the launch's stream (its handle; 0: the legacy default stream)
+  std::uint64_t thread = 0;  ///< the launching thread
+  bool annotated = false;    ///< a kernel spec of the manifests names this symbol (library patterns skip it)
+};
+
+/// What one launch means for the regions (region_tracker::on_launch).
+struct region_step {
+  int region = -1;       ///< the region this launch belongs to, or -1: none
+  int position = -1;     ///< its index among the region's kernels
+  bool begins = false;   ///< it opens an instance (position 0)
+  bool completes = false;  ///< it closes the instance (the region's last kernel): measure up to its completion
+  /// The instance that was open before this launch and that this launch ends unfinished.
+  int abandoned = -1;
+  std::string abandoned_reason;
+};
+
+/// Groups a program's launches into instances of regions. An instance of a region with kernels
+/// k_0 .. k_{n-1} is a run of n consecutive kernel launches of the process, the i-th a launch of k_i,
+/// all on the stream and from the thread of the first: it opens at the launch of k_0 and closes with
+/// the launch of k_{n-1} (measured to that kernel's completion). Any other launch while an instance is
+/// open (another kernel, or the next kernel on another stream or thread) abandons the instance and is
+/// then considered afresh. A launch of k_0 opens an instance of the first region (in manifest order)
+/// that starts with it. A library pattern does not match a kernel that a kernel spec annotates.
+/// What the injection library does with its counting window at one launch of a region's instance.
+struct region_window {
+  bool open = false;            ///< open the window now (begin_external for all the region's kernels)
+  bool close_unused = false;    ///< close it unused (the sizes, read at a later kernel, do not bind or are a repeat)
+  bool count = false;           ///< this instance is measured: count its (region, sizes) towards --launches
+  bool busy_elsewhere = false;  ///< another launch holds the window: the instance is seen, not measured
+};
+
+/// The window decision at a launch that is kernel @p step.position of an instance whose sizes are read at
+/// kernel @p site: @p bound and @p repeat (its (region, sizes) already measured --launches times) are
+/// known from the site on; @p measuring: some window is open; @p counting: this instance holds it. The
+/// window opens at the first kernel unless the sizes are known there (site 0) and say not to measure.
+region_window plan_region_window(const region_step& step, int site, bool bound, bool repeat, bool measuring,
+                                 bool counting);
+
+class region_tracker {
+ public:
+  region_tracker() = default;
+  explicit region_tracker(std::vector<std::vector<manifest_region_kernel>> regions) : regions_(std::move(regions)) {}
+
+  region_step on_launch(const launch_record& launch);
+  /// @return The region whose instance is open (-1: none), as at the end of a program.
+  int open_region() const { return open_ ? open_region_ : -1; }
+  bool empty() const { return regions_.empty(); }
+
+ private:
+  bool member(int region, int position, const launch_record& launch) const;
+  std::vector<std::vector<manifest_region_kernel>> regions_;
+  bool open_ = false;
+  int open_region_ = -1, next_ = 0;
+  std::uint64_t stream_ = 0, thread_ = 0;
+};
 result<launch_event> launch_event_from_json(const std::string& line);
 
 /// What the injection library saw of the launch APIs (the end-of-process line).
 struct api_counts {
   long pid = 0;
   std::vector<std::pair<std::string, long>> driver, runtime;  ///< API name -> calls seen (every kernel)
+  long measured = 0;  ///< launches this process measured
+  /// rooflint's own wall time around those launches, per phase (arm, drain, counters, clock), in s
+  std::vector<std::pair<std::string, double>> rooflint_seconds;
 };
 std::string to_json_line(const api_counts& c);
+result<api_counts> api_counts_from_json(const std::string& line);
 
 // ---------------------------------------------------------------------------------------------------
 // The parent's report
@@ -111,6 +197,8 @@ std::string to_json_line(const api_counts& c);
 struct kernel_launches {
   std::string kernel;       ///< the spec's kernel name
   std::string mangled_name;
+  bool region = false;      ///< a region: seen and measured count its instances
+  std::string not_measured; ///< a region: why the first instance left unmeasured was (abandoned, unfinished)
   long seen = 0;            ///< annotated launches seen
   long measured = 0;        ///< of them, measured
   long unbound = 0;         ///< of them, sizes did not bind

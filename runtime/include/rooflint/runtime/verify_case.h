@@ -15,7 +15,8 @@
 /// (counting and timing), flushing L2 before each launch outside the measured window. A case whose
 /// kernel writes its own inputs (y above is read and written) may set `restore` to put the inputs
 /// back between runs; `launches` says how many kernel launches one call of `launch` makes (a region of
-/// several kernels that together implement the spec: their counters are summed).
+/// several kernels that together implement the spec: their counters are summed). Left at 0 it is the
+/// spec's: 1 for a kernel's spec, the number of kernels for a region's (dsl/region.h).
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -25,6 +26,7 @@
 #include <cstdint>
 #include <functional>
 #include <initializer_list>
+#include <limits>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -40,7 +42,8 @@ namespace rooflint::runtime {
 struct launcher {
   std::function<void(cudaStream_t)> launch;         ///< enqueue one run of the kernel(s) on the stream
   std::function<void(cudaStream_t)> restore = {};   ///< optional: restore in-place inputs (not measured)
-  int launches = 1;                                 ///< kernel launches per call of `launch`
+  /// Kernel launches per call of `launch`; 0: as the spec says (1 for a kernel, a region's kernels).
+  int launches = 0;
 };
 
 /// What a case_context throws when it cannot give a case body what it asked for (a device buffer, the
@@ -80,6 +83,29 @@ class case_context {
   template <class T>
   T* poisoned(std::size_t count) { return static_cast<T*>(poisoned_bytes(count * sizeof(T))); }
 
+  /// @return A device buffer of @p count integers of T, uniform in [@p lo, @p hi) (token ids below V:
+  /// `ctx.random_integers<std::int32_t>(b * t, 0, v)`); T is std::int8_t, std::uint8_t, std::int32_t,
+  /// std::uint32_t or std::int64_t. Throws case_error (not a CUDA failure) unless lo < hi and both fit in T.
+  template <class T>
+  T* random_integers(std::size_t count, std::int64_t lo, std::int64_t hi) {
+    static_assert(std::is_integral_v<T> && !std::is_same_v<T, bool> && sizeof(T) != 2 && (sizeof(T) <= 4 || std::is_signed_v<T>),
+                  "rooflint: case_context: random_integers<T> supports int8_t, uint8_t, int32_t, uint32_t and int64_t");
+    check_integer_range(lo, hi, static_cast<std::int64_t>(std::numeric_limits<T>::min()),
+                        std::is_same_v<T, std::int64_t> ? std::numeric_limits<std::int64_t>::max() : static_cast<std::int64_t>(std::numeric_limits<T>::max()));
+    return static_cast<T*>(integer_bytes(count * sizeof(T), sizeof(T), std::is_signed_v<T>, lo, hi));
+  }
+
+  /// @return A device buffer of @p count elements of T, all bytes 0 (accumulators, counts, masks).
+  template <class T>
+  T* zeros(std::size_t count) { return static_cast<T*>(zero_bytes(count * sizeof(T))); }
+
+  /// @return A device buffer of @p count elements of T with nothing written to it: for data that a
+  /// kernel of the case's own fills. Launch that kernel in the case body, before returning the
+  /// launcher: the verifier synchronises the device after the body, before it measures anything, so
+  /// the fill is neither measured nor raced (see docs/verifier.md).
+  template <class T>
+  T* uninitialized(std::size_t count) { return static_cast<T*>(allocate_bytes(count * sizeof(T))); }
+
   /// @return A device buffer of @p count elements of T holding @p values copied from the host.
   template <class T>
   T* copy_of(const std::vector<T>& values) { return static_cast<T*>(copy_bytes(values.data(), values.size() * sizeof(T))); }
@@ -92,6 +118,10 @@ class case_context {
   template <class T> static constexpr kind element_kind();
   void* random_bytes(std::size_t bytes, kind k);
   void* poisoned_bytes(std::size_t bytes);
+  void* zero_bytes(std::size_t bytes);
+  void* allocate_bytes(std::size_t bytes);
+  void* integer_bytes(std::size_t bytes, std::size_t element_size, bool is_signed, std::int64_t lo, std::int64_t hi);
+  void check_integer_range(std::int64_t lo, std::int64_t hi, std::int64_t type_min, std::int64_t type_max) const;
   void* copy_bytes(const void* host, std::size_t bytes);
 
   const dsl::spec& spec_;

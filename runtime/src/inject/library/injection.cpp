@@ -5,10 +5,13 @@
 //     and block, and binds the spec's sizes (spec.bind_launch, the manifest's parameter layout);
 //   - for the first launch of each distinct (kernel, sizes) (ROOFLINT_INJECT_LAUNCHES per key), at the
 //     API's entry: waits for the device, flushes L2 with a read-only sweep and starts counting the core
-//     metric group (auto range, kernel replay: one pass, so the counted launch is the program's own and
+//     metric group (auto range, user replay: one pass, so the counted launch is the program's own and
 //     its results do not change); at the API's exit: stops, and records the counters and the launch's
 //     duration (verify_session::begin_external / end_external, the harness verifier's session);
-//   - appends one JSON line per annotated launch to ROOFLINT_INJECT_OUTPUT (inject.h).
+//   - appends one JSON line per annotated launch to ROOFLINT_INJECT_OUTPUT (inject.h);
+//   - groups launches of a region's kernels into instances (region_tracker, inject.h): the first kernel's
+//     entry opens one window of counters for all the region's kernels (one range each, summed), the last
+//     kernel's exit closes it, and the instance is one line, like one launch of a kernel.
 // Unannotated kernels are not touched. The library's own launches (the L2 flush) are recognised by a
 // thread-local flag and pass through.
 
@@ -18,6 +21,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
@@ -26,6 +30,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "rooflint/runtime/inject.h"
@@ -46,7 +51,22 @@ struct injection_state {
   verify_session* session = nullptr;
   std::map<std::string, long> driver_calls, runtime_calls;
   bool measuring = false;                       ///< a launch is being counted (its range is open)
+  std::vector<manifest_kernel> regions;         ///< regions with launch sizes, in manifest order
+  region_tracker tracker;
 };
+
+/// The open instance of a region (under state->mutex): what its line will say, and its window.
+struct region_instance {
+  bool active = false;
+  int region = -1;
+  bool counting = false;  ///< this instance holds the counting window
+  bool began = false;
+  error begin_error;
+  cudaStream_t stream = nullptr;
+  bool repeat = false;    ///< its (region, sizes) was measured often enough already
+  launch_event event;
+};
+region_instance instance;
 
 injection_state* state = nullptr;
 thread_local bool busy = false;  ///< inside our own CUDA calls: their launches pass through
@@ -61,6 +81,7 @@ struct pending_launch {
   error begin_error;
 };
 thread_local pending_launch pending;
+thread_local bool region_completes = false;  ///< this thread's launch closes a region instance at its exit
 
 void emit(const std::string& line) {
   if (state->out_fd < 0) return;
@@ -157,8 +178,128 @@ const char* driver_api_name(CUpti_CallbackId cbid) {
   }
 }
 
+int region_launches(const region_instance& i) { return static_cast<int>(state->regions[static_cast<std::size_t>(i.region)].region.size()); }
+
+/// Ends the open instance unfinished (under state->mutex): its window, if it holds one, is closed and
+/// dropped; its line says why. @p counters_usable: false at exit, when CUDA may be gone.
+void abandon_instance(const std::string& reason, bool counters_usable = true) {
+  if (!instance.active) return;
+  if (instance.counting) {
+    if (counters_usable && instance.began) {
+      busy = true;
+      state->session->abandon_external(region_launches(instance));
+      busy = false;
+    }
+    state->measuring = false;
+  }
+  launch_event& e = instance.event;
+  e.measured = false;
+  e.m.reset();
+  if (e.sizes.empty()) e.bound = true;  // not read yet: no binding problem, the instance is only unfinished
+  e.not_measured = "instance not complete: " + reason;
+  emit(to_json_line(e));
+  instance = {};
+}
+
+/// A launch that is kernel step.position of region step.region (under state->mutex).
+void on_region_launch(const region_step& step, CUpti_CallbackId cbid, const launch_call& call) {
+  const manifest_kernel& r = state->regions[static_cast<std::size_t>(step.region)];
+  if (step.begins) {
+    instance = {};
+    instance.active = true;
+    instance.region = step.region;
+    instance.stream = reinterpret_cast<cudaStream_t>(call.stream);
+    instance.event.mangled_name = r.mangled_name;
+    instance.event.pid = static_cast<long>(::getpid());
+    instance.event.api = driver_api_name(cbid);
+  }
+  launch_event& e = instance.event;
+  const int site = r.spec.launch.sizes[0].site;  // regions without launch sizes are not tracked
+  if (step.position == site) {
+    const auto [packed, packed_size] = packed_buffer(call.extra);
+    const dsl::launch_values values = launch_values_from(r, call.kernel_params, packed, packed_size, call.shape);
+    const dsl::binding_result b = r.spec.bind_launch(values);
+    e.bound = b.ok();
+    if (!e.bound) {
+      e.problem = binding_problem(r, b, values);
+    } else {
+      e.sizes = sizes_text(r.spec, b.bound);
+      for (int i = 0; i < r.spec.dim_count; ++i) e.size_values.push_back(b.bound.values[i]);
+      instance.repeat = state->measured_per_key[r.mangled_name + "|" + e.sizes] >= state->launches_per_key;
+    }
+  }
+  const region_window w = plan_region_window(step, site, e.bound, instance.repeat, state->measuring, instance.counting);
+  if (w.busy_elsewhere) e.not_measured = "another launch was being measured at the same time (launches from several threads)";
+  if (w.open) {
+    state->measuring = true;
+    instance.counting = true;
+    busy = true;
+    if (!state->session) state->session = new verify_session(state->options);  // never deleted: see injection_state
+    auto began = state->session->begin_external(instance.stream, region_launches(instance));
+    busy = false;
+    instance.began = began.ok();
+    if (!began) instance.begin_error = began.err();
+  }
+  if (w.close_unused) {
+    if (instance.began) {
+      busy = true;
+      state->session->abandon_external(region_launches(instance));
+      busy = false;
+    }
+    instance.counting = false;
+    state->measuring = false;
+  }
+  if (w.count) ++state->measured_per_key[r.mangled_name + "|" + e.sizes];
+  if (step.completes) {
+    instance.active = true;  // a one-kernel region opens and closes at this launch
+    region_completes = true;
+  }
+}
+
+/// At the exit of a region's last kernel's launch API (under state->mutex): the instance's line.
+void finish_instance() {
+  region_completes = false;
+  if (!instance.active) return;
+  launch_event& e = instance.event;
+  if (instance.counting) {
+    measurement m;
+    if (instance.began) {
+      busy = true;
+      m = state->session->end_external(e.mangled_name, instance.stream, region_launches(instance));
+      busy = false;
+    } else {
+      m.case_name = e.mangled_name;
+      m.status = instance.begin_error.code == error_code::unavailable ? run_status::no_device : run_status::faulted;
+      m.error = "not measured: " + instance.begin_error.message;
+    }
+    state->measuring = false;
+    e.measured = true;
+    e.m = std::move(m);
+  }
+  emit(to_json_line(e));
+  instance = {};
+}
+
+/// @return Whether the launch belongs to a region (then handled here, and not as a kernel of its own).
+bool track_regions(CUpti_CallbackId cbid, const CUpti_CallbackData* cb) {
+  if (state->tracker.empty()) return false;
+  const launch_call call = decode(cbid, cb->functionParams);
+  launch_record rec;
+  rec.symbol = cb->symbolName;
+  rec.stream = reinterpret_cast<std::uint64_t>(call.stream);
+  rec.thread = std::hash<std::thread::id>{}(std::this_thread::get_id());
+  rec.annotated = state->kernels.count(rec.symbol) > 0;
+  std::lock_guard<std::mutex> lock(state->mutex);
+  const region_step step = state->tracker.on_launch(rec);
+  if (step.abandoned >= 0) abandon_instance(step.abandoned_reason);
+  if (step.region < 0) return false;
+  on_region_launch(step, cbid, call);
+  return true;
+}
+
 void on_launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackData* cb) {
   if (!cb->symbolName) return;
+  if (track_regions(cbid, cb)) return;  // a region's kernel: judged with its region, not alone
   const auto found = state->kernels.find(cb->symbolName);
   if (found == state->kernels.end()) return;  // not annotated: untouched
   const manifest_kernel& k = found->second;
@@ -206,6 +347,11 @@ void on_launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackData* cb) {
 }
 
 void on_launch_exit() {
+  if (region_completes) {
+    std::lock_guard<std::mutex> lock(state->mutex);
+    finish_instance();
+    return;
+  }
   if (!pending.active) return;
   pending.active = false;
   launch_event& e = pending.event;
@@ -244,7 +390,15 @@ void CUPTIAPI callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId cbid
       std::lock_guard<std::mutex> lock(state->mutex);
       ++state->driver_calls[driver_api_name(cbid)];
     }
-    if (cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch || cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz) return;
+    if (cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch || cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz) {
+      // A graph's kernels are launches too: an open region instance does not survive them.
+      if (!state->tracker.empty()) {
+        std::lock_guard<std::mutex> lock(state->mutex);
+        if (const region_step step = state->tracker.on_launch({"(a CUDA graph)", 0, 0, true}); step.abandoned >= 0)
+          abandon_instance(step.abandoned_reason);
+      }
+      return;
+    }
     on_launch_enter(cbid, cb);
   } else {
     on_launch_exit();
@@ -253,12 +407,18 @@ void CUPTIAPI callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId cbid
 
 void report_api_counts() {
   if (!state) return;
+  {
+    std::lock_guard<std::mutex> lock(state->mutex);
+    abandon_instance("the program ended before the region's last kernel was launched", false);
+  }
   api_counts c;
   c.pid = static_cast<long>(::getpid());
   {
     std::lock_guard<std::mutex> lock(state->mutex);
     c.driver.assign(state->driver_calls.begin(), state->driver_calls.end());
     c.runtime.assign(state->runtime_calls.begin(), state->runtime_calls.end());
+    for (const auto& [key, n] : state->measured_per_key) c.measured += n;
+    if (state->session) c.rooflint_seconds = state->session->external_seconds();
   }
   emit(to_json_line(c));
 }
@@ -276,11 +436,21 @@ int initialize() {
       const std::size_t end = std::min(paths.find(':', start), paths.size());
       if (end > start)
         if (auto kernels = read_manifest(paths.substr(start, end - start)))
-          for (auto& k : *kernels)  // a spec without .sizes() cannot bind a launch: left alone
-            if (k.spec.launch.kind != dsl::binding_kind::none) state->kernels.emplace(k.mangled_name, std::move(k));
+          for (auto& k : *kernels) {  // a spec without .sizes() cannot bind a launch: left alone
+            if (k.spec.launch.kind == dsl::binding_kind::none) continue;
+            if (k.is_region()) {
+              if (std::none_of(state->regions.begin(), state->regions.end(), [&](const manifest_kernel& r) { return r.mangled_name == k.mangled_name; }))
+                state->regions.push_back(std::move(k));
+            } else {
+              state->kernels.emplace(k.mangled_name, std::move(k));
+            }
+          }
       start = end + 1;
     }
   }
+  std::vector<std::vector<manifest_region_kernel>> members;
+  for (const manifest_kernel& r : state->regions) members.push_back(r.region);
+  state->tracker = region_tracker(std::move(members));
   CUpti_SubscriberHandle subscriber = nullptr;
   if (cuptiSubscribe(&subscriber, callback, nullptr) != CUPTI_SUCCESS) {
     std::fprintf(stderr, "rooflint-inject: cuptiSubscribe failed (another CUPTI client, such as ncu or nsys, is attached?); nothing is measured\n");
