@@ -365,7 +365,7 @@ TEST(InjectBaseline, UsesTheHalfRangeOfTheRepetitionsAsNoise) {
 
 // Manifest version 4 (issue 12): predicted_traffic per tensor and level, one line per tensor for the
 // verifier's table; a version 2 kernel (the example's others) has none.
-TEST(InjectManifest, ReadsThePredictedTrafficOfVersionThree) {
+TEST(InjectManifest, ReadsThePredictedTrafficOfVersionFour) {
   std::string text = text_of(manifest_path);
   const std::string key = "\"mangled_name\": \"_Z4axpyifPKfPf\"";
   const std::size_t at = text.find(key);
