@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "rooflint/model/describe.h"
 #include "rooflint/model/dtype.h"
 #include "rooflint/runtime/inject.h"
 
@@ -207,6 +208,33 @@ void read_launch(reader& r, const json& l, dsl::spec& s) {
   }
 }
 
+/// Version 4's predicted_traffic, one line per tensor: "x: L2 3x, DRAM 3x (basis)". Optional: absent
+/// (versions 2 and 3) or null (a kernel whose IR was not analysed) reads as none; a malformed entry is skipped.
+std::vector<std::string> read_predicted_traffic(const json& k) {
+  std::vector<std::string> out;
+  const auto p = k.find("predicted_traffic");
+  if (p == k.end() || !p->is_object() || !p->contains("tensors") || !(*p)["tensors"].is_array()) return out;
+  std::vector<std::pair<std::string, std::string>> lines;  // tensor, text
+  for (const json& t : (*p)["tensors"]) {
+    if (!t.is_object() || !t.contains("tensor") || !t["tensor"].is_string()) continue;
+    const std::string tensor = t["tensor"];
+    const std::string level = t.value("level", "");
+    const std::string ratio = t.contains("ratio") && t["ratio"].is_number()
+                                  ? model::format_significant(t["ratio"].get<double>(), 3) + "x" : std::string("unknown");
+    auto it = std::find_if(lines.begin(), lines.end(), [&](const auto& l) { return l.first == tensor; });
+    if (it == lines.end()) {
+      lines.push_back({tensor, tensor + ":"});
+      it = lines.end() - 1;
+    } else {
+      it->second += ",";
+    }
+    it->second += " " + std::string(level == "dram" ? "DRAM" : level == "l2" ? "L2" : level) + " " + ratio;
+    if (level == "l2" && t.contains("basis") && t["basis"].is_string()) it->second += " (" + t["basis"].get<std::string>() + ")";
+  }
+  for (auto& l : lines) out.push_back(std::move(l.second));
+  return out;
+}
+
 manifest_param param_from(reader& r, const json& p) {
   return {r.text(p, "name"), r.text(p, "type"), r.text(p, "kind"), r.flag(p, "signed"),
           static_cast<unsigned>(r.number(p, "size_bytes")), static_cast<unsigned>(r.number(p, "offset_bytes"))};
@@ -291,6 +319,7 @@ result<std::vector<manifest_kernel>> parse_manifest(const std::string& text, con
     if (r.failure.empty() && version >= 3) read_region(r, k, m);
     if (r.failure.empty() && m.spec.launch.kind == dsl::binding_kind::region && !m.is_region())
       r.failure = r.where + ": launch kind 'region' without a 'region' object";
+    if (r.failure.empty()) m.predicted_traffic = read_predicted_traffic(k);
     if (!r.failure.empty()) return error{error_code::invalid_argument, r.failure};
     out.push_back(std::move(m));
   }

@@ -109,6 +109,11 @@ program_report make_program_report(const std::vector<manifest_kernel>& kernels, 
   out.run = compare_cases(sources, measured, options, ceilings);
 
   for (case_report& r : out.run.cases) {
+    for (const manifest_kernel& mk : kernels)
+      if (mk.kernel_name == r.kernel && !mk.predicted_traffic.empty()) {
+        r.predicted_traffic = mk.predicted_traffic;
+        break;
+      }
     const auto k = std::find_if(out.kernels.begin(), out.kernels.end(), [&](const kernel_launches& l) { return l.kernel == r.kernel; });
     if (k == out.kernels.end()) continue;
     const std::string what = k->region ? "region '" + k->kernel + "': " + std::to_string(k->seen) + " instances seen, "

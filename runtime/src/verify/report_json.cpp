@@ -115,6 +115,8 @@ nlohmann::json report_value(const run_report& run) {
           {"slack_bytes", r.bands.slack_bytes},
           {"not_cold_ratio", r.bands.not_cold_ratio}}},
         {"findings", findings},
+        // The analyzer's prediction (manifest version 3), beside compared.levels; additive, [] when none.
+        {"predicted_traffic", r.predicted_traffic},
     });
   }
   json out = {

@@ -95,6 +95,8 @@ std::string to_table(const run_report& run) {
                        level_cell(c, model::memory_level::l1), time,
                        p.bound.t_min_s > 0 ? format_duration(p.bound.t_min_s) : std::string("-"),
                        measured && c.binding_floor_s > 0 ? format_duration(c.binding_floor_s) : std::string("-"), fraction, flops);
+    // Beside the observed ratios above: what the analyzer predicted from the access pattern.
+    for (const std::string& p : r.predicted_traffic) out += "  predicted (access pattern): " + p + "\n";
     for (const finding& f : r.findings)
       if (f.level != severity::remark || r.status != case_status::passed)
         out += fmt::format("  {}: {} [{}]\n", name(f.level), f.message, f.id);

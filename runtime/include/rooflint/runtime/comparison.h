@@ -141,6 +141,9 @@ struct case_report {
   comparison compared;
   tolerances bands;
   std::vector<finding> findings;
+  /// The analyzer's prediction from the manifest (manifest_kernel::predicted_traffic), printed beside
+  /// the observed ratios; empty for ROOFLINT_VERIFY_CASE cases and version 2 manifests.
+  std::vector<std::string> predicted_traffic;
 };
 
 /// Inputs of one comparison, so it can be tested without a registry or a GPU.

@@ -65,9 +65,12 @@ struct manifest_kernel {
   std::string manifest_path;
   dsl::spec spec;
   std::vector<manifest_param> params;
+  /// The analyzer's predicted traffic (manifest version 4, docs/manifest-schema.md): one line per
+  /// tensor and level, "x: L2 3x, DRAM 3x (load line 11: ...)"; empty in older manifests.
+  std::vector<std::string> predicted_traffic;
 };
 
-/// Reads a manifest of schema rooflint-manifest version 2 or 3 (3 adds regions). Errors (invalid_argument) name the file
+/// Reads a manifest of schema rooflint-manifest version 2, 3 or 4 (3 adds regions, 4 predicted traffic). Errors (invalid_argument) name the file
 /// and the field.
 result<std::vector<manifest_kernel>> read_manifest(const std::string& path);
 
