@@ -1,6 +1,8 @@
 #include "rooflint/analyzer/Analyzer.h"
 
+#include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <optional>
 #include <string>
 
@@ -16,6 +18,7 @@
 #include "clang/Frontend/MultiplexConsumer.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/Format.h"
 #include "rooflint/analyzer/KernelChecks.h"
 #include "rooflint/analyzer/Traffic.h"
 #include "rooflint/analyzer/SpecReader.h"
@@ -363,15 +366,26 @@ public:
       : Options(Options), Results(Results), Device(Device) {}
   void HandleTranslationUnit(ASTContext &Ctx) override {
     // The device-side module is complete here: the code generator comes first in the multiplexer.
+    const auto Parsed = std::chrono::steady_clock::now();
     std::optional<DeviceTraffic> Traffic;
     if (Device && Device->GetModule()) Traffic = analyzeDeviceModule(*Device->GetModule());
+    const auto Optimised = std::chrono::steady_clock::now();
     analyzeTranslationUnit(Ctx, Options, Results, Traffic ? &*Traffic : nullptr);
+    // ROOFLINT_TRAFFIC_TIME: the phases' wall time (scripts/bench-analyzer.sh's profile).
+    if (std::getenv("ROOFLINT_TRAFFIC_TIME")) {
+      const auto S = [](auto A, auto B) { return std::chrono::duration<double>(B - A).count(); };
+      llvm::errs() << "rooflint: time: parse and IR generation " << llvm::format("%.3f", S(Created, Parsed))
+                   << " s, device IR optimisation and traffic " << llvm::format("%.3f", S(Parsed, Optimised))
+                   << " s, spec analysis and reports " << llvm::format("%.3f", S(Optimised, std::chrono::steady_clock::now()))
+                   << " s\n";
+    }
   }
 
 private:
   const AnalyzerOptions &Options;
   AnalysisResults &Results;
   CodeGenerator *Device;
+  std::chrono::steady_clock::time_point Created = std::chrono::steady_clock::now();  // before the parse
 };
 
 class Action : public ASTFrontendAction {

@@ -179,7 +179,8 @@ json::Object kernelObject(const KernelRecord &K, const model::peaks &P) {
                                      {"param", T.Param},
                                      {"level", T.Level},
                                      {"ratio", T.Ratio > 0 ? json::Value(T.Ratio) : json::Value(nullptr)},
-                                     {"basis", T.Basis}});
+                                     {"basis", T.Basis},
+                                     {"sized", T.Sized}});
     O["predicted_traffic"] = json::Object{{"source", "device-side IR, scalar evolution"}, {"tensors", std::move(Tensors)}};
   } else {
     O["predicted_traffic"] = nullptr;

@@ -8,18 +8,22 @@
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Analysis/LoopInfo.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/GetElementPtrTypeIterator.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/PatternMatch.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Operator.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/CheckedArithmetic.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/Path.h"
 #include "rooflint/analyzer/Traffic.h"
 #include "rooflint/model/describe.h"
@@ -141,7 +145,8 @@ std::string specialName(Special S) {
 /// The per-kernel analysis.
 class KernelAnalysis {
 public:
-  KernelAnalysis(Function &F, ScalarEvolution &SE, LoopInfo &LI) : F(F), SE(SE), LI(LI), DL(F.getParent()->getDataLayout()) {}
+  KernelAnalysis(Function &F, ScalarEvolution &SE, LoopInfo &LI, DominatorTree &DT)
+      : F(F), SE(SE), LI(LI), DT(DT), DL(F.getParent()->getDataLayout()) {}
 
   KernelTraffic run();
 
@@ -178,6 +183,48 @@ private:
           break;
         }
     return Depends[V] = D;
+  }
+
+  /// The grid-index bit of a special register (GridIndex), or 0.
+  static unsigned gridBit(const Value *V) {
+    if (const auto *II = dyn_cast<IntrinsicInst>(V)) {
+      switch (II->getIntrinsicID()) {
+      case Intrinsic::nvvm_read_ptx_sreg_tid_x: return GridTidX;
+      case Intrinsic::nvvm_read_ptx_sreg_tid_y: return GridTidY;
+      case Intrinsic::nvvm_read_ptx_sreg_tid_z: return GridTidZ;
+      case Intrinsic::nvvm_read_ptx_sreg_ctaid_x: return GridCtaX;
+      case Intrinsic::nvvm_read_ptx_sreg_ctaid_y: return GridCtaY;
+      case Intrinsic::nvvm_read_ptx_sreg_ctaid_z: return GridCtaZ;
+      default: return 0;
+      }
+    }
+    if (const auto *LI = dyn_cast<LoadInst>(V)) {
+      APInt Offset(64, 0);
+      const DataLayout &DL = LI->getModule()->getDataLayout();
+      const Value *P = LI->getPointerOperand()->stripAndAccumulateConstantOffsets(DL, Offset, true);
+      if (const auto *GV = dyn_cast<GlobalVariable>(P->stripPointerCasts())) {
+        const unsigned Field = static_cast<unsigned>(std::min<std::uint64_t>(Offset.getZExtValue() / 4, 2));
+        if (GV->getName() == "threadIdx") return GridTidX << Field;
+        if (GV->getName() == "blockIdx") return GridCtaX << Field;
+      }
+    }
+    return 0;
+  }
+
+  /// The grid indices @p V depends on through data flow (loads through their address).
+  unsigned indicesOf(const Value *V, int Depth = 0) {
+    if (auto It = IndexDeps.find(V); It != IndexDeps.end()) return It->second;
+    const auto *I = dyn_cast<Instruction>(V);
+    if (!I || Depth > 200) return 0;
+    if (const unsigned B = gridBit(I)) return IndexDeps[V] = B;
+    if (specialOf(I) != Special::None) return IndexDeps[V] = 0;
+    IndexDeps[V] = 0;  // in progress: a phi's cycle adds nothing
+    unsigned M = 0;
+    if (const auto *L = dyn_cast<LoadInst>(I)) M = indicesOf(L->getPointerOperand(), Depth + 1);
+    else
+      for (const Value *Op : I->operands())
+        if (!isa<BasicBlock>(Op) && !isa<Function>(Op)) M |= indicesOf(Op, Depth + 1);
+    return IndexDeps[V] = M;
   }
 
   std::string symbolName(const Value *V) {
@@ -476,6 +523,16 @@ private:
     return dyn_cast<Argument>(getUnderlyingObject(U->getValue(), 12));
   }
 
+  /// A condition that holds where a block runs, as a bound on E = A * threadIdx.x + (uniform terms).
+  struct LaneBound {
+    const SCEV *E;
+    std::int64_t A;  ///< > 0
+    enum { Lower, Upper, Equal } Kind;
+    std::int64_t Limit;  ///< Lower: E >= Limit; Upper: E <= Limit; Equal: E == 0
+  };
+  void boundsOf(Value *Cond, bool Holds, std::vector<LaneBound> &Out, int Depth = 0);
+  int activeLanes(BasicBlock *BB);
+
   void collect(std::vector<Group> &Groups);
   TrafficAccess describe(const Group &G);
   void findReReads(KernelTraffic &K, const std::vector<Group> &Groups);
@@ -483,10 +540,94 @@ private:
   Function &F;
   ScalarEvolution &SE;
   LoopInfo &LI;
+  DominatorTree &DT;
   const DataLayout &DL;
   std::map<const Value *, bool> Depends;
+  std::map<const BasicBlock *, int> Lanes;
+  std::map<const Value *, unsigned> IndexDeps;
   std::map<const Loop *, unsigned> LoopIds;
 };
+
+/// The bounds on lane-dependent values that @p Cond (holding, or not when !@p Holds) gives: comparisons
+/// whose difference is affine in threadIdx.x with a constant coefficient, through '&&' (and '||' not
+/// holding). Values are read as integers (index arithmetic does not wrap); an unsigned comparison only
+/// where both sides are known non-negative.
+void KernelAnalysis::boundsOf(Value *Cond, bool Holds, std::vector<LaneBound> &Out, int Depth) {
+  if (Depth > 8) return;
+  Value *X = nullptr, *Y = nullptr;
+  using namespace PatternMatch;
+  if ((Holds && match(Cond, m_LogicalAnd(m_Value(X), m_Value(Y)))) ||
+      (!Holds && match(Cond, m_LogicalOr(m_Value(X), m_Value(Y))))) {
+    boundsOf(X, Holds, Out, Depth + 1);
+    boundsOf(Y, Holds, Out, Depth + 1);
+    return;
+  }
+  if (match(Cond, m_Not(m_Value(X)))) return boundsOf(X, !Holds, Out, Depth + 1);
+  auto *Cmp = dyn_cast<ICmpInst>(Cond);
+  if (!Cmp || !SE.isSCEVable(Cmp->getOperand(0)->getType())) return;
+  CmpInst::Predicate P = Holds ? Cmp->getPredicate() : Cmp->getInversePredicate();
+  const SCEV *L = SE.getSCEV(Cmp->getOperand(0)), *R = SE.getSCEV(Cmp->getOperand(1));
+  // CUDA's special registers are non-negative (the mock headers' plain globals carry no range).
+  const auto nonNegative = [&](const SCEV *S) {
+    if (const auto *U = dyn_cast<SCEVUnknown>(S); U && specialOf(U->getValue()) != Special::None) return true;
+    return SE.isKnownNonNegative(S);
+  };
+  if (ICmpInst::isUnsigned(P) && !(nonNegative(L) && nonNegative(R))) return;
+  const SCEV *E = SE.getMinusSCEV(L, R);
+  if (isa<SCEVCouldNotCompute>(E)) return;
+  auto Coef = laneCoefficient(E);
+  if (!Coef || Coef->empty() || !isConstantPoly(*Coef)) return;
+  std::int64_t A = constantOf(*Coef);
+  if (A < 0) {  // -E with the comparison mirrored, so that A > 0
+    E = SE.getNegativeSCEV(E);
+    P = ICmpInst::getSwappedPredicate(P);
+    A = -A;
+  }
+  switch (ICmpInst::getSignedPredicate(P)) {  // EQ stays EQ
+  case CmpInst::ICMP_SLT: Out.push_back({E, A, LaneBound::Upper, -1}); break;
+  case CmpInst::ICMP_SLE: Out.push_back({E, A, LaneBound::Upper, 0}); break;
+  case CmpInst::ICMP_SGT: Out.push_back({E, A, LaneBound::Lower, 1}); break;
+  case CmpInst::ICMP_SGE: Out.push_back({E, A, LaneBound::Lower, 0}); break;
+  case CmpInst::ICMP_EQ: Out.push_back({E, A, LaneBound::Equal, 0}); break;
+  default: break;
+  }
+}
+
+/// How many lanes of a warp can run @p BB, from the conditions of the branches that dominate it (the
+/// edge taken dominates the block) and threadIdx.x >= 0: an equality leaves one lane; an upper bound
+/// A_u * t + R_u <= H and a lower bound A_l * t + R_l >= O whose uniform parts differ by a constant
+/// (A_l * R_u - A_u * R_l = D) leave t a window of (A_l * H - A_u * O - D) / (A_u * A_l), so at most
+/// floor of that plus one lanes (`i + 3 >= n` and `i < n` with i = 4 * t + ...: 1 lane).
+int KernelAnalysis::activeLanes(BasicBlock *BB) {
+  if (auto It = Lanes.find(BB); It != Lanes.end()) return It->second;
+  std::vector<LaneBound> Bounds;
+  for (Instruction &I : instructions(F))
+    if (specialOf(&I) == Special::TidX && SE.isSCEVable(I.getType())) Bounds.push_back({SE.getSCEV(&I), 1, LaneBound::Lower, 0});
+  const std::size_t Implicit = Bounds.size();
+  DomTreeNode *Node = DT.getNode(BB);
+  for (DomTreeNode *N = Node ? Node->getIDom() : nullptr; N; N = N->getIDom()) {
+    auto *Br = dyn_cast<BranchInst>(N->getBlock()->getTerminator());
+    if (!Br || !Br->isConditional() || Br->getSuccessor(0) == Br->getSuccessor(1)) continue;
+    for (unsigned K = 0; K < 2; ++K)
+      if (DT.dominates(BasicBlockEdge(N->getBlock(), Br->getSuccessor(K)), BB)) boundsOf(Br->getCondition(), K == 0, Bounds);
+  }
+  std::int64_t Best = 32;
+  for (std::size_t U = Implicit; U < Bounds.size(); ++U) {
+    if (Bounds[U].Kind == LaneBound::Equal) Best = 1;
+    if (Bounds[U].Kind != LaneBound::Upper) continue;
+    for (const LaneBound &Lo : Bounds) {
+      if (Lo.Kind != LaneBound::Lower) continue;
+      const SCEV *Au = SE.getConstant(Bounds[U].E->getType(), Lo.A), *Al = SE.getConstant(Lo.E->getType(), Bounds[U].A);
+      const SCEV *Lhs = SE.getMulExpr(Au, Bounds[U].E), *Rhs = SE.getMulExpr(Al, SE.getTruncateOrSignExtend(Lo.E, Bounds[U].E->getType()));
+      const auto *D = dyn_cast<SCEVConstant>(SE.getMinusSCEV(Lhs, Rhs));
+      if (!D || D->getAPInt().getSignificantBits() > 62) continue;
+      const std::int64_t Width = Lo.A * Bounds[U].Limit - Bounds[U].A * Lo.Limit - D->getAPInt().getSExtValue();
+      const std::int64_t Count = Width < 0 ? 1 : Width / (Bounds[U].A * Lo.A) + 1;
+      Best = std::min(Best, std::max<std::int64_t>(1, Count));
+    }
+  }
+  return Lanes[BB] = static_cast<int>(Best);
+}
 
 void KernelAnalysis::collect(std::vector<Group> &Groups) {
   for (BasicBlock &BB : F) {
@@ -531,11 +672,12 @@ void KernelAnalysis::collect(std::vector<Group> &Groups) {
   }
 }
 
-/// The sector count of group @p G when lane l's address is Step(l) bytes past lane 0's.
+/// The sector count of group @p G when lane l's address is LaneOffsets[l] bytes past lane 0's (the
+/// lanes that run it: LaneOffsets.size()).
 SectorCount countFor(const std::vector<std::int64_t> &LaneOffsets, const std::vector<std::int64_t> &Offsets,
                      const std::vector<std::int64_t> &Sizes) {
-  std::vector<std::vector<std::int64_t>> All(32);
-  for (int L = 0; L < 32; ++L)
+  std::vector<std::vector<std::int64_t>> All(LaneOffsets.size());
+  for (std::size_t L = 0; L < LaneOffsets.size(); ++L)
     for (std::int64_t O : Offsets) All[L].push_back(LaneOffsets[L] + O);
   return countSectors(All, Sizes);
 }
@@ -557,6 +699,26 @@ TrafficAccess KernelAnalysis::describe(const Group &G) {
     }
     A.File = Path.str().str();
   }
+  for (const Member &M : G.Members) {
+    TrafficSite S{A.File, 0, 0, G.Store};
+    if (const DebugLoc &ML = M.I->getDebugLoc()) {
+      S.Line = ML->getLine();
+      S.Column = ML->getColumn();
+      SmallString<256> Path(ML->getFilename());
+      if (!sys::path::is_absolute(Path) && !ML->getDirectory().empty()) {
+        Path = ML->getDirectory();
+        sys::path::append(Path, ML->getFilename());
+      }
+      S.File = Path.str().str();
+    }
+    const bool Known = std::any_of(A.Sites.begin(), A.Sites.end(), [&](const TrafficSite &T) {
+      return T.File == S.File && T.Line == S.Line && T.Column == S.Column;
+    });
+    if (!Known && (S.Line != 0 || A.Sites.empty())) A.Sites.push_back(S);
+  }
+  A.ActiveLanes = activeLanes(G.BB);
+  A.Indices = indicesOf(G.Pointer);
+  const int NLanes = A.ActiveLanes;
   if (const Argument *P = baseParam(G.Address)) {
     A.Param = static_cast<int>(P->getArgNo());
     A.Tensor = P->getName().str();
@@ -592,23 +754,27 @@ TrafficAccess KernelAnalysis::describe(const Group &G) {
     const auto countAt = [&](std::int64_t V) -> std::optional<SectorCount> {
       auto Step = evaluatePoly(*Coef, V);
       if (!Step) return std::nullopt;
-      std::vector<std::int64_t> Lanes(32);
-      for (int Lane = 0; Lane < 32; ++Lane) {
+      std::vector<std::int64_t> Lanes(NLanes);
+      for (int Lane = 0; Lane < NLanes; ++Lane) {
         auto O = checkedMul(*Step, std::int64_t{Lane});
         if (!O) return std::nullopt;
         Lanes[Lane] = *O;
       }
       return countFor(Lanes, Offsets, Sizes);
     };
-    // The stride as written: in elements of the lane's span when it divides the step.
+    // The stride as written: in elements of the lane's span when it divides the step, else in elements
+    // of the members' common size (a group of scalar loads written on several lines: x[33 * i + k]).
+    std::int64_t Unit = Width;
+    const auto dividesBy = [&](std::int64_t U) {
+      return U > 0 && std::all_of(Coef->begin(), Coef->end(), [&](const auto &T) { return T.second % U == 0; });
+    };
+    if (!dividesBy(Unit) && std::all_of(Sizes.begin(), Sizes.end(), [&](std::int64_t Z) { return Z == Sizes[0]; }))
+      Unit = Sizes[0];
+    const bool Divides = dividesBy(Unit);
     Poly Elements;
-    bool Divides = Width > 0;
-    for (const auto &[S, C] : *Coef) {
-      if (C % std::max<std::int64_t>(Width, 1) != 0) Divides = false;
-      Elements[S] = Width > 0 ? C / Width : C;
-    }
+    for (const auto &[S, C] : *Coef) Elements[S] = Divides ? C / Unit : C;
     A.LaneCoefficient = Divides ? toString(Elements) : toString(*Coef) + " bytes";
-    if (Divides) A.Stride = (Constant ? toString(Elements) : "'" + toString(Elements) + "'") + " elements of " + bytesText(Width);
+    if (Divides) A.Stride = (Constant ? toString(Elements) : "'" + toString(Elements) + "'") + " elements of " + bytesText(Unit);
     else A.Stride = (Constant ? toString(*Coef) : "'" + toString(*Coef) + "'") + " bytes per lane (" + bytesText(A.BytesPerLane) + " used)";
     if (Constant) {
       if (auto C = countAt(0); C && C->Sectors > 0) {
@@ -642,10 +808,10 @@ TrafficAccess KernelAnalysis::describe(const Group &G) {
       if (std::abs(A.LoopStepBytes) < Chunk && Chunk <= 128) A.ReusedInL1 = true;
     }
   } else {
-    std::vector<std::int64_t> Lanes(32);
+    std::vector<std::int64_t> Lanes(NLanes);
     bool Ok = true;
     std::optional<std::int64_t> Base = evalSCEV(G.Address, 0, 0);
-    for (int Lane = 0; Lane < 32 && Ok; ++Lane) {
+    for (int Lane = 0; Lane < NLanes && Ok; ++Lane) {
       auto V = evalSCEV(G.Address, Lane, 0);
       if (!V || !Base) Ok = false;
       else Lanes[Lane] = *V - *Base;
@@ -725,11 +891,14 @@ KernelTraffic KernelAnalysis::run() {
   }
   std::vector<Group> Groups;
   collect(Groups);
-  for (const Group &G : Groups) K.Accesses.push_back(describe(G));
+  for (const Group &G : Groups) {
+    K.Accesses.push_back(describe(G));
+    if (G.Store) K.StoreIndices |= K.Accesses.back().Indices;
+  }
   if (std::getenv("ROOFLINT_TRAFFIC_DEBUG"))
     for (std::size_t I = 0; I < Groups.size(); ++I) {
       errs() << K.MangledName << " line " << K.Accesses[I].Line << " pattern " << int(K.Accesses[I].Pattern) << " amp "
-             << K.Accesses[I].Amplification << " loop " << K.Accesses[I].LoopId << " step " << K.Accesses[I].LoopStepBytes
+             << K.Accesses[I].Amplification << " lanes " << K.Accesses[I].ActiveLanes << " loop " << K.Accesses[I].LoopId << " step " << K.Accesses[I].LoopStepBytes
              << " start " << K.Accesses[I].StartKey << " scev ";
       Groups[I].Address->print(errs());
       errs() << "\n";
@@ -790,6 +959,14 @@ SectorCount countSectors(const std::vector<std::vector<std::int64_t>> &Offsets, 
   return {static_cast<std::int64_t>(Sectors.size()), static_cast<std::int64_t>(Bytes.size())};
 }
 
+std::string gridIndexNames(unsigned Mask) {
+  static const char *const Names[] = {"threadIdx.x", "threadIdx.y", "threadIdx.z", "blockIdx.x", "blockIdx.y", "blockIdx.z"};
+  std::string Out;
+  for (unsigned B = 0; B < 6; ++B)
+    if (Mask & (1u << B)) Out += (Out.empty() ? "" : ", ") + std::string(Names[B]);
+  return Out;
+}
+
 const KernelTraffic *DeviceTraffic::find(const std::string &MangledName) const {
   for (const KernelTraffic &K : Kernels)
     if (K.MangledName == MangledName) return &K;
@@ -800,19 +977,24 @@ std::string uncoalescedMessage(const TrafficAccess &A) {
   const std::string What = std::string(A.Store ? "store" : "load") + " through " +
                            (A.Tensor.empty() ? std::string("a global pointer") : "'" + A.Tensor + "'");
   const std::string X = model::format_significant(A.Amplification) + "x";
+  // A guarded access that fewer lanes run: the request is theirs.
+  const std::string Warp = A.ActiveLanes < 32 ? "the " + std::to_string(A.ActiveLanes) + " lanes of a warp that run it (at most)"
+                                              : "a warp";
+  const std::string Moves = Warp + (A.ActiveLanes < 32 ? " move" : " moves");
+  const std::int64_t Useful = A.BytesPerLane * A.ActiveLanes;
   switch (A.Pattern) {
   case LanePattern::Affine:
     if (A.Overflows)
       return What + " is not unit-stride in 'threadIdx.x'; stride " + A.Stride +
              ": the warp's byte offsets overflow 64 bits, so its traffic is unknown";
     if (A.Amplification <= 1 || A.ReusedInL1) return "";
-    return What + " is not unit-stride in 'threadIdx.x'; stride " + A.Stride + ": a warp moves " +
+    return What + " is not unit-stride in 'threadIdx.x'; stride " + A.Stride + ": " + Moves + " " +
            std::to_string(A.Sectors * 32) + " bytes in " + std::to_string(A.Sectors) + " sectors for " +
-           std::to_string(A.BytesPerLane * 32) + " bytes used (" + X + " the traffic)";
+           std::to_string(Useful) + " bytes used (" + X + " the traffic)";
   case LanePattern::Symbolic: {
     if (A.Amplification <= 1) return "";
     const std::string Factor = A.Stride.substr(0, A.Stride.find(' '));
-    return What + " is not unit-stride in 'threadIdx.x'; stride " + A.Stride + ": a warp moves up to " + X +
+    return What + " is not unit-stride in 'threadIdx.x'; stride " + A.Stride + ": " + Moves + " up to " + X +
            " the traffic it uses (" + std::to_string(A.Sectors) + " sectors instead of " +
            std::to_string(A.IdealSectors) + " when " + Factor + " >= " + std::to_string(A.WorstFrom) + "; " +
            model::format_significant(A.AtOne) + "x when " + Factor + " == 1)";
@@ -820,8 +1002,8 @@ std::string uncoalescedMessage(const TrafficAccess &A) {
   case LanePattern::NonAffine:
     if (A.Amplification <= 1) return "";
     return What + " is not affine in 'threadIdx.x' (a '/', '%' or product in its index); at " + A.Sampled +
-           " a warp moves " + std::to_string(A.Sectors * 32) + " bytes in " + std::to_string(A.Sectors) +
-           " sectors for " + std::to_string(A.BytesPerLane * 32) + " bytes used (" + X + " the traffic)";
+           " " + Moves + " " + std::to_string(A.Sectors * 32) + " bytes in " + std::to_string(A.Sectors) +
+           " sectors for " + std::to_string(Useful) + " bytes used (" + X + " the traffic)";
   case LanePattern::Unknown: return "";
   }
   return "";
@@ -860,14 +1042,28 @@ DeviceTraffic analyzeDeviceModule(Module &M) {
   PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
   ModulePassManager MPM = PB.buildPerModuleDefaultPipeline(OptimizationLevel::O2);
   MPM.run(M, MAM);
+  Out.OptimiseSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
 
   for (Function &F : M) {
     if (F.isDeclaration() || !isKernel(F, Annotated)) continue;
     ScalarEvolution &SE = FAM.getResult<ScalarEvolutionAnalysis>(F);
     LoopInfo &LI = FAM.getResult<LoopAnalysis>(F);
-    Out.Kernels.push_back(KernelAnalysis(F, SE, LI).run());
+    DominatorTree &DT = FAM.getResult<DominatorTreeAnalysis>(F);
+    Out.Kernels.push_back(KernelAnalysis(F, SE, LI, DT).run());
   }
   Out.Seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
+  // ROOFLINT_TRAFFIC_TIME: where the device-side work's time goes (scripts/bench-analyzer.sh's profile).
+  if (std::getenv("ROOFLINT_TRAFFIC_TIME")) {
+    unsigned Functions = 0, Instructions = 0;
+    for (const Function &F : M)
+      if (!F.isDeclaration()) {
+        ++Functions;
+        Instructions += F.getInstructionCount();
+      }
+    errs() << "rooflint: traffic: optimisation " << format("%.3f", Out.OptimiseSeconds) << " s, analysis "
+           << format("%.3f", Out.Seconds - Out.OptimiseSeconds) << " s; " << Out.Kernels.size() << " kernels, "
+           << Functions << " functions, " << Instructions << " instructions after optimisation\n";
+  }
   return Out;
 }
 

@@ -1,6 +1,8 @@
 // Reporting the device-side traffic analysis (Traffic.h) at the user's source lines.
 
 #include <algorithm>
+#include <bit>
+#include <span>
 #include <set>
 #include <tuple>
 
@@ -118,22 +120,30 @@ void reportTraffic(const KernelTraffic &T, const FunctionDecl &Kernel, Reporter 
     llvm::raw_string_ostream OS(Instantiation);
     Kernel.getNameForDiagnostic(OS, Kernel.getASTContext().getPrintingPolicy(), /*Qualified=*/true);
   }
-  std::set<std::tuple<unsigned, unsigned, std::string>> Seen;
-  std::vector<const TrafficAccess *> Ordered;
-  for (const TrafficAccess &A : T.Accesses) Ordered.push_back(&A);
-  std::stable_sort(Ordered.begin(), Ordered.end(), [](const TrafficAccess *X, const TrafficAccess *Y) {
-    return std::tie(X->File, X->Line, X->Column) < std::tie(Y->File, Y->Line, Y->Column);
+  // Every site of every access, in source order: a group's members written on several lines share its
+  // figure, each reported (and silenced by NOLINT) at its own line.
+  struct Item {
+    const TrafficAccess *A;
+    const TrafficSite *S;
+  };
+  std::vector<Item> Ordered;
+  for (const TrafficAccess &A : T.Accesses)
+    for (const TrafficSite &S : A.Sites) Ordered.push_back({&A, &S});
+  std::stable_sort(Ordered.begin(), Ordered.end(), [](const Item &X, const Item &Y) {
+    return std::tie(X.S->File, X.S->Line, X.S->Column) < std::tie(Y.S->File, Y.S->Line, Y.S->Column);
   });
-  for (const TrafficAccess *AP : Ordered) {
-    const TrafficAccess &A = *AP;
+  std::set<std::tuple<std::string, unsigned, unsigned, std::string>> Seen;
+  for (const Item &It : Ordered) {
+    const TrafficAccess &A = *It.A;
+    const TrafficSite &Site = *It.S;
     const std::string Message = uncoalescedMessage(A);
     if (Message.empty()) continue;
-    const SourceLocation Loc = locationOf(SM, A.File, A.Line, A.Column);
+    const SourceLocation Loc = locationOf(SM, Site.File, Site.Line, Site.Column);
     if (Loc.isInvalid() || SM.isInSystemHeader(Loc)) continue;
-    if (!Seen.insert({A.Line, A.Column, Message}).second) continue;
+    if (!Seen.insert({Site.File, Site.Line, Site.Column, Message}).second) continue;
     SourceLocation At = Loc;
     SourceRange Range;
-    if (A.Store && Kernel.getBody()) {
+    if (Site.Store && Kernel.getBody()) {
       AssignmentFinder Finder(Loc);
       Finder.TraverseStmt(Kernel.getBody());
       if (Finder.Lhs) {
@@ -145,6 +155,16 @@ void reportTraffic(const KernelTraffic &T, const FunctionDecl &Kernel, Reporter 
     if (A.Pattern == LanePattern::Affine || A.Pattern == LanePattern::Symbolic)
       Report.note(At, "the index's coefficient of 'threadIdx.x' is '" + A.LaneCoefficient +
                            "'; consecutive lanes should touch consecutive elements");
+    std::set<unsigned> Others;
+    for (const TrafficSite &S : A.Sites)
+      if (S.Line != Site.Line || S.File != Site.File) Others.insert(S.Line);
+    if (!Others.empty()) {
+      std::string Lines;
+      for (unsigned L : Others) Lines += (Lines.empty() ? "" : ", ") + std::to_string(L);
+      Report.note(At, std::string("one warp request with the ") + (A.Store ? "stores" : "loads") + " at line" +
+                          (Others.size() > 1 ? "s " : " ") + Lines +
+                          " (the same block, addresses within 128 bytes): the sectors counted are theirs together");
+    }
     if (!Instantiation.empty()) Report.note(Kernel.getLocation(), "in instantiation '" + Instantiation + "'");
   }
   for (const ReRead &R : T.ReReads) {
@@ -156,44 +176,111 @@ void reportTraffic(const KernelTraffic &T, const FunctionDecl &Kernel, Reporter 
 void predictTraffic(const KernelTraffic &T, const FunctionDecl &Kernel, KernelRecord &Record) {
   Record.TrafficAnalysed = true;
   Record.Predicted.clear();
+  const CacheLevels Levels;
+  // The kernel's footprint at the spec's sizes: every tensor's compulsory bytes. Within L2, each sector
+  // comes from DRAM once, whatever the access pattern (no eviction before the kernel ends).
+  double Footprint = 0;
+  bool FootprintKnown = Record.Sized;
+  for (const dsl::tensor_info &TI : Record.Spec.tensor_list()) {
+    if (TI.access == dsl::role::not_counted) continue;
+    const double E = TI.elements.evaluate(std::span<const double>(Record.Sizes.values.data(), Record.Sizes.values.size()));
+    if (!(E > 0)) FootprintKnown = false;
+    Footprint += E * double(model::size_bytes(TI.dtype));
+  }
+  const bool FitsL2 = FootprintKnown && Footprint <= double(Levels.L2Bytes);
+  const std::string FootprintText = "the kernel's tensors (" + bytesText(std::int64_t(Footprint)) + ")";
+  // The tensors re-read across the grid (a load whose address misses a grid index the stores use) and
+  // their bytes together: what L2 must hold for the re-reads not to reach DRAM.
+  const auto missingOf = [&](int Arg) {
+    unsigned M = 0;
+    for (const TrafficAccess &A : T.Accesses)
+      if (A.Param == Arg && !A.Store && A.Pattern != LanePattern::Unknown) M |= T.StoreIndices & ~A.Indices;
+    return M;
+  };
+  double Reused = 0;
+  for (const dsl::tensor_info &TI : Record.Spec.tensor_list())
+    if (TI.arg >= 0 && missingOf(TI.arg))
+      Reused += TI.elements.evaluate(std::span<const double>(Record.Sizes.values.data(), Record.Sizes.values.size())) *
+                double(model::size_bytes(TI.dtype));
+  const bool ReusedFitsL2 = FootprintKnown && Reused <= double(Levels.L2Bytes);
+  const std::string ReusedText = "the tensors re-read across the grid (" + bytesText(std::int64_t(Reused)) + ")";
   for (const dsl::tensor_info &TI : Record.Spec.tensor_list()) {
     if (TI.arg < 0) continue;
-    double L2 = 1;
+    const std::string Name(TI.name.view());
+    double L1 = 1, L2 = 1;
     bool Known = true, Coalesced = true;
-    std::string Basis = "every access coalesced";
+    unsigned Missing = 0;  // grid indices along which a load of the tensor is re-read
+    std::string Basis = "every access coalesced", L1Basis = Basis, UnknownBasis;
     for (const TrafficAccess &A : T.Accesses) {
       if (A.Param != TI.arg) continue;
       if (A.Pattern == LanePattern::Unknown || A.Overflows) {
         Known = false;
-        Basis = "line " + std::to_string(A.Line) + ": the address depends on loaded data";
+        UnknownBasis = "line " + std::to_string(A.Line) + ": the address depends on loaded data";
         continue;
+      }
+      if (!A.Store) Missing |= T.StoreIndices & ~A.Indices;
+      const std::string Why = std::string(A.Store ? "store" : "load") + " line " + std::to_string(A.Line) + ": " +
+                              model::format_significant(A.Amplification) + "x per warp request";
+      if (A.Amplification > L1) {
+        L1 = A.Amplification;
+        L1Basis = Why;
       }
       if (A.ReusedInL1 || A.Amplification <= 1) continue;
       Coalesced = false;
       if (A.Amplification > L2) {
         L2 = A.Amplification;
-        Basis = std::string(A.Store ? "store" : "load") + " line " + std::to_string(A.Line) + ": " +
-                model::format_significant(A.Amplification) + "x per warp request";
+        Basis = Why;
       }
     }
+    // Sized: the ratio holds at the spec's declared sizes only (a footprint against L2, a layer condition).
+    const auto add = [&](const char *Level, double Ratio, const std::string &Why, bool Sized = false) {
+      Record.Predicted.push_back({Name, TI.arg, Level, Ratio, Why, Sized});
+    };
+    const std::string InL2 = FootprintText + " fit in L2 (" + bytesText(Levels.L2Bytes) + "): each sector comes from DRAM once";
     if (!Known) {
-      Record.Predicted.push_back({std::string(TI.name.view()), TI.arg, "l2", 0, Basis});
+      add("dram", FitsL2 ? 1 : 0, FitsL2 ? InL2 : UnknownBasis, true);
+      add("l2", 0, UnknownBasis);
+      add("l1", 0, UnknownBasis);
       continue;
     }
-    double Dram = Coalesced ? 1 : 0;  // 0: not predicted
+    if (Missing) {
+      // Every thread (block) along the missing indices reads the same elements again: how many of those
+      // re-reads L1 and L2 serve depends on the grid and on which blocks share an SM or run together.
+      const std::string Reread = "re-read along " + gridIndexNames(Missing) + " (its address does not depend on " +
+                                 (std::popcount(Missing) > 1 ? "them" : "it") + "; the stores do): ";
+      add("dram", ReusedFitsL2 ? 1 : 0,
+          ReusedFitsL2 ? Reread + ReusedText + " fit in L2 (" + bytesText(Levels.L2Bytes) + "): read from DRAM once"
+                       : Reread + ReusedText + " are over L2 (" + bytesText(Levels.L2Bytes) +
+                             "): how many re-reads reach DRAM depends on the order the blocks run, not predicted",
+          true);
+      add("l2", 0, Reread + "the re-reads L1 serves depend on which threads share an SM, not predicted");
+      add("l1", 0, Reread + "the requests count the grid's size, which the build does not know, not predicted");
+      continue;
+    }
+    double Dram = FitsL2 ? 1 : Coalesced ? 1 : 0;  // 0: not predicted
+    std::string DramBasis = FitsL2 ? InL2 : Coalesced ? Basis
+                                   : Basis + "; whether other warps use the rest of its sectors before L2 evicts them "
+                                             "is not predicted";
+    bool LayerSized = false;
     for (const ReRead &R : T.ReReads) {
       if (R.Param != TI.arg || TI.rank == 0 || !Record.Sized) continue;
+      LayerSized = true;
       const int Dim = TI.shape[TI.rank - 1];
       bool Assumed = true;
       const LayerCondition C = layerCondition(R.Passes, std::int64_t(Record.Sizes[Dim]) * std::int64_t(model::size_bytes(TI.dtype)),
                                               threadsPerBlock(Kernel, Assumed), T.SharedBytes);
+      L1 *= R.Passes;
       L2 *= C.L2Ratio;
-      if (Dram > 0) Dram *= C.DramRatio;
-      Basis += "; read in " + std::to_string(R.Passes) + " passes (" + (C.FitsL1 ? "within L1" : C.FitsL2 ? "within L2" : "over L2") + ")";
+      if (Dram > 0 && !FitsL2) Dram *= C.DramRatio;
+      const std::string Passes = "; read in " + std::to_string(R.Passes) + " passes (" +
+                                 (C.FitsL1 ? "within L1" : C.FitsL2 ? "within L2" : "over L2") + ")";
+      Basis += Passes;
+      L1Basis += Passes;
+      if (!FitsL2) DramBasis += Passes;
     }
-    const std::string Name(TI.name.view());
-    Record.Predicted.push_back({Name, TI.arg, "l2", L2, Basis});
-    if (Dram > 0) Record.Predicted.push_back({Name, TI.arg, "dram", Dram, Basis});
+    add("dram", Dram, DramBasis, (FitsL2 && !Coalesced) || LayerSized);
+    add("l2", L2, Basis, LayerSized);
+    add("l1", L1, L1Basis);
   }
 }
 

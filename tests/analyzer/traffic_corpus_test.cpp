@@ -26,7 +26,7 @@ struct Truth {
   double Ratio = 1;  ///< < 0: unknown (a gather), left out
 };
 
-const char *const CorpusFiles[] = {"elementwise.cu", "indexing.cu", "gemm.cu", "reread.cu"};
+const char *const CorpusFiles[] = {"elementwise.cu", "indexing.cu", "gemm.cu", "reread.cu", "guarded.cu", "reuse.cu"};
 
 std::string readCorpus(const std::string &Name) {
   std::ifstream In(std::string(ROOFLINT_TRAFFIC_CORPUS) + "/" + Name);
@@ -251,4 +251,49 @@ TEST(TrafficCorpus, RecordsThePredictedRatiosPerTensorAndLevel) {
     EXPECT_EQ(Got["y:l2"], 1);
     EXPECT_EQ(Got["y:dram"], 1);
   }
+}
+
+namespace {
+
+/// Each kernel's predicted ratios of @p Code (reuse.cu), "kernel:tensor:level" -> ratio (0: not
+/// predicted, the manifest's null).
+std::map<std::string, double> predictedOf(const std::string &Code) {
+  RunOptions O;
+  O.CompilerArgs = {"-I" ROOFLINT_TRAFFIC_CORPUS};
+  const AnalysisRun R = analyze(Code, "reuse.cu", O);
+  EXPECT_TRUE(R.Parsed) << R.Output;
+  std::map<std::string, double> Got;
+  for (const KernelRecord &K : R.Results.Kernels) {
+    EXPECT_TRUE(K.TrafficAnalysed) << K.KernelName;
+    for (const KernelRecord::PredictedTraffic &P : K.Predicted) Got[K.KernelName + ":" + P.Tensor + ":" + P.Level] = P.Ratio;
+  }
+  return Got;
+}
+
+}  // namespace
+
+// The GEMMs' re-reads (reuse.cu, worked out there): A and B are re-read across the grid, so their L1
+// and L2 traffic is not predicted (never a 1x that only says "coalesced"); their DRAM 1x at N = 512
+// (2 MiB within L2), not predicted at N = 4096 (128 MiB over L2); C 1x at every level. The row scale's
+// g (16 KiB, re-read by every row): DRAM 1x, L1 and L2 not predicted; x and y 1x everywhere.
+TEST(TrafficCorpus, PredictsReuseAcrossTheGridPerLevelOrSaysItDoesNot) {
+  const std::string Code = readCorpus("reuse.cu");
+  std::string Large = Code;
+  for (std::size_t At; (At = Large.find("N(512)")) != std::string::npos;) Large.replace(At, 6, "N(4096)");
+  const auto Small = predictedOf(Code), Big = predictedOf(Large);
+  for (const std::string K : {"reuse_gemm_naive", "reuse_gemm_tiled"}) {
+    for (const std::string T : {"A", "B"}) {
+      EXPECT_EQ(Small.at(K + ":" + T + ":l1"), 0) << K << " " << T;
+      EXPECT_EQ(Small.at(K + ":" + T + ":l2"), 0) << K << " " << T;
+      EXPECT_EQ(Small.at(K + ":" + T + ":dram"), 1) << K << " " << T;
+      EXPECT_EQ(Big.at(K + ":" + T + ":dram"), 0) << K << " " << T;
+    }
+    for (const auto *P : {&Small, &Big})
+      for (const std::string L : {"l1", "l2", "dram"}) EXPECT_EQ(P->at(K + ":C:" + L), 1) << K << " C " << L;
+  }
+  EXPECT_EQ(Small.at("reuse_row_scale:g:dram"), 1);
+  EXPECT_EQ(Small.at("reuse_row_scale:g:l2"), 0);
+  EXPECT_EQ(Small.at("reuse_row_scale:g:l1"), 0);
+  for (const std::string T : {"x", "y"})
+    for (const std::string L : {"l1", "l2", "dram"}) EXPECT_EQ(Small.at("reuse_row_scale:" + T + ":" + L), 1) << T << " " << L;
 }

@@ -77,9 +77,10 @@ struct KernelRecord {
   struct PredictedTraffic {
     std::string Tensor;
     int Param = -1;
-    std::string Level;   ///< "l2" (sectors L1 requests from L2) or "dram"
-    double Ratio = 1;    ///< predicted bytes at that level over the tensor's compulsory bytes
+    std::string Level;   ///< "dram", "l2" (sectors L1 requests from L2) or "l1" (sectors the warps request)
+    double Ratio = 1;    ///< predicted bytes at that level over the tensor's compulsory bytes; 0: not predicted (Basis says why)
     std::string Basis;   ///< why ("load line 49: 8x per warp request")
+    bool Sized = false;  ///< the ratio holds at the spec's declared sizes only (footprint, layer condition)
   };
   bool TrafficAnalysed = false;
   std::vector<PredictedTraffic> Predicted;

@@ -44,11 +44,26 @@ enum class LanePattern {
   Unknown,    ///< the address depends on loaded data (a gather) or cannot be evaluated
 };
 
+/// A source position of an access (the innermost inlined location; a store's is its '=').
+struct TrafficSite {
+  std::string File;
+  unsigned Line = 0, Column = 0;
+  bool Store = false;
+};
+
 /// One warp request of a kernel: a global load or store (or a group of them in one basic block whose
 /// addresses differ by a constant, such as the four floats of a split float4).
 struct TrafficAccess {
   std::string File;        ///< the access's source position (the innermost inlined location)
   unsigned Line = 0, Column = 0;
+  /// Every source position of the group's members, the first (File, Line, Column) included: a group
+  /// merges the sector count of accesses written on several lines, each reported (and silenced) at
+  /// its own line.
+  std::vector<TrafficSite> Sites;
+  /// At most how many lanes of a warp run the access (32 unless the conditions that guard it leave a
+  /// lane-dependent value a window narrower than a warp: a scalar tail that one thread runs, `if
+  /// (threadIdx.x < 4)`); the sectors are counted over that many lanes.
+  int ActiveLanes = 32;
   bool Store = false;
   std::string Tensor;      ///< the pointer parameter's name ("" when the base is not a parameter)
   int Param = -1;          ///< its index among the kernel's parameters, or -1
@@ -71,7 +86,16 @@ struct TrafficAccess {
   std::int64_t LoopStepBytes = 0;
   unsigned LoopId = 0;     ///< the innermost loop's number in its kernel (0: none)
   std::string StartKey;    ///< the address at the loop's first iteration, printed (for re-read detection)
+  /// The grid indices the address depends on (GridIndex bits, through data flow).
+  unsigned Indices = 0;
 };
+
+/// Bits of the grid indices an address depends on.
+enum GridIndex : unsigned {
+  GridTidX = 1, GridTidY = 2, GridTidZ = 4, GridCtaX = 8, GridCtaY = 16, GridCtaZ = 32,
+};
+/// "threadIdx.x, blockIdx.x" for the bits of @p Mask.
+std::string gridIndexNames(unsigned Mask);
 
 /// A tensor read in several separate loops over the same addresses within a thread (a multi-pass kernel).
 struct ReRead {
@@ -90,6 +114,9 @@ struct KernelTraffic {
   std::vector<TrafficAccess> Accesses;
   std::vector<ReRead> ReReads;
   std::int64_t SharedBytes = 0;  ///< static shared memory the kernel uses (addrspace(3) globals)
+  /// The grid indices the kernel's global stores depend on: the directions along which its grid of
+  /// threads extends (a load whose address misses one of them is read again by every thread along it).
+  unsigned StoreIndices = 0;
 };
 
 /// The memory hierarchy the layer condition uses: NVIDIA H100/H200 (sm_90).
@@ -125,6 +152,7 @@ inline constexpr int AssumedThreadsPerBlock = 256;
 struct DeviceTraffic {
   std::vector<KernelTraffic> Kernels;
   double Seconds = 0;  ///< optimisation and analysis, wall time (codegen is part of the parse)
+  double OptimiseSeconds = 0;  ///< of which the optimisation pipeline
   const KernelTraffic *find(const std::string &MangledName) const;
 };
 
