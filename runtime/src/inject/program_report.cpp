@@ -107,6 +107,14 @@ program_report make_program_report(const std::vector<manifest_kernel>& kernels, 
     measured.push_back(std::move(m));
   }
   out.run = compare_cases(sources, measured, options, ceilings);
+  // The library's way of counting, when it batched (its note on each launch counted so).
+  const bool batched = std::any_of(measured.begin(), measured.end(), [](const measurement& m) {
+    return std::any_of(m.counters.notes.begin(), m.counters.notes.end(),
+                       [](const std::string& n) { return n.find("in a batch of windows") != std::string::npos; });
+  });
+  if (batched)
+    out.run.counters_mode = "CUPTI range profiler (batched: one user-replay session over many launches, a user range "
+                            "per measured launch or region instance; time from CUDA events)";
 
   for (case_report& r : out.run.cases) {
     const auto k = std::find_if(out.kernels.begin(), out.kernels.end(), [&](const kernel_launches& l) { return l.kernel == r.kernel; });

@@ -29,6 +29,12 @@ inline constexpr const char* env_manifests = "ROOFLINT_INJECT_MANIFESTS";  ///< 
 inline constexpr const char* env_output = "ROOFLINT_INJECT_OUTPUT";        ///< file the library appends lines to
 inline constexpr const char* env_launches = "ROOFLINT_INJECT_LAUNCHES";    ///< launches measured per (kernel, sizes)
 inline constexpr const char* env_counters = "ROOFLINT_INJECT_COUNTERS";    ///< "0": timing only (--no-counters)
+inline constexpr const char* env_batch = "ROOFLINT_INJECT_BATCH";          ///< windows per profiling session; "0": one per launch
+inline constexpr const char* env_ranges = "ROOFLINT_INJECT_RANGES";        ///< "auto": every kernel of a batch a range (default: a user range per window)
+/// Windows (measured launches or region instances) counted in one profiling session before it is
+/// decoded: the Start/Stop cost is paid once per batch, and a program killed by a signal loses at most
+/// this many measurements.
+inline constexpr int default_batch_capacity = 32;
 
 /// A kernel parameter as the manifest lays it out.
 struct manifest_param {
