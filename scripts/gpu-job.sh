@@ -24,21 +24,35 @@ export PYTHONUNBUFFERED=1
 section() { printf '\n===== %s (%s)\n' "$*" "$(date -u +%H:%M:%S)" | tee -a "$OUT/summary.txt"; }
 run() { local name=$1; shift; echo "+ $*" >"$logs/$name.log"; /usr/bin/time -f "wall %e s, max rss %M KB" "$@" >>"$logs/$name.log" 2>&1; local s=$?; echo "[$name] exit $s" | tee -a "$OUT/summary.txt"; return $s; }
 
-# ncu side by side per level: the six counters the verifier reads for DRAM, L2 and L1, on the first
-# (cold) launch of each case's kernel, one ncu run per case; scripts/levels-vs-ncu.py sets them beside
-# the verifier's verify.json.
+# ncu side by side per level: the six counters the verifier reads for DRAM, L2 and L1, on the first three
+# (cold) launches of each case's kernel, one ncu run per case; scripts/levels-vs-ncu.py sets their median
+# beside the verifier's verify.json. The DRAM-write floor (the writes a read-only kernel shows after each
+# tool's flush, docs/cupti.md §6) is measured in the same run by scripts/probes/l2-residue.sh.
 level_metrics=dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_tex_op_write.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum
+dram_write_floor() {
+  local cc floor=0 f
+  for cc in none all; do  # none: after rooflint's sweep (the probe runs it); all: after ncu's own flush
+    NO_SPREAD=1 VARIANTS=ldcg3 CACHE_CONTROL=$cc OUT="$logs/residue-$cc" bash scripts/probes/l2-residue.sh \
+        >"$logs/residue-$cc.log" 2>&1
+    for f in $(grep -o 'DRAM writes *[0-9.]*' "$logs/residue-$cc.log" | awk '{print $3}'); do
+      floor=$(python3 -c "print(max($floor, $f * 1e6))")
+    done
+  done
+  echo "$floor"
+}
 ncu_levels() {
   mkdir -p "$logs/ncu-levels"
-  local c k
+  local c k floor
   for ck in saxpy_n256M:saxpy transpose_naive_16K:transpose_naive gather_strided_n64M:gather_strided \
             sgemm_naive_n512:sgemm_naive sgemm_naive_rows_n4096:sgemm_naive_rows sgemm_tiled_n4096:sgemm_tiled; do
     c=${ck%%:*}; k=${ck#*:}
-    timeout "${ROOFLINT_NCU_TIMEOUT:-35}" ncu --clock-control none --csv --page raw --print-units base --metrics "$level_metrics" -k "regex:^${k}\$" \
-        --launch-count 1 "$build/examples/rooflint-examples" --filter "^${c}\$" --no-counters --repetitions 1 \
+    timeout "${ROOFLINT_NCU_TIMEOUT:-60}" ncu --clock-control none --csv --page raw --print-units base --metrics "$level_metrics" -k "regex:^${k}\$" \
+        --launch-count 3 "$build/examples/rooflint-examples" --filter "^${c}\$" --no-counters --repetitions 3 \
         --warmup 0 --quiet >"$logs/ncu-levels/$c.csv" 2>"$logs/ncu-levels/$c.err"
   done
-  python3 scripts/levels-vs-ncu.py "$OUT/verify.json" "$logs/ncu-levels" "$logs/ncu-levels.txt" >>"$OUT/summary.txt" 2>&1
+  floor=$(dram_write_floor)
+  cat "$logs"/residue-*.log >>"$OUT/summary.txt"
+  python3 scripts/levels-vs-ncu.py "$OUT/verify.json" "$logs/ncu-levels" "$logs/ncu-levels.txt" --dram-write-floor "$floor" >>"$OUT/summary.txt" 2>&1
   cat "$logs/ncu-levels.txt" >>"$1" 2>/dev/null
 }
 
