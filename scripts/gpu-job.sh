@@ -117,9 +117,9 @@ inject_overhead() { program_overhead "$1" overhead "$2" "$3" "$build/examples/pr
 compare_reports() { python3 scripts/compare-inject.py "$@" 2>&1; }
 
 # overhead: the 50-launch program (rooflint-example-launches, issue 10's overhead figure) under
-# rooflint-verify with batched counting (the default: auto range, every kernel of a batch a range) against
-# ncu, and the same launches counted with one profiling session per launch (ROOFLINT_INJECT_BATCH=0) and
-# with a user range per window (ROOFLINT_INJECT_RANGES=user); the per-launch bytes of each way beside the
+# rooflint-verify with batched counting (the default: a user range per window) against ncu, and the same
+# launches counted with one profiling session per launch (ROOFLINT_INJECT_BATCH=0) and with auto-range
+# batches (ROOFLINT_INJECT_RANGES=auto: every kernel of a batch a range); the per-launch bytes of each way beside the
 # per-launch session's (scripts/compare-inject.py); the example program's verdicts against the harness's;
 # the programs that fork, exit with kernels in flight and launch a CUDA graph.
 if [[ $mode == overhead ]]; then
@@ -129,20 +129,20 @@ if [[ $mode == overhead ]]; then
   verify=("$build/runtime/rooflint-verify" --manifest "$manifests")
   section "overhead: rooflint-verify (batched) -- the 50-launch program against ncu (2 and 10 rounds)"
   program_overhead "$OUT/summary.txt" launches 2 10 "$launches_program"
-  section "the 50 launches counted one profiling session per launch, and with a user range per window"
+  section "the 50 launches counted one profiling session per launch, and with auto-range batches"
   ROOFLINT_INJECT_BATCH=0 run launches-perlaunch-10 "${verify[@]}" --launches 1000 --json "$logs/launches-perlaunch-10.json" -- "$launches_program" 10
-  ROOFLINT_INJECT_RANGES=user run launches-user-10 "${verify[@]}" --launches 1000 --json "$logs/launches-user-10.json" -- "$launches_program" 10
-  grep -h "own time\|^wall\|rounds, " "$logs"/launches-{perlaunch,user,inject}-10.log | tee -a "$OUT/summary.txt"
+  ROOFLINT_INJECT_RANGES=auto run launches-auto-10 "${verify[@]}" --launches 1000 --json "$logs/launches-auto-10.json" -- "$launches_program" 10
+  grep -h "own time\|^wall\|rounds, " "$logs"/launches-{perlaunch,auto,inject}-10.log | tee -a "$OUT/summary.txt"
   echo "--- per launch (A) against batched (B)" | tee -a "$OUT/summary.txt"
   compare_reports "$logs/launches-perlaunch-10.json" "$logs/launches-inject-10.json" | tee -a "$OUT/summary.txt"
-  echo "--- per launch (A) against user range (B)" | tee -a "$OUT/summary.txt"
-  compare_reports "$logs/launches-perlaunch-10.json" "$logs/launches-user-10.json" | tail -1 | tee -a "$OUT/summary.txt"
-  section "the example program: harness; rooflint-verify batched, per launch, user range"
+  echo "--- per launch (A) against auto-range batches (B)" | tee -a "$OUT/summary.txt"
+  compare_reports "$logs/launches-perlaunch-10.json" "$logs/launches-auto-10.json" | tail -1 | tee -a "$OUT/summary.txt"
+  section "the example program: harness; rooflint-verify batched, per launch, auto-range batches"
   run harness "$build/examples/rooflint-examples" --repetitions 10 --json "$OUT/verify.json"
   program="$build/examples/program/rooflint-example-program"
   run inject-program "${verify[@]}" --json "$OUT/inject-program.json" -- "$program"
   ROOFLINT_INJECT_BATCH=0 run inject-program-perlaunch "${verify[@]}" --json "$logs/inject-program-perlaunch.json" -- "$program"
-  ROOFLINT_INJECT_RANGES=user run inject-program-user "${verify[@]}" --json "$logs/inject-program-user.json" -- "$program"
+  ROOFLINT_INJECT_RANGES=auto run inject-program-auto "${verify[@]}" --json "$logs/inject-program-auto.json" -- "$program"
   grep -h "own time\|^wall\|all kernels ran\|FAILED" "$logs"/inject-program*.log | tee -a "$OUT/summary.txt"
   python3 scripts/verdicts-agree.py "$OUT/verify.json" "$OUT/inject-program.json" >"$OUT/inject-vs-harness.txt" 2>&1
   echo "verdicts-agree (harness vs batched): exit $?" | tee -a "$OUT/summary.txt"
@@ -151,11 +151,11 @@ if [[ $mode == overhead ]]; then
   echo "verdicts-agree (harness vs per launch): exit $?" | tee -a "$OUT/summary.txt"
   echo "--- per launch (A) against batched (B)" | tee -a "$OUT/summary.txt"
   compare_reports "$logs/inject-program-perlaunch.json" "$OUT/inject-program.json" | tee -a "$OUT/summary.txt"
-  echo "--- per launch (A) against user range (B)" | tee -a "$OUT/summary.txt"
-  compare_reports "$logs/inject-program-perlaunch.json" "$logs/inject-program-user.json" | tail -1 | tee -a "$OUT/summary.txt"
-  # One window alone, after the program's 1 GiB fill (the user-range DRAM-write excess of 2026-12-01).
+  echo "--- per launch (A) against auto-range batches (B)" | tee -a "$OUT/summary.txt"
+  compare_reports "$logs/inject-program-perlaunch.json" "$logs/inject-program-auto.json" | tail -1 | tee -a "$OUT/summary.txt"
+  # One window alone, after the program's 1 GiB fill (the batches' DRAM-write excess of 2026-12-01).
   for v in perlaunch user auto; do
-    case $v in perlaunch) e=ROOFLINT_INJECT_BATCH=0 ;; user) e=ROOFLINT_INJECT_RANGES=user ;; *) e=ROOFLINT_INJECT_BATCH=32 ;; esac
+    case $v in perlaunch) e=ROOFLINT_INJECT_BATCH=0 ;; auto) e=ROOFLINT_INJECT_RANGES=auto ;; *) e=ROOFLINT_INJECT_BATCH=32 ;; esac
     env "$e" "${verify[@]}" --quiet --json "$logs/reduce-$v.json" -- "$program" reduce_sum >"$logs/reduce-$v.log" 2>&1
     python3 -c 'import json,sys; c=json.load(open(sys.argv[1]))["cases"][0]["measured"]["counters"]; print(sys.argv[2], "reduce_sum alone: DRAM read", c["dram_read_bytes"], "write", c["dram_write_bytes"])' \
         "$logs/reduce-$v.json" "$v" 2>&1 | tee -a "$OUT/summary.txt"

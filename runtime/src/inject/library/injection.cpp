@@ -113,11 +113,11 @@ void emit(const std::string& line) {
 
 /// Device memory allocated or freed. Measured on the H200 (2026-12-01): inside a batch, a window that
 /// followed the program's cudaFree of GBs (or allocations) counted up to 2 GB of DRAM writes that no SM
-/// made (the stores reaching L2 were exact) and ran up to 37% longer, spread over the next few windows:
-/// the driver clears freed memory in the background, and cudaDeviceSynchronize does not wait for it.
-/// A fresh profiling session's Start does (one session per launch saw none of it, and its Start took
-/// 78 ms there against 39 ms in a program that frees nothing). So a window after any of these starts a
-/// new batch.
+/// made (the stores reaching L2 were exact) and ran up to 37% longer, spread over the next few windows.
+/// That is consistent with the driver clearing freed memory in the background, which
+/// cudaDeviceSynchronize does not wait for and a fresh profiling session's Start apparently does (one
+/// session per launch saw none of it, and its Start took 78 ms there against 39 ms in a program that
+/// frees nothing). So a window after any of these starts a new batch (not yet run on the GPU).
 constexpr CUpti_CallbackId memory_apis[] = {
     CUPTI_DRIVER_TRACE_CBID_cuMemAlloc,           CUPTI_DRIVER_TRACE_CBID_cuMemAlloc_v2,
     CUPTI_DRIVER_TRACE_CBID_cuMemAllocPitch,      CUPTI_DRIVER_TRACE_CBID_cuMemAllocPitch_v2,
