@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "cupti/cupti.h"
+#include "rooflint/runtime/inject.h"
 #include "verify/external_launch_batch.h"
 
 using namespace rooflint::runtime;
@@ -64,4 +65,37 @@ TEST(InjectBatch, AnAutoRangeBatchClosesWhenFullOrIdle) {
   EXPECT_TRUE(auto_batch_full(3, 32, auto_batch_ranges - auto_batch_margin, 400));  // no room for a region and its flush
   EXPECT_FALSE(auto_batch_full(3, 32, 8 + auto_batch_idle_kernels, 8));             // 32 kernels of the program's own: still open
   EXPECT_TRUE(auto_batch_full(3, 32, 9 + auto_batch_idle_kernels, 8));              // 33: closed
+}
+
+namespace {
+
+rooflint::runtime::inject::launch_event launch(const std::string& token, bool measured) {
+  rooflint::runtime::inject::launch_event e;
+  e.mangled_name = "_Z5saxpyifPKfPf";
+  e.bound = true;
+  e.sizes = "N=1024";
+  e.size_values = {1024};
+  e.measured = measured;
+  e.pending = token;
+  if (!measured) e.not_measured = "its counters were still in an open batch when the program ended";
+  return e;
+}
+
+}  // namespace
+
+TEST(InjectBatch, AProvisionalLineGivesWayToItsMeasuredLineAndStaysWithoutOne) {
+  using namespace rooflint::runtime::inject;
+  // Launch "7:1" was decoded (provisional and measured lines), "7:2" was not (the program was killed),
+  // and a line of a launch that never waited for a batch has no token.
+  auto line = launch_event_from_json(to_json_line(launch("7:1", false)));
+  ASSERT_TRUE(line.ok()) << line.err().message;
+  EXPECT_EQ(line->pending, "7:1");  // the token survives the line
+  const std::vector<launch_event> settled =
+      settle_pending({*line, launch("7:2", false), launch("", false), launch("7:1", true)});
+  ASSERT_EQ(settled.size(), 3u);
+  EXPECT_EQ(settled[0].pending, "7:2");
+  EXPECT_FALSE(settled[0].measured);
+  EXPECT_EQ(settled[1].pending, "");
+  EXPECT_EQ(settled[2].pending, "7:1");
+  EXPECT_TRUE(settled[2].measured);
 }

@@ -65,7 +65,7 @@ program_report make_program_report(const std::vector<manifest_kernel>& kernels, 
 
   std::vector<grouped_case> groups;
   std::vector<std::pair<const manifest_kernel*, std::string>> unbound;  // first problem per kernel
-  for (const launch_event& e : events) {
+  for (const launch_event& e : settle_pending(events)) {
     const auto found = by_symbol.find(e.mangled_name);
     if (found == by_symbol.end()) continue;
     const manifest_kernel& k = *found->second;

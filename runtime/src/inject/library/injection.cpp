@@ -63,6 +63,7 @@ struct injection_state {
   /// Measured launches whose counters wait for their batch to be decoded, with their window's index.
   std::vector<std::pair<int, launch_event>> deferred;
   long owner_pid = 0;          ///< the process that initialised us (a forked child is another)
+  long pending_serial = 0;     ///< provisional lines written (their tokens: pid:serial)
   bool exit_flush_registered = false;
 };
 
@@ -169,6 +170,13 @@ void emit_measured(launch_event& e, int window) {
   if (window < 0) {
     emit(to_json_line(e));
   } else {
+    // A provisional line now: a program killed before the batch is decoded still shows the launch.
+    e.pending = std::to_string(::getpid()) + ":" + std::to_string(++state->pending_serial);
+    launch_event provisional = e;
+    provisional.measured = false;
+    provisional.m.reset();
+    provisional.not_measured = "its counters were still in an open batch when the program ended (killed by a signal, or _exit)";
+    emit(to_json_line(provisional));
     state->deferred.emplace_back(window, std::move(e));
   }
   if (state->session && state->session->external_batch_full()) flush_batch();
