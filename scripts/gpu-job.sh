@@ -3,7 +3,7 @@
 # tree built here (scripts/build-gpu.sh) and carried along, and writes logs and reports under $OUT.
 #
 #   ROOFLINT_BUILD_DIR=.carry/gpu ROOFLINT_MANIFESTS=.carry/manifests OUT=/some/dir \
-#     bash scripts/gpu-job.sh [quick|full|levels|inject|traffic]      (carry .carry/gpu and .carry/manifests: build-gpu.sh)
+#     bash scripts/gpu-job.sh [quick|full|levels|inject|overhead|traffic]      (carry .carry/gpu and .carry/manifests: build-gpu.sh)
 #
 # levels: the hierarchical roofline only (ceilings against their peers, the examples, ncu per level).
 # inject: rooflint-verify -- program's overhead against ncu's on the example program only.
@@ -25,62 +25,79 @@ export PYTHONUNBUFFERED=1
 section() { printf '\n===== %s (%s)\n' "$*" "$(date -u +%H:%M:%S)" | tee -a "$OUT/summary.txt"; }
 run() { local name=$1; shift; echo "+ $*" >"$logs/$name.log"; /usr/bin/time -f "wall %e s, max rss %M KB" "$@" >>"$logs/$name.log" 2>&1; local s=$?; echo "[$name] exit $s" | tee -a "$OUT/summary.txt"; return $s; }
 
-# ncu side by side per level: the six counters the verifier reads for DRAM, L2 and L1, on the first
-# (cold) launch of each case's kernel, one ncu run per case; scripts/levels-vs-ncu.py sets them beside
-# the verifier's verify.json.
+# ncu side by side per level: the six counters the verifier reads for DRAM, L2 and L1, on the first three
+# (cold) launches of each case's kernel, one ncu run per case; scripts/levels-vs-ncu.py sets their median
+# beside the verifier's verify.json. The DRAM-write floor (the writes a read-only kernel shows after each
+# tool's flush, docs/cupti.md §6) is measured in the same run by scripts/probes/l2-residue.sh.
 level_metrics=dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_tex_op_write.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum
+dram_write_floor() {
+  local cc floor=0 f
+  for cc in none all; do  # none: after rooflint's sweep (the probe runs it); all: after ncu's own flush
+    NO_SPREAD=1 VARIANTS=ldcg3 CACHE_CONTROL=$cc OUT="$logs/residue-$cc" bash scripts/probes/l2-residue.sh \
+        >"$logs/residue-$cc.log" 2>&1
+    for f in $(grep -o 'DRAM writes *[0-9.]*' "$logs/residue-$cc.log" | awk '{print $3}'); do
+      floor=$(python3 -c "print(max($floor, $f * 1e6))")
+    done
+  done
+  echo "$floor"
+}
 ncu_levels() {
   mkdir -p "$logs/ncu-levels"
-  local c k
+  local c k floor
   for ck in saxpy_n256M:saxpy transpose_naive_16K:transpose_naive gather_strided_n64M:gather_strided \
             sgemm_naive_n512:sgemm_naive sgemm_naive_rows_n4096:sgemm_naive_rows sgemm_tiled_n4096:sgemm_tiled; do
     c=${ck%%:*}; k=${ck#*:}
-    timeout "${ROOFLINT_NCU_TIMEOUT:-35}" ncu --clock-control none --csv --page raw --print-units base --metrics "$level_metrics" -k "regex:^${k}\$" \
-        --launch-count 1 "$build/examples/rooflint-examples" --filter "^${c}\$" --no-counters --repetitions 1 \
+    timeout "${ROOFLINT_NCU_TIMEOUT:-60}" ncu --clock-control none --csv --page raw --print-units base --metrics "$level_metrics" -k "regex:^${k}\$" \
+        --launch-count 3 "$build/examples/rooflint-examples" --filter "^${c}\$" --no-counters --repetitions 3 \
         --warmup 0 --quiet >"$logs/ncu-levels/$c.csv" 2>"$logs/ncu-levels/$c.err"
   done
-  python3 scripts/levels-vs-ncu.py "$OUT/verify.json" "$logs/ncu-levels" "$logs/ncu-levels.txt" >>"$OUT/summary.txt" 2>&1
+  floor=$(dram_write_floor)
+  cat "$logs"/residue-*.log >>"$OUT/summary.txt"
+  python3 scripts/levels-vs-ncu.py "$OUT/verify.json" "$logs/ncu-levels" "$logs/ncu-levels.txt" --dram-write-floor "$floor" >>"$OUT/summary.txt" 2>&1
   cat "$logs/ncu-levels.txt" >>"$1" 2>/dev/null
 }
 
 core_metrics=(dram__bytes_read.sum dram__bytes_write.sum gpu__time_duration.sum lts__t_bytes.sum lts__t_sectors_srcunit_tex_op_read.sum lts__t_sectors_srcunit_tex_op_write.sum sm__cycles_elapsed.avg.per_second l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum)  # cupti::core_metrics()
 
-# rooflint-verify's overhead against ncu on one program (docs/verifier.md): the plain example program
-# (every example kernel, small and large) run for $2 and for $3 rounds, each alone, under rooflint-verify
-# measuring every annotated launch, and under ncu collecting the same core metrics with its own L2 flush
-# on the same launches (-k: the manifests' kernels). Overhead = wall - the plain program's wall; its
-# growth from the short run to the long one over the launches added is the cost per launch, the rest
-# a fixed cost (start-up). The issue's ratio: rooflint's overhead over ncu's, on the long run.
-inject_overhead() {
-  local program="$build/examples/program/rooflint-example-program" kernels rounds
+# rooflint-verify's overhead against ncu on one program (docs/verifier.md): the program run for $3 and
+# for $4 rounds (its last argument), each alone, under rooflint-verify measuring every annotated launch,
+# and under ncu collecting the same core metrics with its own L2 flush on the same launches (-k: the
+# manifests' kernels). Overhead = wall - the plain program's wall; its growth from the short run to the
+# long one over the launches added is the cost per launch, the rest a fixed cost (start-up). The issue's
+# ratio: rooflint's overhead over ncu's, on the long run. $2: a label for the logs; then the program and
+# the arguments before the rounds.
+#   program_overhead SUMMARY LABEL SHORT LONG PROGRAM [ARGS...]
+program_overhead() {
+  local out=$1 label=$2 short=$3 long=$4 program=$5 kernels rounds
+  shift 5
   kernels=$(python3 -c 'import json,glob,sys
 ks=[k for f in glob.glob(sys.argv[1]+"/**/*.json",recursive=True) for k in json.load(open(f)).get("kernels",[])]
 names=sorted({n for k in ks for n in [k.get("mangled_name")]+[r.get("mangled_name") for r in ((k.get("region") or {}).get("kernels") or [])] if n})
 print("|".join(names))' "$manifests")
-  for rounds in "$2" "$3"; do
-    run "overhead-plain-$rounds" "$program" "" "$rounds"
-    run "overhead-inject-$rounds" "$build/runtime/rooflint-verify" --manifest "$manifests" --launches 1000 \
-        --json "$logs/overhead-inject-$rounds.json" -- "$program" "" "$rounds"
-    run "overhead-ncu-$rounds" ncu --clock-control none --cache-control all --kernel-name-base mangled \
-        -k "regex:^(${kernels})\$" --metrics "$(IFS=,; echo "${core_metrics[*]}")" "$program" "" "$rounds"
+  for rounds in "$short" "$long"; do
+    run "$label-plain-$rounds" "$program" "$@" "$rounds"
+    run "$label-inject-$rounds" "$build/runtime/rooflint-verify" --manifest "$manifests" --launches 1000 \
+        --json "$logs/$label-inject-$rounds.json" -- "$program" "$@" "$rounds"
+    run "$label-ncu-$rounds" ncu --clock-control none --cache-control all --kernel-name-base mangled \
+        -k "regex:^(${kernels})\$" --metrics "$(IFS=,; echo "${core_metrics[*]}")" "$program" "$@" "$rounds"
   done
-  python3 - "$logs" "$1" "$2" "$3" <<'PY'
+  python3 - "$logs" "$out" "$short" "$long" "$label" <<'PY'
 import json, re, sys
-logs, out, short, long_ = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
+logs, out, short, long_, label = sys.argv[1:6]
 def wall(name):
     m = re.search(r"wall ([0-9.]+) s", open(f"{logs}/{name}.log").read())
     return float(m.group(1)) if m else float("nan")
 def launches(tool, rounds):
-    if tool == "ncu": return open(f"{logs}/overhead-ncu-{rounds}.log").read().count("==PROF== Profiling")
-    try: return sum(k["launches_measured"] for k in json.load(open(f"{logs}/overhead-inject-{rounds}.json"))["kernels"])
+    if tool == "ncu": return open(f"{logs}/{label}-ncu-{rounds}.log").read().count("==PROF== Profiling")
+    try: return sum(k["launches_measured"] for k in json.load(open(f"{logs}/{label}-inject-{rounds}.json"))["kernels"])
     except (OSError, ValueError, KeyError): return 0
 over = {}
 with open(out, "a") as f:
     for r in (short, long_):
-        plain = wall(f"overhead-plain-{r}")
+        plain = wall(f"{label}-plain-{r}")
         print(f"{r} rounds: plain program {plain:.2f} s", file=f)
         for tool in ("inject", "ncu"):
-            w, n = wall(f"overhead-{tool}-{r}"), launches(tool, r)
+            w, n = wall(f"{label}-{tool}-{r}"), launches(tool, r)
             over[tool, r] = (w - plain, n)
             print(f"  {'rooflint-verify' if tool == 'inject' else 'ncu (core metrics)':20s} wall {w:6.2f} s, overhead {w - plain:6.2f} s"
                   f" over {n} launches measured", file=f)
@@ -90,10 +107,71 @@ with open(out, "a") as f:
             per = (o2 - o1) / (n2 - n1)
             print(f"{what:16s} {per * 1e3:6.1f} ms per launch, {o1 - per * n1:5.2f} s fixed (start-up)", file=f)
     ratio = over["inject", long_][0] / over["ncu", long_][0]
-    print(f"rooflint-verify's overhead is {ratio:.2f}x ncu's on {long_} rounds (target <= 0.3x)", file=f)
+    print(f"rooflint-verify's overhead is {ratio:.2f}x ncu's on {long_} rounds ({over['inject', long_][1]} launches; target <= 0.3x)", file=f)
 PY
-  grep -h "own time" "$logs"/overhead-inject-*.log >>"$1"
+  grep -h "own time" "$logs/$label"-inject-*.log >>"$out"
 }
+
+inject_overhead() { program_overhead "$1" overhead "$2" "$3" "$build/examples/program/rooflint-example-program" ""; }
+
+# The bytes of every measured launch under two ways of counting (scripts/compare-inject.py).
+compare_reports() { python3 scripts/compare-inject.py "$@" 2>&1; }
+
+# overhead: the 50-launch program (rooflint-example-launches, issue 10's overhead figure) under
+# rooflint-verify with batched counting (the default: a user range per window) against ncu, and the same
+# launches counted with one profiling session per launch (ROOFLINT_INJECT_BATCH=0) and with auto-range
+# batches (ROOFLINT_INJECT_RANGES=auto: every kernel of a batch a range); the per-launch bytes of each way beside the
+# per-launch session's (scripts/compare-inject.py); the example program's verdicts against the harness's;
+# the programs that fork, exit with kernels in flight and launch a CUDA graph.
+if [[ $mode == overhead ]]; then
+  section "device"
+  nvidia-smi --query-gpu=name,uuid,driver_version,clocks.sm,clocks.mem,power.draw,clocks_event_reasons.active --format=csv | tee -a "$OUT/summary.txt"
+  launches_program="$build/examples/program/rooflint-example-launches"
+  verify=("$build/runtime/rooflint-verify" --manifest "$manifests")
+  section "overhead: rooflint-verify (batched) -- the 50-launch program against ncu (2 and 10 rounds)"
+  program_overhead "$OUT/summary.txt" launches 2 10 "$launches_program"
+  section "the 50 launches counted one profiling session per launch, and with auto-range batches"
+  ROOFLINT_INJECT_BATCH=0 run launches-perlaunch-10 "${verify[@]}" --launches 1000 --json "$logs/launches-perlaunch-10.json" -- "$launches_program" 10
+  ROOFLINT_INJECT_RANGES=auto run launches-auto-10 "${verify[@]}" --launches 1000 --json "$logs/launches-auto-10.json" -- "$launches_program" 10
+  grep -h "own time\|^wall\|rounds, " "$logs"/launches-{perlaunch,auto,inject}-10.log | tee -a "$OUT/summary.txt"
+  echo "--- per launch (A) against batched (B)" | tee -a "$OUT/summary.txt"
+  compare_reports "$logs/launches-perlaunch-10.json" "$logs/launches-inject-10.json" | tee -a "$OUT/summary.txt"
+  echo "--- per launch (A) against auto-range batches (B)" | tee -a "$OUT/summary.txt"
+  compare_reports "$logs/launches-perlaunch-10.json" "$logs/launches-auto-10.json" | tail -1 | tee -a "$OUT/summary.txt"
+  section "the example program: harness; rooflint-verify batched, per launch, auto-range batches"
+  run harness "$build/examples/rooflint-examples" --repetitions 10 --json "$OUT/verify.json"
+  program="$build/examples/program/rooflint-example-program"
+  run inject-program "${verify[@]}" --json "$OUT/inject-program.json" -- "$program"
+  ROOFLINT_INJECT_BATCH=0 run inject-program-perlaunch "${verify[@]}" --json "$logs/inject-program-perlaunch.json" -- "$program"
+  ROOFLINT_INJECT_RANGES=auto run inject-program-auto "${verify[@]}" --json "$logs/inject-program-auto.json" -- "$program"
+  grep -h "own time\|^wall\|all kernels ran\|FAILED" "$logs"/inject-program*.log | tee -a "$OUT/summary.txt"
+  python3 scripts/verdicts-agree.py "$OUT/verify.json" "$OUT/inject-program.json" >"$OUT/inject-vs-harness.txt" 2>&1
+  echo "verdicts-agree (harness vs batched): exit $?" | tee -a "$OUT/summary.txt"
+  tail -1 "$OUT/inject-vs-harness.txt" | tee -a "$OUT/summary.txt"
+  python3 scripts/verdicts-agree.py "$OUT/verify.json" "$logs/inject-program-perlaunch.json" >"$logs/perlaunch-vs-harness.txt" 2>&1
+  echo "verdicts-agree (harness vs per launch): exit $?" | tee -a "$OUT/summary.txt"
+  echo "--- per launch (A) against batched (B)" | tee -a "$OUT/summary.txt"
+  compare_reports "$logs/inject-program-perlaunch.json" "$OUT/inject-program.json" | tee -a "$OUT/summary.txt"
+  echo "--- per launch (A) against auto-range batches (B)" | tee -a "$OUT/summary.txt"
+  compare_reports "$logs/inject-program-perlaunch.json" "$logs/inject-program-auto.json" | tail -1 | tee -a "$OUT/summary.txt"
+  # One window alone, after the program's 1 GiB fill (the batches' DRAM-write excess of 2026-12-01).
+  for v in perlaunch user auto; do
+    case $v in perlaunch) e=ROOFLINT_INJECT_BATCH=0 ;; auto) e=ROOFLINT_INJECT_RANGES=auto ;; *) e=ROOFLINT_INJECT_BATCH=32 ;; esac
+    env "$e" "${verify[@]}" --quiet --json "$logs/reduce-$v.json" -- "$program" reduce_sum >"$logs/reduce-$v.log" 2>&1
+    python3 -c 'import json,sys; c=json.load(open(sys.argv[1]))["cases"][0]["measured"]["counters"]; print(sys.argv[2], "reduce_sum alone: DRAM read", c["dram_read_bytes"], "write", c["dram_write_bytes"])' \
+        "$logs/reduce-$v.json" "$v" 2>&1 | tee -a "$OUT/summary.txt"
+  done
+  section "overhead: the example program (1 and 4 rounds), batched"
+  inject_overhead "$OUT/summary.txt" 1 4
+  section "a program that forks, one that exits with kernels in flight, one that launches a CUDA graph"
+  for m in fork exit-in-flight graph; do
+    run "edge-$m" "${verify[@]}" --json "$logs/edge-$m.json" -- "$build/examples/program/rooflint-example-edge" "$m"
+    grep -v "^+ \|^remark: \(kernel\|region\) .* never launched\|^remark: region .* no complete\|^kernel .* seen 0\|^region .* seen 0" "$logs/edge-$m.log" >>"$OUT/summary.txt"
+  done
+  tar -C "$OUT" -czf "$OUT/logs.tar.gz" logs && rm -rf "$logs"
+  section "done"
+  exit 0
+fi
 
 if [[ $mode == inject ]]; then
   section "device"

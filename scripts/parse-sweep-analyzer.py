@@ -13,14 +13,18 @@ It prints per repository: sampled, accepted by nvcc, parsed by rooflint, crashes
 parse rate over the accepted files and the first error of every file that did not parse.
 
   scripts/parse-sweep-analyzer.py --rooflint build/analyzer/rooflint \\
-      --snapshot /work/.mirror/NVIDIA+cutlass/repo:12 --snapshot /work/.mirror/karpathy+llm.c/repo:28 ...
+      --snapshot /work/.mirror/NVIDIA+cutlass/repo:12 --snapshot /work/.mirror/karpathy+llm.c/repo:28 \\
+      --snapshot /work/.mirror/NVIDIA+cccl/repo:0:thrust/examples ...
 
-Exit status 1 on a crash or a parse rate under --target (default 0.95). The sources are read, never
+--nvcc-cache FILE keeps nvcc's answer per file (keyed by the SHA-1 of its command and its text), so that a
+second sweep after a change to rooflint runs only rooflint. Exit status 1 on a crash or a parse rate under
+--target (default 0.95). The sources are read, never
 copied into this repository; the scratch directory is removed at the end (--keep keeps it).
 """
 import argparse
 import concurrent.futures
 import hashlib
+import json
 import os
 import re
 import resource
@@ -93,9 +97,9 @@ def extract(gitdir, dest):
     return commit
 
 
-def sample(root, count):
+def sample(root, count, prefix=''):
     files = []
-    for d, _, names in os.walk(root):
+    for d, _, names in os.walk(os.path.join(root, prefix)):
         for n in names:
             if n.endswith('.cu'):
                 files.append(os.path.relpath(os.path.join(d, n), root))
@@ -127,11 +131,17 @@ def check_file(args, root, project, rel):
     result = {'file': rel}
     # PTX for one architecture only: nvcc --cuda runs the device compiler too, and ptxas for the default
     # architecture would cost minutes per file without changing what the host pass accepts.
-    status, out = run(['nvcc', '--cuda', '-arch=compute_90', '-code=compute_90'] + flags + [path, '-o', os.devnull],
-                      root, args.timeout)
-    result['accepted'] = status == 0
+    nvcc = ['nvcc', '--cuda', '-arch=compute_90', '-code=compute_90'] + flags + [path, '-o', os.devnull]
+    with open(path, 'rb') as f:
+        key = hashlib.sha1(' '.join(nvcc).replace(root, '').encode() + b'\0' + f.read()).hexdigest()
+    if key in args.cache:
+        result['accepted'], result['nvcc_error'] = args.cache[key]
+    else:
+        status, out = run(nvcc, root, args.timeout)
+        result['accepted'] = status == 0
+        result['nvcc_error'] = '' if status == 0 else first_error(out) if status != 'timeout' else 'timeout'
+        args.cache[key] = (result['accepted'], result['nvcc_error'])
     if not result['accepted']:
-        result['nvcc_error'] = first_error(out) if status != 'timeout' else 'timeout'
         return result
     status, out = run([args.rooflint, path, '--'] + flags, root, args.timeout)
     crashed = status == 'timeout' or (isinstance(status, int) and status < 0) or \
@@ -147,13 +157,19 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument('--rooflint', default='build/analyzer/rooflint')
     ap.add_argument('--snapshot', action='append', required=True,
-                    help='GITDIR[:COUNT] of a snapshot; COUNT .cu files are sampled (0 or none: all)')
+                    help='GITDIR[:COUNT[:DIR]] of a snapshot; COUNT .cu files (under DIR, a path in the '
+                         'repository) are sampled (0 or none: all)')
     ap.add_argument('--std', default='c++17')
     ap.add_argument('--timeout', type=int, default=300, help='seconds per command')
     ap.add_argument('--jobs', type=int, default=1)
     ap.add_argument('--target', type=float, default=0.95)
     ap.add_argument('--keep', action='store_true')
+    ap.add_argument('--nvcc-cache', help="JSON file of nvcc's answers, read and written (see above)")
     args = ap.parse_args()
+    args.cache = {}
+    if args.nvcc_cache and os.path.exists(args.nvcc_cache):
+        with open(args.nvcc_cache) as f:
+            args.cache = {k: tuple(v) for k, v in json.load(f).items()}
     args.rooflint = os.path.abspath(args.rooflint)
     if not os.access(args.rooflint, os.X_OK):
         sys.exit(f'parse sweep: no rooflint at {args.rooflint}')
@@ -164,20 +180,28 @@ def main():
     # CPU time of the children (nvcc and rooflint, with every process they start), per repository.
     totals = {'sampled': 0, 'accepted': 0, 'parsed': 0, 'crashed': 0, 'cpu': 0.0}
     failures = []
+    extracted = {}
     try:
         for spec in args.snapshot:
-            gitdir, _, count = spec.partition(':')
+            gitdir, _, rest = spec.partition(':')
+            count, _, prefix = rest.partition(':')
             gitdir = gitdir.rstrip('/')
             name = os.path.basename(os.path.dirname(gitdir)) if os.path.basename(gitdir) == 'repo' else \
                 os.path.basename(gitdir)
             project = project_of(name)
             root = os.path.join(scratch, name)
-            commit = extract(gitdir, root)
-            files, available = sample(root, int(count or 0))
+            if root not in extracted:  # a snapshot named twice (two directories of it) is written once
+                extracted[root] = extract(gitdir, root)
+            commit = extracted[root]
+            files, available = sample(root, int(count or 0), prefix)
             before = resource.getrusage(resource.RUSAGE_CHILDREN)
             with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
                 results = list(pool.map(lambda f: check_file(args, root, project, f), files))
             after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            if args.nvcc_cache:
+                with open(args.nvcc_cache + '.tmp', 'w') as f:
+                    json.dump(args.cache, f)
+                os.replace(args.nvcc_cache + '.tmp', args.nvcc_cache)
             cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
             row = {'sampled': len(files), 'accepted': sum(r['accepted'] for r in results),
                    'parsed': sum(r.get('parsed', False) for r in results),
@@ -185,7 +209,8 @@ def main():
                    'cpu': cpu}
             for k in totals:
                 totals[k] += row[k]
-            print(f"{name} ({commit}): {row['sampled']} of {available} .cu files sampled, {row['accepted']} accepted "
+            where = f" under {prefix}" if prefix else ''
+            print(f"{name}{where} ({commit}): {row['sampled']} of {available} .cu files sampled, {row['accepted']} accepted "
                   f"by nvcc, {row['parsed']} parsed by rooflint, {row['crashed']} crashed; CPU {row['cpu']:.0f} s", flush=True)
             for r in results:
                 if r['accepted'] and not r['parsed']:

@@ -8,6 +8,7 @@ packages=(
   cmake ninja-build g++
   clang-19 libclang-19-dev libclang-cpp19-dev llvm-19-dev   # the analyzer (LibTooling)
   libclang-rt-19-dev                                        # libFuzzer and sanitizer runtimes (tests/fuzz, scripts/sanitize.sh)
+  libomp-19-dev                                             # omp.h in clang 19's resource dir: CUDA sources that include it parse (nvcc finds GCC's)
   librange-v3-dev libgtest-dev nlohmann-json3-dev libfmt-dev
   libcli11-dev                                              # the command line of rooflint-summary and the runtime tools
   python3 python3-jsonschema                                # tests: SARIF against its JSON schema

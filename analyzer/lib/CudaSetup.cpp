@@ -238,6 +238,9 @@ ROOFLINT_COMPAT_MINMAX(double, float, double)
 // (exact non-template overloads, preferred) does not conflict with them.
 #include <cmath>
 #include <type_traits>
+// nvcc's crt/common_functions.h includes <time.h> (it declares a host-device clock()); clang 19's wrapper
+// does not, so host code calling clock() with CLOCKS_PER_SEC and no include of its own (llm.c) did not parse.
+#include <time.h>
 #define ROOFLINT_COMPAT_CLASSIFY(name)                                                                      \
   template <class T, class = typename std::enable_if<std::is_floating_point<T>::value>::type>               \
   __attribute__((host)) inline bool name(T x) { return std::name(x); }

@@ -1,5 +1,7 @@
 #include "rooflint/analyzer/SpecReader.h"
 
+#include <algorithm>
+
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
@@ -82,6 +84,27 @@ public:
     return 0;
   }
 
+  bool flag(Node N) { return integer(N) != 0; }
+
+  /// An enumerator stored as an integer, checked to lie in 0..Count-1; @p What names it in the failure.
+  template <class Enum> Enum enumerator(Node N, std::size_t Count, llvm::StringRef What) {
+    const int64_t V = integer(N);
+    if (V < 0 || V >= static_cast<int64_t>(Count)) fail(What.str() + " is out of range");
+    return static_cast<Enum>(V);
+  }
+
+  /// A counted table of the DSL (a count field beside a fixed-size array field): reads the count, clamped
+  /// to 0..@p Capacity, and hands each of that many elements to @p Each(Element, Index).
+  /// @return The count.
+  template <class Fn>
+  std::uint8_t table(Node N, llvm::StringRef CountField, llvm::StringRef ListField, std::size_t Capacity, Fn &&Each) {
+    const auto Count =
+        static_cast<std::uint8_t>(std::clamp<int64_t>(integer(field(N, CountField)), 0, static_cast<int64_t>(Capacity)));
+    const Node List = field(N, ListField);
+    for (unsigned I = 0; I < Count; ++I) Each(element(List, I), I);
+    return Count;
+  }
+
   dsl::name_t name(Node N) {
     dsl::name_t Out;
     Node Chars = field(N, spelling::NameChars);
@@ -93,19 +116,14 @@ public:
 
   dsl::poly poly(Node N) {
     dsl::poly P;
-    P.dim_count = static_cast<std::uint8_t>(std::min<int64_t>(integer(field(N, spelling::PolyDimCount)), dsl::max_dims));
-    Node Dims = field(N, spelling::PolyDims);
-    for (unsigned I = 0; I < P.dim_count; ++I) P.dims[I] = name(element(Dims, I));
-    P.term_count =
-        static_cast<std::uint8_t>(std::min<int64_t>(integer(field(N, spelling::PolyTermCount)), dsl::max_terms));
-    Node Terms = field(N, spelling::PolyTerms);
-    for (unsigned T = 0; T < P.term_count; ++T) {
-      Node Term = element(Terms, T);
+    P.dim_count = table(N, spelling::PolyDimCount, spelling::PolyDims, dsl::max_dims,
+                        [&](Node Dim, unsigned I) { P.dims[I] = name(Dim); });
+    P.term_count = table(N, spelling::PolyTermCount, spelling::PolyTerms, dsl::max_terms, [&](Node Term, unsigned T) {
       P.terms[T].coefficient = real(field(Term, spelling::Coefficient));
       Node Exps = field(Term, spelling::Exponents);
       for (unsigned D = 0; D < dsl::max_dims; ++D)
         P.terms[T].exponents[D] = static_cast<std::uint8_t>(integer(element(Exps, D)));
-    }
+    });
     return P;
   }
 
@@ -159,81 +177,133 @@ bool isSpecType(QualType T) {
   return isNamedOrDerivedFrom(T->getAsCXXRecordDecl(), spelling::SpecRecord);
 }
 
+namespace {
+namespace sp = spelling;
+
+void readOperation(Reader &R, Node Op, dsl::op_info &O) {
+  O.kind = static_cast<dsl::op_kind>(R.integer(R.field(Op, sp::OpKind)));
+  O.name = R.name(R.field(Op, sp::OpName));
+  O.flops = R.poly(R.field(Op, sp::OpFlops));
+  O.zero_under_torch = R.flag(R.field(Op, sp::OpZeroUnderTorch));
+  O.causal = R.flag(R.field(Op, sp::OpCausal));
+  O.derived_count = R.table(Op, sp::OpDerivedCount, sp::OpDerived, O.derived.size(), [&](Node D, unsigned I) {
+    O.derived[I] = {R.name(R.field(D, sp::DerivedName)),    R.name(R.field(D, sp::DerivedSource)),
+                    R.name(R.field(D, sp::DerivedWindow)),  R.integer(R.field(D, sp::DerivedStride)),
+                    R.integer(R.field(D, sp::DerivedPadding)), R.integer(R.field(D, sp::DerivedDilation))};
+  });
+  O.constraint_count =
+      R.table(Op, sp::OpConstraintCount, sp::OpConstraints, O.constraints.size(), [&](Node C, unsigned I) {
+        O.constraints[I] = {R.name(R.field(C, sp::ConstraintLhs)), R.integer(R.field(C, sp::ConstraintFactor)),
+                            R.name(R.field(C, sp::ConstraintRhs))};
+      });
+  O.precision_stated = R.flag(R.field(Op, sp::OpPrecisionStated));
+  for (auto [Field, Out] : {std::pair{sp::OpCompute, &O.compute}, std::pair{sp::OpAccumulate, &O.accumulate}})
+    *Out = R.enumerator<model::dtype>(R.field(Op, Field), model::dtype_count, "the operation's precision dtype");
+}
+
+void readTensor(Reader &R, Node N, dsl::tensor_info &Info) {
+  Info.name = R.name(R.field(N, sp::TensorName));
+  Info.dtype = R.enumerator<model::dtype>(R.field(N, sp::TensorDtype), model::dtype_count, "a tensor's dtype");
+  Info.access = static_cast<dsl::role>(R.integer(R.field(N, sp::TensorAccess)));
+  Info.arg = static_cast<std::int8_t>(R.integer(R.field(N, sp::TensorArg)));
+  Info.rank = static_cast<std::uint8_t>(std::min<int64_t>(R.integer(R.field(N, sp::TensorRank)), dsl::max_rank));
+  const Node Shape = R.field(N, sp::TensorShape);
+  for (unsigned D = 0; D < Info.rank; ++D) Info.shape[D] = static_cast<std::int8_t>(R.integer(R.element(Shape, D)));
+  Info.elements = R.poly(R.field(N, sp::TensorElements));
+  Info.partial = R.flag(R.field(N, sp::TensorPartial));
+  Info.extra = R.flag(R.field(N, sp::TensorExtra));
+}
+
+/// How sizes are read from launches (dsl/launch.h).
+void readLaunch(Reader &R, Node Launch, dsl::launch_binding &B) {
+  B.kind = static_cast<dsl::binding_kind>(R.integer(R.field(Launch, sp::LaunchKind)));
+  B.size_count = R.table(Launch, sp::LaunchSizeCount, sp::LaunchSizes, dsl::max_dims, [&](Node L, unsigned I) {
+    dsl::launch_size &Size = B.sizes[I];
+    Size.dim = R.name(R.field(L, sp::LaunchDim));
+    Size.source = static_cast<dsl::size_source>(R.integer(R.field(L, sp::LaunchSource)));
+    Size.index = static_cast<std::int8_t>(R.integer(R.field(L, sp::LaunchIndex)));
+    Size.multiplier = R.integer(R.field(L, sp::LaunchMultiplier));
+    Size.divisor = R.integer(R.field(L, sp::LaunchDivisor));
+    Size.site = static_cast<std::int8_t>(R.integer(R.field(L, sp::LaunchSite)));
+  });
+}
+
+/// min, max and ceil_div terms (dsl/poly.h): dimensions derived from their operands.
+void readSizeTerms(Reader &R, Node Terms, dsl::size_table &Table) {
+  Table.count = R.table(Terms, sp::SizeTableCount, sp::SizeTableTerms, dsl::max_size_terms, [&](Node N, unsigned I) {
+    dsl::size_term &Term = Table.terms[I];
+    Term.name = R.name(R.field(N, sp::SizeTermName));
+    Term.op = R.enumerator<dsl::size_op>(R.field(N, sp::SizeTermOp), static_cast<std::size_t>(dsl::size_op::ceil_div) + 1,
+                                         "a size term's operation");
+    Term.lhs = R.poly(R.field(N, sp::SizeTermLhs));
+    Term.rhs = R.poly(R.field(N, sp::SizeTermRhs));
+  });
+}
+
+/// A region's kernels (dsl/region.h): the count and patterns from the value, the functions from
+/// region_spec's template arguments (a pack of function pointers and library_kernel objects).
+void readRegion(Reader &R, Node Region, QualType T, ReadSpec &Out) {
+  dsl::spec &S = Out.Spec;
+  S.region.kernel_count = R.table(Region, sp::RegionKernelCount, sp::RegionKernels, dsl::max_region_kernels,
+                                  [&](Node K, unsigned I) {
+                                    S.region.kernels[I].match =
+                                        static_cast<dsl::kernel_match>(R.integer(R.field(K, sp::RegionMatch)));
+                                    S.region.kernels[I].pattern = R.name(R.field(K, sp::RegionPattern));
+                                  });
+  if (!S.region.is_region()) return;
+  if (const auto *CTS = dyn_cast_or_null<ClassTemplateSpecializationDecl>(T->getAsCXXRecordDecl());
+      CTS && CTS->getTemplateArgs().size() == 1 && CTS->getTemplateArgs()[0].getKind() == TemplateArgument::Pack) {
+    for (const TemplateArgument &A : CTS->getTemplateArgs()[0].pack_elements()) {
+      const FunctionDecl *F = nullptr;
+      if (A.getKind() == TemplateArgument::Declaration) F = dyn_cast<FunctionDecl>(A.getAsDecl());
+      Out.RegionKernels.push_back(F);
+    }
+  }
+  if (Out.RegionKernels.size() != S.region.kernel_count)
+    R.fail("region '" + std::string(S.kernel_name.view()) + "' names " + std::to_string(S.region.kernel_count) +
+           " kernels, but its type has " + std::to_string(Out.RegionKernels.size()) + " template arguments");
+  for (unsigned I = 0; I < Out.RegionKernels.size() && I < S.region.kernel_count; ++I)
+    if (S.region.kernels[I].match == dsl::kernel_match::function && !Out.RegionKernels[I])
+      R.fail("kernel " + std::to_string(I) + " of region '" + std::string(S.kernel_name.view()) +
+             "' is not a function the analyzer can find");
+}
+
+/// kernel_spec<Kernel>::kernel: an lvalue whose base is the bound FunctionDecl.
+void readKernelMember(const APValue &Value, QualType T, ReadSpec &Out) {
+  const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
+  if (!RD || !(RD = RD->getDefinition())) return;
+  for (const FieldDecl *F : RD->fields()) {
+    if (F->getName() != sp::KernelMember) continue;
+    Out.HasKernelMember = true;
+    if (F->getFieldIndex() >= Value.getStructNumFields()) return;
+    const APValue &K = Value.getStructField(F->getFieldIndex());
+    if (K.isLValue())
+      if (const auto *VD = K.getLValueBase().dyn_cast<const ValueDecl *>()) Out.Kernel = dyn_cast<FunctionDecl>(VD);
+  }
+}
+
+}  // namespace
+
 llvm::Expected<ReadSpec> readSpec(const APValue &Value, QualType T, const ASTContext &Ctx) {
-  namespace sp = spelling;
   Reader R(Ctx);
   ReadSpec Out;
   dsl::spec &S = Out.Spec;
   const Node Root{&Value, T};
 
   S.kernel_name = R.name(R.field(Root, sp::KernelName));
-
-  const Node Op = R.field(Root, sp::Op);
-  S.op.kind = static_cast<dsl::op_kind>(R.integer(R.field(Op, sp::OpKind)));
-  S.op.name = R.name(R.field(Op, sp::OpName));
-  S.op.flops = R.poly(R.field(Op, sp::OpFlops));
-  S.op.zero_under_torch = R.integer(R.field(Op, sp::OpZeroUnderTorch)) != 0;
-  S.op.causal = R.integer(R.field(Op, sp::OpCausal)) != 0;
-  S.op.derived_count = static_cast<std::uint8_t>(
-      std::min<int64_t>(R.integer(R.field(Op, sp::OpDerivedCount)), S.op.derived.size()));
-  const Node Derived = R.field(Op, sp::OpDerived);
-  for (unsigned I = 0; I < S.op.derived_count; ++I) {
-    const Node D = R.element(Derived, I);
-    S.op.derived[I] = {R.name(R.field(D, sp::DerivedName)),    R.name(R.field(D, sp::DerivedSource)),
-                       R.name(R.field(D, sp::DerivedWindow)),  R.integer(R.field(D, sp::DerivedStride)),
-                       R.integer(R.field(D, sp::DerivedPadding)), R.integer(R.field(D, sp::DerivedDilation))};
-  }
-  S.op.constraint_count = static_cast<std::uint8_t>(
-      std::min<int64_t>(R.integer(R.field(Op, sp::OpConstraintCount)), S.op.constraints.size()));
-  const Node Constraints = R.field(Op, sp::OpConstraints);
-  for (unsigned I = 0; I < S.op.constraint_count; ++I) {
-    const Node C = R.element(Constraints, I);
-    S.op.constraints[I] = {R.name(R.field(C, sp::ConstraintLhs)), R.integer(R.field(C, sp::ConstraintFactor)),
-                           R.name(R.field(C, sp::ConstraintRhs))};
-  }
-
-  S.op.precision_stated = R.integer(R.field(Op, sp::OpPrecisionStated)) != 0;
-  for (auto [Field, Out] : {std::pair{sp::OpCompute, &S.op.compute}, std::pair{sp::OpAccumulate, &S.op.accumulate}}) {
-    const int64_t D = R.integer(R.field(Op, Field));
-    if (D < 0 || D >= static_cast<int64_t>(model::dtype_count)) R.fail("the operation's precision dtype is out of range");
-    *Out = static_cast<model::dtype>(D);
-  }
-
-  S.dim_count = static_cast<std::uint8_t>(std::min<int64_t>(R.integer(R.field(Root, sp::DimCount)), dsl::max_dims));
-  const Node Dims = R.field(Root, sp::Dims);
-  for (unsigned I = 0; I < S.dim_count; ++I) {
-    const Node D = R.element(Dims, I);
+  readOperation(R, R.field(Root, sp::Op), S.op);
+  S.dim_count = R.table(Root, sp::DimCount, sp::Dims, dsl::max_dims, [&](Node D, unsigned I) {
     S.dims[I].name = R.name(R.field(D, sp::DimName));
     S.dims[I].static_size = R.real(R.field(D, sp::DimStaticSize));
     S.dims[I].declared_size = R.real(R.field(D, sp::DimDeclaredSize));
-  }
-
-  S.tensor_count =
-      static_cast<std::uint8_t>(std::min<int64_t>(R.integer(R.field(Root, sp::TensorCount)), dsl::max_tensors));
-  const Node Tensors = R.field(Root, sp::Tensors);
-  for (unsigned I = 0; I < S.tensor_count; ++I) {
-    const Node N = R.element(Tensors, I);
-    dsl::tensor_info &Info = S.tensors[I];
-    Info.name = R.name(R.field(N, sp::TensorName));
-    const int64_t Dtype = R.integer(R.field(N, sp::TensorDtype));
-    if (Dtype < 0 || Dtype >= static_cast<int64_t>(model::dtype_count)) R.fail("a tensor's dtype is out of range");
-    Info.dtype = static_cast<model::dtype>(Dtype);
-    Info.access = static_cast<dsl::role>(R.integer(R.field(N, sp::TensorAccess)));
-    Info.arg = static_cast<std::int8_t>(R.integer(R.field(N, sp::TensorArg)));
-    Info.rank = static_cast<std::uint8_t>(std::min<int64_t>(R.integer(R.field(N, sp::TensorRank)), dsl::max_rank));
-    const Node Shape = R.field(N, sp::TensorShape);
-    for (unsigned D = 0; D < Info.rank; ++D) Info.shape[D] = static_cast<std::int8_t>(R.integer(R.element(Shape, D)));
-    Info.elements = R.poly(R.field(N, sp::TensorElements));
-    Info.partial = R.integer(R.field(N, sp::TensorPartial)) != 0;
-    Info.extra = R.integer(R.field(N, sp::TensorExtra)) != 0;
-  }
+  });
+  S.tensor_count = R.table(Root, sp::TensorCount, sp::Tensors, dsl::max_tensors,
+                           [&](Node N, unsigned I) { readTensor(R, N, S.tensors[I]); });
 
   const Node Conv = R.field(Root, sp::Convention);
-  S.convention.count_elementwise = R.integer(R.field(Conv, sp::CountElementwise)) != 0;
-  S.convention.halve_causal = R.integer(R.field(Conv, sp::HalveCausal)) != 0;
-  const int64_t Mode = R.integer(R.field(Root, sp::Mode));
-  if (Mode < 0 || Mode >= static_cast<int64_t>(model::math_mode_count)) R.fail("the spec's math mode is out of range");
-  S.mode = static_cast<model::math_mode>(Mode);
+  S.convention.count_elementwise = R.flag(R.field(Conv, sp::CountElementwise));
+  S.convention.halve_causal = R.flag(R.field(Conv, sp::HalveCausal));
+  S.mode = R.enumerator<model::math_mode>(R.field(Root, sp::Mode), model::math_mode_count, "the spec's math mode");
   const Node Exp = R.field(Root, sp::Expected);
   S.expected.bound = static_cast<dsl::expected_bound>(R.integer(R.field(Exp, sp::ExpectedBound)));
   S.expected.max_traffic_ratio = R.real(R.field(Exp, sp::MaxTrafficRatio));
@@ -242,80 +312,10 @@ llvm::Expected<ReadSpec> readSpec(const APValue &Value, QualType T, const ASTCon
   S.read_bytes = R.poly(R.field(Root, sp::ReadBytes));
   S.written_bytes = R.poly(R.field(Root, sp::WrittenBytes));
 
-  // How sizes are read from launches (dsl/launch.h).
-  const Node Launch = R.field(Root, sp::Launch);
-  S.launch.kind = static_cast<dsl::binding_kind>(R.integer(R.field(Launch, sp::LaunchKind)));
-  S.launch.size_count = static_cast<std::uint8_t>(
-      std::min<int64_t>(R.integer(R.field(Launch, sp::LaunchSizeCount)), dsl::max_dims));
-  const Node LaunchSizes = R.field(Launch, sp::LaunchSizes);
-  for (unsigned I = 0; I < S.launch.size_count; ++I) {
-    const Node L = R.element(LaunchSizes, I);
-    dsl::launch_size &Size = S.launch.sizes[I];
-    Size.dim = R.name(R.field(L, sp::LaunchDim));
-    Size.source = static_cast<dsl::size_source>(R.integer(R.field(L, sp::LaunchSource)));
-    Size.index = static_cast<std::int8_t>(R.integer(R.field(L, sp::LaunchIndex)));
-    Size.multiplier = R.integer(R.field(L, sp::LaunchMultiplier));
-    Size.divisor = R.integer(R.field(L, sp::LaunchDivisor));
-    Size.site = static_cast<std::int8_t>(R.integer(R.field(L, sp::LaunchSite)));
-  }
-
-  // min, max and ceil_div terms (dsl/poly.h): dimensions derived from their operands.
-  const Node Terms = R.field(Root, sp::SizeTerms);
-  S.size_terms.count = static_cast<std::uint8_t>(
-      std::min<int64_t>(R.integer(R.field(Terms, sp::SizeTableCount)), dsl::max_size_terms));
-  const Node TermList = R.field(Terms, sp::SizeTableTerms);
-  for (unsigned I = 0; I < S.size_terms.count; ++I) {
-    const Node N = R.element(TermList, I);
-    dsl::size_term &Term = S.size_terms.terms[I];
-    Term.name = R.name(R.field(N, sp::SizeTermName));
-    const int64_t Op = R.integer(R.field(N, sp::SizeTermOp));
-    if (Op < 0 || Op > static_cast<int64_t>(dsl::size_op::ceil_div)) R.fail("a size term's operation is out of range");
-    Term.op = static_cast<dsl::size_op>(Op);
-    Term.lhs = R.poly(R.field(N, sp::SizeTermLhs));
-    Term.rhs = R.poly(R.field(N, sp::SizeTermRhs));
-  }
-
-  // A region's kernels (dsl/region.h): the count and patterns from the value, the functions from
-  // region_spec's template arguments (a pack of function pointers and library_kernel objects).
-  const Node Region = R.field(Root, sp::Region);
-  S.region.kernel_count = static_cast<std::uint8_t>(
-      std::min<int64_t>(R.integer(R.field(Region, sp::RegionKernelCount)), dsl::max_region_kernels));
-  const Node RegionKernels = R.field(Region, sp::RegionKernels);
-  for (unsigned I = 0; I < S.region.kernel_count; ++I) {
-    const Node K = R.element(RegionKernels, I);
-    S.region.kernels[I].match = static_cast<dsl::kernel_match>(R.integer(R.field(K, sp::RegionMatch)));
-    S.region.kernels[I].pattern = R.name(R.field(K, sp::RegionPattern));
-  }
-  if (S.region.is_region()) {
-    if (const auto *CTS = dyn_cast_or_null<ClassTemplateSpecializationDecl>(T->getAsCXXRecordDecl());
-        CTS && CTS->getTemplateArgs().size() == 1 && CTS->getTemplateArgs()[0].getKind() == TemplateArgument::Pack) {
-      for (const TemplateArgument &A : CTS->getTemplateArgs()[0].pack_elements()) {
-        const FunctionDecl *F = nullptr;
-        if (A.getKind() == TemplateArgument::Declaration) F = dyn_cast<FunctionDecl>(A.getAsDecl());
-        Out.RegionKernels.push_back(F);
-      }
-    }
-    if (Out.RegionKernels.size() != S.region.kernel_count)
-      R.fail("region '" + std::string(S.kernel_name.view()) + "' names " + std::to_string(S.region.kernel_count) +
-             " kernels, but its type has " + std::to_string(Out.RegionKernels.size()) + " template arguments");
-    for (unsigned I = 0; I < Out.RegionKernels.size() && I < S.region.kernel_count; ++I)
-      if (S.region.kernels[I].match == dsl::kernel_match::function && !Out.RegionKernels[I])
-        R.fail("kernel " + std::to_string(I) + " of region '" + std::string(S.kernel_name.view()) +
-               "' is not a function the analyzer can find");
-  }
-
-  // kernel_spec<Kernel>::kernel: an lvalue whose base is the bound FunctionDecl.
-  if (const CXXRecordDecl *RD = T->getAsCXXRecordDecl(); RD && (RD = RD->getDefinition())) {
-    for (const FieldDecl *F : RD->fields()) {
-      if (F->getName() != sp::KernelMember) continue;
-      Out.HasKernelMember = true;
-      if (F->getFieldIndex() >= Value.getStructNumFields()) break;
-      const APValue &K = Value.getStructField(F->getFieldIndex());
-      if (K.isLValue())
-        if (const auto *VD = K.getLValueBase().dyn_cast<const ValueDecl *>())
-          Out.Kernel = dyn_cast<FunctionDecl>(VD);
-    }
-  }
+  readLaunch(R, R.field(Root, sp::Launch), S.launch);
+  readSizeTerms(R, R.field(Root, sp::SizeTerms), S.size_terms);
+  readRegion(R, R.field(Root, sp::Region), T, Out);
+  readKernelMember(Value, T, Out);
 
   if (!R.failure().empty())
     return llvm::createStringError(llvm::inconvertibleErrorCode(), R.failure());

@@ -330,8 +330,10 @@ void read_levels(const json& levels, ceilings_file& file, std::string& error) {
 
 }  // namespace
 
-std::optional<ceilings_file> from_json(const std::string& text, std::string& error) {
-  error.clear();
+namespace {
+
+/// Step 1: the text as a JSON object, or an error that names the byte, line and column.
+std::optional<json> parse_object(const std::string& text, std::string& error) {
   // A NUL byte ends the text for nlohmann's parser ("unexpected end of input at byte 0"): name it.
   if (const auto nul = text.find('\0'); nul != std::string::npos) {
     error = "not JSON text: a NUL byte at byte " + std::to_string(nul) + " (a binary, truncated or zero-filled file?)";
@@ -361,32 +363,34 @@ std::optional<ceilings_file> from_json(const std::string& text, std::string& err
     error = "not a ceilings file: the top level is " + reader::type_of(root) + ", not an object";
     return std::nullopt;
   }
+  return root;
+}
 
-  ceilings_file file;
-  reader top(root, "", error);
+/// Step 2: the schema name and a version this reader knows (the note of an older one), then the
+/// provenance strings.
+void read_header(reader& top, ceilings_file& file, std::string& error) {
   std::string schema;
   top.string("schema", schema, true);
-  if (!top.ok()) return std::nullopt;
+  if (!top.ok()) return;
   if (schema != schema_name) {
     error = "'schema' is \"" + schema + "\", not \"" + schema_name + "\": not a rooflint ceilings file";
-    return std::nullopt;
+    return;
   }
-  if (const json* v = top.member("version", true); v && v->is_number_integer() &&
-                                                    !(v->is_number_unsigned() && v->get<std::uint64_t>() > INT32_MAX) &&
-                                                    v->get<std::int64_t>() >= 0 && v->get<std::int64_t>() <= INT32_MAX &&
-                                                    (v->get<std::int64_t>() < oldest_schema_version ||
-                                                     v->get<std::int64_t>() > schema_version)) {
+  // Any integer outside the known versions, at full width (4294967297 is not 1), is a version this
+  // rooflint cannot read; a version of another type is a type error, below.
+  const auto known_version = [](const json& v) {
+    // An unsigned value above INT64_MAX would wrap through int64_t: compare it as unsigned.
+    if (v.is_number_unsigned()) return v.get<std::uint64_t>() <= static_cast<std::uint64_t>(schema_version) &&
+                                       v.get<std::uint64_t>() >= static_cast<std::uint64_t>(oldest_schema_version);
+    return v.get<std::int64_t>() >= oldest_schema_version && v.get<std::int64_t>() <= schema_version;
+  };
+  if (const json* v = top.member("version", true); v && v->is_number_integer() && !known_version(*v)) {
     error = "unsupported version " + v->dump() + " (this rooflint reads versions " + std::to_string(oldest_schema_version) +
             " to " + std::to_string(schema_version) + "); measure again with this rooflint's rooflint-ceilings";
-    return std::nullopt;
+    return;
   }
   top.integer("version", file.version, oldest_schema_version, schema_version, true);
-  if (!top.ok()) {
-    if (error.find("outside the range") != std::string::npos)
-      error = "unsupported version: " + error + " (this rooflint reads versions " + std::to_string(oldest_schema_version) +
-              " to " + std::to_string(schema_version) + "); measure again with this rooflint's rooflint-ceilings";
-    return std::nullopt;
-  }
+  if (!top.ok()) return;
   if (file.version < schema_version)
     file.notes.push_back("ceilings file of version " + std::to_string(file.version) +
                          ": it has DRAM ceilings only (read/write/copy roofs taken from its probe names), no L2 or L1 "
@@ -394,98 +398,111 @@ std::optional<ceilings_file> from_json(const std::string& text, std::string& err
   top.string("created_utc", file.created_utc);
   top.string("rooflint_version", file.rooflint_version);
   top.string("mode", file.mode);
+}
 
-  if (const json* d = top.object("device", true)) {
-    reader r(*d, "/device", error);
-    r.string("name", file.device.name, true, true);
-    r.string("uuid", file.device.uuid);
-    r.string("compute_capability", file.device.compute_capability);
-    r.integer("sm_count", file.device.sm_count, static_cast<std::int64_t>(sm_count_range.lo),
-              static_cast<std::int64_t>(sm_count_range.hi));
-    r.number("l2_bytes", file.device.l2_bytes, bytes_range);
-    r.number("dram_bytes", file.device.dram_bytes, bytes_range);
-    r.string("driver_version", file.device.driver_version);
-    r.string("cuda_runtime_version", file.device.cuda_runtime_version);
-    r.string("cublas_version", file.device.cublas_version);
+void read_device(const json& d, device_info& device, std::string& error) {
+  reader r(d, "/device", error);
+  r.string("name", device.name, true, true);
+  r.string("uuid", device.uuid);
+  r.string("compute_capability", device.compute_capability);
+  r.integer("sm_count", device.sm_count, static_cast<std::int64_t>(sm_count_range.lo),
+            static_cast<std::int64_t>(sm_count_range.hi));
+  r.number("l2_bytes", device.l2_bytes, bytes_range);
+  r.number("dram_bytes", device.dram_bytes, bytes_range);
+  r.string("driver_version", device.driver_version);
+  r.string("cuda_runtime_version", device.cuda_runtime_version);
+  r.string("cublas_version", device.cublas_version);
+}
+
+clock_state read_clocks(const json& c, std::string& error) {
+  clock_state clocks;
+  reader r(c, "/clocks", error);
+  r.number("sm_mhz_min", clocks.sm_mhz_min, mhz_range);
+  r.number("sm_mhz_max", clocks.sm_mhz_max, mhz_range);
+  r.number("memory_mhz", clocks.memory_mhz, mhz_range);
+  r.number("sm_max_mhz", clocks.sm_max_mhz, mhz_range);
+  r.number("power_w_max", clocks.power_w_max, watts_range);
+  r.number("power_limit_w", clocks.power_limit_w, watts_range);
+  r.number("temperature_c_max", clocks.temperature_c_max, celsius_range);
+  r.strings("throttle_reasons", clocks.throttle_reasons);
+  r.boolean("persistence_mode", clocks.persistence_mode);
+  r.boolean("ecc_enabled", clocks.ecc_enabled);
+  if (r.ok() && clocks.sm_mhz_min > clocks.sm_mhz_max)
+    r.fail(r.where("sm_mhz_min") + " is " + number_text(clocks.sm_mhz_min) + ", above sm_mhz_max " +
+           number_text(clocks.sm_mhz_max));
+  return clocks;
+}
+
+void read_bandwidth(const json& b, ceilings_file& file, std::string& error) {
+  reader r(b, "/bandwidth", error);
+  r.number("bytes_per_s", file.bandwidth_bytes_per_s, bandwidth_range, true);
+  r.string("probe", file.bandwidth_probe_name);
+  const json* probes = r.member("probes", false);
+  if (!probes) return;
+  if (!probes->is_array()) return r.fail(r.where("probes") + " must be an array, not " + reader::type_of(*probes));
+  for (std::size_t i = 0; i < probes->size() && r.ok(); ++i) {
+    const std::string path = "/bandwidth/probes/" + std::to_string(i);
+    const json& entry = (*probes)[i];
+    if (!entry.is_object()) return r.fail("'" + path + "' must be an object, not " + reader::type_of(entry));
+    bandwidth_probe p;
+    read_probe(entry, path, file.version, p, error);
+    file.bandwidth_probes.push_back(std::move(p));
   }
+}
 
-  if (const json* c = top.object("clocks", false)) {
-    clock_state clocks;
-    reader r(*c, "/clocks", error);
-    r.number("sm_mhz_min", clocks.sm_mhz_min, mhz_range);
-    r.number("sm_mhz_max", clocks.sm_mhz_max, mhz_range);
-    r.number("memory_mhz", clocks.memory_mhz, mhz_range);
-    r.number("sm_max_mhz", clocks.sm_max_mhz, mhz_range);
-    r.number("power_w_max", clocks.power_w_max, watts_range);
-    r.number("power_limit_w", clocks.power_limit_w, watts_range);
-    r.number("temperature_c_max", clocks.temperature_c_max, celsius_range);
-    r.strings("throttle_reasons", clocks.throttle_reasons);
-    r.boolean("persistence_mode", clocks.persistence_mode);
-    r.boolean("ecc_enabled", clocks.ecc_enabled);
-    if (r.ok() && clocks.sm_mhz_min > clocks.sm_mhz_max)
-      r.fail(r.where("sm_mhz_min") + " is " + number_text(clocks.sm_mhz_min) + ", above sm_mhz_max " +
-             number_text(clocks.sm_mhz_max));
-    file.clocks = clocks;
-  }
-
-  if (const json* b = top.object("bandwidth", true)) {
-    reader r(*b, "/bandwidth", error);
-    r.number("bytes_per_s", file.bandwidth_bytes_per_s, bandwidth_range, true);
-    r.string("probe", file.bandwidth_probe_name);
-    if (const json* probes = r.member("probes", false)) {
-      if (!probes->is_array()) {
-        r.fail(r.where("probes") + " must be an array, not " + reader::type_of(*probes));
-      } else {
-        for (std::size_t i = 0; i < probes->size() && r.ok(); ++i) {
-          const std::string path = "/bandwidth/probes/" + std::to_string(i);
-          const json& entry = (*probes)[i];
-          if (!entry.is_object()) {
-            r.fail("'" + path + "' must be an object, not " + reader::type_of(entry));
-            break;
-          }
-          bandwidth_probe p;
-          read_probe(entry, path, file.version, p, error);
-          file.bandwidth_probes.push_back(std::move(p));
-        }
-      }
+void read_compute(const json& c, ceilings_file& file, std::string& error) {
+  for (const auto& [key, value] : c.items()) {
+    if (!error.empty()) return;
+    const auto mode = model::parse_math_mode(key);
+    if (!mode) {
+      std::string known;
+      for (std::size_t i = 0; i < model::math_mode_count; ++i)
+        known += std::string(i ? ", '" : "'") + std::string(model::name(static_cast<model::math_mode>(i))) + "'";
+      error = "'/compute/" + key + "' is not a math mode; known math modes: " + known;
+      return;
     }
-  }
-
-  if (const json* c = top.object("compute", false)) {
-    for (const auto& [key, value] : c->items()) {
-      if (!error.empty()) break;
-      const auto mode = model::parse_math_mode(key);
-      if (!mode) {
-        std::string known;
-        for (std::size_t i = 0; i < model::math_mode_count; ++i)
-          known += std::string(i ? ", '" : "'") + std::string(model::name(static_cast<model::math_mode>(i))) + "'";
-        error = "'/compute/" + key + "' is not a math mode; known math modes: " + known;
-        break;
-      }
-      if (value.is_null()) continue;
-      if (!value.is_object()) {
-        error = "'/compute/" + key + "' must be an object, not " + reader::type_of(value);
-        break;
-      }
-      compute_ceiling ceiling;
-      reader r(value, "/compute/" + key, error);
-      r.number("flops_per_s", ceiling.flops_per_s, flops_range, true);
-      r.string("probe", ceiling.probe);
-      r.string("shape", ceiling.shape);
-      r.number("sm_mhz", ceiling.sm_mhz, mhz_range);
-      r.boolean("sustained", ceiling.sustained);
-      file.compute[*mode] = ceiling;
+    if (value.is_null()) continue;
+    if (!value.is_object()) {
+      error = "'/compute/" + key + "' must be an object, not " + reader::type_of(value);
+      return;
     }
+    compute_ceiling ceiling;
+    reader r(value, "/compute/" + key, error);
+    r.number("flops_per_s", ceiling.flops_per_s, flops_range, true);
+    r.string("probe", ceiling.probe);
+    r.string("shape", ceiling.shape);
+    r.number("sm_mhz", ceiling.sm_mhz, mhz_range);
+    r.boolean("sustained", ceiling.sustained);
+    file.compute[*mode] = ceiling;
   }
+}
 
+/// Version 1 has no levels: its DRAM roofs are the best probe of each direction, named by the probe's name.
+void derive_version_one_levels(ceilings_file& file) {
+  for (const auto& p : file.bandwidth_probes)
+    if (level_ceiling* roof = roof_of(file, model::memory_level::dram, p.direction); roof && p.bytes_per_s > roof->bytes_per_s)
+      *roof = {p.bytes_per_s, p.name};
+}
+
+}  // namespace
+
+std::optional<ceilings_file> from_json(const std::string& text, std::string& error) {
+  error.clear();
+  const std::optional<json> root = parse_object(text, error);
+  if (!root) return std::nullopt;
+  ceilings_file file;
+  reader top(*root, "", error);
+  read_header(top, file, error);
+  // Each step reads only while no error is recorded (reader::member returns nullptr after one).
+  if (const json* d = top.object("device", true)) read_device(*d, file.device, error);
+  if (const json* c = top.object("clocks", false)) file.clocks = read_clocks(*c, error);
+  if (const json* b = top.object("bandwidth", true)) read_bandwidth(*b, file, error);
+  if (const json* c = top.object("compute", false)) read_compute(*c, file, error);
   if (!error.empty()) return std::nullopt;
   if (file.version >= 2) {
     if (const json* levels = top.object("levels", true)) read_levels(*levels, file, error);
   } else {
-    // Version 1: the DRAM roofs are the best probe of each direction, named by the probe's name.
-    for (const auto& p : file.bandwidth_probes)
-      if (level_ceiling* roof = roof_of(file, model::memory_level::dram, p.direction); roof && p.bytes_per_s > roof->bytes_per_s)
-        *roof = {p.bytes_per_s, p.name};
+    derive_version_one_levels(file);
   }
   if (!error.empty()) return std::nullopt;
   return file;

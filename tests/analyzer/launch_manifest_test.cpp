@@ -44,14 +44,6 @@ inline constexpr auto unbound_spec =
         .at(M(8), N(8), K(8));
 )cu";
 
-const llvm::json::Object &kernelNamed(const llvm::json::Value &V, llvm::StringRef Name) {
-  for (const llvm::json::Value &K : *V.getAsObject()->getArray("kernels"))
-    if (K.getAsObject()->getString("name") == Name) return *K.getAsObject();
-  ADD_FAILURE() << "no kernel " << Name.str();
-  static const llvm::json::Object None;
-  return None;
-}
-
 }  // namespace
 
 TEST(LaunchManifest, IsVersionThree) {
@@ -65,7 +57,7 @@ TEST(LaunchManifest, LaysOutParametersAsTheArgumentBufferDoes) {
   const AnalysisRun R = analyze(Input, "launch.cu");
   ASSERT_TRUE(R.Parsed) << R.Output;
   const llvm::json::Value M = manifestJson(R.Results, *model::find_peaks("H200"));
-  const llvm::json::Object &K = kernelNamed(M, "scaled");
+  const llvm::json::Object &K = manifestKernel(M, "scaled");
   EXPECT_EQ(*K.getString("mangled_name"), "_Z6scaledcPKfPfxsd");
   const llvm::json::Array &P = *K.getArray("parameters");
   ASSERT_EQ(P.size(), 6u);
@@ -87,7 +79,7 @@ TEST(LaunchManifest, WritesEachSizeWithItsSource) {
   const AnalysisRun R = analyze(Input, "launch.cu");
   ASSERT_TRUE(R.Parsed) << R.Output;
   const llvm::json::Value M = manifestJson(R.Results, *model::find_peaks("H200"));
-  const llvm::json::Object &L = *kernelNamed(M, "scaled").getObject("launch");
+  const llvm::json::Object &L = *manifestKernel(M, "scaled").getObject("launch");
   EXPECT_EQ(*L.getString("kind"), "kernel");
   const llvm::json::Array &S = *L.getArray("sizes");
   ASSERT_EQ(S.size(), 2u);
@@ -103,20 +95,20 @@ TEST(LaunchManifest, WritesEachSizeWithItsSource) {
   EXPECT_EQ(*Rows.getString("axis"), "y");
   EXPECT_TRUE(L.getArray("fixed")->empty());
 
-  const llvm::json::Object &MmLaunch = *kernelNamed(M, "mm").getObject("launch");
+  const llvm::json::Object &MmLaunch = *manifestKernel(M, "mm").getObject("launch");
   const llvm::json::Object &Fixed = *(*MmLaunch.getArray("fixed"))[0].getAsObject();
   EXPECT_EQ(*Fixed.getString("dim"), "K");
   EXPECT_EQ(*Fixed.getString("by"), "at");
   EXPECT_EQ(*Fixed.getNumber("size"), 64);
   EXPECT_EQ(*(*MmLaunch.getArray("sizes"))[1].getAsObject()->getInteger("multiplier"), 16);
-  EXPECT_EQ(kernelNamed(M, "mm_at").get("launch")->kind(), llvm::json::Value::Null);
+  EXPECT_EQ(manifestKernel(M, "mm_at").get("launch")->kind(), llvm::json::Value::Null);
 }
 
 TEST(LaunchManifest, WritesTheSpecValueWithItsPolynomials) {
   const AnalysisRun R = analyze(Input, "launch.cu");
   ASSERT_TRUE(R.Parsed) << R.Output;
   const llvm::json::Value M = manifestJson(R.Results, *model::find_peaks("H200"));
-  const llvm::json::Object &V = *kernelNamed(M, "mm").getObject("spec_value");
+  const llvm::json::Object &V = *manifestKernel(M, "mm").getObject("spec_value");
   // Compulsory reads 4*M*K + 4*K*N bytes: two terms with coefficient 4 over the dims M, N, K.
   const llvm::json::Object &Read = *V.getObject("read_bytes");
   EXPECT_EQ(Read.getArray("terms")->size(), 2u);

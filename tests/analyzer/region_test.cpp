@@ -44,20 +44,6 @@ inline constexpr auto with_host =
     region<row_max, host_pass>("with_host", softmax(in("x", f32, R, C), out("y", f32, R, C))).at(R(8), C(8));
 )cu";
 
-const llvm::json::Object &kernelNamed(const llvm::json::Value &V, llvm::StringRef Name) {
-  for (const llvm::json::Value &K : *V.getAsObject()->getArray("kernels"))
-    if (K.getAsObject()->getString("name") == Name) return *K.getAsObject();
-  ADD_FAILURE() << "no kernel " << Name.str();
-  static const llvm::json::Object None;
-  return None;
-}
-
-const DiagRecord *diagnostic(const AnalysisRun &R, llvm::StringRef Name, llvm::StringRef Containing) {
-  for (const DiagRecord &D : R.Results.Diagnostics)
-    if (D.Name == Name && llvm::StringRef(D.Message).contains(Containing)) return &D;
-  return nullptr;
-}
-
 }  // namespace
 
 TEST(Region, BoundRemarkAtTheSpecWithItsKernels) {
@@ -65,7 +51,7 @@ TEST(Region, BoundRemarkAtTheSpecWithItsKernels) {
   ASSERT_TRUE(R.Parsed) << R.Output;
   // softmax over 65536 x 4096 f32: 8*R*C = 2,147,483,648 compulsory bytes, 0 FLOP: memory-bound; the
   // floor is 2147483648 B / 4.8 TB/s (H200 datasheet) = 0.447 ms.
-  const DiagRecord *D = diagnostic(R, "rooflint-bound", "region 'softmax_3pass' is memory-bound");
+  const DiagRecord *D = diagnosticContaining(R, "rooflint-bound", "region 'softmax_3pass' is memory-bound");
   ASSERT_NE(D, nullptr) << R.Output;
   EXPECT_EQ(D->Line, 16u);  // the spec's line, not a kernel's
   EXPECT_NE(llvm::StringRef(D->Message).find("floor 0.447 ms at R = 65536, C = 4096"), llvm::StringRef::npos) << D->Message;
@@ -73,7 +59,7 @@ TEST(Region, BoundRemarkAtTheSpecWithItsKernels) {
   for (const DiagRecord &N : D->Notes)
     if (llvm::StringRef(N.Message).contains("of 3 of region 'softmax_3pass'")) KernelLines.push_back(N.Line);
   EXPECT_EQ(KernelLines, (std::vector<unsigned>{11, 12, 13}));  // in launch order, where each is declared
-  const DiagRecord *Lib = diagnostic(R, "rooflint-bound", "region 'sgemm_lib' is compute-bound");
+  const DiagRecord *Lib = diagnosticContaining(R, "rooflint-bound", "region 'sgemm_lib' is compute-bound");
   ASSERT_NE(Lib, nullptr) << R.Output;
   bool LibraryNote = false;
   for (const DiagRecord &N : Lib->Notes) LibraryNote |= llvm::StringRef(N.Message).contains("library kernel, matched by its symbol containing 'gemm'");
@@ -82,7 +68,7 @@ TEST(Region, BoundRemarkAtTheSpecWithItsKernels) {
 
 TEST(Region, AHostFunctionIsNoKernelOfARegion) {
   const AnalysisRun R = analyze(WithHost, "region.cu");
-  const DiagRecord *D = diagnostic(R, "rooflint-kernel-binding", "kernel 2 of region 'with_host', 'host_pass', is not a __global__ function");
+  const DiagRecord *D = diagnosticContaining(R, "rooflint-kernel-binding", "kernel 2 of region 'with_host', 'host_pass', is not a __global__ function");
   ASSERT_NE(D, nullptr) << R.Output;
   EXPECT_EQ(D->Level, "error");
 }
@@ -91,7 +77,7 @@ TEST(Region, ManifestNamesTheKernelsAndTheSite) {
   const AnalysisRun R = analyze(Input, "region.cu");
   const llvm::json::Value M = manifestJson(R.Results, *model::find_peaks("H200"));
   EXPECT_EQ(*M.getAsObject()->getInteger("version"), 4);  // 4 since issue 12 (predicted_traffic; regions are 3)
-  const llvm::json::Object &K = kernelNamed(M, "softmax_3pass");
+  const llvm::json::Object &K = manifestKernel(M, "softmax_3pass");
   EXPECT_EQ(*K.getString("kind"), "region");
   EXPECT_EQ(*K.getString("mangled_name"), "");
   const llvm::json::Array &Members = *K.getObject("region")->getArray("kernels");
@@ -110,7 +96,7 @@ TEST(Region, ManifestNamesTheKernelsAndTheSite) {
   // Compulsory bytes as for a kernel: 2 * 4 * 65536 * 4096.
   EXPECT_EQ(*K.getObject("values")->getNumber("bytes"), 2147483648.0);
 
-  const llvm::json::Object &Lib = kernelNamed(M, "sgemm_lib");
+  const llvm::json::Object &Lib = manifestKernel(M, "sgemm_lib");
   const llvm::json::Object &G = *(*Lib.getObject("region")->getArray("kernels"))[0].getAsObject();
   EXPECT_EQ(*G.getString("match"), "library");
   EXPECT_EQ(*G.getString("pattern"), "gemm");

@@ -194,3 +194,20 @@ int main() { printf("%d\n", host(1, 2.f, 3.0)); }
   EXPECT_TRUE(R.Parsed) << R.Output;
   EXPECT_EQ(R.Output.find("error"), std::string::npos) << R.Output;
 }
+
+// nvcc's CUDA headers include <time.h> (crt/common_functions.h), so host code calls clock() and uses
+// CLOCKS_PER_SEC without an include of its own (llm.c's dev/cuda/permute.cu); under clang 19 only the
+// device clock() was declared: "no matching function for call to 'clock'" (parse sweep, 2026-12-01).
+TEST(RealToolkit, DeclaresTheHostClockAsNvccsHeadersDo) {
+  if (detectEnvironment().ToolkitPath.empty()) GTEST_SKIP() << "no CUDA toolkit found";
+  RunOptions O;
+  O.RealToolkit = true;
+  const AnalysisRun R = analyze(R"(#include <cstdio>
+int main() {
+  const clock_t start = clock();
+  printf("%f\n", static_cast<double>(clock() - start) / CLOCKS_PER_SEC);
+}
+)", "host-clock.cu", O);
+  EXPECT_TRUE(R.Parsed) << R.Output;
+  EXPECT_EQ(R.Output.find("error"), std::string::npos) << R.Output;
+}

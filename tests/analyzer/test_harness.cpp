@@ -1,5 +1,7 @@
 #include "test_harness.h"
 
+#include <gtest/gtest.h>
+
 #include <fstream>
 #include <sstream>
 
@@ -65,6 +67,21 @@ std::vector<DiagRecord> named(const AnalysisRun &R, const std::string &Name) {
   for (const DiagRecord &D : R.Results.Diagnostics)
     if (D.Name == Name) Out.push_back(D);
   return Out;
+}
+
+const DiagRecord *diagnosticContaining(const AnalysisRun &R, llvm::StringRef Name, llvm::StringRef Containing) {
+  for (const DiagRecord &D : R.Results.Diagnostics)
+    if (D.Name == Name && llvm::StringRef(D.Message).contains(Containing)) return &D;
+  return nullptr;
+}
+
+const llvm::json::Object &manifestKernel(const llvm::json::Value &Manifest, llvm::StringRef Name) {
+  if (const llvm::json::Array *Kernels = Manifest.getAsObject() ? Manifest.getAsObject()->getArray("kernels") : nullptr)
+    for (const llvm::json::Value &K : *Kernels)
+      if (K.getAsObject() && K.getAsObject()->getString("name") == Name) return *K.getAsObject();
+  ADD_FAILURE() << "no kernel " << Name.str() << " in the manifest";
+  static const llvm::json::Object None;
+  return None;
 }
 
 }  // namespace rooflint::analyzer::testing

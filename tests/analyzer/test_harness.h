@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "llvm/Support/JSON.h"
 #include "rooflint/analyzer/Analyzer.h"
 
 namespace rooflint::analyzer::testing {
@@ -32,5 +33,12 @@ AnalysisRun analyze(const std::string &Code, const std::string &FileName = "inpu
 
 /// @return The diagnostics named @p Name.
 std::vector<DiagRecord> named(const AnalysisRun &R, const std::string &Name);
+
+/// @return The first diagnostic named @p Name whose message contains @p Containing, or null.
+const DiagRecord *diagnosticContaining(const AnalysisRun &R, llvm::StringRef Name, llvm::StringRef Containing);
+
+/// @return The kernel (or region) named @p Name in manifest @p Manifest; a test failure (and an empty
+/// object) when it has none.
+const llvm::json::Object &manifestKernel(const llvm::json::Value &Manifest, llvm::StringRef Name);
 
 }  // namespace rooflint::analyzer::testing

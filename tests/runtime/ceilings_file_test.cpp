@@ -352,6 +352,15 @@ TEST(CeilingsFile, AVersionBeyondThirtyTwoBitsIsNotReadAsOne) {
   EXPECT_NE(error.find("4294967297"), std::string::npos) << error;
 }
 
+TEST(CeilingsFile, VersionsBelowTheOldestAreUnsupportedByValue) {
+  // Versions 1 and 2 are read; 0, a negative one and one beyond INT64_MAX (read as unsigned) are each
+  // "unsupported version V", with V as written.
+  for (const std::string v : {"0", "-1", "18446744073709551615"}) {
+    const std::string error = parse_error(replaced(read_recorded(), "\"version\": 1", "\"version\": " + v));
+    EXPECT_EQ(error.rfind("unsupported version " + v + " (this rooflint reads versions 1 to 2)", 0), 0u) << error;
+  }
+}
+
 TEST(CeilingsFile, AnSmCountBeyondThirtyTwoBitsIsNotTruncated) {
   // 4294967428 = 2^32 + 132: truncated it was 132.
   const std::string error = parse_error(replaced(read_recorded(), "\"sm_count\": 132", "\"sm_count\": 4294967428"));

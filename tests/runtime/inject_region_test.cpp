@@ -12,28 +12,19 @@
 #include <nlohmann/json.hpp>
 
 #include "rooflint/runtime/inject.h"
+#include "inject_support.h"
 #include "rooflint/runtime/report.h"
 
 using namespace rooflint;
 using namespace rooflint::runtime;
 using namespace rooflint::runtime::inject;
+using namespace rooflint::inject_test;
 
 namespace {
 
 const std::string manifest_path = std::string(ROOFLINT_TEST_DATA_DIR) + "/inject-region.manifest.json";
 
-std::vector<manifest_kernel> example() {
-  auto ks = read_manifest(manifest_path);
-  EXPECT_TRUE(ks.ok()) << (ks.ok() ? "" : ks.err().message);
-  return ks.ok() ? *ks : std::vector<manifest_kernel>{};
-}
-
-const manifest_kernel& named(const std::vector<manifest_kernel>& ks, const std::string& name) {
-  for (const auto& k : ks)
-    if (k.kernel_name == name) return k;
-  ADD_FAILURE() << "no kernel " << name;
-  return ks.front();
-}
+std::vector<manifest_kernel> example() { return recorded_manifest("inject-region.manifest.json"); }
 
 // Mangled names (Itanium) of the kernels of data/inject-region.cu.
 const std::string row_max = "_Z7row_maxPKfPfi", row_sum = "_Z7row_sumPKfS0_Pfi",
@@ -70,17 +61,8 @@ std::vector<std::string> steps(region_tracker t, const std::vector<launch_record
 
 /// A measured instance of softmax_3pass at R rows of C floats reading the matrix @p passes times.
 measurement softmax_instance(double r, double c, double passes, double seconds) {
-  measurement m;
-  m.device.name = "NVIDIA H200";
-  m.counters.available = true;
+  measurement m = measured_dram(passes * 4 * r * c, 4 * r * c, seconds);
   m.counters.ranges_expected = 3;
-  m.counters.dram_read_bytes = passes * 4 * r * c;
-  m.counters.dram_write_bytes = 4 * r * c;
-  m.counters.l2_write_sectors = 4 * r * c / 32;
-  m.counters.duration_s = seconds;
-  m.timing.available = true;
-  m.timing.repetitions = 1;
-  m.timing.median_s = m.timing.min_s = m.timing.max_s = seconds;
   return m;
 }
 
@@ -89,7 +71,7 @@ measurement softmax_instance(double r, double c, double passes, double seconds) 
 TEST(InjectRegionManifest, ReadsRegionsWithTheirKernelsAndSite) {
   const auto ks = example();
   ASSERT_EQ(ks.size(), 4u);
-  const manifest_kernel& s = named(ks, "softmax_3pass");
+  const manifest_kernel& s = kernel_named(ks, "softmax_3pass");
   ASSERT_TRUE(s.is_region());
   EXPECT_EQ(s.mangled_name, region_key("softmax_3pass"));
   ASSERT_EQ(s.region.size(), 3u);
@@ -109,12 +91,12 @@ TEST(InjectRegionManifest, ReadsRegionsWithTheirKernelsAndSite) {
   // Sizes are read with the parameters of the site kernel (row_max: x, m, cols).
   ASSERT_EQ(s.params.size(), 3u);
   EXPECT_EQ(s.params[2].name, "cols");
-  const manifest_kernel& lib = named(ks, "sgemm_lib");
+  const manifest_kernel& lib = kernel_named(ks, "sgemm_lib");
   ASSERT_EQ(lib.region.size(), 1u);
   EXPECT_TRUE(lib.region[0].library);
   EXPECT_EQ(lib.region[0].pattern, "gemm");
   EXPECT_EQ(lib.spec.launch.kind, dsl::binding_kind::none);
-  EXPECT_FALSE(named(ks, "axpy").is_region());
+  EXPECT_FALSE(kernel_named(ks, "axpy").is_region());
 }
 
 TEST(InjectRegionManifest, VersionTwoManifestsStillRead) {
@@ -185,7 +167,7 @@ TEST(InjectRegionTracker, AOneKernelRegionOpensAndClosesAtOneLaunch) {
 
 TEST(InjectRegionReport, AnInstanceIsOneCaseJudgedAsOneUnit) {
   const auto ks = example();
-  const manifest_kernel& s = named(ks, "softmax_3pass");
+  const manifest_kernel& s = kernel_named(ks, "softmax_3pass");
   // Two instances at R = 65536, C = 4096 (1 GiB matrix): the three passes read it three times, as the
   // H200 measured for the harness's case (3.222 GB against 1.074 GB compulsory, README).
   std::vector<launch_event> events;
@@ -264,7 +246,7 @@ TEST(InjectRegionWindow, SizesReadAtALaterKernelCloseAnUnwantedWindowThere) {
 TEST(InjectRegionReport, AKernelOfARegionWithASpecOfItsOwnIsJudgedWithTheRegion) {
   auto ks = example();
   // A spec of row_max alone, beside the region that runs it first.
-  manifest_kernel alone = named(ks, "axpy");
+  manifest_kernel alone = kernel_named(ks, "axpy");
   alone.kernel_name = "row_max_alone";
   alone.mangled_name = row_max;
   ks.push_back(alone);

@@ -14,28 +14,19 @@
 #include <fstream>
 
 #include "rooflint/runtime/inject.h"
+#include "inject_support.h"
 #include "rooflint/runtime/report.h"
 
 using namespace rooflint;
 using namespace rooflint::runtime;
 using namespace rooflint::runtime::inject;
+using namespace rooflint::inject_test;
 
 namespace {
 
 const std::string manifest_path = std::string(ROOFLINT_TEST_DATA_DIR) + "/inject-example.manifest.json";
 
-const manifest_kernel& kernel_named(const std::vector<manifest_kernel>& ks, const std::string& name) {
-  for (const auto& k : ks)
-    if (k.kernel_name == name) return k;
-  ADD_FAILURE() << "no kernel " << name;
-  return ks.front();
-}
-
-std::vector<manifest_kernel> example() {
-  auto ks = read_manifest(manifest_path);
-  EXPECT_TRUE(ks.ok()) << (ks.ok() ? "" : ks.err().message);
-  return ks.ok() ? *ks : std::vector<manifest_kernel>{};
-}
+std::vector<manifest_kernel> example() { return recorded_manifest("inject-example.manifest.json"); }
 
 std::string text_of(const std::string& path) {
   std::ifstream in(path);
@@ -44,17 +35,8 @@ std::string text_of(const std::string& path) {
 
 /// A measured saxpy-like launch at N elements: DRAM reads 8N, stores 4N (the compulsory 12N bytes).
 measurement measured_axpy(double n, double seconds) {
-  measurement m;
+  measurement m = measured_dram(8 * n, 4 * n, seconds);
   m.case_name = "axpy";
-  m.device.name = "NVIDIA H200";
-  m.counters.available = true;
-  m.counters.dram_read_bytes = 8 * n;
-  m.counters.l2_write_sectors = 4 * n / 32;
-  m.counters.dram_write_bytes = 4 * n;
-  m.counters.duration_s = seconds;
-  m.timing.available = true;
-  m.timing.repetitions = 1;
-  m.timing.median_s = m.timing.min_s = m.timing.max_s = seconds;
   return m;
 }
 
@@ -179,11 +161,7 @@ TEST(InjectLaunch, SaysWhichDimensionAndParameterDidNotBind) {
 // layernorm's extra mean and rstd outputs and an embedding lookup's min(B*T, V) rows, read back and
 // evaluated at launches.
 namespace {
-std::vector<manifest_kernel> real_kernels() {
-  auto ks = read_manifest(std::string(ROOFLINT_TEST_DATA_DIR) + "/real-kernels.manifest.json");
-  EXPECT_TRUE(ks.ok()) << (ks.ok() ? "" : ks.err().message);
-  return ks.ok() ? *ks : std::vector<manifest_kernel>{};
-}
+std::vector<manifest_kernel> real_kernels() { return recorded_manifest("real-kernels.manifest.json"); }
 dsl::launch_values ints(std::initializer_list<std::pair<int, std::int64_t>> values) {
   dsl::launch_values v;
   for (const auto& [i, x] : values) {

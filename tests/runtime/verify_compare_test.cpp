@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <limits>
+#include <tuple>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -232,6 +233,82 @@ TEST(MeasurementJson, RoundTripKeepsEveryFigure) {
   EXPECT_EQ(back->counters.passes.at("core"), 1);
   EXPECT_DOUBLE_EQ(back->timing.median_s, 238e-6);
   EXPECT_EQ(back->status, run_status::measured);
+}
+
+TEST(MeasurementJson, RoundTripKeepsEveryFieldOfEveryPart) {
+  // Every field set to a value of its own (no two alike, none the default), so a key that the writer
+  // and the reader spell differently, or one of them lacks, shows as a mismatch here.
+  measurement m;
+  m.case_name = "every_field";
+  m.status = run_status::faulted;
+  m.error = "an error";
+  m.device = {"GPU name", "GPU-uuid", "580.1", "GH100", 9, 1, 132, 5e7, 6e7};
+  counter_values& k = m.counters;
+  k.available = true;
+  k.unavailable_reason = "a reason";
+  k.permission_denied = true;
+  k.dram_read_bytes = 1;
+  k.dram_write_bytes = 2;
+  k.l2_bytes = 3;
+  k.l2_read_sectors = 4;
+  k.l2_write_sectors = 5;
+  k.l1_available = true;
+  k.l1_read_sectors = 6;
+  k.l1_write_sectors = 7;
+  k.duration_s = 8;
+  k.sm_clock_hz = 9;
+  k.fp_available = true;
+  k.fp_instructions = {{"ffma", 10}, {"dadd", 11}};
+  k.tensor_available = true;
+  k.tensor_ops = {{"sm__ops_path_tensor", 12}};
+  k.passes = {{"core", 1}, {"fp", 2}};
+  k.ranges_expected = 13;
+  k.notes = {"note one", "note two"};
+  timing_values& t = m.timing;
+  t = {true, 14, 15, 16, 17, 18, true, 19, 20, 21, {"sw_power_cap"}};
+  const auto back = measurement_from_json(measurement_to_json(m));
+  ASSERT_TRUE(back.ok()) << back.err().message;
+  EXPECT_EQ(back->case_name, m.case_name);
+  EXPECT_EQ(back->status, m.status);
+  EXPECT_EQ(back->error, m.error);
+  const device_snapshot& d = back->device;
+  EXPECT_EQ(std::tie(d.name, d.uuid, d.driver_version, d.chip, d.cc_major, d.cc_minor, d.sm_count),
+            std::tie(m.device.name, m.device.uuid, m.device.driver_version, m.device.chip, m.device.cc_major,
+                     m.device.cc_minor, m.device.sm_count));
+  EXPECT_EQ(d.l2_bytes, 5e7);
+  EXPECT_EQ(d.flush_bytes, 6e7);
+  const counter_values& c = back->counters;
+  EXPECT_EQ(std::tie(c.available, c.unavailable_reason, c.permission_denied, c.l1_available, c.fp_available,
+                     c.tensor_available, c.ranges_expected),
+            std::tie(k.available, k.unavailable_reason, k.permission_denied, k.l1_available, k.fp_available,
+                     k.tensor_available, k.ranges_expected));
+  EXPECT_EQ((std::vector<double>{c.dram_read_bytes, c.dram_write_bytes, c.l2_bytes, c.l2_read_sectors,
+                                 c.l2_write_sectors, c.l1_read_sectors, c.l1_write_sectors, c.duration_s,
+                                 c.sm_clock_hz}),
+            (std::vector<double>{1, 2, 3, 4, 5, 6, 7, 8, 9}));
+  EXPECT_EQ(c.fp_instructions, k.fp_instructions);
+  EXPECT_EQ(c.tensor_ops, k.tensor_ops);
+  EXPECT_EQ(c.passes, k.passes);
+  EXPECT_EQ(c.notes, k.notes);
+  const timing_values& b = back->timing;
+  EXPECT_EQ(std::tie(b.available, b.warmup, b.repetitions, b.clock_available, b.throttle_reasons),
+            std::tie(t.available, t.warmup, t.repetitions, t.clock_available, t.throttle_reasons));
+  EXPECT_EQ((std::vector<double>{b.median_s, b.min_s, b.max_s, b.sm_mhz_min, b.sm_mhz_max, b.sm_mhz_mean}),
+            (std::vector<double>{16, 17, 18, 19, 20, 21}));
+}
+
+TEST(MeasurementJson, AMeasurementFromBeforeTheL1LevelReadsWithoutIt) {
+  measurement m = recorded_saxpy();
+  std::string text = measurement_to_json(m);
+  for (const std::string key : {"\"l1_available\":false,", "\"l1_read_sectors\":0.0,", "\"l1_write_sectors\":0.0,"}) {
+    const auto at = text.find(key);
+    ASSERT_NE(at, std::string::npos) << key << " not in " << text;
+    text.erase(at, key.size());
+  }
+  const auto back = measurement_from_json(text);
+  ASSERT_TRUE(back.ok()) << back.err().message;
+  EXPECT_FALSE(back->counters.l1_available);
+  EXPECT_DOUBLE_EQ(back->counters.dram_read_bytes, 5.369e8);
 }
 
 TEST(MeasurementJson, UnmeasuredFiguresSurviveTheRoundTripAsNaN) {

@@ -30,20 +30,33 @@ namespace {
 
 constexpr int unroll = 4;  // loads in flight per thread before the first store: memory-level parallelism
 
+/// Plain loads and stores: the default cache policy.
+struct plain_access {
+  __device__ __forceinline__ static float4 load(const float4* __restrict__ p) { return *p; }
+  __device__ __forceinline__ static void store(float4* __restrict__ p, float4 v) { *p = v; }
+};
+
+/// Streaming cache hints (ld.global.cs / st.global.cs: evict first), which keep the copied lines from
+/// displacing each other in L2 for no reuse.
+struct streaming_access {
+  __device__ __forceinline__ static float4 load(const float4* __restrict__ p) { return __ldcs(p); }
+  __device__ __forceinline__ static void store(float4* __restrict__ p, float4 v) { __stcs(p, v); }
+};
+
 /// out[i] = in[i] over n float4s (16 bytes read + 16 written per element), U loads in flight per thread
-/// (U x 16 bytes) before the first store.
-template <int U>
+/// (U x 16 bytes) before the first store, each load and store by Access's cache policy.
+template <int U, class Access = plain_access>
 __global__ void copy_float4_unrolled(const float4* __restrict__ in, float4* __restrict__ out, std::size_t n) {
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
   std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   for (; i + (U - 1) * stride < n; i += U * stride) {
     float4 v[U];
 #pragma unroll
-    for (int u = 0; u < U; ++u) v[u] = in[i + u * stride];
+    for (int u = 0; u < U; ++u) v[u] = Access::load(in + i + u * stride);
 #pragma unroll
-    for (int u = 0; u < U; ++u) out[i + u * stride] = v[u];
+    for (int u = 0; u < U; ++u) Access::store(out + i + u * stride, v[u]);
   }
-  for (; i < n; i += stride) out[i] = in[i];
+  for (; i < n; i += stride) Access::store(out + i, Access::load(in + i));
 }
 
 /// The copy with U loads in flight per thread over a contiguous chunk per block (each block copies
@@ -58,11 +71,11 @@ __global__ void copy_float4_chunked(const float4* __restrict__ in, float4* __res
   for (; i + (U - 1) * blockDim.x < end; i += static_cast<std::size_t>(U) * blockDim.x) {
     float4 v[U];
 #pragma unroll
-    for (int u = 0; u < U; ++u) v[u] = __ldcs(in + i + u * blockDim.x);
+    for (int u = 0; u < U; ++u) v[u] = streaming_access::load(in + i + u * blockDim.x);
 #pragma unroll
-    for (int u = 0; u < U; ++u) __stcs(out + i + u * blockDim.x, v[u]);
+    for (int u = 0; u < U; ++u) streaming_access::store(out + i + u * blockDim.x, v[u]);
   }
-  for (; i < end; i += blockDim.x) __stcs(out + i, __ldcs(in + i));
+  for (; i < end; i += blockDim.x) streaming_access::store(out + i, streaming_access::load(in + i));
 }
 
 // Cache-level accesses in PTX, volatile so that the compiler neither hoists a load out of the pass
@@ -152,21 +165,6 @@ __global__ void read_l1_ca(const float4* __restrict__ window, int n, int passes,
   }
   const float sum = (acc[0] + acc[1]) + (acc[2] + acc[3]);
   if (sum == sentinel) sink[blockIdx.x * blockDim.x + threadIdx.x] = sum;
-}
-
-/// The same copy with streaming cache hints (ld.global.cs / st.global.cs: evict first), which keeps the
-/// copied lines from displacing each other in L2 for no reuse.
-__global__ void copy_float4_streaming(const float4* __restrict__ in, float4* __restrict__ out, std::size_t n) {
-  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
-  std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  for (; i + (unroll - 1) * stride < n; i += unroll * stride) {
-    float4 v[unroll];
-#pragma unroll
-    for (int u = 0; u < unroll; ++u) v[u] = __ldcs(in + i + u * stride);
-#pragma unroll
-    for (int u = 0; u < unroll; ++u) __stcs(out + i + u * stride, v[u]);
-  }
-  for (; i < n; i += stride) __stcs(out + i, __ldcs(in + i));
 }
 
 /// Sums n float4s per thread; stores the sum only when it equals @p sentinel (NaN at run time, so never),
@@ -302,8 +300,8 @@ result<std::vector<bandwidth_result>> measure_bandwidth(const device_properties&
                      [=](int g, int b, cudaStream_t s) { copy_float4_unrolled<unroll><<<g, b, 0, s>>>(in, out, n_half); }));
   ROOFLINT_TRY(sweep(copy_float4_unrolled<8>, "copy_float4_u8", memory_level::dram, "copy", copy_bytes, ws,
                      [=](int g, int b, cudaStream_t s) { copy_float4_unrolled<8><<<g, b, 0, s>>>(in, out, n_half); }));
-  ROOFLINT_TRY(sweep(copy_float4_streaming, "copy_float4_streaming", memory_level::dram, "copy", copy_bytes, ws,
-                     [=](int g, int b, cudaStream_t s) { copy_float4_streaming<<<g, b, 0, s>>>(in, out, n_half); }));
+  ROOFLINT_TRY(sweep(copy_float4_unrolled<unroll, streaming_access>, "copy_float4_streaming", memory_level::dram, "copy", copy_bytes, ws,
+                     [=](int g, int b, cudaStream_t s) { copy_float4_unrolled<unroll, streaming_access><<<g, b, 0, s>>>(in, out, n_half); }));
   ROOFLINT_TRY(sweep(copy_float4_chunked<8>, "copy_float4_chunked_u8", memory_level::dram, "copy", copy_bytes, ws,
                      [=](int g, int b, cudaStream_t s) { copy_float4_chunked<8><<<g, b, 0, s>>>(in, out, n_half); }));
   ROOFLINT_TRY(sweep(read_float4, "read_float4", memory_level::dram, "read", all_bytes, ws,

@@ -104,6 +104,14 @@ result<sustained_timing> measure_sustained(cudaStream_t stream, const launch_fn&
   const double per_launch_s = std::max(summarize(out.burst_s).median_s, 1e-6);
   const int batch = std::clamp(static_cast<int>(0.05 / per_launch_s), 1, 1000);
   event_batch batches[2];
+  // Reads a finished batch; its times count when it was queued inside the window.
+  const auto collect = [&out](event_batch& b) -> result<void> {
+    const bool counted = b.in_window;
+    auto timed = b.collect();
+    if (!timed) return timed.err();
+    if (counted) out.sustained_s.insert(out.sustained_s.end(), timed->begin(), timed->end());
+    return success();
+  };
   int current = 0;
   bool in_window = false;
   auto window_start = clock::now();
@@ -121,28 +129,21 @@ result<sustained_timing> measure_sustained(cudaStream_t stream, const launch_fn&
       return queued.err();
     }
     batches[current].in_window = in_window;
-    event_batch& previous = batches[1 - current];
-    if (previous.pending()) {
-      const bool counted = previous.in_window;
-      auto timed = previous.collect();
-      if (!timed) {
+    if (event_batch& previous = batches[1 - current]; previous.pending()) {
+      if (auto read = collect(previous); !read) {
         (void)sampler.stop();
-        return timed.err();
+        return read.err();
       }
-      if (counted) out.sustained_s.insert(out.sustained_s.end(), timed->begin(), timed->end());
     }
     current = 1 - current;
   }
   // Drain the batch still in flight (it belongs to the window: it was queued in it).
   for (event_batch& b : batches) {
     if (!b.pending()) continue;
-    const bool counted = b.in_window;
-    auto timed = b.collect();
-    if (!timed) {
+    if (auto read = collect(b); !read) {
       (void)sampler.stop();
-      return timed.err();
+      return read.err();
     }
-    if (counted) out.sustained_s.insert(out.sustained_s.end(), timed->begin(), timed->end());
   }
   out.sustained_clocks = sampler.stop();
   return out;

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -116,6 +117,23 @@ class config {
   host host_;
 };
 
+/// The entry of a batch's values that range @p index of its counter data, named @p name, belongs to:
+/// the number the name is ("0", "1", ...: the push order in user range, the launch order in auto range)
+/// when it is below @p entries; else the range's own index when CUPTI recorded all @p entries ranges
+/// (@p recorded), in order; else none (the range cannot be placed).
+inline std::optional<std::size_t> batch_entry_of_range(const std::string& name, std::size_t index, std::size_t entries,
+                                                       std::size_t recorded) {
+  std::size_t n = 0;
+  bool digits = !name.empty() && name.size() <= 9;
+  for (const char c : name) {
+    if (c < '0' || c > '9') digits = false;
+    if (digits) n = n * 10 + static_cast<std::size_t>(c - '0');
+  }
+  if (digits && n < entries) return n;
+  if (recorded == entries && index < entries) return index;
+  return std::nullopt;
+}
+
 /// CUPTI result code and name; "CUPTI_ERROR_INSUFFICIENT_PRIVILEGES (35): ..." style text.
 std::string describe(int cupti_result);
 
@@ -157,8 +175,29 @@ class range_profiler {
   result<void> start();
   result<std::vector<double>> finish(const config& cfg, int launches);
 
+  /// Many windows in one profiling session, for launches someone else makes (one-pass configs only,
+  /// user replay: the one pass is the program's own launches). open_batch() sets @p cfg up for
+  /// @p capacity ranges and starts the profiler once; close_batch() stops, decodes and evaluates every
+  /// range. A Start/Stop per launch costs tens of ms on the H200 (docs/verifier.md), which a batch pays
+  /// once. @p user_range: each window is push_range(), the launches, pop_range() (synchronise before
+  /// both: a user range counts whatever the device does between them); else auto range: every kernel
+  /// launched while the batch is open is a range of its own, in launch order (the caller keeps count).
+  result<void> open_batch(const config& cfg, int capacity, bool user_range);
+  bool batch_open() const;
+  /// @return Windows pushed in the open batch so far (0 when none is open).
+  int batch_ranges() const;
+  int batch_capacity() const;
+  /// @return The window's index in the batch (the range's name).
+  result<int> push_range();
+  result<void> pop_range();
+  /// @return User range: per window, in push order, its metric values in the config's order; empty for
+  /// a window CUPTI recorded no range for (or one still open at close, which is dropped). Auto range:
+  /// per range CUPTI recorded, in launch order.
+  result<std::vector<std::optional<std::vector<double>>>> close_batch();
+
  private:
   range_profiler() = default;
+  result<void> set_up(const config& cfg, int capacity, int range_mode);
   struct state;
   std::unique_ptr<state> state_;
 };

@@ -48,12 +48,28 @@ struct range_profiler::state {
   std::vector<std::uint8_t> availability;
   /// Whether `object` has collected once; a later collection reuses it only as reusable() says.
   bool object_used = false;
-  /// The config image of the last collection, when that collection finished cleanly (else null), and
-  /// its range capacity: the same one-pass config again keeps the enabled profiler.
-  const std::vector<std::uint8_t>* clean_image = nullptr;
-  int clean_capacity = 0;
-  /// The counter data image of the collection in progress (arm() to finish()).
+  /// The last collection, when it finished cleanly: the same one-pass config again, at the same
+  /// capacity and range mode, keeps the enabled profiler (only the counter data is initialised anew).
+  struct clean_collection {
+    const std::vector<std::uint8_t>* image = nullptr;
+    int capacity = 0;
+    CUpti_ProfilerRange range = CUPTI_AutoRange;
+  };
+  std::optional<clean_collection> clean;
+  /// The counter data image of the collection in progress (arm() to finish(), or a batch).
   std::vector<std::uint8_t> counter_data;
+  /// The batch in progress (open_batch() to close_batch()): user range, one range per window.
+  struct open_batch_state {
+    const config* cfg = nullptr;
+    int capacity = 0;
+    bool user_range = false;  ///< else auto range: every kernel of the session is a range
+    int pushed = 0;
+    bool range_open = false;
+  };
+  std::optional<open_batch_state> batch;
+  /// The environment's switches, read once when the profiler is created.
+  bool always_reenable = false;  ///< ROOFLINT_PROFILER_REENABLE=1
+  bool forced_kernel_replay = false;  ///< ROOFLINT_PROFILER_REPLAY=kernel
 
   ~state() {
     if (object) {
@@ -79,6 +95,15 @@ result<range_profiler> range_profiler::create(int ordinal) {
   range_profiler rp;
   rp.state_ = std::make_unique<state>();
   state& s = *rp.state_;
+  // ROOFLINT_PROFILER_REENABLE=1: a fresh enable before every collection (the behaviour before reuse,
+  // kept as a switch for a CUPTI that fails on reuse, and to measure what reuse saves).
+  // ROOFLINT_PROFILER_REPLAY=kernel: kernel replay for every config (a CUPTI that misbehaves in user replay).
+  const auto env_is = [](const char* name, const char* value) {
+    const char* v = std::getenv(name);
+    return v && std::string(v) == value;
+  };
+  s.always_reenable = env_is("ROOFLINT_PROFILER_REENABLE", "1");
+  s.forced_kernel_replay = env_is("ROOFLINT_PROFILER_REPLAY", "kernel");
   ROOFLINT_TRY_CUDA(cudaSetDevice(ordinal));
   ROOFLINT_TRY_CUDA(cudaFree(nullptr));  // creates the primary context
   // The driver's cuCtxGetCurrent through the runtime, so that the library does not link libcuda.so.1:
@@ -158,29 +183,20 @@ result<range_profiler*> range_profiler::shared(int ordinal) {
 }
 
 namespace {
-/// Whether ROOFLINT_PROFILER_REENABLE=1 asks for a fresh enable before every collection (the behaviour
-/// before reuse, kept as a switch for a CUPTI that fails on reuse, and to measure what reuse saves).
-bool always_reenable() {
-  const char* v = std::getenv("ROOFLINT_PROFILER_REENABLE");
-  return v && std::string(v) == "1";
-}
-
 /// The replay mode for a config of @p passes. One pass needs no replay: user replay, in which the one
 /// pass is the launch itself and CUPTI saves and restores no device memory around it. Measured on the
 /// H200 (2026-12-01, 72 launches of the example program under rooflint-verify): CUPTI's time inside each
 /// launch call fell from 45.7 ms to 0.1 ms, the run from 5.62 to 4.52 s, with the same verdicts and bytes
 /// within 0.2% (one 2 MB kernel 10% lower: kernel replay's own traffic). More passes: kernel replay.
-/// ROOFLINT_PROFILER_REPLAY=kernel keeps kernel replay for every config (a CUPTI that misbehaves).
-CUpti_ProfilerReplayMode replay_mode(std::size_t passes) {
-  const char* v = std::getenv("ROOFLINT_PROFILER_REPLAY");
-  const bool forced_kernel = v && std::string(v) == "kernel";
+/// @p forced_kernel: ROOFLINT_PROFILER_REPLAY=kernel keeps kernel replay for every config.
+CUpti_ProfilerReplayMode replay_mode(std::size_t passes, bool forced_kernel) {
   return passes == 1 && !forced_kernel ? CUPTI_UserReplay : CUPTI_KernelReplay;
 }
 
 /// Sizes @p data for @p names and @p capacity ranges, initialises it and sets @p image as the config.
 result<void> set_up_collection(CUpti_RangeProfiler_Object* object, std::vector<const char*>& names,
                                int capacity, const std::vector<std::uint8_t>& image, std::vector<std::uint8_t>& data,
-                               bool resize, CUpti_ProfilerReplayMode replay) {
+                               bool resize, CUpti_ProfilerReplayMode replay, CUpti_ProfilerRange range) {
   if (resize) {
     CUpti_RangeProfiler_GetCounterDataSize_Params size{CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE};
     size.pRangeProfilerObject = object;
@@ -206,7 +222,7 @@ result<void> set_up_collection(CUpti_RangeProfiler_Object* object, std::vector<c
   set.pConfig = image.data();
   set.counterDataImageSize = data.size();
   set.pCounterDataImage = data.data();
-  set.range = CUPTI_AutoRange;
+  set.range = range;
   set.replayMode = replay;
   set.maxRangesPerPass = static_cast<std::size_t>(capacity);
   set.numNestingLevels = 1;
@@ -218,29 +234,30 @@ result<void> set_up_collection(CUpti_RangeProfiler_Object* object, std::vector<c
 }
 }  // namespace
 
-result<void> range_profiler::arm(const config& cfg, int launches) {
+/// Sets @p cfg up on the profiler for @p capacity ranges in @p range mode: keeps the enabled profiler
+/// when the last collection was the same one-pass config, capacity and mode and ended cleanly (a fresh
+/// enable costs the first Start's set-up again, ~0.2 s per launch under rooflint-verify on the H200);
+/// otherwise re-enables it (reenable() says what failed without it).
+result<void> range_profiler::set_up(const config& cfg, int capacity, int range_mode) {
   state& s = *state_;
-  // One more range than launches: a case that launches more kernels than it declares shows up as an
-  // extra range instead of being dropped silently at the capacity (docs/cupti.md §7).
-  const int capacity = launches + 1;
+  const auto range = static_cast<CUpti_ProfilerRange>(range_mode);
   std::vector<const char*> names;
   for (const auto& m : cfg.metrics()) names.push_back(m.c_str());
-
-  // The same one-pass config as the last clean collection keeps the enabled profiler: a fresh enable
-  // costs the first Start's set-up again (~0.2 s per launch under rooflint-verify on the H200). Only a
-  // different config, or a multi-pass one, needs it (reenable() says what failed without it).
-  const bool reuse = s.object_used && !always_reenable() && cfg.passes() == 1 && s.clean_image == &cfg.image() &&
-                     s.clean_capacity == capacity;
-  s.clean_image = nullptr;
-  const CUpti_ProfilerReplayMode replay = replay_mode(cfg.passes());
-  if (reuse && set_up_collection(s.object, names, capacity, cfg.image(), s.counter_data, false, replay)) {
-    s.clean_capacity = capacity;
-    return success();
-  }
+  const bool reuse = s.object_used && !s.always_reenable && cfg.passes() == 1 && s.clean &&
+                     s.clean->image == &cfg.image() && s.clean->capacity == capacity && s.clean->range == range;
+  s.clean.reset();
+  const CUpti_ProfilerReplayMode replay = range == CUPTI_UserRange ? CUPTI_UserReplay : replay_mode(cfg.passes(), s.forced_kernel_replay);
+  if (reuse && set_up_collection(s.object, names, capacity, cfg.image(), s.counter_data, false, replay, range)) return success();
   if (s.object_used) ROOFLINT_TRY(reenable(s.ctx, s.object));
   s.object_used = true;
-  s.clean_capacity = capacity;
-  return set_up_collection(s.object, names, capacity, cfg.image(), s.counter_data, true, replay);
+  return set_up_collection(s.object, names, capacity, cfg.image(), s.counter_data, true, replay, range);
+}
+
+result<void> range_profiler::arm(const config& cfg, int launches) {
+  if (state_->batch) return error{error_code::internal, "range_profiler::arm while a batch is open"};
+  // One more range than launches: a case that launches more kernels than it declares shows up as an
+  // extra range instead of being dropped silently at the capacity (docs/cupti.md §7).
+  return set_up(cfg, launches + 1, CUPTI_AutoRange);
 }
 
 result<void> range_profiler::start() {
@@ -282,8 +299,98 @@ result<std::vector<double>> range_profiler::finish(const config& cfg, int launch
   }
   for (std::size_t i = 0; i < sum.size(); ++i)
     if (ends_with(cfg.metrics()[i], ".per_second") && info.numTotalRanges > 0) sum[i] /= static_cast<double>(info.numTotalRanges);
-  s.clean_image = &cfg.image();
+  s.clean = state::clean_collection{&cfg.image(), launches + 1, CUPTI_AutoRange};
   return sum;
+}
+
+result<void> range_profiler::open_batch(const config& cfg, int capacity, bool user_range) {
+  state& s = *state_;
+  if (s.batch) return error{error_code::internal, "range_profiler::open_batch: a batch is already open"};
+  if (cfg.passes() != 1)
+    return error{error_code::internal, "range_profiler::open_batch: a batch needs a one-pass config (this one takes " +
+                                           std::to_string(cfg.passes()) + ")"};
+  ROOFLINT_TRY(set_up(cfg, capacity, user_range ? CUPTI_UserRange : CUPTI_AutoRange));
+  CUpti_RangeProfiler_Start_Params start{CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
+  start.pRangeProfilerObject = s.object;
+  ROOFLINT_TRY_CUPTI(cuptiRangeProfilerStart(&start));
+  s.batch = state::open_batch_state{&cfg, capacity, user_range, 0, false};
+  return success();
+}
+
+bool range_profiler::batch_open() const { return state_->batch.has_value(); }
+int range_profiler::batch_ranges() const { return state_->batch ? state_->batch->pushed : 0; }
+int range_profiler::batch_capacity() const { return state_->batch ? state_->batch->capacity : 0; }
+
+result<int> range_profiler::push_range() {
+  state& s = *state_;
+  if (!s.batch || !s.batch->user_range || s.batch->range_open || s.batch->pushed >= s.batch->capacity)
+    return error{error_code::internal, "range_profiler::push_range: no open batch with room for a range"};
+  // The range's name is its index in the batch: close_batch() matches values to windows by it.
+  const std::string name = std::to_string(s.batch->pushed);
+  CUpti_RangeProfiler_PushRange_Params push{CUpti_RangeProfiler_PushRange_Params_STRUCT_SIZE};
+  push.pRangeProfilerObject = s.object;
+  push.pRangeName = name.c_str();
+  ROOFLINT_TRY_CUPTI(cuptiRangeProfilerPushRange(&push));
+  s.batch->range_open = true;
+  return s.batch->pushed++;
+}
+
+result<void> range_profiler::pop_range() {
+  state& s = *state_;
+  if (!s.batch || !s.batch->range_open) return error{error_code::internal, "range_profiler::pop_range: no range is open"};
+  CUpti_RangeProfiler_PopRange_Params pop{CUpti_RangeProfiler_PopRange_Params_STRUCT_SIZE};
+  pop.pRangeProfilerObject = s.object;
+  s.batch->range_open = false;
+  ROOFLINT_TRY_CUPTI(cuptiRangeProfilerPopRange(&pop));
+  return success();
+}
+
+result<std::vector<std::optional<std::vector<double>>>> range_profiler::close_batch() {
+  state& s = *state_;
+  if (!s.batch) return error{error_code::internal, "range_profiler::close_batch: no batch is open"};
+  const state::open_batch_state b = *s.batch;
+  s.batch.reset();
+  if (b.range_open) {  // a window left open (the program ended inside it): close it, its values are dropped
+    CUpti_RangeProfiler_PopRange_Params pop{CUpti_RangeProfiler_PopRange_Params_STRUCT_SIZE};
+    pop.pRangeProfilerObject = s.object;
+    (void)cuptiRangeProfilerPopRange(&pop);
+  }
+  CUpti_RangeProfiler_Stop_Params stop{CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
+  stop.pRangeProfilerObject = s.object;
+  ROOFLINT_TRY_CUPTI(cuptiRangeProfilerStop(&stop));
+  if (!stop.isAllPassSubmitted)
+    return error{error_code::internal, "cuptiRangeProfilerStop: not all passes of the metric group were submitted"};
+  CUpti_RangeProfiler_DecodeData_Params decode{CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE};
+  decode.pRangeProfilerObject = s.object;
+  ROOFLINT_TRY_CUPTI(cuptiRangeProfilerDecodeData(&decode));
+  const std::vector<std::uint8_t>& data = s.counter_data;
+  CUpti_RangeProfiler_GetCounterDataInfo_Params info{CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE};
+  info.pCounterDataImage = data.data();
+  info.counterDataImageSize = data.size();
+  ROOFLINT_TRY_CUPTI(cuptiRangeProfilerGetCounterDataInfo(&info));
+  // Values by the range's name (its window's index): a range CUPTI did not record stays empty, and the
+  // caller reports that window as not measured, never as zeros.
+  // User range: one entry per pushed window. Auto range: one per range CUPTI recorded, a kernel each,
+  // named "0", "1", ... in launch order (the caller checks the count against the kernels it saw).
+  const std::size_t entries = b.user_range ? static_cast<std::size_t>(b.pushed) : info.numTotalRanges;
+  std::vector<std::optional<std::vector<double>>> values(entries);
+  for (std::size_t r = 0; r < info.numTotalRanges; ++r) {
+    CUpti_RangeProfiler_CounterData_GetRangeInfo_Params range{CUpti_RangeProfiler_CounterData_GetRangeInfo_Params_STRUCT_SIZE};
+    range.pCounterDataImage = data.data();
+    range.counterDataImageSize = data.size();
+    range.rangeIndex = r;
+    range.rangeDelimiter = "/";
+    ROOFLINT_TRY_CUPTI(cuptiRangeProfilerCounterDataGetRangeInfo(&range));
+    const std::string name = range.rangeName ? range.rangeName : "";
+    const std::optional<std::size_t> at = batch_entry_of_range(name, r, entries, info.numTotalRanges);
+    if (!at) return error{error_code::internal, "the batch's counter data holds a range named '" + name + "', which no window pushed"};
+    const long window = static_cast<long>(*at);
+    auto v = b.cfg->evaluate(data, r);
+    if (!v) return v.err();
+    values[static_cast<std::size_t>(window)] = std::move(*v);
+  }
+  s.clean = state::clean_collection{&b.cfg->image(), b.capacity, b.user_range ? CUPTI_UserRange : CUPTI_AutoRange};
+  return values;
 }
 
 result<std::vector<double>> range_profiler::collect(const config& cfg, int launches,

@@ -1,6 +1,8 @@
 // The injection library's lines to the parent: one JSON object per line, written with one write()
 // each (O_APPEND), so lines of forked children never interleave.
 
+#include <set>
+
 #include <nlohmann/json.hpp>
 
 #include "rooflint/runtime/inject.h"
@@ -14,6 +16,7 @@ std::string to_json_line(const launch_event& e) {
                    {"sizes", e.sizes},   {"size_values", e.size_values},   {"measured", e.measured},
                    {"not_measured", e.not_measured}};
   if (e.m) j["measurement"] = nlohmann::json::parse(measurement_to_json(*e.m));
+  if (!e.pending.empty()) j["pending"] = e.pending;
   return j.dump() + "\n";
 }
 
@@ -31,6 +34,7 @@ result<launch_event> launch_event_from_json(const std::string& line) {
     e.size_values = j.value("size_values", std::vector<double>{});
     e.measured = j.value("measured", false);
     e.not_measured = j.value("not_measured", "");
+    e.pending = j.value("pending", "");
     if (j.contains("measurement")) {
       auto m = measurement_from_json(j["measurement"].dump());
       if (!m) return m.err();
@@ -40,6 +44,16 @@ result<launch_event> launch_event_from_json(const std::string& line) {
   } catch (const nlohmann::json::exception& ex) {
     return error{error_code::invalid_argument, std::string("a line of the injection library is not valid: ") + ex.what()};
   }
+}
+
+std::vector<launch_event> settle_pending(std::vector<launch_event> events) {
+  std::set<std::string> settled;
+  for (const launch_event& e : events)
+    if (!e.pending.empty() && e.measured) settled.insert(e.pending);
+  std::vector<launch_event> out;
+  for (launch_event& e : events)
+    if (e.pending.empty() || e.measured || !settled.count(e.pending)) out.push_back(std::move(e));
+  return out;
 }
 
 std::string to_json_line(const api_counts& c) {

@@ -99,7 +99,7 @@ program_report make_program_report(const std::vector<manifest_kernel>& kernels, 
 
   std::vector<grouped_case> groups;
   std::vector<std::pair<const manifest_kernel*, std::string>> unbound;  // first problem per kernel
-  for (const launch_event& e : events) {
+  for (const launch_event& e : settle_pending(events)) {
     const auto found = by_symbol.find(e.mangled_name);
     if (found == by_symbol.end()) continue;
     const manifest_kernel& k = *found->second;
@@ -141,6 +141,14 @@ program_report make_program_report(const std::vector<manifest_kernel>& kernels, 
     measured.push_back(std::move(m));
   }
   out.run = compare_cases(sources, measured, options, ceilings);
+  // The library's way of counting, when it batched (its note on each launch counted so).
+  const bool batched = std::any_of(measured.begin(), measured.end(), [](const measurement& m) {
+    return std::any_of(m.counters.notes.begin(), m.counters.notes.end(),
+                       [](const std::string& n) { return n.find("in a batch of windows") != std::string::npos; });
+  });
+  if (batched)
+    out.run.counters_mode = "CUPTI range profiler (batched: one user-replay session over many launches, a user range "
+                            "per measured launch or region instance; time from CUDA events)";
 
   for (case_report& r : out.run.cases) {
     for (const manifest_kernel& mk : kernels)

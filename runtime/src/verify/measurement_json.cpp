@@ -1,7 +1,14 @@
 // A measurement as JSON: the line a case's child process sends to the parent, and the "measured"
 // part of the JSON report. Units are in the keys.
 
+#include <cstdio>
 #include <limits>
+#include <map>
+#include <string>
+#include <type_traits>
+#include <variant>
+#include <vector>
+
 #include <nlohmann/json.hpp>
 
 #include "rooflint/io/atomic_file.h"
@@ -10,62 +17,126 @@
 
 namespace rooflint::runtime {
 
+namespace {
+
+// Each part of a measurement is a table of (key, member) pairs: the writer and the reader walk the same
+// table, so a field is named once. Numbers are doubles; NaN (a figure not measured) is written as null
+// and read back as NaN. Derived figures (l2_read_bytes, fp32_flops, ...) are written for readers of the
+// report and not read back: they follow from the fields.
+template <class S>
+using member = std::variant<double S::*, int S::*, bool S::*, std::string S::*, std::vector<std::string> S::*,
+                            std::map<std::string, double> S::*, std::map<std::string, int> S::*>;
+
+template <class S>
+struct field {
+  const char* key;
+  member<S> at;
+  bool since_l1 = false;  ///< absent in measurements recorded before the L1 level: left at its default
+};
+
+const field<device_snapshot> device_fields[] = {
+    {"name", &device_snapshot::name},
+    {"uuid", &device_snapshot::uuid},
+    {"driver_version", &device_snapshot::driver_version},
+    {"chip", &device_snapshot::chip},
+    {"sm_count", &device_snapshot::sm_count},
+    {"l2_bytes", &device_snapshot::l2_bytes},
+    {"l2_flush_bytes", &device_snapshot::flush_bytes},
+};
+
+const field<counter_values> counter_fields[] = {
+    {"available", &counter_values::available},
+    {"unavailable_reason", &counter_values::unavailable_reason},
+    {"permission_denied", &counter_values::permission_denied},
+    {"dram_read_bytes", &counter_values::dram_read_bytes},
+    {"dram_write_bytes", &counter_values::dram_write_bytes},
+    {"l2_bytes", &counter_values::l2_bytes},
+    {"l2_read_sectors", &counter_values::l2_read_sectors},
+    {"l2_write_sectors", &counter_values::l2_write_sectors},
+    {"l1_available", &counter_values::l1_available, true},
+    {"l1_read_sectors", &counter_values::l1_read_sectors, true},
+    {"l1_write_sectors", &counter_values::l1_write_sectors, true},
+    {"duration_s", &counter_values::duration_s},
+    {"sm_clock_hz", &counter_values::sm_clock_hz},
+    {"fp_available", &counter_values::fp_available},
+    {"fp_thread_instructions", &counter_values::fp_instructions},
+    {"tensor_available", &counter_values::tensor_available},
+    {"tensor_flops_by_metric", &counter_values::tensor_ops},
+    {"passes", &counter_values::passes},
+    {"ranges_per_group", &counter_values::ranges_expected},
+    {"notes", &counter_values::notes},
+};
+
+const field<timing_values> timing_fields[] = {
+    {"available", &timing_values::available},
+    {"warmup_runs", &timing_values::warmup},
+    {"repetitions", &timing_values::repetitions},
+    {"median_s", &timing_values::median_s},
+    {"min_s", &timing_values::min_s},
+    {"max_s", &timing_values::max_s},
+    {"clock_available", &timing_values::clock_available},
+    {"sm_mhz_min", &timing_values::sm_mhz_min},
+    {"sm_mhz_max", &timing_values::sm_mhz_max},
+    {"sm_mhz_mean", &timing_values::sm_mhz_mean},
+    {"throttle_reasons", &timing_values::throttle_reasons},
+};
+
+/// A number as written: null is NaN (not measured).
+double number(const nlohmann::json& v) {
+  return v.is_null() ? std::numeric_limits<double>::quiet_NaN() : v.get<double>();
+}
+
+template <class S, std::size_t N>
+nlohmann::json write_fields(const S& s, const field<S> (&fields)[N]) {
+  nlohmann::json out = nlohmann::json::object();
+  for (const field<S>& f : fields) std::visit([&](auto m) { out[f.key] = s.*m; }, f.at);
+  return out;
+}
+
+/// Reads every field of @p fields from @p j (throws nlohmann's exception on a missing key or a wrong type).
+template <class S, std::size_t N>
+void read_fields(const nlohmann::json& j, S& s, const field<S> (&fields)[N]) {
+  for (const field<S>& f : fields) {
+    if (f.since_l1 && !j.contains(f.key)) continue;
+    const nlohmann::json& v = j.at(f.key);
+    std::visit(
+        [&](auto m) {
+          using T = std::remove_reference_t<decltype(s.*m)>;
+          if constexpr (std::is_same_v<T, double>) {
+            s.*m = number(v);
+          } else if constexpr (std::is_same_v<T, std::map<std::string, double>>) {
+            for (const auto& [k, x] : v.items()) (s.*m)[k] = number(x);
+          } else {
+            s.*m = v.get<T>();
+          }
+        },
+        f.at);
+  }
+}
+
+}  // namespace
+
 namespace detail {
 
 nlohmann::json to_json_value(const measurement& m) {
   using nlohmann::json;
   const counter_values& k = m.counters;
-  const timing_values& t = m.timing;
-  json fp = json::object(), tensor = json::object(), passes = json::object();
-  for (const auto& [op, v] : k.fp_instructions) fp[op] = v;
-  for (const auto& [metric, v] : k.tensor_ops) tensor[metric] = v;
-  for (const auto& [group, v] : k.passes) passes[group] = v;
+  json device = write_fields(m.device, device_fields);
+  device["compute_capability"] = std::to_string(m.device.cc_major) + "." + std::to_string(m.device.cc_minor);
+  json counters = write_fields(k, counter_fields);
+  counters["l2_read_bytes"] = k.l2_read_bytes();
+  counters["l2_write_bytes"] = k.l2_write_bytes();
+  counters["fp32_flops"] = k.fp32_flops();
+  counters["fp64_flops"] = k.fp64_flops();
+  counters["fp16_flops"] = k.fp16_flops();
+  counters["tensor_flops"] = k.tensor_flops();
   return {
       {"case", m.case_name},
       {"run_status", std::string(name(m.status))},
       {"error", m.error},
-      {"device",
-       {{"name", m.device.name}, {"uuid", m.device.uuid}, {"driver_version", m.device.driver_version}, {"chip", m.device.chip}, {"compute_capability", std::to_string(m.device.cc_major) + "." + std::to_string(m.device.cc_minor)},
-        {"sm_count", m.device.sm_count}, {"l2_bytes", m.device.l2_bytes}, {"l2_flush_bytes", m.device.flush_bytes}}},
-      {"counters",
-       {{"available", k.available},
-        {"unavailable_reason", k.unavailable_reason},
-        {"permission_denied", k.permission_denied},
-        {"dram_read_bytes", k.dram_read_bytes},
-        {"dram_write_bytes", k.dram_write_bytes},
-        {"l2_bytes", k.l2_bytes},
-        {"l2_read_sectors", k.l2_read_sectors},
-        {"l2_write_sectors", k.l2_write_sectors},
-        {"l2_read_bytes", k.l2_read_bytes()},
-        {"l2_write_bytes", k.l2_write_bytes()},
-        {"l1_available", k.l1_available},
-        {"l1_read_sectors", k.l1_read_sectors},
-        {"l1_write_sectors", k.l1_write_sectors},
-        {"duration_s", k.duration_s},
-        {"sm_clock_hz", k.sm_clock_hz},
-        {"fp_available", k.fp_available},
-        {"fp_thread_instructions", fp},
-        {"fp32_flops", k.fp32_flops()},
-        {"fp64_flops", k.fp64_flops()},
-        {"fp16_flops", k.fp16_flops()},
-        {"tensor_available", k.tensor_available},
-        {"tensor_flops_by_metric", tensor},
-        {"tensor_flops", k.tensor_flops()},
-        {"passes", passes},
-        {"ranges_per_group", k.ranges_expected},
-        {"notes", k.notes}}},
-      {"timing",
-       {{"available", t.available},
-        {"warmup_runs", t.warmup},
-        {"repetitions", t.repetitions},
-        {"median_s", t.median_s},
-        {"min_s", t.min_s},
-        {"max_s", t.max_s},
-        {"clock_available", t.clock_available},
-        {"sm_mhz_min", t.sm_mhz_min},
-        {"sm_mhz_max", t.sm_mhz_max},
-        {"sm_mhz_mean", t.sm_mhz_mean},
-        {"throttle_reasons", t.throttle_reasons}}},
+      {"device", device},
+      {"counters", counters},
+      {"timing", write_fields(m.timing, timing_fields)},
   };
 }
 
@@ -83,14 +154,6 @@ std::string measurement_to_json(const measurement& m) {
   }
   return value.dump();
 }
-
-namespace {
-/// A number written by to_json_value: NaN (a figure not measured) is written as null; infinities are refused.
-double number(const nlohmann::json& j, const char* key) {
-  const auto& v = j.at(key);
-  return v.is_null() ? std::numeric_limits<double>::quiet_NaN() : v.get<double>();
-}
-}  // namespace
 
 result<measurement> measurement_from_json(const std::string& text) {
   using nlohmann::json;
@@ -110,52 +173,11 @@ result<measurement> measurement_from_json(const std::string& text) {
     if (!known) return error{error_code::internal, "malformed measurement from a case process: unknown run_status '" + status + "'"};
     m.error = j.at("error").get<std::string>();
     const json& d = j.at("device");
-    m.device.name = d.at("name").get<std::string>();
-    m.device.uuid = d.at("uuid").get<std::string>();
-    m.device.driver_version = d.at("driver_version").get<std::string>();
-    m.device.chip = d.at("chip").get<std::string>();
+    read_fields(d, m.device, device_fields);
     const std::string cc = d.at("compute_capability").get<std::string>();
     std::sscanf(cc.c_str(), "%d.%d", &m.device.cc_major, &m.device.cc_minor);
-    m.device.sm_count = d.at("sm_count").get<int>();
-    m.device.l2_bytes = number(d, "l2_bytes");
-    m.device.flush_bytes = number(d, "l2_flush_bytes");
-    const json& c = j.at("counters");
-    counter_values& k = m.counters;
-    k.available = c.at("available").get<bool>();
-    k.unavailable_reason = c.at("unavailable_reason").get<std::string>();
-    k.permission_denied = c.at("permission_denied").get<bool>();
-    k.dram_read_bytes = number(c, "dram_read_bytes");
-    k.dram_write_bytes = number(c, "dram_write_bytes");
-    k.l2_bytes = number(c, "l2_bytes");
-    k.l2_read_sectors = number(c, "l2_read_sectors");
-    k.l2_write_sectors = number(c, "l2_write_sectors");
-    if (c.contains("l1_available")) {  // absent in measurements recorded before the L1 level
-      k.l1_available = c.at("l1_available").get<bool>();
-      k.l1_read_sectors = number(c, "l1_read_sectors");
-      k.l1_write_sectors = number(c, "l1_write_sectors");
-    }
-    k.duration_s = number(c, "duration_s");
-    k.sm_clock_hz = number(c, "sm_clock_hz");
-    k.fp_available = c.at("fp_available").get<bool>();
-    for (const auto& [op, v] : c.at("fp_thread_instructions").items()) k.fp_instructions[op] = v.is_null() ? std::numeric_limits<double>::quiet_NaN() : v.get<double>();
-    k.tensor_available = c.at("tensor_available").get<bool>();
-    for (const auto& [metric, v] : c.at("tensor_flops_by_metric").items()) k.tensor_ops[metric] = v.is_null() ? std::numeric_limits<double>::quiet_NaN() : v.get<double>();
-    for (const auto& [group, v] : c.at("passes").items()) k.passes[group] = v.get<int>();
-    k.ranges_expected = c.at("ranges_per_group").get<int>();
-    k.notes = c.at("notes").get<std::vector<std::string>>();
-    const json& t = j.at("timing");
-    timing_values& tv = m.timing;
-    tv.available = t.at("available").get<bool>();
-    tv.warmup = t.at("warmup_runs").get<int>();
-    tv.repetitions = t.at("repetitions").get<int>();
-    tv.median_s = number(t, "median_s");
-    tv.min_s = number(t, "min_s");
-    tv.max_s = number(t, "max_s");
-    tv.clock_available = t.at("clock_available").get<bool>();
-    tv.sm_mhz_min = number(t, "sm_mhz_min");
-    tv.sm_mhz_max = number(t, "sm_mhz_max");
-    tv.sm_mhz_mean = number(t, "sm_mhz_mean");
-    tv.throttle_reasons = t.at("throttle_reasons").get<std::vector<std::string>>();
+    read_fields(j.at("counters"), m.counters, counter_fields);
+    read_fields(j.at("timing"), m.timing, timing_fields);
     return m;
   } catch (const json::exception& e) {
     return error{error_code::internal, std::string("malformed measurement from a case process: ") + e.what()};

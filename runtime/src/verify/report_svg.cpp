@@ -139,6 +139,199 @@ std::string ratio_words(const comparison& c) {
   return out.empty() ? fmt::format("DRAM {:.1f}x", c.total_ratio) : out;
 }
 
+/// A kernel without ideal FLOPs, for the data-movement panel.
+mover mover_of(const case_report& r, const model::peaks& peaks) {
+  const prediction& p = r.predicted;
+  const comparison& c = r.compared;
+  mover m;
+  m.label = r.name;
+  m.status = r.status;
+  m.compulsory = p.bytes();
+  m.observed = c.traffic_measured ? c.observed_bytes : 0;
+  for (const auto& t : c.levels) m.level_bytes[static_cast<std::size_t>(t.level)] = t.bytes();
+  m.ratio = ratio_words(c);
+  if (c.t_measured_s > 0) {
+    const double bw = c.achieved_bytes_per_s > 0 ? c.achieved_bytes_per_s
+                                                 : (m.observed > 0 ? m.observed : m.compulsory) / c.t_measured_s;
+    m.bandwidth = detail::rate_text(bw, "B");
+    if (peaks.dram_bytes_per_s > 0) m.bandwidth += " of " + detail::rate_text(peaks.dram_bytes_per_s, "B");
+  } else {
+    m.bandwidth = "not timed";
+  }
+  return m;
+}
+
+/// The decade grid, the plot frame, the decade labels and the axis titles.
+std::string grid_and_axes(const axes& a) {
+  std::string s;
+  s += "<g id=\"grid\" stroke=\"#e5e5e5\" stroke-width=\"1\">\n";
+  for (int k = static_cast<int>(a.x0); k <= static_cast<int>(a.x1); ++k)
+    s += fmt::format("  <line x1=\"{0:.1f}\" y1=\"{1}\" x2=\"{0:.1f}\" y2=\"{2}\"/>\n", a.px(std::pow(10.0, k)), top, top + plot_h);
+  for (int k = static_cast<int>(a.y0); k <= static_cast<int>(a.y1); ++k)
+    s += fmt::format("  <line x1=\"{1}\" y1=\"{0:.1f}\" x2=\"{2}\" y2=\"{0:.1f}\"/>\n", a.py(std::pow(10.0, k)), left, left + plot_w);
+  s += "</g>\n<g id=\"axes\">\n";
+  s += fmt::format("  <rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"#333\"/>\n", left, top, plot_w, plot_h);
+  for (int k = static_cast<int>(a.x0); k <= static_cast<int>(a.x1); ++k)
+    s += fmt::format("  <text x=\"{:.1f}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n", a.px(std::pow(10.0, k)),
+                     top + plot_h + 18, decade_label(k, ""));
+  for (int k = static_cast<int>(a.y0); k <= static_cast<int>(a.y1); ++k)
+    s += fmt::format("  <text x=\"{}\" y=\"{:.1f}\" text-anchor=\"end\" dominant-baseline=\"middle\">{}</text>\n", left - 6,
+                     a.py(std::pow(10.0, k)), decade_label(k, "FLOP"));
+  s += fmt::format("  <text x=\"{}\" y=\"{}\" text-anchor=\"middle\">arithmetic intensity (ideal FLOP per byte of each level: "
+                   "circle DRAM, square L2, triangle L1)</text>\n",
+                   left + plot_w / 2, main_h - 20);
+  s += fmt::format("  <text transform=\"translate(18 {}) rotate(-90)\" text-anchor=\"middle\">performance (FLOP/s)</text>\n",
+                   top + plot_h / 2);
+  s += "</g>\n";
+  return s;
+}
+
+/// Roofs: bandwidth diagonal up to the highest ridge, each compute roof from its ridge on, and their labels.
+std::string roofs(const model::peaks& peaks, const std::set<model::math_mode>& modes, const axes& a) {
+  const double x_lo = std::pow(10.0, a.x0), x_hi = std::pow(10.0, a.x1), y_lo = std::pow(10.0, a.y0);
+  std::string s;
+  s += "<g id=\"roofs\" clip-path=\"url(#plot)\" fill=\"none\">\n";
+  if (peaks.dram_bytes_per_s > 0) {
+    double top_ridge = x_lo;
+    for (auto m : modes) top_ridge = std::max(top_ridge, model::ridge(peaks, m));
+    const double x_start = std::max(x_lo, y_lo / peaks.dram_bytes_per_s);
+    s += fmt::format("  <line id=\"bandwidth-roof\" x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"#0969da\" stroke-width=\"2.5\"/>\n",
+                     a.px(x_start), a.py(peaks.dram_bytes_per_s * x_start), a.px(std::min(top_ridge, x_hi)),
+                     a.py(peaks.dram_bytes_per_s * std::min(top_ridge, x_hi)));
+  }
+  double peak_max = 0;
+  for (auto m : modes) peak_max = std::max(peak_max, peaks.flops_per_s[m]);
+  for (const model::memory_level l : {model::memory_level::l2, model::memory_level::l1}) {
+    const double bw = level_bandwidth(peaks, l);
+    if (bw <= 0 || peak_max <= 0) continue;
+    const double x_start = std::max(x_lo, y_lo / bw), x_end = std::min(peak_max / bw, x_hi);
+    s += fmt::format("  <line class=\"level-roof\" id=\"{}-roof\" x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"{}\" stroke-width=\"2\"/>\n",
+                     model::name(l), a.px(x_start), a.py(bw * x_start), a.px(x_end), a.py(bw * x_end), level_color(l));
+  }
+  for (auto m : modes) {
+    const double ridge = model::ridge(peaks, m), peak = peaks.flops_per_s[m];
+    s += fmt::format("  <line class=\"compute-roof\" x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"#8250df\" stroke-width=\"2.5\"/>\n",
+                     a.px(ridge), a.py(peak), a.px(x_hi), a.py(peak));
+    s += fmt::format("  <line class=\"ridge\" x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{0:.1f}\" y2=\"{2}\" stroke=\"#8250df\" stroke-dasharray=\"4 4\"/>\n",
+                     a.px(ridge), a.py(peak), top + plot_h);
+  }
+  s += "</g>\n<g id=\"roof-labels\" font-size=\"11\">\n";
+  if (peaks.dram_bytes_per_s > 0) {
+    const double x = std::pow(10.0, a.x0 + 0.3);
+    const double angle = -std::atan((plot_h / (a.y1 - a.y0)) / (plot_w / (a.x1 - a.x0))) * 180 / M_PI;
+    s += fmt::format("  <text x=\"{:.1f}\" y=\"{:.1f}\" fill=\"#0969da\" transform=\"rotate({:.1f} {:.1f} {:.1f})\">DRAM {}</text>\n",
+                     a.px(x), a.py(peaks.dram_bytes_per_s * x) - 6, angle, a.px(x), a.py(peaks.dram_bytes_per_s * x) - 6,
+                     detail::rate_text(peaks.dram_bytes_per_s, "B"));
+    // The cache levels' roofs, labelled by level at staggered intensities so the labels do not overlap.
+    double offset = 0.3;
+    for (const model::memory_level l : {model::memory_level::l2, model::memory_level::l1}) {
+      const double bw = level_bandwidth(peaks, l);
+      offset += 0.9;
+      if (bw <= 0) continue;
+      double xl = std::pow(10.0, a.x0 + offset);
+      if (a.py(bw * xl) < top + 20) xl = std::pow(10.0, std::log10((y_lo > 0 ? std::pow(10.0, a.y1 - 0.4) : 1) / bw));
+      s += fmt::format("  <text class=\"level-roof-label\" x=\"{:.1f}\" y=\"{:.1f}\" fill=\"{}\" transform=\"rotate({:.1f} {:.1f} {:.1f})\">{} {}</text>\n",
+                       a.px(xl), a.py(bw * xl) - 6, level_color(l), angle, a.px(xl), a.py(bw * xl) - 6, model::label(l),
+                       detail::rate_text(bw, "B"));
+    }
+  }
+  for (auto m : modes) {
+    const double ridge = model::ridge(peaks, m), peak = peaks.flops_per_s[m];
+    s += fmt::format("  <text x=\"{:.1f}\" y=\"{:.1f}\" fill=\"#8250df\" text-anchor=\"end\">{} {}</text>\n", left + plot_w - 4,
+                     a.py(peak) - 5, model::label(m), detail::rate_text(peak, "FLOP"));
+    s += fmt::format("  <text class=\"ridge-label\" x=\"{:.1f}\" y=\"{:.1f}\" fill=\"#8250df\" text-anchor=\"middle\">ridge {} FLOP/B</text>\n",
+                     a.px(ridge), top + plot_h - 6, model::format_significant(ridge));
+  }
+  s += "</g>\n";
+  return s;
+}
+
+/// The data-movement panel's geometry: names right-aligned, a log byte scale, the ratio and bandwidth text.
+struct movement_layout {
+  static constexpr double row_h = 28, bar_w = 420;
+  double note_w = 0;
+  double name_right = 0, bar_x0 = 0, note_x = 0;
+  double panel_top = main_h, rows_top = main_h + 64, rows_bottom = main_h + 64;
+  double b0 = 0, b1 = 1;  // the byte scale, log10
+  double bx(double bytes) const { return bar_x0 + (std::log10(bytes) - b0) / (b1 - b0) * bar_w; }
+};
+
+movement_layout layout_movement(const std::vector<mover>& movers) {
+  movement_layout g;
+  double name_w = 0;
+  double bmin = 1e300, bmax = 0;
+  for (const mover& m : movers) {
+    // Names sit right-aligned against the bars: size their column generously (browser fallback fonts
+    // run ~7 px per character, wider than the 6.5 px estimate that is enough elsewhere).
+    name_w = std::max(name_w, 1.15 * char_w * static_cast<double>(m.label.size()));
+    g.note_w = std::max(g.note_w, char_w * static_cast<double>(m.ratio.size() + 3 + m.bandwidth.size()));
+    for (double b : {m.compulsory, m.observed, m.level_bytes[1], m.level_bytes[2]})
+      if (b > 0) bmin = std::min(bmin, b), bmax = std::max(bmax, b);
+  }
+  g.name_right = std::max(left - 6, 16 + name_w);
+  g.bar_x0 = g.name_right + 16;
+  g.note_x = g.bar_x0 + g.bar_w + 18;
+  if (!movers.empty()) {
+    g.b0 = std::floor(2 * std::log10(bmin / 1.3)) / 2;  // half decades
+    g.b1 = std::ceil(2 * std::log10(bmax * 1.3)) / 2;
+    if (g.b1 - g.b0 < 1.5) g.b0 = std::floor(g.b0 - 0.5), g.b1 = std::ceil(g.b1 + 0.5);
+  }
+  g.rows_bottom = g.rows_top + g.row_h * static_cast<double>(movers.size());
+  return g;
+}
+
+/// Data movement: compulsory (hollow) against observed (filled) DRAM bytes, per kernel without FLOPs.
+std::string data_movement(const std::vector<mover>& movers, const movement_layout& g, double width) {
+  if (movers.empty()) return {};
+  std::string s;
+  s += "<g id=\"data-movement\">\n";
+  s += fmt::format("  <line x1=\"16\" y1=\"{0}\" x2=\"{1}\" y2=\"{0}\" stroke=\"#d0d7de\"/>\n", g.panel_top + 4, width - 16);
+  s += fmt::format("  <text x=\"16\" y=\"{}\" font-size=\"14\" font-weight=\"bold\">data movement (kernels without ideal FLOPs)</text>\n",
+                   g.panel_top + 26);
+  s += fmt::format("  <text x=\"16\" y=\"{}\" fill=\"#555\">hollow: compulsory bytes; filled circle: observed DRAM bytes; square: L2 bytes; triangle: L1 bytes (each level its own, reads + writes); log scale</text>\n",
+                   g.panel_top + 44);
+  for (int k = static_cast<int>(std::ceil(g.b0)); k <= static_cast<int>(std::floor(g.b1)); ++k) {
+    const double x = g.bx(std::pow(10.0, k));
+    s += fmt::format("  <line x1=\"{0:.1f}\" y1=\"{1}\" x2=\"{0:.1f}\" y2=\"{2}\" stroke=\"#e5e5e5\"/>\n", x, g.rows_top - 4, g.rows_bottom + 4);
+    s += fmt::format("  <text x=\"{:.1f}\" y=\"{}\" text-anchor=\"middle\" font-size=\"11\">{}</text>\n", x, g.rows_bottom + 20,
+                     detail::bytes_text(std::pow(10.0, k)));
+  }
+  s += fmt::format("  <text x=\"{:.1f}\" y=\"{}\" text-anchor=\"middle\">bytes per run at each level</text>\n", g.bar_x0 + g.bar_w / 2, g.rows_bottom + 38);
+  double ry = g.rows_top;
+  for (const mover& m : movers) {
+    const std::string c = color(m.status);
+    const double cy = ry + g.row_h / 2;
+    s += fmt::format("  <g class=\"movement\" data-case=\"{}\">\n", xml_escape(m.label));
+    s += fmt::format("    <title>{}: compulsory {}, observed {}</title>\n", xml_escape(m.label), detail::bytes_text(m.compulsory),
+                     m.observed > 0 ? detail::bytes_text(m.observed) : std::string("not measured"));
+    s += fmt::format("    <text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"end\" fill=\"{}\">{}</text>\n", g.name_right, cy + 4, c, xml_escape(m.label));
+    s += fmt::format("    <line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"#eee\"/>\n", g.bar_x0, cy, g.bar_x0 + g.bar_w, cy);
+    const double xc = g.bx(m.compulsory);
+    if (m.observed > 0) {
+      const double xo = g.bx(m.observed);
+      s += fmt::format("    <rect class=\"excess\" x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"10\" fill=\"{}\" fill-opacity=\"0.25\"/>\n",
+                       std::min(xc, xo), cy - 5, std::abs(xo - xc), c);
+    }
+    // Hollow first, the filled observed dot on top and smaller: equal bytes read as a ring around a dot.
+    s += fmt::format("    <circle class=\"compulsory-bytes\" cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"6\" fill=\"white\" stroke=\"{}\" stroke-width=\"2\"/>\n", xc, cy, c);
+    if (m.observed > 0)
+      s += fmt::format("    <circle class=\"observed-bytes\" cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"4.5\" fill=\"{}\"/>\n", g.bx(m.observed), cy, c);
+    for (const model::memory_level l : {model::memory_level::l2, model::memory_level::l1}) {
+      const double b = m.level_bytes[static_cast<std::size_t>(l)];
+      if (b <= 0) continue;
+      s += "    " + level_marker(l, g.bx(b), cy, 4, c,
+                                 fmt::format("class=\"level-bytes\" data-level=\"{}\" stroke=\"{}\" stroke-width=\"1.5\" fill-opacity=\"0.35\"",
+                                             model::name(l), level_color(l))) + "\n";
+    }
+    s += fmt::format("    <text class=\"movement-ratio\" x=\"{:.1f}\" y=\"{:.1f}\"><tspan fill=\"{}\" font-weight=\"bold\">{}</tspan><tspan fill=\"#555\"> | {}</tspan></text>\n",
+                     g.note_x, cy + 4, c, xml_escape(m.ratio), xml_escape(m.bandwidth));
+    s += "  </g>\n";
+    ry += g.row_h;
+  }
+  s += "</g>\n";
+  return s;
+}
+
 }  // namespace
 
 std::string to_svg(const run_report& run) {
@@ -163,22 +356,7 @@ std::string to_svg(const run_report& run) {
       continue;
     }
     if (flops <= 0 || peaks.dram_bytes_per_s <= 0) {
-      mover m;
-      m.label = r.name;
-      m.status = r.status;
-      m.compulsory = p.bytes();
-      m.observed = c.traffic_measured ? c.observed_bytes : 0;
-      for (const auto& t : c.levels) m.level_bytes[static_cast<std::size_t>(t.level)] = t.bytes();
-      m.ratio = ratio_words(c);
-      if (c.t_measured_s > 0) {
-        const double bw = c.achieved_bytes_per_s > 0 ? c.achieved_bytes_per_s
-                                                     : (m.observed > 0 ? m.observed : m.compulsory) / c.t_measured_s;
-        m.bandwidth = detail::rate_text(bw, "B");
-        if (peaks.dram_bytes_per_s > 0) m.bandwidth += " of " + detail::rate_text(peaks.dram_bytes_per_s, "B");
-      } else {
-        m.bandwidth = "not timed";
-      }
-      movers.push_back(m);
+      movers.push_back(mover_of(r, peaks));
       continue;
     }
     const model::workload w{flops, p.bytes(), p.mode};
@@ -229,7 +407,6 @@ std::string to_svg(const run_report& run) {
          std::ceil(std::log10(ymax) + 0.3)};
   if (a.x1 - a.x0 < 5) a.x0 = a.x1 - 5;
   if (a.y1 - a.y0 < 4) a.y0 = a.y1 - 4;
-  const double x_lo = std::pow(10.0, a.x0), x_hi = std::pow(10.0, a.x1), y_lo = std::pow(10.0, a.y0);
 
   // Dot labels: placed in order of y, each nudged down/up a line at a time until its box overlaps no
   // placed label and no dot; a label that would leave the plot on the right goes left of its dot.
@@ -300,33 +477,9 @@ std::string to_svg(const run_report& run) {
   for (const auto& l : labels)
     if (!l.anchor_end) width = std::max(width, l.x + char_w * static_cast<double>(l.text.size()) + 8);
 
-  // Data-movement panel geometry: names right-aligned, a log byte scale, the ratio and bandwidth text.
-  constexpr double row_h = 28, bar_w = 420;
-  double name_w = 0, note_w = 0;
-  double bmin = 1e300, bmax = 0;
-  for (const mover& m : movers) {
-    // Names sit right-aligned against the bars: size their column generously (browser fallback fonts
-    // run ~7 px per character, wider than the 6.5 px estimate that is enough elsewhere).
-    name_w = std::max(name_w, 1.15 * char_w * static_cast<double>(m.label.size()));
-    note_w = std::max(note_w, char_w * static_cast<double>(m.ratio.size() + 3 + m.bandwidth.size()));
-    for (double b : {m.compulsory, m.observed, m.level_bytes[1], m.level_bytes[2]})
-      if (b > 0) bmin = std::min(bmin, b), bmax = std::max(bmax, b);
-  }
-  const double panel_top = main_h;
-  const double rows_top = panel_top + 64;
-  const double name_right = std::max(left - 6, 16 + name_w);
-  const double bar_x0 = name_right + 16;
-  const double note_x = bar_x0 + bar_w + 18;
-  double b0 = 0, b1 = 1;
-  if (!movers.empty()) {
-    b0 = std::floor(2 * std::log10(bmin / 1.3)) / 2;  // half decades
-    b1 = std::ceil(2 * std::log10(bmax * 1.3)) / 2;
-    if (b1 - b0 < 1.5) b0 = std::floor(b0 - 0.5), b1 = std::ceil(b1 + 0.5);
-    width = std::max({width, note_x + note_w + 16, 16 + char_w * 62});
-  }
-  const auto bx = [&](double bytes) { return bar_x0 + (std::log10(bytes) - b0) / (b1 - b0) * bar_w; };
-  const double rows_bottom = rows_top + row_h * static_cast<double>(movers.size());
-  const double height = movers.empty() ? main_h : rows_bottom + 50;
+  const movement_layout panel = layout_movement(movers);
+  if (!movers.empty()) width = std::max({width, panel.note_x + panel.note_w + 16, 16 + char_w * 62});
+  const double height = movers.empty() ? main_h : panel.rows_bottom + 50;
   width = std::ceil(width);
 
   std::string s;
@@ -343,81 +496,9 @@ std::string to_svg(const run_report& run) {
   s += fmt::format("<text x=\"{}\" y=\"24\" font-size=\"16\" font-weight=\"bold\">{}</text>\n", left, xml_escape(title));
   s += fmt::format("<text x=\"{}\" y=\"42\" fill=\"#555\">{}</text>\n", left, xml_escape(peaks_line));
 
-  // Grid and axes.
-  s += "<g id=\"grid\" stroke=\"#e5e5e5\" stroke-width=\"1\">\n";
-  for (int k = static_cast<int>(a.x0); k <= static_cast<int>(a.x1); ++k)
-    s += fmt::format("  <line x1=\"{0:.1f}\" y1=\"{1}\" x2=\"{0:.1f}\" y2=\"{2}\"/>\n", a.px(std::pow(10.0, k)), top, top + plot_h);
-  for (int k = static_cast<int>(a.y0); k <= static_cast<int>(a.y1); ++k)
-    s += fmt::format("  <line x1=\"{1}\" y1=\"{0:.1f}\" x2=\"{2}\" y2=\"{0:.1f}\"/>\n", a.py(std::pow(10.0, k)), left, left + plot_w);
-  s += "</g>\n<g id=\"axes\">\n";
-  s += fmt::format("  <rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"#333\"/>\n", left, top, plot_w, plot_h);
-  for (int k = static_cast<int>(a.x0); k <= static_cast<int>(a.x1); ++k)
-    s += fmt::format("  <text x=\"{:.1f}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n", a.px(std::pow(10.0, k)),
-                     top + plot_h + 18, decade_label(k, ""));
-  for (int k = static_cast<int>(a.y0); k <= static_cast<int>(a.y1); ++k)
-    s += fmt::format("  <text x=\"{}\" y=\"{:.1f}\" text-anchor=\"end\" dominant-baseline=\"middle\">{}</text>\n", left - 6,
-                     a.py(std::pow(10.0, k)), decade_label(k, "FLOP"));
-  s += fmt::format("  <text x=\"{}\" y=\"{}\" text-anchor=\"middle\">arithmetic intensity (ideal FLOP per byte of each level: "
-                   "circle DRAM, square L2, triangle L1)</text>\n",
-                   left + plot_w / 2, main_h - 20);
-  s += fmt::format("  <text transform=\"translate(18 {}) rotate(-90)\" text-anchor=\"middle\">performance (FLOP/s)</text>\n",
-                   top + plot_h / 2);
-  s += "</g>\n";
+  s += grid_and_axes(a);
 
-  // Roofs: bandwidth diagonal up to the highest ridge, each compute roof from its ridge on.
-  s += "<g id=\"roofs\" clip-path=\"url(#plot)\" fill=\"none\">\n";
-  if (peaks.dram_bytes_per_s > 0) {
-    double top_ridge = x_lo;
-    for (auto m : modes) top_ridge = std::max(top_ridge, model::ridge(peaks, m));
-    const double x_start = std::max(x_lo, y_lo / peaks.dram_bytes_per_s);
-    s += fmt::format("  <line id=\"bandwidth-roof\" x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"#0969da\" stroke-width=\"2.5\"/>\n",
-                     a.px(x_start), a.py(peaks.dram_bytes_per_s * x_start), a.px(std::min(top_ridge, x_hi)),
-                     a.py(peaks.dram_bytes_per_s * std::min(top_ridge, x_hi)));
-  }
-  double peak_max = 0;
-  for (auto m : modes) peak_max = std::max(peak_max, peaks.flops_per_s[m]);
-  for (const model::memory_level l : {model::memory_level::l2, model::memory_level::l1}) {
-    const double bw = level_bandwidth(peaks, l);
-    if (bw <= 0 || peak_max <= 0) continue;
-    const double x_start = std::max(x_lo, y_lo / bw), x_end = std::min(peak_max / bw, x_hi);
-    s += fmt::format("  <line class=\"level-roof\" id=\"{}-roof\" x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"{}\" stroke-width=\"2\"/>\n",
-                     model::name(l), a.px(x_start), a.py(bw * x_start), a.px(x_end), a.py(bw * x_end), level_color(l));
-  }
-  for (auto m : modes) {
-    const double ridge = model::ridge(peaks, m), peak = peaks.flops_per_s[m];
-    s += fmt::format("  <line class=\"compute-roof\" x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"#8250df\" stroke-width=\"2.5\"/>\n",
-                     a.px(ridge), a.py(peak), a.px(x_hi), a.py(peak));
-    s += fmt::format("  <line class=\"ridge\" x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{0:.1f}\" y2=\"{2}\" stroke=\"#8250df\" stroke-dasharray=\"4 4\"/>\n",
-                     a.px(ridge), a.py(peak), top + plot_h);
-  }
-  s += "</g>\n<g id=\"roof-labels\" font-size=\"11\">\n";
-  if (peaks.dram_bytes_per_s > 0) {
-    const double x = std::pow(10.0, a.x0 + 0.3);
-    const double angle = -std::atan((plot_h / (a.y1 - a.y0)) / (plot_w / (a.x1 - a.x0))) * 180 / M_PI;
-    s += fmt::format("  <text x=\"{:.1f}\" y=\"{:.1f}\" fill=\"#0969da\" transform=\"rotate({:.1f} {:.1f} {:.1f})\">DRAM {}</text>\n",
-                     a.px(x), a.py(peaks.dram_bytes_per_s * x) - 6, angle, a.px(x), a.py(peaks.dram_bytes_per_s * x) - 6,
-                     detail::rate_text(peaks.dram_bytes_per_s, "B"));
-    // The cache levels' roofs, labelled by level at staggered intensities so the labels do not overlap.
-    double offset = 0.3;
-    for (const model::memory_level l : {model::memory_level::l2, model::memory_level::l1}) {
-      const double bw = level_bandwidth(peaks, l);
-      offset += 0.9;
-      if (bw <= 0) continue;
-      double xl = std::pow(10.0, a.x0 + offset);
-      if (a.py(bw * xl) < top + 20) xl = std::pow(10.0, std::log10((y_lo > 0 ? std::pow(10.0, a.y1 - 0.4) : 1) / bw));
-      s += fmt::format("  <text class=\"level-roof-label\" x=\"{:.1f}\" y=\"{:.1f}\" fill=\"{}\" transform=\"rotate({:.1f} {:.1f} {:.1f})\">{} {}</text>\n",
-                       a.px(xl), a.py(bw * xl) - 6, level_color(l), angle, a.px(xl), a.py(bw * xl) - 6, model::label(l),
-                       detail::rate_text(bw, "B"));
-    }
-  }
-  for (auto m : modes) {
-    const double ridge = model::ridge(peaks, m), peak = peaks.flops_per_s[m];
-    s += fmt::format("  <text x=\"{:.1f}\" y=\"{:.1f}\" fill=\"#8250df\" text-anchor=\"end\">{} {}</text>\n", left + plot_w - 4,
-                     a.py(peak) - 5, model::label(m), detail::rate_text(peak, "FLOP"));
-    s += fmt::format("  <text class=\"ridge-label\" x=\"{:.1f}\" y=\"{:.1f}\" fill=\"#8250df\" text-anchor=\"middle\">ridge {} FLOP/B</text>\n",
-                     a.px(ridge), top + plot_h - 6, model::format_significant(ridge));
-  }
-  s += "</g>\n";
+  s += roofs(peaks, modes, a);
 
   // Dots: predicted (hollow) -> measured (filled).
   s += "<g id=\"kernels\">\n";
@@ -531,54 +612,7 @@ std::string to_svg(const run_report& run) {
   }
   s += "</g>\n";
 
-  // Data movement: compulsory (hollow) against observed (filled) DRAM bytes, per kernel without FLOPs.
-  if (!movers.empty()) {
-    s += "<g id=\"data-movement\">\n";
-    s += fmt::format("  <line x1=\"16\" y1=\"{0}\" x2=\"{1}\" y2=\"{0}\" stroke=\"#d0d7de\"/>\n", panel_top + 4, width - 16);
-    s += fmt::format("  <text x=\"16\" y=\"{}\" font-size=\"14\" font-weight=\"bold\">data movement (kernels without ideal FLOPs)</text>\n",
-                     panel_top + 26);
-    s += fmt::format("  <text x=\"16\" y=\"{}\" fill=\"#555\">hollow: compulsory bytes; filled circle: observed DRAM bytes; square: L2 bytes; triangle: L1 bytes (each level its own, reads + writes); log scale</text>\n",
-                     panel_top + 44);
-    for (int k = static_cast<int>(std::ceil(b0)); k <= static_cast<int>(std::floor(b1)); ++k) {
-      const double x = bx(std::pow(10.0, k));
-      s += fmt::format("  <line x1=\"{0:.1f}\" y1=\"{1}\" x2=\"{0:.1f}\" y2=\"{2}\" stroke=\"#e5e5e5\"/>\n", x, rows_top - 4, rows_bottom + 4);
-      s += fmt::format("  <text x=\"{:.1f}\" y=\"{}\" text-anchor=\"middle\" font-size=\"11\">{}</text>\n", x, rows_bottom + 20,
-                       detail::bytes_text(std::pow(10.0, k)));
-    }
-    s += fmt::format("  <text x=\"{:.1f}\" y=\"{}\" text-anchor=\"middle\">bytes per run at each level</text>\n", bar_x0 + bar_w / 2, rows_bottom + 38);
-    double ry = rows_top;
-    for (const mover& m : movers) {
-      const std::string c = color(m.status);
-      const double cy = ry + row_h / 2;
-      s += fmt::format("  <g class=\"movement\" data-case=\"{}\">\n", xml_escape(m.label));
-      s += fmt::format("    <title>{}: compulsory {}, observed {}</title>\n", xml_escape(m.label), detail::bytes_text(m.compulsory),
-                       m.observed > 0 ? detail::bytes_text(m.observed) : std::string("not measured"));
-      s += fmt::format("    <text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"end\" fill=\"{}\">{}</text>\n", name_right, cy + 4, c, xml_escape(m.label));
-      s += fmt::format("    <line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"#eee\"/>\n", bar_x0, cy, bar_x0 + bar_w, cy);
-      const double xc = bx(m.compulsory);
-      if (m.observed > 0) {
-        const double xo = bx(m.observed);
-        s += fmt::format("    <rect class=\"excess\" x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"10\" fill=\"{}\" fill-opacity=\"0.25\"/>\n",
-                         std::min(xc, xo), cy - 5, std::abs(xo - xc), c);
-      }
-      // Hollow first, the filled observed dot on top and smaller: equal bytes read as a ring around a dot.
-      s += fmt::format("    <circle class=\"compulsory-bytes\" cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"6\" fill=\"white\" stroke=\"{}\" stroke-width=\"2\"/>\n", xc, cy, c);
-      if (m.observed > 0)
-        s += fmt::format("    <circle class=\"observed-bytes\" cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"4.5\" fill=\"{}\"/>\n", bx(m.observed), cy, c);
-      for (const model::memory_level l : {model::memory_level::l2, model::memory_level::l1}) {
-        const double b = m.level_bytes[static_cast<std::size_t>(l)];
-        if (b <= 0) continue;
-        s += "    " + level_marker(l, bx(b), cy, 4, c,
-                                   fmt::format("class=\"level-bytes\" data-level=\"{}\" stroke=\"{}\" stroke-width=\"1.5\" fill-opacity=\"0.35\"",
-                                               model::name(l), level_color(l))) + "\n";
-      }
-      s += fmt::format("    <text class=\"movement-ratio\" x=\"{:.1f}\" y=\"{:.1f}\"><tspan fill=\"{}\" font-weight=\"bold\">{}</tspan><tspan fill=\"#555\"> | {}</tspan></text>\n",
-                       note_x, cy + 4, c, xml_escape(m.ratio), xml_escape(m.bandwidth));
-      s += "  </g>\n";
-      ry += row_h;
-    }
-    s += "</g>\n";
-  }
+  s += data_movement(movers, panel, width);
   s += "</svg>\n";
   return s;
 }

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cupti/cupti.h"
+#include "verify/external_launch_batch.h"
 #include "verify/l2_flush.h"
 #include "support/nvml.h"
 #include "rooflint/runtime/verify.h"
@@ -39,13 +40,35 @@ class verify_session {
   /// @p launches: the kernel launches the window holds (a region's instance: its kernels, one range
   /// each, summed by end_external like the harness sums a case's launches).
   result<void> begin_external(cudaStream_t launch_stream, int launches = 1);
-  measurement end_external(const std::string& case_name, cudaStream_t launch_stream, int launches = 1);
+  /// @p window: set to the window's index in the open batch when its counters come later (from
+  /// close_external_batch, then complete_window), else -1.
+  measurement end_external(const std::string& case_name, cudaStream_t launch_stream, int launches = 1,
+                           int* window = nullptr);
   /// Closes a window begun by begin_external without a measurement (a region's instance abandoned).
   void abandon_external(int launches);
-  /// rooflint's own wall time around the external launches measured so far, per phase, in s: "arm"
-  /// (counter data and config), "drain" (waiting for the program's earlier work, the L2 flush, starting the profiler), "launch" (the
-  /// program's launch call while counted: CUPTI's own work on it, and the kernel when the call waits), "counters"
-  /// (waiting for the launch, stopping, decoding, evaluating), "clock" (NVML's SM clock).
+
+  /// Counts external windows in batches of @p capacity (0: one profiling session per window). A batch
+  /// is one CUPTI session (user range, user replay) for a one-pass core group; with more passes every
+  /// window has its own session.
+  /// @p user_range: one user range per window (pushed and popped around it); else auto range, where
+  /// every kernel launched while the batch is open is a range, and note_external_launch() counts them.
+  void set_external_batch(int capacity, bool user_range = false);
+  /// A kernel launch of the program returned (any kernel, annotated or not; not this session's own).
+  void note_external_launch();
+  bool external_batch_open() const;
+  /// Whether the open batch has no room for another window (close it before the next begin_external).
+  bool external_batch_full() const;
+  /// Stops and decodes the open batch: per window (end_external's index), the core values or nothing.
+  result<std::vector<std::optional<std::vector<double>>>> close_external_batch();
+  /// Puts a window's core values (or why there are none) into its measurement @p m from end_external.
+  void complete_window(measurement& m, const std::optional<std::vector<double>>& values) const;
+
+  /// rooflint's own wall time around the external launches measured so far, per phase, in s (each
+  /// wall-clock second in exactly one phase): "arm" (counter data and config; a batch's set-up and Start), "wait" (for the program's
+  /// earlier work), "flush" (the L2 sweep), "start" (CUDA events, the profiler's Start or a batch's
+  /// range push), "launch" (the program's launch call while counted: CUPTI's own work on it, and the
+  /// kernel when the call waits), "stop" (waiting for the launch, a batch's range pop), "decode" (Stop,
+  /// decoding and evaluating), "clock" (NVML's SM clock).
   const std::vector<std::pair<std::string, double>>& external_seconds() const { return external_seconds_; }
 
  private:
@@ -71,7 +94,17 @@ class verify_session {
   cupti::range_profiler* profiler_ = nullptr;
   bool external_counting_ = false;      ///< begin_external started the profiler
   cudaEvent_t external_start_ = nullptr, external_stop_ = nullptr;  ///< the process's (range_profiler::shared)
-  std::vector<std::pair<std::string, double>> external_seconds_{{"arm", 0}, {"drain", 0}, {"launch", 0}, {"counters", 0}, {"clock", 0}};
+  /// The phases of external_seconds_, in its order.
+  enum class external_phase { arm, wait, flush, start, launch, stop, decode, clock };
+  double& phase_seconds(external_phase p);
+  std::vector<std::pair<std::string, double>> external_seconds_{{"arm", 0},   {"wait", 0},   {"flush", 0},  {"start", 0},
+                                                                {"launch", 0}, {"stop", 0},   {"decode", 0}, {"clock", 0}};
+  int external_batch_capacity_ = 0;  ///< set_external_batch
+  bool external_batch_user_ = false;
+  int batch_kernels_ = 0;                ///< kernels launched in the open auto-range batch (its ranges so far)
+  int batch_kernels_at_window_end_ = 0;
+  std::vector<batch_window> batch_windows_;  ///< the open auto-range batch's windows
+  int external_window_ = -1;         ///< the open window's index in the batch (-1: none, or not batched)
   std::chrono::steady_clock::time_point external_began_{};  ///< when begin_external handed the launch back
 };
 

@@ -30,6 +30,12 @@ inline constexpr const char* env_manifests = "ROOFLINT_INJECT_MANIFESTS";  ///< 
 inline constexpr const char* env_output = "ROOFLINT_INJECT_OUTPUT";        ///< file the library appends lines to
 inline constexpr const char* env_launches = "ROOFLINT_INJECT_LAUNCHES";    ///< launches measured per (kernel, sizes)
 inline constexpr const char* env_counters = "ROOFLINT_INJECT_COUNTERS";    ///< "0": timing only (--no-counters)
+inline constexpr const char* env_batch = "ROOFLINT_INJECT_BATCH";          ///< windows per profiling session; "0": one per launch
+inline constexpr const char* env_ranges = "ROOFLINT_INJECT_RANGES";        ///< "auto": every kernel of a batch a range (default: a user range per window)
+/// Windows (measured launches or region instances) counted in one profiling session before it is
+/// decoded: the Start/Stop cost is paid once per batch, and a program killed by a signal loses the
+/// counters of at most this many launches (reported as not measured: launch_event::pending).
+inline constexpr int default_batch_capacity = 32;
 
 /// A kernel parameter as the manifest lays it out.
 struct manifest_param {
@@ -125,9 +131,17 @@ struct launch_event {
   bool measured = false;
   std::string not_measured;  ///< when bound but not measured and this is no repeat: why
   std::optional<measurement> m;
+  /// A measured launch whose counters wait for their batch: the library writes a provisional line
+  /// (not measured, saying why) at once and the measured line when the batch is decoded, both with this
+  /// token, so that a program killed before the decoding still shows the launch (settle_pending).
+  std::string pending;
 };
 
 std::string to_json_line(const launch_event& e);
+
+/// @return @p events without the provisional lines whose measured line arrived (same `pending` token):
+/// one line per launch, the measured one when there is one.
+std::vector<launch_event> settle_pending(std::vector<launch_event> events);
 
 // ---------------------------------------------------------------------------------------------------
 // Regions of several kernels in a program: which launches form one instance

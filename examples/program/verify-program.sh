@@ -1,0 +1,20 @@
+#!/bin/sh
+# A GPU test step (CTest label gpu): runs PROGRAM under rooflint-verify (measuring LAUNCHES launches per
+# kernel and sizes) and checks that it exits 0 and that its output holds every EXPECTED fragment (each a
+# fixed string). Exit 77 (skipped) when the program itself finds no CUDA device (it exits 77 then).
+#   verify-program.sh ROOFLINT_VERIFY MANIFESTS LAUNCHES "EXPECTED1|EXPECTED2|..." PROGRAM [ARGS...]
+verify=$1 manifests=$2 launches=$3 expected=$4
+shift 4
+"$@" >/dev/null 2>&1
+if [ $? -eq 77 ]; then echo "no CUDA device: skipped"; exit 77; fi
+out=$("$verify" --launches "$launches" --manifest "$manifests" -- "$@" 2>&1)
+status=$?
+printf '%s\n' "$out"
+[ $status -eq 0 ] || { echo "verify-program.sh: rooflint-verify exited $status (want 0)"; exit 1; }
+old_ifs=$IFS
+IFS='|'
+for want in $expected; do
+  printf '%s\n' "$out" | grep -qF -- "$want" || { echo "verify-program.sh: missing from the report: $want"; exit 1; }
+done
+IFS=$old_ifs
+exit 0
