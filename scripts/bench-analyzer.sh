@@ -77,3 +77,12 @@ for f in "${files[@]}"; do
   printf "%-34s %10s %10s %10s %10s %7s %7s %8s %8s\n" "$(basename "$f")" "$ct" "$cm" "$rt" "$rm" \
       "$(awk "BEGIN{printf \"%.2f\", $rt / ($ct > 0 ? $ct : 0.01)}")" "$(awk "BEGIN{printf \"%.2f\", $rm / $cm}")" "$nt" "$nx"
 done
+
+# Where the analyzer's time goes (one run of a worker per file, ROOFLINT_TRAFFIC_TIME): the parse and
+# IR generation, the device IR's optimisation and the traffic analysis, the spec analysis.
+echo "phases (one run each, wall seconds):"
+for f in "${files[@]}"; do
+  printf "  %s: " "$(basename "$f")"
+  ROOFLINT_TRAFFIC_TIME=1 "$rooflint" --rooflint-worker --color=never "$f" -- "${flags[@]}" 2>&1 >/dev/null |
+    grep -aE "^rooflint: (time|traffic):" | sed 's/^rooflint: //' | paste -sd';' - || echo "(no timing printed)"
+done

@@ -15,7 +15,7 @@ def rows(report):
         predicted = case.get("predicted_ratio") or {}
         if not case.get("predicted_traffic"):
             continue
-        observed = {l.get("level"): l.get("ratio") for l in (case.get("compared") or {}).get("levels", [])}
+        observed = {l.get("level"): l.get("traffic_ratio") for l in (case.get("compared") or {}).get("levels", [])}
         for level in ("dram", "l2", "l1"):
             p, o = predicted.get(level), observed.get(level)
             if p is None:

@@ -211,8 +211,10 @@ void predictTraffic(const KernelTraffic &T, const FunctionDecl &Kernel, KernelRe
     bool Known = true, Coalesced = true;
     unsigned Missing = 0;  // grid indices along which a load of the tensor is re-read
     std::string Basis = "every access coalesced", L1Basis = Basis, UnknownBasis;
+    unsigned Seen = 0;
     for (const TrafficAccess &A : T.Accesses) {
       if (A.Param != TI.arg) continue;
+      ++Seen;
       if (A.Pattern == LanePattern::Unknown || A.Overflows) {
         Known = false;
         UnknownBasis = "line " + std::to_string(A.Line) + ": the address depends on loaded data";
@@ -237,8 +239,21 @@ void predictTraffic(const KernelTraffic &T, const FunctionDecl &Kernel, KernelRe
       Record.Predicted.push_back({Name, TI.arg, Level, Ratio, Why, Sized});
     };
     const std::string InL2 = FootprintText + " fit in L2 (" + bytesText(Levels.L2Bytes) + "): each sector comes from DRAM once";
+    if (Seen == 0) {
+      // No load or store of it in the IR (a wmma or TMA intrinsic, an access through a pointer loaded
+      // from memory): nothing to predict from, not "coalesced".
+      const std::string None = "no global load or store of it found in the device IR (intrinsics such as wmma loads "
+                               "are not followed)";
+      for (const char *Level : {"dram", "l2", "l1"}) add(Level, 0, None);
+      continue;
+    }
+    // A written tensor within L2: its dirty lines may stay there past the kernel's end (L2 writes back
+    // when it evicts), so the DRAM writes during the kernel are not predicted.
+    const bool Written = TI.access == dsl::role::write || TI.access == dsl::role::read_write;
+    const std::string StaysInL2 = FootprintText + " fit in L2 (" + bytesText(Levels.L2Bytes) +
+                                  "): its writes may stay in L2 past the kernel's end, not predicted";
     if (!Known) {
-      add("dram", FitsL2 ? 1 : 0, FitsL2 ? InL2 : UnknownBasis, true);
+      add("dram", FitsL2 && !Written ? 1 : 0, FitsL2 ? (Written ? StaysInL2 : InL2) : UnknownBasis, true);
       add("l2", 0, UnknownBasis);
       add("l1", 0, UnknownBasis);
       continue;
@@ -257,8 +272,8 @@ void predictTraffic(const KernelTraffic &T, const FunctionDecl &Kernel, KernelRe
       add("l1", 0, Reread + "the requests count the grid's size, which the build does not know, not predicted");
       continue;
     }
-    double Dram = FitsL2 ? 1 : Coalesced ? 1 : 0;  // 0: not predicted
-    std::string DramBasis = FitsL2 ? InL2 : Coalesced ? Basis
+    double Dram = FitsL2 ? (Written ? 0 : 1) : Coalesced ? 1 : 0;  // 0: not predicted
+    std::string DramBasis = FitsL2 ? (Written ? StaysInL2 : InL2) : Coalesced ? Basis
                                    : Basis + "; whether other warps use the rest of its sectors before L2 evicts them "
                                              "is not predicted";
     bool LayerSized = false;
@@ -278,7 +293,7 @@ void predictTraffic(const KernelTraffic &T, const FunctionDecl &Kernel, KernelRe
       L1Basis += Passes;
       if (!FitsL2) DramBasis += Passes;
     }
-    add("dram", Dram, DramBasis, (FitsL2 && !Coalesced) || LayerSized);
+    add("dram", Dram, DramBasis, FitsL2 || LayerSized);
     add("l2", L2, Basis, LayerSized);
     add("l1", L1, L1Basis);
   }

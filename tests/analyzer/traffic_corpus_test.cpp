@@ -274,7 +274,7 @@ std::map<std::string, double> predictedOf(const std::string &Code) {
 
 // The GEMMs' re-reads (reuse.cu, worked out there): A and B are re-read across the grid, so their L1
 // and L2 traffic is not predicted (never a 1x that only says "coalesced"); their DRAM 1x at N = 512
-// (2 MiB within L2), not predicted at N = 4096 (128 MiB over L2); C 1x at every level. The row scale's
+// (2 MiB within L2), not predicted at N = 4096 (128 MiB over L2); C 1x at L1 and L2. The row scale's
 // g (16 KiB, re-read by every row): DRAM 1x, L1 and L2 not predicted; x and y 1x everywhere.
 TEST(TrafficCorpus, PredictsReuseAcrossTheGridPerLevelOrSaysItDoesNot) {
   const std::string Code = readCorpus("reuse.cu");
@@ -289,7 +289,12 @@ TEST(TrafficCorpus, PredictsReuseAcrossTheGridPerLevelOrSaysItDoesNot) {
       EXPECT_EQ(Big.at(K + ":" + T + ":dram"), 0) << K << " " << T;
     }
     for (const auto *P : {&Small, &Big})
-      for (const std::string L : {"l1", "l2", "dram"}) EXPECT_EQ(P->at(K + ":C:" + L), 1) << K << " C " << L;
+      for (const std::string L : {"l1", "l2"}) EXPECT_EQ(P->at(K + ":C:" + L), 1) << K << " C " << L;
+    // C written within L2 at N = 512 (3 MiB): its lines may stay there past the kernel, so its DRAM
+    // writes are not predicted (the H200 saw 0.67x of compulsory at DRAM: A and B read, C not yet
+    // written back); at N = 4096, coalesced and streamed out: 1x.
+    EXPECT_EQ(Small.at(K + ":C:dram"), 0) << K;
+    EXPECT_EQ(Big.at(K + ":C:dram"), 1) << K;
   }
   EXPECT_EQ(Small.at("reuse_row_scale:g:dram"), 1);
   EXPECT_EQ(Small.at("reuse_row_scale:g:l2"), 0);
