@@ -3,7 +3,7 @@
 # tree built here (scripts/build-gpu.sh) and carried along, and writes logs and reports under $OUT.
 #
 #   ROOFLINT_BUILD_DIR=.carry/gpu ROOFLINT_MANIFESTS=.carry/manifests OUT=/some/dir \
-#     bash scripts/gpu-job.sh [quick|full|levels|inject|overhead|traffic]      (carry .carry/gpu and .carry/manifests: build-gpu.sh)
+#     bash scripts/gpu-job.sh [quick|full|levels|ncu-levels|inject|overhead|traffic]      (carry .carry/gpu and .carry/manifests: build-gpu.sh)
 #
 # levels: the hierarchical roofline only (ceilings against their peers, the examples, ncu per level).
 # inject: rooflint-verify -- program's overhead against ncu's on the example program only.
@@ -210,6 +210,17 @@ if [[ $mode == traffic ]]; then
       *) mv "$f" "$logs/" ;;
     esac
   done
+  tar -C "$OUT" -czf "$OUT/logs.tar.gz" logs && rm -rf "$logs"
+  section "done"
+  exit 0
+fi
+
+# ncu-levels: only ncu per level beside a verify.json of an earlier run ($ROOFLINT_VERIFY_JSON) on the
+# same machine kind.
+if [[ $mode == ncu-levels ]]; then
+  cp "${ROOFLINT_VERIFY_JSON:?the harness report to compare with}" "$OUT/verify.json"
+  section "ncu side by side per level"
+  ncu_levels "$OUT/ncu-levels.txt"
   tar -C "$OUT" -czf "$OUT/logs.tar.gz" logs && rm -rf "$logs"
   section "done"
   exit 0

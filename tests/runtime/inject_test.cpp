@@ -267,6 +267,35 @@ TEST(InjectLines, RoundTripTheApiCountsWithRooflintsOwnTime) {
   EXPECT_FALSE(not_apis.ok());
 }
 
+TEST(InjectReport, KeepsTheMeasurementsOfBatchedLaunchesWhoseProvisionalLinesWereSettled) {
+  // A batched launch writes a provisional line, then its measured line (same token); the report reads
+  // the settled list. Its groups point at those measurements, so the settled list must outlive the
+  // grouping (it once was a loop's temporary: rooflint-verify read freed memory and crashed on the H200).
+  const auto ks = example();
+  const manifest_kernel& axpy = kernel_named(ks, "axpy");
+  const double n = 1 << 26;
+  std::vector<launch_event> events;
+  for (int i = 0; i < 8; ++i) {
+    measurement m = measured_axpy(n, 200e-6 + i * 1e-6);
+    m.counters.notes = {"counted in a batch of windows (user range): the time is the CUDA events' around the launches"};
+    launch_event provisional = axpy_launch(axpy, n, std::nullopt);
+    provisional.pending = "7:" + std::to_string(i);
+    provisional.not_measured = "its counters were still in an open batch when the program ended";
+    launch_event measured = axpy_launch(axpy, n, m);
+    measured.pending = provisional.pending;
+    events.push_back(provisional);
+    events.push_back(measured);
+  }
+  verify_options o;
+  const program_report p = make_program_report(ks, events, o, std::nullopt);
+  ASSERT_EQ(p.run.cases.size(), 1u);
+  const case_report& c = p.run.cases[0];
+  EXPECT_EQ(c.measured.timing.repetitions, 8);
+  EXPECT_NEAR(c.measured.timing.median_s, 203.5e-6, 1e-12);  // median of 200..207 us
+  ASSERT_EQ(c.measured.counters.notes.size(), 1u);
+  EXPECT_EQ(c.measured.counters.notes[0], events[1].m->counters.notes[0]);
+}
+
 TEST(InjectReport, GroupsLaunchesByKernelAndSizesAndComparesThem) {
   const auto ks = example();
   const manifest_kernel& axpy = kernel_named(ks, "axpy");

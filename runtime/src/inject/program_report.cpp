@@ -99,7 +99,9 @@ program_report make_program_report(const std::vector<manifest_kernel>& kernels, 
 
   std::vector<grouped_case> groups;
   std::vector<std::pair<const manifest_kernel*, std::string>> unbound;  // first problem per kernel
-  for (const launch_event& e : settle_pending(events)) {
+  // Named, not a temporary of the loop: the groups keep pointers to its measurements past the loop.
+  const std::vector<launch_event> settled = settle_pending(events);
+  for (const launch_event& e : settled) {
     const auto found = by_symbol.find(e.mangled_name);
     if (found == by_symbol.end()) continue;
     const manifest_kernel& k = *found->second;

@@ -86,6 +86,21 @@ injection_state* state = nullptr;
 bool in_owner() { return state && static_cast<long>(::getpid()) == state->owner_pid; }
 thread_local bool busy = false;  ///< inside our own CUDA calls: their launches pass through
 
+/// Marks this thread's CUDA calls as the library's own while it lives (their callbacks return at once).
+/// It nests: an inner one restores the outer state instead of clearing it. A plain `busy = false` inside
+/// an outer own-call section let the section's next runtime call reach the callback, which then waited
+/// for the mutex the section held (rooflint-verify hung on the example program, H200 2026-12-01).
+class own_calls {
+ public:
+  own_calls() : outer_(busy) { busy = true; }
+  ~own_calls() { busy = outer_; }
+  own_calls(const own_calls&) = delete;
+  own_calls& operator=(const own_calls&) = delete;
+
+ private:
+  bool outer_;
+};
+
 /// A measurement begun at a launch's entry, finished at its exit (same thread, same call).
 struct pending_launch {
   bool active = false;
@@ -150,9 +165,10 @@ verify_session& session() {
 /// state->mutex). Nothing in a forked child: the batch and its lines are the parent's.
 void flush_batch() {
   if (!in_owner() || !state->session || !state->session->external_batch_open()) return;
-  busy = true;
-  auto values = state->session->close_external_batch();
-  busy = false;
+  auto values = [] {
+    own_calls own;
+    return state->session->close_external_batch();
+  }();
   for (auto& [window, e] : state->deferred) {
     if (values && window < static_cast<int>(values->size())) {
       state->session->complete_window(*e.m, (*values)[static_cast<std::size_t>(window)]);
@@ -300,9 +316,8 @@ void abandon_instance(const std::string& reason, bool counters_usable = true) {
   if (!instance.active) return;
   if (instance.counting) {
     if (counters_usable && instance.began) {
-      busy = true;
+      own_calls own;
       state->session->abandon_external(region_launches(instance));
-      busy = false;
     }
     state->measuring = false;
   }
@@ -347,19 +362,19 @@ void on_region_launch(const region_step& step, CUpti_CallbackId cbid, const laun
   if (w.open) {
     state->measuring = true;
     instance.counting = true;
-    busy = true;
-    before_window();
-    auto began = session().begin_external(instance.stream, region_launches(instance));
-    busy = false;
+    auto began = [] {
+      own_calls own;
+      before_window();
+      return session().begin_external(instance.stream, region_launches(instance));
+    }();
     register_exit_flush();
     instance.began = began.ok();
     if (!began) instance.begin_error = began.err();
   }
   if (w.close_unused) {
     if (instance.began) {
-      busy = true;
+      own_calls own;
       state->session->abandon_external(region_launches(instance));
-      busy = false;
     }
     instance.counting = false;
     state->measuring = false;
@@ -380,9 +395,8 @@ void finish_instance() {
   if (instance.counting) {
     measurement m;
     if (instance.began) {
-      busy = true;
+      own_calls own;
       m = state->session->end_external(e.mangled_name, instance.stream, region_launches(instance), &window);
-      busy = false;
     } else {
       m.case_name = e.mangled_name;
       m.status = instance.begin_error.code == error_code::unavailable ? run_status::no_device : run_status::faulted;
@@ -464,11 +478,12 @@ void on_launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackData* cb) {
   ++state->measured_per_key[key];
   pending.active = true;
   pending.key = key;
-  busy = true;
   pending.stream = reinterpret_cast<cudaStream_t>(call.stream);
-  before_window();
-  auto began = session().begin_external(pending.stream);
-  busy = false;
+  auto began = [] {
+    own_calls own;
+    before_window();
+    return session().begin_external(pending.stream);
+  }();
   register_exit_flush();
   pending.began = began.ok();
   if (!began) pending.begin_error = began.err();
@@ -484,10 +499,10 @@ void on_launch_exit() {
   pending.active = false;
   launch_event& e = pending.event;
   std::lock_guard<std::mutex> lock(state->mutex);
-  busy = true;
   measurement m;
   int window = -1;
   if (pending.began) {
+    own_calls own;
     m = state->session->end_external(e.mangled_name, pending.stream, 1, &window);
   } else {
     m.case_name = e.mangled_name;
@@ -496,7 +511,6 @@ void on_launch_exit() {
     m.status = pending.begin_error.code == error_code::unavailable ? run_status::no_device : run_status::faulted;
     m.error = "not measured: " + pending.begin_error.message;
   }
-  busy = false;
   state->measuring = false;
   e.measured = true;
   e.m = std::move(m);
