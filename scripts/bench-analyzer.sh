@@ -60,11 +60,29 @@ measure() {
   echo "$best_t $((best_m / 1024))"
 }
 
-printf "%-34s %10s %10s %10s %10s %7s %7s\n" file clang_s clang_MB rooflint_s rooflint_MB time_x mem_x
+# nvcc's own compile of the same file (sm_90, object code), the figure issue 12 measures the whole
+# analysis against (target: rooflint at most 0.35x nvcc); '-' without nvcc.
+nvcc_bin=${NVCC:-$cuda/bin/nvcc}
+printf "%-34s %10s %10s %10s %10s %7s %7s %8s %8s\n" file clang_s clang_MB rooflint_s rooflint_MB time_x mem_x nvcc_s of_nvcc
 for f in "${files[@]}"; do
-  read -r ct cm < <(measure clang++-19 -fsyntax-only -x cuda --cuda-host-only --cuda-path="$cuda" \
+  # Like for like: the analyzer parses device side (analyzer/lib/CudaSetup.cpp).
+  read -r ct cm < <(measure clang++-19 -fsyntax-only -x cuda --cuda-device-only --cuda-gpu-arch=sm_90 -nocudalib -Xclang -target-sdk-version=12.4 --cuda-path="$cuda" \
       -Wno-unknown-cuda-version -isystem "$cuda/include/cccl" -idirafter "$work/virtual" -include "$work/virtual/compat.h" "${flags[@]}" "$f")
   read -r rt rm < <(measure "$rooflint" "$f" -- "${flags[@]}")
-  printf "%-34s %10s %10s %10s %10s %7s %7s\n" "$(basename "$f")" "$ct" "$cm" "$rt" "$rm" \
-      "$(awk "BEGIN{printf \"%.2f\", $rt / ($ct > 0 ? $ct : 0.01)}")" "$(awk "BEGIN{printf \"%.2f\", $rm / $cm}")"
+  nt=- nx=-
+  if [[ -x $nvcc_bin ]]; then
+    read -r nt _ < <(measure "$nvcc_bin" -c -arch=sm_90 "${flags[@]}" -o "$work/nvcc.o" "$f")
+    nx=$(awk "BEGIN{printf \"%.2f\", $rt / ($nt > 0 ? $nt : 0.01)}")
+  fi
+  printf "%-34s %10s %10s %10s %10s %7s %7s %8s %8s\n" "$(basename "$f")" "$ct" "$cm" "$rt" "$rm" \
+      "$(awk "BEGIN{printf \"%.2f\", $rt / ($ct > 0 ? $ct : 0.01)}")" "$(awk "BEGIN{printf \"%.2f\", $rm / $cm}")" "$nt" "$nx"
+done
+
+# Where the analyzer's time goes (one run of a worker per file, ROOFLINT_TRAFFIC_TIME): the parse and
+# IR generation, the device IR's optimisation and the traffic analysis, the spec analysis.
+echo "phases (one run each, wall seconds):"
+for f in "${files[@]}"; do
+  printf "  %s: " "$(basename "$f")"
+  ROOFLINT_TRAFFIC_TIME=1 "$rooflint" --rooflint-worker --color=never "$f" -- "${flags[@]}" 2>&1 >/dev/null |
+    grep -aE "^rooflint: (time|traffic):" | sed 's/^rooflint: //' | paste -sd';' - || echo "(no timing printed)"
 done

@@ -3,10 +3,11 @@
 # tree built here (scripts/build-gpu.sh) and carried along, and writes logs and reports under $OUT.
 #
 #   ROOFLINT_BUILD_DIR=.carry/gpu ROOFLINT_MANIFESTS=.carry/manifests OUT=/some/dir \
-#     bash scripts/gpu-job.sh [quick|full|levels|inject|overhead]      (carry .carry/gpu and .carry/manifests: build-gpu.sh)
+#     bash scripts/gpu-job.sh [quick|full|levels|inject|overhead|traffic]      (carry .carry/gpu and .carry/manifests: build-gpu.sh)
 #
 # levels: the hierarchical roofline only (ceilings against their peers, the examples, ncu per level).
 # inject: rooflint-verify -- program's overhead against ncu's on the example program only.
+# traffic: the analyzer's predicted traffic against the observed, per level (the traffic corpus program).
 #
 # Steps: device state; GPU tests; rooflint-ceilings (thorough and quick, timed); verification of every
 # example with reports; ncu side by side for the traffic figures; the verifier's overhead against ncu;
@@ -177,6 +178,38 @@ if [[ $mode == inject ]]; then
   nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,power.draw,clocks_event_reasons.active --format=csv | tee -a "$OUT/summary.txt"
   section "overhead: rooflint-verify -- program against ncu (1 and 4 rounds of the example program)"
   inject_overhead "$OUT/summary.txt" 1 4
+  tar -C "$OUT" -czf "$OUT/logs.tar.gz" logs && rm -rf "$logs"
+  section "done"
+  exit 0
+fi
+
+# traffic: the analyzer's predicted traffic per level (manifest version 4) against the counters', on the
+# traffic corpus's program (tests/analyzer/traffic_corpus/program.cu) and the example program. The
+# corpus's manifest: $ROOFLINT_TRAFFIC_MANIFEST (default: $manifests/traffic_corpus.manifest.json).
+if [[ $mode == traffic ]]; then
+  section "device"
+  nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,power.draw,clocks_event_reasons.active --format=csv | tee -a "$OUT/summary.txt"
+  corpus=$build/tests/analyzer/rooflint-traffic-corpus
+  section "rooflint-verify -- the traffic corpus program"
+  run traffic-corpus timeout 100 "$build/runtime/rooflint-verify" --manifest "${ROOFLINT_TRAFFIC_MANIFEST:-$manifests/traffic_corpus.manifest.json}" \
+      --json "$OUT/traffic-corpus.json" --svg "$OUT/traffic-corpus.svg" -- "$corpus"
+  cat "$logs/traffic-corpus.log" >>"$OUT/summary.txt"
+  reports=("$OUT/traffic-corpus.json")
+  if [[ -x $build/examples/program/rooflint-example-program && ${ROOFLINT_TRAFFIC_EXAMPLES:-1} == 1 ]]; then
+    section "rooflint-verify -- the example program"
+    run traffic-examples timeout 100 "$build/runtime/rooflint-verify" --manifest "$manifests" \
+        --json "$OUT/traffic-examples.json" --svg "$OUT/traffic-examples.svg" -- "$build/examples/program/rooflint-example-program"
+    cat "$logs/traffic-examples.log" >>"$OUT/summary.txt"
+    reports+=("$OUT/traffic-examples.json")
+  fi
+  section "predicted against observed per level"
+  python3 scripts/traffic-vs-observed.py "$OUT/predicted-vs-observed.txt" "${reports[@]}" >>"$OUT/summary.txt" 2>&1
+  for f in "$OUT"/*; do
+    case $(basename "$f") in
+      summary.txt|predicted-vs-observed.txt|traffic-corpus.json|traffic-corpus.svg|traffic-examples.json|traffic-examples.svg|logs) ;;
+      *) mv "$f" "$logs/" ;;
+    esac
+  done
   tar -C "$OUT" -czf "$OUT/logs.tar.gz" logs && rm -rf "$logs"
   section "done"
   exit 0

@@ -1,6 +1,8 @@
 #include "rooflint/analyzer/Analyzer.h"
 
+#include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <optional>
 #include <string>
 
@@ -12,7 +14,13 @@
 #include "clang/Basic/SourceManager.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
+#include "clang/CodeGen/ModuleBuilder.h"
+#include "clang/Frontend/MultiplexConsumer.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/Format.h"
 #include "rooflint/analyzer/KernelChecks.h"
+#include "rooflint/analyzer/Traffic.h"
 #include "rooflint/analyzer/SpecReader.h"
 #include "rooflint/dsl/formula.h"
 #include "rooflint/model/describe.h"
@@ -58,6 +66,14 @@ class Collector : public RecursiveASTVisitor<Collector> {
 public:
   std::vector<const VarDecl *> Specs;
   std::vector<const FunctionDecl *> Kernels;
+  std::vector<const FunctionTemplateDecl *> KernelTemplates;
+
+  bool VisitFunctionTemplateDecl(FunctionTemplateDecl *TD) {
+    if (const FunctionDecl *FD = TD->getTemplatedDecl();
+        FD && FD->hasAttr<CUDAGlobalAttr>() && FD->doesThisDeclarationHaveABody() && !FD->isInvalidDecl())
+      KernelTemplates.push_back(TD);
+    return true;
+  }
 
   bool VisitVarDecl(VarDecl *VD) {
     if (isa<ParmVarDecl>(VD) || VD->isInvalidDecl() || !VD->hasInit() || VD->getDeclContext()->isDependentContext() ||
@@ -346,24 +362,58 @@ void analyzeSpec(const VarDecl &VD, ASTContext &Ctx, const AnalyzerOptions &Opti
 
 class Consumer : public ASTConsumer {
 public:
-  Consumer(const AnalyzerOptions &Options, AnalysisResults &Results) : Options(Options), Results(Results) {}
-  void HandleTranslationUnit(ASTContext &Ctx) override { analyzeTranslationUnit(Ctx, Options, Results); }
-
-private:
-  const AnalyzerOptions &Options;
-  AnalysisResults &Results;
-};
-
-class Action : public ASTFrontendAction {
-public:
-  Action(const AnalyzerOptions &Options, AnalysisResults &Results) : Options(Options), Results(Results) {}
-  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &, llvm::StringRef) override {
-    return std::make_unique<Consumer>(Options, Results);
+  Consumer(const AnalyzerOptions &Options, AnalysisResults &Results, CodeGenerator *Device = nullptr)
+      : Options(Options), Results(Results), Device(Device) {}
+  void HandleTranslationUnit(ASTContext &Ctx) override {
+    // The device-side module is complete here: the code generator comes first in the multiplexer.
+    const auto Parsed = std::chrono::steady_clock::now();
+    std::optional<DeviceTraffic> Traffic;
+    if (Device && Device->GetModule()) Traffic = analyzeDeviceModule(*Device->GetModule());
+    const auto Optimised = std::chrono::steady_clock::now();
+    analyzeTranslationUnit(Ctx, Options, Results, Traffic ? &*Traffic : nullptr);
+    // ROOFLINT_TRAFFIC_TIME: the phases' wall time (scripts/bench-analyzer.sh's profile).
+    if (std::getenv("ROOFLINT_TRAFFIC_TIME")) {
+      const auto S = [](auto A, auto B) { return std::chrono::duration<double>(B - A).count(); };
+      llvm::errs() << "rooflint: time: parse and IR generation " << llvm::format("%.3f", S(Created, Parsed))
+                   << " s, device IR optimisation and traffic " << llvm::format("%.3f", S(Parsed, Optimised))
+                   << " s, spec analysis and reports " << llvm::format("%.3f", S(Optimised, std::chrono::steady_clock::now()))
+                   << " s\n";
+    }
   }
 
 private:
   const AnalyzerOptions &Options;
   AnalysisResults &Results;
+  CodeGenerator *Device;
+  std::chrono::steady_clock::time_point Created = std::chrono::steady_clock::now();  // before the parse
+};
+
+class Action : public ASTFrontendAction {
+public:
+  Action(const AnalyzerOptions &Options, AnalysisResults &Results) : Options(Options), Results(Results) {}
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI, llvm::StringRef InFile) override {
+    if (!CI.getLangOpts().CUDA || !CI.getLangOpts().CUDAIsDevice) return std::make_unique<Consumer>(Options, Results);
+    // A device-side parse (CudaSetup): the same AST also generates the kernels' IR for the traffic
+    // analysis (Traffic.h). Optimised code: at level 0 clang marks every function optnone.
+    CodeGenOptions &CGO = CI.getCodeGenOpts();
+    CGO.OptimizationLevel = 2;
+    CGO.setInlining(CodeGenOptions::NormalInlining);  // at -O0 every function is marked noinline
+    CGO.setDebugInfo(llvm::codegenoptions::DebugLineTablesOnly);
+    CGO.DiscardValueNames = false;  // parameter names for the messages
+    std::unique_ptr<CodeGenerator> Gen(CreateLLVMCodeGen(CI.getDiagnostics(), InFile, &CI.getVirtualFileSystem(),
+                                                         CI.getHeaderSearchOpts(), CI.getPreprocessorOpts(), CGO,
+                                                         Context));
+    auto Mine = std::make_unique<Consumer>(Options, Results, Gen.get());
+    std::vector<std::unique_ptr<ASTConsumer>> List;
+    List.push_back(std::move(Gen));
+    List.push_back(std::move(Mine));
+    return std::make_unique<MultiplexConsumer>(std::move(List));
+  }
+
+private:
+  const AnalyzerOptions &Options;
+  AnalysisResults &Results;
+  llvm::LLVMContext Context;  // outlives the consumers (and the module), which the compiler instance owns
 };
 
 class Factory : public tooling::FrontendActionFactory {
@@ -398,7 +448,22 @@ std::string boundSentence(const KernelRecord &K, const model::peaks &P) {
   return K.subject() + " is " + model::describe(*K.Result, P, K.Spec.mode) + " at " + sizesText(K);
 }
 
-void analyzeTranslationUnit(ASTContext &Ctx, const AnalyzerOptions &Options, AnalysisResults &Results) {
+/// The spec record of the kernel whose device symbol is @p Mangled, if a spec binds it.
+static KernelRecord *recordFor(AnalysisResults &Results, const std::string &Mangled) {
+  for (KernelRecord &K : Results.Kernels)
+    if (K.MangledName == Mangled) return &K;
+  return nullptr;
+}
+
+/// Reports @p T and records its prediction in the kernel's spec record.
+static void traffic(const KernelTraffic &T, const FunctionDecl &F, Reporter &Report, AnalysisResults &Results) {
+  KernelRecord *Record = recordFor(Results, T.MangledName);
+  reportTraffic(T, F, Report, Record);
+  if (Record) predictTraffic(T, F, *Record);
+}
+
+void analyzeTranslationUnit(ASTContext &Ctx, const AnalyzerOptions &Options, AnalysisResults &Results,
+                            const DeviceTraffic *Device) {
   ++Results.FilesAnalyzed;
   const SourceManager &SM = Ctx.getSourceManager();
   for (auto It = SM.fileinfo_begin(); It != SM.fileinfo_end(); ++It)
@@ -429,7 +494,20 @@ void analyzeTranslationUnit(ASTContext &Ctx, const AnalyzerOptions &Options, Ana
     const std::string Key = key("kernel", position(SM, F->getLocation()));
     if (!Results.Seen.insert(Key).second) continue;
     Report.setGroup(Key);
-    checkCoalescing(*F, Report);
+    if (const KernelTraffic *T = Device ? Device->find(mangledName(*F)) : nullptr) traffic(*T, *F, Report, Results);
+    else checkCoalescing(*F, Report);
+  }
+  // Kernel templates: each instantiation the unit uses, from the device-side analysis.
+  for (const FunctionTemplateDecl *TD : C.KernelTemplates) {
+    if (!Device || SM.isInSystemHeader(TD->getLocation())) continue;
+    for (const FunctionDecl *F : TD->specializations()) {
+      const KernelTraffic *T = Device->find(mangledName(*F));
+      if (!T) continue;
+      const std::string Key = key("kernel", position(SM, TD->getLocation())) + ":" + T->MangledName;
+      if (!Results.Seen.insert(Key).second) continue;
+      Report.setGroup(Key);
+      traffic(*T, *F, Report, Results);
+    }
   }
   Report.setGroup("");
 }

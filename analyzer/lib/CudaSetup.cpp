@@ -351,7 +351,12 @@ std::vector<std::string> adjustCommandLine(const std::vector<std::string> &Args,
   std::vector<std::string> Added;
   if (!HasResourceDir && !Env.ResourceDir.empty()) Added.push_back("-resource-dir=" + Env.ResourceDir);
   if (Cuda) {
-    if (!HostOnly) Added.push_back("--cuda-host-only");
+    // One parse, device side (sm_90): the AST has the host code (specs, launches) as well, and the
+    // same parse generates the kernels' IR for the traffic analysis (Traffic.h). The SDK version is
+    // the newest clang 19 knows (it reads no version from CUDA 13), which picks the kernel-launch API.
+    if (!HostOnly)
+      for (const char *F : {"--cuda-device-only", "--cuda-gpu-arch=sm_90", "-nocudalib", "-Xclang", "-target-sdk-version=12.4"})
+        Added.push_back(F);
     Added.push_back("-Wno-unknown-cuda-version");
     if (!HasCudaPath && !Env.ToolkitPath.empty()) Added.push_back("--cuda-path=" + Env.ToolkitPath);
     if (!Env.ToolkitPath.empty() && exists(Env.ToolkitPath + "/include/cccl")) {
@@ -423,7 +428,7 @@ int ParseWatcher::endFile(llvm::StringRef File, int ToolStatus) {
   clear();  // the counts clang's "N errors generated" and the action's success are read from, per file
   Inner.clear();
   if (Errors == 0) return ToolStatus;
-  const std::string What = "rooflint parses CUDA with clang 19 (host side), which did not parse '" + File.str() +
+  const std::string What = "rooflint parses CUDA with clang 19 (device side, sm_90), which did not parse '" + File.str() +
                            "' (" + std::to_string(Errors) + (Errors == 1 ? " error" : " errors") +
                            "; the first: " + First + "); its specs are not analysed";
   if (AllowParseErrors) {

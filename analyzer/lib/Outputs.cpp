@@ -171,6 +171,20 @@ json::Object kernelObject(const KernelRecord &K, const model::peaks &P) {
   } else {
     O["region"] = nullptr;
   }
+  // Version 4: the device-side traffic prediction (Traffic.h); null when the kernel's IR was not analysed.
+  if (K.TrafficAnalysed) {
+    json::Array Tensors;
+    for (const KernelRecord::PredictedTraffic &T : K.Predicted)
+      Tensors.push_back(json::Object{{"tensor", T.Tensor},
+                                     {"param", T.Param},
+                                     {"level", T.Level},
+                                     {"ratio", T.Ratio > 0 ? json::Value(T.Ratio) : json::Value(nullptr)},
+                                     {"basis", T.Basis},
+                                     {"sized", T.Sized}});
+    O["predicted_traffic"] = json::Object{{"source", "device-side IR, scalar evolution"}, {"tensors", std::move(Tensors)}};
+  } else {
+    O["predicted_traffic"] = nullptr;
+  }
   O["peaks"] = json::Object{{"device", std::string(P.device)},
                             {"source", std::string(model::name(P.source))},
                             {"dram_bytes_per_s", P.dram_bytes_per_s},

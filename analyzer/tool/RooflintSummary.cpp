@@ -111,8 +111,8 @@ std::optional<summary> read_manifest(const std::string& path, std::string& error
   }
   // Version 2 added what the verifier needs (parameters, launch, spec_value), version 3 regions of
   // kernels; this reads what all have.
-  if (const int v = m.value("version", 0); m.value("schema", "") != "rooflint-manifest" || v < 1 || v > 3) {
-    error = fmt::format("'{}' is not a rooflint manifest of version 1 to 3 (schema \"rooflint-manifest\")", path);
+  if (const int v = m.value("version", 0); m.value("schema", "") != "rooflint-manifest" || v < 1 || v > 4) {
+    error = fmt::format("'{}' is not a rooflint manifest of version 1 to 4 (schema \"rooflint-manifest\")", path);
     return std::nullopt;
   }
   try {

@@ -180,10 +180,11 @@ TEST(Uncoalesced, WarnsForATransposeWriteWithSymbolicStride) {
   const AnalysisRun &R = analyzeInput("rooflint-uncoalesced.cu");
   ASSERT_TRUE(R.Parsed) << R.Output;
   const auto W = named(R, "rooflint-uncoalesced");
-  ASSERT_EQ(W.size(), 5u) << R.Output;
-  // floats: 32 sectors at worst, 4 ideal: up to 8x once n >= 32/4 = 8.
-  EXPECT_EQ(W[0].Message, "access through 'out' is not unit-stride in 'threadIdx.x'; stride 'n' elements of 4 bytes: "
-                          "a warp moves up to 8x the traffic it uses (32 sectors instead of 4 when 'n' >= 8)");
+  ASSERT_EQ(W.size(), 7u) << R.Output;
+  // floats: 32 sectors at worst, 4 ideal: up to 8x once n >= 32/4 = 8; at n = 1 the lanes are contiguous.
+  EXPECT_EQ(W[0].Message, "store through 'out' is not unit-stride in 'threadIdx.x'; stride 'n' elements of 4 bytes: "
+                          "a warp moves up to 8x the traffic it uses (32 sectors instead of 4 when 'n' >= 8; 1x "
+                          "when 'n' == 1)");
   EXPECT_EQ(W[0].Line, 8u);
   EXPECT_EQ(W[0].Column, 5u);
   ASSERT_EQ(W[0].Notes.size(), 1u);
@@ -194,43 +195,121 @@ TEST(Uncoalesced, WarnsForATransposeWriteWithSymbolicStride) {
 TEST(Uncoalesced, WarnsForConstantStridesWithTheSectorCount) {
   const AnalysisRun &R = analyzeInput("rooflint-uncoalesced.cu");
   const auto W = named(R, "rooflint-uncoalesced");
-  ASSERT_EQ(W.size(), 5u) << R.Output;
+  ASSERT_EQ(W.size(), 7u) << R.Output;
   // stride 33 floats: every lane its own sector: 32 sectors = 1024 bytes for 128 used, 8x.
-  EXPECT_EQ(W[1].Message, "access through 'x' is not unit-stride in 'threadIdx.x'; stride 33 elements of 4 bytes: a "
+  EXPECT_EQ(W[1].Message, "load through 'x' is not unit-stride in 'threadIdx.x'; stride 33 elements of 4 bytes: a "
                           "warp moves 1024 bytes in 32 sectors for 128 bytes used (8x the traffic)");
   EXPECT_EQ(W[1].Line, 13u);
   EXPECT_EQ(W[1].Column, 21u);
   // stride 2 doubles: a span of 32*2*8 = 512 bytes = 16 sectors for 256 bytes (8 sectors) used, 2x.
-  EXPECT_EQ(W[2].Message, "access through 'x' is not unit-stride in 'threadIdx.x'; stride 2 elements of 8 bytes: a "
+  EXPECT_EQ(W[2].Message, "load through 'x' is not unit-stride in 'threadIdx.x'; stride 2 elements of 8 bytes: a "
                           "warp moves 512 bytes in 16 sectors for 256 bytes used (2x the traffic)");
   EXPECT_EQ(W[2].Line, 18u);
   EXPECT_EQ(W[2].Column, 10u);
 }
 
-TEST(Uncoalesced, StaysSilentForUnitStrideBroadcastAndNonLinearIndices) {
+// Issue 12 (the device-side analysis): x[(i * i) % n] (line 27) was "cannot tell" and silent; it is
+// scattered: lanes 0..31 read x[l*l] (n = 4096), 4-byte elements at byte 4*l*l: lanes 0-2 share sector 0
+// (bytes 0, 4, 16), 3 and 4 sectors 1 and 2 (36, 64), then one sector per lane from lane 5
+// (4*25 = 100 -> sector 3, ...) : 1 + 2 + 27 = 30 sectors for 128 useful bytes (4 sectors): 7.5x.
+TEST(Uncoalesced, StaysSilentForUnitStrideBroadcastAndGathers) {
   const AnalysisRun &R = analyzeInput("rooflint-uncoalesced.cu");
   ASSERT_TRUE(R.Parsed) << R.Output;  // silence must not come from a failed parse
   std::vector<unsigned> Lines;
   for (const DiagRecord &D : named(R, "rooflint-uncoalesced")) Lines.push_back(D.Line);
-  EXPECT_EQ(Lines, (std::vector<unsigned>{8, 13, 18, 35, 42}));  // nothing from 'silent' (lines 23-28)
+  EXPECT_EQ(Lines, (std::vector<unsigned>{8, 13, 18, 27, 35, 42, 49}));
+  const auto W = named(R, "rooflint-uncoalesced");
+  ASSERT_EQ(W.size(), 7u);
+  EXPECT_EQ(W[3].Column, 26u);  // x[(i * i) % n], not x[idx[i]] (a gather: unknown, silent)
+  EXPECT_NE(W[3].Message.find("30 sectors for 128 bytes used (7.5x the traffic)"), std::string::npos) << W[3].Message;
+}
+
+// The scalar tail (line 49): each lane walks its own 16 bytes. The load is reused through L1 (silent);
+// the store is not exempt: lanes 16 bytes apart, 4 bytes each: 32 * 16 = 512 bytes = 16 sectors for
+// 128 bytes (4 sectors) per request: 4x (issue 12: the exemption holds for loads only).
+TEST(Uncoalesced, ReportsTheStoreOfALaneWalkingItsOwnChunkButNotTheLoad) {
+  const AnalysisRun &R = analyzeInput("rooflint-uncoalesced.cu");
+  const auto W = named(R, "rooflint-uncoalesced");
+  ASSERT_EQ(W.size(), 7u) << R.Output;
+  EXPECT_EQ(W[6].Line, 49u);
+  EXPECT_EQ(W[6].Column, 44u);
+  EXPECT_EQ(W[6].Message, "store through 'y' is not unit-stride in 'threadIdx.x'; stride 4 elements of 4 bytes: a "
+                          "warp moves 512 bytes in 16 sectors for 128 bytes used (4x the traffic)");
 }
 
 TEST(Uncoalesced, FollowsTheIndexOfAGridStrideLoop) {
   const AnalysisRun &R = analyzeInput("rooflint-uncoalesced.cu");
   const auto W = named(R, "rooflint-uncoalesced");
-  ASSERT_EQ(W.size(), 5u) << R.Output;
-  EXPECT_EQ(W[4].Line, 42u);
-  EXPECT_EQ(W[4].Column, 12u);
-  EXPECT_NE(W[4].Message.find("stride 'stride' elements of 4 bytes"), std::string::npos) << W[4].Message;
+  ASSERT_EQ(W.size(), 7u) << R.Output;
+  EXPECT_EQ(W[5].Line, 42u);
+  EXPECT_EQ(W[5].Column, 12u);
+  EXPECT_NE(W[5].Message.find("stride 'stride' elements of 4 bytes"), std::string::npos) << W[5].Message;
 }
 
 TEST(Uncoalesced, KeepsLoopCountersAdvancedByCompoundAssignmentUniformGh3) {
   const AnalysisRun &R = analyzeInput("rooflint-uncoalesced.cu");
   const auto W = named(R, "rooflint-uncoalesced");
-  ASSERT_EQ(W.size(), 5u) << R.Output;
-  EXPECT_EQ(W[3].Line, 35u);
-  EXPECT_EQ(W[3].Column, 5u);
-  EXPECT_NE(W[3].Message.find("stride 'rows' elements"), std::string::npos) << W[3].Message;
+  ASSERT_EQ(W.size(), 7u) << R.Output;
+  EXPECT_EQ(W[4].Line, 35u);
+  EXPECT_EQ(W[4].Column, 5u);
+  EXPECT_NE(W[4].Message.find("stride 'rows' elements"), std::string::npos) << W[4].Message;
+}
+
+// Three stride-33 reads on three lines (tests/consumer's kernel), merged by the optimiser into one
+// block, one warp request: each line is reported at itself, so a NOLINT on one silences that line only.
+// Together lane l reads bytes [132 l, 132 l + 16): 4 l mod 32 is 20, 24 or 28 for 3 lanes of every 8,
+// which straddle two sectors: 32 + 12 = 44 sectors for 32 * 16 = 512 useful bytes (16 sectors): 2.75x.
+TEST(Uncoalesced, ReportsEachLineOfAMergedRequestAndHonoursItsOwnNolint) {
+  const std::string Code = R"(#include "cuda_mock.h"
+__global__ void k(const float* x, float* y, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = x[i * 33] + x[i * 33 + 1];  // NOLINT(rooflint-uncoalesced)
+  if (i < n) y[i] += x[i * 33 + 2];
+  // NOLINTNEXTLINE(rooflint-uncoalesced)
+  if (i < n) y[i] += x[i * 33 + 3];
+}
+)";
+  const AnalysisRun R = analyze(Code, "merged.cu");
+  ASSERT_TRUE(R.Parsed) << R.Output;
+  const auto W = named(R, "rooflint-uncoalesced");
+  ASSERT_EQ(W.size(), 1u) << R.Output;
+  EXPECT_EQ(W[0].Line, 5u);
+  EXPECT_EQ(W[0].Column, 22u);
+  EXPECT_EQ(W[0].Message, "load through 'x' is not unit-stride in 'threadIdx.x'; stride 33 elements of 4 bytes: a warp "
+                          "moves 1408 bytes in 44 sectors for 512 bytes used (2.75x the traffic)");
+  ASSERT_EQ(W[0].Notes.size(), 2u);
+  EXPECT_EQ(W[0].Notes[1].Message, "one warp request with the loads at lines 4, 7 (the same block, addresses within "
+                                   "128 bytes): the sectors counted are theirs together");
+}
+
+// Guards that leave fewer lanes (docs/analyzer.md): the examples' scalar tail runs where 4 * thread is
+// in [n - 3, n - 1], one lane: its stride-4 store is 1 sector for 4 bytes, 1x, silent; four lanes
+// (threadIdx.x < 4) at 128-byte gaps: 4 sectors for 16 bytes (1 sector): 4x, said of the 4 lanes.
+TEST(Uncoalesced, CountsTheLanesThatTheGuardsLeave) {
+  const std::string Code = R"(#include "cuda_mock.h"
+__global__ void tail(int n, float a, const float* x, float* y) {
+  const int i = 4 * (blockIdx.x * blockDim.x + threadIdx.x);
+  if (i + 3 < n) {
+    for (int k = 0; k < 4; ++k) y[i + k] = a * x[i + k];
+  } else {
+    for (int j = i; j < n; ++j) y[j] = a * x[j] + y[j];
+  }
+}
+__global__ void four(const float* x, float* y) {
+  if (threadIdx.x < 4) y[32 * threadIdx.x] = x[threadIdx.x];
+}
+)";
+  const AnalysisRun R = analyze(Code, "guards.cu");
+  ASSERT_TRUE(R.Parsed) << R.Output;
+  const auto W = named(R, "rooflint-uncoalesced");
+  std::vector<unsigned> Lines;
+  for (const DiagRecord &D : W) Lines.push_back(D.Line);
+  // Line 5: the body, every lane walking its own 4 floats: the store 4x (stores are not exempt).
+  EXPECT_EQ(Lines, (std::vector<unsigned>{5, 11})) << R.Output;
+  ASSERT_EQ(W.size(), 2u);
+  EXPECT_EQ(W[1].Message, "store through 'y' is not unit-stride in 'threadIdx.x'; stride 32 elements of 4 bytes: the 4 "
+                          "lanes of a warp that run it (at most) move 128 bytes in 4 sectors for 16 bytes used (4x the "
+                          "traffic)");
 }
 
 TEST(SectorRule, MatchesHandCountedSectors) {

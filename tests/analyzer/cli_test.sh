@@ -34,7 +34,7 @@ case_version() {
 case_list_checks() {
   run 0 --list-checks
   has "^Enabled checks:"
-  [[ $(count "^    rooflint-") -eq 9 ]] || fail "expected the 9 analyzer checks"
+  [[ $(count "^    rooflint-") -eq 10 ]] || fail "expected the 10 analyzer checks"
   has "^    rooflint-uncoalesced +warning +Warns when a global-memory access"
   run 0 --list-checks "--checks=-*,rooflint-bound"
   [[ $(count "^    rooflint-") -eq 1 ]] || fail "--checks=-*,rooflint-bound should leave one check"
@@ -44,7 +44,7 @@ case_list_checks() {
 case_help_lists_diagnostics_and_exit_codes() {
   run 0 --help
   for name in bound expectation param-name uncovered-param read-only-written datasheet-peaks uncoalesced \
-              spec-evaluation kernel-binding; do
+              spec-evaluation kernel-binding reread; do
     has "^  rooflint-$name "
   done
   # Every exit status is in --help and in docs/analyzer.md's table.
@@ -74,7 +74,7 @@ case_checks_glob_rejects_a_name_that_matches_nothing() {
 case_warnings_as_errors_glob() {
   run 0 "$inputs/rooflint-uncoalesced.cu" -- "${flags[@]}"
   run 1 --warnings-as-errors=rooflint-uncoalesced "$inputs/rooflint-uncoalesced.cu" -- "${flags[@]}"
-  has "error: access through 'out' is not unit-stride"
+  has "error: store through 'out' is not unit-stride"
   run 0 --warnings-as-errors=rooflint-param-name "$inputs/rooflint-uncoalesced.cu" -- "${flags[@]}"
   run 1 --werror "$inputs/rooflint-uncoalesced.cu" -- "${flags[@]}"
 }
@@ -97,7 +97,7 @@ case_config_file() {
   run 0 proj/sub/k.cu -- "${flags[@]}"
   has "\[rooflint-datasheet-peaks\]"
   run 0 --list-checks                                # in the current directory: none
-  [[ $(count "^    rooflint-") -eq 9 ]] || fail "no config file here: all 9 checks"
+  [[ $(count "^    rooflint-") -eq 10 ]] || fail "no config file here: all 10 checks"
   (cd proj/sub && "$rooflint" --list-checks) > out || fail "--list-checks in proj/sub"
   lacks "^    rooflint-bound "
 }
@@ -114,7 +114,7 @@ case_config_file_errors_name_the_file_and_line() {
 }
 
 # --- NOLINT -----------------------------------------------------------------------------------------
-# rooflint-uncoalesced.cu warns at lines 8, 13, 18, 35 and 42 (its comments say so).
+# rooflint-uncoalesced.cu warns at lines 8, 13, 18, 27, 35, 42 and 49 (its comments say so).
 nolint_input() {
   cp "$inputs/rooflint-uncoalesced.cu" k.cu
   cp "$inputs/cuda_mock.h" .

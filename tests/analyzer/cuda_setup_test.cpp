@@ -20,7 +20,9 @@ TEST(AdjustCommandLine, DropsNvccOnlyFlagsWithANoteAndTranslatesTheRest) {
   const CudaEnvironment Env{"/nonexistent/cuda", "/res"};
   const auto Out = adjustCommandLine(Nvcc, "/build", "a.cu", Env, Notes);
   // --expt-relaxed-constexpr is no longer dropped: it becomes the macro nvcc defines for it.
-  const std::vector<std::string> Expected{"clang++", "-resource-dir=/res", "--cuda-host-only",
+  // Device side since issue 12: one parse serves the specs and the kernels' IR (traffic analysis).
+  const std::vector<std::string> Expected{"clang++", "-resource-dir=/res", "--cuda-device-only",
+                                          "--cuda-gpu-arch=sm_90", "-nocudalib", "-Xclang", "-target-sdk-version=12.4",
                                           "-Wno-unknown-cuda-version", "--cuda-path=/nonexistent/cuda", "-idirafter",
                                           "/rooflint-virtual/include", "-include",
                                           "/rooflint-virtual/include/rooflint_cuda_host_compat.h",

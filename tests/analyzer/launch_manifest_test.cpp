@@ -50,7 +50,7 @@ TEST(LaunchManifest, IsVersionThree) {
   const AnalysisRun R = analyze(Input, "launch.cu");
   ASSERT_TRUE(R.Parsed) << R.Output;
   const llvm::json::Value M = manifestJson(R.Results, *model::find_peaks("H200"));
-  EXPECT_EQ(*M.getAsObject()->getInteger("version"), 3);  // 3: regions
+  EXPECT_EQ(*M.getAsObject()->getInteger("version"), 4);  // 3: regions, 4: predicted_traffic (issue 12)
 }
 
 TEST(LaunchManifest, LaysOutParametersAsTheArgumentBufferDoes) {

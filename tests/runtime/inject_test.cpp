@@ -340,3 +340,29 @@ TEST(InjectBaseline, UsesTheHalfRangeOfTheRepetitionsAsNoise) {
   t.repetitions = 1;
   EXPECT_EQ(relative_noise(t), 0);  // one run: no noise estimate, the floor band applies
 }
+
+// Manifest version 4 (issue 12): predicted_traffic per tensor and level, one line per tensor for the
+// verifier's table; a version 2 kernel (the example's others) has none.
+TEST(InjectManifest, ReadsThePredictedTrafficOfVersionFour) {
+  std::string text = text_of(manifest_path);
+  const std::string key = "\"mangled_name\": \"_Z4axpyifPKfPf\"";
+  const std::size_t at = text.find(key);
+  ASSERT_NE(at, std::string::npos);
+  text.insert(at, R"("predicted_traffic": {"source": "device-side IR, scalar evolution", "tensors": [
+      {"tensor": "x", "param": 2, "level": "dram", "ratio": null, "basis": "sectors shared with other warps: not predicted"},
+      {"tensor": "x", "param": 2, "level": "l2", "ratio": 8, "basis": "load line 3: 8x per warp request"},
+      {"tensor": "x", "param": 2, "level": "l1", "ratio": 8, "basis": "load line 3: 8x per warp request"},
+      {"tensor": "y", "param": 3, "level": "l2", "ratio": 1, "basis": "every access coalesced"},
+      {"tensor": "y", "param": 3, "level": "dram", "ratio": 1, "basis": "every access coalesced"},
+      {"tensor": "z", "param": 4, "level": "l2", "ratio": null, "basis": "line 9: the address depends on loaded data"}]},
+    )");
+  const auto ks = parse_manifest(text, "v3.json");
+  ASSERT_TRUE(ks.ok()) << ks.err().message;
+  // Levels in the manifest's order; a basis where it differs from the level before; null: not predicted.
+  const std::vector<std::string> expected{
+      "x: DRAM not predicted (sectors shared with other warps: not predicted), L2 8x (load line 3: 8x per warp request), L1 8x",
+      "y: L2 1x (every access coalesced), DRAM 1x",
+      "z: L2 not predicted (line 9: the address depends on loaded data)"};
+  EXPECT_EQ(kernel_named(*ks, "axpy").predicted_traffic, expected);
+  EXPECT_TRUE(kernel_named(*ks, "fixed").predicted_traffic.empty());
+}

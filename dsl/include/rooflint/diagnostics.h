@@ -72,6 +72,9 @@ inline constexpr diagnostic spec_evaluation{"rooflint-spec-evaluation", level::e
 inline constexpr diagnostic kernel_binding{"rooflint-kernel-binding", level::error, tool::analyzer,
     "Reports a spec that is not bound to a kernel function the analyzer can find.",
     "docs/diagnostics/rooflint-kernel-binding.md"};
+inline constexpr diagnostic reread{"rooflint-reread", level::warning, tool::analyzer,
+    "Warns when a kernel reads a tensor in several passes whose rows do not stay in cache between them.",
+    "docs/diagnostics/rooflint-reread.md"};
 
 // The verifier's (runtime/src/verify).
 inline constexpr diagnostic ideal_traffic{"rooflint-ideal-traffic", level::error, tool::verifier,
@@ -142,7 +145,7 @@ inline constexpr std::array all{bound,           expectation,  param_name,      
                                 not_cold,        missing_writes, faster_than_roof, roofline_fraction, clock_state,
                                 timing_only,     flops,        counters,         no_device,       no_peaks,
                                 case_faulted,    case_crashed, case_bad_case,    launches,        not_launched,
-                                regression,      baseline,     binding,          precision};
+                                regression,      baseline,     binding,          precision,       reread};
 
 /// @return The entry named @p n, or nullptr.
 constexpr const diagnostic* find(std::string_view n) {

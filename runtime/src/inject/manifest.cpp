@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "rooflint/model/describe.h"
 #include "rooflint/model/dtype.h"
 #include "rooflint/runtime/inject.h"
 
@@ -207,6 +208,55 @@ void read_launch(reader& r, const json& l, dsl::spec& s) {
   }
 }
 
+/// Version 4's predicted_traffic, one line per tensor, its levels in the order of the manifest
+/// ("x: DRAM 1x (basis), L2 8x (basis), L1 8x"; a level without a ratio is "not predicted"; a basis is
+/// printed where it differs from the level before). Optional: absent (versions 2 and 3) or null (a
+/// kernel whose IR was not analysed) reads as none; a malformed entry is skipped.
+std::vector<std::string> read_predicted_traffic(const json& k) {
+  std::vector<std::string> out;
+  const auto p = k.find("predicted_traffic");
+  if (p == k.end() || !p->is_object() || !p->contains("tensors") || !(*p)["tensors"].is_array()) return out;
+  struct line { std::string tensor, text, basis; };
+  std::vector<line> lines;
+  for (const json& t : (*p)["tensors"]) {
+    if (!t.is_object() || !t.contains("tensor") || !t["tensor"].is_string()) continue;
+    const std::string tensor = t["tensor"];
+    const std::string level = t.value("level", "");
+    const bool sized = t.contains("sized") && t["sized"].is_boolean() && t["sized"].get<bool>();
+    const std::string ratio = t.contains("ratio") && t["ratio"].is_number()
+                                  ? model::format_significant(t["ratio"].get<double>(), 3) + "x" + (sized ? " at the declared sizes" : "")
+                                  : std::string("not predicted");
+    auto it = std::find_if(lines.begin(), lines.end(), [&](const line& l) { return l.tensor == tensor; });
+    if (it == lines.end()) {
+      lines.push_back({tensor, tensor + ":", ""});
+      it = lines.end() - 1;
+    } else {
+      it->text += ",";
+    }
+    it->text += " " + std::string(level == "dram" ? "DRAM" : level == "l2" ? "L2" : level == "l1" ? "L1" : level) + " " + ratio;
+    const std::string basis = t.contains("basis") && t["basis"].is_string() ? t["basis"].get<std::string>() : "";
+    if (!basis.empty() && basis != it->basis) it->text += " (" + basis + ")";
+    it->basis = basis;
+  }
+  for (auto& l : lines) out.push_back(std::move(l.text));
+  return out;
+}
+
+/// The same entries as numbers (null: 0, not predicted).
+std::vector<manifest_kernel::predicted_ratio> read_predicted_ratios(const json& k) {
+  std::vector<manifest_kernel::predicted_ratio> out;
+  const auto p = k.find("predicted_traffic");
+  if (p == k.end() || !p->is_object() || !p->contains("tensors") || !(*p)["tensors"].is_array()) return out;
+  for (const json& t : (*p)["tensors"]) {
+    if (!t.is_object() || !t.contains("tensor") || !t["tensor"].is_string() || !t.contains("level") || !t["level"].is_string())
+      continue;
+    const double ratio = t.contains("ratio") && t["ratio"].is_number() ? t["ratio"].get<double>() : 0;
+    const bool sized = t.contains("sized") && t["sized"].is_boolean() && t["sized"].get<bool>();
+    out.push_back({t["tensor"].get<std::string>(), t["level"].get<std::string>(), ratio > 0 ? ratio : 0, sized});
+  }
+  return out;
+}
+
 manifest_param param_from(reader& r, const json& p) {
   return {r.text(p, "name"), r.text(p, "type"), r.text(p, "kind"), r.flag(p, "signed"),
           static_cast<unsigned>(r.number(p, "size_bytes")), static_cast<unsigned>(r.number(p, "offset_bytes"))};
@@ -291,6 +341,10 @@ result<std::vector<manifest_kernel>> parse_manifest(const std::string& text, con
     if (r.failure.empty() && version >= 3) read_region(r, k, m);
     if (r.failure.empty() && m.spec.launch.kind == dsl::binding_kind::region && !m.is_region())
       r.failure = r.where + ": launch kind 'region' without a 'region' object";
+    if (r.failure.empty()) {
+      m.predicted_traffic = read_predicted_traffic(k);
+      m.predicted_ratios = read_predicted_ratios(k);
+    }
     if (!r.failure.empty()) return error{error_code::invalid_argument, r.failure};
     out.push_back(std::move(m));
   }

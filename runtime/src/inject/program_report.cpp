@@ -3,7 +3,9 @@
 // launched, launches whose sizes did not bind).
 
 #include <algorithm>
+#include <cmath>
 #include <map>
+#include <span>
 
 #include "rooflint/diagnostics.h"
 #include "rooflint/runtime/inject.h"
@@ -45,6 +47,38 @@ measurement merge(const grouped_case& g, const std::string& name) {
 }
 
 }  // namespace
+
+std::array<double, model::memory_level_count> kernel_predicted_ratios(const manifest_kernel& k, const dsl::sizes& at) {
+  std::array<double, model::memory_level_count> out{};
+  const std::span<const double> values(at.values.data(), at.values.size());
+  // A ratio that holds at the declared sizes only (a footprint against L2, a layer condition) is no
+  // prediction at other sizes.
+  const dsl::sizes declared = k.spec.declared().bound;
+  bool at_declared = true;
+  for (std::size_t i = 0; i < k.spec.dims.size(); ++i)
+    if (at.values[i] > 0 && std::fabs(at.values[i] - declared.values[i]) > 0.5) at_declared = false;
+  for (const model::memory_level level : model::memory_levels) {
+    const std::string key(model::name(level));
+    double predicted = 0, compulsory = 0;
+    bool every = true;
+    for (const dsl::tensor_info& t : k.spec.tensor_list()) {
+      if (t.arg < 0 || t.access == dsl::role::not_counted) continue;
+      // Compulsory bytes of the tensor: read, written, or both (inout).
+      const double bytes = t.elements.evaluate(values) * double(model::size_bytes(t.dtype)) *
+                           (t.access == dsl::role::read_write ? 2 : 1);
+      const auto p = std::find_if(k.predicted_ratios.begin(), k.predicted_ratios.end(),
+                                  [&](const manifest_kernel::predicted_ratio& r) { return r.tensor == t.name.view() && r.level == key; });
+      if (p == k.predicted_ratios.end() || p->ratio <= 0 || !(bytes > 0) || (p->sized && !at_declared)) {
+        every = false;
+        break;
+      }
+      predicted += p->ratio * bytes;
+      compulsory += bytes;
+    }
+    if (every && compulsory > 0) out[static_cast<std::size_t>(level)] = predicted / compulsory;
+  }
+  return out;
+}
 
 program_report make_program_report(const std::vector<manifest_kernel>& kernels, const std::vector<launch_event>& events,
                                    const verify_options& options, const std::optional<ceilings::ceilings_file>& ceilings) {
@@ -117,6 +151,15 @@ program_report make_program_report(const std::vector<manifest_kernel>& kernels, 
                             "per measured launch or region instance; time from CUDA events)";
 
   for (case_report& r : out.run.cases) {
+    for (const manifest_kernel& mk : kernels)
+      if (mk.kernel_name == r.kernel && !mk.predicted_traffic.empty()) {
+        r.predicted_traffic = mk.predicted_traffic;
+        const auto g = std::find_if(groups.begin(), groups.end(), [&](const grouped_case& c) {
+          return c.kernel == &mk && mk.kernel_name + " [" + c.sizes + "]" == r.name;
+        });
+        if (g != groups.end()) r.predicted_ratio = kernel_predicted_ratios(mk, g->values);
+        break;
+      }
     const auto k = std::find_if(out.kernels.begin(), out.kernels.end(), [&](const kernel_launches& l) { return l.kernel == r.kernel; });
     if (k == out.kernels.end()) continue;
     const std::string what = k->region ? "region '" + k->kernel + "': " + std::to_string(k->seen) + " instances seen, "

@@ -52,6 +52,16 @@ nlohmann::json levels_json(const comparison& c) {
 }  // namespace
 
 namespace {
+/// The kernel's predicted ratio per level (case_report::predicted_ratio): a number, or null.
+nlohmann::json predicted_ratio_json(const case_report& r) {
+  nlohmann::json out = nlohmann::json::object();
+  for (const model::memory_level l : model::memory_levels) {
+    const double v = r.predicted_ratio[static_cast<std::size_t>(l)];
+    out[std::string(model::name(l))] = v > 0 ? nlohmann::json(v) : nlohmann::json(nullptr);
+  }
+  return out;
+}
+
 nlohmann::json report_value(const run_report& run) {
   using nlohmann::json;
   json peaks_flops = json::object();
@@ -115,6 +125,10 @@ nlohmann::json report_value(const run_report& run) {
           {"slack_bytes", r.bands.slack_bytes},
           {"not_cold_ratio", r.bands.not_cold_ratio}}},
         {"findings", findings},
+        // The analyzer's prediction (manifest version 4), beside compared.levels; additive, [] when none.
+        {"predicted_traffic", r.predicted_traffic},
+        // The kernel's predicted ratio per level ("dram", "l2", "l1"; null: not predicted).
+        {"predicted_ratio", predicted_ratio_json(r)},
     });
   }
   json out = {

@@ -1,6 +1,8 @@
 // The SVG roofline chart (report.h), hierarchical: log-log, one bandwidth roof per memory level (DRAM,
 // L2, L1, each at its own measured roof), the compute roof of each math mode the cases use, the DRAM
-// ridge marked; per case the predicted dot (hollow, on the roof at t_min), one dot per level at that
+// ridge marked; per case the predicted dot (hollow, on the roof at t_min), beside it the dot of the
+// analyzer's predicted DRAM traffic with the access pattern (hollow, dashed; manifest version 4, where
+// it predicts one and it differs from the compulsory traffic), one dot per level at that
 // level's intensity (ideal FLOPs / that level's bytes) and the achieved FLOP/s (circle DRAM, square L2,
 // triangle L1), and the measured dot (filled, at the binding level) joined to the predicted by an arrow. Kernels without ideal
 // FLOPs (pure data movement) get a second panel below: compulsory against observed DRAM bytes on a log
@@ -39,6 +41,9 @@ struct dot {
   case_status status = case_status::passed;
   double x_level[model::memory_level_count] = {};  // FLOP/byte at each level's bytes; 0 = not measured
   std::string binding;           // "DRAM", "L2", "L1" or "compute"
+  // The analyzer's prediction with the access pattern (manifest version 4): the kernel's predicted
+  // DRAM bytes, on the roof at that intensity; 0 = no prediction.
+  double x_access = 0, y_access = 0;
 };
 
 /// @return The drawn roof of level @p l: its best measured figure (DRAM: the peaks' single figure).
@@ -358,6 +363,11 @@ std::string to_svg(const run_report& run) {
     d.x_pred = model::intensity(w);
     d.y_pred = model::attainable_flops_per_s(peaks, p.mode, d.x_pred);
     if (d.y_pred <= 0) d.y_pred = peaks.dram_bytes_per_s * d.x_pred;  // no compute roof known for the mode
+    if (const double ratio = r.predicted_ratio[static_cast<std::size_t>(model::memory_level::dram)]; ratio > 0) {
+      d.x_access = flops / (p.bytes() * ratio);
+      d.y_access = model::attainable_flops_per_s(peaks, p.mode, d.x_access);
+      if (d.y_access <= 0) d.y_access = peaks.dram_bytes_per_s * d.x_access;
+    }
     if (c.t_measured_s > 0) {
       d.measured = true;
       d.binding = c.binding;
@@ -385,6 +395,7 @@ std::string to_svg(const run_report& run) {
   };
   for (const dot& d : dots) {
     include(d.x_pred, d.y_pred);
+    include(d.x_access, d.y_access);
     if (d.measured) include(d.x_meas, d.y_meas);
     for (double x : d.x_level)
       if (x > 0 && d.measured) include(x, d.y_meas);
@@ -496,6 +507,12 @@ std::string to_svg(const run_report& run) {
     s += fmt::format("  <g class=\"kernel\" data-case=\"{}\">\n", xml_escape(d.label));
     const double xp = a.px(d.x_pred), yp = a.py(d.y_pred);
     s += fmt::format("    <circle class=\"predicted\" cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"6\" fill=\"white\" stroke=\"{}\" stroke-width=\"2\"/>\n", xp, yp, c);
+    // Beside the compulsory-traffic dot: where the analyzer's predicted DRAM traffic (with the access
+    // pattern) puts the kernel, hollow and dashed; drawn only where the prediction differs visibly.
+    if (d.x_access > 0 && std::hypot(a.px(d.x_access) - xp, a.py(d.y_access) - yp) > 1)
+      s += fmt::format("    <circle class=\"predicted-access\" cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"6\" fill=\"white\" stroke=\"{}\" "
+                       "stroke-width=\"2\" stroke-dasharray=\"3 2\"/>\n",
+                       a.px(d.x_access), a.py(d.y_access), c);
     if (d.measured) {
       // One dot per level at the same achieved FLOP/s, joined by a thin line: where the kernel ran at
       // each level of the hierarchy.
@@ -549,6 +566,12 @@ std::string to_svg(const run_report& run) {
   s += fmt::format("  <circle cx=\"{}\" cy=\"{}\" r=\"6\" fill=\"white\" stroke=\"#444\" stroke-width=\"2\"/><text x=\"{}\" y=\"{}\">predicted (compulsory bytes, t_min)</text>\n",
                    lx + 6, ly, lx + 18, ly + 4);
   ly += 20;
+  if (std::any_of(dots.begin(), dots.end(), [](const dot& d) { return d.x_access > 0; })) {
+    s += fmt::format("  <circle cx=\"{}\" cy=\"{}\" r=\"6\" fill=\"white\" stroke=\"#444\" stroke-width=\"2\" stroke-dasharray=\"3 2\"/>"
+                     "<text x=\"{}\" y=\"{}\">predicted with the access pattern (DRAM)</text>\n",
+                     lx + 6, ly, lx + 18, ly + 4);
+    ly += 20;
+  }
   s += fmt::format("  <circle cx=\"{}\" cy=\"{}\" r=\"6\" fill=\"#444\"/><text x=\"{}\" y=\"{}\">measured at the binding level (bytes, time)</text>\n",
                    lx + 6, ly, lx + 18, ly + 4);
   ly += 20;

@@ -58,6 +58,22 @@ std::string level_cell(const comparison& c, model::memory_level l) {
 
 }  // namespace
 
+/// The kernel's predicted ratio per level (its tensors' weighted by their compulsory bytes) beside the
+/// observed one: "predicted for the kernel: DRAM 1x (observed 0.994x), L2 4x (observed 4.5x), L1 not
+/// predicted (observed 4.5x)".
+std::string predicted_against_observed(const case_report& r) {
+  std::string out = "predicted for the kernel:";
+  bool first = true;
+  for (const model::memory_level l : model::memory_levels) {
+    const double p = r.predicted_ratio[static_cast<std::size_t>(l)];
+    const level_traffic* t = r.compared.level(l);
+    out += std::string(first ? " " : ", ") + std::string(model::label(l)) + " " + (p > 0 ? ratio_text(p) : "not predicted");
+    if (t && t->measured && t->ratio > 0) out += " (observed " + ratio_text(t->ratio) + ")";
+    first = false;
+  }
+  return out;
+}
+
 std::string to_table(const run_report& run) {
   std::string out;
   out += fmt::format("rooflint-verify: {} | peaks: {} | counters: {}\n", run.device.empty() ? "no device" : run.device,
@@ -95,6 +111,9 @@ std::string to_table(const run_report& run) {
                        level_cell(c, model::memory_level::l1), time,
                        p.bound.t_min_s > 0 ? format_duration(p.bound.t_min_s) : std::string("-"),
                        measured && c.binding_floor_s > 0 ? format_duration(c.binding_floor_s) : std::string("-"), fraction, flops);
+    // Beside the observed ratios above: what the analyzer predicted from the access pattern.
+    for (const std::string& p : r.predicted_traffic) out += "  predicted (access pattern): " + p + "\n";
+    if (!r.predicted_traffic.empty()) out += "  " + predicted_against_observed(r) + "\n";
     for (const finding& f : r.findings)
       if (f.level != severity::remark || r.status != case_status::passed)
         out += fmt::format("  {}: {} [{}]\n", name(f.level), f.message, f.id);

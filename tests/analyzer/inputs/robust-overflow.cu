@@ -1,15 +1,20 @@
-// Issue 13: strides whose byte offsets overflow 64 bits (traffic unknown, said so) and coefficients that
-// overflow while being combined (not linear in 64 bits: silent).
+// Issue 13: strides whose byte offsets overflow 64 bits. Since issue 12 the analysis reads the device-side
+// IR, whose address arithmetic wraps in 64 bits as the generated code's does (the source overflows).
 #include "cuda_mock.h"
 
 __global__ void huge(float *a, float *b) {
   long long i = threadIdx.x;
-  a[i * (-9223372036854775807LL - 1)] = 0;  // warning: traffic unknown (was: zero bytes, zero sectors, 0x)
-  b[i * 9223372036854775807LL] = 0;         // warning: traffic unknown
+  a[i * (-9223372036854775807LL - 1)] = 0;  // silent: 4 * -2^63 bytes per lane wrap to 0 (a broadcast)
+  b[i * 9223372036854775807LL] = 0;         // silent: 4 * (2^63 - 1) wraps to -4 (reversed unit stride)
 }
 
 __global__ void wrap(float *c, float *d) {
   long long i = threadIdx.x;
-  c[i * 9223372036854775807LL + i * 9223372036854775807LL] = 0;  // silent (wrapped to stride -2)
-  d[-(i * (-9223372036854775807LL - 1))] = 0;                    // silent (wrapped to itself)
+  c[i * 9223372036854775807LL + i * 9223372036854775807LL] = 0;  // warning: wrapped to stride -2: 2x
+  d[-(i * (-9223372036854775807LL - 1))] = 0;                    // silent (wrapped to 0)
+}
+
+__global__ void big(float *e) {
+  long long i = threadIdx.x;
+  e[i * 288230376151711744LL] = 0;  // line 19: warning: 2^60 bytes per lane; lane 31's offset does not fit: unknown
 }

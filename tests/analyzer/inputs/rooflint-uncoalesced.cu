@@ -18,8 +18,8 @@ __global__ void pairs(const double* x, double* y, int n) {
   y[i] = x[2 * i];  // line 18, column 10: warning: stride 2 elements of 8 bytes: 512 bytes in 16 sectors for 256 bytes used (2x)
 }
 
-// No diagnostic: unit stride, reversed unit stride, a broadcast (same element for every lane),
-// and an index that is not linear in threadIdx.x (the analysis cannot tell).
+// No diagnostic: unit stride, reversed unit stride, a broadcast, a gather through idx[] (unknown); but
+// x[(i * i) % n] is scattered (line 27, column 26: not affine, counted at sampled sizes; since issue 12).
 __global__ void silent(const float* x, float* y, const int* idx, int n) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   float s = x[0] + x[blockIdx.x] + x[n - 1 - i];
@@ -42,8 +42,8 @@ __global__ void grid_stride(const float* x, float* y, int n, int stride) {
     y[i] = x[i * stride];
 }
 
-// No diagnostic: a vectorised kernel's scalar tail, where each lane walks its own 4 elements one at a time
-// (stride 4 across lanes, but the warp's next iterations use the rest of the sectors it fetched).
+// A scalar tail, each lane walking its own 4 elements: the load is silent (the warp's next iterations use
+// the sectors it fetched, in L1), the store is not (line 49, column 44: 4x the sectors; since issue 12).
 __global__ void tail(const float* x, float* y, int n) {
   const int i = 4 * (blockIdx.x * blockDim.x + threadIdx.x);
   for (int j = i; j < i + 4 && j < n; ++j) y[j] = 2 * x[j];

@@ -73,6 +73,17 @@ struct KernelRecord {
   std::vector<RegionKernelRecord> RegionKernels;  ///< the region's kernels, in launch order
   /// "kernel 'saxpy'" or "region 'softmax_naive'": how diagnostics name the spec's subject.
   std::string subject() const { return (IsRegion ? "region '" : "kernel '") + KernelName + "'"; }
+  /// The device-side traffic prediction (Traffic.h), per tensor and level; empty when not analysed.
+  struct PredictedTraffic {
+    std::string Tensor;
+    int Param = -1;
+    std::string Level;   ///< "dram", "l2" (sectors L1 requests from L2) or "l1" (sectors the warps request)
+    double Ratio = 1;    ///< predicted bytes at that level over the tensor's compulsory bytes; 0: not predicted (Basis says why)
+    std::string Basis;   ///< why ("load line 49: 8x per warp request")
+    bool Sized = false;  ///< the ratio holds at the spec's declared sizes only (footprint, layer condition)
+  };
+  bool TrafficAnalysed = false;
+  std::vector<PredictedTraffic> Predicted;
 };
 
 /// Everything a run collects, over all translation units.
@@ -87,8 +98,12 @@ struct AnalysisResults {
   std::function<void(const std::string &)> OnGroup;
 };
 
-/// Analyses one parsed translation unit.
-void analyzeTranslationUnit(clang::ASTContext &Ctx, const AnalyzerOptions &Options, AnalysisResults &Results);
+struct DeviceTraffic;
+
+/// Analyses one parsed translation unit; @p Device, when given, is the device-side traffic analysis
+/// of the same unit (Traffic.h), which then replaces the AST's uncoalesced check for its kernels.
+void analyzeTranslationUnit(clang::ASTContext &Ctx, const AnalyzerOptions &Options, AnalysisResults &Results,
+                            const DeviceTraffic *Device = nullptr);
 
 /// @return A factory of frontend actions that run analyzeTranslationUnit after parsing.
 std::unique_ptr<clang::tooling::FrontendActionFactory> makeActionFactory(const AnalyzerOptions &Options,

@@ -32,9 +32,10 @@ enum class DiagKind : unsigned {
   Uncoalesced,      ///< rooflint-uncoalesced: an access not unit-stride in threadIdx.x (warning)
   SpecEvaluation,   ///< rooflint-spec-evaluation: a spec cannot be evaluated or read (error)
   KernelBinding,    ///< rooflint-kernel-binding: a spec names no kernel function (error)
+  ReRead,           ///< rooflint-reread: a tensor read in passes that miss the cache (warning)
 };
 
-inline constexpr unsigned DiagKindCount = 9;
+inline constexpr unsigned DiagKindCount = 10;
 
 /// What a diagnostic is by default.
 enum class Severity : unsigned char { Remark, Warning, Error };

@@ -15,7 +15,7 @@
 namespace rooflint::analyzer {
 
 /// 2: parameters, launch and spec_value per kernel (docs/manifest-schema.md).
-inline constexpr int ManifestVersion = 3;  // 3: regions (docs/manifest-schema.md)
+inline constexpr int ManifestVersion = 4;  // 3: regions, 4: predicted_traffic (docs/manifest-schema.md)
 
 /// @return One kernel's entry of the manifest's "kernels".
 llvm::json::Value kernelJson(const KernelRecord &K, const model::peaks &Peaks);

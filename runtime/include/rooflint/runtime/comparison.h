@@ -21,6 +21,7 @@
 ///     check is void.
 ///
 
+#include <array>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -141,6 +142,13 @@ struct case_report {
   comparison compared;
   tolerances bands;
   std::vector<finding> findings;
+  /// The analyzer's prediction from the manifest (manifest_kernel::predicted_traffic), printed beside
+  /// the observed ratios; empty for ROOFLINT_VERIFY_CASE cases and version 2 manifests.
+  std::vector<std::string> predicted_traffic;
+  /// The kernel's predicted bytes per level over its compulsory bytes (index: model::memory_level):
+  /// the tensors' predicted ratios weighted by their compulsory bytes at the case's sizes; 0 where a
+  /// tensor has no prediction at that level.
+  std::array<double, model::memory_level_count> predicted_ratio{};
 };
 
 /// Inputs of one comparison, so it can be tested without a registry or a GPU.

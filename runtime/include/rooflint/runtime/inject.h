@@ -12,6 +12,7 @@
 ///
 /// Everything here is host code: no GPU needed, unit-tested on recorded manifests and lines.
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -71,9 +72,24 @@ struct manifest_kernel {
   std::string manifest_path;
   dsl::spec spec;
   std::vector<manifest_param> params;
+  /// The analyzer's predicted traffic (manifest version 4, docs/manifest-schema.md): one line per
+  /// tensor and level, "x: L2 3x, DRAM 3x (load line 11: ...)"; empty in older manifests.
+  std::vector<std::string> predicted_traffic;
+  /// The same entries as numbers: tensor, level ("dram", "l2", "l1") and ratio (0: not predicted).
+  struct predicted_ratio {
+    std::string tensor, level;
+    double ratio = 0;
+    bool sized = false;  ///< holds at the spec's declared sizes only ("sized": true)
+  };
+  std::vector<predicted_ratio> predicted_ratios;
 };
 
-/// Reads a manifest of schema rooflint-manifest version 2 or 3 (3 adds regions). Errors (invalid_argument) name the file
+/// The kernel's predicted bytes per level (index: model::memory_level) over its compulsory bytes at
+/// the sizes @p at: its tensors' predicted ratios (manifest version 4) weighted by their compulsory
+/// bytes; 0 at a level where a tensor has no prediction (or none was read).
+std::array<double, model::memory_level_count> kernel_predicted_ratios(const manifest_kernel& k, const dsl::sizes& at);
+
+/// Reads a manifest of schema rooflint-manifest version 2, 3 or 4 (3 adds regions, 4 predicted traffic). Errors (invalid_argument) name the file
 /// and the field.
 result<std::vector<manifest_kernel>> read_manifest(const std::string& path);
 

@@ -1,0 +1,186 @@
+#pragma once
+/// @file Traffic.h
+/// Build-time traffic prediction from the device-side IR (docs/analyzer.md, "Traffic prediction").
+///
+/// The analyzer parses a CUDA file once, in clang's device mode (--cuda-device-only, sm_90); the AST
+/// feeds the spec analysis and, through clang's CodeGenerator, the device-side LLVM IR of every kernel
+/// the translation unit defines or instantiates. That IR is optimised (inlining, SROA, loop
+/// canonicalisation; no unrolling or vectorisation, so that one source access stays one IR access) and
+/// every global load and store is read with scalar evolution: its address as a function of
+/// threadIdx.x, loop induction variables and warp-uniform values.
+///
+/// Terms: a warp request is the 32 lanes' accesses of one instruction; global memory moves in 32-byte
+/// sectors (128-byte lines of 4 sectors; NVIDIA CUDA C++ Best Practices Guide, "Coalesced Access to
+/// Global Memory"). The amplification of an access is the sectors its warp request touches over the
+/// sectors its useful bytes would need (ceil(useful / 32)).
+///
+/// Assumptions (stated in docs/analyzer.md): blockDim.x is a multiple of 32 (a warp is 32 consecutive
+/// threadIdx.x values, threadIdx.y/z uniform in it), base pointers are 128-byte aligned, index
+/// arithmetic does not wrap, and control flow does not make an index depend on the lane.
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "rooflint/analyzer/Analyzer.h"
+#include "rooflint/analyzer/KernelChecks.h"
+
+namespace clang {
+class FunctionDecl;
+}  // namespace clang
+namespace llvm {
+class Module;
+}  // namespace llvm
+
+namespace rooflint::analyzer {
+
+/// How an access's address depends on the lane.
+enum class LanePattern {
+  Affine,     ///< constant bytes per lane step
+  Symbolic,   ///< bytes per lane step are a product of runtime values ('stride', 'n')
+  NonAffine,  ///< not affine in threadIdx.x ('/', '%', products): counted at sampled values
+  Unknown,    ///< the address depends on loaded data (a gather) or cannot be evaluated
+};
+
+/// A source position of an access (the innermost inlined location; a store's is its '=').
+struct TrafficSite {
+  std::string File;
+  unsigned Line = 0, Column = 0;
+  bool Store = false;
+};
+
+/// One warp request of a kernel: a global load or store (or a group of them in one basic block whose
+/// addresses differ by a constant, such as the four floats of a split float4).
+struct TrafficAccess {
+  std::string File;        ///< the access's source position (the innermost inlined location)
+  unsigned Line = 0, Column = 0;
+  /// Every source position of the group's members, the first (File, Line, Column) included: a group
+  /// merges the sector count of accesses written on several lines, each reported (and silenced) at
+  /// its own line.
+  std::vector<TrafficSite> Sites;
+  /// At most how many lanes of a warp run the access (32 unless the conditions that guard it leave a
+  /// lane-dependent value a window narrower than a warp: a scalar tail that one thread runs, `if
+  /// (threadIdx.x < 4)`); the sectors are counted over that many lanes.
+  int ActiveLanes = 32;
+  bool Store = false;
+  std::string Tensor;      ///< the pointer parameter's name ("" when the base is not a parameter)
+  int Param = -1;          ///< its index among the kernel's parameters, or -1
+  std::int64_t BytesPerLane = 0;  ///< useful bytes one lane moves in the request
+  LanePattern Pattern = LanePattern::Unknown;
+  SymbolicCoefficient LaneStepBytes;  ///< Affine and Symbolic: bytes per threadIdx.x step
+  std::string LaneCoefficient;  ///< in elements of the lane's span ("n", "33"), or "... bytes"
+  std::string Stride;      ///< as written in the message ("33 elements of 4 bytes", "'n' elements of 4 bytes")
+  std::int64_t Sectors = 0, IdealSectors = 0;  ///< per warp request (the worst case when Symbolic)
+  double Amplification = 1;                    ///< Sectors / IdealSectors
+  /// Symbolic: the smallest value of the runtime factor from which Amplification holds, and the
+  /// amplification when the factor is 1.
+  std::int64_t WorstFrom = 0;
+  double AtOne = 1;
+  std::string Sampled;     ///< NonAffine: the values the count assumes ("'C' = 4096, blockIdx = 0")
+  bool Overflows = false;  ///< Affine: lane 31's byte offset does not fit in 64 bits (traffic unknown)
+  bool ReusedInL1 = false; ///< a load whose lane walks its own chunk of at most a line in a loop
+  std::string Note;        ///< Unknown: why
+  /// The innermost loop's step of this address per iteration in bytes, when constant (0 outside loops).
+  std::int64_t LoopStepBytes = 0;
+  unsigned LoopId = 0;     ///< the innermost loop's number in its kernel (0: none)
+  std::string StartKey;    ///< the address at the loop's first iteration, printed (for re-read detection)
+  /// The grid indices the address depends on (GridIndex bits, through data flow).
+  unsigned Indices = 0;
+};
+
+/// Bits of the grid indices an address depends on.
+enum GridIndex : unsigned {
+  GridTidX = 1, GridTidY = 2, GridTidZ = 4, GridCtaX = 8, GridCtaY = 16, GridCtaZ = 32,
+};
+/// "threadIdx.x, blockIdx.x" for the bits of @p Mask.
+std::string gridIndexNames(unsigned Mask);
+
+/// A tensor read in several separate loops over the same addresses within a thread (a multi-pass kernel).
+struct ReRead {
+  std::string Tensor;
+  int Param = -1;
+  unsigned Passes = 0;
+  std::string File;
+  unsigned Line = 0, Column = 0;  ///< the first pass's load
+};
+
+/// What the device-side analysis found in one kernel.
+struct KernelTraffic {
+  std::string MangledName;  ///< the device symbol
+  std::string File;         ///< the kernel's definition
+  unsigned Line = 0;
+  std::vector<TrafficAccess> Accesses;
+  std::vector<ReRead> ReReads;
+  std::int64_t SharedBytes = 0;  ///< static shared memory the kernel uses (addrspace(3) globals)
+  /// The grid indices the kernel's global stores depend on: the directions along which its grid of
+  /// threads extends (a load whose address misses one of them is read again by every thread along it).
+  unsigned StoreIndices = 0;
+};
+
+/// The memory hierarchy the layer condition uses: NVIDIA H100/H200 (sm_90).
+struct CacheLevels {
+  /// Combined L1 data cache and shared memory per SM: 256 KB (NVIDIA Hopper Tuning Guide, "L1 Data
+  /// Cache and Shared Memory": "the combined L1 cache and shared memory capacity is 256 KB per SM").
+  std::int64_t L1BytesPerSm = 256 * 1024;
+  /// L2 as CUDA reports it on the H200 (l2CacheSize 62914560 = 60 MiB, docs/measurements/h200-2026-11-30).
+  std::int64_t L2Bytes = 60ll * 1024 * 1024;
+  int Sms = 132;                  ///< H200 (the same measurement)
+  int MaxThreadsPerSm = 2048;     ///< sm_90 (CUDA C++ Programming Guide, compute capability 9.0)
+  int MaxBlocksPerSm = 32;
+};
+
+/// Where the passes of a re-read tensor are served from, for one size.
+struct LayerCondition {
+  std::int64_t RowBytes = 0;           ///< one block's working set between passes
+  int BlocksPerSm = 0;
+  std::int64_t SmWorkingSet = 0;       ///< RowBytes * BlocksPerSm
+  std::int64_t L1Available = 0;        ///< L1 less the resident blocks' shared memory
+  bool FitsL1 = false, FitsL2 = false;
+  double L2Ratio = 1, DramRatio = 1;   ///< traffic at that level over one pass
+};
+
+/// The layer condition of a tensor read in @p Passes passes over rows of @p RowBytes by blocks of
+/// @p ThreadsPerBlock threads using @p SharedBytes of shared memory each (occupancy from threads only).
+LayerCondition layerCondition(unsigned Passes, std::int64_t RowBytes, int ThreadsPerBlock, std::int64_t SharedBytes,
+                              const CacheLevels &Levels = {});
+
+/// The threads per block the layer condition assumes without __launch_bounds__.
+inline constexpr int AssumedThreadsPerBlock = 256;
+
+struct DeviceTraffic {
+  std::vector<KernelTraffic> Kernels;
+  double Seconds = 0;  ///< optimisation and analysis, wall time (codegen is part of the parse)
+  double OptimiseSeconds = 0;  ///< of which the optimisation pipeline
+  const KernelTraffic *find(const std::string &MangledName) const;
+};
+
+/// Optimises @p M in place (docs/analyzer.md: the pipeline) and analyses every kernel in it.
+DeviceTraffic analyzeDeviceModule(llvm::Module &M);
+
+/// Sectors of 32 bytes touched when lane l (0..31) accesses the byte ranges
+/// [Offsets[l][k], Offsets[l][k] + Sizes[k]); and the useful (distinct) bytes.
+struct SectorCount {
+  std::int64_t Sectors = 0, UsefulBytes = 0;
+  double amplification() const;
+};
+SectorCount countSectors(const std::vector<std::vector<std::int64_t>> &Offsets, const std::vector<std::int64_t> &Sizes);
+
+/// Reports @p T's amplified accesses (rooflint-uncoalesced) and re-reads at their source lines, through
+/// @p Report (NOLINT comments apply); @p Kernel is the kernel (or instantiation) @p T describes.
+/// @p Record, when given, is the kernel's spec (its sizes give the re-reads' layer condition).
+void reportTraffic(const KernelTraffic &T, const clang::FunctionDecl &Kernel, Reporter &Report,
+                   const KernelRecord *Record = nullptr);
+
+/// Fills @p Record's predicted traffic from @p T: per tensor of its spec, the L2 ratio (the worst warp
+/// request amplification of the tensor's accesses not reused through L1, times the passes of a re-read
+/// that misses L1) and, where the access pattern decides it, the DRAM ratio (1x for coalesced
+/// accesses, the passes of a re-read that misses L2); an uncoalesced access's DRAM ratio depends on
+/// whether other warps use the rest of its sectors, and is not predicted.
+void predictTraffic(const KernelTraffic &T, const clang::FunctionDecl &Kernel, KernelRecord &Record);
+
+/// The message of the rooflint-uncoalesced warning for @p A (empty when it is not amplified).
+std::string uncoalescedMessage(const TrafficAccess &A);
+
+}  // namespace rooflint::analyzer

@@ -1,0 +1,202 @@
+/// @file program.cu
+/// rooflint-traffic-corpus: an ordinary CUDA program that launches a representative set of the traffic
+/// corpus's kernels (coalesced, strided, row pointer, transpose, a three-pass softmax at a size whose
+/// rows stay in L1 and one whose rows reach DRAM, naive and tiled GEMMs at a size within L2 and one over
+/// it), each once, on zeroed buffers, with the specs below. `rooflint-verify --manifest M -- program`
+/// sets the analyzer's predicted traffic per level (manifest version 4) beside what the counters see
+/// (scripts/gpu-job.sh traffic). Usage: rooflint-traffic-corpus [substring]: only the cases whose name
+/// contains it.
+#define ROOFLINT_CORPUS_REAL_CUDA
+#include <cuda_runtime.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "elementwise.cu"
+#include "gemm.cu"
+#include "indexing.cu"
+#include "reread.cu"
+#include "reuse.cu"
+#include "rooflint/dsl.h"
+
+// The predictions that rest on sizes (a footprint against L2, a layer condition) hold at a spec's
+// declared sizes: the second size of the three-pass softmax and of the GEMMs is a copy of the corpus
+// kernel (the same body, another symbol) with a spec of its own at that size.
+__global__ void softmax_three_pass_uncached(const float* x, float* y, int C) {
+  __shared__ float red[2];
+  const float* row = x + blockIdx.x * C;
+  float m = -1e30f;
+  for (int c = threadIdx.x; c < C; c += blockDim.x) m = m > row[c] ? m : row[c];
+  if (threadIdx.x == 0) red[0] = m;
+  __syncthreads();
+  m = red[0];
+  float s = 0.f;
+  for (int c = threadIdx.x; c < C; c += blockDim.x) s += row[c] - m;
+  if (threadIdx.x == 0) red[1] = s;
+  __syncthreads();
+  s = red[1];
+  for (int c = threadIdx.x; c < C; c += blockDim.x) y[blockIdx.x * C + c] = (row[c] - m) / s;
+}
+
+__global__ void reuse_gemm_naive_n4096(const float* A, const float* B, float* C, int N) {
+  const int row = blockIdx.y * blockDim.y + threadIdx.y;
+  const int col = blockIdx.x * blockDim.x + threadIdx.x;
+  float acc = 0.f;
+  for (int k = 0; k < N; ++k) acc += A[row * N + k] * B[k * N + col];
+  C[row * N + col] = acc;
+}
+
+__global__ void reuse_gemm_tiled_n4096(const float* A, const float* B, float* C, int N) {
+  __shared__ float As[32][32];
+  __shared__ float Bs[32][32];
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const int row = blockIdx.y * 32 + ty, col = blockIdx.x * 32 + tx;
+  float acc = 0.f;
+  for (int t = 0; t < N / 32; ++t) {
+    As[ty][tx] = A[row * N + t * 32 + tx];
+    Bs[ty][tx] = B[(t * 32 + ty) * N + col];
+    __syncthreads();
+    for (int k = 0; k < 32; ++k) acc += As[ty][k] * Bs[k][tx];
+    __syncthreads();
+  }
+  C[row * N + col] = acc;
+}
+
+namespace traffic_corpus_specs {
+using namespace rooflint::dsl;
+inline constexpr struct N final : dim<"N"> {} N;
+inline constexpr struct R final : dim<"R"> {} R;
+inline constexpr struct C final : dim<"C"> {} C;
+
+// copy: y = x, n floats, coalesced (1x at every level).
+inline constexpr auto copy_spec =
+    kernel<::copy>("copy", unary(0, in<0>("x", f32, N), out<1>("y", f32, N))).at(N(1 << 26)).sizes(N(arg<2>));
+// stride33: y[i] = x[33 i]: n floats of x used (the compulsory bytes), 8x per warp request.
+inline constexpr auto stride33_spec =
+    kernel<::stride33>("stride33", unary(0, in<0>("x", f32, N), out<1>("y", f32, N))).at(N(1 << 24)).sizes(N(arg<2>));
+// row_pointer_per_lane: y[r] = sum of row r of x (R x C), r from threadIdx.x.
+inline constexpr auto row_pointer_spec =
+    kernel<::row_pointer_per_lane>("row_pointer_per_lane", custom(0, in<0>("x", f32, R, C), out<1>("y", f32, R)))
+        .at(R(1 << 16), C(1024))
+        .sizes(R(grid_dim.x * 256), C(arg<2>));  // launched with 256 threads a block
+// transpose_naive: out (C x R) = in (R x C)^T.
+inline constexpr auto transpose_spec =
+    kernel<::transpose_naive>("transpose_naive", custom(0, in<0>("in", f32, R, C), out<1>("out", f32, C, R)))
+        .at(R(8192), C(8192))
+        .sizes(R(arg<2>), C(arg<3>));
+// The second sizes (see above): rows of 196 KiB (over L1 and, on 132 SMs, over L2); GEMMs over L2.
+inline constexpr auto softmax_uncached_spec =
+    kernel<::softmax_three_pass_uncached>("softmax_three_pass_uncached", softmax(in<0>("x", f32, R, C), out<1>("y", f32, R, C)))
+        .at(R(1024), C(50257))
+        .sizes(R(grid_dim.x), C(arg<2>));
+inline constexpr auto naive_4096_spec =
+    kernel<::reuse_gemm_naive_n4096>("reuse_gemm_naive_n4096", matmul(in<0>("A", f32, N, N), in<1>("B", f32, N, N), out<2>("C", f32, N, N)))
+        .at(N(4096))
+        .sizes(N(arg<3>));
+inline constexpr auto tiled_4096_spec =
+    kernel<::reuse_gemm_tiled_n4096>("reuse_gemm_tiled_n4096", matmul(in<0>("A", f32, N, N), in<1>("B", f32, N, N), out<2>("C", f32, N, N)))
+        .at(N(4096))
+        .sizes(N(arg<3>));
+}  // namespace traffic_corpus_specs
+
+namespace {
+
+std::string filter;
+int failures = 0;
+
+bool wanted(const char* name) { return filter.empty() || std::strstr(name, filter.c_str()) != nullptr; }
+
+float* zeros(std::size_t n) {
+  void* p = nullptr;
+  if (cudaMalloc(&p, n * sizeof(float)) != cudaSuccess || cudaMemset(p, 0, n * sizeof(float)) != cudaSuccess) {
+    std::fprintf(stderr, "rooflint-traffic-corpus: cannot allocate %zu floats\n", n);
+    std::exit(1);
+  }
+  return static_cast<float*>(p);
+}
+
+void done(const char* name) {
+  const cudaError_t e = cudaDeviceSynchronize();
+  std::printf("%-32s %s\n", name, e == cudaSuccess ? "ran" : cudaGetErrorString(e));
+  if (e != cudaSuccess) ++failures;
+}
+
+void elementwise_cases() {
+  if (wanted("copy")) {
+    const int n = 1 << 26;
+    float *x = zeros(n), *y = zeros(n);
+    copy<<<n / 256, 256>>>(x, y, n);
+    done("copy");
+    cudaFree(x), cudaFree(y);
+  }
+  if (wanted("stride33")) {
+    const int n = 1 << 24;
+    float *x = zeros(33ull * n), *y = zeros(n);
+    stride33<<<n / 256, 256>>>(x, y, n);
+    done("stride33");
+    cudaFree(x), cudaFree(y);
+  }
+  if (wanted("row_pointer")) {
+    const int rows = 1 << 16, cols = 1024;
+    float *x = zeros(std::size_t(rows) * cols), *y = zeros(rows);
+    row_pointer_per_lane<<<rows / 256, 256>>>(x, y, cols);
+    done("row_pointer_per_lane");
+    cudaFree(x), cudaFree(y);
+  }
+  if (wanted("transpose")) {
+    const int rows = 8192, cols = 8192;
+    float *in = zeros(std::size_t(rows) * cols), *out = zeros(std::size_t(rows) * cols);
+    transpose_naive<<<dim3(cols / 32, rows / 8), dim3(32, 8)>>>(in, out, rows, cols);
+    done("transpose_naive");
+    cudaFree(in), cudaFree(out);
+  }
+}
+
+void softmax_cases() {
+  // C = 4096 (R = 65536, the spec's sizes): 16 KiB rows, within L1 at 8 blocks per SM (rooflint-reread:
+  // 1x); C = 50257 (R = 1024): 196 KiB rows, over L1 and, on 132 SMs, over L2: 3x at DRAM.
+  for (const auto [rows, cols] : {std::pair{65536, 4096}, std::pair{1024, 50257}}) {
+    const std::string name = "softmax_three_pass C=" + std::to_string(cols);
+    if (!wanted(name.c_str())) continue;
+    float *x = zeros(std::size_t(rows) * cols), *y = zeros(std::size_t(rows) * cols);
+    if (cols == 4096) softmax_three_pass<<<rows, 256>>>(x, y, cols);
+    else softmax_three_pass_uncached<<<rows, 256>>>(x, y, cols);
+    done(name.c_str());
+    cudaFree(x), cudaFree(y);
+  }
+}
+
+void gemm_cases() {
+  // N = 512: A and B (2 MiB) within L2; N = 4096: 128 MiB, over it.
+  for (const int n : {512, 4096}) {
+    const std::size_t e = std::size_t(n) * n;
+    const std::string naive = "reuse_gemm_naive N=" + std::to_string(n), tiled = "reuse_gemm_tiled N=" + std::to_string(n);
+    if (wanted(naive.c_str())) {
+      float *a = zeros(e), *b = zeros(e), *c = zeros(e);
+      if (n == 512) reuse_gemm_naive<<<dim3(n / 32, n / 8), dim3(32, 8)>>>(a, b, c, n);
+      else reuse_gemm_naive_n4096<<<dim3(n / 32, n / 8), dim3(32, 8)>>>(a, b, c, n);
+      done(naive.c_str());
+      cudaFree(a), cudaFree(b), cudaFree(c);
+    }
+    if (wanted(tiled.c_str())) {
+      float *a = zeros(e), *b = zeros(e), *c = zeros(e);
+      if (n == 512) reuse_gemm_tiled<<<dim3(n / 32, n / 32), dim3(32, 32)>>>(a, b, c, n);
+      else reuse_gemm_tiled_n4096<<<dim3(n / 32, n / 32), dim3(32, 32)>>>(a, b, c, n);
+      done(tiled.c_str());
+      cudaFree(a), cudaFree(b), cudaFree(c);
+    }
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc > 1) filter = argv[1];
+  elementwise_cases();
+  softmax_cases();
+  gemm_cases();
+  std::printf("%s\n", failures ? "some kernels failed" : "all kernels ran");
+  return failures ? 1 : 0;
+}

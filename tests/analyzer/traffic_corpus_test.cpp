@@ -1,0 +1,304 @@
+// The traffic corpus (tests/analyzer/traffic_corpus/README.md): every annotated access's predicted
+// amplification against the one worked out by hand, for the device-side analysis and the AST check it
+// replaced; precision and recall of the rooflint-uncoalesced warnings.
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <sstream>
+
+#include "rooflint/analyzer/Traffic.h"
+#include "test_harness.h"
+
+using namespace rooflint::analyzer;
+using namespace rooflint::analyzer::testing;
+
+namespace {
+
+struct Truth {
+  std::string File;
+  unsigned Line = 0;
+  bool Store = false;
+  double Ratio = 1;  ///< < 0: unknown (a gather), left out
+};
+
+const char *const CorpusFiles[] = {"elementwise.cu", "indexing.cu", "gemm.cu", "reread.cu", "guarded.cu", "reuse.cu"};
+
+std::string readCorpus(const std::string &Name) {
+  std::ifstream In(std::string(ROOFLINT_TRAFFIC_CORPUS) + "/" + Name);
+  std::stringstream S;
+  S << In.rdbuf();
+  return S.str();
+}
+
+/// "// truth: load 2x, store 1x" on a line: one Truth per entry.
+std::vector<Truth> truthsOf(const std::string &File, const std::string &Code) {
+  std::vector<Truth> Out;
+  std::istringstream In(Code);
+  std::string Line;
+  const std::regex Entry(R"((load|store) (\?|[0-9.]+x))");
+  for (unsigned N = 1; std::getline(In, Line); ++N) {
+    const auto At = Line.find("// truth:");
+    if (At == std::string::npos) continue;
+    const std::string Rest = Line.substr(At + 9);
+    for (std::sregex_iterator It(Rest.begin(), Rest.end(), Entry), End; It != End; ++It) {
+      Truth T{File, N, (*It)[1] == "store", 1};
+      const std::string R = (*It)[2];
+      T.Ratio = R == "?" ? -1 : std::stod(R.substr(0, R.size() - 1));
+      Out.push_back(T);
+    }
+  }
+  return Out;
+}
+
+/// The amplification a message states ("(8x the traffic)", "up to 8x").
+double ratioOf(const std::string &Message) {
+  std::smatch M;
+  if (std::regex_search(Message, M, std::regex(R"(up to ([0-9.]+)x)"))) return std::stod(M[1]);
+  if (std::regex_search(Message, M, std::regex(R"(\(([0-9.]+)x the traffic\))"))) return std::stod(M[1]);
+  return -1;
+}
+
+struct Score {
+  unsigned TruePositives = 0, FalseNegatives = 0, FalsePositives = 0, TrueNegatives = 0, ExactRatios = 0;
+  double precision() const { return TruePositives + FalsePositives ? double(TruePositives) / (TruePositives + FalsePositives) : 1; }
+  double recall() const { return TruePositives + FalseNegatives ? double(TruePositives) / (TruePositives + FalseNegatives) : 1; }
+};
+
+/// Scores one way of analysing (@p HostOnly: the AST check) over the corpus; prints every access.
+Score scoreCorpus(bool HostOnly) {
+  Score S;
+  std::printf("%s\n", HostOnly ? "AST check (--cuda-host-only):" : "device-side IR + scalar evolution:");
+  for (const char *File : CorpusFiles) {
+    const std::string Code = readCorpus(File);
+    RunOptions O;
+    O.CompilerArgs = {"-I" ROOFLINT_TRAFFIC_CORPUS};
+    if (HostOnly) O.CompilerArgs.push_back("--cuda-host-only");
+    const AnalysisRun R = analyze(Code, File, O);
+    EXPECT_TRUE(R.Parsed) << File << ":\n" << R.Output;
+    const std::vector<DiagRecord> W = named(R, "rooflint-uncoalesced");
+    std::vector<bool> Used(W.size(), false);
+    for (const Truth &T : truthsOf(File, Code)) {
+      if (T.Ratio < 0) continue;
+      double Predicted = 1;
+      for (std::size_t I = 0; I < W.size(); ++I) {
+        if (Used[I] || W[I].Line != T.Line) continue;
+        const std::string &M = W[I].Message;
+        // The AST check says "access through" for both kinds: it matches the amplified truth of its line.
+        const bool Kind = M.rfind(T.Store ? "store" : "load", 0) == 0 || (M.rfind("access", 0) == 0 && T.Ratio > 1);
+        if (!Kind) continue;
+        Used[I] = true;
+        Predicted = ratioOf(M);
+        break;
+      }
+      const bool Flagged = Predicted != 1;
+      if (T.Ratio > 1) (Flagged ? S.TruePositives : S.FalseNegatives)++;
+      else (Flagged ? S.FalsePositives : S.TrueNegatives)++;
+      if (std::fabs(Predicted - T.Ratio) <= 0.01 * T.Ratio) S.ExactRatios++;
+      std::printf("  %-15s %3u %-5s truth %5gx predicted %5gx%s\n", File, T.Line, T.Store ? "store" : "load", T.Ratio,
+                  Predicted, std::fabs(Predicted - T.Ratio) <= 0.01 * T.Ratio ? "" : "  <-- differs");
+    }
+    for (std::size_t I = 0; I < W.size(); ++I)
+      if (!Used[I]) {
+        S.FalsePositives++;
+        std::printf("  %-15s %3u unannotated warning: %s\n", File, W[I].Line, W[I].Message.c_str());
+      }
+  }
+  std::printf("  accesses %u: true positives %u, false negatives %u, false positives %u, true negatives %u; "
+              "precision %.3f, recall %.3f; predicted ratio = truth for %u\n",
+              S.TruePositives + S.FalseNegatives + S.FalsePositives + S.TrueNegatives, S.TruePositives,
+              S.FalseNegatives, S.FalsePositives, S.TrueNegatives, S.precision(), S.recall(), S.ExactRatios);
+  return S;
+}
+
+}  // namespace
+
+TEST(TrafficCorpus, HasAtLeastThirtyKernelsWithTheirTruth) {
+  unsigned Kernels = 0, Truths = 0;
+  for (const char *File : CorpusFiles) {
+    const std::string Code = readCorpus(File);
+    std::istringstream In(Code);
+    // A definition (explicit instantiations, "template __global__ void f<8>(...);", are not kernels of their own).
+    for (std::string Line; std::getline(In, Line);)
+      if (Line.find("__global__ void") != std::string::npos && Line.rfind("template __global__", 0) != 0) ++Kernels;
+    Truths += truthsOf(File, Code).size();
+  }
+  EXPECT_GE(Kernels, 30u);
+  EXPECT_GE(Truths, 60u);
+}
+
+// The device-side analysis: recall >= 95% of the truly uncoalesced accesses, no warning on a coalesced
+// one, and (what the issue's figures quote) every predicted ratio equal to the hand-worked one.
+TEST(TrafficCorpus, DeviceSideAnalysisFindsTheUncoalescedAccessesWithTheirRatios) {
+  const Score S = scoreCorpus(false);
+  EXPECT_GE(S.recall(), 0.95);
+  EXPECT_EQ(S.FalsePositives, 0u);
+  EXPECT_EQ(S.ExactRatios, S.TruePositives + S.FalseNegatives + S.FalsePositives + S.TrueNegatives);
+}
+
+// The AST check, measured for docs/analyzer.md (issue 12: "measure both ways"): printed, and asserted
+// only to be worse, which is why the device-side analysis replaced it.
+TEST(TrafficCorpus, AstCheckIsMeasuredForComparison) {
+  const Score Ast = scoreCorpus(true);
+  EXPECT_LT(Ast.recall(), 0.95);
+}
+
+namespace {
+
+/// "// passes: k" on a kernel's line: the kernel's name and k.
+std::vector<std::pair<std::string, unsigned>> passesOf(const std::string &Code) {
+  std::vector<std::pair<std::string, unsigned>> Out;
+  std::istringstream In(Code);
+  const std::regex Kernel(R"(__global__ void (\w+)\(.*// passes: ([0-9]+))");
+  std::smatch M;
+  for (std::string Line; std::getline(In, Line);)
+    if (std::regex_search(Line, M, Kernel)) Out.push_back({M[1], static_cast<unsigned>(std::stoul(M[2]))});
+  return Out;
+}
+
+AnalysisRun analyzeReRead(const std::string &Code) {
+  RunOptions O;
+  O.CompilerArgs = {"-I" ROOFLINT_TRAFFIC_CORPUS};
+  return analyze(Code, "reread.cu", O);
+}
+
+}  // namespace
+
+// Every multi-pass kernel of reread.cu is named with its number of passes; the single-pass ones are not.
+TEST(TrafficCorpus, NamesEveryMultiPassKernelWithItsPasses) {
+  const std::string Code = readCorpus("reread.cu");
+  const AnalysisRun R = analyzeReRead(Code);
+  ASSERT_TRUE(R.Parsed) << R.Output;
+  const auto D = named(R, "rooflint-reread");
+  unsigned Multi = 0;
+  for (const auto &[Kernel, Passes] : passesOf(Code)) {
+    unsigned Found = 0;
+    for (const DiagRecord &W : D)
+      if (W.Message.find("by kernel '" + Kernel + "'") != std::string::npos) {
+        ++Found;
+        EXPECT_NE(W.Message.find("is read " + std::to_string(Passes) + " times"), std::string::npos) << W.Message;
+      }
+    EXPECT_EQ(Found, Passes > 1 ? 1u : 0u) << Kernel << "\n" << R.Output;
+    Multi += Passes > 1;
+  }
+  EXPECT_EQ(D.size(), Multi);
+  EXPECT_GE(Multi, 2u);
+}
+
+// The three-pass softmax at a cached and an uncached size (the spec in reread.cu, worked out there):
+// C = 4096: 16 KiB rows, 8 blocks of 256 threads per SM: 128 KiB within L1: 1x (a remark); C = 50257:
+// 196 KiB rows, 1.53 MiB per SM, 203 MiB on 132 SMs, over L2 (60 MiB): 3x at DRAM (a warning).
+TEST(TrafficCorpus, PredictsTheThreePassReReadAtACachedAndAnUncachedSize) {
+  const std::string Code = readCorpus("reread.cu");
+  const auto Three = [](const AnalysisRun &R) {
+    for (const DiagRecord &D : named(R, "rooflint-reread"))
+      if (D.Message.find("'softmax_three_pass'") != std::string::npos) return D;
+    return DiagRecord{};
+  };
+  const DiagRecord Cached = Three(analyzeReRead(Code));
+  EXPECT_EQ(Cached.Level, "remark") << Cached.Message;
+  EXPECT_NE(Cached.Message.find("at C = 4096 a row is 16 KiB and 8 blocks per SM"), std::string::npos) << Cached.Message;
+  EXPECT_NE(Cached.Message.find("the passes cost 1x at L2 and DRAM"), std::string::npos) << Cached.Message;
+  std::string Large = Code;
+  Large.replace(Large.find("C(4096)"), 7, "C(50257)");
+  const DiagRecord Uncached = Three(analyzeReRead(Large));
+  EXPECT_EQ(Uncached.Level, "warning") << Uncached.Message;
+  EXPECT_NE(Uncached.Message.find("at C = 50257 a row is 196 KiB"), std::string::npos) << Uncached.Message;
+  EXPECT_NE(Uncached.Message.find("the passes reach DRAM: 3x its compulsory reads"), std::string::npos)
+      << Uncached.Message;
+}
+
+// The layer condition by hand: rows of 64 KiB, 1024-thread blocks: 2 blocks per SM, 128 KiB within L1;
+// 8 KiB of shared memory a block leaves 256 - 16 = 240 KiB. Rows of 160 KiB: 320 KiB per SM, over L1;
+// 132 * 320 KiB = 41.25 MiB within L2 (60 MiB): 2x at L2, 1x at DRAM. Rows of 256 KiB: 512 KiB per SM,
+// 66 MiB on the chip, over L2: 2x at DRAM.
+TEST(TrafficCorpus, LayerConditionMatchesHandCountedCapacities) {
+  const LayerCondition A = layerCondition(2, 64 * 1024, 1024, 8 * 1024);
+  EXPECT_EQ(A.BlocksPerSm, 2);
+  EXPECT_EQ(A.SmWorkingSet, 128 * 1024);
+  EXPECT_EQ(A.L1Available, 240 * 1024);
+  EXPECT_TRUE(A.FitsL1);
+  EXPECT_EQ(A.DramRatio, 1);
+  const LayerCondition B = layerCondition(2, 160 * 1024, 1024, 0);
+  EXPECT_FALSE(B.FitsL1);
+  EXPECT_TRUE(B.FitsL2);
+  EXPECT_EQ(B.L2Ratio, 2);
+  EXPECT_EQ(B.DramRatio, 1);
+  const LayerCondition C = layerCondition(2, 256 * 1024, 1024, 0);
+  EXPECT_FALSE(C.FitsL2);
+  EXPECT_EQ(C.DramRatio, 2);
+}
+
+// The manifest's prediction (version 4) for the three-pass softmax: x at C = 4096 1x at L2 and DRAM
+// (the passes hit L1), at C = 50257 3x at both (over L1 and L2); y, written once, coalesced: 1x.
+TEST(TrafficCorpus, RecordsThePredictedRatiosPerTensorAndLevel) {
+  const std::string Code = readCorpus("reread.cu");
+  std::string Large = Code;
+  Large.replace(Large.find("C(4096)"), 7, "C(50257)");
+  for (const auto &[Text, Expected] : {std::pair<std::string, double>{Code, 1}, {Large, 3}}) {
+    const AnalysisRun R = analyzeReRead(Text);
+    ASSERT_EQ(R.Results.Kernels.size(), 1u) << R.Output;
+    const KernelRecord &K = R.Results.Kernels[0];
+    ASSERT_TRUE(K.TrafficAnalysed);
+    std::map<std::string, double> Got;
+    for (const KernelRecord::PredictedTraffic &P : K.Predicted) Got[P.Tensor + ":" + P.Level] = P.Ratio;
+    EXPECT_EQ(Got["x:l2"], Expected);
+    EXPECT_EQ(Got["x:dram"], Expected);
+    EXPECT_EQ(Got["y:l2"], 1);
+    EXPECT_EQ(Got["y:dram"], 1);
+  }
+}
+
+namespace {
+
+/// Each kernel's predicted ratios of @p Code (reuse.cu), "kernel:tensor:level" -> ratio (0: not
+/// predicted, the manifest's null).
+std::map<std::string, double> predictedOf(const std::string &Code) {
+  RunOptions O;
+  O.CompilerArgs = {"-I" ROOFLINT_TRAFFIC_CORPUS};
+  const AnalysisRun R = analyze(Code, "reuse.cu", O);
+  EXPECT_TRUE(R.Parsed) << R.Output;
+  std::map<std::string, double> Got;
+  for (const KernelRecord &K : R.Results.Kernels) {
+    EXPECT_TRUE(K.TrafficAnalysed) << K.KernelName;
+    for (const KernelRecord::PredictedTraffic &P : K.Predicted) Got[K.KernelName + ":" + P.Tensor + ":" + P.Level] = P.Ratio;
+  }
+  return Got;
+}
+
+}  // namespace
+
+// The GEMMs' re-reads (reuse.cu, worked out there): A and B are re-read across the grid, so their L1
+// and L2 traffic is not predicted (never a 1x that only says "coalesced"); their DRAM 1x at N = 512
+// (2 MiB within L2), not predicted at N = 4096 (128 MiB over L2); C 1x at L1 and L2. The row scale's
+// g (16 KiB, re-read by every row): DRAM 1x, L1 and L2 not predicted; x and y 1x everywhere.
+TEST(TrafficCorpus, PredictsReuseAcrossTheGridPerLevelOrSaysItDoesNot) {
+  const std::string Code = readCorpus("reuse.cu");
+  std::string Large = Code;
+  for (std::size_t At; (At = Large.find("N(512)")) != std::string::npos;) Large.replace(At, 6, "N(4096)");
+  const auto Small = predictedOf(Code), Big = predictedOf(Large);
+  for (const std::string K : {"reuse_gemm_naive", "reuse_gemm_tiled"}) {
+    for (const std::string T : {"A", "B"}) {
+      EXPECT_EQ(Small.at(K + ":" + T + ":l1"), 0) << K << " " << T;
+      EXPECT_EQ(Small.at(K + ":" + T + ":l2"), 0) << K << " " << T;
+      EXPECT_EQ(Small.at(K + ":" + T + ":dram"), 1) << K << " " << T;
+      EXPECT_EQ(Big.at(K + ":" + T + ":dram"), 0) << K << " " << T;
+    }
+    for (const auto *P : {&Small, &Big})
+      for (const std::string L : {"l1", "l2"}) EXPECT_EQ(P->at(K + ":C:" + L), 1) << K << " C " << L;
+    // C written within L2 at N = 512 (3 MiB): its lines may stay there past the kernel, so its DRAM
+    // writes are not predicted (the H200 saw 0.67x of compulsory at DRAM: A and B read, C not yet
+    // written back); at N = 4096, coalesced and streamed out: 1x.
+    EXPECT_EQ(Small.at(K + ":C:dram"), 0) << K;
+    EXPECT_EQ(Big.at(K + ":C:dram"), 1) << K;
+  }
+  EXPECT_EQ(Small.at("reuse_row_scale:g:dram"), 1);
+  EXPECT_EQ(Small.at("reuse_row_scale:g:l2"), 0);
+  EXPECT_EQ(Small.at("reuse_row_scale:g:l1"), 0);
+  for (const std::string T : {"x", "y"})
+    for (const std::string L : {"l1", "l2", "dram"}) EXPECT_EQ(Small.at("reuse_row_scale:" + T + ":" + L), 1) << T << " " << L;
+}
