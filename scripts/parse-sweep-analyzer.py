@@ -32,6 +32,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 SOURCE_EXTENSIONS = ('.cu', '.cuh', '.h', '.hpp', '.hxx', '.inl', '.inc', '.cpp', '.cc', '.c', '.cxx', '.ipp',
@@ -124,6 +125,17 @@ def first_error(out):
     return out.strip().splitlines()[-1][:300] if out.strip() else ''
 
 
+def remember(args, key, answer):
+    """Keeps nvcc's answer; written after each file, so that an interrupted sweep keeps what it learnt."""
+    with args.cache_lock:
+        args.cache[key] = answer
+        if not args.nvcc_cache:
+            return
+        with open(args.nvcc_cache + '.tmp', 'w') as f:
+            json.dump(args.cache, f)
+        os.replace(args.nvcc_cache + '.tmp', args.nvcc_cache)
+
+
 def check_file(args, root, project, rel):
     conf = PROJECT_FLAGS.get(project, {'include': [], 'flags': []})
     flags = ['-std=' + args.std] + ['-I' + os.path.join(root, i) for i in conf['include']] + conf['flags']
@@ -140,7 +152,7 @@ def check_file(args, root, project, rel):
         status, out = run(nvcc, root, args.timeout)
         result['accepted'] = status == 0
         result['nvcc_error'] = '' if status == 0 else first_error(out) if status != 'timeout' else 'timeout'
-        args.cache[key] = (result['accepted'], result['nvcc_error'])
+        remember(args, key, (result['accepted'], result['nvcc_error']))
     if not result['accepted']:
         return result
     status, out = run([args.rooflint, path, '--'] + flags, root, args.timeout)
@@ -150,6 +162,8 @@ def check_file(args, root, project, rel):
     result['parsed'] = not crashed and 'did not parse' not in out and not re.search(r'(^|: )error: ', out, re.M)
     if not result['parsed']:
         result['error'] = 'timeout' if status == 'timeout' else first_error(out)
+    if args.progress:
+        print(f"  {rel}: {'crashed' if crashed else 'parsed' if result['parsed'] else 'did not parse'}", flush=True)
     return result
 
 
@@ -165,8 +179,10 @@ def main():
     ap.add_argument('--target', type=float, default=0.95)
     ap.add_argument('--keep', action='store_true')
     ap.add_argument('--nvcc-cache', help="JSON file of nvcc's answers, read and written (see above)")
+    ap.add_argument('--progress', action='store_true', help='a line per file nvcc accepts, as it is done')
     args = ap.parse_args()
     args.cache = {}
+    args.cache_lock = threading.Lock()
     if args.nvcc_cache and os.path.exists(args.nvcc_cache):
         with open(args.nvcc_cache) as f:
             args.cache = {k: tuple(v) for k, v in json.load(f).items()}
@@ -198,10 +214,6 @@ def main():
             with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
                 results = list(pool.map(lambda f: check_file(args, root, project, f), files))
             after = resource.getrusage(resource.RUSAGE_CHILDREN)
-            if args.nvcc_cache:
-                with open(args.nvcc_cache + '.tmp', 'w') as f:
-                    json.dump(args.cache, f)
-                os.replace(args.nvcc_cache + '.tmp', args.nvcc_cache)
             cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
             row = {'sampled': len(files), 'accepted': sum(r['accepted'] for r in results),
                    'parsed': sum(r.get('parsed', False) for r in results),
