@@ -544,6 +544,8 @@ private:
   const DataLayout &DL;
   std::map<const Value *, bool> Depends;
   std::map<const BasicBlock *, int> Lanes;
+  std::vector<LaneBound> TidBounds;
+  bool TidBoundsKnown = false;
   std::map<const Value *, unsigned> IndexDeps;
   std::map<const Loop *, unsigned> LoopIds;
 };
@@ -600,9 +602,13 @@ void KernelAnalysis::boundsOf(Value *Cond, bool Holds, std::vector<LaneBound> &O
 /// floor of that plus one lanes (`i + 3 >= n` and `i < n` with i = 4 * t + ...: 1 lane).
 int KernelAnalysis::activeLanes(BasicBlock *BB) {
   if (auto It = Lanes.find(BB); It != Lanes.end()) return It->second;
-  std::vector<LaneBound> Bounds;
-  for (Instruction &I : instructions(F))
-    if (specialOf(&I) == Special::TidX && SE.isSCEVable(I.getType())) Bounds.push_back({SE.getSCEV(&I), 1, LaneBound::Lower, 0});
+  // threadIdx.x >= 0, once per kernel (every read of the register: the mock headers' loads may be several).
+  if (!TidBoundsKnown) {
+    for (Instruction &I : instructions(F))
+      if (specialOf(&I) == Special::TidX && SE.isSCEVable(I.getType())) TidBounds.push_back({SE.getSCEV(&I), 1, LaneBound::Lower, 0});
+    TidBoundsKnown = true;
+  }
+  std::vector<LaneBound> Bounds = TidBounds;
   const std::size_t Implicit = Bounds.size();
   DomTreeNode *Node = DT.getNode(BB);
   for (DomTreeNode *N = Node ? Node->getIDom() : nullptr; N; N = N->getIDom()) {

@@ -394,4 +394,20 @@ TEST(InjectManifest, ReadsThePredictedTrafficOfVersionFour) {
       "z: L2 not predicted (line 9: the address depends on loaded data)"};
   EXPECT_EQ(kernel_named(*ks, "axpy").predicted_traffic, expected);
   EXPECT_TRUE(kernel_named(*ks, "fixed").predicted_traffic.empty());
+
+  // The kernel's ratio per level at N = 1000: x (read) 4,000 compulsory bytes, y (read_write) 8,000.
+  // L2: (8 x 4,000 + 1 x 8,000) / 12,000 = 3.333x; DRAM: x has none, so the kernel has none; L1: y has none.
+  dsl::sizes n1000;
+  n1000.values[0] = 1000;
+  const auto ratios = kernel_predicted_ratios(kernel_named(*ks, "axpy"), n1000);
+  EXPECT_EQ(ratios[static_cast<std::size_t>(model::memory_level::dram)], 0);
+  EXPECT_NEAR(ratios[static_cast<std::size_t>(model::memory_level::l2)], 40000.0 / 12000.0, 1e-12);
+  EXPECT_EQ(ratios[static_cast<std::size_t>(model::memory_level::l1)], 0);
+  // A ratio that holds at the declared sizes only ("sized"): axpy declares no size, so none at N = 1000.
+  std::string sized = text;
+  const std::string entry = R"("level": "l2", "ratio": 1, "basis": "every access coalesced"})";
+  sized.replace(sized.find(entry), entry.size(), R"("level": "l2", "ratio": 1, "basis": "every access coalesced", "sized": true})");
+  const auto sized_ks = parse_manifest(sized, "v4.json");
+  ASSERT_TRUE(sized_ks.ok()) << sized_ks.err().message;
+  EXPECT_EQ(kernel_predicted_ratios(kernel_named(*sized_ks, "axpy"), n1000)[static_cast<std::size_t>(model::memory_level::l2)], 0);
 }

@@ -313,3 +313,37 @@ TEST(ReportSvg, CloseDotsGetLabelsThatDoNotOverlap) {
       EXPECT_FALSE(a.x0 < b.x1 - 0.01 && b.x0 < a.x1 - 0.01 && a.y0 < b.y1 - 0.01 && b.y0 < a.y1 - 0.01) << "labels " << i << " and " << j << " overlap";
     }
 }
+
+// The analyzer's predicted DRAM traffic (manifest version 4, case_report::predicted_ratio): a hollow
+// dashed dot beside the compulsory-traffic dot, at the intensity of 10x the compulsory bytes (a decade
+// to the left of it, at the same FLOPs), with its legend line; none without a prediction.
+TEST(ReportSvg, DrawsThePredictedWithAccessPatternDotBesideTheCompulsoryOne) {
+  run_report run = recorded_run();
+  EXPECT_EQ(to_svg(run).find(R"(class="predicted-access")"), std::string::npos);
+  std::size_t k = run.cases.size();
+  for (std::size_t i = 0; i < run.cases.size(); ++i)
+    if (run.cases[i].predicted.flops > 0 && k == run.cases.size()) k = i;
+  ASSERT_LT(k, run.cases.size());
+  run.cases[k].predicted_ratio[static_cast<std::size_t>(model::memory_level::dram)] = 10;
+  const std::string svg = to_svg(run);
+  std::map<std::string, int> counts;
+  ASSERT_TRUE(well_formed(svg, counts)) << svg;
+  const std::size_t group = svg.find(R"(<g class="kernel" data-case=")" + run.cases[k].name + "\">");
+  ASSERT_NE(group, std::string::npos) << svg;
+  const std::string dots = svg.substr(group, svg.find("</g>", group) - group);
+  const std::regex cx(R"re(class="(predicted|predicted-access)" cx="([0-9.]+)" cy="([0-9.]+)")re");
+  std::map<std::string, std::pair<double, double>> at;
+  for (std::sregex_iterator it(dots.begin(), dots.end(), cx), end; it != end; ++it)
+    at[(*it)[1]] = {std::stod((*it)[2]), std::stod((*it)[3])};
+  ASSERT_EQ(at.count("predicted"), 1u) << dots;
+  ASSERT_EQ(at.count("predicted-access"), 1u) << dots;
+  EXPECT_LT(at["predicted-access"].first, at["predicted"].first);    // less intensity: left
+  EXPECT_GE(at["predicted-access"].second, at["predicted"].second);  // no higher on the roof
+  EXPECT_NE(svg.find("predicted with the access pattern (DRAM)"), std::string::npos);
+  // The table: the kernel's line per level, "not predicted" where no ratio is given.
+  run.cases[k].predicted_traffic = {"A: DRAM 10x (a basis)"};
+  const std::string table = to_table(run);
+  EXPECT_NE(table.find("  predicted (access pattern): A: DRAM 10x (a basis)\n  predicted for the kernel: DRAM 10x"), std::string::npos)
+      << table;
+  EXPECT_NE(table.find("L2 not predicted"), std::string::npos) << table;
+}
