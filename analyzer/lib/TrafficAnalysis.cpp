@@ -72,6 +72,19 @@ std::optional<Poly> mulPoly(const Poly &A, const Poly &B) {
 
 Poly constantPoly(std::int64_t C) { return C == 0 ? Poly{} : Poly{{{}, C}}; }
 
+/// The sum of @p Term over @p Ops: nullopt when a term is none or the sum overflows.
+template <class Range, class TermFn> std::optional<Poly> sumPoly(const Range &Ops, TermFn Term) {
+  Poly Sum;
+  for (const auto *Op : Ops) {
+    auto P = Term(Op);
+    if (!P) return std::nullopt;
+    auto N = addPoly(std::move(Sum), *P);
+    if (!N) return std::nullopt;
+    Sum = std::move(*N);
+  }
+  return Sum;
+}
+
 bool isConstantPoly(const Poly &P) { return P.empty() || (P.size() == 1 && P.begin()->first.empty()); }
 std::int64_t constantOf(const Poly &P) { return P.empty() ? 0 : P.begin()->second; }
 
@@ -249,17 +262,8 @@ private:
       return Poly{{{symbolName(U->getValue())}, 1}};
     }
     if (const auto *Cast = dyn_cast<SCEVCastExpr>(S)) return uniformPoly(Cast->getOperand(), Depth + 1);
-    if (const auto *A = dyn_cast<SCEVAddExpr>(S)) {
-      Poly Sum;
-      for (const SCEV *Op : A->operands()) {
-        auto P = uniformPoly(Op, Depth + 1);
-        if (!P) return std::nullopt;
-        auto N = addPoly(std::move(Sum), *P);
-        if (!N) return std::nullopt;
-        Sum = std::move(*N);
-      }
-      return Sum;
-    }
+    if (const auto *A = dyn_cast<SCEVAddExpr>(S))
+      return sumPoly(A->operands(), [&](const SCEV *Op) { return uniformPoly(Op, Depth + 1); });
     if (const auto *M = dyn_cast<SCEVMulExpr>(S)) {
       Poly Product = constantPoly(1);
       for (const SCEV *Op : M->operands()) {
@@ -285,17 +289,8 @@ private:
       return Poly{};
     }
     if (const auto *Cast = dyn_cast<SCEVCastExpr>(S)) return laneCoefficient(Cast->getOperand(), Depth + 1);
-    if (const auto *A = dyn_cast<SCEVAddExpr>(S)) {
-      Poly Sum;
-      for (const SCEV *Op : A->operands()) {
-        auto P = laneCoefficient(Op, Depth + 1);
-        if (!P) return std::nullopt;
-        auto N = addPoly(std::move(Sum), *P);
-        if (!N) return std::nullopt;
-        Sum = std::move(*N);
-      }
-      return Sum;
-    }
+    if (const auto *A = dyn_cast<SCEVAddExpr>(S))
+      return sumPoly(A->operands(), [&](const SCEV *Op) { return laneCoefficient(Op, Depth + 1); });
     if (const auto *M = dyn_cast<SCEVMulExpr>(S)) {
       std::optional<Poly> Coef;
       Poly Rest = constantPoly(1);
