@@ -207,6 +207,56 @@ ROOFLINT_COMPAT_STORE(__stwt)
 #undef ROOFLINT_COMPAT_LOAD
 #undef ROOFLINT_COMPAT_STORE
 
+// The surface functions of CUDA's surface_indirect_functions.h (surf1Dread ... surfCubemapLayeredwrite),
+// which clang 19's CUDA wrapper does not include (CUDA defines them with nvcc-only builtins): cuda-samples'
+// bindlessTexture and volumeRender did not parse. Its include guard is defined, so that a file including
+// that header directly gets these declarations and not nvcc's definitions.
+#define __SURFACE_INDIRECT_FUNCTIONS_H__
+#define ROOFLINT_COMPAT_SURFACE(shape, ...)                                                                  \
+  template <class T> __attribute__((device)) void surf##shape##read(T *, cudaSurfaceObject_t, __VA_ARGS__,   \
+                                                                    cudaSurfaceBoundaryMode = cudaBoundaryModeTrap); \
+  template <class T> __attribute__((device)) T surf##shape##read(cudaSurfaceObject_t, __VA_ARGS__,           \
+                                                                 cudaSurfaceBoundaryMode = cudaBoundaryModeTrap); \
+  template <class T> __attribute__((device)) void surf##shape##write(T, cudaSurfaceObject_t, __VA_ARGS__,    \
+                                                                     cudaSurfaceBoundaryMode = cudaBoundaryModeTrap);
+ROOFLINT_COMPAT_SURFACE(1D, int)  // x
+ROOFLINT_COMPAT_SURFACE(2D, int, int)  // x, y
+ROOFLINT_COMPAT_SURFACE(3D, int, int, int)  // x, y, z
+ROOFLINT_COMPAT_SURFACE(1DLayered, int, int)  // x, layer
+ROOFLINT_COMPAT_SURFACE(2DLayered, int, int, int)  // x, y, layer
+ROOFLINT_COMPAT_SURFACE(Cubemap, int, int, int)  // x, y, face
+ROOFLINT_COMPAT_SURFACE(CubemapLayered, int, int, int)  // x, y, layer * 6 + face
+#undef ROOFLINT_COMPAT_SURFACE
+
+// CUDA 12.8's memory-order atomics (__nv_atomic_load_n and the like, with __NV_ATOMIC_* orders and
+// __NV_THREAD_SCOPE_* scopes): builtins of nvcc that crt/device_functions.h names but clang 19 does not
+// have. CUTLASS uses __nv_atomic_load_n once the toolkit is 12.8 or newer (subbyte_reference.h), which
+// every CUTLASS example includes. nvcc's orders have the values of clang's __ATOMIC_* (relaxed 0 ...
+// seq_cst 5), so the calls become clang's atomic builtins, which the traffic analysis sees as atomics;
+// the scope (last argument, optional) is dropped: it narrows ordering, not what is moved.
+enum { __NV_ATOMIC_RELAXED, __NV_ATOMIC_CONSUME, __NV_ATOMIC_ACQUIRE, __NV_ATOMIC_RELEASE, __NV_ATOMIC_ACQ_REL,
+       __NV_ATOMIC_SEQ_CST };
+enum { __NV_THREAD_SCOPE_THREAD, __NV_THREAD_SCOPE_BLOCK, __NV_THREAD_SCOPE_CLUSTER, __NV_THREAD_SCOPE_DEVICE,
+       __NV_THREAD_SCOPE_SYSTEM };
+#define __nv_atomic_load_n(ptr, order, ...) __atomic_load_n(ptr, order)
+#define __nv_atomic_load(ptr, ret, order, ...) __atomic_load(ptr, ret, order)
+#define __nv_atomic_store_n(ptr, value, order, ...) __atomic_store_n(ptr, value, order)
+#define __nv_atomic_store(ptr, value, order, ...) __atomic_store(ptr, value, order)
+#define __nv_atomic_exchange_n(ptr, value, order, ...) __atomic_exchange_n(ptr, value, order)
+#define __nv_atomic_exchange(ptr, value, ret, order, ...) __atomic_exchange(ptr, value, ret, order)
+#define __nv_atomic_compare_exchange_n(ptr, expected, desired, weak, success, failure, ...)                  \
+  __atomic_compare_exchange_n(ptr, expected, desired, weak, success, failure)
+#define __nv_atomic_compare_exchange(ptr, expected, desired, weak, success, failure, ...)                    \
+  __atomic_compare_exchange(ptr, expected, desired, weak, success, failure)
+#define __nv_atomic_fetch_add(ptr, value, order, ...) __atomic_fetch_add(ptr, value, order)
+#define __nv_atomic_fetch_sub(ptr, value, order, ...) __atomic_fetch_sub(ptr, value, order)
+#define __nv_atomic_fetch_and(ptr, value, order, ...) __atomic_fetch_and(ptr, value, order)
+#define __nv_atomic_fetch_or(ptr, value, order, ...) __atomic_fetch_or(ptr, value, order)
+#define __nv_atomic_fetch_xor(ptr, value, order, ...) __atomic_fetch_xor(ptr, value, order)
+#define __nv_atomic_fetch_min(ptr, value, order, ...) __atomic_fetch_min(ptr, value, order)
+#define __nv_atomic_fetch_max(ptr, value, order, ...) __atomic_fetch_max(ptr, value, order)
+#define __nv_atomic_thread_fence(order, ...) __atomic_thread_fence(order)
+
 // nvcc's crt/math_functions.hpp defines max/min for these argument types as __host__ __device__ (the
 // int ones only when !__CUDA_ARCH__); clang 19 defines them for the device only, so CUDA code calling
 // them from host or host-device functions does not parse. Host versions with nvcc's result types

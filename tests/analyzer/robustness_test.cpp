@@ -211,3 +211,62 @@ int main() {
   EXPECT_TRUE(R.Parsed) << R.Output;
   EXPECT_EQ(R.Output.find("error"), std::string::npos) << R.Output;
 }
+
+// The surface functions (surface_indirect_functions.h), which clang 19's CUDA wrapper does not declare:
+// cuda-samples' bindlessTexture_kernel.cu and volumeRender_kernel.cu stopped on "use of undeclared
+// identifier 'surf2Dwrite'" (parse sweep, 2026-12-01); nvcc 13.0 accepts this file. Both overloads of a
+// read (through a pointer, and returning T), every shape, a boundary mode, and the header included
+// directly (its include guard is set, so nvcc's definitions are not parsed).
+TEST(RealToolkit, DeclaresTheSurfaceFunctions) {
+  if (detectEnvironment().ToolkitPath.empty()) GTEST_SKIP() << "no CUDA toolkit found";
+  RunOptions O;
+  O.RealToolkit = true;
+  const AnalysisRun R = analyze(R"(#include <cuda_runtime.h>
+#include <surface_indirect_functions.h>
+__global__ void k(cudaSurfaceObject_t s, cudaSurfaceObject_t t) {
+  const int x = threadIdx.x, y = blockIdx.x;
+  float v;
+  surf2Dread(&v, s, x * 4, y);
+  const float4 q = surf2Dread<float4>(s, x * 16, y);
+  surf2Dwrite(v + q.x, t, x * 4, y);
+  surf1Dwrite(v, t, x * 4, cudaBoundaryModeZero);
+  const uchar4 c = surf1Dread<uchar4>(s, x * 4);
+  surf2DLayeredwrite(c, t, x * 4, y, 1);
+  surf3Dwrite(surf3Dread<int>(s, x * 4, y, 2), t, x * 4, y, 0, cudaBoundaryModeClamp);
+  surf1DLayeredwrite(surf1DLayeredread<short>(s, x * 2, 3), t, x * 2, 3);
+  surfCubemapwrite(surfCubemapread<float2>(s, x * 8, y, 5), t, x * 8, y, 5);
+  surfCubemapLayeredwrite(surfCubemapLayeredread<float>(s, x * 4, y, 7), t, x * 4, y, 7);
+}
+)", "surfaces.cu", O);
+  EXPECT_TRUE(R.Parsed) << R.Output;
+  EXPECT_EQ(R.Output.find("error"), std::string::npos) << R.Output;
+}
+
+// CUDA 12.8's memory-order atomics, builtins of nvcc: CUTLASS's subbyte_reference.h calls
+// __nv_atomic_load_n(ptr, __NV_ATOMIC_RELAXED) with a 12.8 or newer toolkit, so every CUTLASS example
+// stopped on "use of undeclared identifier '__NV_ATOMIC_RELAXED'" (parse sweep, 2026-12-01, CUTLASS
+// 7107b0553). The orders keep nvcc's values, which are clang's __ATOMIC_* values (checked below against
+// clang's own macros, a second source); a call with and without the optional scope.
+TEST(RealToolkit, SuppliesNvccsMemoryOrderAtomics) {
+  if (detectEnvironment().ToolkitPath.empty()) GTEST_SKIP() << "no CUDA toolkit found";
+  RunOptions O;
+  O.RealToolkit = true;
+  const AnalysisRun R = analyze(R"(#include <cuda_runtime.h>
+static_assert(__NV_ATOMIC_RELAXED == __ATOMIC_RELAXED && __NV_ATOMIC_CONSUME == __ATOMIC_CONSUME &&
+              __NV_ATOMIC_ACQUIRE == __ATOMIC_ACQUIRE && __NV_ATOMIC_RELEASE == __ATOMIC_RELEASE &&
+              __NV_ATOMIC_ACQ_REL == __ATOMIC_ACQ_REL && __NV_ATOMIC_SEQ_CST == __ATOMIC_SEQ_CST);
+__global__ void k(unsigned *p, int *q) {
+  const unsigned v = __nv_atomic_load_n(p, __NV_ATOMIC_RELAXED);
+  const unsigned w = __nv_atomic_load_n(p + 1, __NV_ATOMIC_ACQUIRE, __NV_THREAD_SCOPE_DEVICE);
+  __nv_atomic_store_n(p + 2, v + w, __NV_ATOMIC_RELEASE, __NV_THREAD_SCOPE_BLOCK);
+  int expected = 0;
+  __nv_atomic_compare_exchange_n(q, &expected, 1, false, __NV_ATOMIC_ACQ_REL, __NV_ATOMIC_RELAXED,
+                                 __NV_THREAD_SCOPE_SYSTEM);
+  __nv_atomic_fetch_add(q + 1, 2, __NV_ATOMIC_SEQ_CST);
+  __nv_atomic_fetch_max(q + 2, 3, __NV_ATOMIC_RELAXED, __NV_THREAD_SCOPE_CLUSTER);
+  __nv_atomic_thread_fence(__NV_ATOMIC_SEQ_CST, __NV_THREAD_SCOPE_DEVICE);
+}
+)", "nv-atomics.cu", O);
+  EXPECT_TRUE(R.Parsed) << R.Output;
+  EXPECT_EQ(R.Output.find("error"), std::string::npos) << R.Output;
+}
