@@ -4,8 +4,14 @@
 # halts on the first error). Issue 13: UBSan found signed overflows in the uncoalesced check.
 #   scripts/sanitize.sh                 the analyzer, rooflint-summary and the ceilings file, with their tests
 #   scripts/sanitize.sh all             every host target and every test that needs no GPU
-# Without CUDA, so the runtime (rooflint-ceilings, rooflint-verify, the injection) is not built here and
-# its host code is not under the sanitizers yet.
+#   scripts/sanitize.sh runtime         the CUDA runtime (rooflint-ceilings, rooflint-verify, the injection
+#                                       library) and its host tests, in build-sanitize-cuda
+# The first two build without CUDA. `runtime` builds with the CUDA toolkit (no GPU needed: the tests that
+# need one carry the label gpu and are not run): its C++ (.cpp) is compiled by clang 19 with the
+# sanitizers against the CUDA headers; its .cu files (the probes, the timing and the L2 flush) are compiled
+# by nvcc with its own host compiler and are not instrumented, which ASan allows (they are linked into
+# the instrumented tests). The analyzer and the examples are left out of that build (the first mode covers
+# the analyzer).
 # The LLVM and clang shared libraries are not instrumented; leak detection is off because LLVM keeps
 # some allocations until exit on purpose (its option registry, interned strings).
 # The compiler is clang 19 (SANITIZE_CXX to change it): GCC 12's -fsanitize=null (and the nonnull-attribute
@@ -21,7 +27,18 @@ cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DROOFLINT_BUILD
   -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_FLAGS="$flags" \
   -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" >/dev/null
 export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
-if [[ ${1:-} == all ]]; then
+if [[ ${1:-} == runtime ]]; then
+  dir=${SANITIZE_BUILD_DIR:-build-sanitize-cuda}
+  cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DROOFLINT_BUILD_CUDA=ON \
+    -DROOFLINT_BUILD_ANALYZER=OFF -DROOFLINT_BUILD_EXAMPLES=OFF -DCMAKE_CUDA_ARCHITECTURES=90 \
+    -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache \
+    -DCMAKE_CXX_FLAGS="$flags" -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
+    -DCMAKE_SHARED_LINKER_FLAGS="-fsanitize=address,undefined" >/dev/null
+  cmake --build "$dir" -j"${SANITIZE_JOBS:-$(nproc)}" --target rooflint_runtime_tests rooflint_ceilings_file_tests \
+    rooflint_io_tests rooflint-verify rooflint-ceilings rooflint-inject
+  ctest --test-dir "$dir" -R '^(rooflint_runtime|rooflint_ceilings_file|rooflint_io|rooflint-verify\.cli|[A-Z][A-Za-z]*\.)' \
+    -LE 'gpu|fuzz' -E 'NOT_BUILT' -j"${SANITIZE_JOBS:-$(nproc)}" --output-on-failure
+elif [[ ${1:-} == all ]]; then
   cmake --build "$dir" -j"$(nproc)"
   ctest --test-dir "$dir" -LE 'gpu|fuzz' -j"$(nproc)" --output-on-failure
 else

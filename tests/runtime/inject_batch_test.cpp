@@ -32,6 +32,27 @@ TEST(InjectBatch, SumsAWindowsKernelsAndAveragesItsRates) {
   EXPECT_EQ((*(*windows)[1])[1], 1.6e9);    // (1.5 + 1.7) / 2 GHz: a rate is averaged, not summed
 }
 
+// A rate over several kernels is the rate over their summed time (cycles = clock x time), so each
+// range's clock weighs by its duration; it was the plain mean (1.6 GHz here). A region's two kernels:
+// 1.5 GHz for 1,000 ns and 1.7 GHz for 3,000 ns: (1.5e9 x 1000 + 1.7e9 x 3000) / 4000 = 1.65 GHz; the
+// counts add: 400 bytes, 4,000 ns. The same rule serves range_profiler::finish (cupti::combine_ranges).
+TEST(InjectBatch, WeightsAWindowsRatesByItsKernelsDurations) {
+  const std::vector<std::string> timed{"dram__bytes_read.sum", "gpu__time_duration.sum", "sm__cycles_elapsed.avg.per_second"};
+  const std::vector<std::optional<std::vector<double>>> ranges{std::vector<double>{180e6, 50000, 1.9e9},
+                                                               std::vector<double>{100, 1000, 1.5e9},
+                                                               std::vector<double>{300, 3000, 1.7e9}};
+  const auto windows = sum_window_ranges(ranges, {{1, 2}}, timed, 3);
+  ASSERT_TRUE(windows.ok()) << windows.err().message;
+  ASSERT_TRUE((*windows)[0]);
+  EXPECT_EQ((*(*windows)[0])[0], 400.0);
+  EXPECT_EQ((*(*windows)[0])[1], 4000.0);
+  EXPECT_NEAR((*(*windows)[0])[2], 1.65e9, 1.0);
+  // No duration recorded (0 ns): nothing to weigh by, the plain mean (1.5 + 1.7) / 2 = 1.6 GHz.
+  const auto untimed = cupti::combine_ranges({{100, 0, 1.5e9}, {300, 0, 1.7e9}}, timed);
+  EXPECT_NEAR(untimed[2], 1.6e9, 1.0);
+  EXPECT_EQ(cupti::combine_ranges({}, timed), std::vector<double>(3, 0.0));
+}
+
 TEST(InjectBatch, RefusesABatchWhoseRangesDoNotMatchTheKernelsSeen) {
   // A kernel this library did not see (7 ranges for 6 launches) shifts every later range: no window
   // may take another kernel's values.

@@ -296,6 +296,29 @@ TEST(InjectReport, KeepsTheMeasurementsOfBatchedLaunchesWhoseProvisionalLinesWer
   EXPECT_EQ(c.measured.counters.notes[0], events[1].m->counters.notes[0]);
 }
 
+// The report's counting mode says "batched" when the library counted in batches with a user range per
+// window: a field of the measurement (kept through the library's JSON line), no longer the text of its
+// note, which any rewording broke (and a note quoting it would have matched).
+TEST(InjectReport, SaysBatchedFromTheMeasurementsFieldNotItsNote) {
+  const auto ks = example();
+  const manifest_kernel& axpy = kernel_named(ks, "axpy");
+  const double n = 1 << 26;
+  measurement m = measured_axpy(n, 200e-6);
+  m.counters.batched_user_range = true;  // and no note
+  const auto line = launch_event_from_json(to_json_line(axpy_launch(axpy, n, m)));
+  ASSERT_TRUE(line.ok()) << line.err().message;
+  ASSERT_TRUE(line->m);
+  EXPECT_TRUE(line->m->counters.batched_user_range);
+  verify_options o;
+  const program_report batched = make_program_report(ks, {*line}, o, std::nullopt);
+  EXPECT_NE(batched.run.counters_mode.find("batched"), std::string::npos) << batched.run.counters_mode;
+
+  measurement quoted = measured_axpy(n, 200e-6);
+  quoted.counters.notes = {"not counted in a batch of windows"};
+  const program_report single = make_program_report(ks, {axpy_launch(axpy, n, quoted)}, o, std::nullopt);
+  EXPECT_EQ(single.run.counters_mode.find("batched"), std::string::npos) << single.run.counters_mode;
+}
+
 TEST(InjectReport, GroupsLaunchesByKernelAndSizesAndComparesThem) {
   const auto ks = example();
   const manifest_kernel& axpy = kernel_named(ks, "axpy");
@@ -410,4 +433,29 @@ TEST(InjectManifest, ReadsThePredictedTrafficOfVersionFour) {
   const auto sized_ks = parse_manifest(sized, "v4.json");
   ASSERT_TRUE(sized_ks.ok()) << sized_ks.err().message;
   EXPECT_EQ(kernel_predicted_ratios(kernel_named(*sized_ks, "axpy"), n1000)[static_cast<std::size_t>(model::memory_level::l2)], 0);
+}
+
+// The report's lines and the ratios per level come from one reading of predicted_traffic. They were
+// read twice with different rules: an entry without a level got a line ("w:  2x") and no ratio, and a
+// ratio of 0 or below printed "0x" / "-1x" where the ratios said not predicted.
+TEST(InjectManifest, PredictedTrafficLinesAndRatiosAgree) {
+  std::string text = text_of(manifest_path);
+  const std::size_t at = text.find("\"mangled_name\": \"_Z4axpyifPKfPf\"");
+  ASSERT_NE(at, std::string::npos);
+  text.insert(at, R"("predicted_traffic": {"source": "device-side IR, scalar evolution", "tensors": [
+      {"tensor": "w", "param": 1, "ratio": 2, "basis": "no level"},
+      {"tensor": "x", "param": 2, "level": "l2", "ratio": 0, "basis": "zero"},
+      {"tensor": "y", "param": 3, "level": "dram", "ratio": -1},
+      {"tensor": "y", "param": 3, "level": "l1", "ratio": 4, "sized": true}]},
+    )");
+  const auto ks = parse_manifest(text, "v4.json");
+  ASSERT_TRUE(ks.ok()) << ks.err().message;
+  const manifest_kernel& k = kernel_named(*ks, "axpy");
+  const std::vector<std::string> lines{"x: L2 not predicted (zero)", "y: DRAM not predicted, L1 4x at the declared sizes"};
+  EXPECT_EQ(k.predicted_traffic, lines);
+  ASSERT_EQ(k.predicted_ratios.size(), 3u);  // w has no level: in neither
+  EXPECT_EQ(k.predicted_ratios[0].ratio, 0);
+  EXPECT_EQ(k.predicted_ratios[1].ratio, 0);
+  EXPECT_EQ(k.predicted_ratios[2].ratio, 4);
+  EXPECT_TRUE(k.predicted_ratios[2].sized);
 }

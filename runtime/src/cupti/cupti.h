@@ -163,7 +163,8 @@ class range_profiler {
   /// Collects @p cfg over the launches made by @p launch: prepare() runs before Start (outside the
   /// profiled window: restore inputs, flush L2, synchronise), then Start, launch(), Stop, Decode.
   /// Checks that exactly @p launches ranges were recorded (CUPTI drops ranges silently).
-  /// @return The metric values summed over the ranges (per_second metrics: averaged), in cfg order.
+  /// @return The metric values of the ranges together (combine_ranges.h: counts summed, per_second
+  /// metrics weighted by each range's duration), in cfg order.
   result<std::vector<double>> collect(const config& cfg, int launches, const std::function<result<void>()>& prepare,
                                       const std::function<result<void>()>& launch);
 

@@ -17,6 +17,7 @@
 #include <range/v3/view/filter.hpp>
 #include <range/v3/view/transform.hpp>
 
+#include "cupti/combine_ranges.h"
 #include "cupti/cupti_check.h"
 #include "support/cuda_check.h"
 #include "cupti/cupti.h"
@@ -32,10 +33,6 @@ const char* support_name(CUpti_Profiler_Support_Level level) {
     case CUPTI_PROFILER_CONFIGURATION_SUPPORTED: return "supported";
     default: return "unknown";
   }
-}
-
-bool ends_with(const std::string& s, const std::string& tail) {
-  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
 }
 
 }  // namespace
@@ -291,14 +288,13 @@ result<std::vector<double>> range_profiler::finish(const config& cfg, int launch
                      " kernel launches; set launcher::launches to the number of kernels one call of 'launch' "
                      "makes, and launch them directly on the stream (not through a CUDA graph)"};
 
-  std::vector<double> sum(cfg.metrics().size(), 0.0);
+  std::vector<std::vector<double>> ranges;
   for (std::size_t r = 0; r < info.numTotalRanges; ++r) {
     auto values = cfg.evaluate(data, r);
     if (!values) return values.err();
-    for (std::size_t i = 0; i < sum.size(); ++i) sum[i] += (*values)[i];
+    ranges.push_back(std::move(*values));
   }
-  for (std::size_t i = 0; i < sum.size(); ++i)
-    if (ends_with(cfg.metrics()[i], ".per_second") && info.numTotalRanges > 0) sum[i] /= static_cast<double>(info.numTotalRanges);
+  std::vector<double> sum = combine_ranges(ranges, cfg.metrics());  // counts summed, rates weighted by duration
   s.clean = state::clean_collection{&cfg.image(), launches + 1, CUPTI_AutoRange};
   return sum;
 }

@@ -208,41 +208,11 @@ void read_launch(reader& r, const json& l, dsl::spec& s) {
   }
 }
 
-/// Version 4's predicted_traffic, one line per tensor, its levels in the order of the manifest
-/// ("x: DRAM 1x (basis), L2 8x (basis), L1 8x"; a level without a ratio is "not predicted"; a basis is
-/// printed where it differs from the level before). Optional: absent (versions 2 and 3) or null (a
-/// kernel whose IR was not analysed) reads as none; a malformed entry is skipped.
-std::vector<std::string> read_predicted_traffic(const json& k) {
-  std::vector<std::string> out;
-  const auto p = k.find("predicted_traffic");
-  if (p == k.end() || !p->is_object() || !p->contains("tensors") || !(*p)["tensors"].is_array()) return out;
-  struct line { std::string tensor, text, basis; };
-  std::vector<line> lines;
-  for (const json& t : (*p)["tensors"]) {
-    if (!t.is_object() || !t.contains("tensor") || !t["tensor"].is_string()) continue;
-    const std::string tensor = t["tensor"];
-    const std::string level = t.value("level", "");
-    const bool sized = t.contains("sized") && t["sized"].is_boolean() && t["sized"].get<bool>();
-    const std::string ratio = t.contains("ratio") && t["ratio"].is_number()
-                                  ? model::format_significant(t["ratio"].get<double>(), 3) + "x" + (sized ? " at the declared sizes" : "")
-                                  : std::string("not predicted");
-    auto it = std::find_if(lines.begin(), lines.end(), [&](const line& l) { return l.tensor == tensor; });
-    if (it == lines.end()) {
-      lines.push_back({tensor, tensor + ":", ""});
-      it = lines.end() - 1;
-    } else {
-      it->text += ",";
-    }
-    it->text += " " + std::string(level == "dram" ? "DRAM" : level == "l2" ? "L2" : level == "l1" ? "L1" : level) + " " + ratio;
-    const std::string basis = t.contains("basis") && t["basis"].is_string() ? t["basis"].get<std::string>() : "";
-    if (!basis.empty() && basis != it->basis) it->text += " (" + basis + ")";
-    it->basis = basis;
-  }
-  for (auto& l : lines) out.push_back(std::move(l.text));
-  return out;
-}
-
-/// The same entries as numbers (null: 0, not predicted).
+/// Version 4's predicted_traffic: its entries, read once (the report's lines below and the kernel's
+/// ratios per level both come from these, so they cannot disagree). Optional: absent (versions 2 and 3)
+/// or null (a kernel whose IR was not analysed) reads as none. An entry without a tensor or a level
+/// (strings) is skipped; a ratio that is not a number above 0 (null: the analyzer could not predict it)
+/// reads as 0, not predicted.
 std::vector<manifest_kernel::predicted_ratio> read_predicted_ratios(const json& k) {
   std::vector<manifest_kernel::predicted_ratio> out;
   const auto p = k.find("predicted_traffic");
@@ -252,8 +222,35 @@ std::vector<manifest_kernel::predicted_ratio> read_predicted_ratios(const json& 
       continue;
     const double ratio = t.contains("ratio") && t["ratio"].is_number() ? t["ratio"].get<double>() : 0;
     const bool sized = t.contains("sized") && t["sized"].is_boolean() && t["sized"].get<bool>();
-    out.push_back({t["tensor"].get<std::string>(), t["level"].get<std::string>(), ratio > 0 ? ratio : 0, sized});
+    const std::string basis = t.contains("basis") && t["basis"].is_string() ? t["basis"].get<std::string>() : "";
+    out.push_back({t["tensor"].get<std::string>(), t["level"].get<std::string>(), ratio > 0 ? ratio : 0, sized, basis});
   }
+  return out;
+}
+
+/// The entries as the report prints them, one line per tensor, its levels in the order of the manifest
+/// ("x: DRAM 1x (basis), L2 8x (basis), L1 8x"; a level without a ratio is "not predicted"; a basis is
+/// printed where it differs from the level before).
+std::vector<std::string> predicted_traffic_lines(const std::vector<manifest_kernel::predicted_ratio>& entries) {
+  struct line { std::string tensor, text, basis; };
+  std::vector<line> lines;
+  for (const auto& e : entries) {
+    const std::string ratio = e.ratio > 0 ? model::format_significant(e.ratio, 3) + "x" + (e.sized ? " at the declared sizes" : "")
+                                          : std::string("not predicted");
+    auto it = std::find_if(lines.begin(), lines.end(), [&](const line& l) { return l.tensor == e.tensor; });
+    if (it == lines.end()) {
+      lines.push_back({e.tensor, e.tensor + ":", ""});
+      it = lines.end() - 1;
+    } else {
+      it->text += ",";
+    }
+    const std::string& level = e.level;
+    it->text += " " + std::string(level == "dram" ? "DRAM" : level == "l2" ? "L2" : level == "l1" ? "L1" : level) + " " + ratio;
+    if (!e.basis.empty() && e.basis != it->basis) it->text += " (" + e.basis + ")";
+    it->basis = e.basis;
+  }
+  std::vector<std::string> out;
+  for (auto& l : lines) out.push_back(std::move(l.text));
   return out;
 }
 
@@ -342,8 +339,8 @@ result<std::vector<manifest_kernel>> parse_manifest(const std::string& text, con
     if (r.failure.empty() && m.spec.launch.kind == dsl::binding_kind::region && !m.is_region())
       r.failure = r.where + ": launch kind 'region' without a 'region' object";
     if (r.failure.empty()) {
-      m.predicted_traffic = read_predicted_traffic(k);
       m.predicted_ratios = read_predicted_ratios(k);
+      m.predicted_traffic = predicted_traffic_lines(m.predicted_ratios);
     }
     if (!r.failure.empty()) return error{error_code::invalid_argument, r.failure};
     out.push_back(std::move(m));

@@ -143,11 +143,8 @@ program_report make_program_report(const std::vector<manifest_kernel>& kernels, 
     measured.push_back(std::move(m));
   }
   out.run = compare_cases(sources, measured, options, ceilings);
-  // The library's way of counting, when it batched (its note on each launch counted so).
-  const bool batched = std::any_of(measured.begin(), measured.end(), [](const measurement& m) {
-    return std::any_of(m.counters.notes.begin(), m.counters.notes.end(),
-                       [](const std::string& n) { return n.find("in a batch of windows") != std::string::npos; });
-  });
+  // The library's way of counting, when it batched (a field of each launch counted so, not its note's text).
+  const bool batched = std::any_of(measured.begin(), measured.end(), [](const measurement& m) { return m.counters.batched_user_range; });
   if (batched)
     out.run.counters_mode = "CUPTI range profiler (batched: one user-replay session over many launches, a user range "
                             "per measured launch or region instance; time from CUDA events)";

@@ -232,6 +232,7 @@ void verify_session::complete_window(measurement& m, const std::optional<std::ve
     // window's time is its CUDA events' (already in m.timing), as the harness times its runs.
     if (m.timing.available) k.duration_s = m.timing.median_s;
     k.notes.push_back("counted in a batch of windows (user range): the time is the CUDA events' around the launches");
+    k.batched_user_range = true;
   } else if (k.duration_s > 0) {  // auto range: gpu__time_duration of the window's kernels, as per launch
     m.timing.available = true;
     m.timing.repetitions = 1;

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "cupti/combine_ranges.h"
 #include "rooflint/runtime/result.h"
 
 namespace rooflint::runtime {
@@ -19,8 +20,8 @@ struct batch_window {
   int kernels = 1;
 };
 
-/// Per window, its kernels' ranges summed, in @p metrics order (rates, `.per_second`, averaged over the
-/// kernels instead); nothing for a window one of whose ranges CUPTI did not record. @p kernels_seen:
+/// Per window, its kernels' ranges together (cupti::combine_ranges: counts summed, rates weighted by
+/// each range's duration), in @p metrics order; nothing for a window one of whose ranges CUPTI did not record. @p kernels_seen:
 /// the kernels launched while the batch was open; when CUPTI recorded another number of ranges, a
 /// kernel ran that this library did not see, and no window's ranges can be trusted: an error.
 inline result<std::vector<std::optional<std::vector<double>>>> sum_window_ranges(
@@ -29,13 +30,9 @@ inline result<std::vector<std::optional<std::vector<double>>>> sum_window_ranges
   if (ranges.size() != static_cast<std::size_t>(kernels_seen))
     return error{error_code::internal, "CUPTI recorded " + std::to_string(ranges.size()) + " ranges for the " +
                                            std::to_string(kernels_seen) + " kernel launches of the batch"};
-  const auto is_rate = [](const std::string& m) {
-    const std::string tail = ".per_second";
-    return m.size() >= tail.size() && m.compare(m.size() - tail.size(), tail.size(), tail) == 0;
-  };
   std::vector<std::optional<std::vector<double>>> out;
   for (const batch_window& w : windows) {
-    std::vector<double> sum(metrics.size(), 0.0);
+    std::vector<std::vector<double>> own;  // the window's ranges
     bool complete = w.kernels > 0 && w.first_range >= 0 && w.first_range + w.kernels <= static_cast<int>(ranges.size());
     for (int r = w.first_range; complete && r < w.first_range + w.kernels; ++r) {
       const auto& v = ranges[static_cast<std::size_t>(r)];
@@ -43,11 +40,9 @@ inline result<std::vector<std::optional<std::vector<double>>>> sum_window_ranges
         complete = false;
         break;
       }
-      for (std::size_t i = 0; i < sum.size(); ++i) sum[i] += (*v)[i];
+      own.push_back(*v);
     }
-    for (std::size_t i = 0; complete && i < sum.size(); ++i)
-      if (is_rate(metrics[i])) sum[i] /= w.kernels;
-    out.push_back(complete ? std::optional<std::vector<double>>(std::move(sum)) : std::nullopt);
+    out.push_back(complete ? std::optional<std::vector<double>>(cupti::combine_ranges(own, metrics)) : std::nullopt);
   }
   return out;
 }

@@ -65,6 +65,7 @@ const field<counter_values> counter_fields[] = {
     {"passes", &counter_values::passes},
     {"ranges_per_group", &counter_values::ranges_expected},
     {"notes", &counter_values::notes},
+    {"batched_user_range", &counter_values::batched_user_range, true},
 };
 
 const field<timing_values> timing_fields[] = {

@@ -52,7 +52,8 @@ class verify_session {
   /// window has its own session.
   /// @p user_range: one user range per window (pushed and popped around it); else auto range, where
   /// every kernel launched while the batch is open is a range, and note_external_launch() counts them.
-  void set_external_batch(int capacity, bool user_range = false);
+  /// No default for @p user_range: the injection library's (inject::default_batch_user_range) is the one.
+  void set_external_batch(int capacity, bool user_range);
   /// A kernel launch of the program returned (any kernel, annotated or not; not this session's own).
   void note_external_launch();
   bool external_batch_open() const;

@@ -36,6 +36,9 @@ inline constexpr const char* env_ranges = "ROOFLINT_INJECT_RANGES";        ///< 
 /// decoded: the Start/Stop cost is paid once per batch, and a program killed by a signal loses the
 /// counters of at most this many launches (reported as not measured: launch_event::pending).
 inline constexpr int default_batch_capacity = 32;
+/// A user range per window in a batch (ROOFLINT_INJECT_RANGES unset); false: auto range, every kernel
+/// launched while the batch is open a range. The one default: verify_session::set_external_batch has none.
+inline constexpr bool default_batch_user_range = true;
 
 /// A kernel parameter as the manifest lays it out.
 struct manifest_param {
@@ -80,6 +83,7 @@ struct manifest_kernel {
     std::string tensor, level;
     double ratio = 0;
     bool sized = false;  ///< holds at the spec's declared sizes only ("sized": true)
+    std::string basis;   ///< the analyzer's reason for the ratio ("basis"), printed in predicted_traffic
   };
   std::vector<predicted_ratio> predicted_ratios;
 };

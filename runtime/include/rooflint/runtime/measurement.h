@@ -58,7 +58,7 @@ struct counter_values {
   double l1_read_sectors = 0;        ///< l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum, 32-byte sectors
   double l1_write_sectors = 0;       ///< l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum, 32-byte sectors
   double duration_s = 0;             ///< gpu__time_duration.sum, seconds (summed over launches)
-  double sm_clock_hz = 0;            ///< sm__cycles_elapsed.avg.per_second, Hz (mean over launches)
+  double sm_clock_hz = 0;            ///< sm__cycles_elapsed.avg.per_second, Hz (over launches: weighted by their duration)
 
   bool fp_available = false;         ///< the SASS FP instruction group was measured
   std::map<std::string, double> fp_instructions;  ///< "ffma" -> thread instructions, etc.
@@ -69,6 +69,9 @@ struct counter_values {
   std::map<std::string, int> passes; ///< group name ("core", "fp", "tensor") -> CUPTI passes
   int ranges_expected = 0;           ///< launches made while counting (per group)
   std::vector<std::string> notes;    ///< anything the report should state (a group skipped, and why)
+  /// Counted in a batch of windows with a user range per window (rooflint-verify -- program; the
+  /// report's counting mode says so). JSON "batched_user_range", optional (false) in older lines.
+  bool batched_user_range = false;
 
   /// @return Bytes the SMs stored to L2: l2_write_sectors x 32.
   double l2_write_bytes() const { return l2_write_sectors * 32; }

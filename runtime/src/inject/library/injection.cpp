@@ -5,9 +5,10 @@
 //     and block, and binds the spec's sizes (spec.bind_launch, the manifest's parameter layout);
 //   - for the first launch of each distinct (kernel, sizes) (ROOFLINT_INJECT_LAUNCHES per key), at the
 //     API's entry: waits for the device, flushes L2 with a read-only sweep and starts counting the core
-//     metric group (auto range, user replay: one pass, so the counted launch is the program's own and
-//     its results do not change); at the API's exit: stops, and records the counters and the launch's
-//     duration (verify_session::begin_external / end_external, the harness verifier's session);
+//     metric group (user replay: one pass, so the counted launch is the program's own and its results
+//     do not change; in batches of windows, a user range per window by default, ROOFLINT_INJECT_RANGES=auto
+//     for auto range); at the API's exit: stops, and records the counters and the launch's duration
+//     (verify_session::begin_external / end_external, the harness verifier's session);
 //   - appends one JSON line per annotated launch to ROOFLINT_INJECT_OUTPUT (inject.h);
 //   - groups launches of a region's kernels into instances (region_tracker, inject.h): the first kernel's
 //     entry opens one window of counters for all the region's kernels (one range each, summed), the last
@@ -34,6 +35,7 @@
 #include <thread>
 #include <vector>
 
+#include "inject/library/injection_support.h"
 #include "rooflint/runtime/inject.h"
 #include "verify/session.h"
 
@@ -51,12 +53,12 @@ struct injection_state {
   std::map<std::string, int> measured_per_key;  ///< mangled name + sizes -> launches measured
   verify_session* session = nullptr;
   std::map<std::string, long> driver_calls, runtime_calls;
-  bool measuring = false;                       ///< a launch is being counted (its range is open)
+  window_gate window;                           ///< open: a launch or a region instance is being counted
   std::vector<manifest_kernel> regions;         ///< regions with launch sizes, in manifest order
   region_tracker tracker;
   /// Windows per batch (ROOFLINT_INJECT_BATCH, read once; 0: one profiling session per window).
   int batch_capacity = default_batch_capacity;
-  bool batch_user_range = true;  ///< a user range per window; ROOFLINT_INJECT_RANGES=auto: every kernel a range
+  bool batch_user_range = default_batch_user_range;  ///< ROOFLINT_INJECT_RANGES=auto: every kernel a range
   /// Device memory was allocated or freed since the last window opened: the next window starts a new
   /// batch (see memory_apis).
   bool memory_changed = false;
@@ -201,6 +203,14 @@ void emit_measured(launch_event& e, int window) {
 
 void flush_at_exit();
 
+/// Closes the batch (under @p lock, of state->mutex) once no launch of another thread is being counted:
+/// its window would lose its range (window_gate). A region instance's window (held between its
+/// kernels' launches, maybe by this thread) is not waited for: it stays as before, closed with the batch.
+void close_batch_after_window(std::unique_lock<std::mutex>& lock) {
+  state->window.wait_closed(lock, [] { return instance.counting; });
+  flush_batch();
+}
+
 /// Before a window opens (under state->mutex): a batch open across an allocation or a free is closed,
 /// so that the window's session starts afresh (memory_apis says why).
 void before_window() {
@@ -275,9 +285,11 @@ launch_call decode(CUpti_CallbackId cbid, const void* params) {
 /// Whether @p stream is capturing a CUDA graph (a launch on it is recorded, not run). Our own CUDA
 /// calls would break the capture (a device synchronisation is not permitted during one), so such a
 /// launch is seen and not measured. An answer the driver cannot give counts as capturing.
-bool capturing(CUstream stream) {
+/// @p cbid: the launch API, whose null stream may be the thread's own (stream_to_query).
+bool capturing(CUpti_CallbackId cbid, CUstream stream) {
   CUstreamCaptureStatus status = CU_STREAM_CAPTURE_STATUS_NONE;
-  return cuStreamIsCapturing(stream, &status) != CUDA_SUCCESS || status != CU_STREAM_CAPTURE_STATUS_NONE;
+  return cuStreamIsCapturing(stream_to_query(cbid, stream), &status) != CUDA_SUCCESS ||
+         status != CU_STREAM_CAPTURE_STATUS_NONE;
 }
 
 const char* const graph_capture_reason =
@@ -320,7 +332,7 @@ void abandon_instance(const std::string& reason, bool counters_usable = true) {
       own_calls own;
       state->session->abandon_external(region_launches(instance));
     }
-    state->measuring = false;
+    state->window.set_closed();
   }
   launch_event& e = instance.event;
   e.measured = false;
@@ -358,10 +370,10 @@ void on_region_launch(const region_step& step, CUpti_CallbackId cbid, const laun
       instance.repeat = state->measured_per_key[r.mangled_name + "|" + e.sizes] >= state->launches_per_key;
     }
   }
-  const region_window w = plan_region_window(step, site, e.bound, instance.repeat, state->measuring, instance.counting);
+  const region_window w = plan_region_window(step, site, e.bound, instance.repeat, state->window.open(), instance.counting);
   if (w.busy_elsewhere) e.not_measured = "another launch was being measured at the same time (launches from several threads)";
   if (w.open) {
-    state->measuring = true;
+    state->window.set_open();
     instance.counting = true;
     auto began = [] {
       own_calls own;
@@ -378,7 +390,7 @@ void on_region_launch(const region_step& step, CUpti_CallbackId cbid, const laun
       state->session->abandon_external(region_launches(instance));
     }
     instance.counting = false;
-    state->measuring = false;
+    state->window.set_closed();
   }
   if (w.count) ++state->measured_per_key[r.mangled_name + "|" + e.sizes];
   if (step.completes) {
@@ -403,7 +415,7 @@ void finish_instance() {
       m.status = instance.begin_error.code == error_code::unavailable ? run_status::no_device : run_status::faulted;
       m.error = "not measured: " + instance.begin_error.message;
     }
-    state->measuring = false;
+    state->window.set_closed();
     e.measured = true;
     e.m = std::move(m);
   }
@@ -420,7 +432,7 @@ bool track_regions(CUpti_CallbackId cbid, const CUpti_CallbackData* cb) {
   rec.stream = reinterpret_cast<std::uint64_t>(call.stream);
   rec.thread = std::hash<std::thread::id>{}(std::this_thread::get_id());
   rec.annotated = state->kernels.count(rec.symbol) > 0;
-  if (!in_owner() || capturing(call.stream)) return false;  // not run now: reported as a kernel's launch
+  if (!in_owner() || capturing(cbid, call.stream)) return false;  // not run now: reported as a kernel's launch
   std::lock_guard<std::mutex> lock(state->mutex);
   const region_step step = state->tracker.on_launch(rec);
   if (step.abandoned >= 0) abandon_instance(step.abandoned_reason);
@@ -459,7 +471,7 @@ void on_launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackData* cb) {
     emit(to_json_line(e));
     return;
   }
-  if (capturing(call.stream)) {  // recorded into a graph, not run: nothing to measure now
+  if (capturing(cbid, call.stream)) {  // recorded into a graph, not run: nothing to measure now
     e.not_measured = graph_capture_reason;
     emit(to_json_line(e));
     return;
@@ -470,12 +482,12 @@ void on_launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackData* cb) {
     emit(to_json_line(e));  // seen, a repeat of a measured (kernel, sizes)
     return;
   }
-  if (state->measuring) {  // another thread's launch is being counted: one range at a time
+  if (state->window.open()) {  // another thread's launch is being counted: one range at a time
     e.not_measured = "another launch was being measured at the same time (launches from several threads)";
     emit(to_json_line(e));
     return;
   }
-  state->measuring = true;
+  state->window.set_open();
   ++state->measured_per_key[key];
   pending.active = true;
   pending.key = key;
@@ -512,7 +524,7 @@ void on_launch_exit() {
     m.status = pending.begin_error.code == error_code::unavailable ? run_status::no_device : run_status::faulted;
     m.error = "not measured: " + pending.begin_error.message;
   }
-  state->measuring = false;
+  state->window.set_closed();
   e.measured = true;
   e.m = std::move(m);
   emit_measured(e, window);
@@ -524,8 +536,8 @@ void CUPTIAPI callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId cbid
     // A context about to go (cudaDeviceReset, cuCtxDestroy, the runtime's teardown): decode the batch
     // while its context still exists.
     if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING) {
-      std::lock_guard<std::mutex> lock(state->mutex);
-      flush_batch();
+      std::unique_lock<std::mutex> lock(state->mutex);
+      close_batch_after_window(lock);
     }
     return;
   }
@@ -551,26 +563,31 @@ void CUPTIAPI callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId cbid
       ++state->driver_calls[driver_api_name(cbid)];
     }
     if (cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch || cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz) {
-      std::lock_guard<std::mutex> lock(state->mutex);
+      std::unique_lock<std::mutex> lock(state->mutex);
       // A graph's kernels are launches too: an open region instance does not survive them.
       if (!state->tracker.empty())
         if (const region_step step = state->tracker.on_launch({"(a CUDA graph)", 0, 0, true}); step.abandoned >= 0)
           abandon_instance(step.abandoned_reason);
       // No graph runs inside a started session: CUPTI 13.0 failed on graphs under auto range with user
       // replay (docs/cupti.md §7); the batch is decoded first and the next window starts a new one.
-      flush_batch();
+      close_batch_after_window(lock);
       return;
     }
     if (state->session) {  // a batch at its limit is closed before another kernel would be a range of it
       std::lock_guard<std::mutex> lock(state->mutex);
-      if (!state->measuring && state->session->external_batch_full()) flush_batch();
+      if (!state->window.open() && state->session->external_batch_full()) flush_batch();
     }
     on_launch_enter(cbid, cb);
   } else {
     const auto* returned = static_cast<const CUresult*>(cb->functionReturnValue);
-    if (state->session && (!returned || *returned == CUDA_SUCCESS)) {
+    // A kernel that ran inside an auto-range batch is one of its ranges; one recorded into a graph (its
+    // stream capturing) did not run and is none: counted, it made the batch's ranges and launches differ,
+    // and the whole batch was refused. A graph launch is not a kernel either (the batch was closed first).
+    const bool graph = cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch || cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz;
+    if (state->session && !graph && (!returned || *returned == CUDA_SUCCESS) &&
+        !capturing(cbid, decode(cbid, cb->functionParams).stream)) {
       std::lock_guard<std::mutex> lock(state->mutex);
-      state->session->note_external_launch();  // a kernel that ran inside an auto-range batch is one of its ranges
+      state->session->note_external_launch();
     }
     on_launch_exit();
   }
@@ -611,7 +628,7 @@ void forked_child() {
   state->driver_calls.clear();
   state->runtime_calls.clear();
   state->session = nullptr;  // the parent's (leaked in the child: its CUDA state is unusable here)
-  state->measuring = false;
+  state->window.reset_after_fork();
   instance = {};
 }
 
@@ -668,7 +685,7 @@ int initialize() {
     cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, id);
   cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING);
   for (const CUpti_CallbackId id : memory_apis) cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, id);
-  ::pthread_atfork(nullptr, nullptr, forked_child);
+  hold_across_fork(state->mutex, forked_child);  // a fork while another thread holds it must not hang the child
   std::atexit(report_api_counts);
   return 0;
 }

@@ -1,0 +1,90 @@
+#pragma once
+// Pieces of the injection library (injection.cpp) that need no GPU, apart so that host tests reach
+// them (tests/runtime/inject_library_test.cpp): the measurement window's gate, the stream a launch
+// API's null stream stands for, and holding the library's mutex across fork().
+
+#include <cuda.h>
+#include <cupti.h>
+#include <pthread.h>
+
+#include <condition_variable>
+#include <functional>
+#include <mutex>
+
+namespace rooflint::runtime::inject {
+
+/// The process's one measurement window (a launch's, or a region instance's across its kernels; one at
+/// a time), guarded by the library's mutex. Closing the batch (a graph launch, a context about to go)
+/// waits for it: closing while another thread's launch is counted would end the batch before that
+/// launch's kernel ran, and the window would lose its range.
+class window_gate {
+ public:
+  bool open() const { return open_; }
+  void set_open() { open_ = true; }
+  void set_closed() {
+    open_ = false;
+    cv_->notify_all();
+  }
+  /// Waits until no window is open, or @p stop_waiting (checked under the lock) says to go on anyway;
+  /// @p lock (of the mutex that guards the gate) is released while waiting.
+  void wait_closed(std::unique_lock<std::mutex>& lock, const std::function<bool()>& stop_waiting = [] { return false; }) {
+    cv_->wait(lock, [&] { return !open_ || stop_waiting(); });
+  }
+  /// In a child of fork(): no window, and a fresh condition variable (the parent's may list waiters,
+  /// threads the child does not have; the old one is left, never destroyed).
+  void reset_after_fork() {
+    open_ = false;
+    cv_ = new std::condition_variable;
+  }
+
+ private:
+  bool open_ = false;
+  std::condition_variable* cv_ = new std::condition_variable;  // never deleted: see reset_after_fork
+};
+
+/// Whether @p cbid is a launch API of the per-thread default stream (the _ptsz ones: what a program
+/// built with --default-stream per-thread calls), where a null stream means that thread's stream.
+inline bool per_thread_stream_api(CUpti_CallbackId cbid) {
+  switch (cbid) {
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz:
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz: return true;
+    default: return false;
+  }
+}
+
+/// @return The stream to ask about a launch of @p cbid on @p stream (cuStreamIsCapturing): a null
+/// stream in a _ptsz API is CU_STREAM_PER_THREAD; asked as 0 the driver answers for the legacy stream,
+/// which is not the one capturing.
+inline CUstream stream_to_query(CUpti_CallbackId cbid, CUstream stream) {
+  return stream == nullptr && per_thread_stream_api(cbid) ? CU_STREAM_PER_THREAD : stream;
+}
+
+/// Holds @p mutex across every fork() of the process (pthread_atfork; call once): a fork while another
+/// thread holds it would give the child a copy locked for ever (its owner does not exist there), and
+/// the child's first launch would hang in the library. The child unlocks its copy, then runs @p child.
+void hold_across_fork(std::mutex& mutex, void (*child)());
+
+namespace fork_detail {
+inline std::mutex* held = nullptr;
+inline void (*child_handler)() = nullptr;
+inline void prepare() {
+  if (held) held->lock();
+}
+inline void parent() {
+  if (held) held->unlock();
+}
+inline void child() {
+  if (held) held->unlock();  // the child's one thread is the one that locked it in prepare()
+  if (child_handler) child_handler();
+}
+}  // namespace fork_detail
+
+inline void hold_across_fork(std::mutex& mutex, void (*child)()) {
+  fork_detail::held = &mutex;
+  fork_detail::child_handler = child;
+  ::pthread_atfork(fork_detail::prepare, fork_detail::parent, fork_detail::child);
+}
+
+}  // namespace rooflint::runtime::inject

@@ -1,0 +1,95 @@
+// The injection library's host-side pieces (runtime/src/inject/library/injection_support.h): the
+// measurement window a batch's closing waits for, the stream a _ptsz launch's null stream is, and the
+// library's mutex held across fork(). Host only: no CUDA call is made.
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <mutex>
+#include <thread>
+
+#include "inject/library/injection_support.h"
+
+using namespace rooflint::runtime::inject;
+using namespace std::chrono_literals;
+
+// A graph launch or a context's destruction closes the batch; it did so while another thread's launch
+// was being counted, so that launch's window lost its range. The closing now waits for the window.
+TEST(InjectLibrary, ClosingTheBatchWaitsForAnotherThreadsWindow) {
+  std::mutex mutex;
+  window_gate gate;
+  { std::lock_guard<std::mutex> lock(mutex); gate.set_open(); }  // thread A's launch is being counted
+  std::atomic<bool> closed{false};
+  std::thread b([&] {  // thread B launches a graph
+    std::unique_lock<std::mutex> lock(mutex);
+    gate.wait_closed(lock);
+    closed = true;  // where the batch is closed
+  });
+  std::this_thread::sleep_for(100ms);
+  EXPECT_FALSE(closed) << "the batch was closed inside another thread's window";
+  { std::lock_guard<std::mutex> lock(mutex); gate.set_closed(); }  // A's launch returned
+  b.join();
+  EXPECT_TRUE(closed);
+}
+
+TEST(InjectLibrary, ARegionsWindowIsNotWaitedFor) {
+  // A region instance holds the window between its kernels (maybe on the closing thread itself):
+  // waiting for it could wait for ever, so the caller's predicate lets the closing go on.
+  std::mutex mutex;
+  window_gate gate;
+  gate.set_open();
+  std::unique_lock<std::mutex> lock(mutex);
+  gate.wait_closed(lock, [] { return true; });
+  EXPECT_TRUE(gate.open());
+  gate.reset_after_fork();
+  EXPECT_FALSE(gate.open());
+}
+
+// Whether a launch is being captured into a graph is asked of its stream; the _ptsz APIs' null stream
+// is the calling thread's per-thread stream, and was asked as 0, the legacy stream.
+TEST(InjectLibrary, APerThreadLaunchsNullStreamIsThePerThreadStream) {
+  EXPECT_EQ(stream_to_query(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz, nullptr), CU_STREAM_PER_THREAD);
+  EXPECT_EQ(stream_to_query(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz, nullptr), CU_STREAM_PER_THREAD);
+  EXPECT_EQ(stream_to_query(CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz, nullptr), CU_STREAM_PER_THREAD);
+  EXPECT_EQ(stream_to_query(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, nullptr), nullptr);  // legacy default stream
+  const CUstream own = reinterpret_cast<CUstream>(0x1234);
+  EXPECT_EQ(stream_to_query(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz, own), own);  // a stream of its own
+  EXPECT_EQ(stream_to_query(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz, CU_STREAM_LEGACY), CU_STREAM_LEGACY);
+}
+
+namespace {
+std::mutex library_mutex;  // stands for the library's: one registration per process (pthread_atfork)
+std::atomic<int> child_handler_runs{0};
+void on_child() { ++child_handler_runs; }
+}  // namespace
+
+// pthread_atfork had no prepare handler: a fork while another thread held the library's mutex gave
+// the child a copy locked for ever, and the child's first launch hung. Now the fork waits for the mutex
+// and the child gets it unlocked. Here another thread holds it for 200 ms across the fork.
+TEST(InjectLibrary, AForkWhileAnotherThreadHoldsTheMutexLeavesTheChildsCopyUnlocked) {
+  hold_across_fork(library_mutex, on_child);
+  std::atomic<bool> holding{false};
+  std::thread holder([&] {
+    std::lock_guard<std::mutex> lock(library_mutex);
+    holding = true;
+    std::this_thread::sleep_for(200ms);
+  });
+  while (!holding) std::this_thread::yield();
+  child_handler_runs = 0;
+  const pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    const bool got = library_mutex.try_lock();
+    ::_exit(got && child_handler_runs == 1 ? 0 : 1);
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+  holder.join();
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0) << "the child's copy of the mutex was locked (or its handler did not run)";
+  EXPECT_TRUE(library_mutex.try_lock());  // the parent's is released after the fork
+  library_mutex.unlock();
+}
