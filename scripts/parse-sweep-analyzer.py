@@ -139,6 +139,11 @@ def remember(args, key, answer):
 def check_file(args, root, project, rel):
     conf = PROJECT_FLAGS.get(project, {'include': [], 'flags': []})
     flags = ['-std=' + args.std] + ['-I' + os.path.join(root, i) for i in conf['include']] + conf['flags']
+    # CUTLASS's examples build with their own directory on the include path (cutlass_example_add_executable):
+    # 13_two_tensor_op_fusion's device/ headers include "kernel/...", 77_blackwell_fmha's "collective/...".
+    parts = rel.split('/')
+    if project == 'cutlass' and len(parts) > 2 and parts[0] == 'examples':
+        flags.append('-I' + os.path.join(root, parts[0], parts[1]))
     path = os.path.join(root, rel)
     result = {'file': rel}
     # PTX for one architecture only: nvcc --cuda runs the device compiler too, and ptxas for the default
@@ -146,7 +151,7 @@ def check_file(args, root, project, rel):
     nvcc = ['nvcc', '--cuda', '-arch=compute_90', '-code=compute_90'] + flags + [path, '-o', os.devnull]
     with open(path, 'rb') as f:
         key = hashlib.sha1(' '.join(nvcc).replace(root, '').encode() + b'\0' + f.read()).hexdigest()
-    if key in args.cache:
+    if key in args.cache and args.cache[key][1] != 'timeout':  # a timeout is asked again (a longer --timeout)
         result['accepted'], result['nvcc_error'] = args.cache[key]
     else:
         status, out = run(nvcc, root, args.timeout)
@@ -194,7 +199,7 @@ def main():
     scratch = tempfile.mkdtemp(prefix='rooflint-parse-sweep-')
     start = time.time()
     # CPU time of the children (nvcc and rooflint, with every process they start), per repository.
-    totals = {'sampled': 0, 'accepted': 0, 'parsed': 0, 'crashed': 0, 'cpu': 0.0}
+    totals = {'sampled': 0, 'accepted': 0, 'nvcc_timeouts': 0, 'parsed': 0, 'crashed': 0, 'cpu': 0.0}
     failures = []
     extracted = {}
     try:
@@ -216,14 +221,17 @@ def main():
             after = resource.getrusage(resource.RUSAGE_CHILDREN)
             cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
             row = {'sampled': len(files), 'accepted': sum(r['accepted'] for r in results),
+                   'nvcc_timeouts': sum(r.get('nvcc_error') == 'timeout' for r in results),
                    'parsed': sum(r.get('parsed', False) for r in results),
                    'crashed': sum(r.get('crashed', False) for r in results),
                    'cpu': cpu}
             for k in totals:
                 totals[k] += row[k]
             where = f" under {prefix}" if prefix else ''
+            # A file nvcc did not finish within --timeout is neither accepted nor rejected: counted apart.
             print(f"{name}{where} ({commit}): {row['sampled']} of {available} .cu files sampled, {row['accepted']} accepted "
-                  f"by nvcc, {row['parsed']} parsed by rooflint, {row['crashed']} crashed; CPU {row['cpu']:.0f} s", flush=True)
+                  f"by nvcc ({row['nvcc_timeouts']} not decided: nvcc ran past {args.timeout} s), {row['parsed']} parsed "
+                  f"by rooflint, {row['crashed']} crashed; CPU {row['cpu']:.0f} s", flush=True)
             for r in results:
                 if r['accepted'] and not r['parsed']:
                     failures.append(f"  {name}/{r['file']}: {r['error']}")
@@ -234,7 +242,7 @@ def main():
             shutil.rmtree(scratch, ignore_errors=True)
     rate = totals['parsed'] / totals['accepted'] if totals['accepted'] else 0.0
     print(f"parse sweep: {totals['parsed']} of {totals['accepted']} nvcc-accepted files parse ({100 * rate:.1f}%), "
-          f"{totals['sampled']} sampled, {totals['crashed']} crashes; CPU {totals['cpu']:.0f} s (nvcc and rooflint); "
+          f"{totals['sampled']} sampled ({totals['nvcc_timeouts']} past nvcc's timeout), {totals['crashed']} crashes; CPU {totals['cpu']:.0f} s (nvcc and rooflint); "
           f"wall {time.time() - start:.0f} s")
     if failures:
         print('did not parse:')

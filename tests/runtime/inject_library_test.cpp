@@ -25,7 +25,7 @@ TEST(InjectLibrary, ClosingTheBatchWaitsForAnotherThreadsWindow) {
   std::atomic<bool> closed{false};
   std::thread b([&] {  // thread B launches a graph
     std::unique_lock<std::mutex> lock(mutex);
-    gate.wait_closed(lock);
+    EXPECT_TRUE(gate.wait_closed(lock));
     closed = true;  // where the batch is closed
   });
   std::this_thread::sleep_for(100ms);
@@ -42,8 +42,12 @@ TEST(InjectLibrary, ARegionsWindowIsNotWaitedFor) {
   window_gate gate;
   gate.set_open();
   std::unique_lock<std::mutex> lock(mutex);
-  gate.wait_closed(lock, [] { return true; });
+  EXPECT_FALSE(gate.wait_closed(lock, [] { return true; }));
   EXPECT_TRUE(gate.open());
+  // A window that never closes (a launch that does not return) holds the closing up to the limit only.
+  const auto t0 = std::chrono::steady_clock::now();
+  EXPECT_FALSE(gate.wait_closed(lock, [] { return false; }, 50ms));
+  EXPECT_GE(std::chrono::steady_clock::now() - t0, 50ms);
   gate.reset_after_fork();
   EXPECT_FALSE(gate.open());
 }

@@ -206,6 +206,8 @@ void flush_at_exit();
 /// Closes the batch (under @p lock, of state->mutex) once no launch of another thread is being counted:
 /// its window would lose its range (window_gate). A region instance's window (held between its
 /// kernels' launches, maybe by this thread) is not waited for: it stays as before, closed with the batch.
+/// The wait is bounded (window_gate::wait_closed: 10 s), so that a launch that never returns cannot hang
+/// the program's exit here.
 void close_batch_after_window(std::unique_lock<std::mutex>& lock) {
   state->window.wait_closed(lock, [] { return instance.counting; });
   flush_batch();

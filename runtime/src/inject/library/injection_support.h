@@ -7,6 +7,7 @@
 #include <cupti.h>
 #include <pthread.h>
 
+#include <chrono>
 #include <condition_variable>
 #include <functional>
 #include <mutex>
@@ -25,10 +26,13 @@ class window_gate {
     open_ = false;
     cv_->notify_all();
   }
-  /// Waits until no window is open, or @p stop_waiting (checked under the lock) says to go on anyway;
-  /// @p lock (of the mutex that guards the gate) is released while waiting.
-  void wait_closed(std::unique_lock<std::mutex>& lock, const std::function<bool()>& stop_waiting = [] { return false; }) {
-    cv_->wait(lock, [&] { return !open_ || stop_waiting(); });
+  /// Waits until no window is open, or @p stop_waiting (checked under the lock) says to go on anyway,
+  /// or @p limit passed (a launch that never returns, a thread stopped inside one at exit: the closing
+  /// goes on as it did before the gate); @p lock (of the mutex that guards the gate) is released while
+  /// waiting. @return Whether the window is closed.
+  bool wait_closed(std::unique_lock<std::mutex>& lock, const std::function<bool()>& stop_waiting = [] { return false; },
+                   std::chrono::milliseconds limit = std::chrono::seconds(10)) {
+    return cv_->wait_for(lock, limit, [&] { return !open_ || stop_waiting(); }) && !open_;
   }
   /// In a child of fork(): no window, and a fresh condition variable (the parent's may list waiters,
   /// threads the child does not have; the old one is left, never destroyed).
