@@ -210,7 +210,9 @@ ROOFLINT_COMPAT_STORE(__stwt)
 // The surface functions of CUDA's surface_indirect_functions.h (surf1Dread ... surfCubemapLayeredwrite),
 // which clang 19's CUDA wrapper does not include (CUDA defines them with nvcc-only builtins): cuda-samples'
 // bindlessTexture and volumeRender did not parse. Its include guard is defined, so that a file including
-// that header directly gets these declarations and not nvcc's definitions.
+// that header directly gets these declarations and not nvcc's definitions. Only with clang's CUDA
+// wrapper included (it brings cudaSurfaceObject_t): -nocudainc (the tests' mock CUDA) has none.
+#ifdef __CLANG_CUDA_RUNTIME_WRAPPER_H__
 #define __SURFACE_INDIRECT_FUNCTIONS_H__
 #define ROOFLINT_COMPAT_SURFACE(shape, ...)                                                                  \
   template <class T> __attribute__((device)) void surf##shape##read(T *, cudaSurfaceObject_t, __VA_ARGS__,   \
@@ -227,6 +229,7 @@ ROOFLINT_COMPAT_SURFACE(2DLayered, int, int, int)  // x, y, layer
 ROOFLINT_COMPAT_SURFACE(Cubemap, int, int, int)  // x, y, face
 ROOFLINT_COMPAT_SURFACE(CubemapLayered, int, int, int)  // x, y, layer * 6 + face
 #undef ROOFLINT_COMPAT_SURFACE
+#endif
 
 // CUDA 12.8's memory-order atomics (__nv_atomic_load_n and the like, with __NV_ATOMIC_* orders and
 // __NV_THREAD_SCOPE_* scopes): builtins of nvcc that crt/device_functions.h names but clang 19 does not
