@@ -154,7 +154,10 @@ void reportTraffic(const KernelTraffic &T, const FunctionDecl &Kernel, Reporter 
     if (!Report.report(DiagKind::Uncoalesced, At, Message, Range)) continue;
     if (A.Pattern == LanePattern::Affine || A.Pattern == LanePattern::Symbolic)
       Report.note(At, "the index's coefficient of 'threadIdx.x' is '" + A.LaneCoefficient +
-                           "'; consecutive lanes should touch consecutive elements");
+                           "'; consecutive lanes should touch consecutive elements" +
+                           (A.LaneCoefficient.find('?') != std::string::npos
+                                ? " ('?1', '?2', ...: values loaded from memory, such as a struct's fields)"
+                                : ""));
     std::set<unsigned> Others;
     for (const TrafficSite &S : A.Sites)
       if (S.Line != Site.Line || S.File != Site.File) Others.insert(S.Line);
