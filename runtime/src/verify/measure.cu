@@ -204,6 +204,50 @@ bool verify_session::count(const case_definition& c, int launches, const std::fu
   return true;
 }
 
+/// Times the case's cold runs (L2 flushed before each, outside the CUDA events) and samples the SM clock.
+/// A fault stops the runs and is said in @p fault; @p t then holds the warm-up count only.
+void verify_session::time_cold_runs(const case_definition& c, const launcher& l,
+                                    const std::function<result<void>()>& prepare, std::string& fault, timing_values& t) {
+  t.warmup = std::max(1, options_.warmup);
+  cudaEvent_t start = nullptr, stop = nullptr;
+  if (cudaEventCreate(&start) != cudaSuccess || cudaEventCreate(&stop) != cudaSuccess) {
+    if (start) cudaEventDestroy(start);
+    fault = "cudaEventCreate failed";
+    return;
+  }
+  std::vector<double> times;
+  clock_sampler sampler(nvml_device_, std::chrono::milliseconds(2));
+  sampler.start();
+  for (int i = 0; i < std::max(1, options_.repetitions); ++i) {
+    if (!prepare()) break;
+    cudaEventRecord(start, stream_);
+    l.launch(stream_);
+    cudaEventRecord(stop, stream_);
+    cudaError_t s = cudaGetLastError();
+    if (s == cudaSuccess) s = cudaEventSynchronize(stop);
+    if (s != cudaSuccess) {
+      fault = "kernel '" + std::string(c.spec->kernel_name.view()) + "' of case '" + c.name +
+                      "' failed while timed: " + cuda_text(s);
+      break;
+    }
+    float ms = 0;
+    if (const cudaError_t e = cudaEventElapsedTime(&ms, start, stop); e != cudaSuccess) {
+      fault = "cudaEventElapsedTime failed while timing case '" + c.name + "': " + cuda_text(e);
+      break;
+    }
+    times.push_back(ms * 1e-3);
+  }
+  clock_summary clocks = sampler.stop();
+  if (clocks.samples == 0 && nvml_device_.handle)
+    if (auto mhz = nvml_library::instance()->sm_mhz(nvml_device_)) {
+      clocks.samples = 1;
+      clocks.sm_mhz_min = clocks.sm_mhz_max = clocks.sm_mhz_mean = *mhz;
+    }
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+  if (fault.empty()) store_timing(t, times, clocks);
+}
+
 measurement verify_session::measure(const case_definition& c) {
   measurement m;
   m.case_name = c.name;
@@ -286,47 +330,8 @@ measurement verify_session::measure(const case_definition& c) {
   if (!count(c, launches, prepare, launch, fault.message, m.counters)) return faulted();
 
   // Timing: cold runs, L2 flushed before each, outside the events.
-  timing_values& t = m.timing;
-  t.warmup = std::max(1, options_.warmup);
-  cudaEvent_t start = nullptr, stop = nullptr;
-  if (cudaEventCreate(&start) != cudaSuccess || cudaEventCreate(&stop) != cudaSuccess) {
-    if (start) cudaEventDestroy(start);
-    fault.message = "cudaEventCreate failed";
-    return faulted();
-  }
-  std::vector<double> times;
-  clock_sampler sampler(nvml_device_, std::chrono::milliseconds(2));
-  sampler.start();
-  for (int i = 0; i < std::max(1, options_.repetitions); ++i) {
-    if (!prepare()) break;
-    cudaEventRecord(start, stream_);
-    l.launch(stream_);
-    cudaEventRecord(stop, stream_);
-    cudaError_t s = cudaGetLastError();
-    if (s == cudaSuccess) s = cudaEventSynchronize(stop);
-    if (s != cudaSuccess) {
-      fault.message = "kernel '" + std::string(c.spec->kernel_name.view()) + "' of case '" + c.name +
-                      "' failed while timed: " + cuda_text(s);
-      break;
-    }
-    float ms = 0;
-    if (const cudaError_t e = cudaEventElapsedTime(&ms, start, stop); e != cudaSuccess) {
-      fault.message = "cudaEventElapsedTime failed while timing case '" + c.name + "': " + cuda_text(e);
-      break;
-    }
-    times.push_back(ms * 1e-3);
-  }
-  clock_summary clocks = sampler.stop();
-  if (clocks.samples == 0 && nvml_device_.handle)
-    if (auto mhz = nvml_library::instance()->sm_mhz(nvml_device_)) {
-      clocks.samples = 1;
-      clocks.sm_mhz_min = clocks.sm_mhz_max = clocks.sm_mhz_mean = *mhz;
-    }
-  cudaEventDestroy(start);
-  cudaEventDestroy(stop);
+  time_cold_runs(c, l, prepare, fault.message, m.timing);
   if (fault.faulted()) return faulted();
-
-  store_timing(t, times, clocks);
   return m;
 }
 

@@ -82,6 +82,9 @@ class verify_session {
   /// measure()'s counting step (measure.cu); @p fault: the message a faulted launch left (empty: none).
   bool count(const case_definition& c, int launches, const std::function<result<void>()>& prepare,
              const std::function<result<void>()>& launch, const std::string& fault, counter_values& k);
+  /// measure()'s timing step (measure.cu); a fault is said in @p fault.
+  void time_cold_runs(const case_definition& c, const launcher& l, const std::function<result<void>()>& prepare,
+                      std::string& fault, timing_values& t);
 
   verify_options options_;
   bool device_ready_ = false;
