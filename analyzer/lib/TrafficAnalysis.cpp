@@ -815,6 +815,7 @@ TrafficAccess KernelAnalysis::describe(const Group &G) {
       const std::int64_t Chunk = std::abs(constantOf(*Coef));
       if (std::abs(A.LoopStepBytes) < Chunk && Chunk <= 128) A.ReusedInL1 = true;
     }
+    if (!G.Store && A.LoopStepBytes != 0 && std::abs(A.LoopStepBytes) < 32) A.WalksOwnSectors = true;
   } else {
     std::vector<std::int64_t> Lanes(NLanes);
     bool Ok = true;
@@ -921,20 +922,38 @@ bool isKernel(const Function &F, const std::set<const Function *> &Annotated) {
 
 }  // namespace
 
+namespace {
+/// How much of @p WorkingSet a level of @p Capacity bytes keeps (CacheLevels: the measured fractions).
+Kept keptIn(std::int64_t WorkingSet, std::int64_t Capacity, double KeptFraction) {
+  if (double(WorkingSet) <= KeptFraction * double(Capacity)) return Kept::All;
+  return WorkingSet >= Capacity ? Kept::None : Kept::Part;
+}
+}  // namespace
+
 LayerCondition layerCondition(unsigned Passes, std::int64_t RowBytes, int ThreadsPerBlock, std::int64_t SharedBytes,
                               const CacheLevels &Levels) {
   LayerCondition C;
   C.RowBytes = RowBytes;
   const int Threads = std::max(1, ThreadsPerBlock);
-  C.BlocksPerSm = std::max(1, std::min(Levels.MaxBlocksPerSm, Levels.MaxThreadsPerSm / Threads));
-  if (SharedBytes > 0)
-    C.BlocksPerSm = std::max<int>(1, std::min<std::int64_t>(C.BlocksPerSm, Levels.L1BytesPerSm / SharedBytes));
+  const std::int64_t SharedPerBlock = std::max<std::int64_t>(0, SharedBytes) + Levels.ReservedSharedPerBlock;
+  const std::int64_t MaxShared = std::int64_t(Levels.SharedConfigsKiB.back()) * 1024;
+  C.BlocksPerSm = std::max<int>(1, std::min<std::int64_t>({Levels.MaxBlocksPerSm, Levels.MaxThreadsPerSm / Threads,
+                                                           MaxShared / SharedPerBlock}));
+  // The configuration: the smallest that holds the blocks' shared memory and the driver's own margin.
+  const std::int64_t Need = std::int64_t(C.BlocksPerSm) * std::max(SharedPerBlock, Levels.DriverSharedPerBlock);
+  C.SharedConfig = MaxShared;
+  for (const int KiB : Levels.SharedConfigsKiB)
+    if (std::int64_t(KiB) * 1024 >= Need) {
+      C.SharedConfig = std::int64_t(KiB) * 1024;
+      break;
+    }
+  C.L1Available = Levels.L1BytesPerSm - C.SharedConfig;
   C.SmWorkingSet = RowBytes * C.BlocksPerSm;
-  C.L1Available = std::max<std::int64_t>(0, Levels.L1BytesPerSm - SharedBytes * C.BlocksPerSm);
-  C.FitsL1 = C.SmWorkingSet <= C.L1Available;
-  C.FitsL2 = C.SmWorkingSet * Levels.Sms <= Levels.L2Bytes;
-  C.L2Ratio = C.FitsL1 ? 1 : double(Passes);
-  C.DramRatio = C.FitsL2 ? 1 : double(Passes);
+  C.InL1 = keptIn(C.SmWorkingSet, C.L1Available, Levels.L1KeptFraction);
+  C.InL2 = keptIn(C.SmWorkingSet * Levels.Sms, Levels.L2Bytes, Levels.L2KeptFraction);
+  const auto ratio = [&](Kept K) { return K == Kept::All ? 1.0 : K == Kept::None ? double(Passes) : 0.0; };
+  C.L2Ratio = ratio(C.InL1);
+  C.DramRatio = ratio(C.InL2);
   return C;
 }
 
