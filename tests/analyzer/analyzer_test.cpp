@@ -129,8 +129,8 @@ __global__ void k(const float* x, float* y, int n) {
 // (threadIdx.x < 4) at 128-byte gaps: 4 sectors for 16 bytes (1 sector): 4x, said of the 4 lanes. The
 // body (line 5), every lane walking its own 4 floats: the store 4x (stores are not exempt): lanes 16
 // bytes apart, 32 * 16 = 512 bytes = 16 sectors for 128 bytes (4 sectors) used.
-// rooflint-reread is off here: it says 'x' is read twice (lines 5 and 7), but the two loops are the two
-// sides of one if, and a lane takes one of them (a false positive of the re-read check, left to its owner).
+// The loops of lines 5 and 7 both load x from i, but they are the two sides of one if: a lane takes
+// one of them, so no rooflint-reread (it said 'x' was read twice).
 TEST(Uncoalesced, CountsTheLanesThatTheGuardsLeave) {
   const std::string Code = R"(#include "cuda_mock.h"
 __global__ void tail(int n, float a, const float* x, float* y) {
@@ -145,9 +145,7 @@ __global__ void four(const float* x, float* y) {
   if (threadIdx.x < 4) y[32 * threadIdx.x] = x[threadIdx.x];  // expected-warning {{store through 'y' is not unit-stride in 'threadIdx.x'; stride 32 elements of 4 bytes: the 4 lanes of a warp that run it (at most) move 128 bytes in 4 sectors for 16 bytes used (4x the traffic) [rooflint-uncoalesced]}} expected-note {{the index's coefficient of 'threadIdx.x' is '32'; consecutive lanes should touch consecutive elements}}
 }
 )";
-  RunOptions O;
-  O.Flags = {"no-rooflint-reread"};
-  const AnalysisRun R = analyze(Code, "guards.cu", O);
+  const AnalysisRun R = analyze(Code, "guards.cu");
   ASSERT_TRUE(R.Parsed) << R.Output;
   const std::vector<std::string> Mismatches = verify(R, Code);
   EXPECT_TRUE(Mismatches.empty()) << joined(Mismatches);
