@@ -1,0 +1,390 @@
+#include "rooflint/analyzer/PchCache.h"
+
+#include <chrono>
+#include <cstdlib>
+
+#include "clang/Basic/DiagnosticFrontend.h"
+#include "clang/Basic/DiagnosticIDs.h"
+#include "clang/Basic/Version.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/CompilerInvocation.h"
+#include "clang/Frontend/FrontendActions.h"
+#include "clang/Lex/HeaderSearchOptions.h"
+#include "clang/Lex/PreprocessorOptions.h"
+#include "clang/Serialization/ASTReader.h"
+#include "clang/Serialization/InMemoryModuleCache.h"
+#include "clang/Serialization/ModuleFile.h"
+#include "clang/Serialization/ModuleManager.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SHA256.h"
+#include "rooflint/analyzer/CudaSetup.h"
+
+using namespace clang;
+
+namespace rooflint::analyzer {
+namespace {
+
+llvm::cl::opt<bool> NoPchCacheOption(
+    "no-pch-cache", llvm::cl::desc("Parse the CUDA headers every file starts with anew instead of loading them "
+                                   "precompiled from the cache (docs/analyzer.md, 'Cost'); also ROOFLINT_NO_PCH_CACHE=1"));
+llvm::cl::opt<std::string> PchCacheDirOption(
+    "pch-cache-dir",
+    llvm::cl::desc("Keep the precompiled CUDA headers in this directory (default: $ROOFLINT_PCH_CACHE_DIR, else "
+                   "$XDG_CACHE_HOME/rooflint/pch or ~/.cache/rooflint/pch)"),
+    llvm::cl::value_desc("dir"));
+
+/// Changed whenever what goes into a PCH or how it is used changes, so older files are not used.
+constexpr llvm::StringLiteral FormatVersion = "rooflint prefix pch 1";
+
+/// The prefix's main file: empty, one of the in-memory files every run maps (virtualFiles()), so the
+/// PCH's reader finds it too; the prefix is what -include adds before it.
+constexpr llvm::StringLiteral PrefixMainFile = "/rooflint-virtual/pch-prefix.cu";
+
+/// The wrapper clang's driver -includes first in every CUDA compilation.
+constexpr llvm::StringLiteral CudaWrapper = "__clang_cuda_runtime_wrapper.h";
+
+double since(std::chrono::steady_clock::time_point Start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
+}
+
+/// Whether @p Text has a line that starts a module declaration or import (`module`, `export module`,
+/// `import`): conservatively, any line whose first word is one of them.
+bool mentionsModules(llvm::StringRef Text) {
+  const auto startsWithWord = [](llvm::StringRef Line, llvm::StringRef Word) {
+    return Line.starts_with(Word) && (Line.size() == Word.size() || !llvm::isAlnum(Line[Word.size()]) && Line[Word.size()] != '_');
+  };
+  llvm::SmallVector<llvm::StringRef, 0> Lines;
+  Text.split(Lines, '\n');
+  for (llvm::StringRef Line : Lines) {
+    Line = Line.ltrim();
+    if (startsWithWord(Line, "export")) Line = Line.drop_front(6).ltrim();
+    if (startsWithWord(Line, "module") || startsWithWord(Line, "import")) return true;
+  }
+  return false;
+}
+
+/// Why @p Inv cannot use the prefix PCH, or "" when it can.
+std::string notApplicable(const CompilerInvocation &Inv, FileManager &Files) {
+  const LangOptions &LO = Inv.getLangOpts();
+  const PreprocessorOptions &PP = Inv.getPreprocessorOpts();
+  const FrontendOptions &FO = Inv.getFrontendOpts();
+  if (!LO.CUDA || !LO.CUDAIsDevice) return "not a device-side CUDA parse";
+  if (PP.Includes.empty() || PP.Includes.front() != CudaWrapper) return "clang's CUDA wrapper is not included first";
+  if (!PP.ImplicitPCHInclude.empty() || !PP.ChainedIncludes.empty()) return "the command uses a PCH of its own";
+  // C++20 implies LangOptions::Modules; Clang modules (-fmodules: implicit modules, a module cache)
+  // or prebuilt module files do not mix with a PCH that was built with modules off.
+  const HeaderSearchOptions &HS = Inv.getHeaderSearchOpts();
+  if ((LO.Modules && !LO.CPlusPlusModules) || LO.ImplicitModules || !HS.ModuleCachePath.empty() ||
+      !HS.PrebuiltModuleFiles.empty() || !HS.PrebuiltModulePaths.empty() || !FO.ModuleFiles.empty() ||
+      !FO.ModuleMapFiles.empty())
+    return "the command uses modules";
+  if (FO.Inputs.size() != 1 || !FO.Inputs[0].isFile()) return "not one input file";
+  auto Main = Files.getVirtualFileSystem().getBufferForFile(FO.Inputs[0].getFile());
+  if (!Main) return "the input file cannot be read";
+  if (mentionsModules((*Main)->getBuffer())) return "the file declares or imports a C++20 module";
+  return "";
+}
+
+/// The cache file's name: a hash of everything but the input file that makes the prefix what it is.
+std::string prefixKey(const CompilerInvocation &Inv, FileManager &Files) {
+  CompilerInvocation Copy(Inv);
+  Copy.getFrontendOpts().Inputs.clear();
+  Copy.getFrontendOpts().OutputFile.clear();
+  Copy.getCodeGenOpts().MainFileName.clear();
+  Copy.getLangOpts().CUID.clear();  // the driver's per-file hash for static device variables
+  Copy.getDependencyOutputOpts() = DependencyOutputOptions();
+  llvm::SHA256 Hash;
+  const auto add = [&](llvm::StringRef S) {
+    Hash.update(S);
+    Hash.update(llvm::StringRef("\0", 1));
+  };
+  add(FormatVersion);
+  add(getClangFullVersion());
+  add(ROOFLINT_VERSION);
+  // Relative -I paths and the driver's -fdebug-compilation-dir depend on it.
+  add(Files.getVirtualFileSystem().getCurrentWorkingDirectory().get());
+  for (const auto &[Path, Contents] : virtualFiles()) {
+    add(Path);
+    add(Contents);
+  }
+  for (const std::string &Arg : Copy.getCC1CommandLine()) add(Arg);
+  return llvm::toHex(Hash.final(), /*LowerCase=*/true).substr(0, 32);
+}
+
+/// What both the PCH's build and its use set: C++20 modules off (see the header) and clang's strictest
+/// validation (every input file, system headers too; by content when only the time changed).
+void prepare(CompilerInvocation &Inv) {
+  Inv.getLangOpts().CPlusPlusModules = false;
+  Inv.getLangOpts().Modules = false;  // implied by C++20's
+  Inv.getHeaderSearchOpts().ModulesValidateSystemHeaders = true;
+  Inv.getHeaderSearchOpts().ValidateASTInputFilesContent = true;
+}
+
+/// Counts every diagnostic the prefix's parse reports: a prefix with any is not cached (its
+/// diagnostics would be missing from the runs that load it).
+class CountingConsumer : public DiagnosticConsumer {
+public:
+  void HandleDiagnostic(DiagnosticsEngine::Level Level, const Diagnostic &Info) override {
+    DiagnosticConsumer::HandleDiagnostic(Level, Info);
+    if (Level < DiagnosticsEngine::Remark || !First.empty()) return;
+    llvm::SmallString<128> Message;
+    Info.FormatDiagnostic(Message);
+    First = Message.str().str();
+  }
+  std::string First;
+};
+
+/// Writes the prefix PCH of @p Base to @p Path (a temporary file renamed into place). @return "" on
+/// success, else why not.
+std::string buildPrefix(const CompilerInvocation &Base, FileManager &Files,
+                        std::shared_ptr<PCHContainerOperations> PCHOps, const std::string &Path) {
+  const llvm::StringRef Dir = llvm::sys::path::parent_path(Path);
+  if (std::error_code EC = llvm::sys::fs::create_directories(Dir))
+    return "cannot create '" + Dir.str() + "': " + EC.message();
+  llvm::SmallString<256> Temp;
+  llvm::sys::fs::createUniquePath(Path + "-%%%%%%%%.tmp", Temp, /*MakeAbsolute=*/false);
+
+  auto Inv = std::make_shared<CompilerInvocation>(Base);
+  prepare(*Inv);
+  FrontendOptions &FO = Inv->getFrontendOpts();
+  const InputKind Kind = FO.Inputs.front().getKind();
+  FO.Inputs.assign(1, FrontendInputFile(PrefixMainFile, Kind));
+  FO.OutputFile = Temp.str().str();
+  FO.ProgramAction = frontend::GeneratePCH;
+  Inv->getDependencyOutputOpts() = DependencyOutputOptions();
+
+  CompilerInstance CI(std::move(PCHOps));
+  CI.setInvocation(std::move(Inv));
+  CI.setFileManager(&Files);
+  CountingConsumer Counter;
+  CI.createDiagnostics(&Counter, /*ShouldOwnClient=*/false);
+  CI.createSourceManager(Files);
+  GeneratePCHAction Action;
+  const bool Ok = CI.ExecuteAction(Action);
+  Files.clearStatCache();
+  std::string Why;
+  if (!Counter.First.empty()) Why = "the prefix's parse reported '" + Counter.First + "'";
+  else if (!Ok || !llvm::sys::fs::exists(Temp)) Why = "clang did not write the PCH";
+  else if (std::error_code EC = llvm::sys::fs::rename(Temp, Path))
+    Why = "cannot rename '" + Temp.str().str() + "' to '" + Path + "': " + EC.message();
+  if (!Why.empty()) llvm::sys::fs::remove(Temp);
+  return Why;
+}
+
+/// Passes diagnostics on to @p Next, except, until the PCH has been loaded, those of clang's PCH reader
+/// (and their notes): a PCH clang refuses is noted in Refused and the file is parsed again without it.
+class RefusalFilter : public DiagnosticConsumer {
+public:
+  explicit RefusalFilter(DiagnosticConsumer &Next) : Next(Next) {}
+  void BeginSourceFile(const LangOptions &LangOpts, const Preprocessor *PP) override {
+    Next.BeginSourceFile(LangOpts, PP);
+  }
+  void EndSourceFile() override { Next.EndSourceFile(); }
+  void finish() override { Next.finish(); }
+  bool IncludeInDiagnosticCounts() const override { return Next.IncludeInDiagnosticCounts(); }
+  void HandleDiagnostic(DiagnosticsEngine::Level Level, const Diagnostic &Info) override {
+    if (!Loaded) {
+      const unsigned ID = Info.getID();
+      const bool FromReader =
+          (ID >= diag::DIAG_START_SERIALIZATION && ID < diag::DIAG_START_LEX) || ID == diag::err_fe_unable_to_load_pch;
+      if (FromReader || (Dropping && Level == DiagnosticsEngine::Note)) {
+        if (FromReader && Refusal.empty()) {
+          llvm::SmallString<128> Message;
+          Info.FormatDiagnostic(Message);
+          Refusal = Message.str().str();
+        }
+        Dropping = true;
+        return;
+      }
+      Dropping = false;
+    }
+    DiagnosticConsumer::HandleDiagnostic(Level, Info);
+    Next.HandleDiagnostic(Level, Info);
+  }
+  bool Loaded = false;   ///< the PCH was loaded: the parse has begun
+  std::string Refusal;   ///< clang's first reason for refusing the PCH
+
+private:
+  DiagnosticConsumer &Next;
+  bool Dropping = false;
+};
+
+/// Runs the analysis's action with the PCH loaded; once it has run, adds the PCH's input files to the
+/// dependencies (the analysis lists the files it entered, and the PCH's were entered when it was built).
+class PchUserAction : public WrapperFrontendAction {
+public:
+  PchUserAction(std::unique_ptr<FrontendAction> Inner, RefusalFilter &Filter, llvm::StringSet<> &Dependencies)
+      : WrapperFrontendAction(std::move(Inner)), Filter(Filter), Dependencies(Dependencies) {}
+
+protected:
+  void ExecuteAction() override {
+    Filter.Loaded = true;
+    WrapperFrontendAction::ExecuteAction();
+    IntrusiveRefCntPtr<ASTReader> Reader = getCompilerInstance().getASTReader();
+    if (!Reader) return;
+    Reader->visitInputFiles(Reader->getModuleManager().getPrimaryModule(), /*IncludeSystem=*/true,
+                            /*Complain=*/false, [&](const serialization::InputFile &IF, bool) {
+                              if (OptionalFileEntryRef F = IF.getFile())
+                                if (llvm::StringRef Name = F->getName();
+                                    !Name.starts_with("/rooflint-virtual/") && !Name.starts_with("<"))
+                                  Dependencies.insert(Name);
+                            });
+  }
+
+private:
+  RefusalFilter &Filter;
+  llvm::StringSet<> &Dependencies;
+};
+
+/// Whether the PCH at @p Path matches @p Prepared (the invocation that is to load it) by clang's strict
+/// check, the one the driver uses to pick a PCH from a directory: the AST format and clang's version,
+/// the language and target options, and the macros both ways (the load itself tolerates a macro the
+/// PCH defines and the command line does not). The load then checks the input files.
+bool strictlyAcceptable(const CompilerInvocation &Prepared, FileManager &Files, PCHContainerOperations &PCHOps,
+                        llvm::StringRef Path) {
+  auto ModuleCache = llvm::makeIntrusiveRefCnt<InMemoryModuleCache>();
+  return ASTReader::isAcceptableASTFile(Path, Files, *ModuleCache, PCHOps.getRawReader(), Prepared.getLangOpts(),
+                                        Prepared.getTargetOpts(), Prepared.getPreprocessorOpts(),
+                                        /*ExistingModuleCachePath=*/"", /*RequireStrictOptionMatches=*/true);
+}
+
+/// One compilation, as tooling::FrontendActionFactory::runInvocation runs it.
+bool runOnce(std::shared_ptr<CompilerInvocation> Inv, FileManager *Files, std::shared_ptr<PCHContainerOperations> PCHOps,
+             DiagnosticConsumer *Diags, std::unique_ptr<FrontendAction> Action) {
+  CompilerInstance CI(std::move(PCHOps));
+  CI.setInvocation(std::move(Inv));
+  CI.setFileManager(Files);
+  CI.createDiagnostics(Diags, /*ShouldOwnClient=*/false);
+  if (!CI.hasDiagnostics()) return false;
+  CI.createSourceManager(*Files);
+  const bool Ok = CI.ExecuteAction(*Action);
+  Files->clearStatCache();
+  return Ok;
+}
+
+class PrefixPchAction : public tooling::ToolAction {
+public:
+  PrefixPchAction(tooling::FrontendActionFactory &Inner, PchCacheSettings Settings, llvm::StringSet<> &Dependencies,
+                  PchUse &Use)
+      : Inner(Inner), Settings(std::move(Settings)), Dependencies(Dependencies), Use(Use) {}
+
+  bool runInvocation(std::shared_ptr<CompilerInvocation> Inv, FileManager *Files,
+                     std::shared_ptr<PCHContainerOperations> PCHOps, DiagnosticConsumer *Diags) override {
+    Use = PchUse();
+    if (!Settings.Enabled) return runOnce(Inv, Files, PCHOps, Diags, Inner.create());
+    if (std::string Why = notApplicable(*Inv, *Files); !Why.empty()) {
+      Use.What = PchUse::Kind::NotApplicable;
+      Use.Why = Why;
+      return runOnce(Inv, Files, PCHOps, Diags, Inner.create());
+    }
+    llvm::SmallString<256> Path(Settings.Directory);
+    llvm::sys::path::append(Path, prefixKey(*Inv, *Files) + ".pch");
+    Use.Path = Path.str().str();
+    bool Built = false;
+    std::string Why;
+    const auto build = [&] {
+      const auto Start = std::chrono::steady_clock::now();
+      Why = buildPrefix(*Inv, *Files, PCHOps, Use.Path);
+      Use.BuildSeconds = since(Start);
+      Built = Why.empty();
+      return Built;
+    };
+    if (llvm::sys::fs::exists(Path) || build()) {
+      for (;;) {
+        auto WithPch = std::make_shared<CompilerInvocation>(*Inv);
+        prepare(*WithPch);
+        WithPch->getPreprocessorOpts().ImplicitPCHInclude = Use.Path;
+        std::string Refusal = "its format, clang version, language, target or macros differ";
+        if (strictlyAcceptable(*WithPch, *Files, *PCHOps, Use.Path)) {
+          RefusalFilter Filter(*Diags);
+          const bool Ok = runOnce(WithPch, Files, PCHOps, &Filter,
+                                  std::make_unique<PchUserAction>(Inner.create(), Filter, Dependencies));
+          if (Filter.Refusal.empty()) {
+            Use.What = Built ? PchUse::Kind::Cold : PchUse::Kind::Warm;
+            return Ok;
+          }
+          Refusal = Filter.Refusal;
+        }
+        // Stale (a header changed), damaged or another configuration's: replaced once, else not used.
+        Why = "clang refused it: " + Refusal;
+        llvm::sys::fs::remove(Path);
+        if (Built || !build()) break;
+      }
+    }
+    Use.What = PchUse::Kind::NotCached;
+    Use.Why = Why;
+    return runOnce(Inv, Files, PCHOps, Diags, Inner.create());
+  }
+
+private:
+  tooling::FrontendActionFactory &Inner;
+  PchCacheSettings Settings;
+  llvm::StringSet<> &Dependencies;
+  PchUse &Use;
+};
+
+bool envSet(const char *Name) {
+  const char *V = std::getenv(Name);
+  return V && *V && llvm::StringRef(V) != "0";
+}
+
+}  // namespace
+
+void addPchCacheOptions(llvm::cl::OptionCategory &Category) {
+  NoPchCacheOption.addCategory(Category);
+  PchCacheDirOption.addCategory(Category);
+}
+
+PchCacheSettings pchCacheSettings() {
+  PchCacheSettings S;
+  S.Enabled = !NoPchCacheOption && !envSet("ROOFLINT_NO_PCH_CACHE");
+  if (!PchCacheDirOption.empty()) {
+    S.Directory = PchCacheDirOption;
+  } else if (const char *Env = std::getenv("ROOFLINT_PCH_CACHE_DIR"); Env && *Env) {
+    S.Directory = Env;
+  } else {
+    llvm::SmallString<256> Dir;
+    if (!llvm::sys::path::cache_directory(Dir)) {
+      S.Enabled = false;  // no home directory: nowhere to keep it
+      return S;
+    }
+    llvm::sys::path::append(Dir, "rooflint", "pch");
+    S.Directory = Dir.str().str();
+  }
+  llvm::SmallString<256> Abs(S.Directory);
+  llvm::sys::fs::make_absolute(Abs);  // workers run in each command's directory
+  S.Directory = Abs.str().str();
+  return S;
+}
+
+std::vector<std::string> pchCacheWorkerArguments() {
+  std::vector<std::string> A;
+  const PchCacheSettings S = pchCacheSettings();
+  if (!S.Enabled) A.push_back("--no-pch-cache");
+  else A.push_back("--pch-cache-dir=" + S.Directory);
+  return A;
+}
+
+std::string PchUse::describe() const {
+  switch (What) {
+  case Kind::Off: return "off (--no-pch-cache)";
+  case Kind::NotApplicable: return "not used: " + Why;
+  case Kind::Warm: return "warm (" + Path + ")";
+  case Kind::Cold: return "cold: built " + Path + " in " + llvm::formatv("{0:f3}", BuildSeconds).str() + " s";
+  case Kind::NotCached: return "not used: " + Why;
+  }
+  return "";
+}
+
+std::unique_ptr<tooling::ToolAction> makePrefixPchAction(tooling::FrontendActionFactory &Inner,
+                                                         PchCacheSettings Settings,
+                                                         llvm::StringSet<> &Dependencies, PchUse &Use) {
+  return std::make_unique<PrefixPchAction>(Inner, std::move(Settings), Dependencies, Use);
+}
+
+}  // namespace rooflint::analyzer
