@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cmath>
 #include <functional>
+#include <limits>
 #include <map>
 #include <set>
 
@@ -88,18 +89,9 @@ template <class Range, class TermFn> std::optional<Poly> sumPoly(const Range &Op
 bool isConstantPoly(const Poly &P) { return P.empty() || (P.size() == 1 && P.begin()->first.empty()); }
 std::int64_t constantOf(const Poly &P) { return P.empty() ? 0 : P.begin()->second; }
 
-/// @p P with every symbol set to @p V.
-std::optional<std::int64_t> evaluatePoly(const Poly &P, std::int64_t V) {
-  std::int64_t Sum = 0;
-  for (const auto &[S, C] : P) {
-    std::optional<std::int64_t> T = C;
-    for (std::size_t I = 0; I < S.size() && T; ++I) T = checkedMul(*T, V);
-    if (!T) return std::nullopt;
-    auto N = checkedAdd(Sum, *T);
-    if (!N) return std::nullopt;
-    Sum = *N;
-  }
-  return Sum;
+/// A / B and A % B are defined: B is not 0, and not -1 with A the most negative value (x86 traps).
+bool signedDivisible(std::int64_t A, std::int64_t B) {
+  return B != 0 && !(B == -1 && A == std::numeric_limits<std::int64_t>::min());
 }
 
 // --- the lane and the warp-uniform values ----------------------------------------------------------
@@ -245,7 +237,8 @@ private:
     const Value *Stripped = V;
     while (const auto *C = dyn_cast<CastInst>(Stripped)) Stripped = C->getOperand(0);
     if (Stripped->hasName()) return Stripped->getName().str();
-    return "?";
+    // Unnamed (a field loaded from memory): a symbol of its own, so that two of them never cancel.
+    return "?" + std::to_string(UnnamedSymbols.try_emplace(Stripped, UnnamedSymbols.size() + 1).first->second);
   }
 
   /// A warp-uniform SCEV as a polynomial over named symbols; nullopt when it is not one (a loop
@@ -367,7 +360,11 @@ private:
       switch (S->getSCEVType()) {
       case scAddExpr: R = checkedAdd(*R, Ops[I]); break;
       case scMulExpr: R = checkedMul(*R, Ops[I]); break;
-      case scUDivExpr: R = Ops[I] == 0 ? std::nullopt : std::optional<std::int64_t>(*R / Ops[I]); break;
+      case scUDivExpr:  // unsigned, as the SCEV says
+        R = Ops[I] == 0 ? std::nullopt
+                        : std::optional<std::int64_t>(static_cast<std::int64_t>(static_cast<std::uint64_t>(*R) /
+                                                                                static_cast<std::uint64_t>(Ops[I])));
+        break;
       case scSMaxExpr:
       case scUMaxExpr: R = std::max(*R, Ops[I]); break;
       case scSMinExpr:
@@ -479,9 +476,9 @@ private:
       case Instruction::Or: return *A | *C;
       case Instruction::Xor: return *A ^ *C;
       case Instruction::UDiv: return UC == 0 ? std::nullopt : std::optional<std::int64_t>(UA / UC);
-      case Instruction::SDiv: return *C == 0 ? std::nullopt : std::optional<std::int64_t>(*A / *C);
+      case Instruction::SDiv: return signedDivisible(*A, *C) ? std::optional<std::int64_t>(*A / *C) : std::nullopt;
       case Instruction::URem: return UC == 0 ? std::nullopt : std::optional<std::int64_t>(UA % UC);
-      case Instruction::SRem: return *C == 0 ? std::nullopt : std::optional<std::int64_t>(*A % *C);
+      case Instruction::SRem: return signedDivisible(*A, *C) ? std::optional<std::int64_t>(*A % *C) : std::nullopt;
       default: return std::nullopt;
       }
     }
@@ -542,6 +539,7 @@ private:
   std::vector<LaneBound> TidBounds;
   bool TidBoundsKnown = false;
   std::map<const Value *, unsigned> IndexDeps;
+  std::map<const Value *, std::size_t> UnnamedSymbols;  ///< "?1", "?2": values without a name
   std::map<const Loop *, unsigned> LoopIds;
 };
 
@@ -622,8 +620,13 @@ int KernelAnalysis::activeLanes(BasicBlock *BB) {
       const SCEV *Lhs = SE.getMulExpr(Au, Bounds[U].E), *Rhs = SE.getMulExpr(Al, SE.getTruncateOrSignExtend(Lo.E, Bounds[U].E->getType()));
       const auto *D = dyn_cast<SCEVConstant>(SE.getMinusSCEV(Lhs, Rhs));
       if (!D || D->getAPInt().getSignificantBits() > 62) continue;
-      const std::int64_t Width = Lo.A * Bounds[U].Limit - Bounds[U].A * Lo.Limit - D->getAPInt().getSExtValue();
-      const std::int64_t Count = Width < 0 ? 1 : Width / (Bounds[U].A * Lo.A) + 1;
+      // Width = Lo.A * U.Limit - U.A * Lo.Limit - D: the lanes' span; a product past 64 bits bounds nothing.
+      const auto Hi = checkedMul(Lo.A, Bounds[U].Limit), LoEnd = checkedMul(Bounds[U].A, Lo.Limit);
+      const auto Width = Hi && LoEnd ? checkedSub(*Hi, *LoEnd) : std::nullopt;
+      const auto Span = Width ? checkedSub(*Width, D->getAPInt().getSExtValue()) : std::nullopt;
+      const auto Step = checkedMul(Bounds[U].A, Lo.A);
+      if (!Span || !Step) continue;
+      const std::int64_t Count = *Span < 0 ? 1 : *Span / *Step + 1;
       Best = std::min(Best, std::max<std::int64_t>(1, Count));
     }
   }
@@ -752,8 +755,8 @@ TrafficAccess KernelAnalysis::describe(const Group &G) {
     A.LaneStepBytes = *Coef;
     const bool Constant = isConstantPoly(*Coef);
     A.Pattern = Constant ? LanePattern::Affine : LanePattern::Symbolic;
-    const auto countAt = [&](std::int64_t V) -> std::optional<SectorCount> {
-      auto Step = evaluatePoly(*Coef, V);
+    // The sectors when consecutive lanes are @p Step bytes apart.
+    const auto countAtStep = [&](std::optional<std::int64_t> Step) -> std::optional<SectorCount> {
       if (!Step) return std::nullopt;
       std::vector<std::int64_t> Lanes(NLanes);
       for (int Lane = 0; Lane < NLanes; ++Lane) {
@@ -777,8 +780,12 @@ TrafficAccess KernelAnalysis::describe(const Group &G) {
     A.LaneCoefficient = Divides ? toString(Elements) : toString(*Coef) + " bytes";
     if (Divides) A.Stride = (Constant ? toString(Elements) : "'" + toString(Elements) + "'") + " elements of " + bytesText(Unit);
     else A.Stride = (Constant ? toString(*Coef) : "'" + toString(*Coef) + "'") + " bytes per lane (" + bytesText(A.BytesPerLane) + " used)";
+    // A symbolic stride is counted as the runtime value of the whole coefficient as written (the
+    // message's 'X'), so "when 'X' >= k" and "when 'X' == 1" hold for any polynomial ('2*s', 'a - b').
+    const std::int64_t BytesPerUnit = Divides ? Unit : 1;
+    const auto countAt = [&](std::int64_t X) { return countAtStep(checkedMul(X, BytesPerUnit)); };
     if (Constant) {
-      if (auto C = countAt(0); C && C->Sectors > 0) {
+      if (auto C = countAtStep(constantOf(*Coef)); C && C->Sectors > 0) {
         A.Sectors = C->Sectors;
         A.IdealSectors = (C->UsefulBytes + 31) / 32;
         A.Amplification = C->amplification();
@@ -808,6 +815,7 @@ TrafficAccess KernelAnalysis::describe(const Group &G) {
       const std::int64_t Chunk = std::abs(constantOf(*Coef));
       if (std::abs(A.LoopStepBytes) < Chunk && Chunk <= 128) A.ReusedInL1 = true;
     }
+    if (!G.Store && A.LoopStepBytes != 0 && std::abs(A.LoopStepBytes) < 32) A.WalksOwnSectors = true;
   } else {
     std::vector<std::int64_t> Lanes(NLanes);
     bool Ok = true;
@@ -914,20 +922,38 @@ bool isKernel(const Function &F, const std::set<const Function *> &Annotated) {
 
 }  // namespace
 
+namespace {
+/// How much of @p WorkingSet a level of @p Capacity bytes keeps (CacheLevels: the measured fractions).
+Kept keptIn(std::int64_t WorkingSet, std::int64_t Capacity, double KeptFraction) {
+  if (double(WorkingSet) <= KeptFraction * double(Capacity)) return Kept::All;
+  return WorkingSet >= Capacity ? Kept::None : Kept::Part;
+}
+}  // namespace
+
 LayerCondition layerCondition(unsigned Passes, std::int64_t RowBytes, int ThreadsPerBlock, std::int64_t SharedBytes,
                               const CacheLevels &Levels) {
   LayerCondition C;
   C.RowBytes = RowBytes;
   const int Threads = std::max(1, ThreadsPerBlock);
-  C.BlocksPerSm = std::max(1, std::min(Levels.MaxBlocksPerSm, Levels.MaxThreadsPerSm / Threads));
-  if (SharedBytes > 0)
-    C.BlocksPerSm = std::max<int>(1, std::min<std::int64_t>(C.BlocksPerSm, Levels.L1BytesPerSm / SharedBytes));
+  const std::int64_t SharedPerBlock = std::max<std::int64_t>(0, SharedBytes) + Levels.ReservedSharedPerBlock;
+  const std::int64_t MaxShared = std::int64_t(Levels.SharedConfigsKiB.back()) * 1024;
+  C.BlocksPerSm = std::max<int>(1, std::min<std::int64_t>({Levels.MaxBlocksPerSm, Levels.MaxThreadsPerSm / Threads,
+                                                           MaxShared / SharedPerBlock}));
+  // The configuration: the smallest that holds the blocks' shared memory and the driver's own margin.
+  const std::int64_t Need = std::int64_t(C.BlocksPerSm) * std::max(SharedPerBlock, Levels.DriverSharedPerBlock);
+  C.SharedConfig = MaxShared;
+  for (const int KiB : Levels.SharedConfigsKiB)
+    if (std::int64_t(KiB) * 1024 >= Need) {
+      C.SharedConfig = std::int64_t(KiB) * 1024;
+      break;
+    }
+  C.L1Available = Levels.L1BytesPerSm - C.SharedConfig;
   C.SmWorkingSet = RowBytes * C.BlocksPerSm;
-  C.L1Available = std::max<std::int64_t>(0, Levels.L1BytesPerSm - SharedBytes * C.BlocksPerSm);
-  C.FitsL1 = C.SmWorkingSet <= C.L1Available;
-  C.FitsL2 = C.SmWorkingSet * Levels.Sms <= Levels.L2Bytes;
-  C.L2Ratio = C.FitsL1 ? 1 : double(Passes);
-  C.DramRatio = C.FitsL2 ? 1 : double(Passes);
+  C.InL1 = keptIn(C.SmWorkingSet, C.L1Available, Levels.L1KeptFraction);
+  C.InL2 = keptIn(C.SmWorkingSet * Levels.Sms, Levels.L2Bytes, Levels.L2KeptFraction);
+  const auto ratio = [&](Kept K) { return K == Kept::All ? 1.0 : K == Kept::None ? double(Passes) : 0.0; };
+  C.L2Ratio = ratio(C.InL1);
+  C.DramRatio = ratio(C.InL2);
   return C;
 }
 
@@ -994,7 +1020,7 @@ std::string uncoalescedMessage(const TrafficAccess &A) {
            std::to_string(Useful) + " bytes used (" + X + " the traffic)";
   case LanePattern::Symbolic: {
     if (A.Amplification <= 1) return "";
-    const std::string Factor = A.Stride.substr(0, A.Stride.find(' '));
+    const std::string Factor = A.Stride.substr(0, A.Stride.find('\'', 1) + 1);  // the quoted coefficient
     return What + " is not unit-stride in 'threadIdx.x'; stride " + A.Stride + ": " + Moves + " up to " + X +
            " the traffic it uses (" + std::to_string(A.Sectors) + " sectors instead of " +
            std::to_string(A.IdealSectors) + " when " + Factor + " >= " + std::to_string(A.WorstFrom) + "; " +

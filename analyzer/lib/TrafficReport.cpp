@@ -93,21 +93,31 @@ void reportReRead(const ReRead &R, const KernelTraffic &T, const FunctionDecl &K
                         " and " + std::to_string(C.BlocksPerSm) + " blocks per SM (" + std::to_string(Threads) +
                         " threads a block" + (Assumed ? ", assumed" : "") + ") keep " + bytesText(C.SmWorkingSet) +
                         " between passes, ";
-  if (C.FitsL1)
-    Message += "within L1 (" + bytesText(C.L1Available) + " per SM): the passes cost 1x at L2 and DRAM";
-  else if (C.FitsL2)
-    Message += "over L1 (" + bytesText(C.L1Available) + " per SM) but within L2 (" + bytesText(Levels.L2Bytes) +
-               " for " + std::to_string(Levels.Sms) + " SMs): " + Times + "x at L2, 1x at DRAM";
-  else
-    Message += "over L1 (" + bytesText(C.L1Available) + " per SM) and L2 (" + bytesText(Levels.L2Bytes) + " for " +
-               std::to_string(Levels.Sms) + " SMs): the passes reach DRAM: " + Times + "x its compulsory reads";
-  // The sizes where the passes stop fitting: rows of more than L1 / blocks, and L2 / (blocks * SMs), bytes.
-  const std::int64_t FromL1 = C.L1Available / (std::int64_t(C.BlocksPerSm) * E) + 1;
-  const std::int64_t FromL2 = Levels.L2Bytes / (std::int64_t(C.BlocksPerSm) * Levels.Sms * E) + 1;
-  if (C.FitsL1) Message += "; from " + DimName + " = " + std::to_string(FromL1) + " " + Times + "x at L2, from " +
-                           DimName + " = " + std::to_string(FromL2) + " " + Times + "x at DRAM";
-  else if (C.FitsL2) Message += "; from " + DimName + " = " + std::to_string(FromL2) + " " + Times + "x at DRAM";
-  if (C.FitsL1) Report.remark(DiagKind::ReRead, Loc, Message);
+  const std::string L1 = "L1 (" + bytesText(C.L1Available) + " per SM beside a " + bytesText(C.SharedConfig) +
+                         " shared-memory configuration)";
+  const std::string L2 = "L2 (" + bytesText(Levels.L2Bytes) + " for " + std::to_string(Levels.Sms) + " SMs: " +
+                         bytesText(C.SmWorkingSet * Levels.Sms) + " of rows)";
+  const std::string Between = "between 1x and " + Times + "x";
+  if (C.InL1 == Kept::All) {
+    Message += "within " + L1 + ": the passes cost 1x at L2 and DRAM";
+  } else {
+    Message += C.InL1 == Kept::Part ? "of which " + L1 + " keeps part: " + Between + " at L2"
+                                    : "over " + L1 + ": " + Times + "x at L2";
+    Message += C.InL2 == Kept::All    ? "; within " + L2 + ": 1x at DRAM"
+               : C.InL2 == Kept::Part ? "; of which " + L2 + " keeps part: " + Between + " at DRAM"
+                                      : "; over " + L2 + ": the passes reach DRAM: " + Times + "x its compulsory reads";
+  }
+  // The first sizes whose rows a level no longer keeps whole (CacheLevels' kept fractions).
+  const auto firstOver = [&](double Capacity, std::int64_t Copies) {
+    return std::to_string(std::int64_t(Capacity / double(std::int64_t(C.BlocksPerSm) * Copies * E)) + 1);
+  };
+  const std::string FromL1 = firstOver(Levels.L1KeptFraction * double(C.L1Available), 1);
+  const std::string FromL2 = firstOver(Levels.L2KeptFraction * double(Levels.L2Bytes), Levels.Sms);
+  if (C.InL1 == Kept::All)
+    Message += "; from " + DimName + " = " + FromL1 + " the passes reach L2, from " + DimName + " = " + FromL2 + " DRAM";
+  else if (C.InL2 == Kept::All)
+    Message += "; from " + DimName + " = " + FromL2 + " they reach DRAM";
+  if (C.InL1 == Kept::All) Report.remark(DiagKind::ReRead, Loc, Message);
   else Report.report(DiagKind::ReRead, Loc, Message);
 }
 
@@ -154,7 +164,10 @@ void reportTraffic(const KernelTraffic &T, const FunctionDecl &Kernel, Reporter 
     if (!Report.report(DiagKind::Uncoalesced, At, Message, Range)) continue;
     if (A.Pattern == LanePattern::Affine || A.Pattern == LanePattern::Symbolic)
       Report.note(At, "the index's coefficient of 'threadIdx.x' is '" + A.LaneCoefficient +
-                           "'; consecutive lanes should touch consecutive elements");
+                           "'; consecutive lanes should touch consecutive elements" +
+                           (A.LaneCoefficient.find('?') != std::string::npos
+                                ? " ('?1', '?2', ...: values loaded from memory, such as a struct's fields)"
+                                : ""));
     std::set<unsigned> Others;
     for (const TrafficSite &S : A.Sites)
       if (S.Line != Site.Line || S.File != Site.File) Others.insert(S.Line);
@@ -228,6 +241,13 @@ void predictTraffic(const KernelTraffic &T, const FunctionDecl &Kernel, KernelRe
         L1Basis = Why;
       }
       if (A.ReusedInL1 || A.Amplification <= 1) continue;
+      if (A.WalksOwnSectors) {
+        // L1 serves the rest of each fetched sector to the lane's next iterations: 1x at L2 and DRAM.
+        if (Basis == "every access coalesced")
+          Basis = Why + "; each lane's next iterations read the rest of its sectors (" +
+                  std::to_string(std::abs(A.LoopStepBytes)) + " bytes an iteration), which L1 serves";
+        continue;
+      }
       Coalesced = false;
       if (A.Amplification > L2) {
         L2 = A.Amplification;
@@ -288,7 +308,12 @@ void predictTraffic(const KernelTraffic &T, const FunctionDecl &Kernel, KernelRe
       L2 *= C.L2Ratio;
       if (Dram > 0 && !FitsL2) Dram *= C.DramRatio;
       const std::string Passes = "; read in " + std::to_string(R.Passes) + " passes (" +
-                                 (C.FitsL1 ? "within L1" : C.FitsL2 ? "within L2" : "over L2") + ")";
+                                 (C.InL1 == Kept::All    ? "within L1"
+                                  : C.InL1 == Kept::Part ? "part of them within L1, at L2 not predicted"
+                                  : C.InL2 == Kept::All  ? "within L2"
+                                  : C.InL2 == Kept::Part ? "part of them within L2, at DRAM not predicted"
+                                                         : "over L2") +
+                                 ")";
       Basis += Passes;
       L1Basis += Passes;
       if (!FitsL2) DramBasis += Passes;

@@ -46,10 +46,13 @@ __global__ void read_then_write(const float* x, float* y, int C) {  // passes: 1
   for (int c = threadIdx.x; c < C; c += blockDim.x) y[blockIdx.x * C + c] = total;  // truth: store 1x
 }
 
-// The three-pass kernel's spec (rooflint-reread's layer condition): x and y are R x C floats. At
-// C = 4096 a row is 16 KiB; 8 blocks of 256 threads per SM keep 128 KiB, within L1 (256 KiB less 8 bytes
-// of shared memory): 1x. At C = 50257 (the test's other size) 196 KiB a row, 1.53 MiB per SM: over L1,
-// and 132 SMs * 1.53 MiB = 203 MiB over L2 (60 MiB): 3x at DRAM.
+// The three-pass kernel's spec (rooflint-reread's layer condition, CacheLevels in Traffic.h): x and y
+// are R x C floats, 8 blocks of 256 threads per SM (8 bytes of shared memory each: the driver's 32 KiB
+// configuration, L1 224 KiB). At C = 512 a row is 2 KiB: 16 KiB per SM, within 1/8 of L1 (28 KiB): 1x.
+// At C = 4096 (the test's middle size) 16 KiB a row, 128 KiB per SM: part within L1 (the H200 read 2.22x
+// at L2 on this kernel), L2 not predicted; 132 * 128 KiB = 16.5 MiB within 0.4 of L2 (24 MiB): 1x at
+// DRAM. At C = 50257 (the other size) 196 KiB a row, 1.53 MiB per SM: over L1, and 132 SMs * 1.53 MiB =
+// 203 MiB over L2 (60 MiB): 3x at DRAM.
 #include "rooflint/dsl.h"
 namespace reread_specs {
 using namespace rooflint::dsl;
@@ -57,6 +60,6 @@ inline constexpr struct R final : dim<"R"> {} R;
 inline constexpr struct C final : dim<"C"> {} C;
 inline constexpr auto softmax_three_pass_spec =
     kernel<softmax_three_pass>("softmax_three_pass", softmax(in<0>("x", f32, R, C), out<1>("y", f32, R, C)))
-        .at(R(65536), C(4096))
+        .at(R(65536), C(512))
         .sizes(R(grid_dim.x), C(arg<2>));  // at a launch (program.cu): one block per row, C = C
 }  // namespace reread_specs

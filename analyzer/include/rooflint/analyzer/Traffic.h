@@ -18,6 +18,7 @@
 /// threadIdx.x values, threadIdx.y/z uniform in it), base pointers are 128-byte aligned, index
 /// arithmetic does not wrap, and control flow does not make an index depend on the lane.
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -81,6 +82,11 @@ struct TrafficAccess {
   std::string Sampled;     ///< NonAffine: the values the count assumes ("'C' = 4096, blockIdx = 0")
   bool Overflows = false;  ///< Affine: lane 31's byte offset does not fit in 64 bits (traffic unknown)
   bool ReusedInL1 = false; ///< a load whose lane walks its own chunk of at most a line in a loop
+  /// A load in a loop whose lanes step by less than a sector an iteration: each lane's next iterations
+  /// read the rest of the sectors the request fetched, which L1 serves (a lane walking its own row).
+  /// Measured on the H200 (2026-12-01, scripts/probes/l1-capacity.sh, 4 KiB lines a warp): L2 reads
+  /// 1.00x of compulsory at 8-16 warps per SM, 1.01x at 32, 1.14x at 64.
+  bool WalksOwnSectors = false;
   std::string Note;        ///< Unknown: why
   /// The innermost loop's step of this address per iteration in bytes, when constant (0 outside loops).
   std::int64_t LoopStepBytes = 0;
@@ -129,20 +135,43 @@ struct CacheLevels {
   int Sms = 132;                  ///< H200 (the same measurement)
   int MaxThreadsPerSm = 2048;     ///< sm_90 (CUDA C++ Programming Guide, compute capability 9.0)
   int MaxBlocksPerSm = 32;
+  /// Shared memory the system reserves per block, bytes (the same guide: 1 KB per thread block).
+  std::int64_t ReservedSharedPerBlock = 1024;
+  /// The shared-memory capacities an sm_90 SM can be configured with, KiB (the same guide, 9.0:
+  /// 0, 8, 16, 32, 64, 100, 132, 164, 196 or 228 KB); L1 is the rest of the 256 KB.
+  std::array<int, 10> SharedConfigsKiB{0, 8, 16, 32, 64, 100, 132, 164, 196, 228};
+  /// The driver's choice for blocks with little shared memory, bytes per resident block: measured,
+  /// not documented (H200, 2026-12-01, scripts/probes/l1-capacity.sh: 8 blocks of 256 threads -> a
+  /// 32 KiB configuration; 2 blocks of 1024 -> 8 KiB).
+  std::int64_t DriverSharedPerBlock = 4 * 1024;
+  /// A working set kept between passes: at most this fraction of L1 (per SM) or L2 (the chip) gives 1x
+  /// at the next level, at least the whole capacity gives one read per pass; between, part of the
+  /// passes reach the next level (not predicted). Measured on the H200 (2026-12-01, the same probe:
+  /// three-pass rows, with and without the last pass writing its row): L2 reads 1.00-1.06x at up to
+  /// 1/7 of L1, 1.2-1.9x from 1/4, 2.37-2.88x of 3 from the whole of L1; DRAM reads 1.00-1.11x at up to
+  /// 0.41 of L2, 1.95x at 0.55 (writing), 2.94x of 3 at 1.1.
+  double L1KeptFraction = 1.0 / 8, L2KeptFraction = 0.4;
 };
+
+/// How much of a working set a cache level keeps between passes.
+enum class Kept { All, Part, None };
 
 /// Where the passes of a re-read tensor are served from, for one size.
 struct LayerCondition {
   std::int64_t RowBytes = 0;           ///< one block's working set between passes
   int BlocksPerSm = 0;
   std::int64_t SmWorkingSet = 0;       ///< RowBytes * BlocksPerSm
-  std::int64_t L1Available = 0;        ///< L1 less the resident blocks' shared memory
-  bool FitsL1 = false, FitsL2 = false;
-  double L2Ratio = 1, DramRatio = 1;   ///< traffic at that level over one pass
+  std::int64_t SharedConfig = 0;       ///< the shared-memory configuration the driver is expected to choose
+  std::int64_t L1Available = 0;        ///< L1 less that configuration
+  Kept InL1 = Kept::None, InL2 = Kept::None;
+  /// Traffic at that level over one pass: 1 when the level above keeps the rows, the passes when it
+  /// keeps none, 0 (not predicted) when it keeps part.
+  double L2Ratio = 1, DramRatio = 1;
 };
 
 /// The layer condition of a tensor read in @p Passes passes over rows of @p RowBytes by blocks of
-/// @p ThreadsPerBlock threads using @p SharedBytes of shared memory each (occupancy from threads only).
+/// @p ThreadsPerBlock threads using @p SharedBytes of shared memory each (occupancy from threads and
+/// shared memory only).
 LayerCondition layerCondition(unsigned Passes, std::int64_t RowBytes, int ThreadsPerBlock, std::int64_t SharedBytes,
                               const CacheLevels &Levels = {});
 
