@@ -1,5 +1,7 @@
 #include "rooflint/analyzer/PchCache.h"
 
+#include <sys/time.h>
+
 #include <chrono>
 #include <cstdlib>
 
@@ -139,6 +141,32 @@ public:
   std::string First;
 };
 
+/// Removes from @p Dir the PCHs not used for 31 days (as long as clang keeps an unused module in its
+/// cache, -fmodules-prune-after) and the temporary files a killed process left (after a day). Run when
+/// a PCH is written, which is rare; a PCH's modification time is its last use (touchUsed).
+void prune(llvm::StringRef Dir) {
+  using namespace std::chrono;
+  const auto Now = system_clock::now();
+  std::error_code EC;
+  for (llvm::sys::fs::directory_iterator It(Dir, EC), End; It != End && !EC; It.increment(EC)) {
+    const llvm::StringRef Name = It->path();
+    const bool Pch = Name.ends_with(".pch"), Temp = Name.ends_with(".tmp");
+    llvm::sys::fs::file_status Status;
+    if ((!Pch && !Temp) || llvm::sys::fs::status(Name, Status)) continue;
+    if (Now - Status.getLastModificationTime() > (Pch ? hours(24 * 31) : hours(24))) llvm::sys::fs::remove(Name);
+  }
+}
+
+/// Marks the PCH at @p Path used now, at most once a day (its modification time; clang does not check a
+/// PCH's own time, only its inputs').
+void touchUsed(const std::string &Path) {
+  llvm::sys::fs::file_status Status;
+  if (llvm::sys::fs::status(Path, Status) ||
+      std::chrono::system_clock::now() - Status.getLastModificationTime() < std::chrono::hours(24))
+    return;
+  utimes(Path.c_str(), nullptr);  // best effort: a read-only cache is used as it is
+}
+
 /// Writes the prefix PCH of @p Base to @p Path (a temporary file renamed into place). @return "" on
 /// success, else why not.
 std::string buildPrefix(const CompilerInvocation &Base, FileManager &Files,
@@ -173,6 +201,7 @@ std::string buildPrefix(const CompilerInvocation &Base, FileManager &Files,
   else if (std::error_code EC = llvm::sys::fs::rename(Temp, Path))
     Why = "cannot rename '" + Temp.str().str() + "' to '" + Path + "': " + EC.message();
   if (!Why.empty()) llvm::sys::fs::remove(Temp);
+  else prune(Dir);
   return Why;
 }
 
@@ -306,6 +335,7 @@ public:
                                   std::make_unique<PchUserAction>(Inner.create(), Filter, Dependencies));
           if (Filter.Refusal.empty()) {
             Use.What = Built ? PchUse::Kind::Cold : PchUse::Kind::Warm;
+            if (!Built) touchUsed(Use.Path);
             return Ok;
           }
           Refusal = Filter.Refusal;

@@ -147,4 +147,29 @@ case_unwritable_cache_and_off_switches() {
   [[ $(pch_count) -eq 0 ]] || fail "a disabled cache was written"
 }
 
+# Writing a PCH removes the cache's PCHs unused for 31 days and temporary files older than a day; a
+# warm run marks its PCH used (its modification time), so a PCH in use is never removed.
+case_old_files_are_pruned() {
+  local f=${files[4]}
+  mkdir -p "$work/cache"
+  : >"$work/cache/0123456789abcdef0123456789abcdef.pch"
+  : >"$work/cache/fedcba9876543210fedcba9876543210.pch"
+  : >"$work/cache/x.pch-12345678.tmp"
+  touch -d '40 days ago' "$work/cache/0123456789abcdef0123456789abcdef.pch" "$work/cache/x.pch-12345678.tmp"
+  touch -d '20 days ago' "$work/cache/fedcba9876543210fedcba9876543210.pch"
+  local line
+  line=$(pch_line --pch-cache-dir="$work/cache" "$f")
+  [[ $line == "rooflint: pch: cold: built "* ]] || fail "not built: $line"
+  [[ ! -e $work/cache/0123456789abcdef0123456789abcdef.pch ]] || fail "a PCH unused for 40 days was kept"
+  [[ ! -e $work/cache/x.pch-12345678.tmp ]] || fail "an old temporary file was kept"
+  [[ -e $work/cache/fedcba9876543210fedcba9876543210.pch ]] || fail "a PCH used 20 days ago was removed"
+  local pch
+  pch=${line#rooflint: pch: cold: built }
+  pch=${pch% in *}
+  touch -d '40 days ago' "$pch"
+  line=$(pch_line --pch-cache-dir="$work/cache" "$f")
+  [[ $line == "rooflint: pch: warm ($pch)" ]] || fail "not used: $line"
+  [[ $(find "$pch" -mtime -1 | wc -l) -eq 1 ]] || fail "a warm run did not mark its PCH used"
+}
+
 "case_$case_name"
