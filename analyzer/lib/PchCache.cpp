@@ -4,13 +4,16 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <optional>
 
 #include "clang/Basic/DiagnosticFrontend.h"
 #include "clang/Basic/DiagnosticIDs.h"
+#include "clang/Basic/SourceManager.h"
 #include "clang/Basic/Version.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/CompilerInvocation.h"
 #include "clang/Frontend/FrontendActions.h"
+#include "clang/Frontend/PrecompiledPreamble.h"
 #include "clang/Lex/HeaderSearchOptions.h"
 #include "clang/Lex/PreprocessorOptions.h"
 #include "clang/Serialization/ASTReader.h"
@@ -23,6 +26,7 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/SHA256.h"
 #include "rooflint/analyzer/CudaSetup.h"
 
@@ -92,8 +96,30 @@ std::string notApplicable(const CompilerInvocation &Inv, FileManager &Files) {
   return "";
 }
 
-/// The cache file's name: a hash of everything but the input file that makes the prefix what it is.
-std::string prefixKey(const CompilerInvocation &Inv, FileManager &Files) {
+/// What a PCH holds: the prefix alone (every file with these flags shares it), or the prefix and the
+/// main file's preamble, its leading directives (#include, #define, comments: clang's preamble bounds,
+/// as clangd's), which holds the file's own headers and is the file's alone.
+struct Level {
+  bool Preamble = false;
+  PreambleBounds Bounds{0, false};
+  std::string Text;  ///< the preamble's bytes
+};
+
+/// The main file's preamble level, when it has one.
+std::optional<Level> preambleLevel(const CompilerInvocation &Inv, FileManager &Files) {
+  auto Main = Files.getVirtualFileSystem().getBufferForFile(Inv.getFrontendOpts().Inputs[0].getFile());
+  if (!Main) return std::nullopt;
+  Level L;
+  L.Preamble = true;
+  L.Bounds = ComputePreambleBounds(Inv.getLangOpts(), (*Main)->getMemBufferRef(), /*MaxLines=*/0);
+  if (L.Bounds.Size == 0) return std::nullopt;
+  L.Text = (*Main)->getBuffer().substr(0, L.Bounds.Size).str();
+  return L;
+}
+
+/// The cache file's name: a hash of everything but the input file that makes the prefix what it is
+/// (and for a preamble, the main file's path and its preamble's bytes).
+std::string prefixKey(const CompilerInvocation &Inv, FileManager &Files, const Level &L) {
   CompilerInvocation Copy(Inv);
   Copy.getFrontendOpts().Inputs.clear();
   Copy.getFrontendOpts().OutputFile.clear();
@@ -115,6 +141,12 @@ std::string prefixKey(const CompilerInvocation &Inv, FileManager &Files) {
     add(Contents);
   }
   for (const std::string &Arg : Copy.getCC1CommandLine()) add(Arg);
+  if (L.Preamble) {
+    add("preamble");
+    add(Inv.getFrontendOpts().Inputs[0].getFile());
+    add(L.Text);
+    add(L.Bounds.PreambleEndsAtStartOfLine ? "at start of line" : "mid-line");
+  }
   return llvm::toHex(Hash.final(), /*LowerCase=*/true).substr(0, 32);
 }
 
@@ -150,7 +182,7 @@ void prune(llvm::StringRef Dir) {
   std::error_code EC;
   for (llvm::sys::fs::directory_iterator It(Dir, EC), End; It != End && !EC; It.increment(EC)) {
     const llvm::StringRef Name = It->path();
-    const bool Pch = Name.ends_with(".pch"), Temp = Name.ends_with(".tmp");
+    const bool Pch = Name.ends_with(".pch") || Name.ends_with(".pch.deps"), Temp = Name.ends_with(".tmp");
     llvm::sys::fs::file_status Status;
     if ((!Pch && !Temp) || llvm::sys::fs::status(Name, Status)) continue;
     if (Now - Status.getLastModificationTime() > (Pch ? hours(24 * 31) : hours(24))) llvm::sys::fs::remove(Name);
@@ -167,10 +199,58 @@ void touchUsed(const std::string &Path) {
   utimes(Path.c_str(), nullptr);  // best effort: a read-only cache is used as it is
 }
 
+/// The files a parse entered, by the names it looked them up with: what the analysis lists for the
+/// depfile (analyzeTranslationUnit), less rooflint's in-memory files.
+void enteredFiles(const SourceManager &SM, std::vector<std::string> &Out) {
+  for (auto It = SM.fileinfo_begin(); It != SM.fileinfo_end(); ++It)
+    if (llvm::StringRef Name = It->first.getName(); !Name.starts_with("/rooflint-virtual/") && !Name.starts_with("<"))
+      Out.push_back(Name.str());
+}
+
+/// Builds the PCH and, before the source manager goes, notes the files its parse entered.
+class PrefixBuildAction : public WrapperFrontendAction {
+public:
+  explicit PrefixBuildAction(std::vector<std::string> &Entered)
+      : WrapperFrontendAction(std::make_unique<GeneratePCHAction>()), Entered(Entered) {}
+
+protected:
+  void EndSourceFile() override {  // the wrapper ends the wrapped action's file: before that
+    enteredFiles(getCompilerInstance().getSourceManager(), Entered);
+    WrapperFrontendAction::EndSourceFile();
+  }
+
+private:
+  std::vector<std::string> &Entered;
+};
+
+/// Writes @p Text to @p Path through a temporary file renamed into place. @return "" or why not.
+std::string writeAtomically(const std::string &Path, llvm::StringRef Text) {
+  llvm::SmallString<256> Temp;
+  llvm::sys::fs::createUniquePath(Path + "-%%%%%%%%.tmp", Temp, /*MakeAbsolute=*/false);
+  std::error_code EC;
+  {
+    llvm::raw_fd_ostream OS(Temp, EC);
+    if (!EC) {
+      OS << Text;
+      OS.close();
+      if (OS.has_error()) EC = OS.error();
+    }
+  }
+  if (!EC) EC = llvm::sys::fs::rename(Temp, Path);
+  if (EC) {
+    llvm::sys::fs::remove(Temp);
+    return "cannot write '" + Path + "': " + EC.message();
+  }
+  return "";
+}
+
+/// The dependencies file beside a PCH: the files its parse entered, one a line.
+std::string depsPath(llvm::StringRef Pch) { return Pch.str() + ".deps"; }
+
 /// Writes the prefix PCH of @p Base to @p Path (a temporary file renamed into place). @return "" on
 /// success, else why not.
 std::string buildPrefix(const CompilerInvocation &Base, FileManager &Files,
-                        std::shared_ptr<PCHContainerOperations> PCHOps, const std::string &Path) {
+                        std::shared_ptr<PCHContainerOperations> PCHOps, const std::string &Path, const Level &L) {
   const llvm::StringRef Dir = llvm::sys::path::parent_path(Path);
   if (std::error_code EC = llvm::sys::fs::create_directories(Dir))
     return "cannot create '" + Dir.str() + "': " + EC.message();
@@ -181,25 +261,38 @@ std::string buildPrefix(const CompilerInvocation &Base, FileManager &Files,
   prepare(*Inv);
   FrontendOptions &FO = Inv->getFrontendOpts();
   const InputKind Kind = FO.Inputs.front().getKind();
-  FO.Inputs.assign(1, FrontendInputFile(PrefixMainFile, Kind));
+  if (L.Preamble) {
+    // As clang's PrecompiledPreamble builds one: the main file read as its preamble alone, the
+    // preprocessor keeping the state of an #if the preamble ends in.
+    const std::string Main = FO.Inputs.front().getFile().str();
+    Inv->getPreprocessorOpts().addRemappedFile(Main, llvm::MemoryBuffer::getMemBufferCopy(L.Text, Main).release());
+    Inv->getPreprocessorOpts().RetainRemappedFileBuffers = false;
+    Inv->getPreprocessorOpts().GeneratePreamble = true;
+  } else {
+    FO.Inputs.assign(1, FrontendInputFile(PrefixMainFile, Kind));
+  }
   FO.OutputFile = Temp.str().str();
   FO.ProgramAction = frontend::GeneratePCH;
   Inv->getDependencyOutputOpts() = DependencyOutputOptions();
 
+  // A file manager of its own: the remapped main file must not stay in the one the analysis uses.
+  llvm::IntrusiveRefCntPtr<FileManager> BuildFiles =
+      llvm::makeIntrusiveRefCnt<FileManager>(Files.getFileSystemOpts(), Files.getVirtualFileSystemPtr());
   CompilerInstance CI(std::move(PCHOps));
   CI.setInvocation(std::move(Inv));
-  CI.setFileManager(&Files);
+  CI.setFileManager(BuildFiles.get());
   CountingConsumer Counter;
   CI.createDiagnostics(&Counter, /*ShouldOwnClient=*/false);
-  CI.createSourceManager(Files);
-  GeneratePCHAction Action;
+  CI.createSourceManager(*BuildFiles);
+  std::vector<std::string> Entered;
+  PrefixBuildAction Action(Entered);
   const bool Ok = CI.ExecuteAction(Action);
-  Files.clearStatCache();
   std::string Why;
   if (!Counter.First.empty()) Why = "the prefix's parse reported '" + Counter.First + "'";
   else if (!Ok || !llvm::sys::fs::exists(Temp)) Why = "clang did not write the PCH";
-  else if (std::error_code EC = llvm::sys::fs::rename(Temp, Path))
-    Why = "cannot rename '" + Temp.str().str() + "' to '" + Path + "': " + EC.message();
+  else if (Why = writeAtomically(depsPath(Path), llvm::join(Entered, "\n") + "\n"); Why.empty())
+    if (std::error_code EC = llvm::sys::fs::rename(Temp, Path))
+      Why = "cannot rename '" + Temp.str().str() + "' to '" + Path + "': " + EC.message();
   if (!Why.empty()) llvm::sys::fs::remove(Temp);
   else prune(Dir);
   return Why;
@@ -243,32 +336,44 @@ private:
   bool Dropping = false;
 };
 
-/// Runs the analysis's action with the PCH loaded; once it has run, adds the PCH's input files to the
-/// dependencies (the analysis lists the files it entered, and the PCH's were entered when it was built).
+/// Runs the analysis's action with the PCH loaded; once it has run, puts the files the PCH's parse
+/// entered, by the names that parse looked them up with, into the dependencies. (The analysis lists
+/// the files its source manager knows: its own, and those of the PCH it loaded, by the PCH's absolute
+/// names, which are replaced, so the list is that of a parse without the PCH.)
 class PchUserAction : public WrapperFrontendAction {
 public:
-  PchUserAction(std::unique_ptr<FrontendAction> Inner, RefusalFilter &Filter, llvm::StringSet<> &Dependencies)
-      : WrapperFrontendAction(std::move(Inner)), Filter(Filter), Dependencies(Dependencies) {}
+  PchUserAction(std::unique_ptr<FrontendAction> Inner, RefusalFilter &Filter, llvm::StringSet<> &Dependencies,
+                std::vector<std::string> Entered)
+      : WrapperFrontendAction(std::move(Inner)), Filter(Filter), Dependencies(Dependencies),
+        Entered(std::move(Entered)) {}
 
 protected:
   void ExecuteAction() override {
     Filter.Loaded = true;
     WrapperFrontendAction::ExecuteAction();
-    IntrusiveRefCntPtr<ASTReader> Reader = getCompilerInstance().getASTReader();
-    if (!Reader) return;
-    Reader->visitInputFiles(Reader->getModuleManager().getPrimaryModule(), /*IncludeSystem=*/true,
-                            /*Complain=*/false, [&](const serialization::InputFile &IF, bool) {
-                              if (OptionalFileEntryRef F = IF.getFile())
-                                if (llvm::StringRef Name = F->getName();
-                                    !Name.starts_with("/rooflint-virtual/") && !Name.starts_with("<"))
-                                  Dependencies.insert(Name);
-                            });
+    if (IntrusiveRefCntPtr<ASTReader> Reader = getCompilerInstance().getASTReader())
+      Reader->visitInputFileInfos(Reader->getModuleManager().getPrimaryModule(), /*IncludeSystem=*/true,
+                                  [&](const serialization::InputFileInfo &IFI, bool) {
+                                    Dependencies.erase(IFI.Filename);
+                                    Dependencies.erase(IFI.FilenameAsRequested);
+                                  });
+    for (const std::string &F : Entered) Dependencies.insert(F);
   }
 
 private:
   RefusalFilter &Filter;
   llvm::StringSet<> &Dependencies;
+  std::vector<std::string> Entered;
 };
+
+/// The files @p Pch's parse entered, from its dependencies file; nullopt when it cannot be read.
+std::optional<std::vector<std::string>> readEntered(llvm::StringRef Pch) {
+  auto Buffer = llvm::MemoryBuffer::getFile(depsPath(Pch));
+  if (!Buffer) return std::nullopt;
+  llvm::SmallVector<llvm::StringRef, 0> Lines;
+  (*Buffer)->getBuffer().split(Lines, '\n', -1, /*KeepEmpty=*/false);
+  return std::vector<std::string>(Lines.begin(), Lines.end());
+}
 
 /// Whether the PCH at @p Path matches @p Prepared (the invocation that is to load it) by clang's strict
 /// check, the one the driver uses to pick a PCH from a directory: the AST format and clang's version,
@@ -311,40 +416,15 @@ public:
       Use.Why = Why;
       return runOnce(Inv, Files, PCHOps, Diags, Inner.create());
     }
-    llvm::SmallString<256> Path(Settings.Directory);
-    llvm::sys::path::append(Path, prefixKey(*Inv, *Files) + ".pch");
-    Use.Path = Path.str().str();
-    bool Built = false;
     std::string Why;
-    const auto build = [&] {
-      const auto Start = std::chrono::steady_clock::now();
-      Why = buildPrefix(*Inv, *Files, PCHOps, Use.Path);
-      Use.BuildSeconds = since(Start);
-      Built = Why.empty();
-      return Built;
-    };
-    if (llvm::sys::fs::exists(Path) || build()) {
-      for (;;) {
-        auto WithPch = std::make_shared<CompilerInvocation>(*Inv);
-        prepare(*WithPch);
-        WithPch->getPreprocessorOpts().ImplicitPCHInclude = Use.Path;
-        std::string Refusal = "its format, clang version, language, target or macros differ";
-        if (strictlyAcceptable(*WithPch, *Files, *PCHOps, Use.Path)) {
-          RefusalFilter Filter(*Diags);
-          const bool Ok = runOnce(WithPch, Files, PCHOps, &Filter,
-                                  std::make_unique<PchUserAction>(Inner.create(), Filter, Dependencies));
-          if (Filter.Refusal.empty()) {
-            Use.What = Built ? PchUse::Kind::Cold : PchUse::Kind::Warm;
-            if (!Built) touchUsed(Use.Path);
-            return Ok;
-          }
-          Refusal = Filter.Refusal;
-        }
-        // Stale (a header changed), damaged or another configuration's: replaced once, else not used.
-        Why = "clang refused it: " + Refusal;
-        llvm::sys::fs::remove(Path);
-        if (Built || !build()) break;
-      }
+    std::vector<Level> Levels;
+    // The file's preamble first (its own headers too); when that cannot be cached (its parse reported
+    // something), the prefix every file shares.
+    if (std::optional<Level> P = preambleLevel(*Inv, *Files)) Levels.push_back(std::move(*P));
+    Levels.push_back(Level());
+    for (const Level &L : Levels) {
+      bool Ok = false;
+      if (tryLevel(L, Inv, Files, PCHOps, Diags, Why, Ok)) return Ok;
     }
     Use.What = PchUse::Kind::NotCached;
     Use.Why = Why;
@@ -352,6 +432,54 @@ public:
   }
 
 private:
+  /// Runs the file with the PCH of level @p L (built on a miss, rebuilt once when clang refuses it).
+  /// @return Whether it ran (its success in @p Ok); else @p Why says why not.
+  bool tryLevel(const Level &L, std::shared_ptr<CompilerInvocation> Inv, FileManager *Files,
+                std::shared_ptr<PCHContainerOperations> PCHOps, DiagnosticConsumer *Diags, std::string &Why, bool &Ok) {
+    llvm::SmallString<256> Path(Settings.Directory);
+    llvm::sys::path::append(Path, prefixKey(*Inv, *Files, L) + ".pch");
+    Use.Path = Path.str().str();
+    Use.Preamble = L.Preamble;
+    bool Built = false;
+    const auto build = [&] {
+      const auto Start = std::chrono::steady_clock::now();
+      Why = buildPrefix(*Inv, *Files, PCHOps, Use.Path, L);
+      Use.BuildSeconds = since(Start);
+      Built = Why.empty();
+      return Built;
+    };
+    if (!llvm::sys::fs::exists(Path) && !build()) return false;
+    for (;;) {
+      auto WithPch = std::make_shared<CompilerInvocation>(*Inv);
+      prepare(*WithPch);
+      WithPch->getPreprocessorOpts().ImplicitPCHInclude = Use.Path;
+      if (L.Preamble)
+        WithPch->getPreprocessorOpts().PrecompiledPreambleBytes = {L.Bounds.Size, L.Bounds.PreambleEndsAtStartOfLine};
+      std::string Refusal = "its format, clang version, language, target or macros differ";
+      std::optional<std::vector<std::string>> Entered = readEntered(Use.Path);
+      if (!Entered) Refusal = "its dependencies file cannot be read";
+      else if (strictlyAcceptable(*WithPch, *Files, *PCHOps, Use.Path)) {
+        RefusalFilter Filter(*Diags);
+        Ok = runOnce(WithPch, Files, PCHOps, &Filter,
+                     std::make_unique<PchUserAction>(Inner.create(), Filter, Dependencies, std::move(*Entered)));
+        if (Filter.Refusal.empty()) {
+          Use.What = Built ? PchUse::Kind::Cold : PchUse::Kind::Warm;
+          if (!Built) {
+            touchUsed(Use.Path);
+            touchUsed(depsPath(Use.Path));
+          }
+          return true;
+        }
+        Refusal = Filter.Refusal;
+      }
+      // Stale (a header changed), damaged or another configuration's: replaced once, else not used.
+      Why = "clang refused it: " + Refusal;
+      llvm::sys::fs::remove(Path);
+      llvm::sys::fs::remove(depsPath(Path));
+      if (Built || !build()) return false;
+    }
+  }
+
   tooling::FrontendActionFactory &Inner;
   PchCacheSettings Settings;
   llvm::StringSet<> &Dependencies;
@@ -404,8 +532,10 @@ std::string PchUse::describe() const {
   switch (What) {
   case Kind::Off: return "off (--no-pch-cache)";
   case Kind::NotApplicable: return "not used: " + Why;
-  case Kind::Warm: return "warm (" + Path + ")";
-  case Kind::Cold: return "cold: built " + Path + " in " + llvm::formatv("{0:f3}", BuildSeconds).str() + " s";
+  case Kind::Warm: return std::string("warm") + (Preamble ? ", preamble" : "") + " (" + Path + ")";
+  case Kind::Cold:
+    return std::string("cold") + (Preamble ? ", preamble" : "") + ": built " + Path + " in " +
+           llvm::formatv("{0:f3}", BuildSeconds).str() + " s";
   case Kind::NotCached: return "not used: " + Why;
   }
   return "";

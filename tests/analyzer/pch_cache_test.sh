@@ -65,22 +65,24 @@ case_cold_warm_and_disabled_are_identical() {
   grep -q '"kernels"' plain/m.json || fail "the manifest lists no kernels"
   grep -q 'cuda_runtime.h' plain/m.json.d || fail "the depfile does not list the CUDA headers"
   analyse cold --pch-cache-dir="$work/cache"
-  [[ $(pch_count) -eq 1 ]] || fail "expected one PCH for one set of flags, found $(pch_count)"
+  # One per file: each holds the file's preamble (its #include lines) after the shared prefix.
+  [[ $(pch_count) -eq ${#files[@]} ]] || fail "expected ${#files[@]} PCHs (one per file), found $(pch_count)"
   [[ $(tmp_count) -eq 0 ]] || fail "temporary files left in the cache"
   analyse warm --pch-cache-dir="$work/cache"
-  [[ $(pch_count) -eq 1 ]] || fail "the warm run wrote another PCH"
+  [[ $(pch_count) -eq ${#files[@]} ]] || fail "the warm run wrote another PCH"
   same plain cold
   same plain warm
   # The warm run did load it (the line a normal run does not print).
   local line
   line=$(cd "$work/run" && pch_line --pch-cache-dir="$work/cache" "${files[0]}")
-  [[ $line == "rooflint: pch: warm ("*".pch)" ]] || fail "the second run did not use the PCH: $line"
+  [[ $line == "rooflint: pch: warm, preamble ("*".pch)" ]] || fail "the second run did not use the PCH: $line"
   # And nothing about the cache in a normal run's output.
   ! grep -qi "pch" warm/out || fail "a normal run mentions the PCH"
 }
 
-# Two analyzers filling an empty cache at once (parallel builds): both outputs are those of a run
-# without the cache, one PCH is left and no temporary file.
+# Analyzers filling an empty cache at once (parallel builds): two on different files, two on the same
+# file (both write the same PCH); every output is that of a run without the cache, one PCH per file is
+# left and no temporary file.
 case_concurrent_writers() {
   "$rooflint" --no-pch-cache "${files[0]}" -- "${flags[@]}" >a.plain 2>&1
   "$rooflint" --no-pch-cache "${files[1]}" -- "${flags[@]}" >b.plain 2>&1
@@ -88,11 +90,21 @@ case_concurrent_writers() {
   local first=$!
   "$rooflint" --pch-cache-dir="$work/cache" "${files[1]}" -- "${flags[@]}" >b.cached 2>&1 &
   local second=$!
+  "$rooflint" --pch-cache-dir="$work/cache2" "${files[0]}" -- "${flags[@]}" >c.cached 2>&1 &
+  local third=$!
+  "$rooflint" --pch-cache-dir="$work/cache2" "${files[0]}" -- "${flags[@]}" >d.cached 2>&1 &
+  local fourth=$!
   wait "$first" || fail "the first analyzer failed"
   wait "$second" || fail "the second analyzer failed"
+  wait "$third" || fail "the third analyzer failed"
+  wait "$fourth" || fail "the fourth analyzer failed"
   cmp -s a.plain a.cached || { diff a.plain a.cached | head >&2; fail "the first file's output changed"; }
   cmp -s b.plain b.cached || { diff b.plain b.cached | head >&2; fail "the second file's output changed"; }
-  [[ $(pch_count) -eq 1 ]] || fail "expected one PCH, found $(pch_count)"
+  cmp -s a.plain c.cached || { diff a.plain c.cached | head >&2; fail "the third analyzer's output changed"; }
+  cmp -s a.plain d.cached || { diff a.plain d.cached | head >&2; fail "the fourth analyzer's output changed"; }
+  [[ $(pch_count) -eq 2 ]] || fail "expected two PCHs, found $(pch_count)"
+  [[ $(find "$work/cache2" -name '*.pch' | wc -l) -eq 1 ]] || fail "expected one PCH for the same file"
+  [[ $(find "$work/cache2" -name '*.tmp' | wc -l) -eq 0 ]] || fail "temporary files left in the cache"
   [[ $(tmp_count) -eq 0 ]] || fail "temporary files left in the cache"
 }
 
@@ -104,13 +116,13 @@ case_refused_pch_is_rebuilt() {
   "$rooflint" --no-pch-cache "$f" -- "${flags[@]}" >plain 2>&1
   local line
   line=$(pch_line --pch-cache-dir="$work/cache" "$f")
-  [[ $line == "rooflint: pch: cold: built "* ]] || fail "the first run did not build the PCH: $line"
+  [[ $line == "rooflint: pch: cold, preamble: built "* ]] || fail "the first run did not build the PCH: $line"
   local pch
   pch=$(find "$work/cache" -name '*.pch')
   # Corrupted.
   head -c 4096 /dev/urandom >"$pch"
   line=$(pch_line --pch-cache-dir="$work/cache" "$f")
-  [[ $line == "rooflint: pch: cold: built $pch in "* ]] || fail "a corrupted PCH was not rebuilt: $line"
+  [[ $line == "rooflint: pch: cold, preamble: built $pch in "* ]] || fail "a corrupted PCH was not rebuilt: $line"
   "$rooflint" --pch-cache-dir="$work/cache" "$f" -- "${flags[@]}" >after-corrupt 2>&1
   cmp -s plain after-corrupt || { diff plain after-corrupt | head >&2; fail "output changed after a corrupted PCH"; }
   # Another configuration's PCH under this name.
@@ -121,11 +133,11 @@ case_refused_pch_is_rebuilt() {
   [[ -n $other && $(basename "$other") != $(basename "$pch") ]] || fail "a -D did not change the PCH's name"
   cp "$other" "$pch"
   line=$(pch_line --pch-cache-dir="$work/cache" "$f")
-  [[ $line == "rooflint: pch: cold: built $pch in "* ]] || fail "another configuration's PCH was not rebuilt: $line"
+  [[ $line == "rooflint: pch: cold, preamble: built $pch in "* ]] || fail "another configuration's PCH was not rebuilt: $line"
   "$rooflint" --pch-cache-dir="$work/cache" "$f" -- "${flags[@]}" >after-swap 2>&1
   cmp -s plain after-swap || { diff plain after-swap | head >&2; fail "output changed after a swapped PCH"; }
   line=$(pch_line --pch-cache-dir="$work/cache" "$f")
-  [[ $line == "rooflint: pch: warm ($pch)" ]] || fail "the rebuilt PCH is not used: $line"
+  [[ $line == "rooflint: pch: warm, preamble ($pch)" ]] || fail "the rebuilt PCH is not used: $line"
 }
 
 # A cache that cannot be written (its directory's parent is a file): the file is analysed without it,
@@ -159,17 +171,56 @@ case_old_files_are_pruned() {
   touch -d '20 days ago' "$work/cache/fedcba9876543210fedcba9876543210.pch"
   local line
   line=$(pch_line --pch-cache-dir="$work/cache" "$f")
-  [[ $line == "rooflint: pch: cold: built "* ]] || fail "not built: $line"
+  [[ $line == "rooflint: pch: cold, preamble: built "* ]] || fail "not built: $line"
   [[ ! -e $work/cache/0123456789abcdef0123456789abcdef.pch ]] || fail "a PCH unused for 40 days was kept"
   [[ ! -e $work/cache/x.pch-12345678.tmp ]] || fail "an old temporary file was kept"
   [[ -e $work/cache/fedcba9876543210fedcba9876543210.pch ]] || fail "a PCH used 20 days ago was removed"
   local pch
-  pch=${line#rooflint: pch: cold: built }
+  pch=${line#rooflint: pch: cold, preamble: built }
   pch=${pch% in *}
   touch -d '40 days ago' "$pch"
   line=$(pch_line --pch-cache-dir="$work/cache" "$f")
-  [[ $line == "rooflint: pch: warm ($pch)" ]] || fail "not used: $line"
+  [[ $line == "rooflint: pch: warm, preamble ($pch)" ]] || fail "not used: $line"
   [[ $(find "$pch" -mtime -1 | wc -l) -eq 1 ]] || fail "a warm run did not mark its PCH used"
+}
+
+# A header of the file's preamble changes: clang refuses the PCH (the header's size and time), it is
+# rebuilt, and the output is that of a run without the cache on the changed header. A preamble whose
+# parse reports something (a #warning) is not cached, the shared prefix is used, and the warning is
+# printed as without the cache.
+case_changed_header_and_noisy_preamble() {
+  mkdir -p "$work/src"
+  cat >"$work/src/local.h" <<'H'
+#pragma once
+inline constexpr int local_width = 4;
+H
+  cat >"$work/src/a.cu" <<'CU'
+#include "local.h"
+#include "rooflint/dsl.h"
+__global__ void copy(const float* x, float* y, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i * local_width] = x[i * local_width];
+}
+CU
+  local f=$work/src/a.cu line
+  line=$(pch_line --pch-cache-dir="$work/cache" "$f")
+  [[ $line == "rooflint: pch: cold, preamble: built "* ]] || fail "no preamble PCH built: $line"
+  line=$(pch_line --pch-cache-dir="$work/cache" "$f")
+  [[ $line == "rooflint: pch: warm, preamble ("* ]] || fail "the preamble PCH is not used: $line"
+  printf '#pragma once\ninline constexpr int local_width = 1;  // now coalesced\n' >"$work/src/local.h"
+  "$rooflint" --no-pch-cache "$f" -- "${flags[@]}" >plain 2>&1
+  line=$(pch_line --pch-cache-dir="$work/cache" "$f")
+  [[ $line == "rooflint: pch: cold, preamble: built "* ]] || fail "a changed header did not rebuild: $line"
+  "$rooflint" --pch-cache-dir="$work/cache" "$f" -- "${flags[@]}" >cached 2>&1
+  cmp -s plain cached || { diff plain cached | head >&2; fail "output differs after a header changed"; }
+  # Noisy preamble.
+  printf '#pragma once\n#warning "local.h is deprecated"\ninline constexpr int local_width = 4;\n' >"$work/src/local.h"
+  "$rooflint" --no-pch-cache "$f" -- "${flags[@]}" >plain 2>&1
+  grep -q "local.h is deprecated" plain || fail "the warning is not printed without the cache"
+  line=$(pch_line --pch-cache-dir="$work/cache" "$f")
+  [[ $line =~ ^rooflint:\ pch:\ (cold:\ built|warm\ \() ]] || fail "a noisy preamble did not fall back to the prefix: $line"
+  "$rooflint" --pch-cache-dir="$work/cache" "$f" -- "${flags[@]}" >cached 2>&1
+  cmp -s plain cached || { diff plain cached | head >&2; fail "output differs with a noisy preamble"; }
 }
 
 "case_$case_name"
