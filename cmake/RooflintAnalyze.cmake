@@ -15,7 +15,7 @@
 #             (rooflint --allow-parse-errors)
 #   OPTIONS   more rooflint options, e.g. --warnings-as-errors or -Wno-rooflint-bound
 # The analyzer keeps the CUDA headers every file starts with precompiled in ${CMAKE_BINARY_DIR}/rooflint-pch
-# (docs/analyzer.md, "Cost"); OPTIONS --pch-cache-dir DIR puts them elsewhere, --no-pch-cache turns it off.
+# (docs/analyzer.md, "The PCH cache"); OPTIONS --pch-cache-dir DIR puts them elsewhere, --no-pch-cache turns it off.
 #
 # The analyzer is, in this order: ROOFLINT_ANALYZER_EXECUTABLE (a prebuilt `rooflint`), else the target
 # rooflint::analyzer (built in the tree, or imported by find_package(rooflint)). Without either it warns

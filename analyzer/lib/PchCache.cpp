@@ -2,7 +2,9 @@
 
 #include <sys/time.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <cstdlib>
 #include <optional>
 
@@ -37,7 +39,7 @@ namespace {
 
 llvm::cl::opt<bool> NoPchCacheOption(
     "no-pch-cache", llvm::cl::desc("Parse the CUDA headers every file starts with anew instead of loading them "
-                                   "precompiled from the cache (docs/analyzer.md, 'Cost'); also ROOFLINT_NO_PCH_CACHE=1"));
+                                   "precompiled from the cache (docs/analyzer.md, 'The PCH cache'); also ROOFLINT_NO_PCH_CACHE=1"));
 llvm::cl::opt<std::string> PchCacheDirOption(
     "pch-cache-dir",
     llvm::cl::desc("Keep the precompiled CUDA headers in this directory (default: $ROOFLINT_PCH_CACHE_DIR, else "
@@ -173,19 +175,50 @@ public:
   std::string First;
 };
 
+/// The most the PCHs in a cache directory may take, in bytes: ROOFLINT_PCH_CACHE_MAX_MB, else 2 GiB
+/// (about 90 files' PCHs of the size of sgemm.cu's, 23.7 MB).
+std::uint64_t maxCacheBytes() {
+  std::uint64_t MB = 2048;
+  if (const char *V = std::getenv("ROOFLINT_PCH_CACHE_MAX_MB"); V && *V) llvm::StringRef(V).getAsInteger(10, MB);
+  return MB << 20;
+}
+
 /// Removes from @p Dir the PCHs not used for 31 days (as long as clang keeps an unused module in its
-/// cache, -fmodules-prune-after) and the temporary files a killed process left (after a day). Run when
-/// a PCH is written, which is rare; a PCH's modification time is its last use (touchUsed).
-void prune(llvm::StringRef Dir) {
+/// cache, -fmodules-prune-after) and the temporary files a killed process left (after a day); then, while
+/// the PCHs take more than maxCacheBytes(), the least recently used. Run when a PCH is written, which
+/// is rare; a PCH's modification time is its last use (touchUsed), its .deps file goes with it. @p Keep,
+/// the PCH just written, stays.
+void prune(llvm::StringRef Dir, llvm::StringRef Keep) {
   using namespace std::chrono;
   const auto Now = system_clock::now();
+  struct Entry {
+    system_clock::time_point Used;
+    std::uint64_t Size;
+    std::string Path;
+  };
+  std::vector<Entry> Kept;
+  std::uint64_t Total = 0;
   std::error_code EC;
   for (llvm::sys::fs::directory_iterator It(Dir, EC), End; It != End && !EC; It.increment(EC)) {
-    const llvm::StringRef Name = It->path();
-    const bool Pch = Name.ends_with(".pch") || Name.ends_with(".pch.deps"), Temp = Name.ends_with(".tmp");
+    const std::string Name = It->path();
+    const bool Pch = llvm::StringRef(Name).ends_with(".pch"), Temp = llvm::StringRef(Name).ends_with(".tmp");
     llvm::sys::fs::file_status Status;
     if ((!Pch && !Temp) || llvm::sys::fs::status(Name, Status)) continue;
-    if (Now - Status.getLastModificationTime() > (Pch ? hours(24 * 31) : hours(24))) llvm::sys::fs::remove(Name);
+    const auto Age = Now - Status.getLastModificationTime();
+    if (Age > (Pch ? hours(24 * 31) : hours(24))) {
+      llvm::sys::fs::remove(Name);
+      if (Pch) llvm::sys::fs::remove(Name + ".deps");
+    } else if (Pch && Name != Keep) {
+      Kept.push_back({Status.getLastModificationTime(), Status.getSize(), Name});
+      Total += Status.getSize();
+    }
+  }
+  std::sort(Kept.begin(), Kept.end(), [](const Entry &A, const Entry &B) { return A.Used < B.Used; });
+  for (const Entry &E : Kept) {
+    if (Total <= maxCacheBytes()) break;
+    llvm::sys::fs::remove(E.Path);
+    llvm::sys::fs::remove(E.Path + ".deps");
+    Total -= E.Size;
   }
 }
 
@@ -294,7 +327,7 @@ std::string buildPrefix(const CompilerInvocation &Base, FileManager &Files,
     if (std::error_code EC = llvm::sys::fs::rename(Temp, Path))
       Why = "cannot rename '" + Temp.str().str() + "' to '" + Path + "': " + EC.message();
   if (!Why.empty()) llvm::sys::fs::remove(Temp);
-  else prune(Dir);
+  else prune(Dir, Path);
   return Why;
 }
 

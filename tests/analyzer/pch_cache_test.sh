@@ -159,8 +159,8 @@ case_unwritable_cache_and_off_switches() {
   [[ $(pch_count) -eq 0 ]] || fail "a disabled cache was written"
 }
 
-# Writing a PCH removes the cache's PCHs unused for 31 days and temporary files older than a day; a
-# warm run marks its PCH used (its modification time), so a PCH in use is never removed.
+# Writing a PCH removes the cache's PCHs unused for 31 days and temporary files older than a day, then
+# the least recently used over the size limit; a warm run marks its PCH used (its modification time).
 case_old_files_are_pruned() {
   local f=${files[4]}
   mkdir -p "$work/cache"
@@ -182,6 +182,15 @@ case_old_files_are_pruned() {
   line=$(pch_line --pch-cache-dir="$work/cache" "$f")
   [[ $line == "rooflint: pch: warm, preamble ($pch)" ]] || fail "not used: $line"
   [[ $(find "$pch" -mtime -1 | wc -l) -eq 1 ]] || fail "a warm run did not mark its PCH used"
+  # Over the size limit (1 MB here), the least recently used go first: writing another file's PCH
+  # leaves that one alone.
+  touch -d '2 days ago' "$pch" "$pch.deps"
+  line=$(ROOFLINT_PCH_CACHE_MAX_MB=1 pch_line --pch-cache-dir="$work/cache" "${files[3]}")
+  [[ $line == "rooflint: pch: cold, preamble: built "* ]] || fail "not built: $line"
+  local newest=${line#rooflint: pch: cold, preamble: built }
+  newest=${newest% in *}
+  [[ ! -e $pch && ! -e $pch.deps ]] || fail "the least recently used PCH was kept over the size limit"
+  [[ -e $newest && -e $newest.deps ]] || fail "the PCH just written was removed"
 }
 
 # A header of the file's preamble changes: clang refuses the PCH (the header's size and time), it is
