@@ -208,43 +208,19 @@ private:
     if (S && (!WalkStep || *S < *WalkStep)) WalkStep = S;
   }
 
-  /// A + Sign * B; nullopt on overflow.
   static std::optional<SymbolicCoefficient> add(SymbolicCoefficient A, const SymbolicCoefficient &B,
                                                 std::int64_t Sign = 1) {
-    for (const auto &[Symbols, C] : B) {
-      const std::optional<std::int64_t> Term = llvm::checkedMul(Sign, C);
-      if (!Term) return std::nullopt;
-      auto &Slot = A[Symbols];
-      const std::optional<std::int64_t> Sum = llvm::checkedAdd(Slot, *Term);
-      if (!Sum) return std::nullopt;
-      Slot = *Sum;
-      if (Slot == 0) A.erase(Symbols);
-    }
-    return A;
+    return addCoefficients(std::move(A), B, Sign);
   }
 
-  /// A * B; nullopt on overflow or when the budget does not cover the terms (a term of k symbols
-  /// costs 1 + k steps: building it copies and sorts them).
+  /// A * B within the budget (a term of k symbols costs 1 + k steps).
   std::optional<SymbolicCoefficient> multiply(const std::optional<SymbolicCoefficient> &A,
                                               const std::optional<SymbolicCoefficient> &B) {
     if (!A || !B) return std::nullopt;
-    SymbolicCoefficient Out;
-    for (const auto &[SA, CA] : *A)
-      for (const auto &[SB, CB] : *B) {
-        if (!step(1 + SA.size() + SB.size())) return std::nullopt;
-        const std::optional<std::int64_t> C = llvm::checkedMul(CA, CB);
-        if (!C) return std::nullopt;
-        std::vector<std::string> S = SA;
-        S.insert(S.end(), SB.begin(), SB.end());
-        std::sort(S.begin(), S.end());
-        auto Sum = add(std::move(Out), SymbolicCoefficient{{S, *C}});
-        if (!Sum) return std::nullopt;
-        Out = std::move(*Sum);
-      }
-    return Out;
+    return multiplyCoefficients(*A, *B, [this](std::size_t Cost) { return step(Cost); });
   }
 
-  static SymbolicCoefficient constant(std::int64_t C) { return C == 0 ? SymbolicCoefficient{} : SymbolicCoefficient{{{}, C}}; }
+  static SymbolicCoefficient constant(std::int64_t C) { return constantCoefficient(C); }
 
   std::optional<SymbolicCoefficient> coefficient(const Expr *E, int Depth) {
     if (!E || Depth > MaxDepth || !step()) return std::nullopt;
@@ -459,24 +435,6 @@ std::string quoted(llvm::StringRef S) { return "'" + S.str() + "'"; }
 
 }  // namespace
 
-std::string toString(const SymbolicCoefficient &C) {
-  if (C.empty()) return "0";
-  std::string S;
-  // Highest degree first, so "2*n + 1".
-  std::vector<std::pair<std::vector<std::string>, std::int64_t>> Terms(C.begin(), C.end());
-  std::stable_sort(Terms.begin(), Terms.end(), [](const auto &A, const auto &B) { return A.first.size() > B.first.size(); });
-  for (const auto &[Symbols, Coef] : Terms) {
-    // The magnitude as unsigned: -INT64_MIN does not fit in int64_t.
-    const std::uint64_t Abs = Coef < 0 ? 0 - static_cast<std::uint64_t>(Coef) : static_cast<std::uint64_t>(Coef);
-    if (!S.empty()) S += Coef < 0 ? " - " : " + ";
-    else if (Coef < 0) S += "-";
-    std::string Product;
-    for (const auto &Sym : Symbols) Product += (Product.empty() ? "" : "*") + Sym;
-    if (Product.empty()) S += std::to_string(Abs);
-    else S += (Abs == 1 ? "" : std::to_string(Abs) + "*") + Product;
-  }
-  return S;
-}
 
 std::optional<SymbolicCoefficient> threadIdxXCoefficient(const Expr *Index, const Stmt *Body, ASTContext &Ctx,
                                                          CoalescingStats *Stats, std::uint64_t Budget) {

@@ -43,51 +43,19 @@ constexpr std::int64_t SampleBlockDim = 256;
 
 // --- polynomials over named symbols --------------------------------------------------------------
 
-std::optional<Poly> addPoly(Poly A, const Poly &B, std::int64_t Sign = 1) {
-  for (const auto &[S, C] : B) {
-    auto T = checkedMul(Sign, C);
-    if (!T) return std::nullopt;
-    auto Sum = checkedAdd(A[S], *T);
-    if (!Sum) return std::nullopt;
-    A[S] = *Sum;
-    if (*Sum == 0) A.erase(S);
-  }
-  return A;
-}
-
-std::optional<Poly> mulPoly(const Poly &A, const Poly &B) {
-  Poly Out;
-  for (const auto &[SA, CA] : A)
-    for (const auto &[SB, CB] : B) {
-      auto C = checkedMul(CA, CB);
-      if (!C) return std::nullopt;
-      std::vector<std::string> S = SA;
-      S.insert(S.end(), SB.begin(), SB.end());
-      std::sort(S.begin(), S.end());
-      auto Sum = addPoly(std::move(Out), Poly{{S, *C}});
-      if (!Sum) return std::nullopt;
-      Out = std::move(*Sum);
-    }
-  return Out;
-}
-
-Poly constantPoly(std::int64_t C) { return C == 0 ? Poly{} : Poly{{{}, C}}; }
-
 /// The sum of @p Term over @p Ops: nullopt when a term is none or the sum overflows.
 template <class Range, class TermFn> std::optional<Poly> sumPoly(const Range &Ops, TermFn Term) {
   Poly Sum;
   for (const auto *Op : Ops) {
     auto P = Term(Op);
     if (!P) return std::nullopt;
-    auto N = addPoly(std::move(Sum), *P);
+    auto N = addCoefficients(std::move(Sum), *P);
     if (!N) return std::nullopt;
     Sum = std::move(*N);
   }
   return Sum;
 }
 
-bool isConstantPoly(const Poly &P) { return P.empty() || (P.size() == 1 && P.begin()->first.empty()); }
-std::int64_t constantOf(const Poly &P) { return P.empty() ? 0 : P.begin()->second; }
 
 /// A / B and A % B are defined: B is not 0, and not -1 with A the most negative value (x86 traps).
 bool signedDivisible(std::int64_t A, std::int64_t B) {
@@ -248,7 +216,7 @@ private:
     if (const auto *C = dyn_cast<SCEVConstant>(S)) {
       const APInt &V = C->getAPInt();
       if (V.getSignificantBits() > 64) return std::nullopt;
-      return constantPoly(V.getSExtValue());
+      return constantCoefficient(V.getSExtValue());
     }
     if (const auto *U = dyn_cast<SCEVUnknown>(S)) {
       if (U->getType()->isPointerTy()) return Poly{};  // a base address: no part of a lane step
@@ -258,11 +226,11 @@ private:
     if (const auto *A = dyn_cast<SCEVAddExpr>(S))
       return sumPoly(A->operands(), [&](const SCEV *Op) { return uniformPoly(Op, Depth + 1); });
     if (const auto *M = dyn_cast<SCEVMulExpr>(S)) {
-      Poly Product = constantPoly(1);
+      Poly Product = constantCoefficient(1);
       for (const SCEV *Op : M->operands()) {
         auto P = uniformPoly(Op, Depth + 1);
         if (!P) return std::nullopt;
-        auto N = mulPoly(Product, *P);
+        auto N = multiplyCoefficients(Product, *P);
         if (!N) return std::nullopt;
         Product = std::move(*N);
       }
@@ -277,7 +245,7 @@ private:
     if (Depth > 64) return std::nullopt;
     if (isa<SCEVConstant>(S)) return Poly{};
     if (const auto *U = dyn_cast<SCEVUnknown>(S)) {
-      if (specialOf(U->getValue()) == Special::TidX) return constantPoly(1);
+      if (specialOf(U->getValue()) == Special::TidX) return constantCoefficient(1);
       if (dependsOnLane(U->getValue())) return std::nullopt;
       return Poly{};
     }
@@ -286,7 +254,7 @@ private:
       return sumPoly(A->operands(), [&](const SCEV *Op) { return laneCoefficient(Op, Depth + 1); });
     if (const auto *M = dyn_cast<SCEVMulExpr>(S)) {
       std::optional<Poly> Coef;
-      Poly Rest = constantPoly(1);
+      Poly Rest = constantCoefficient(1);
       for (const SCEV *Op : M->operands()) {
         auto P = laneCoefficient(Op, Depth + 1);
         if (!P) return std::nullopt;
@@ -297,12 +265,12 @@ private:
         }
         auto U = uniformPoly(Op, Depth + 1);
         if (!U) return std::nullopt;
-        auto N = mulPoly(Rest, *U);
+        auto N = multiplyCoefficients(Rest, *U);
         if (!N) return std::nullopt;
         Rest = std::move(*N);
       }
       if (!Coef) return Poly{};
-      return mulPoly(*Coef, Rest);
+      return multiplyCoefficients(*Coef, Rest);
     }
     if (const auto *AR = dyn_cast<SCEVAddRecExpr>(S)) {
       auto Start = laneCoefficient(AR->getStart(), Depth + 1);
@@ -571,8 +539,8 @@ void KernelAnalysis::boundsOf(Value *Cond, bool Holds, std::vector<LaneBound> &O
   const SCEV *E = SE.getMinusSCEV(L, R);
   if (isa<SCEVCouldNotCompute>(E)) return;
   auto Coef = laneCoefficient(E);
-  if (!Coef || Coef->empty() || !isConstantPoly(*Coef)) return;
-  std::int64_t A = constantOf(*Coef);
+  if (!Coef || Coef->empty() || !isConstant(*Coef)) return;
+  std::int64_t A = constantTerm(*Coef);
   if (A < 0) {  // -E with the comparison mirrored, so that A > 0
     E = SE.getNegativeSCEV(E);
     P = ICmpInst::getSwappedPredicate(P);
@@ -753,7 +721,7 @@ TrafficAccess KernelAnalysis::describe(const Group &G) {
   std::optional<Poly> Coef = laneCoefficient(G.Address);
   if (Coef) {
     A.LaneStepBytes = *Coef;
-    const bool Constant = isConstantPoly(*Coef);
+    const bool Constant = isConstant(*Coef);
     A.Pattern = Constant ? LanePattern::Affine : LanePattern::Symbolic;
     // The sectors when consecutive lanes are @p Step bytes apart.
     const auto countAtStep = [&](std::optional<std::int64_t> Step) -> std::optional<SectorCount> {
@@ -785,7 +753,7 @@ TrafficAccess KernelAnalysis::describe(const Group &G) {
     const std::int64_t BytesPerUnit = Divides ? Unit : 1;
     const auto countAt = [&](std::int64_t X) { return countAtStep(checkedMul(X, BytesPerUnit)); };
     if (Constant) {
-      if (auto C = countAtStep(constantOf(*Coef)); C && C->Sectors > 0) {
+      if (auto C = countAtStep(constantTerm(*Coef)); C && C->Sectors > 0) {
         A.Sectors = C->Sectors;
         A.IdealSectors = (C->UsefulBytes + 31) / 32;
         A.Amplification = C->amplification();
@@ -812,7 +780,7 @@ TrafficAccess KernelAnalysis::describe(const Group &G) {
     // A load whose lane walks its own chunk (at most a 128-byte line) in steps smaller than the chunk:
     // the warp's next iterations use the rest of the sectors it fetched, kept in L1.
     if (!G.Store && Constant && A.LoopStepBytes != 0) {
-      const std::int64_t Chunk = std::abs(constantOf(*Coef));
+      const std::int64_t Chunk = std::abs(constantTerm(*Coef));
       if (std::abs(A.LoopStepBytes) < Chunk && Chunk <= 128) A.ReusedInL1 = true;
     }
     if (!G.Store && A.LoopStepBytes != 0 && std::abs(A.LoopStepBytes) < 32) A.WalksOwnSectors = true;

@@ -12,6 +12,7 @@
 
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
+#include "rooflint/analyzer/Coefficient.h"
 #include "rooflint/analyzer/Diagnostics.h"
 #include "rooflint/dsl/spec.h"
 
@@ -21,9 +22,6 @@ namespace rooflint::analyzer {
 /// is covered by a tensor or uncounted<>, and that no read-only tensor is written in the body.
 void checkBinding(const dsl::spec &Spec, const clang::FunctionDecl &Kernel, const clang::VarDecl &SpecVar,
                   Reporter &Report);
-
-/// A linear coefficient: sum of integer * product(symbols). Empty is zero.
-using SymbolicCoefficient = std::map<std::vector<std::string>, std::int64_t>;
 
 /// The steps (nodes visited, product terms built) the uncoalesced check may take per kernel. Memoised,
 /// a kernel costs about one step per node of its index expressions and their variables' initializers
@@ -43,9 +41,6 @@ struct CoalescingStats {
 std::optional<SymbolicCoefficient> threadIdxXCoefficient(const clang::Expr *Index, const clang::Stmt *Body,
                                                          clang::ASTContext &Ctx, CoalescingStats *Stats = nullptr,
                                                          std::uint64_t Budget = DefaultVisitBudget);
-
-/// @return The coefficient as written in a message ("n", "33", "2*n + 1").
-std::string toString(const SymbolicCoefficient &C);
 
 /// Sectors of 32 bytes a warp of 32 lanes touches when lane i reads element i*Stride of
 /// @p ElementBytes bytes (aligned start), or nullopt when the last lane's byte offset does not fit in

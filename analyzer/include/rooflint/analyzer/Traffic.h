@@ -26,7 +26,7 @@
 #include <vector>
 
 #include "rooflint/analyzer/Analyzer.h"
-#include "rooflint/analyzer/KernelChecks.h"
+#include "rooflint/analyzer/Coefficient.h"
 
 namespace clang {
 class FunctionDecl;
