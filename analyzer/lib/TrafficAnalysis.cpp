@@ -654,34 +654,31 @@ SectorCount countFor(const std::vector<std::int64_t> &LaneOffsets, const std::ve
   return countSectors(All, Sizes);
 }
 
-std::string bytesText(std::int64_t E) { return std::to_string(E) + (E == 1 ? " byte" : " bytes"); }
+/// The file of a debug location, made absolute with its compilation directory.
+std::string pathOf(const DILocation &Loc) {
+  SmallString<256> Path(Loc.getFilename());
+  if (!sys::path::is_absolute(Path) && !Loc.getDirectory().empty()) {
+    Path = Loc.getDirectory();
+    sys::path::append(Path, Loc.getFilename());
+  }
+  return Path.str().str();
+}
 
 TrafficAccess KernelAnalysis::describe(const Group &G) {
   TrafficAccess A;
   A.Store = G.Store;
   Instruction *First = G.Members.front().I;
   if (const DebugLoc &DLoc = First->getDebugLoc()) {
-    const DILocation *Loc = DLoc.get();
-    A.Line = Loc->getLine();
-    A.Column = Loc->getColumn();
-    SmallString<256> Path(Loc->getFilename());
-    if (!sys::path::is_absolute(Path) && !Loc->getDirectory().empty()) {
-      Path = Loc->getDirectory();
-      sys::path::append(Path, Loc->getFilename());
-    }
-    A.File = Path.str().str();
+    A.Line = DLoc->getLine();
+    A.Column = DLoc->getColumn();
+    A.File = pathOf(*DLoc);
   }
   for (const Member &M : G.Members) {
     TrafficSite S{A.File, 0, 0, G.Store};
     if (const DebugLoc &ML = M.I->getDebugLoc()) {
       S.Line = ML->getLine();
       S.Column = ML->getColumn();
-      SmallString<256> Path(ML->getFilename());
-      if (!sys::path::is_absolute(Path) && !ML->getDirectory().empty()) {
-        Path = ML->getDirectory();
-        sys::path::append(Path, ML->getFilename());
-      }
-      S.File = Path.str().str();
+      S.File = pathOf(*ML);
     }
     const bool Known = std::any_of(A.Sites.begin(), A.Sites.end(), [&](const TrafficSite &T) {
       return T.File == S.File && T.Line == S.Line && T.Column == S.Column;

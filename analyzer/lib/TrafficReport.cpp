@@ -47,12 +47,6 @@ private:
   SourceLocation Loc;
 };
 
-std::string bytesText(std::int64_t B) {
-  if (B >= 1024 * 1024) return model::format_significant(double(B) / (1024.0 * 1024.0)) + " MiB";
-  if (B >= 1024) return model::format_significant(double(B) / 1024.0) + " KiB";
-  return std::to_string(B) + " bytes";
-}
-
 /// The threads per block __launch_bounds__ states, or the assumed number.
 int threadsPerBlock(const FunctionDecl &Kernel, bool &Assumed) {
   Assumed = true;
@@ -322,6 +316,12 @@ void predictTraffic(const KernelTraffic &T, const FunctionDecl &Kernel, KernelRe
     add("l2", L2, Basis, LayerSized);
     add("l1", L1, L1Basis);
   }
+}
+
+std::string bytesText(std::int64_t B) {
+  if (B >= 1024 * 1024) return model::format_significant(double(B) / (1024.0 * 1024.0)) + " MiB";
+  if (B >= 1024) return model::format_significant(double(B) / 1024.0) + " KiB";
+  return std::to_string(B) + (B == 1 ? " byte" : " bytes");
 }
 
 }  // namespace rooflint::analyzer

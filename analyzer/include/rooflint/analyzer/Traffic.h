@@ -103,6 +103,10 @@ enum GridIndex : unsigned {
 /// "threadIdx.x, blockIdx.x" for the bits of @p Mask.
 std::string gridIndexNames(unsigned Mask);
 
+/// A size as the traffic messages write it: "4 bytes", "1 byte", "16 KiB", "1.53 MiB" (binary prefixes:
+/// cache capacities are powers of two).
+std::string bytesText(std::int64_t Bytes);
+
 /// A tensor read in several separate loops over the same addresses within a thread (a multi-pass kernel).
 struct ReRead {
   std::string Tensor;
