@@ -14,6 +14,8 @@
 #   ALLOW_PARSE_ERRORS  a file clang 19 cannot parse is a warning, not an error: the build goes on
 #             (rooflint --allow-parse-errors)
 #   OPTIONS   more rooflint options, e.g. --warnings-as-errors or -Wno-rooflint-bound
+# The analyzer keeps the CUDA headers every file starts with precompiled in ${CMAKE_BINARY_DIR}/rooflint-pch
+# (docs/analyzer.md, "The PCH cache"); OPTIONS --pch-cache-dir DIR puts them elsewhere, --no-pch-cache turns it off.
 #
 # The analyzer is, in this order: ROOFLINT_ANALYZER_EXECUTABLE (a prebuilt `rooflint`), else the target
 # rooflint::analyzer (built in the tree, or imported by find_package(rooflint)). Without either it warns
@@ -69,6 +71,10 @@ function(rooflint_analyze)
   endif()
   if(ARG_ALLOW_PARSE_ERRORS)
     list(APPEND options --allow-parse-errors)
+  endif()
+  # The precompiled CUDA headers (docs/analyzer.md, "Cost") in this build tree, unless OPTIONS say where.
+  if(NOT ARG_OPTIONS MATCHES "pch-cache")
+    list(APPEND options --pch-cache-dir ${CMAKE_BINARY_DIR}/rooflint-pch)
   endif()
   list(APPEND options ${ARG_OPTIONS})
 

@@ -194,6 +194,8 @@ const std::vector<std::pair<std::string, std::string>> &virtualFiles() {
   static const std::vector<std::pair<std::string, std::string>> Files{
       {VirtualIncludeDir.str() + "/texture_fetch_functions.h",
        "// Supplied by rooflint: CUDA 12 removed this header; clang 19's CUDA wrapper still includes it.\n"},
+      // The main file of the precompiled CUDA prefix (PchCache.h): empty, what -include adds precedes it.
+      {"/rooflint-virtual/pch-prefix.cu", ""},
       {VirtualIncludeDir.str() + "/rooflint_cuda_host_compat.h", R"(#pragma once
 // Supplied by rooflint (-include) when it parses CUDA on the host side: cache-hint load/store intrinsics
 // that CUDA declares in sm_32_intrinsics.h, which clang 19's CUDA wrapper does not include and does not

@@ -19,24 +19,6 @@ std::string kindOf(clang::QualType T) {
   return "other";
 }
 
-std::string sourceName(dsl::size_source S) {
-  switch (S) {
-  case dsl::size_source::argument: return "argument";
-  case dsl::size_source::grid_dim: return "grid_dim";
-  case dsl::size_source::block_dim: return "block_dim";
-  }
-  return "unknown";
-}
-
-std::string bindingName(dsl::binding_kind K) {
-  switch (K) {
-  case dsl::binding_kind::none: return "none";
-  case dsl::binding_kind::kernel: return "kernel";
-  case dsl::binding_kind::region: return "region";
-  }
-  return "unknown";
-}
-
 json::Object polyJson(const dsl::poly &P) {
   json::Array Dims, Terms;
   for (int D = 0; D < P.dim_count; ++D) Dims.push_back(std::string(P.dims[D].view()));
@@ -96,7 +78,7 @@ json::Value launchJson(const dsl::spec &S, const std::vector<ParamRecord> &Param
   for (int I = 0; I < S.launch.size_count; ++I) {
     const dsl::launch_size &L = S.launch.sizes[I];
     json::Object O{{"dim", std::string(L.dim.view())},
-                   {"source", sourceName(L.source)},
+                   {"source", std::string(dsl::name(L.source))},
                    {"index", int(L.index)},
                    {"multiplier", L.multiplier},
                    {"divisor", L.divisor},
@@ -124,7 +106,7 @@ json::Value launchJson(const dsl::spec &S, const std::vector<ParamRecord> &Param
     }
     Fixed.push_back(std::move(O));
   }
-  return json::Object{{"kind", bindingName(S.launch.kind)}, {"sizes", std::move(Sizes)}, {"fixed", std::move(Fixed)}};
+  return json::Object{{"kind", std::string(dsl::name(S.launch.kind))}, {"sizes", std::move(Sizes)}, {"fixed", std::move(Fixed)}};
 }
 
 json::Object specValueJson(const dsl::spec &S) {

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Analysis/CFG.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/Analysis/ScalarEvolution.h"
@@ -496,6 +497,7 @@ private:
   void collect(std::vector<Group> &Groups);
   TrafficAccess describe(const Group &G);
   void findReReads(KernelTraffic &K, const std::vector<Group> &Groups);
+  unsigned sequentialPasses(const std::set<const Loop *> &Loops) const;
 
   Function &F;
   ScalarEvolution &SE;
@@ -814,6 +816,25 @@ TrafficAccess KernelAnalysis::describe(const Group &G) {
   return A;
 }
 
+/// How many of @p Loops one thread runs one after another: the longest chain of loops each reachable
+/// from the one before (outermost loops: no cycle among them). The two sides of an if are no chain: a
+/// thread takes one of them.
+unsigned KernelAnalysis::sequentialPasses(const std::set<const Loop *> &Loops) const {
+  const std::vector<const Loop *> List(Loops.begin(), Loops.end());
+  std::vector<unsigned> Chain(List.size(), 0);  // the longest chain ending at each loop, 0: not yet known
+  const std::function<unsigned(std::size_t)> chainTo = [&](std::size_t I) {
+    if (Chain[I]) return Chain[I];
+    unsigned Best = 1;
+    for (std::size_t J = 0; J < List.size(); ++J)
+      if (J != I && isPotentiallyReachable(List[J]->getHeader(), List[I]->getHeader(), nullptr, &DT, &LI))
+        Best = std::max(Best, chainTo(J) + 1);
+    return Chain[I] = Best;
+  };
+  unsigned Longest = 0;
+  for (std::size_t I = 0; I < List.size(); ++I) Longest = std::max(Longest, chainTo(I));
+  return Longest;
+}
+
 void KernelAnalysis::findReReads(KernelTraffic &K, const std::vector<Group> &Groups) {
   // A parameter loaded in two or more loops, none inside another, each starting at the same address
   // and stepping the same way: each loop is a pass over the same range.
@@ -833,9 +854,10 @@ void KernelAnalysis::findReReads(KernelTraffic &K, const std::vector<Group> &Gro
       if (!FirstOf.count(Key)) FirstOf[Key] = A;
     }
     for (const auto &[Key, Loops] : Passes) {
-      if (Loops.size() < 2) continue;
+      const unsigned Count = sequentialPasses(Loops);
+      if (Count < 2) continue;
       const TrafficAccess *A = FirstOf[Key];
-      K.ReReads.push_back({A->Tensor, Param, static_cast<unsigned>(Loops.size()), A->File, A->Line, A->Column});
+      K.ReReads.push_back({A->Tensor, Param, Count, A->File, A->Line, A->Column});
       break;
     }
   }

@@ -35,6 +35,7 @@
 #include "rooflint/analyzer/Config.h"
 #include "rooflint/analyzer/CudaSetup.h"
 #include "rooflint/analyzer/Outputs.h"
+#include "rooflint/analyzer/PchCache.h"
 #include "rooflint/model/peaks_table.h"
 #ifdef ROOFLINT_HAVE_CEILINGS_FILE
 #include "rooflint/ceilings/ceilings_file.h"
@@ -328,6 +329,7 @@ std::vector<std::string> workerArguments(const std::string &Self, const std::str
   for (const std::string &N : Enable) A.push_back("--enable=" + N);
   for (const std::string &F : Raw.WarningFlags) A.push_back("-W" + F);
   if (allowParseErrors()) A.push_back("--allow-parse-errors");
+  for (std::string &P : pchCacheWorkerArguments()) A.push_back(std::move(P));
   A.push_back(File);
   if (Raw.FixedCompileFlags) {
     A.push_back("--");
@@ -530,6 +532,7 @@ bool useColor(StringRef Choice) {
 int main(int argc, const char **argv) {
   InitLLVM X(argc, argv);
   addParseOptions(Category);  // --allow-parse-errors (CudaSetup)
+  addPchCacheOptions(Category);  // --no-pch-cache, --pch-cache-dir (PchCache)
   // A file-size limit (RLIMIT_FSIZE) must fail the write with EFBIG, which we report, not kill us.
   std::signal(SIGXFSZ, SIG_IGN);
   auto Raw = splitArguments(argc, argv);

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <csignal>
 #include <cstring>
 
@@ -15,6 +16,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include "rooflint/analyzer/CudaSetup.h"
 #include "rooflint/analyzer/Outputs.h"
+#include "rooflint/analyzer/PchCache.h"
 
 extern char **environ;
 
@@ -51,7 +53,11 @@ int runWorker(const clang::tooling::CompilationDatabase &Base, const std::string
   Tool.setPrintErrorMessage(false);
   for (const auto &[Path, Contents] : virtualFiles()) Tool.mapVirtualFile(Path, Contents);
   auto Factory = makeActionFactory(Options, Results);
-  const int Status = Watcher.endFile(File, Tool.run(Factory.get()));
+  // The CUDA headers every file starts with come precompiled from the cache (PchCache.h).
+  PchUse Pch;
+  auto Action = makePrefixPchAction(*Factory, pchCacheSettings(), Results.Dependencies, Pch);
+  const int Status = Watcher.endFile(File, Tool.run(Action.get()));
+  if (std::getenv("ROOFLINT_TRAFFIC_TIME")) llvm::errs() << "rooflint: pch: " << Pch.describe() << "\n";
   cutAt("");
 
   json::Array Kernels, Diagnostics, Dependencies, NoteList;

@@ -6,7 +6,8 @@
 #include <cublasLt.h>
 #include <cuda_runtime.h>
 
-#include <cstdio>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "support/cuda_check.h"
 #include "support/nvml.h"
@@ -18,11 +19,9 @@ std::string format_cuda_version(int version) {
 }
 
 std::string format_uuid(const unsigned char (&b)[16]) {
-  char text[64];
-  std::snprintf(text, sizeof text,
-                "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0], b[1], b[2],
-                b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
-  return text;
+  // CUDA's spelling (nvidia-smi's too): GPU-8-4-4-4-12 hex digits of the 16 bytes.
+  const auto hex = [&](int from, int to) { return fmt::format("{:02x}", fmt::join(&b[from], &b[to], "")); };
+  return fmt::format("GPU-{}-{}-{}-{}-{}", hex(0, 4), hex(4, 6), hex(6, 8), hex(8, 10), hex(10, 16));
 }
 
 result<int> device_count() {

@@ -7,7 +7,7 @@
 
 #include <dlfcn.h>
 
-#include <cstdio>
+#include <fmt/format.h>
 
 namespace rooflint::runtime {
 
@@ -57,9 +57,7 @@ std::vector<std::string> decode_clock_event_reasons(std::uint64_t reasons) {
     if (bit < static_cast<int>(std::size(names))) {
       out.emplace_back(names[bit]);
     } else {
-      char text[32];
-      std::snprintf(text, sizeof text, "unknown_0x%llx", static_cast<unsigned long long>(mask));
-      out.emplace_back(text);
+      out.push_back(fmt::format("unknown_{:#x}", mask));
     }
   }
   return out;

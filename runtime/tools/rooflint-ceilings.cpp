@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -68,80 +69,77 @@ std::vector<std::string> split(const std::string& text, char sep) {
   return parts;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+/// The command line, parsed.
+struct options {
   std::string output = "rooflint-ceilings.json";
   bool quick = false;
   int device = 0;
   std::string probe_list;
+  bool probes_given = false;  ///< --probes named the probes (else: all)
+  std::vector<probe> probes;
+};
+
+/// Parses the command line into @p o. @return An exit status when the run ends here (--help, an error).
+std::optional<int> parse_options(int argc, char** argv, options& o) {
   CLI::App app(description, "rooflint-ceilings");
   cli::configure(app, exit_codes_text);
-  app.add_option("-o,--output", output, "where to write the ceilings file (default: rooflint-ceilings.json)")->type_name("FILE");
-  app.add_flag("--quick", quick, "a short run for CI (2 GiB bandwidth working set, one GEMM shape, burst figures: under 10 s on an H200)");
-  app.add_flag("--thorough", [&](std::int64_t) { quick = false; },
+  app.add_option("-o,--output", o.output, "where to write the ceilings file (default: rooflint-ceilings.json)")->type_name("FILE");
+  app.add_flag("--quick", o.quick, "a short run for CI (2 GiB bandwidth working set, one GEMM shape, burst figures: under 10 s on an H200)");
+  app.add_flag("--thorough", [&](std::int64_t) { o.quick = false; },
                "the default: 8 GiB working set, three GEMM shapes x three algorithms, each ceiling measured after 1.5 s "
                "of load so that a power-capped clock has settled (under 60 s on an H200)");
-  app.add_option("--probes", probe_list,
+  app.add_option("--probes", o.probe_list,
                  "comma-separated subset of: bandwidth,fp32,fp64,tf32,fp16,bf16,fp8,int8,fp64_tensor (default: all; "
                  "math modes the device lacks are skipped unless listed here)")->type_name("LIST");
-  app.add_option("--device", device, "CUDA device index (default 0)")->type_name("N")->check(CLI::Range(0, 1024).description(""));
+  app.add_option("--device", o.device, "CUDA device index (default 0)")->type_name("N")->check(CLI::Range(0, 1024).description(""));
   if (const auto code = cli::parse(app, argc, argv, exit_usage)) return *code;
-  if (output.empty()) return usage_error("'--output' needs a file name");
+  if (o.output.empty()) return usage_error("'--output' needs a file name");
 
-  const bool probes_given = app.count("--probes") > 0;
-  std::vector<probe> probes;
-  if (probes_given) {
-    for (const auto& part : split(probe_list, ',')) {
+  o.probes_given = app.count("--probes") > 0;
+  if (o.probes_given) {
+    for (const auto& part : split(o.probe_list, ',')) {
       const auto p = parse_probe(part);
       if (!p)
         return usage_error("unknown probe '" + part + "'; known probes: bandwidth, fp32, fp64, tf32, fp16, bf16, fp8, int8, fp64_tensor");
-      if (std::find(probes.begin(), probes.end(), *p) == probes.end()) probes.push_back(*p);
+      if (std::find(o.probes.begin(), o.probes.end(), *p) == o.probes.end()) o.probes.push_back(*p);
     }
   } else {
-    for (std::size_t i = 0; i < probe_count; ++i) probes.push_back(static_cast<probe>(i));
+    for (std::size_t i = 0; i < probe_count; ++i) o.probes.push_back(static_cast<probe>(i));
   }
-  // Before the probes (up to a minute), not after: the ceilings file must be writable.
-  if (auto why = rooflint::io::check_writable(output)) {
-    cli::print_error("rooflint-ceilings", *why);
-    return exit_write_failed;
-  }
+  return std::nullopt;
+}
 
-  const bool tty = isatty(STDERR_FILENO);
-  const auto start = std::chrono::steady_clock::now();
-  std::size_t last_width = 0;
-  auto progress = [&](const std::string& line) {
-    const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+/// One line per probe step on stderr, "[  t s] ...": rewritten in place on a terminal, appended otherwise.
+class progress_line {
+public:
+  explicit progress_line(std::chrono::steady_clock::time_point start) : start_(start) {}
+  void operator()(const std::string& line) {
+    const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
     const std::string text = fmt::format("[{:5.1f} s] {}", t, line);
-    if (tty) {
-      std::cerr << "\r" << text << std::string(last_width > text.size() ? last_width - text.size() : 0, ' ') << std::flush;
-      last_width = text.size();
+    if (tty_) {
+      std::cerr << "\r" << text << std::string(last_width_ > text.size() ? last_width_ - text.size() : 0, ' ') << std::flush;
+      last_width_ = text.size();
     } else {
       std::cerr << text << "\n";
     }
-  };
-
-  const measure_settings settings = quick ? measure_settings::quick() : measure_settings::thorough_settings();
-  auto count = device_count();
-  if (!count) {
-    std::cerr << "rooflint-ceilings: error: " << count.err().message << "\n";
-    return exit_no_gpu;
   }
-  if (device >= *count)
-    return usage_error("device " + std::to_string(device) + " does not exist; there " +
-                       (*count == 1 ? std::string("is 1 device (0)") : fmt::format("are {} devices (0-{})", *count, *count - 1)));
-
-  auto run = measure_ceilings(device, probes, settings, progress);
-  if (tty && last_width) std::cerr << "\r" << std::string(last_width, ' ') << "\r";
-  if (!run) {
-    std::cerr << "rooflint-ceilings: error: " << run.err().message << "\n";
-    return run.err().code == rooflint::error_code::unavailable ? exit_no_gpu : exit_probe_failed;
+  /// Clears the terminal's line.
+  void clear() const {
+    if (tty_ && last_width_) std::cerr << "\r" << std::string(last_width_, ' ') << "\r";
   }
 
-  // Math modes this device lacks are not failures unless they were asked for by name.
+private:
+  std::chrono::steady_clock::time_point start_;
+  bool tty_ = isatty(STDERR_FILENO);
+  std::size_t last_width_ = 0;
+};
+
+/// Reports the probes that failed; math modes this device lacks are not failures unless they were asked
+/// for by name. Keeps only the real failures in the run. @return The exit status so far.
+int report_failures(ceilings_run& run, bool probes_given) {
   int code = exit_ok;
   std::vector<std::pair<probe, rooflint::error>> failures;
-  for (auto& [p, e] : run->failures) {
+  for (auto& [p, e] : run.failures) {
     if (e.code == rooflint::error_code::unavailable) {
       std::cerr << "rooflint-ceilings: " << (probes_given ? "error" : "note") << ": probe '" << name(p)
                 << "' is not supported here: " << e.message << "\n";
@@ -152,49 +150,89 @@ int main(int argc, char** argv) {
       failures.emplace_back(p, e);
     }
   }
-  run->failures = failures;
-  if (!run->nvml_note.empty()) std::cerr << "rooflint-ceilings: warning: " << run->nvml_note << "\n";
+  run.failures = failures;
+  if (!run.nvml_note.empty()) std::cerr << "rooflint-ceilings: warning: " << run.nvml_note << "\n";
+  return code;
+}
 
-  // Probes not run this time keep their figures from an existing file of the same device and driver,
-  // so that '--probes fp8' updates one ceiling of a file.
-  if (auto previous = load_for_device(output, device)) {
-    std::vector<std::string> kept;
-    if (std::count(probes.begin(), probes.end(), probe::bandwidth) == 0 && previous->bandwidth_bytes_per_s > 0) {
-      run->file.bandwidth_bytes_per_s = previous->bandwidth_bytes_per_s;
-      run->file.bandwidth_probe_name = previous->bandwidth_probe_name;
-      run->file.bandwidth_probes = previous->bandwidth_probes;
-      run->file.levels = previous->levels;
-      kept.emplace_back("bandwidth");
-    }
-    for (const probe p : {probe::fp32, probe::fp64, probe::tf32, probe::fp16, probe::bf16, probe::fp8, probe::int8,
-                          probe::fp64_tensor}) {
-      const auto mode = *math_mode_of(p);
-      if (std::count(probes.begin(), probes.end(), p) == 0 && previous->compute[mode]) {
-        run->file.compute[mode] = previous->compute[mode];
-        kept.emplace_back(name(p));
-      }
-    }
-    if (!kept.empty())
-      std::cerr << "rooflint-ceilings: note: kept " << fmt::format("{}", fmt::join(kept, ", "))
-                << " from the existing '" << output << "' (same GPU and driver; not measured this time)\n";
+/// Probes not run this time keep their figures from an existing file of the same device and driver,
+/// so that '--probes fp8' updates one ceiling of a file.
+void keep_previous_figures(ceilings_run& run, const options& o) {
+  auto previous = load_for_device(o.output, o.device);
+  if (!previous) return;
+  const auto ran = [&](probe p) { return std::count(o.probes.begin(), o.probes.end(), p) != 0; };
+  std::vector<std::string> kept;
+  if (!ran(probe::bandwidth) && previous->bandwidth_bytes_per_s > 0) {
+    run.file.bandwidth_bytes_per_s = previous->bandwidth_bytes_per_s;
+    run.file.bandwidth_probe_name = previous->bandwidth_probe_name;
+    run.file.bandwidth_probes = previous->bandwidth_probes;
+    run.file.levels = previous->levels;
+    kept.emplace_back("bandwidth");
   }
+  for (const probe p : {probe::fp32, probe::fp64, probe::tf32, probe::fp16, probe::bf16, probe::fp8, probe::int8,
+                        probe::fp64_tensor}) {
+    const auto mode = *math_mode_of(p);
+    if (!ran(p) && previous->compute[mode]) {
+      run.file.compute[mode] = previous->compute[mode];
+      kept.emplace_back(name(p));
+    }
+  }
+  if (!kept.empty())
+    std::cerr << "rooflint-ceilings: note: kept " << fmt::format("{}", fmt::join(kept, ", "))
+              << " from the existing '" << o.output << "' (same GPU and driver; not measured this time)\n";
+}
 
-  std::cout << format_table(*run);
-  if (run->file.bandwidth_bytes_per_s <= 0) {
+/// Prints the table and writes the file (whole or not at all). @return The exit status.
+int write_results(const ceilings_run& run, const options& o, int code, std::chrono::steady_clock::time_point start) {
+  std::cout << format_table(run);
+  if (run.file.bandwidth_bytes_per_s <= 0) {
     // The schema needs the bandwidth: without it no ridge can be computed and readers reject the file.
     std::cerr << "rooflint-ceilings: error: no ceilings file written: it needs a bandwidth figure; "
-              << (std::count(probes.begin(), probes.end(), probe::bandwidth)
+              << (std::count(o.probes.begin(), o.probes.end(), probe::bandwidth)
                       ? "the bandwidth probe failed\n"
                       : "add 'bandwidth' to --probes (or update an existing file of this device)\n");
     return code == exit_ok ? exit_probe_failed : code;
   }
   std::string why;
-  if (!rooflint::ceilings::save(run->file, output, why)) {
+  if (!rooflint::ceilings::save(run.file, o.output, why)) {
     std::cerr << "rooflint-ceilings: error: " << why << "\n";
     return exit_write_failed;
   }
-  std::cout << "\nwrote " << output << " (" << run->file.mode << ", "
+  std::cout << "\nwrote " << o.output << " (" << run.file.mode << ", "
             << fmt::format("{:.1f}", std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count())
             << " s)\n";
   return code;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  options o;
+  if (const auto code = parse_options(argc, argv, o)) return *code;
+  // Before the probes (up to a minute), not after: the ceilings file must be writable.
+  if (auto why = rooflint::io::check_writable(o.output)) {
+    cli::print_error("rooflint-ceilings", *why);
+    return exit_write_failed;
+  }
+  const auto start = std::chrono::steady_clock::now();
+  progress_line progress(start);
+  const measure_settings settings = o.quick ? measure_settings::quick() : measure_settings::thorough_settings();
+  auto count = device_count();
+  if (!count) {
+    std::cerr << "rooflint-ceilings: error: " << count.err().message << "\n";
+    return exit_no_gpu;
+  }
+  if (o.device >= *count)
+    return usage_error("device " + std::to_string(o.device) + " does not exist; there " +
+                       (*count == 1 ? std::string("is 1 device (0)") : fmt::format("are {} devices (0-{})", *count, *count - 1)));
+
+  auto run = measure_ceilings(o.device, o.probes, settings, [&](const std::string& line) { progress(line); });
+  progress.clear();
+  if (!run) {
+    std::cerr << "rooflint-ceilings: error: " << run.err().message << "\n";
+    return run.err().code == rooflint::error_code::unavailable ? exit_no_gpu : exit_probe_failed;
+  }
+  const int code = report_failures(*run, o.probes_given);
+  keep_previous_figures(*run, o);
+  return write_results(*run, o, code, start);
 }

@@ -16,12 +16,15 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
+#include <optional>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "cli.h"
 #include "rooflint/ceilings/ceilings_file.h"
 #include "rooflint/io/atomic_file.h"
 #include "rooflint/runtime/inject.h"
@@ -33,35 +36,24 @@ namespace {
 
 using namespace rooflint::runtime;
 using namespace rooflint::runtime::inject;
+namespace cli = rooflint::runtime::cli;
 
-const char* const usage_text = R"(usage: rooflint-verify [options] --manifest PATH... -- program [args...]
+constexpr const char* description =
+    "rooflint-verify [options] --manifest PATH... -- program [args...]\n"
+    "\n"
+    "Runs the program with rooflint's CUPTI injection library and verifies, against their specs, the\n"
+    "launches of the kernels the manifests annotate: sizes bound from each launch's arguments and grid, the\n"
+    "first launch of each distinct (kernel, sizes) counted cold (L2 flushed) with kernel replay, compared\n"
+    "like the harness verifier. The program's output and exit status pass through; the report goes to stderr.";
 
-Runs the program with rooflint's CUPTI injection library and verifies, against their specs, the
-launches of the kernels the manifests annotate: sizes bound from each launch's arguments and grid, the
-first launch of each distinct (kernel, sizes) counted cold (L2 flushed) with kernel replay, compared
-like the harness verifier. The program's output and exit status pass through; the report goes to stderr.
-
-options:
-  --manifest PATH     an analyzer manifest, or a build directory searched for *.manifest.json (repeatable)
-  --launches N        launches measured per distinct (kernel, sizes) (default 1)
-  --ceilings FILE     measured peaks from rooflint-ceilings (default: datasheet peaks, labelled as such)
-  --tolerance X       largest acceptable observed/compulsory bytes ratio where the spec sets none (default 1.10)
-  --baseline FILE     a previous --json report: a drop of a case's roofline fraction beyond the noise fails
-  --json FILE         write the JSON report
-  --junit FILE        write JUnit XML
-  --svg FILE          write the SVG roofline chart
-  --inject-library F  the injection library (default: librooflint-inject.so beside this executable)
-  --quiet             no report table on stderr (the files are still written)
-  --help              this text
-
-exit codes: 0 every verdict passed; 1 a verdict failed (or a regression against --baseline); 2 bad usage
+constexpr const char* exit_codes_text = R"(exit codes: 0 every verdict passed; 1 a verdict failed (or a regression against --baseline); 2 bad usage
 (unknown option, no manifest, a program that does not exist or is not executable); 3 could not measure
 (no GPU, no counter permission, no annotated launch measured, sizes that did not bind); 4 the program
-itself failed (non-zero exit or a signal; its status is in the report), which takes precedence over 3, 1, 0
-)";
+itself failed (non-zero exit or a signal; its status is in the report), which takes precedence over 3, 1, 0)";
 
 int usage_error(const std::string& message) {
-  std::fprintf(stderr, "rooflint-verify: error: %s; see 'rooflint-verify --help'\n", message.c_str());
+  cli::print_error("rooflint-verify", message);
+  std::cerr << "(see 'rooflint-verify --help')\n";
   return exit_usage;
 }
 
@@ -162,107 +154,101 @@ std::string program_json(const program_report& p, const std::vector<baseline_cas
   return j.dump(2) + "\n";
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  verify_options o;
+/// The command line, parsed: the options before "--", the program and its arguments after it.
+struct tool_options {
+  verify_options verify;
   std::vector<std::string> manifest_args;
   std::string json_path, junit_path, svg_path, baseline_path, library = default_library();
   int launches = 1;
   bool quiet = false;
-  int first_program_arg = -1;
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    if (arg == "--") {
-      first_program_arg = i + 1;
+  int first_program_arg = -1;  ///< argv index of the program
+};
+
+/// Parses the options before "--" into @p t. @return An exit status when the run ends here.
+std::optional<int> parse_options(int argc, char** argv, tool_options& t) {
+  int options_end = argc;
+  for (int i = 1; i < argc; ++i)
+    if (std::string(argv[i]) == "--") {
+      options_end = i;
+      t.first_program_arg = i + 1;
       break;
     }
-    const auto take = [&](std::string& out) {
-      if (i + 1 >= argc) return false;
-      out = argv[++i];
-      return true;
-    };
-    std::string value;
-    if (arg == "--help" || arg == "-h") {
-      std::fputs(usage_text, stdout);
-      return exit_passed;
-    } else if (arg == "--manifest") {
-      if (!take(value)) return usage_error("'--manifest' needs a file or directory");
-      manifest_args.push_back(value);
-    } else if (arg == "--launches") {
-      if (!take(value) || std::atoi(value.c_str()) < 1 || std::atoi(value.c_str()) > 1000000)
-        return usage_error("'--launches' needs a positive count");
-      launches = std::atoi(value.c_str());
-    } else if (arg == "--ceilings") {
-      if (!take(o.ceilings_path)) return usage_error("'--ceilings' needs a file");
-    } else if (arg == "--tolerance") {
-      if (!take(value) || std::strtod(value.c_str(), nullptr) < 1) return usage_error("'--tolerance' needs a ratio of at least 1");
-      o.tolerance = std::strtod(value.c_str(), nullptr);
-    } else if (arg == "--baseline") {
-      if (!take(baseline_path)) return usage_error("'--baseline' needs a JSON report");
-    } else if (arg == "--json") {
-      if (!take(json_path)) return usage_error("'--json' needs a file");
-    } else if (arg == "--junit") {
-      if (!take(junit_path)) return usage_error("'--junit' needs a file");
-    } else if (arg == "--svg") {
-      if (!take(svg_path)) return usage_error("'--svg' needs a file");
-    } else if (arg == "--inject-library") {
-      if (!take(library)) return usage_error("'--inject-library' needs a file");
-    } else if (arg == "--no-counters") {
-      o.counters = false;
-    } else if (arg == "--quiet") {
-      quiet = true;
-    } else {
-      return usage_error("unknown option '" + arg + "' (the program and its arguments come after '--')");
-    }
-  }
-  if (first_program_arg < 0 || first_program_arg >= argc) return usage_error("no program: give it after '--'");
-  if (manifest_args.empty()) return usage_error("no manifest: give --manifest FILE or --manifest BUILD_DIR");
-  // Before the program runs, not after: a report that cannot be written would lose the whole run.
-  for (const std::string* path : {&json_path, &junit_path, &svg_path})
-    if (!path->empty())
-      if (const auto unwritable = rooflint::io::check_writable(*path)) return usage_error(*unwritable);
+  CLI::App app(description, "rooflint-verify");
+  cli::configure(app, exit_codes_text);
+  app.add_option("--manifest", t.manifest_args,
+                 "an analyzer manifest, or a build directory searched for *.manifest.json (repeatable)")->type_name("PATH");
+  app.add_option("--launches", t.launches, "launches measured per distinct (kernel, sizes) (default 1)")->type_name("N");
+  app.add_option("--ceilings", t.verify.ceilings_path,
+                 "measured peaks from rooflint-ceilings (default: datasheet peaks, labelled as such)")->type_name("FILE");
+  app.add_option("--tolerance", t.verify.tolerance,
+                 "largest acceptable observed/compulsory bytes ratio where the spec sets none (default 1.10)")->type_name("X");
+  app.add_option("--baseline", t.baseline_path,
+                 "a previous --json report: a drop of a case's roofline fraction beyond the noise fails")->type_name("FILE");
+  app.add_option("--json", t.json_path, "write the JSON report")->type_name("FILE");
+  app.add_option("--junit", t.junit_path, "write JUnit XML")->type_name("FILE");
+  app.add_option("--svg", t.svg_path, "write the SVG roofline chart")->type_name("FILE");
+  app.add_option("--inject-library", t.library,
+                 "the injection library (default: librooflint-inject.so beside this executable)")->type_name("F");
+  app.add_flag("--no-counters", [&](std::int64_t) { t.verify.counters = false; }, "timing only: no CUPTI counters");
+  app.add_flag("--quiet", t.quiet, "no report table on stderr (the files are still written)");
+  if (const auto code = cli::parse(app, options_end, argv, exit_usage)) return *code;
+  if (t.launches < 1 || t.launches > 1000000) return usage_error("'--launches' needs a positive count");
+  if (app.count("--tolerance") && t.verify.tolerance < 1) return usage_error("'--tolerance' needs a ratio of at least 1");
+  if (t.first_program_arg < 0 || t.first_program_arg >= argc) return usage_error("no program: give it after '--'");
+  if (t.manifest_args.empty()) return usage_error("no manifest: give --manifest FILE or --manifest BUILD_DIR");
+  return std::nullopt;
+}
 
-  std::string why;
-  const std::string program = resolve_program(argv[first_program_arg], why);
-  if (program.empty()) {
-    std::fprintf(stderr, "rooflint-verify: error: cannot run the program: %s\n", why.c_str());
-    return exit_usage;
-  }
-  if (::access(library.c_str(), R_OK) != 0) {
-    std::fprintf(stderr, "rooflint-verify: error: injection library '%s' not found (build the rooflint-inject target, or pass --inject-library)\n",
-                 library.c_str());
-    return exit_usage;
-  }
-
+/// What the run reads before the program starts: the annotated kernels of every manifest, the
+/// ceilings, the baseline report.
+struct run_inputs {
   std::vector<manifest_kernel> kernels;
-  std::string manifest_list;
-  for (const std::string& m : manifest_args) {
+  std::string manifest_list;  ///< the manifests' absolute paths, ':'-separated, for the library
+  std::optional<rooflint::ceilings::ceilings_file> ceilings;
+  std::string baseline_text;
+};
+
+/// Reads the run's inputs into @p in. @return An exit status when one cannot be read.
+std::optional<int> read_inputs(const tool_options& t, run_inputs& in) {
+  for (const std::string& m : t.manifest_args) {
     auto files = find_manifests(m);
     if (!files) return usage_error(files.err().message);
     for (const std::string& f : *files) {
       auto read = read_manifest(f);
       if (!read) return usage_error(read.err().message);
       for (auto& k : *read)
-        if (k.spec.launch.kind != rooflint::dsl::binding_kind::none) kernels.push_back(std::move(k));
-      manifest_list += (manifest_list.empty() ? "" : ":") + std::filesystem::absolute(f).string();
+        if (k.spec.launch.kind != rooflint::dsl::binding_kind::none) in.kernels.push_back(std::move(k));
+      in.manifest_list += (in.manifest_list.empty() ? "" : ":") + std::filesystem::absolute(f).string();
     }
   }
-  std::optional<rooflint::ceilings::ceilings_file> ceilings;
-  if (!o.ceilings_path.empty()) {
+  if (!t.verify.ceilings_path.empty()) {
     std::string reason;
-    ceilings = rooflint::ceilings::load(o.ceilings_path, reason);
-    if (!ceilings) return usage_error("cannot use --ceilings '" + o.ceilings_path + "': " + reason);
+    in.ceilings = rooflint::ceilings::load(t.verify.ceilings_path, reason);
+    if (!in.ceilings) return usage_error("cannot use --ceilings '" + t.verify.ceilings_path + "': " + reason);
   }
-  std::string baseline_text;
-  if (!baseline_path.empty()) {
-    std::ifstream in(baseline_path, std::ios::binary);
-    if (!in) return usage_error("cannot read --baseline '" + baseline_path + "'");
-    std::ostringstream t;
-    t << in.rdbuf();
-    baseline_text = t.str();
+  if (!t.baseline_path.empty()) {
+    std::ifstream file(t.baseline_path, std::ios::binary);
+    if (!file) return usage_error("cannot read --baseline '" + t.baseline_path + "'");
+    std::ostringstream text;
+    text << file.rdbuf();
+    in.baseline_text = text.str();
   }
+  return std::nullopt;
+}
 
+/// What the injection library wrote, one JSON line each: the measured launches, the API counts of each
+/// process, and the lines that could not be read.
+struct library_output {
+  std::vector<launch_event> events;
+  std::vector<api_counts> apis;
+  std::vector<std::string> bad_lines;
+  int status = 0;  ///< the program's wait status
+};
+
+/// Runs the program (argv from t.first_program_arg) with the injection library and waits for it.
+/// @return An exit status when it could not be started.
+std::optional<int> run_program(char** argv, const tool_options& t, const std::string& program,
+                               const std::string& manifest_list, library_output& out) {
   char output[] = "/tmp/rooflint-verify-XXXXXX";
   const int fd = ::mkstemp(output);
   if (fd < 0) {
@@ -270,9 +256,6 @@ int main(int argc, char** argv) {
     return exit_cannot_measure;
   }
   ::close(fd);
-
-  std::string command;
-  for (int i = first_program_arg; i < argc; ++i) command += (command.empty() ? "" : " ") + std::string(argv[i]);
   std::fflush(stdout);
   std::fflush(stderr);
   const pid_t pid = ::fork();
@@ -281,45 +264,45 @@ int main(int argc, char** argv) {
     return exit_cannot_measure;
   }
   if (pid == 0) {
-    ::setenv("CUDA_INJECTION64_PATH", library.c_str(), 1);
+    ::setenv("CUDA_INJECTION64_PATH", t.library.c_str(), 1);
     ::setenv(env_manifests, manifest_list.c_str(), 1);
     ::setenv(env_output, output, 1);
-    ::setenv(env_launches, std::to_string(launches).c_str(), 1);
-    if (!o.counters) ::setenv(env_counters, "0", 1);
-    ::execv(program.c_str(), argv + first_program_arg);
+    ::setenv(env_launches, std::to_string(t.launches).c_str(), 1);
+    if (!t.verify.counters) ::setenv(env_counters, "0", 1);
+    ::execv(program.c_str(), argv + t.first_program_arg);
     std::fprintf(stderr, "rooflint-verify: error: cannot run '%s': %s\n", program.c_str(), std::strerror(errno));
     ::_exit(127);
   }
   // Ctrl-C goes to the program (same process group); the parent waits for it and still reports.
   ::signal(SIGINT, SIG_IGN);
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  while (::waitpid(pid, &out.status, 0) < 0 && errno == EINTR) {
   }
-
-  std::vector<launch_event> events;
-  std::vector<api_counts> apis;
-  std::vector<std::string> bad_lines;
   {
     std::ifstream in(output);
     for (std::string line; std::getline(in, line);) {
       if (line.find("\"type\":\"apis\"") != std::string::npos) {
-        if (auto c = api_counts_from_json(line)) apis.push_back(std::move(*c));
-        else bad_lines.push_back(c.err().message);
+        if (auto c = api_counts_from_json(line)) out.apis.push_back(std::move(*c));
+        else out.bad_lines.push_back(c.err().message);
         continue;
       }
       auto e = launch_event_from_json(line);
-      if (e) events.push_back(std::move(*e));
-      else bad_lines.push_back(e.err().message);
+      if (e) out.events.push_back(std::move(*e));
+      else out.bad_lines.push_back(e.err().message);
     }
   }
   ::unlink(output);
+  return std::nullopt;
+}
 
-  program_report report = make_program_report(kernels, events, o, ceilings);
+/// The report of the run: the harness's comparison of the measured launches, the program's outcome,
+/// and the warnings of what was not measured (nothing, or kernels inside CUDA graphs).
+program_report make_report(const run_inputs& in, library_output& out, const tool_options& t, const std::string& command) {
+  program_report report = make_program_report(in.kernels, out.events, t.verify, in.ceilings);
   report.program = command;
-  report.apis = std::move(apis);
-  report.program_outcome = describe_status(status, report.program_status);
+  report.apis = std::move(out.apis);
+  report.program_outcome = describe_status(out.status, report.program_status);
   report.program_failed = report.program_status != 0;
-  for (const std::string& b : bad_lines) report.run.warnings.push_back("the injection library wrote a line that could not be read: " + b);
+  for (const std::string& b : out.bad_lines) report.run.warnings.push_back("the injection library wrote a line that could not be read: " + b);
   if (report.run.cases.empty()) {
     std::erase_if(report.run.warnings, [](const std::string& w) { return w.rfind("nothing was measured", 0) == 0; });
     report.run.warnings.push_back(report.apis.empty()
@@ -335,41 +318,84 @@ int main(int argc, char** argv) {
       report.run.warnings.push_back(std::to_string(graphs) + " CUDA graph launches: kernels inside graphs are not measured "
                                     "(CUPTI 13.0's auto range records only a graph's first kernel node)");
   }
+  return report;
+}
 
-  std::vector<baseline_case> baseline;
-  if (!baseline_text.empty()) {
-    auto b = compare_baseline(report.run, baseline_text);
-    if (!b) return usage_error("--baseline '" + baseline_path + "': " + b.err().message);
-    baseline = std::move(*b);
-    bool regression = false;
-    for (const auto& [name, f] : baseline_findings(baseline))
-      for (case_report& r : report.run.cases)
-        if (r.name == name) {
-          r.findings.push_back(f);
-          if (f.level == severity::error) {
-            r.status = case_status::failed;
-            regression = true;
-          }
+/// Compares the run with the --baseline report: a regression fails its case (and the run).
+/// @return An exit status when the baseline cannot be read.
+std::optional<int> apply_baseline(program_report& report, const tool_options& t, const std::string& baseline_text,
+                                  std::vector<baseline_case>& baseline) {
+  if (baseline_text.empty()) return std::nullopt;
+  auto b = compare_baseline(report.run, baseline_text);
+  if (!b) return usage_error("--baseline '" + t.baseline_path + "': " + b.err().message);
+  baseline = std::move(*b);
+  bool regression = false;
+  for (const auto& [name, f] : baseline_findings(baseline))
+    for (case_report& r : report.run.cases)
+      if (r.name == name) {
+        r.findings.push_back(f);
+        if (f.level == severity::error) {
+          r.status = case_status::failed;
+          regression = true;
         }
-    if (regression && report.run.exit_code == exit_passed) report.run.exit_code = exit_failed;
-  }
+      }
+  if (regression && report.run.exit_code == exit_passed) report.run.exit_code = exit_failed;
+  return std::nullopt;
+}
 
-  if (!quiet) {
-    std::fputs(to_table(report.run).c_str(), stderr);
-    for (const kernel_launches& k : report.kernels)
-      std::fprintf(stderr, k.region ? "region %-28s instances seen %ld, measured %ld%s\n" : "kernel %-28s launches seen %ld, measured %ld%s\n",
-                   k.kernel.c_str(), k.seen, k.measured,
-                   k.unbound ? (", sizes did not bind " + std::to_string(k.unbound)).c_str() : "");
-    for (const api_counts& a : report.apis)
-      if (a.measured > 0) std::fprintf(stderr, "%s\n", own_time_line(a).c_str());
-    for (const std::string& r : report.remarks) std::fprintf(stderr, "remark: %s\n", r.c_str());
-    std::fprintf(stderr, "program '%s' %s\n", command.c_str(), report.program_outcome.c_str());
-  }
+/// The report table, the launches of each kernel, rooflint's own time and the program's outcome, on stderr.
+void print_summary(const program_report& report) {
+  std::fputs(to_table(report.run).c_str(), stderr);
+  for (const kernel_launches& k : report.kernels)
+    std::fprintf(stderr, k.region ? "region %-28s instances seen %ld, measured %ld%s\n" : "kernel %-28s launches seen %ld, measured %ld%s\n",
+                 k.kernel.c_str(), k.seen, k.measured,
+                 k.unbound ? (", sizes did not bind " + std::to_string(k.unbound)).c_str() : "");
+  for (const api_counts& a : report.apis)
+    if (a.measured > 0) std::fprintf(stderr, "%s\n", own_time_line(a).c_str());
+  for (const std::string& r : report.remarks) std::fprintf(stderr, "remark: %s\n", r.c_str());
+  std::fprintf(stderr, "program '%s' %s\n", report.program.c_str(), report.program_outcome.c_str());
+}
+
+/// Writes the reports asked for. @return The exit status of the run.
+int write_reports(const program_report& report, const tool_options& t, const std::vector<baseline_case>& baseline) {
   bool written = true;
-  if (!json_path.empty()) written = write_file(json_path, program_json(report, baseline), "JSON") && written;
-  if (!junit_path.empty()) written = write_file(junit_path, to_junit(report.run), "JUnit") && written;
-  if (!svg_path.empty()) written = write_file(svg_path, to_svg(report.run), "SVG") && written;
+  if (!t.json_path.empty()) written = write_file(t.json_path, program_json(report, baseline), "JSON") && written;
+  if (!t.junit_path.empty()) written = write_file(t.junit_path, to_junit(report.run), "JUnit") && written;
+  if (!t.svg_path.empty()) written = write_file(t.svg_path, to_svg(report.run), "SVG") && written;
   if (report.program_failed) return exit_program_failed;
   if (!written) return exit_usage;
   return report.run.exit_code;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  tool_options t;
+  if (const auto code = parse_options(argc, argv, t)) return *code;
+  // Before the program runs, not after: a report that cannot be written would lose the whole run.
+  for (const std::string* path : {&t.json_path, &t.junit_path, &t.svg_path})
+    if (!path->empty())
+      if (const auto unwritable = rooflint::io::check_writable(*path)) return usage_error(*unwritable);
+  std::string why;
+  const std::string program = resolve_program(argv[t.first_program_arg], why);
+  if (program.empty()) {
+    std::fprintf(stderr, "rooflint-verify: error: cannot run the program: %s\n", why.c_str());
+    return exit_usage;
+  }
+  if (::access(t.library.c_str(), R_OK) != 0) {
+    std::fprintf(stderr, "rooflint-verify: error: injection library '%s' not found (build the rooflint-inject target, or pass --inject-library)\n",
+                 t.library.c_str());
+    return exit_usage;
+  }
+  run_inputs in;
+  if (const auto code = read_inputs(t, in)) return *code;
+  std::string command;
+  for (int i = t.first_program_arg; i < argc; ++i) command += (command.empty() ? "" : " ") + std::string(argv[i]);
+  library_output out;
+  if (const auto code = run_program(argv, t, program, in.manifest_list, out)) return *code;
+  program_report report = make_report(in, out, t, command);
+  std::vector<baseline_case> baseline;
+  if (const auto code = apply_baseline(report, t, in.baseline_text, baseline)) return *code;
+  if (!t.quiet) print_summary(report);
+  return write_reports(report, t, baseline);
 }

@@ -203,7 +203,7 @@ case_jobs_match_a_sequential_run() {
   has "^\[1/$n\] a.cu$"
   has "^\[$n/$n\] .*rooflint-uncovered-param.cu$"
   # The progress line comes before the file's diagnostics.
-  awk -v second="[2/$n]" 'index($0, second) == 1 {p=NR} /rooflint-bound.cu:18:23: remark/{if(!r)r=NR} END{exit !(p && r && p<r)}' out ||
+  awk -v second="[2/$n]" 'index($0, second) == 1 {p=NR} /rooflint-bound.cu:26:23: remark/{if(!r)r=NR} END{exit !(p && r && p<r)}' out ||
     fail "[2/$n] is not printed before the second file's output"
 }
 
@@ -285,9 +285,9 @@ case_compilation_database() {
     "$work" "$inputs/rooflint-bound.cu" "$(printf '"%s", ' "${flags[@]}" | sed 's/, $//')" "$inputs/rooflint-bound.cu" \
     > build/compile_commands.json
   run 0 -p build                                                       # every file of the database
-  has "rooflint-bound.cu:18:23: remark: kernel 'sgemm' is compute-bound"
+  has "rooflint-bound.cu:26:23: remark: kernel 'sgemm' is compute-bound"
   run 0 -p build "$inputs/rooflint-bound.cu"
-  has "rooflint-bound.cu:18:23: remark"
+  has "rooflint-bound.cu:26:23: remark"
 }
 
 # A 100,000-term expression overflows clang's stack: that file is reported as crashed, the next one is

@@ -43,8 +43,12 @@ TEST(AdjustCommandLine, LeavesCppFilesHostOnlyFree) {
 }
 
 TEST(VirtualFiles, SupplyAnEmptyTextureFetchFunctionsHeader) {
-  ASSERT_EQ(virtualFiles().size(), 2u);
+  // The texture header, the empty main file of the precompiled CUDA prefix
+  // (PchCache.h), which a PCH's reader must find on every run, and the compat header.
+  ASSERT_EQ(virtualFiles().size(), 3u);
   EXPECT_EQ(virtualFiles()[0].first, "/rooflint-virtual/include/texture_fetch_functions.h");
+  EXPECT_EQ(virtualFiles()[1].first, "/rooflint-virtual/pch-prefix.cu");
+  EXPECT_EQ(virtualFiles()[1].second, "");
 }
 
 // Issue 13: what nvcc supplies and clang 19 does not.

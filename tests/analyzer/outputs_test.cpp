@@ -29,8 +29,8 @@ TEST(Manifest, RecordsTheSquareMatmulWithHandComputedValues) {
   const llvm::json::Object &K = firstKernel(M);
   EXPECT_EQ(*K.getString("name"), "sgemm");
   EXPECT_EQ(*K.getString("mangled_name"), "_Z5sgemmPKfS0_Pfi");  // sgemm(const float*, const float*, float*, int)
-  EXPECT_EQ(*K.getObject("location")->getInteger("line"), 7);
-  EXPECT_EQ(*K.getObject("spec_location")->getInteger("line"), 18);
+  EXPECT_EQ(*K.getObject("location")->getInteger("line"), 12);
+  EXPECT_EQ(*K.getObject("spec_location")->getInteger("line"), 26);
   const llvm::json::Object &Values = *K.getObject("values");
   EXPECT_EQ(*Values.getNumber("flops"), 137438953472.0);
   EXPECT_EQ(*Values.getNumber("bytes"), 201326592.0);

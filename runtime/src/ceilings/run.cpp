@@ -129,9 +129,7 @@ result<ceilings_run> measure_ceilings(int ordinal, const std::vector<probe>& pro
   f.mode = settings.thorough ? "thorough" : "quick";
   f.device = to_device_info(*device);
   if (nvml_dev.handle) f.clocks = to_clock_state(nvml->snapshot(nvml_dev), all_clocks);
-  // The bandwidth ceiling is the best sustained figure of any probe: a kernel can reach it, so the roof
-  // must not sit below it.
-  // Per level, each direction's roof is its best probe (cudaMemcpy included in DRAM copy: a kernel can
+  // Per level, each direction's roof is its best probe (the median rate of its repetitions) (cudaMemcpy included in DRAM copy: a kernel can
   // move data as fast as it does, so the copy roof must not sit below it).
   for (const auto& b : run.bandwidth) {
     f.bandwidth_probes.push_back({b.name, b.bytes_per_s(), b.time.spread(), b.working_set_bytes, b.launch,

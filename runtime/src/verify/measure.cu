@@ -33,6 +33,36 @@ std::string cuda_text(cudaError_t s) {
   return std::string(cudaGetErrorName(s)) + " (" + cudaGetErrorString(s) + ")";
 }
 
+/// @return Why case @p c's sizes do not bind its spec, and where the case is stated.
+template <class Binding>
+std::string unbound_text(const case_definition& c, const Binding& binding) {
+  const auto which = !binding.missing.empty() ? "has no size for dimension '" + std::string(binding.missing.view()) + "'"
+                     : !binding.unknown.empty() ? "binds '" + std::string(binding.unknown.view()) + "', which the spec does not have"
+                     : !binding.too_large.empty() ? "makes the touched part of tensor '" + std::string(binding.too_large.view()) + "' larger than the tensor (touches())"
+                                                : "gives dimension '" + std::string(binding.violated.view()) + "' a size the spec contradicts";
+  return "case '" + c.name + "' " + which + " (" + c.file + ":" + std::to_string(c.line) + ")";
+}
+
+/// The statistics of the timed runs @p times (s) and the SM clock over them.
+void store_timing(timing_values& t, const std::vector<double>& times, const clock_summary& clocks) {
+  t.available = !times.empty();
+  t.repetitions = static_cast<int>(times.size());
+  t.median_s = median(times);
+  if (!times.empty()) {
+    t.min_s = *std::min_element(times.begin(), times.end());
+    t.max_s = *std::max_element(times.begin(), times.end());
+  }
+  if (clocks.samples > 0) {
+    t.clock_available = true;
+    t.sm_mhz_min = clocks.sm_mhz_min;
+    t.sm_mhz_max = clocks.sm_mhz_max;
+    t.sm_mhz_mean = clocks.sm_mhz_mean;
+    for (auto& r : decode_clock_event_reasons(clocks.clock_event_reasons & ~std::uint64_t{clock_event_gpu_idle}))
+      t.throttle_reasons.push_back(r);
+  }
+}
+
+
 }  // namespace
 
 void store_core_values(counter_values& k, const std::vector<double>& x) {
@@ -115,17 +145,116 @@ std::optional<cupti::config> verify_session::make_group(const char* group, std::
   return std::move(*c);
 }
 
+/// Counts the case's launches with the core group, then the FLOP counters that can see its math.
+/// @return False when a launch faulted (@p fault says how); counters that could not be collected are
+/// said in @p k, and the run goes on.
+bool verify_session::count(const case_definition& c, int launches, const std::function<result<void>()>& prepare,
+                           const std::function<result<void>()>& launch, const std::string& fault, counter_values& k) {
+  if (!options_.counters) {
+    k.unavailable_reason = "counters switched off (--no-counters)";
+  } else {
+    ensure_profiler(groups::all);
+    if (!profiler_) {
+      k.permission_denied = profiler_error_.code == error_code::permission_denied;
+      k.unavailable_reason = profiler_error_.message;
+    } else {
+      k.notes = group_notes_;
+      k.ranges_expected = launches;
+      const auto collect = [&](const cupti::config& cfg, const char* group) -> std::optional<std::vector<double>> {
+        k.passes[group] = static_cast<int>(cfg.passes());
+        auto values = profiler_->collect(cfg, launches, prepare, launch);
+        if (values) return std::move(*values);
+        if (fault.empty()) k.notes.push_back(std::string(group) + " group not collected: " + values.err().message);
+        return std::nullopt;
+      };
+      if (core_) {
+        if (auto v = collect(*core_, "core")) {
+          store_core_values(k, *v);
+        } else if (!fault.empty()) {
+          return false;
+        } else {
+          k.unavailable_reason = k.notes.empty() ? "core group not collected" : k.notes.back();
+        }
+      } else {
+        k.unavailable_reason = "the core metrics are not available on chip '" + device_.chip + "'";
+      }
+      // The FLOP counters that can see the spec's math: SASS FP instructions for the SIMT roofs,
+      // tensor-pipe ops for the tensor roofs. The tensor group takes 6 kernel-replay passes on GH100
+      // (H200, 2026-11-30): collecting it for a SIMT kernel only costs time.
+      const bool tensor_math = c.spec->mode != model::math_mode::fp32_simt && c.spec->mode != model::math_mode::fp64;
+      if (fp_ && k.available && !options_.fp_counters) k.notes.push_back("FP instruction counters skipped (--no-fp-counters)");
+      if (fp_ && k.available && options_.fp_counters && !tensor_math) {
+        if (auto v = collect(*fp_, "fp")) {
+          k.fp_available = true;
+          for (std::size_t i = 0; i < v->size(); ++i) k.fp_instructions[sass_fp_counters[i].op] = (*v)[i];
+        } else if (!fault.empty()) {
+          return false;
+        }
+      }
+      if (tensor_ && k.available && tensor_math) {
+        if (auto v = collect(*tensor_, "tensor")) {
+          k.tensor_available = true;
+          for (std::size_t i = 0; i < v->size(); ++i) k.tensor_ops[tensor_->metrics()[i]] = (*v)[i];
+        } else if (!fault.empty()) {
+          return false;
+        }
+      }
+    }
+  }
+  return true;
+}
+
+/// Times the case's cold runs (L2 flushed before each, outside the CUDA events) and samples the SM clock.
+/// A fault stops the runs and is said in @p fault; @p t then holds the warm-up count only.
+void verify_session::time_cold_runs(const case_definition& c, const launcher& l,
+                                    const std::function<result<void>()>& prepare, std::string& fault, timing_values& t) {
+  t.warmup = std::max(1, options_.warmup);
+  cudaEvent_t start = nullptr, stop = nullptr;
+  if (cudaEventCreate(&start) != cudaSuccess || cudaEventCreate(&stop) != cudaSuccess) {
+    if (start) cudaEventDestroy(start);
+    fault = "cudaEventCreate failed";
+    return;
+  }
+  std::vector<double> times;
+  clock_sampler sampler(nvml_device_, std::chrono::milliseconds(2));
+  sampler.start();
+  for (int i = 0; i < std::max(1, options_.repetitions); ++i) {
+    if (!prepare()) break;
+    cudaEventRecord(start, stream_);
+    l.launch(stream_);
+    cudaEventRecord(stop, stream_);
+    cudaError_t s = cudaGetLastError();
+    if (s == cudaSuccess) s = cudaEventSynchronize(stop);
+    if (s != cudaSuccess) {
+      fault = "kernel '" + std::string(c.spec->kernel_name.view()) + "' of case '" + c.name +
+                      "' failed while timed: " + cuda_text(s);
+      break;
+    }
+    float ms = 0;
+    if (const cudaError_t e = cudaEventElapsedTime(&ms, start, stop); e != cudaSuccess) {
+      fault = "cudaEventElapsedTime failed while timing case '" + c.name + "': " + cuda_text(e);
+      break;
+    }
+    times.push_back(ms * 1e-3);
+  }
+  clock_summary clocks = sampler.stop();
+  if (clocks.samples == 0 && nvml_device_.handle)
+    if (auto mhz = nvml_library::instance()->sm_mhz(nvml_device_)) {
+      clocks.samples = 1;
+      clocks.sm_mhz_min = clocks.sm_mhz_max = clocks.sm_mhz_mean = *mhz;
+    }
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+  if (fault.empty()) store_timing(t, times, clocks);
+}
+
 measurement verify_session::measure(const case_definition& c) {
   measurement m;
   m.case_name = c.name;
   const auto binding = c.spec->bind(std::span<const dsl::size_binding>(c.sizes.data(), c.sizes.size()));
   if (!binding.ok()) {
     m.status = run_status::bad_case;
-    const auto which = !binding.missing.empty() ? "has no size for dimension '" + std::string(binding.missing.view()) + "'"
-                       : !binding.unknown.empty() ? "binds '" + std::string(binding.unknown.view()) + "', which the spec does not have"
-                       : !binding.too_large.empty() ? "makes the touched part of tensor '" + std::string(binding.too_large.view()) + "' larger than the tensor (touches())"
-                                                  : "gives dimension '" + std::string(binding.violated.view()) + "' a size the spec contradicts";
-    m.error = "case '" + c.name + "' " + which + " (" + c.file + ":" + std::to_string(c.line) + ")";
+    m.error = unbound_text(c, binding);
     return m;
   }
   if (auto ready = ensure_device(); !ready) {
@@ -198,115 +327,11 @@ measurement verify_session::measure(const case_definition& c) {
     if (!prepare() || !launch()) return faulted();
   }
 
-  counter_values& k = m.counters;
-  if (!options_.counters) {
-    k.unavailable_reason = "counters switched off (--no-counters)";
-  } else {
-    ensure_profiler(groups::all);
-    if (!profiler_) {
-      k.permission_denied = profiler_error_.code == error_code::permission_denied;
-      k.unavailable_reason = profiler_error_.message;
-    } else {
-      k.notes = group_notes_;
-      k.ranges_expected = launches;
-      const auto collect = [&](const cupti::config& cfg, const char* group) -> std::optional<std::vector<double>> {
-        k.passes[group] = static_cast<int>(cfg.passes());
-        auto values = profiler_->collect(cfg, launches, prepare, launch);
-        if (values) return std::move(*values);
-        if (!fault.faulted()) k.notes.push_back(std::string(group) + " group not collected: " + values.err().message);
-        return std::nullopt;
-      };
-      if (core_) {
-        if (auto v = collect(*core_, "core")) {
-          store_core_values(k, *v);
-        } else if (fault.faulted()) {
-          return faulted();
-        } else {
-          k.unavailable_reason = k.notes.empty() ? "core group not collected" : k.notes.back();
-        }
-      } else {
-        k.unavailable_reason = "the core metrics are not available on chip '" + device_.chip + "'";
-      }
-      // The FLOP counters that can see the spec's math: SASS FP instructions for the SIMT roofs,
-      // tensor-pipe ops for the tensor roofs. The tensor group takes 6 kernel-replay passes on GH100
-      // (H200, 2026-11-30): collecting it for a SIMT kernel only costs time.
-      const bool tensor_math = c.spec->mode != model::math_mode::fp32_simt && c.spec->mode != model::math_mode::fp64;
-      if (fp_ && k.available && !options_.fp_counters) k.notes.push_back("FP instruction counters skipped (--no-fp-counters)");
-      if (fp_ && k.available && options_.fp_counters && !tensor_math) {
-        if (auto v = collect(*fp_, "fp")) {
-          k.fp_available = true;
-          for (std::size_t i = 0; i < v->size(); ++i) k.fp_instructions[sass_fp_counters[i].op] = (*v)[i];
-        } else if (fault.faulted()) {
-          return faulted();
-        }
-      }
-      if (tensor_ && k.available && tensor_math) {
-        if (auto v = collect(*tensor_, "tensor")) {
-          k.tensor_available = true;
-          for (std::size_t i = 0; i < v->size(); ++i) k.tensor_ops[tensor_->metrics()[i]] = (*v)[i];
-        } else if (fault.faulted()) {
-          return faulted();
-        }
-      }
-    }
-  }
+  if (!count(c, launches, prepare, launch, fault.message, m.counters)) return faulted();
 
   // Timing: cold runs, L2 flushed before each, outside the events.
-  timing_values& t = m.timing;
-  t.warmup = std::max(1, options_.warmup);
-  cudaEvent_t start = nullptr, stop = nullptr;
-  if (cudaEventCreate(&start) != cudaSuccess || cudaEventCreate(&stop) != cudaSuccess) {
-    if (start) cudaEventDestroy(start);
-    fault.message = "cudaEventCreate failed";
-    return faulted();
-  }
-  std::vector<double> times;
-  clock_sampler sampler(nvml_device_, std::chrono::milliseconds(2));
-  sampler.start();
-  for (int i = 0; i < std::max(1, options_.repetitions); ++i) {
-    if (!prepare()) break;
-    cudaEventRecord(start, stream_);
-    l.launch(stream_);
-    cudaEventRecord(stop, stream_);
-    cudaError_t s = cudaGetLastError();
-    if (s == cudaSuccess) s = cudaEventSynchronize(stop);
-    if (s != cudaSuccess) {
-      fault.message = "kernel '" + std::string(c.spec->kernel_name.view()) + "' of case '" + c.name +
-                      "' failed while timed: " + cuda_text(s);
-      break;
-    }
-    float ms = 0;
-    if (const cudaError_t e = cudaEventElapsedTime(&ms, start, stop); e != cudaSuccess) {
-      fault.message = "cudaEventElapsedTime failed while timing case '" + c.name + "': " + cuda_text(e);
-      break;
-    }
-    times.push_back(ms * 1e-3);
-  }
-  clock_summary clocks = sampler.stop();
-  if (clocks.samples == 0 && nvml_device_.handle)
-    if (auto mhz = nvml_library::instance()->sm_mhz(nvml_device_)) {
-      clocks.samples = 1;
-      clocks.sm_mhz_min = clocks.sm_mhz_max = clocks.sm_mhz_mean = *mhz;
-    }
-  cudaEventDestroy(start);
-  cudaEventDestroy(stop);
+  time_cold_runs(c, l, prepare, fault.message, m.timing);
   if (fault.faulted()) return faulted();
-
-  t.available = !times.empty();
-  t.repetitions = static_cast<int>(times.size());
-  t.median_s = median(times);
-  if (!times.empty()) {
-    t.min_s = *std::min_element(times.begin(), times.end());
-    t.max_s = *std::max_element(times.begin(), times.end());
-  }
-  if (clocks.samples > 0) {
-    t.clock_available = true;
-    t.sm_mhz_min = clocks.sm_mhz_min;
-    t.sm_mhz_max = clocks.sm_mhz_max;
-    t.sm_mhz_mean = clocks.sm_mhz_mean;
-    for (auto& r : decode_clock_event_reasons(clocks.clock_event_reasons & ~std::uint64_t{clock_event_gpu_idle}))
-      t.throttle_reasons.push_back(r);
-  }
   return m;
 }
 

@@ -332,158 +332,191 @@ std::string data_movement(const std::vector<mover>& movers, const movement_layou
   return s;
 }
 
-}  // namespace
-
-std::string to_svg(const run_report& run) {
-  const model::peaks& peaks = run.peaks;
+/// What the chart draws: the roofline dots, the kernels without FLOPs (the data-movement panel), what
+/// is not drawn (and why), and the math modes whose compute roofs appear.
+struct chart_content {
   std::vector<dot> dots;
   std::vector<mover> movers;
   std::vector<std::string> not_drawn;
   std::set<model::math_mode> modes;
+};
+
+/// @return The dot of a case with FLOPs @p flops: predicted on the roof at its compulsory intensity,
+/// beside it the prediction with the access pattern, and (when timed) the measured dot at the binding
+/// level with one dot per level.
+dot dot_of(const case_report& r, const model::peaks& peaks, double flops, bool executed_flops) {
+  const prediction& p = r.predicted;
+  const comparison& c = r.compared;
+  dot d;
+  d.label = r.name;
+  d.status = r.status;
+  d.executed_flops = executed_flops;
+  const model::workload w{flops, p.bytes(), p.mode};
+  d.x_pred = model::intensity(w);
+  d.y_pred = model::attainable_flops_per_s(peaks, p.mode, d.x_pred);
+  if (d.y_pred <= 0) d.y_pred = peaks.dram_bytes_per_s * d.x_pred;  // no compute roof known for the mode
+  if (const double ratio = r.predicted_ratio[static_cast<std::size_t>(model::memory_level::dram)]; ratio > 0) {
+    d.x_access = flops / (p.bytes() * ratio);
+    d.y_access = model::attainable_flops_per_s(peaks, p.mode, d.x_access);
+    if (d.y_access <= 0) d.y_access = peaks.dram_bytes_per_s * d.x_access;
+  }
+  if (c.t_measured_s > 0) {
+    d.measured = true;
+    d.binding = c.binding;
+    // The measured dot is where the kernel ran at its binding level (DRAM when compute binds).
+    const level_traffic* at = nullptr;
+    for (const auto& t : c.levels) {
+      if (t.bytes() > 0) d.x_level[static_cast<std::size_t>(t.level)] = flops / t.bytes();
+      if (std::string(model::label(t.level)) == c.binding) at = &t;
+    }
+    if (!at) at = c.level(model::memory_level::dram);
+    const double bytes = at && at->bytes() > 0 ? at->bytes() : p.bytes();
+    d.x_meas = flops / bytes;
+    d.y_meas = flops / c.t_measured_s;
+  }
+  return d;
+}
+
+/// Sorts the cases: a dot each where there are FLOPs (the spec's, else the counters'), the panel below
+/// for those without, "not drawn" for those without compulsory bytes.
+chart_content collect(const run_report& run) {
+  const model::peaks& peaks = run.peaks;
+  chart_content out;
   for (const case_report& r : run.cases) {
     const prediction& p = r.predicted;
-    const comparison& c = r.compared;
-    dot d;
-    d.label = r.name;
-    d.status = r.status;
     double flops = p.flops;
-    if (flops <= 0 && c.observed_flops > 0) {
-      flops = c.observed_flops;
-      d.executed_flops = true;
-    }
+    const bool executed_flops = flops <= 0 && r.compared.observed_flops > 0;
+    if (executed_flops) flops = r.compared.observed_flops;
     if (p.bytes() <= 0) {
-      not_drawn.push_back(r.name + " (0 compulsory bytes)");
+      out.not_drawn.push_back(r.name + " (0 compulsory bytes)");
       continue;
     }
     if (flops <= 0 || peaks.dram_bytes_per_s <= 0) {
-      movers.push_back(mover_of(r, peaks));
+      out.movers.push_back(mover_of(r, peaks));
       continue;
     }
-    const model::workload w{flops, p.bytes(), p.mode};
-    d.x_pred = model::intensity(w);
-    d.y_pred = model::attainable_flops_per_s(peaks, p.mode, d.x_pred);
-    if (d.y_pred <= 0) d.y_pred = peaks.dram_bytes_per_s * d.x_pred;  // no compute roof known for the mode
-    if (const double ratio = r.predicted_ratio[static_cast<std::size_t>(model::memory_level::dram)]; ratio > 0) {
-      d.x_access = flops / (p.bytes() * ratio);
-      d.y_access = model::attainable_flops_per_s(peaks, p.mode, d.x_access);
-      if (d.y_access <= 0) d.y_access = peaks.dram_bytes_per_s * d.x_access;
-    }
-    if (c.t_measured_s > 0) {
-      d.measured = true;
-      d.binding = c.binding;
-      // The measured dot is where the kernel ran at its binding level (DRAM when compute binds).
-      const level_traffic* at = nullptr;
-      for (const auto& t : c.levels) {
-        if (t.bytes() > 0) d.x_level[static_cast<std::size_t>(t.level)] = flops / t.bytes();
-        if (std::string(model::label(t.level)) == c.binding) at = &t;
-      }
-      if (!at) at = c.level(model::memory_level::dram);
-      const double bytes = at && at->bytes() > 0 ? at->bytes() : p.bytes();
-      d.x_meas = flops / bytes;
-      d.y_meas = flops / c.t_measured_s;
-    }
-    if (peaks.has(p.mode)) modes.insert(p.mode);
-    dots.push_back(d);
+    if (peaks.has(p.mode)) out.modes.insert(p.mode);
+    out.dots.push_back(dot_of(r, peaks, flops, executed_flops));
   }
-  if (modes.empty() && peaks.has(model::math_mode::fp32_simt)) modes.insert(model::math_mode::fp32_simt);
+  if (out.modes.empty() && peaks.has(model::math_mode::fp32_simt)) out.modes.insert(model::math_mode::fp32_simt);
+  return out;
+}
 
-  // Axis ranges: every dot and every ridge, padded by half a decade, at least 5 decades wide.
+/// Axis ranges: every dot and every ridge, padded by half a decade, at least 5 decades wide.
+axes axes_for(const chart_content& content, const model::peaks& peaks) {
   double xmin = 1e300, xmax = 0, ymin = 1e300, ymax = 0;
   const auto include = [&](double x, double y) {
     if (x > 0) xmin = std::min(xmin, x), xmax = std::max(xmax, x);
     if (y > 0) ymin = std::min(ymin, y), ymax = std::max(ymax, y);
   };
-  for (const dot& d : dots) {
+  for (const dot& d : content.dots) {
     include(d.x_pred, d.y_pred);
     include(d.x_access, d.y_access);
     if (d.measured) include(d.x_meas, d.y_meas);
     for (double x : d.x_level)
       if (x > 0 && d.measured) include(x, d.y_meas);
   }
-  for (auto m : modes) include(model::ridge(peaks, m), peaks.flops_per_s[m]);
+  for (auto m : content.modes) include(model::ridge(peaks, m), peaks.flops_per_s[m]);
   if (xmax <= 0) xmin = 0.01, xmax = 100;
   if (ymax <= 0) ymin = 1e11, ymax = 1e14;
   axes a{std::floor(std::log10(xmin) - 0.5), std::ceil(std::log10(xmax) + 0.5), std::floor(std::log10(ymin) - 0.5),
          std::ceil(std::log10(ymax) + 0.3)};
   if (a.x1 - a.x0 < 5) a.x0 = a.x1 - 5;
   if (a.y1 - a.y0 < 4) a.y0 = a.y1 - 4;
+  return a;
+}
 
-  // Dot labels: placed in order of y, each nudged down/up a line at a time until its box overlaps no
-  // placed label and no dot; a label that would leave the plot on the right goes left of its dot.
-  struct placed_label {
-    std::string text;
-    double x = 0, y = 0;       // text anchor, baseline
-    bool anchor_end = false;
-    bool leader = false;
-    double dot_x = 0, dot_y = 0;
-    std::string case_name;
-    case_status status = case_status::passed;
-  };
+/// A dot's label where place_labels put it.
+struct placed_label {
+  std::string text;
+  double x = 0, y = 0;       // text anchor, baseline
+  bool anchor_end = false;
+  bool leader = false;
+  double dot_x = 0, dot_y = 0;
+  std::string case_name;
+  case_status status = case_status::passed;
+};
+
+/// Dot labels: placed in order of y, each nudged down/up a line at a time until its box overlaps no
+/// placed label and no dot; a label that would leave the plot on the right goes left of its dot.
+std::vector<placed_label> place_labels(const std::vector<dot>& dots, const axes& a) {
   std::vector<placed_label> labels;
-  {
-    std::vector<box> taken;
-    for (const dot& d : dots) {
-      taken.push_back({a.px(d.x_pred) - 6, a.py(d.y_pred) - 6, a.px(d.x_pred) + 6, a.py(d.y_pred) + 6});
-      if (d.measured) taken.push_back({a.px(d.x_meas) - 6, a.py(d.y_meas) - 6, a.px(d.x_meas) + 6, a.py(d.y_meas) + 6});
-      for (double x : d.x_level)
-        if (x > 0 && d.measured) taken.push_back({a.px(x) - 5, a.py(d.y_meas) - 5, a.px(x) + 5, a.py(d.y_meas) + 5});
-    }
-    std::vector<std::size_t> order(dots.size());
-    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-    const auto anchor = [&](const dot& d) {
-      return d.measured ? std::pair{a.px(d.x_meas), a.py(d.y_meas)} : std::pair{a.px(d.x_pred), a.py(d.y_pred)};
-    };
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t i, std::size_t j) { return anchor(dots[i]).second < anchor(dots[j]).second; });
-    for (std::size_t i : order) {
-      const dot& d = dots[i];
-      placed_label l;
-      l.text = d.label + (d.executed_flops ? " (executed FLOP)" : "") +
-               (d.measured && !d.binding.empty() ? " [bound by " + d.binding + "]" : "");
-      l.case_name = d.label;
-      l.status = d.status;
-      std::tie(l.dot_x, l.dot_y) = anchor(d);
-      const double w = char_w * static_cast<double>(l.text.size());
-      l.anchor_end = l.dot_x + 9 + w > left + plot_w;
-      const double x0 = l.anchor_end ? l.dot_x - 9 - w : l.dot_x + 9;
-      double best_dy = 0;
-      for (int k = 0; k <= 24; ++k) {
-        const double dy = (k % 2 == 1 ? 1 : -1) * std::ceil(k / 2.0) * line_h;  // 0, +1, -1, +2, -2 lines
-        const box b{x0, l.dot_y + dy - line_h / 2, x0 + w, l.dot_y + dy + line_h / 2};
-        if (b.y0 < top || b.y1 > top + plot_h) continue;
-        if (std::none_of(taken.begin(), taken.end(), [&](const box& t) { return t.overlaps(b); })) {
-          best_dy = dy;
-          break;
-        }
-      }
-      taken.push_back({x0, l.dot_y + best_dy - line_h / 2, x0 + w, l.dot_y + best_dy + line_h / 2});
-      l.x = l.anchor_end ? l.dot_x - 9 : l.dot_x + 9;
-      l.y = l.dot_y + best_dy + 4;
-      l.leader = std::abs(best_dy) >= line_h;
-      labels.push_back(l);
-    }
+  std::vector<box> taken;
+  for (const dot& d : dots) {
+    taken.push_back({a.px(d.x_pred) - 6, a.py(d.y_pred) - 6, a.px(d.x_pred) + 6, a.py(d.y_pred) + 6});
+    if (d.measured) taken.push_back({a.px(d.x_meas) - 6, a.py(d.y_meas) - 6, a.px(d.x_meas) + 6, a.py(d.y_meas) + 6});
+    for (double x : d.x_level)
+      if (x > 0 && d.measured) taken.push_back({a.px(x) - 5, a.py(d.y_meas) - 5, a.px(x) + 5, a.py(d.y_meas) + 5});
   }
+  std::vector<std::size_t> order(dots.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  const auto anchor = [&](const dot& d) {
+    return d.measured ? std::pair{a.px(d.x_meas), a.py(d.y_meas)} : std::pair{a.px(d.x_pred), a.py(d.y_pred)};
+  };
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t i, std::size_t j) { return anchor(dots[i]).second < anchor(dots[j]).second; });
+  for (std::size_t i : order) {
+    const dot& d = dots[i];
+    placed_label l;
+    l.text = d.label + (d.executed_flops ? " (executed FLOP)" : "") +
+             (d.measured && !d.binding.empty() ? " [bound by " + d.binding + "]" : "");
+    l.case_name = d.label;
+    l.status = d.status;
+    std::tie(l.dot_x, l.dot_y) = anchor(d);
+    const double w = char_w * static_cast<double>(l.text.size());
+    l.anchor_end = l.dot_x + 9 + w > left + plot_w;
+    const double x0 = l.anchor_end ? l.dot_x - 9 - w : l.dot_x + 9;
+    double best_dy = 0;
+    for (int k = 0; k <= 24; ++k) {
+      const double dy = (k % 2 == 1 ? 1 : -1) * std::ceil(k / 2.0) * line_h;  // 0, +1, -1, +2, -2 lines
+      const box b{x0, l.dot_y + dy - line_h / 2, x0 + w, l.dot_y + dy + line_h / 2};
+      if (b.y0 < top || b.y1 > top + plot_h) continue;
+      if (std::none_of(taken.begin(), taken.end(), [&](const box& t) { return t.overlaps(b); })) {
+        best_dy = dy;
+        break;
+      }
+    }
+    taken.push_back({x0, l.dot_y + best_dy - line_h / 2, x0 + w, l.dot_y + best_dy + line_h / 2});
+    l.x = l.anchor_end ? l.dot_x - 9 : l.dot_x + 9;
+    l.y = l.dot_y + best_dy + 4;
+    l.leader = std::abs(best_dy) >= line_h;
+    labels.push_back(l);
+  }
+  return labels;
+}
 
-  // Legend texts (for the canvas width), long ones wrapped.
+/// The canvas: sized from the title, the labels, the legend (long "not drawn" entries wrapped) and the
+/// data-movement panel.
+struct canvas {
+  std::string title, peaks_line;
   std::vector<std::string> not_drawn_lines;
-  for (const auto& n : not_drawn)
-    for (const auto& line : wrap(n, 40)) not_drawn_lines.push_back(line);
+  double legend_x = 0;
+  movement_layout panel;
+  double width = 0, height = 0;
+};
+
+canvas canvas_for(const run_report& run, const chart_content& content, const std::vector<placed_label>& labels) {
+  canvas k;
+  for (const auto& n : content.not_drawn)
+    for (const auto& line : wrap(n, 40)) k.not_drawn_lines.push_back(line);
   double legend_w = char_w * 40;  // "measured at the binding level (bytes, time)"
-  for (const auto& line : not_drawn_lines) legend_w = std::max(legend_w, small_char_w * static_cast<double>(line.size()));
-  const double legend_x = left + plot_w + 20;
-  double width = legend_x + 18 + legend_w + 16;
-  const std::string title = "Roofline: " + (run.device.empty() ? std::string("no device") : run.device);
-  const std::string peaks_line = "peaks: " + run.peaks_label;
-  width = std::max({width, left + 16 + 8.5 * static_cast<double>(title.size()), left + 16 + char_w * static_cast<double>(peaks_line.size())});
+  for (const auto& line : k.not_drawn_lines) legend_w = std::max(legend_w, small_char_w * static_cast<double>(line.size()));
+  k.legend_x = left + plot_w + 20;
+  double width = k.legend_x + 18 + legend_w + 16;
+  k.title = "Roofline: " + (run.device.empty() ? std::string("no device") : run.device);
+  k.peaks_line = "peaks: " + run.peaks_label;
+  width = std::max({width, left + 16 + 8.5 * static_cast<double>(k.title.size()), left + 16 + char_w * static_cast<double>(k.peaks_line.size())});
   for (const auto& l : labels)
     if (!l.anchor_end) width = std::max(width, l.x + char_w * static_cast<double>(l.text.size()) + 8);
+  k.panel = layout_movement(content.movers);
+  if (!content.movers.empty()) width = std::max({width, k.panel.note_x + k.panel.note_w + 16, 16 + char_w * 62});
+  k.height = content.movers.empty() ? main_h : k.panel.rows_bottom + 50;
+  k.width = std::ceil(width);
+  return k;
+}
 
-  const movement_layout panel = layout_movement(movers);
-  if (!movers.empty()) width = std::max({width, panel.note_x + panel.note_w + 16, 16 + char_w * 62});
-  const double height = movers.empty() ? main_h : panel.rows_bottom + 50;
-  width = std::ceil(width);
-
-  std::string s;
-  s += fmt::format(R"(<?xml version="1.0" encoding="UTF-8"?>
+/// The XML prolog, the arrow marker, the plot's clip, the title and the peaks line.
+std::string svg_head(const canvas& k) {
+  std::string s = fmt::format(R"(<?xml version="1.0" encoding="UTF-8"?>
 <svg xmlns="http://www.w3.org/2000/svg" width="{0}" height="{1}" viewBox="0 0 {0} {1}" font-family="Helvetica, Arial, sans-serif" font-size="12">
 <title>rooflint roofline</title>
 <defs>
@@ -492,58 +525,57 @@ std::string to_svg(const run_report& run) {
 </defs>
 <rect width="100%" height="100%" fill="white"/>
 )",
-                   width, height, left, top, plot_w, plot_h);
-  s += fmt::format("<text x=\"{}\" y=\"24\" font-size=\"16\" font-weight=\"bold\">{}</text>\n", left, xml_escape(title));
-  s += fmt::format("<text x=\"{}\" y=\"42\" fill=\"#555\">{}</text>\n", left, xml_escape(peaks_line));
+                              k.width, k.height, left, top, plot_w, plot_h);
+  s += fmt::format("<text x=\"{}\" y=\"24\" font-size=\"16\" font-weight=\"bold\">{}</text>\n", left, xml_escape(k.title));
+  s += fmt::format("<text x=\"{}\" y=\"42\" fill=\"#555\">{}</text>\n", left, xml_escape(k.peaks_line));
+  return s;
+}
 
-  s += grid_and_axes(a);
-
-  s += roofs(peaks, modes, a);
-
-  // Dots: predicted (hollow) -> measured (filled).
-  s += "<g id=\"kernels\">\n";
-  for (const dot& d : dots) {
-    const std::string c = color(d.status);
-    s += fmt::format("  <g class=\"kernel\" data-case=\"{}\">\n", xml_escape(d.label));
-    const double xp = a.px(d.x_pred), yp = a.py(d.y_pred);
-    s += fmt::format("    <circle class=\"predicted\" cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"6\" fill=\"white\" stroke=\"{}\" stroke-width=\"2\"/>\n", xp, yp, c);
-    // Beside the compulsory-traffic dot: where the analyzer's predicted DRAM traffic (with the access
-    // pattern) puts the kernel, hollow and dashed; drawn only where the prediction differs visibly.
-    if (d.x_access > 0 && std::hypot(a.px(d.x_access) - xp, a.py(d.y_access) - yp) > 1)
-      s += fmt::format("    <circle class=\"predicted-access\" cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"6\" fill=\"white\" stroke=\"{}\" "
-                       "stroke-width=\"2\" stroke-dasharray=\"3 2\"/>\n",
-                       a.px(d.x_access), a.py(d.y_access), c);
-    if (d.measured) {
-      // One dot per level at the same achieved FLOP/s, joined by a thin line: where the kernel ran at
-      // each level of the hierarchy.
-      double lo = 0, hi = 0;
-      for (double x : d.x_level)
-        if (x > 0) lo = lo > 0 ? std::min(lo, x) : x, hi = std::max(hi, x);
-      if (hi > lo && lo > 0)
-        s += fmt::format("    <line class=\"level-span\" x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"{}\" stroke-width=\"1\" stroke-opacity=\"0.5\"/>\n",
-                         a.px(lo), a.py(d.y_meas), a.px(hi), a.py(d.y_meas), c);
-      for (const model::memory_level l : model::memory_levels) {
-        const double x = d.x_level[static_cast<std::size_t>(l)];
-        if (x <= 0) continue;
-        s += "    " + level_marker(l, a.px(x), a.py(d.y_meas), 4, c,
-                                   fmt::format("class=\"level-dot\" data-level=\"{}\" stroke=\"{}\" stroke-width=\"1.5\" fill-opacity=\"0.35\"",
-                                               model::name(l), level_color(l))) + "\n";
-      }
-      const double xm = a.px(d.x_meas), ym = a.py(d.y_meas);
-      const double len = std::hypot(xm - xp, ym - yp);
-      if (len > 14) {  // stop the arrow at the circles' edges
-        const double ux = (xm - xp) / len, uy = (ym - yp) / len;
-        s += fmt::format("    <line class=\"arrow\" x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"#444\" stroke-width=\"1.5\" marker-end=\"url(#arrow)\"/>\n",
-                         xp + 7 * ux, yp + 7 * uy, xm - 7 * ux, ym - 7 * uy);
-      }
-      s += fmt::format("    <circle class=\"measured\" cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"6\" fill=\"{}\"/>\n", xm, ym, c);
+/// One kernel's dots: predicted (hollow) -> measured (filled), the per-level dots between.
+std::string kernel_dots(const dot& d, const axes& a) {
+  std::string s;
+  const std::string c = color(d.status);
+  s += fmt::format("  <g class=\"kernel\" data-case=\"{}\">\n", xml_escape(d.label));
+  const double xp = a.px(d.x_pred), yp = a.py(d.y_pred);
+  s += fmt::format("    <circle class=\"predicted\" cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"6\" fill=\"white\" stroke=\"{}\" stroke-width=\"2\"/>\n", xp, yp, c);
+  // Beside the compulsory-traffic dot: where the analyzer's predicted DRAM traffic (with the access
+  // pattern) puts the kernel, hollow and dashed; drawn only where the prediction differs visibly.
+  if (d.x_access > 0 && std::hypot(a.px(d.x_access) - xp, a.py(d.y_access) - yp) > 1)
+    s += fmt::format("    <circle class=\"predicted-access\" cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"6\" fill=\"white\" stroke=\"{}\" "
+                     "stroke-width=\"2\" stroke-dasharray=\"3 2\"/>\n",
+                     a.px(d.x_access), a.py(d.y_access), c);
+  if (d.measured) {
+    // One dot per level at the same achieved FLOP/s, joined by a thin line: where the kernel ran at
+    // each level of the hierarchy.
+    double lo = 0, hi = 0;
+    for (double x : d.x_level)
+      if (x > 0) lo = lo > 0 ? std::min(lo, x) : x, hi = std::max(hi, x);
+    if (hi > lo && lo > 0)
+      s += fmt::format("    <line class=\"level-span\" x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"{}\" stroke-width=\"1\" stroke-opacity=\"0.5\"/>\n",
+                       a.px(lo), a.py(d.y_meas), a.px(hi), a.py(d.y_meas), c);
+    for (const model::memory_level l : model::memory_levels) {
+      const double x = d.x_level[static_cast<std::size_t>(l)];
+      if (x <= 0) continue;
+      s += "    " + level_marker(l, a.px(x), a.py(d.y_meas), 4, c,
+                                 fmt::format("class=\"level-dot\" data-level=\"{}\" stroke=\"{}\" stroke-width=\"1.5\" fill-opacity=\"0.35\"",
+                                             model::name(l), level_color(l))) + "\n";
     }
-    s += "  </g>\n";
+    const double xm = a.px(d.x_meas), ym = a.py(d.y_meas);
+    const double len = std::hypot(xm - xp, ym - yp);
+    if (len > 14) {  // stop the arrow at the circles' edges
+      const double ux = (xm - xp) / len, uy = (ym - yp) / len;
+      s += fmt::format("    <line class=\"arrow\" x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"#444\" stroke-width=\"1.5\" marker-end=\"url(#arrow)\"/>\n",
+                       xp + 7 * ux, yp + 7 * uy, xm - 7 * ux, ym - 7 * uy);
+    }
+    s += fmt::format("    <circle class=\"measured\" cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"6\" fill=\"{}\"/>\n", xm, ym, c);
   }
-  s += "</g>\n";
+  s += "  </g>\n";
+  return s;
+}
 
-  // Labels above the dots, with a white halo; a thin leader line where a label moved off its dot.
-  s += "<g id=\"labels\" paint-order=\"stroke\" stroke=\"white\" stroke-width=\"3\" stroke-linejoin=\"round\">\n";
+/// Labels above the dots, with a white halo; a thin leader line where a label moved off its dot.
+std::string dot_labels(const std::vector<placed_label>& labels) {
+  std::string s = "<g id=\"labels\" paint-order=\"stroke\" stroke=\"white\" stroke-width=\"3\" stroke-linejoin=\"round\">\n";
   for (const placed_label& l : labels) {
     const std::string c = color(l.status);
     if (l.leader) {
@@ -556,9 +588,13 @@ std::string to_svg(const run_report& run) {
                      c, l.anchor_end ? " text-anchor=\"end\"" : "", xml_escape(l.text));
   }
   s += "</g>\n";
+  return s;
+}
 
-  // Legend.
-  const double lx = legend_x;
+/// The legend: each marker and roof drawn, the panel below, what is not drawn.
+std::string legend(const chart_content& content, const canvas& k, const model::peaks& peaks) {
+  std::string s;
+  const double lx = k.legend_x;
   double ly = top + 10;
   s += "<g id=\"legend\">\n";
   s += fmt::format("  <text x=\"{}\" y=\"{}\" font-weight=\"bold\">legend</text>\n", lx, ly);
@@ -566,7 +602,7 @@ std::string to_svg(const run_report& run) {
   s += fmt::format("  <circle cx=\"{}\" cy=\"{}\" r=\"6\" fill=\"white\" stroke=\"#444\" stroke-width=\"2\"/><text x=\"{}\" y=\"{}\">predicted (compulsory bytes, t_min)</text>\n",
                    lx + 6, ly, lx + 18, ly + 4);
   ly += 20;
-  if (std::any_of(dots.begin(), dots.end(), [](const dot& d) { return d.x_access > 0; })) {
+  if (std::any_of(content.dots.begin(), content.dots.end(), [](const dot& d) { return d.x_access > 0; })) {
     s += fmt::format("  <circle cx=\"{}\" cy=\"{}\" r=\"6\" fill=\"white\" stroke=\"#444\" stroke-width=\"2\" stroke-dasharray=\"3 2\"/>"
                      "<text x=\"{}\" y=\"{}\">predicted with the access pattern (DRAM)</text>\n",
                      lx + 6, ly, lx + 18, ly + 4);
@@ -597,22 +633,40 @@ std::string to_svg(const run_report& run) {
   s += fmt::format("  <line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#8250df\" stroke-width=\"2.5\"/><text x=\"{}\" y=\"{}\">compute roof, ridge dashed</text>\n",
                    lx, ly, lx + 12, ly, lx + 18, ly + 4);
   ly += 20;
-  if (!movers.empty()) {
+  if (!content.movers.empty()) {
     s += fmt::format("  <text x=\"{}\" y=\"{}\" fill=\"#555\">{} without FLOPs: panel below</text>\n", lx, ly + 4,
-                     movers.size() == 1 ? std::string("1 kernel") : fmt::format("{} kernels", movers.size()));
+                     content.movers.size() == 1 ? std::string("1 kernel") : fmt::format("{} kernels", content.movers.size()));
     ly += 20;
   }
   ly += 8;
-  if (!not_drawn_lines.empty()) {
+  if (!k.not_drawn_lines.empty()) {
     s += fmt::format("  <text x=\"{}\" y=\"{}\" font-weight=\"bold\">not drawn</text>\n", lx, ly);
-    for (const auto& n : not_drawn_lines) {
+    for (const auto& n : k.not_drawn_lines) {
       ly += 16;
       s += fmt::format("  <text x=\"{}\" y=\"{}\" font-size=\"11\">{}</text>\n", lx, ly, xml_escape(n));
     }
   }
   s += "</g>\n";
 
-  s += data_movement(movers, panel, width);
+  return s;
+}
+
+}  // namespace
+
+std::string to_svg(const run_report& run) {
+  const chart_content content = collect(run);
+  const axes a = axes_for(content, run.peaks);
+  const std::vector<placed_label> labels = place_labels(content.dots, a);
+  const canvas k = canvas_for(run, content, labels);
+  std::string s = svg_head(k);
+  s += grid_and_axes(a);
+  s += roofs(run.peaks, content.modes, a);
+  s += "<g id=\"kernels\">\n";
+  for (const dot& d : content.dots) s += kernel_dots(d, a);
+  s += "</g>\n";
+  s += dot_labels(labels);
+  s += legend(content, k, run.peaks);
+  s += data_movement(content.movers, k.panel, k.width);
   s += "</svg>\n";
   return s;
 }

@@ -5,6 +5,7 @@
 #include <cuda_runtime.h>
 
 #include <chrono>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -79,6 +80,12 @@ class verify_session {
   enum class groups { core, all };
   void ensure_profiler(groups wanted);
   std::optional<cupti::config> make_group(const char* group, std::vector<std::string> metrics);
+  /// measure()'s counting step (measure.cu); @p fault: the message a faulted launch left (empty: none).
+  bool count(const case_definition& c, int launches, const std::function<result<void>()>& prepare,
+             const std::function<result<void>()>& launch, const std::string& fault, counter_values& k);
+  /// measure()'s timing step (measure.cu); a fault is said in @p fault.
+  void time_cold_runs(const case_definition& c, const launcher& l, const std::function<result<void>()>& prepare,
+                      std::string& fault, timing_values& t);
 
   verify_options options_;
   bool device_ready_ = false;

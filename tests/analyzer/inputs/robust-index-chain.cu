@@ -34,5 +34,5 @@ __global__ void chain(char *x) {
   long long a27 = (a26 + a26) + (a26 + a26);
   long long a28 = (a27 + a27) + (a27 + a27);
   long long a29 = (a28 + a28) + (a28 + a28);
-  x[a29] = 0;  // warning: stride 288230376151711744 elements of 1 byte, 32x the traffic
+  x[a29] = 0;  // expected-warning@:3 {{store through 'x' is not unit-stride in 'threadIdx.x'; stride 288230376151711744 elements of 1 byte: a warp moves 1024 bytes in 32 sectors for 32 bytes used (32x the traffic) [rooflint-uncoalesced]}} expected-note {{the index's coefficient of 'threadIdx.x' is '288230376151711744'; consecutive lanes should touch consecutive elements}}
 }

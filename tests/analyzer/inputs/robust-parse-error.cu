@@ -2,4 +2,4 @@
 // with --allow-parse-errors the file is a warning and the run exits 0.
 #include "cuda_mock.h"
 
-__global__ void broken(float *x) { x[threadIdx.x] = undeclared_in_clang; }  // line 5, column 53
+__global__ void broken(float *x) { x[threadIdx.x] = undeclared_in_clang; }  // expected-error@:53 {{use of undeclared identifier 'undeclared_in_clang'}}

@@ -5,7 +5,7 @@ using namespace rooflint::dsl;
 
 rooflint::dsl::spec make_spec_at_run_time();
 
-// Line 9, column 27: error: cannot evaluate spec 'runtime_spec'; its initializer is not a constant expression ...
+// expected-error@+1:27 {{cannot evaluate spec 'runtime_spec'; its initializer is not a constant expression (declare it 'constexpr') [rooflint-spec-evaluation]}}
 const rooflint::dsl::spec runtime_spec = make_spec_at_run_time();
 
 // No diagnostic: a spec parameter of a function is not a spec declaration.

@@ -42,7 +42,8 @@ std::optional<CudaVersion> readToolkitVersion(llvm::StringRef ToolkitPath);
 /// The directory of the in-memory headers the analyzer supplies.
 inline constexpr llvm::StringLiteral VirtualIncludeDir = "/rooflint-virtual/include";
 
-/// @return In-memory files (path, contents) every run maps: the empty texture_fetch_functions.h.
+/// @return In-memory files (path, contents) every run maps: the empty texture_fetch_functions.h, the
+/// compat header, the empty main file of the precompiled CUDA prefix (PchCache.h).
 const std::vector<std::pair<std::string, std::string>> &virtualFiles();
 
 /// @return Whether @p File is CUDA by its extension (.cu, .cuh).

@@ -24,6 +24,7 @@
 
 #include <array>
 #include <cstdint>
+#include <string_view>
 #include <type_traits>
 
 #include "rooflint/dsl/name.h"
@@ -37,6 +38,16 @@ enum class size_source : std::uint8_t {
   grid_dim,   ///< gridDim.{x,y,z} of the launch
   block_dim,  ///< blockDim.{x,y,z} of the launch
 };
+
+/// @return The manifest's spelling of @p s (launch_sizes[].source).
+constexpr std::string_view name(size_source s) {
+  switch (s) {
+    case size_source::argument: return "argument";
+    case size_source::grid_dim: return "grid_dim";
+    case size_source::block_dim: return "block_dim";
+  }
+  return "unknown";
+}
 
 /// One dimension's size at a launch: value(source, index) * multiplier / divisor (exact).
 struct launch_size {
@@ -54,6 +65,16 @@ enum class binding_kind : std::uint8_t {
   kernel,  ///< one __global__ function: kernel<f>(...).sizes(...)
   region,  ///< a region of kernels (region.h): region<k1, k2>(...).sizes<I>(...), read at the I-th kernel (site)
 };
+
+/// @return The manifest's spelling of @p k (launch.kind).
+constexpr std::string_view name(binding_kind k) {
+  switch (k) {
+    case binding_kind::none: return "none";
+    case binding_kind::kernel: return "kernel";
+    case binding_kind::region: return "region";
+  }
+  return "unknown";
+}
 
 /// How a spec's sizes are read from what runs. Plain data: the analyzer writes it into the manifest.
 struct launch_binding {
