@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fmt/format.h>
 #include <map>
 #include <nlohmann/json.hpp>
 
@@ -80,11 +81,7 @@ result<std::vector<baseline_case>> compare_baseline(const run_report& current, c
 }
 
 namespace {
-std::string percent(double fraction) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.1f%%", fraction * 100);
-  return text;
-}
+std::string percent(double fraction) { return fmt::format("{:.1f}%", fraction * 100); }
 }  // namespace
 
 std::vector<std::pair<std::string, finding>> baseline_findings(const std::vector<baseline_case>& cases) {

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstring>
 #include <filesystem>
+#include <fmt/format.h>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -411,10 +412,7 @@ dsl::launch_values launch_values_from(const manifest_kernel& k, void* const* ker
 std::string sizes_text(const dsl::spec& spec, const dsl::sizes& s) {
   std::string out;
   for (int i = 0; i < spec.dim_count; ++i) {
-    std::ostringstream n;
-    n.precision(17);
-    n << s.values[i];
-    out += (out.empty() ? "" : ", ") + std::string(spec.dims[i].name.view()) + "=" + n.str();
+    out += fmt::format("{}{}={:.17g}", out.empty() ? "" : ", ", spec.dims[i].name.view(), s.values[i]);
   }
   return out;
 }

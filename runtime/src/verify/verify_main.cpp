@@ -40,7 +40,7 @@ namespace rooflint::runtime {
 namespace {
 
 void progress(const verify_options& o, const std::string& line) {
-  if (o.progress) std::fprintf(stderr, "rooflint-verify: %s\n", line.c_str());
+  if (o.progress) fmt::print(stderr, "rooflint-verify: {}\n", line);
 }
 
 bool write_all(int fd, const std::string& text) {
@@ -424,8 +424,7 @@ int verify_main(int argc, char** argv) {
     if (!cases) return usage_error(cases.err().message);
     for (const case_definition* c : *cases) {
       const std::string sizes = dsl::sizes_text(c->sizes);
-      std::printf("%s  kernel '%s'  %s  %s:%d\n", c->name.c_str(), std::string(c->spec->kernel_name.view()).c_str(),
-                  sizes.c_str(), c->file.c_str(), c->line);
+      fmt::print("{}  kernel '{}'  {}  {}:{}\n", c->name, c->spec->kernel_name.view(), sizes, c->file, c->line);
     }
     return exit_passed;
   }
