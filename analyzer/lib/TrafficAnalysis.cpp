@@ -58,6 +58,9 @@ template <class Range, class TermFn> std::optional<Poly> sumPoly(const Range &Op
 }
 
 
+/// |V| without overflow (INT64_MIN has no int64 magnitude).
+std::uint64_t magnitude(std::int64_t V) { return V < 0 ? 0 - static_cast<std::uint64_t>(V) : static_cast<std::uint64_t>(V); }
+
 /// A / B and A % B are defined: B is not 0, and not -1 with A the most negative value (x86 traps).
 bool signedDivisible(std::int64_t A, std::int64_t B) {
   return B != 0 && !(B == -1 && A == std::numeric_limits<std::int64_t>::min());
@@ -778,11 +781,17 @@ TrafficAccess KernelAnalysis::describe(const Group &G) {
     }
     // A load whose lane walks its own chunk (at most a 128-byte line) in steps smaller than the chunk:
     // the warp's next iterations use the rest of the sectors it fetched, kept in L1.
-    if (!G.Store && Constant && A.LoopStepBytes != 0) {
-      const std::int64_t Chunk = std::abs(constantTerm(*Coef));
-      if (std::abs(A.LoopStepBytes) < Chunk && Chunk <= 128) A.ReusedInL1 = true;
+    const std::uint64_t Step = magnitude(A.LoopStepBytes);
+    if (!G.Store && Constant && Step != 0) {
+      const std::uint64_t Chunk = magnitude(constantTerm(*Coef));
+      if (Step < Chunk && Chunk <= 128) A.ReusedInL1 = true;
     }
-    if (!G.Store && A.LoopStepBytes != 0 && std::abs(A.LoopStepBytes) < 32) A.WalksOwnSectors = true;
+    // Steps under a sector reuse it in the next iterations, if there are any: a loop known to run
+    // fewer than 32 / step times leaves the rest of each sector unread.
+    if (!G.Store && Step != 0 && Step < 32) {
+      const unsigned Trips = L ? SE.getSmallConstantTripCount(L) : 0;
+      A.WalksOwnSectors = Trips == 0 || std::uint64_t(Trips) * Step >= 32;
+    }
   } else {
     std::vector<std::int64_t> Lanes(NLanes);
     bool Ok = true;
@@ -821,9 +830,14 @@ TrafficAccess KernelAnalysis::describe(const Group &G) {
 /// thread takes one of them.
 unsigned KernelAnalysis::sequentialPasses(const std::set<const Loop *> &Loops) const {
   const std::vector<const Loop *> List(Loops.begin(), Loops.end());
-  std::vector<unsigned> Chain(List.size(), 0);  // the longest chain ending at each loop, 0: not yet known
-  const std::function<unsigned(std::size_t)> chainTo = [&](std::size_t I) {
+  // The longest chain ending at each loop; 0: not yet known. Loops that reach each other (irreducible
+  // control flow, which LoopInfo leaves without an enclosing loop) are cut where the cycle closes.
+  constexpr unsigned InProgress = ~0u;
+  std::vector<unsigned> Chain(List.size(), 0);
+  const std::function<unsigned(std::size_t)> chainTo = [&](std::size_t I) -> unsigned {
+    if (Chain[I] == InProgress) return 0;
     if (Chain[I]) return Chain[I];
+    Chain[I] = InProgress;
     unsigned Best = 1;
     for (std::size_t J = 0; J < List.size(); ++J)
       if (J != I && isPotentiallyReachable(List[J]->getHeader(), List[I]->getHeader(), nullptr, &DT, &LI))

@@ -227,7 +227,7 @@ inline constexpr auto row_pointer_spec =
 // The three-pass softmax at a cached, a partly cached and an uncached size (the spec in reread.cu,
 // worked out there): C = 512: 2 KiB rows, 8 blocks of 256 threads per SM: 16 KiB within 1/8 of L1: 1x
 // (a remark); C = 4096: 128 KiB per SM, part within L1, 16.5 MiB within L2: a warning that says so;
-// C = 50257: 196 KiB rows, 1.53 MiB per SM, 203 MiB on 132 SMs, over L2 (60 MiB): 3x at DRAM.
+// C = 50257: 196 KiB rows, 1.53 MiB per SM, 202 MiB on 132 SMs, over L2 (60 MiB): 3x at DRAM.
 TEST(TrafficCorpus, PredictsTheThreePassReReadAtACachedAndAnUncachedSize) {
   const std::string Code = readCorpus("reread.cu");
   const auto Three = [](const AnalysisRun &R) {

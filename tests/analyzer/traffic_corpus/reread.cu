@@ -52,7 +52,7 @@ __global__ void read_then_write(const float* x, float* y, int C) {  // passes: 1
 // At C = 4096 (the test's middle size) 16 KiB a row, 128 KiB per SM: part within L1 (the H200 read 2.22x
 // at L2 on this kernel), L2 not predicted; 132 * 128 KiB = 16.5 MiB within 0.4 of L2 (24 MiB): 1x at
 // DRAM. At C = 50257 (the other size) 196 KiB a row, 1.53 MiB per SM: over L1, and 132 SMs * 1.53 MiB =
-// 203 MiB over L2 (60 MiB): 3x at DRAM.
+// 202 MiB over L2 (60 MiB): 3x at DRAM.
 #include "rooflint/dsl.h"
 namespace reread_specs {
 using namespace rooflint::dsl;
