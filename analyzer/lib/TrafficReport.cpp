@@ -217,7 +217,8 @@ void predictTraffic(const KernelTraffic &T, const FunctionDecl &Kernel, KernelRe
     double L1 = 1, L2 = 1;
     bool Known = true, Coalesced = true;
     unsigned Missing = 0;  // grid indices along which a load of the tensor is re-read
-    std::string Basis = "every access coalesced", L1Basis = Basis, UnknownBasis;
+    const std::string AllCoalesced = "every access coalesced";
+    std::string Basis = AllCoalesced, L1Basis = Basis, UnknownBasis;
     unsigned Seen = 0;
     for (const TrafficAccess &A : T.Accesses) {
       if (A.Param != TI.arg) continue;
@@ -237,7 +238,7 @@ void predictTraffic(const KernelTraffic &T, const FunctionDecl &Kernel, KernelRe
       if (A.ReusedInL1 || A.Amplification <= 1) continue;
       if (A.WalksOwnSectors) {
         // L1 serves the rest of each fetched sector to the lane's next iterations: 1x at L2 and DRAM.
-        if (Basis == "every access coalesced")
+        if (Basis == AllCoalesced)  // only while no other access has named the basis
           Basis = Why + "; each lane's next iterations read the rest of its sectors (" +
                   std::to_string(std::abs(A.LoopStepBytes)) + " bytes an iteration), which L1 serves";
         continue;
