@@ -1,14 +1,14 @@
 # Install rules and the relocatable CMake package (find_package(rooflint CONFIG)).
 #
-#   <prefix>/include/rooflint/...            public headers: model, dsl, ceilings file, runtime
-#   <prefix>/lib/librooflint_*.a             rooflint::ceilings_file, rooflint::runtime
+#   <prefix>/include/rooflint/...            public headers: model, dsl, files, runtime
+#   <prefix>/lib/librooflint_*.a             rooflint::files, rooflint::runtime
 #   <prefix>/bin/rooflint, rooflint-ceilings, rooflint-verify, rooflint-summary (those that are built)
 #   <prefix>/lib/cmake/rooflint/             rooflintConfig.cmake, rooflintConfigVersion.cmake, the
 #                                            exported targets, RooflintAnalyze.cmake, RooflintCuda20.cmake
 #
 # Three export sets, so that each part asks only for what it needs when found (see rooflintConfig.cmake.in):
-#   rooflintTargets          rooflint::model, rooflint::dsl (header-only, std only), rooflint::ceilings_file,
-#                            rooflint::io (which ceilings_file and the runtime link)
+#   rooflintTargets          rooflint::model, rooflint::dsl (header-only, std only), rooflint::files (the
+#                            manifest, the ceilings file, the writer of every output; static, no dependency)
 #   rooflintRuntimeTargets   rooflint::runtime (needs the CUDA toolkit: find_dependency(CUDAToolkit))
 #   rooflintAnalyzerTargets  rooflint::analyzer (an imported executable)
 # Paths inside are relative to the prefix (install(EXPORT) computes _IMPORT_PREFIX), so the prefix can move.
@@ -18,12 +18,13 @@ set(ROOFLINT_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/rooflint CACHE STRIN
     "Where the rooflint CMake package is installed, relative to the prefix")
 set(rooflint_package_files ${CMAKE_CURRENT_LIST_DIR}/RooflintAnalyze.cmake ${CMAKE_CURRENT_LIST_DIR}/RooflintCuda20.cmake)
 
-install(DIRECTORY ${PROJECT_SOURCE_DIR}/dsl/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} COMPONENT rooflint_dev)
+foreach(part model dsl files)
+  install(DIRECTORY ${PROJECT_SOURCE_DIR}/${part}/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} COMPONENT rooflint_dev)
+endforeach()
 set_target_properties(rooflint_model PROPERTIES EXPORT_NAME model)
 set_target_properties(rooflint_dsl PROPERTIES EXPORT_NAME dsl)
-set_target_properties(rooflint_ceilings_file PROPERTIES EXPORT_NAME ceilings_file)
-set_target_properties(rooflint_io PROPERTIES EXPORT_NAME io)  # outputs whole or not at all (dsl/src/atomic_file.cpp)
-install(TARGETS rooflint_model rooflint_dsl rooflint_ceilings_file rooflint_io EXPORT rooflintTargets
+set_target_properties(rooflint_files PROPERTIES EXPORT_NAME files)
+install(TARGETS rooflint_model rooflint_dsl rooflint_files EXPORT rooflintTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT rooflint_dev)
 install(EXPORT rooflintTargets NAMESPACE rooflint:: DESTINATION ${ROOFLINT_INSTALL_CMAKEDIR} COMPONENT rooflint_dev)
 

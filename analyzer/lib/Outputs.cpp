@@ -12,7 +12,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/xxhash.h"
 #include "rooflint/dsl/formula.h"
-#include "rooflint/io/atomic_file.h"
+#include "rooflint/files/atomic_file.h"
 
 namespace rooflint::analyzer {
 namespace {

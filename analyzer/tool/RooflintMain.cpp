@@ -37,9 +37,7 @@
 #include "rooflint/analyzer/Outputs.h"
 #include "rooflint/analyzer/PchCache.h"
 #include "rooflint/model/peaks_table.h"
-#ifdef ROOFLINT_HAVE_CEILINGS_FILE
-#include "rooflint/ceilings/ceilings_file.h"
-#endif
+#include "rooflint/files/ceilings_file.h"
 
 using namespace llvm;
 using namespace rooflint;
@@ -201,16 +199,11 @@ void printVersion(raw_ostream &OS) {
 Expected<model::peaks> choosePeaks(int &Code) {
   if (!Ceilings.empty()) {
     Code = BadPeaks;
-#ifdef ROOFLINT_HAVE_CEILINGS_FILE
     static std::optional<ceilings::ceilings_file> File;  // the peaks view its device name
     std::string Error;
     File = ceilings::load(Ceilings, Error);
     if (!File) return createStringError(inconvertibleErrorCode(), "cannot use ceilings file '" + Ceilings + "': " + Error);
     return File->peaks();
-#else
-    return createStringError(inconvertibleErrorCode(),
-                             "this rooflint was built without the ceilings file reader; use --gpu NAME");
-#endif
   }
   Code = Usage;
   if (auto P = model::find_peaks(Gpu)) return *P;

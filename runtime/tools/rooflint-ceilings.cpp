@@ -17,7 +17,7 @@
 
 #include "ceilings/ceilings.h"
 #include "cli.h"
-#include "rooflint/io/atomic_file.h"
+#include "rooflint/files/atomic_file.h"
 #include "rooflint/runtime/ceilings_check.h"
 
 namespace {

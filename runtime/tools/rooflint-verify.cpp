@@ -25,8 +25,8 @@
 #include <vector>
 
 #include "cli.h"
-#include "rooflint/ceilings/ceilings_file.h"
-#include "rooflint/io/atomic_file.h"
+#include "rooflint/files/ceilings_file.h"
+#include "rooflint/files/atomic_file.h"
 #include "rooflint/runtime/inject.h"
 #include "rooflint/runtime/report.h"
 

@@ -6,7 +6,7 @@ set -uo pipefail
 
 case_name=$1 rooflint=$2 summary=$3 src=$4
 inputs=$src/tests/analyzer/inputs
-flags=(-std=c++20 "-I$src/dsl/include" "-I$inputs" -nocudainc -nocudalib)
+flags=(-std=c++20 "-I$src/dsl/include" "-I$src/model/include" "-I$inputs" -nocudainc -nocudalib)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 1
@@ -167,7 +167,7 @@ case_header_filter() {
   cp "$inputs/cuda_mock.h" inc/
   sed -n '1,20p' "$inputs/rooflint-uncoalesced.cu" | sed '1s|.*|#pragma once|' > inc/kernels.cuh
   printf '#include "kernels.cuh"\n__global__ void own(float* y, int n) { y[threadIdx.x * 2] = 0; }\n' > main.cu
-  local f=(-std=c++20 "-I$src/dsl/include" -Iinc -nocudainc -nocudalib)
+  local f=(-std=c++20 "-I$src/dsl/include" "-I$src/model/include" -Iinc -nocudainc -nocudalib)
   run 0 main.cu -- "${f[@]}"
   has "kernels.cuh:8:5: warning"
   has "main.cu:2:40: warning"
@@ -190,7 +190,7 @@ case_jobs_match_a_sequential_run() {
   printf '#include "kernels.cuh"\n' > a.cu
   printf '#include "kernels.cuh"\n' > b.cu
   local files=(a.cu b.cu "$inputs"/rooflint-*.cu)
-  local f=(-std=c++20 "-I$src/dsl/include" -Iinc "-I$inputs" -nocudainc -nocudalib)
+  local f=(-std=c++20 "-I$src/dsl/include" "-I$src/model/include" -Iinc "-I$inputs" -nocudainc -nocudalib)
   run 1 -j 1 --manifest m1.json --sarif s1.sarif "${files[@]}" -- "${f[@]}"
   mv out out1; mv err err1
   run 1 -j 4 --manifest m4.json --sarif s4.sarif "${files[@]}" -- "${f[@]}"

@@ -10,7 +10,7 @@
 #include <sstream>
 #include <string>
 
-#include "rooflint/diagnostics.h"
+#include "rooflint/files/diagnostics.h"
 
 namespace fs = std::filesystem;
 using namespace rooflint;

@@ -235,7 +235,7 @@ AnalysisRun analyze(const std::string &Code, const std::string &FileName, const 
 
   CudaEnvironment Env = detectEnvironment();
   std::vector<std::string> Args{"clang++", "-std=c++20", "-fsyntax-only", "-I" ROOFLINT_DSL_INCLUDE,
-                                "-I" ROOFLINT_ANALYZER_INPUTS};
+                                "-I" ROOFLINT_MODEL_INCLUDE, "-I" ROOFLINT_ANALYZER_INPUTS};
   if (!Options.RealToolkit) {
     Env.ToolkitPath.clear();
     Args.push_back("-nocudainc");

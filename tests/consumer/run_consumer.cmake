@@ -72,7 +72,7 @@ if(STEP STREQUAL "install")
     fail("cmake --install failed:\n${OUTPUT}")
   endif()
   file(RENAME ${WORK}/stage ${prefix})
-  foreach(file include/rooflint/dsl.h include/rooflint/runtime/verify.h include/rooflint/ceilings/ceilings_file.h
+  foreach(file include/rooflint/dsl.h include/rooflint/runtime/verify.h include/rooflint/files/ceilings_file.h
                bin/rooflint bin/rooflint-ceilings lib/cmake/rooflint/rooflintConfig.cmake
                lib/cmake/rooflint/rooflintConfigVersion.cmake lib/cmake/rooflint/RooflintAnalyze.cmake)
     if(NOT EXISTS ${prefix}/${file})

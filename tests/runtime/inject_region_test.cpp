@@ -4,7 +4,7 @@
 //
 // data/inject-region.manifest.json was written by this tree's analyzer (2026-12-01):
 //   build/analyzer/rooflint --manifest tests/runtime/data/inject-region.manifest.json \
-//     tests/runtime/data/inject-region.cu -- -std=c++20 -Idsl/include -Itests/analyzer/inputs -nocudainc -nocudalib
+//     tests/runtime/data/inject-region.cu -- -std=c++20 -Idsl/include -Imodel/include -Itests/analyzer/inputs -nocudainc -nocudalib
 
 #include <gtest/gtest.h>
 

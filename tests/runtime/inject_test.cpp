@@ -4,7 +4,7 @@
 //
 // data/inject-example.manifest.json (and data/real-kernels.manifest.json, from real-kernels.cu) was written by this tree's analyzer (2026-12-01):
 //   build/analyzer/rooflint --manifest tests/runtime/data/inject-example.manifest.json \
-//     tests/runtime/data/inject-example.cu -- -std=c++20 -Idsl/include -Itests/analyzer/inputs -nocudainc -nocudalib
+//     tests/runtime/data/inject-example.cu -- -std=c++20 -Idsl/include -Imodel/include -Itests/analyzer/inputs -nocudainc -nocudalib
 
 #include <gtest/gtest.h>
 #include <unistd.h>

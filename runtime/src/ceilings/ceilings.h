@@ -17,7 +17,7 @@
 #include <string_view>
 #include <vector>
 
-#include "rooflint/ceilings/ceilings_file.h"
+#include "rooflint/files/ceilings_file.h"
 #include "support/clock_state.h"
 #include "rooflint/runtime/device.h"
 #include "rooflint/runtime/result.h"

@@ -7,7 +7,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
-#include "rooflint/diagnostics.h"
+#include "rooflint/files/diagnostics.h"
 #include "rooflint/runtime/inject.h"
 
 namespace rooflint::runtime::inject {

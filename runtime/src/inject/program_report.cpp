@@ -7,7 +7,7 @@
 #include <map>
 #include <span>
 
-#include "rooflint/diagnostics.h"
+#include "rooflint/files/diagnostics.h"
 #include "rooflint/runtime/inject.h"
 
 namespace rooflint::runtime::inject {

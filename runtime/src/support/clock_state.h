@@ -15,7 +15,7 @@
 #include <thread>
 #include <vector>
 
-#include "rooflint/ceilings/ceilings_file.h"
+#include "rooflint/files/ceilings_file.h"
 #include "support/nvml.h"
 
 namespace rooflint::runtime {

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <string>
 
-#include "rooflint/diagnostics.h"
+#include "rooflint/files/diagnostics.h"
 #include "rooflint/dsl/formula.h"
 #include "rooflint/model/describe.h"
 #include "rooflint/runtime/comparison.h"

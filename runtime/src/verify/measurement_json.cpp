@@ -11,7 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "rooflint/io/atomic_file.h"
+#include "rooflint/files/atomic_file.h"
 #include "verify/json_detail.h"
 #include "verify/measurement_json.h"
 

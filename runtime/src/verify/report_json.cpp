@@ -2,7 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "rooflint/io/atomic_file.h"
+#include "rooflint/files/atomic_file.h"
 #include "rooflint/runtime/report.h"
 #include "verify/json_detail.h"
 

@@ -22,15 +22,15 @@
 #include <fmt/format.h>
 #include <range/v3/view/transform.hpp>
 
-#include "rooflint/diagnostics.h"
-#include "rooflint/ceilings/ceilings_file.h"
+#include "rooflint/files/diagnostics.h"
+#include "rooflint/files/ceilings_file.h"
 #include "rooflint/dsl/formula.h"
 #include "rooflint/model/describe.h"
 #include "rooflint/model/peaks_table.h"
 #include "rooflint/runtime/ceilings_check.h"
 #include "rooflint/runtime/report.h"
 #include "cli.h"
-#include "rooflint/io/atomic_file.h"
+#include "rooflint/files/atomic_file.h"
 #include "rooflint/runtime/verify.h"
 #include "verify/measurement_json.h"
 #include "verify/session.h"

@@ -18,7 +18,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/Regex.h"
-#include "rooflint/diagnostics.h"
+#include "rooflint/files/diagnostics.h"
 
 namespace rooflint::analyzer {
 

@@ -8,7 +8,7 @@
 
 #include <string>
 
-#include "rooflint/ceilings/ceilings_file.h"
+#include "rooflint/files/ceilings_file.h"
 #include "rooflint/runtime/device.h"
 #include "rooflint/runtime/result.h"
 

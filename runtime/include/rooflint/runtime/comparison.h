@@ -27,7 +27,7 @@
 #include <string_view>
 #include <vector>
 
-#include "rooflint/ceilings/ceilings_file.h"
+#include "rooflint/files/ceilings_file.h"
 #include "rooflint/dsl.h"
 #include "rooflint/model/peaks.h"
 #include "rooflint/model/roofline.h"

@@ -6,7 +6,7 @@
 #include <cstddef>
 #include <string>
 
-#include "rooflint/ceilings/ceilings_file.h"
+#include "rooflint/files/ceilings_file.h"
 #include "rooflint/runtime/result.h"
 
 namespace rooflint::runtime {

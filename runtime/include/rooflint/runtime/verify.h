@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "rooflint/ceilings/ceilings_file.h"
+#include "rooflint/files/ceilings_file.h"
 #include "rooflint/model/peaks.h"
 #include "rooflint/runtime/comparison.h"
 #include "rooflint/runtime/measurement.h"

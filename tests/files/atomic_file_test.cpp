@@ -17,7 +17,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "rooflint/io/atomic_file.h"
+#include "rooflint/files/atomic_file.h"
 #include "io_limits.h"
 
 namespace fs = std::filesystem;

@@ -1,7 +1,7 @@
 // Output files written whole or not at all (atomic_file.h): a temporary file beside the target,
 // written, fsync'ed, closed and renamed over it; every step's failure names the file and errno's text.
 
-#include "rooflint/io/atomic_file.h"
+#include "rooflint/files/atomic_file.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>

@@ -5,7 +5,7 @@
 /// every known key) and lenient about keys it does not know, so that a newer writer of the same version
 /// can add fields. Every error names the key by its JSON pointer ("'/compute/fp32_simt/flops_per_s'").
 
-#include "rooflint/ceilings/ceilings_file.h"
+#include "rooflint/files/ceilings_file.h"
 
 #include <charconv>
 #include <cstdint>
@@ -14,7 +14,7 @@
 #include <sstream>
 
 #include <nlohmann/json.hpp>
-#include "rooflint/io/atomic_file.h"
+#include "rooflint/files/atomic_file.h"
 
 namespace rooflint::ceilings {
 

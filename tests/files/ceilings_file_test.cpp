@@ -1,7 +1,7 @@
 /// Tests of the ceilings file (dsl/src/ceilings_file.cpp): round trip, rejection of bad files with
 /// what and where, and the model's peaks and ridge from a recorded file. Host only: no GPU, no CUDA.
 
-#include "rooflint/ceilings/ceilings_file.h"
+#include "rooflint/files/ceilings_file.h"
 
 #include <gtest/gtest.h>
 
