@@ -49,7 +49,7 @@ files=("$@")
 if [[ ${#files[@]} -eq 0 ]]; then
   files=(examples/*/*.cu "$work/cub_include.cu")
 fi
-flags=(-std=c++20 -Idsl/include -Imodel/include -Iruntime/include -Iexamples)
+flags=(-std=c++20 -Idsl/include -Imodel/include -Ifiles/include -Iruntime/include -Iexamples)
 
 # best-of-3 "seconds MB" of a command; with FRESH=DIR, DIR is removed before each run (a cold cache).
 measure() {

@@ -17,7 +17,7 @@ if [[ ! -f $cuda/include/cuda_runtime.h ]]; then
   exit 77
 fi
 
-flags=(-std=c++20 "-I$src/dsl/include" "-I$src/model/include" "-I$src/runtime/include" "-I$src/examples"
+flags=(-std=c++20 "-I$src/dsl/include" "-I$src/model/include" "-I$src/files/include" "-I$src/runtime/include" "-I$src/examples"
        "-I$src/tests/analyzer/traffic_corpus" -DROOFLINT_CORPUS_REAL_CUDA)
 # Examples with a shared header, a GEMM, a multi-pass row kernel and corpus files: the prefix is the
 # same for all (one set of flags), what follows it differs.
