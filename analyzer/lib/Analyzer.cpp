@@ -350,11 +350,11 @@ void analyzeSpec(const VarDecl &VD, ASTContext &Ctx, const AnalyzerOptions &Opti
   const std::optional<ReadSpec> Read = readSpecOf(VD, Ctx, Report);
   if (!Read) return;
   const FunctionDecl *F = nullptr;
-  KernelRecord K = recordOf(VD, Ctx.getSourceManager(), *Read, Options.Peaks, F);
+  KernelRecord K = recordOf(VD, Ctx.getSourceManager(), *Read, Options.Gpu.peaks, F);
   const SourceLocation Loc = VD.getLocation();
-  reportBound(K, *Read, Options.Peaks, Loc, F, Report);
-  reportExpectation(K, Options.Peaks, Loc, Report);
-  reportDatasheetPeaks(Options.Peaks, Loc, Results, Report);
+  reportBound(K, *Read, Options.Gpu.peaks, Loc, F, Report);
+  reportExpectation(K, Options.Gpu.peaks, Loc, Report);
+  reportDatasheetPeaks(Options.Gpu.peaks, Loc, Results, Report);
   if (F) checkBinding(K.Spec, *F, VD, Report);
   if (K.IsRegion) checkRegionKernels(K, *Read, Loc, Report);
   Results.Kernels.push_back(std::move(K));
@@ -455,11 +455,14 @@ static KernelRecord *recordFor(AnalysisResults &Results, const std::string &Mang
   return nullptr;
 }
 
-/// Reports @p T and records its prediction in the kernel's spec record.
-static void traffic(const KernelTraffic &T, const FunctionDecl &F, Reporter &Report, AnalysisResults &Results) {
+/// Reports @p T and records its prediction, on @p Gpu's geometry, in the kernel's spec record.
+static void traffic(const KernelTraffic &T, const FunctionDecl &F, Reporter &Report, AnalysisResults &Results,
+                    const model::gpu &Gpu) {
   KernelRecord *Record = recordFor(Results, T.MangledName);
-  reportTraffic(T, F, Report, Record);
-  if (Record) predictTraffic(T, F, *Record);
+  reportTraffic(T, F, Report, Record, Gpu);
+  if (!Record) return;
+  predictTraffic(T, F, *Record, Gpu);
+  Record->PredictionGpu = std::string(Gpu.peaks.device);
 }
 
 void analyzeTranslationUnit(ASTContext &Ctx, const AnalyzerOptions &Options, AnalysisResults &Results,
@@ -494,7 +497,7 @@ void analyzeTranslationUnit(ASTContext &Ctx, const AnalyzerOptions &Options, Ana
     const std::string Key = key("kernel", position(SM, F->getLocation()));
     if (!Results.Seen.insert(Key).second) continue;
     Report.setGroup(Key);
-    if (const KernelTraffic *T = Device ? Device->find(mangledName(*F)) : nullptr) traffic(*T, *F, Report, Results);
+    if (const KernelTraffic *T = Device ? Device->find(mangledName(*F)) : nullptr) traffic(*T, *F, Report, Results, Options.Gpu);
     else checkCoalescing(*F, Report);
   }
   // Kernel templates: each instantiation the unit uses, from the device-side analysis.
@@ -506,7 +509,7 @@ void analyzeTranslationUnit(ASTContext &Ctx, const AnalyzerOptions &Options, Ana
       const std::string Key = key("kernel", position(SM, TD->getLocation())) + ":" + T->MangledName;
       if (!Results.Seen.insert(Key).second) continue;
       Report.setGroup(Key);
-      traffic(*T, *F, Report, Results);
+      traffic(*T, *F, Report, Results, Options.Gpu);
     }
   }
   Report.setGroup("");

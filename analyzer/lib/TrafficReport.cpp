@@ -62,7 +62,7 @@ int threadsPerBlock(const FunctionDecl &Kernel, bool &Assumed) {
 /// The rooflint-reread diagnostic of @p R: the layer condition at the spec's sizes when it gives the
 /// tensor's rows, else the re-read alone.
 void reportReRead(const ReRead &R, const KernelTraffic &T, const FunctionDecl &Kernel, Reporter &Report,
-                  const KernelRecord *Record, SourceLocation Loc) {
+                  const KernelRecord *Record, SourceLocation Loc, const model::gpu &Gpu) {
   const std::string Times = std::to_string(R.Passes);
   std::string Head = "'" + R.Tensor + "' is read " + Times + " times by kernel '" + Kernel.getNameAsString() + "' (" +
                      Times + " loops over the same addresses)";
@@ -75,13 +75,20 @@ void reportReRead(const ReRead &R, const KernelTraffic &T, const FunctionDecl &K
                                                 "spec with sizes gives: up to " + Times + "x its compulsory reads");
     return;
   }
+  const std::optional<CacheLevels> Known = CacheLevels::of(Gpu.geometry);
+  if (!Known) {
+    Report.report(DiagKind::ReRead, Loc, Head + "; whether the passes reach DRAM depends on the caches of '" +
+                                             std::string(Gpu.peaks.device) + "', whose sizes rooflint does not know: up to " +
+                                             Times + "x its compulsory reads");
+    return;
+  }
+  const CacheLevels &Levels = *Known;
   const int Dim = Tensor->shape[Tensor->rank - 1];
   const std::string DimName(Record->Spec.dims[Dim].name.view());
   const std::int64_t Size = static_cast<std::int64_t>(Record->Sizes[Dim]);
   const std::int64_t E = static_cast<std::int64_t>(model::size_bytes(Tensor->dtype));
   bool Assumed = true;
   const int Threads = threadsPerBlock(Kernel, Assumed);
-  const CacheLevels Levels;
   const LayerCondition C = layerCondition(R.Passes, Size * E, Threads, T.SharedBytes, Levels);
   std::string Message = Head + "; at " + DimName + " = " + std::to_string(Size) + " a row is " + bytesText(C.RowBytes) +
                         " and " + std::to_string(C.BlocksPerSm) + " blocks per SM (" + std::to_string(Threads) +
@@ -117,7 +124,8 @@ void reportReRead(const ReRead &R, const KernelTraffic &T, const FunctionDecl &K
 
 }  // namespace
 
-void reportTraffic(const KernelTraffic &T, const FunctionDecl &Kernel, Reporter &Report, const KernelRecord *Record) {
+void reportTraffic(const KernelTraffic &T, const FunctionDecl &Kernel, Reporter &Report, const KernelRecord *Record,
+                   const model::gpu &Gpu) {
   const SourceManager &SM = Kernel.getASTContext().getSourceManager();
   std::string Instantiation;
   if (Kernel.isTemplateInstantiation()) {
@@ -176,14 +184,23 @@ void reportTraffic(const KernelTraffic &T, const FunctionDecl &Kernel, Reporter 
   }
   for (const ReRead &R : T.ReReads) {
     const SourceLocation Loc = locationOf(SM, R.File, R.Line, R.Column);
-    if (Loc.isValid() && !SM.isInSystemHeader(Loc)) reportReRead(R, T, Kernel, Report, Record, Loc);
+    if (Loc.isValid() && !SM.isInSystemHeader(Loc)) reportReRead(R, T, Kernel, Report, Record, Loc, Gpu);
   }
 }
 
-void predictTraffic(const KernelTraffic &T, const FunctionDecl &Kernel, KernelRecord &Record) {
+void predictTraffic(const KernelTraffic &T, const FunctionDecl &Kernel, KernelRecord &Record, const model::gpu &Gpu) {
   Record.TrafficAnalysed = true;
   Record.Predicted.clear();
-  const CacheLevels Levels;
+  const std::optional<CacheLevels> Known = CacheLevels::of(Gpu.geometry);
+  if (!Known) {
+    const std::string Unknown = "the cache sizes of '" + std::string(Gpu.peaks.device) +
+                                "' are not known (neither the datasheet table nor the ceilings file gives them)";
+    for (const dsl::tensor_info &TI : Record.Spec.tensor_list())
+      if (TI.arg >= 0)
+        for (const char *Level : {"dram", "l2", "l1"}) Record.Predicted.push_back({std::string(TI.name.view()), TI.arg, Level, 0, Unknown, false});
+    return;
+  }
+  const CacheLevels &Levels = *Known;
   // The kernel's footprint at the spec's sizes: every tensor's compulsory bytes. Within L2, each sector
   // comes from DRAM once, whatever the access pattern (no eviction before the kernel ends).
   double Footprint = 0;
@@ -298,7 +315,7 @@ void predictTraffic(const KernelTraffic &T, const FunctionDecl &Kernel, KernelRe
       const int Dim = TI.shape[TI.rank - 1];
       bool Assumed = true;
       const LayerCondition C = layerCondition(R.Passes, std::int64_t(Record.Sizes[Dim]) * std::int64_t(model::size_bytes(TI.dtype)),
-                                              threadsPerBlock(Kernel, Assumed), T.SharedBytes);
+                                              threadsPerBlock(Kernel, Assumed), T.SharedBytes, Levels);
       L1 *= R.Passes;
       L2 *= C.L2Ratio;
       if (Dram > 0 && !FitsL2) Dram *= C.DramRatio;

@@ -196,17 +196,19 @@ void printVersion(raw_ostream &OS) {
      << "  LLVM version " << LLVM_VERSION_STRING << "\n";
 }
 
-Expected<model::peaks> choosePeaks(int &Code) {
+/// @return The GPU the analysis is about: the ceilings file's device (its measured peaks, the geometry it
+/// reported), else --gpu's datasheet row.
+Expected<model::gpu> chooseGpu(int &Code) {
   if (!Ceilings.empty()) {
     Code = BadPeaks;
     static std::optional<ceilings::ceilings_file> File;  // the peaks view its device name
     std::string Error;
     File = ceilings::load(Ceilings, Error);
     if (!File) return createStringError(inconvertibleErrorCode(), "cannot use ceilings file '" + Ceilings + "': " + Error);
-    return File->peaks();
+    return File->gpu();
   }
   Code = Usage;
-  if (auto P = model::find_peaks(Gpu)) return *P;
+  if (auto G = model::find_gpu(Gpu)) return *G;
   std::string Known;
   for (const auto &Row : model::datasheet_keys()) Known += (Known.empty() ? "'" : ", '") + std::string(Row.key) + "'";
   return createStringError(inconvertibleErrorCode(), "unknown GPU '" + Gpu + "'; known GPUs: " + Known);
@@ -550,13 +552,13 @@ int main(int argc, const char **argv) {
   }
 
   AnalyzerOptions Options;
-  int PeaksCode = Usage;
-  auto Peaks = choosePeaks(PeaksCode);
-  if (!Peaks) {
-    error(Color) << toString(Peaks.takeError()) << "\n";
-    return PeaksCode;
+  int GpuCode = Usage;
+  auto Chosen = chooseGpu(GpuCode);
+  if (!Chosen) {
+    error(Color) << toString(Chosen.takeError()) << "\n";
+    return GpuCode;
   }
-  Options.Peaks = *Peaks;
+  Options.Gpu = *Chosen;
   if (WorkerMode) {
     auto Settings = makeSettings(EffectiveConfig{}, *Raw);
     if (!Settings) {
@@ -570,5 +572,5 @@ int main(int argc, const char **argv) {
     error(Color) << toString(Settings.takeError()) << "\n";
     return Usage;
   }
-  return analyzeFiles(*Raw, Options.Peaks, Color, argv[0]);
+  return analyzeFiles(*Raw, Options.Gpu.peaks, Color, argv[0]);
 }

@@ -12,9 +12,11 @@
 #include <cstring>
 #include <fstream>
 #include <sstream>
+#include <type_traits>
 
 #include <nlohmann/json.hpp>
 #include "rooflint/files/atomic_file.h"
+#include "rooflint/model/peaks_table.h"
 
 namespace rooflint::ceilings {
 
@@ -36,6 +38,12 @@ json to_json_value(const device_info& d) {
               {"sm_count", known(d.sm_count)},
               {"l2_bytes", known(d.l2_bytes)},
               {"dram_bytes", known(d.dram_bytes)},
+              {"shared_bytes_per_sm", known(d.shared_bytes_per_sm)},
+              {"shared_bytes_per_block", known(d.shared_bytes_per_block)},
+              {"reserved_shared_bytes_per_block", known(d.reserved_shared_bytes_per_block)},
+              {"max_threads_per_sm", known(d.max_threads_per_sm)},
+              {"max_blocks_per_sm", known(d.max_blocks_per_sm)},
+              {"warp_size", known(d.warp_size)},
               {"driver_version", d.driver_version},
               {"cuda_runtime_version", d.cuda_runtime_version},
               {"cublas_version", d.cublas_version}};
@@ -238,6 +246,27 @@ model::peaks ceilings_file::peaks() const {
   return p;
 }
 
+model::gpu ceilings_file::gpu() const {
+  const std::optional<model::gpu> row = model::find_gpu(device.name);
+  model::gpu g{peaks(), row ? row->geometry : model::gpu_geometry{}};
+  model::gpu_geometry& geo = g.geometry;
+  const auto reported = [](auto& into, double value) {
+    if (value > 0) into = static_cast<std::remove_reference_t<decltype(into)>>(value);
+  };
+  reported(geo.sm_count, device.sm_count);
+  reported(geo.l2_bytes, device.l2_bytes);
+  reported(geo.max_shared_bytes_per_block, device.shared_bytes_per_block);
+  reported(geo.reserved_shared_bytes_per_block, device.reserved_shared_bytes_per_block);
+  reported(geo.max_threads_per_sm, device.max_threads_per_sm);
+  reported(geo.max_blocks_per_sm, device.max_blocks_per_sm);
+  reported(geo.warp_size, device.warp_size);
+  // The configurations an SM offers are not reported, only the largest: a device whose largest is not the
+  // datasheet row's is not that row's GPU, and its configurations are unknown.
+  if (device.shared_bytes_per_sm > 0 && static_cast<std::int64_t>(device.shared_bytes_per_sm) != geo.shared.max_bytes())
+    geo.shared = {};
+  return g;
+}
+
 namespace {
 json to_json_object(const ceilings_file& file) {
   json probes = json::array();
@@ -409,6 +438,13 @@ void read_device(const json& d, device_info& device, std::string& error) {
             static_cast<std::int64_t>(sm_count_range.hi));
   r.number("l2_bytes", device.l2_bytes, bytes_range);
   r.number("dram_bytes", device.dram_bytes, bytes_range);
+  // Recorded since the GPU's geometry was: absent in older files of the same version.
+  r.number("shared_bytes_per_sm", device.shared_bytes_per_sm, bytes_range);
+  r.number("shared_bytes_per_block", device.shared_bytes_per_block, bytes_range);
+  r.number("reserved_shared_bytes_per_block", device.reserved_shared_bytes_per_block, bytes_range);
+  r.integer("max_threads_per_sm", device.max_threads_per_sm, 0, 100000);
+  r.integer("max_blocks_per_sm", device.max_blocks_per_sm, 0, 10000);
+  r.integer("warp_size", device.warp_size, 0, 1024);
   r.string("driver_version", device.driver_version);
   r.string("cuda_runtime_version", device.cuda_runtime_version);
   r.string("cublas_version", device.cublas_version);

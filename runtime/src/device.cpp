@@ -63,6 +63,10 @@ result<device_properties> query_device(int ordinal) {
   d.sm_count = prop.multiProcessorCount;
   d.max_threads_per_sm = prop.maxThreadsPerMultiProcessor;
   d.max_blocks_per_sm = prop.maxBlocksPerMultiProcessor;
+  d.warp_size = prop.warpSize;
+  d.shared_bytes_per_sm = prop.sharedMemPerMultiprocessor;
+  d.shared_bytes_per_block = prop.sharedMemPerBlockOptin;
+  d.reserved_shared_bytes_per_block = prop.reservedSharedMemPerBlock;
   d.l2_bytes = static_cast<std::size_t>(prop.l2CacheSize);
   d.dram_bytes = prop.totalGlobalMem;
   ROOFLINT_TRY_CUDA(cudaSetDevice(ordinal));
@@ -93,6 +97,12 @@ ceilings::device_info to_device_info(const device_properties& d) {
   info.sm_count = d.sm_count;
   info.l2_bytes = static_cast<double>(d.l2_bytes);
   info.dram_bytes = static_cast<double>(d.dram_bytes);
+  info.shared_bytes_per_sm = static_cast<double>(d.shared_bytes_per_sm);
+  info.shared_bytes_per_block = static_cast<double>(d.shared_bytes_per_block);
+  info.reserved_shared_bytes_per_block = static_cast<double>(d.reserved_shared_bytes_per_block);
+  info.max_threads_per_sm = d.max_threads_per_sm;
+  info.max_blocks_per_sm = d.max_blocks_per_sm;
+  info.warp_size = d.warp_size;
   info.driver_version = d.driver_version;
   info.cuda_runtime_version = d.cuda_runtime_version;
   info.cublas_version = d.cublas_version;

@@ -220,7 +220,7 @@ std::string readInput(const std::string &Name) {
 AnalysisRun analyze(const std::string &Code, const std::string &FileName, const RunOptions &Options) {
   AnalysisRun R;
   AnalyzerOptions A;
-  A.Peaks = *model::find_peaks(Options.Gpu);
+  A.Gpu = *model::find_gpu(Options.Gpu);
   A.Diagnostics.setWarningsAsErrors(Options.WarningsAsErrors);
   for (const std::string &F : Options.Flags) llvm::cantFail(A.Diagnostics.applyWarningFlag(F));
 

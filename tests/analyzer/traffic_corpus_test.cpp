@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "rooflint/analyzer/Traffic.h"
+#include "rooflint/model/peaks_table.h"
 #include "test_harness.h"
 
 using namespace rooflint::analyzer;
@@ -272,7 +273,8 @@ TEST(TrafficCorpus, PredictsTheThreePassReReadAtACachedAndAnUncachedSize) {
 // D: rows of 2 KiB, 256-thread blocks with 8 bytes: 8 blocks, 8 * 4 KiB = 32 KiB, L1 224 KiB; 16 KiB of
 //    rows within 28: 1x at L2 and DRAM (the H200 read 1.007x at L2 on such a kernel).
 TEST(TrafficCorpus, LayerConditionMatchesHandCountedCapacities) {
-  const LayerCondition A = layerCondition(2, 64 * 1024, 1024, 8 * 1024);
+  const CacheLevels H200 = *CacheLevels::of(rooflint::model::find_gpu("H200")->geometry);
+  const LayerCondition A = layerCondition(2, 64 * 1024, 1024, 8 * 1024, H200);
   EXPECT_EQ(A.BlocksPerSm, 2);
   EXPECT_EQ(A.SmWorkingSet, 128 * 1024);
   EXPECT_EQ(A.SharedConfig, 32 * 1024);
@@ -281,16 +283,16 @@ TEST(TrafficCorpus, LayerConditionMatchesHandCountedCapacities) {
   EXPECT_EQ(A.L2Ratio, 0);
   EXPECT_EQ(A.InL2, Kept::All);
   EXPECT_EQ(A.DramRatio, 1);
-  const LayerCondition B = layerCondition(2, 160 * 1024, 1024, 0);
+  const LayerCondition B = layerCondition(2, 160 * 1024, 1024, 0, H200);
   EXPECT_EQ(B.L1Available, 248 * 1024);
   EXPECT_EQ(B.InL1, Kept::None);
   EXPECT_EQ(B.L2Ratio, 2);
   EXPECT_EQ(B.InL2, Kept::Part);
   EXPECT_EQ(B.DramRatio, 0);
-  const LayerCondition C = layerCondition(2, 256 * 1024, 1024, 0);
+  const LayerCondition C = layerCondition(2, 256 * 1024, 1024, 0, H200);
   EXPECT_EQ(C.InL2, Kept::None);
   EXPECT_EQ(C.DramRatio, 2);
-  const LayerCondition D = layerCondition(3, 2 * 1024, 256, 8);
+  const LayerCondition D = layerCondition(3, 2 * 1024, 256, 8, H200);
   EXPECT_EQ(D.BlocksPerSm, 8);
   EXPECT_EQ(D.SharedConfig, 32 * 1024);
   EXPECT_EQ(D.InL1, Kept::All);

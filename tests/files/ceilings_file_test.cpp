@@ -397,3 +397,74 @@ TEST(CeilingsFile, AnUnknownLevelIsRejected) {
   std::string text = replaced(rooflint::ceilings::to_json(f), "\"l1\": {", "\"l3\": {");
   EXPECT_EQ(parse_error(text), "'/levels/l3' is not a memory level; known levels: 'dram', 'l2', 'l1'");
 }
+
+// ---------------------------------------------------------------------------------------------------
+// The GPU a ceilings file describes: its measured peaks, the geometry its device reported, the datasheet
+// row of the same GPU for what it did not report.
+
+TEST(CeilingsFileGpu, TheDevicesFiguresRoundTrip) {
+  ceilings_file f = full_file();
+  // cudaGetDeviceProperties on an H200: 233472 (228 KiB) per SM, 232448 (227 KiB) per block, 1024 reserved.
+  f.device.shared_bytes_per_sm = 233472;
+  f.device.shared_bytes_per_block = 232448;
+  f.device.reserved_shared_bytes_per_block = 1024;
+  f.device.max_threads_per_sm = 2048;
+  f.device.max_blocks_per_sm = 32;
+  f.device.warp_size = 32;
+  std::string error;
+  const auto back = from_json(rooflint::ceilings::to_json(f), error);
+  ASSERT_TRUE(back) << error;
+  EXPECT_EQ(back->device.shared_bytes_per_sm, 233472);
+  EXPECT_EQ(back->device.shared_bytes_per_block, 232448);
+  EXPECT_EQ(back->device.reserved_shared_bytes_per_block, 1024);
+  EXPECT_EQ(back->device.max_threads_per_sm, 2048);
+  EXPECT_EQ(back->device.max_blocks_per_sm, 32);
+  EXPECT_EQ(back->device.warp_size, 32);
+}
+
+TEST(CeilingsFileGpu, AnOlderFileTakesWhatItLacksFromTheDatasheetRow) {
+  // The recorded file (2026-11-30) has the SM count and L2 but no shared-memory figures: those are the
+  // Hopper Tuning Guide's (256 KiB per SM, configurations up to 228 KiB).
+  std::string error;
+  const auto f = load(recorded, error);
+  ASSERT_TRUE(f) << error;
+  const rooflint::model::gpu g = f->gpu();
+  EXPECT_EQ(g.peaks.source, rooflint::model::peak_source::measured);
+  EXPECT_EQ(g.peaks.device, "NVIDIA H200");
+  EXPECT_EQ(g.geometry.sm_count, 132);
+  EXPECT_EQ(g.geometry.l2_bytes, 62914560);
+  EXPECT_EQ(g.geometry.l1_shared_bytes_per_sm, 256 * 1024);
+  EXPECT_EQ(g.geometry.shared.max_bytes(), 228 * 1024);
+  EXPECT_TRUE(g.geometry.known());
+}
+
+TEST(CeilingsFileGpu, WhatTheDeviceReportedWinsOverTheDatasheet) {
+  // An H100 SXM whose driver reports a 40 MiB L2 (a partitioned part, say): the file, not the table, is it.
+  ceilings_file f = full_file();
+  f.device.name = "NVIDIA H100 80GB HBM3";
+  f.device.l2_bytes = 40 * 1024 * 1024;
+  f.device.sm_count = 66;
+  const rooflint::model::gpu g = f.gpu();
+  EXPECT_EQ(g.geometry.l2_bytes, 40 * 1024 * 1024);
+  EXPECT_EQ(g.geometry.sm_count, 66);
+  EXPECT_EQ(g.geometry.l1_shared_bytes_per_sm, 256 * 1024);  // not reported: the datasheet row's
+}
+
+TEST(CeilingsFileGpu, AGpuOutsideTheTableHasNoCacheGeometry) {
+  // Its SM count and L2 are known, its L1 and shared-memory configurations are not: no cache prediction.
+  ceilings_file f = full_file();
+  f.device.name = "NVIDIA RTX PRO 6000";
+  f.device.shared_bytes_per_sm = 102400;
+  const rooflint::model::gpu g = f.gpu();
+  EXPECT_EQ(g.geometry.sm_count, 132);
+  EXPECT_EQ(g.geometry.l1_shared_bytes_per_sm, 0);
+  EXPECT_FALSE(g.geometry.known());
+  EXPECT_DOUBLE_EQ(g.peaks.flops_per_s[math_mode::fp32_simt], 6.5e13);  // the measured peaks all the same
+}
+
+TEST(CeilingsFileGpu, ADeviceShapedUnlikeItsRowLosesTheRowsConfigurations) {
+  // A device called an H200 whose largest shared configuration is 100 KiB is not the row's SM.
+  ceilings_file f = full_file();
+  f.device.shared_bytes_per_sm = 100 * 1024;
+  EXPECT_FALSE(f.gpu().geometry.known());
+}

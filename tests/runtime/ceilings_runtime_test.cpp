@@ -254,3 +254,21 @@ TEST(FormatTable, ShowsEachCeilingWithItsRidge) {
 }
 
 }  // namespace
+
+TEST(DeviceInfo, RecordsTheSharedMemoryTheDeviceReports) {
+  // cudaGetDeviceProperties on an H200 (the values the ceilings file then carries).
+  device_properties d = h200();
+  d.shared_bytes_per_sm = 233472;
+  d.shared_bytes_per_block = 232448;
+  d.reserved_shared_bytes_per_block = 1024;
+  d.max_threads_per_sm = 2048;
+  d.max_blocks_per_sm = 32;
+  d.warp_size = 32;
+  const rooflint::ceilings::device_info info = to_device_info(d);
+  EXPECT_EQ(info.shared_bytes_per_sm, 233472);
+  EXPECT_EQ(info.shared_bytes_per_block, 232448);
+  EXPECT_EQ(info.reserved_shared_bytes_per_block, 1024);
+  EXPECT_EQ(info.max_threads_per_sm, 2048);
+  EXPECT_EQ(info.max_blocks_per_sm, 32);
+  EXPECT_EQ(info.warp_size, 32);
+}

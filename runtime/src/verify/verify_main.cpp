@@ -248,13 +248,13 @@ run_report compare_cases(const std::vector<case_source>& cases, const std::vecto
       break;
     }
   if (ceilings) {
-    run.peaks = ceilings->peaks();
+    run.peaks = ceilings->gpu().peaks;
     run.peaks_device = ceilings->device.name;
     run.peaks_label = "measured (" + o.ceilings_path + ")";
     for (const auto& note : ceilings->notes) run.warnings.push_back(note);
-  } else if (auto p = model::find_peaks(run.device); p && !run.device.empty()) {
-    run.peaks = *p;
-    run.peaks_device = std::string(p->device);
+  } else if (auto g = model::find_gpu(run.device); g && !run.device.empty()) {
+    run.peaks = g->peaks;
+    run.peaks_device = std::string(g->peaks.device);
     run.peaks_label = "datasheet (" + run.peaks_device + "): spec-sheet peaks, this classification may be wrong at your clocks";
     run.warnings.push_back("no --ceilings file: using datasheet peaks for '" + run.peaks_device +
                            "'; measure them with rooflint-ceilings for verdicts at your clocks");

@@ -20,13 +20,16 @@
 #include "rooflint/analyzer/Diagnostics.h"
 #include "rooflint/analyzer/LaunchManifest.h"
 #include "rooflint/dsl/spec.h"
+#include "rooflint/model/gpu.h"
 #include "rooflint/model/roofline.h"
 
 namespace rooflint::analyzer {
 
 /// What the analysis classifies against and how it reports.
 struct AnalyzerOptions {
-  model::peaks Peaks;  ///< the target; Peaks.device must outlive the analysis
+  /// The GPU the verdicts and predictions are about: its peaks (Gpu.peaks.device must outlive the
+  /// analysis) and its memory geometry (--gpu's datasheet row, or the ceilings file's device).
+  model::gpu Gpu;
   DiagnosticSettings Diagnostics;
 };
 
@@ -84,6 +87,7 @@ struct KernelRecord {
   };
   bool TrafficAnalysed = false;
   std::vector<PredictedTraffic> Predicted;
+  std::string PredictionGpu;  ///< the device whose cache geometry the prediction used
 };
 
 /// Everything a run collects, over all translation units.

@@ -27,6 +27,7 @@
 
 #include "rooflint/analyzer/Analyzer.h"
 #include "rooflint/analyzer/Coefficient.h"
+#include "rooflint/model/gpu.h"
 
 namespace clang {
 class FunctionDecl;
@@ -129,21 +130,18 @@ struct KernelTraffic {
   unsigned StoreIndices = 0;
 };
 
-/// The memory hierarchy the layer condition uses: NVIDIA H100/H200 (sm_90).
+/// The memory hierarchy the layer condition uses: the geometry of the GPU the prediction is about
+/// (model::gpu_geometry: the datasheet table's row, or what the ceilings file's device reported), and
+/// how its caches were seen to keep working sets between passes (measured on the H200).
 struct CacheLevels {
-  /// Combined L1 data cache and shared memory per SM: 256 KB (NVIDIA Hopper Tuning Guide, "L1 Data
-  /// Cache and Shared Memory": "the combined L1 cache and shared memory capacity is 256 KB per SM").
-  std::int64_t L1BytesPerSm = 256 * 1024;
-  /// L2 as CUDA reports it on the H200 (l2CacheSize 62914560 = 60 MiB, docs/measurements/h200-2026-11-30).
-  std::int64_t L2Bytes = 60ll * 1024 * 1024;
-  int Sms = 132;                  ///< H200 (the same measurement)
-  int MaxThreadsPerSm = 2048;     ///< sm_90 (CUDA C++ Programming Guide, compute capability 9.0)
-  int MaxBlocksPerSm = 32;
-  /// Shared memory the system reserves per block, bytes (the same guide: 1 KB per thread block).
-  std::int64_t ReservedSharedPerBlock = 1024;
-  /// The shared-memory capacities an sm_90 SM can be configured with, KiB (the same guide, 9.0:
-  /// 0, 8, 16, 32, 64, 100, 132, 164, 196 or 228 KB); L1 is the rest of the 256 KB.
-  std::array<int, 10> SharedConfigsKiB{0, 8, 16, 32, 64, 100, 132, 164, 196, 228};
+  std::int64_t L1BytesPerSm = 0;  ///< combined L1 data cache and shared memory per SM
+  std::int64_t L2Bytes = 0;       ///< L2 as CUDA reports it (l2CacheSize)
+  int Sms = 0;
+  int MaxThreadsPerSm = 0;
+  int MaxBlocksPerSm = 0;
+  std::int64_t ReservedSharedPerBlock = 0;  ///< shared memory the system reserves per block, bytes
+  /// The shared-memory capacities an SM can be configured with, KiB, ascending; L1 is the rest.
+  std::vector<int> SharedConfigsKiB;
   /// The driver's choice for blocks with little shared memory, bytes per resident block: measured,
   /// not documented (H200, 2026-12-01, scripts/probes/l1-capacity.sh: 8 blocks of 256 threads -> a
   /// 32 KiB configuration; 2 blocks of 1024 -> 8 KiB; 8 blocks of 24 KiB -> 228 KiB). It misses the
@@ -156,6 +154,10 @@ struct CacheLevels {
   /// 0.14 of L1, 1.00-1.34x at 0.26-0.29, 2.37-2.92x of 3 from the whole of L1; DRAM reads 1.00-1.11x at
   /// up to 0.41 of L2, 1.95x at 0.55 (writing), 2.94-2.98x of 3 at 1.1.
   double L1KeptFraction = 1.0 / 8, L2KeptFraction = 0.4;
+
+  /// @return The levels of a GPU of geometry @p G, or nullopt when a figure they need is unknown (no
+  /// other GPU's figure stands in for it).
+  static std::optional<CacheLevels> of(const model::gpu_geometry &G);
 };
 
 /// How much of a working set a cache level keeps between passes.
@@ -178,7 +180,7 @@ struct LayerCondition {
 /// @p ThreadsPerBlock threads using @p SharedBytes of shared memory each (occupancy from threads and
 /// shared memory only).
 LayerCondition layerCondition(unsigned Passes, std::int64_t RowBytes, int ThreadsPerBlock, std::int64_t SharedBytes,
-                              const CacheLevels &Levels = {});
+                              const CacheLevels &Levels);
 
 /// The threads per block the layer condition assumes without __launch_bounds__.
 inline constexpr int AssumedThreadsPerBlock = 256;
@@ -203,16 +205,19 @@ SectorCount countSectors(const std::vector<std::vector<std::int64_t>> &Offsets, 
 
 /// Reports @p T's amplified accesses (rooflint-uncoalesced) and re-reads at their source lines, through
 /// @p Report (NOLINT comments apply); @p Kernel is the kernel (or instantiation) @p T describes.
-/// @p Record, when given, is the kernel's spec (its sizes give the re-reads' layer condition).
+/// @p Record, when given, is the kernel's spec (its sizes give the re-reads' layer condition); @p Gpu is
+/// the GPU the analysis is about (its cache geometry gives the layer condition).
 void reportTraffic(const KernelTraffic &T, const clang::FunctionDecl &Kernel, Reporter &Report,
-                   const KernelRecord *Record = nullptr);
+                   const KernelRecord *Record, const model::gpu &Gpu);
 
 /// Fills @p Record's predicted traffic from @p T: per tensor of its spec, the L2 ratio (the worst warp
 /// request amplification of the tensor's accesses not reused through L1, times the passes of a re-read
 /// that misses L1) and, where the access pattern decides it, the DRAM ratio (1x for coalesced
 /// accesses, the passes of a re-read that misses L2); an uncoalesced access's DRAM ratio depends on
-/// whether other warps use the rest of its sectors, and is not predicted.
-void predictTraffic(const KernelTraffic &T, const clang::FunctionDecl &Kernel, KernelRecord &Record);
+/// whether other warps use the rest of its sectors, and is not predicted. With @p Gpu's cache geometry
+/// unknown, nothing is predicted.
+void predictTraffic(const KernelTraffic &T, const clang::FunctionDecl &Kernel, KernelRecord &Record,
+                    const model::gpu &Gpu);
 
 /// The message of the rooflint-uncoalesced warning for @p A (empty when it is not amplified).
 std::string uncoalescedMessage(const TrafficAccess &A);

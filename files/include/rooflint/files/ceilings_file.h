@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "rooflint/model/gpu.h"
 #include "rooflint/model/peaks.h"
 
 namespace rooflint::ceilings {
@@ -16,6 +17,8 @@ namespace rooflint::ceilings {
 inline constexpr int schema_version = 2;
 inline constexpr int oldest_schema_version = 1;
 
+/// What the device reported (cudaGetDeviceProperties). A figure 0 was not recorded (files written
+/// before it was): the datasheet row of the same GPU gives it, or it stays unknown.
 struct device_info {
   std::string name;                  ///< "NVIDIA H200"
   std::string uuid;
@@ -26,6 +29,12 @@ struct device_info {
   std::string driver_version;        ///< "580.159.04"
   std::string cuda_runtime_version;  ///< "13.0"
   std::string cublas_version;
+  double shared_bytes_per_sm = 0;    ///< sharedMemPerMultiprocessor: the largest shared-memory configuration, bytes
+  double shared_bytes_per_block = 0; ///< sharedMemPerBlockOptin: the most one block may use, bytes
+  double reserved_shared_bytes_per_block = 0;  ///< reservedSharedMemPerBlock, bytes
+  int max_threads_per_sm = 0;        ///< maxThreadsPerMultiProcessor
+  int max_blocks_per_sm = 0;         ///< maxBlocksPerMultiProcessor
+  int warp_size = 0;                 ///< warpSize
 };
 
 /// NVML clock state sampled during the measurements.
@@ -92,6 +101,10 @@ struct ceilings_file {
 
   /// @return The peaks for the model (source measured). The device name views this object's string.
   model::peaks peaks() const;
+  /// @return The GPU as predictions see it: these peaks, and the geometry the device reported over the
+  /// datasheet row of the same GPU (model::find_gpu) for what it did not report; a figure neither gives
+  /// stays 0, unknown. The device name views this object's string.
+  model::gpu gpu() const;
 };
 
 /// @return The file as JSON text (2-space indent).

@@ -21,6 +21,10 @@ struct device_properties {
   int sm_count = 0;                   ///< streaming multiprocessors
   int max_threads_per_sm = 0;         ///< resident threads per SM
   int max_blocks_per_sm = 0;          ///< resident blocks per SM
+  int warp_size = 0;                  ///< threads per warp
+  std::size_t shared_bytes_per_sm = 0;     ///< the largest shared-memory configuration of an SM, bytes
+  std::size_t shared_bytes_per_block = 0;  ///< the most one block may use (opted in), bytes
+  std::size_t reserved_shared_bytes_per_block = 0;  ///< shared memory the system reserves per block, bytes
   std::size_t l2_bytes = 0;           ///< L2 cache size, bytes
   std::size_t dram_bytes = 0;         ///< global memory, bytes
   std::size_t free_bytes = 0;         ///< global memory free when queried, bytes

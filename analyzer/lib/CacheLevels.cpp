@@ -1,0 +1,18 @@
+#include "rooflint/analyzer/Traffic.h"
+
+namespace rooflint::analyzer {
+
+std::optional<CacheLevels> CacheLevels::of(const model::gpu_geometry &G) {
+  if (!G.known()) return std::nullopt;
+  CacheLevels L;
+  L.L1BytesPerSm = G.l1_shared_bytes_per_sm;
+  L.L2Bytes = G.l2_bytes;
+  L.Sms = G.sm_count;
+  L.MaxThreadsPerSm = G.max_threads_per_sm;
+  L.MaxBlocksPerSm = G.max_blocks_per_sm;
+  L.ReservedSharedPerBlock = G.reserved_shared_bytes_per_block;
+  L.SharedConfigsKiB.assign(G.shared.kib.begin(), G.shared.kib.begin() + G.shared.count);
+  return L;
+}
+
+}  // namespace rooflint::analyzer
