@@ -13,6 +13,7 @@
 #include "llvm/Support/xxhash.h"
 #include "rooflint/dsl/formula.h"
 #include "rooflint/files/atomic_file.h"
+#include "rooflint/files/manifest_tables.h"
 
 namespace rooflint::analyzer {
 namespace {
@@ -51,145 +52,87 @@ std::string firstParagraph(llvm::StringRef Markdown) {
 
 namespace json = llvm::json;
 
-json::Object location(const SourcePosition &P) {
-  return json::Object{{"file", P.File}, {"line", P.Line}, {"column", P.Column}};
-}
+manifest::position positionOf(const SourcePosition &P) { return {P.File, static_cast<int>(P.Line), static_cast<int>(P.Column)}; }
 
-std::string expectedName(dsl::expected_bound B) {
-  const auto Verdict = dsl::expected_verdict(B);
-  return Verdict ? std::string(model::name(*Verdict)) : "any";
-}
+std::optional<model::bound> expectedBound(dsl::expected_bound B) { return dsl::expected_verdict(B); }
 
-json::Object peaksJson(const model::peaks &P) {
-  json::Object Flops;
-  for (std::size_t I = 0; I < model::math_mode_count; ++I) {
-    const auto M = static_cast<model::math_mode>(I);
-    if (P.has(M)) Flops[std::string(model::name(M))] = P.flops_per_s[M];
-  }
-  return json::Object{{"device", std::string(P.device)},
-                      {"source", std::string(model::name(P.source))},
-                      {"dram_bytes_per_s", P.dram_bytes_per_s},
-                      {"flops_per_s", std::move(Flops)}};
-}
-
-json::Object kernelObject(const KernelRecord &K, const model::peaks &P) {
+std::vector<manifest::dim_sizes> dimSizes(const KernelRecord &K) {
   const dsl::spec &S = K.Spec;
-  json::Array Dims;
-  for (int D = 0; D < S.dim_count; ++D) {
-    json::Object Dim{{"name", std::string(S.dims[D].name.view())}};
-    Dim["static_size"] = S.dims[D].static_size > 0 ? json::Value(S.dims[D].static_size) : json::Value(nullptr);
-    Dim["declared_size"] = S.dims[D].declared_size > 0 ? json::Value(S.dims[D].declared_size) : json::Value(nullptr);
-    Dim["size"] = K.Sizes[D] > 0 ? json::Value(K.Sizes[D]) : json::Value(nullptr);
-    Dims.push_back(std::move(Dim));
-  }
-  json::Array Tensors;
+  const auto known = [](double V) { return V > 0 ? std::optional<double>(V) : std::nullopt; };
+  std::vector<manifest::dim_sizes> Out;
+  for (int D = 0; D < S.dim_count; ++D)
+    Out.push_back({std::string(S.dims[D].name.view()), known(S.dims[D].static_size), known(S.dims[D].declared_size),
+                   known(K.Sizes[D])});
+  return Out;
+}
+
+std::vector<manifest::tensor_summary> tensorSummaries(const dsl::spec &S) {
+  std::vector<manifest::tensor_summary> Out;
   for (const dsl::tensor_info &T : S.tensor_list()) {
-    json::Object O{{"name", std::string(T.name.view())}, {"arg", int(T.arg)}, {"role", std::string(dsl::name(T.access))}};
-    if (T.access != dsl::role::not_counted) {
-      json::Array Shape;
-      for (int I = 0; I < T.rank; ++I)
-        if (T.shape[I] >= 0 && T.shape[I] < S.dim_count) Shape.push_back(std::string(S.dims[T.shape[I]].name.view()));
-      O["dtype"] = std::string(model::name(T.dtype));
-      O["shape"] = std::move(Shape);
-      O["elements"] = dsl::to_string(T.elements);
-      O["partial"] = T.partial;
-      O["extra"] = T.extra;
-    }
-    Tensors.push_back(std::move(O));
+    manifest::tensor_summary O{std::string(T.name.view()), int(T.arg), T.access, T.dtype, {}, dsl::to_string(T.elements),
+                               T.partial, T.extra};
+    for (int I = 0; I < T.rank; ++I)
+      if (T.shape[I] >= 0 && T.shape[I] < S.dim_count) O.shape.push_back(std::string(S.dims[T.shape[I]].name.view()));
+    Out.push_back(std::move(O));
   }
+  return Out;
+}
+
+manifest::formulas formulasOf(const dsl::spec &S) {
   const dsl::poly Bytes = S.bytes();
-  json::Object O{
-      {"spec", K.SpecName},
-      {"name", K.KernelName},
-      {"function", K.FunctionName},
-      {"mangled_name", K.MangledName},
-      {"location", location(K.KernelLocation)},
-      {"spec_location", location(K.SpecLocation)},
-      {"operation", std::string(S.op.name.view())},
-      {"math_mode", std::string(model::name(S.mode))},
-      {"convention", json::Object{{"name", dsl::to_string(S.convention)},
-                                  {"count_elementwise", S.convention.count_elementwise},
-                                  {"halve_causal", S.convention.halve_causal}}},
-      {"dims", std::move(Dims)},
-      {"tensors", std::move(Tensors)},
-      {"formulas", json::Object{{"flops", dsl::to_string(S.flops)},
-                                {"read_bytes", dsl::to_string(S.read_bytes)},
-                                {"written_bytes", dsl::to_string(S.written_bytes)},
-                                {"bytes", dsl::to_string(Bytes)},
-                                {"intensity", dsl::ratio_to_string(S.flops, Bytes)}}},
-      {"expected", json::Object{{"bound", expectedName(S.expected.bound)},
-                                {"max_traffic_ratio", S.expected.max_traffic_ratio},
-                                {"min_roofline_fraction", S.expected.min_roofline_fraction}}},
-  };
-  if (K.Sized) {
-    const double B = K.ReadBytes + K.WrittenBytes;
-    O["values"] = json::Object{{"flops", K.Flops},
-                               {"read_bytes", K.ReadBytes},
-                               {"written_bytes", K.WrittenBytes},
-                               {"bytes", B},
-                               {"intensity", B > 0 ? K.Flops / B : 0.0}};
-  } else {
-    O["values"] = nullptr;
-    O["missing_size"] = K.MissingDim;
-  }
-  if (K.Result) {
-    const model::bound_result &R = *K.Result;
-    O["verdict"] = json::Object{{"bound", std::string(model::name(R.verdict))},
-                                {"intensity", R.intensity},
-                                {"ridge", R.ridge},
-                                {"compute_time_s", R.compute_time_s},
-                                {"memory_time_s", R.memory_time_s},
-                                {"t_min_s", R.t_min_s},
-                                {"sentence", boundSentence(K, P)}};
-  } else {
-    O["verdict"] = nullptr;
-  }
-  if (K.VerdictChange)
-    O["verdict_change"] = json::Object{{"dims", K.VerdictChange->Dim},
-                                       {"size", K.VerdictChange->Size},
-                                       {"bound_from", std::string(model::name(K.VerdictChange->Above))}};
-  // Version 2: what rooflint-verify needs to bind launches (LaunchManifest.h, docs/manifest-schema.md).
-  O["parameters"] = paramsJson(K.Params);
-  O["launch"] = launchJson(S, K.Params);
-  O["spec_value"] = specValueJson(S);
-  // Version 3: a region of kernels (dsl/region.h) names them in launch order.
-  O["kind"] = K.IsRegion ? "region" : "kernel";
-  if (K.IsRegion) {
-    json::Array Members;
-    for (const RegionKernelRecord &R : K.RegionKernels) {
-      if (R.Library) {
-        Members.push_back(json::Object{{"match", "library"}, {"pattern", R.Pattern}});
-        continue;
-      }
-      Members.push_back(json::Object{{"match", "function"},
-                                     {"function", R.FunctionName},
-                                     {"mangled_name", R.MangledName},
-                                     {"location", location(R.Location)},
-                                     {"parameters", paramsJson(R.Params)}});
+  return {dsl::to_string(S.flops), dsl::to_string(S.read_bytes), dsl::to_string(S.written_bytes), dsl::to_string(Bytes),
+          dsl::ratio_to_string(S.flops, Bytes)};
+}
+
+/// The analyzer's prediction as the manifest types it: a ratio above 0 is a value, 0 not predicted.
+manifest::predicted_traffic predictionOf(const KernelRecord &K) {
+  manifest::predicted_traffic P;
+  P.source = "device-side IR, scalar evolution";
+  P.gpu = K.PredictionGpu;
+  for (const KernelRecord::PredictedTraffic &T : K.Predicted) {
+    manifest::level_prediction L;
+    L.tensor = T.Tensor;
+    L.param = T.Param;
+    files::parse_name(T.Level, L.level);
+    L.basis = T.Basis;
+    L.sized = T.Sized;
+    if (T.Ratio > 0) {
+      L.kind = manifest::prediction_kind::value;
+      L.ratio = L.low = L.high = T.Ratio;
     }
-    O["region"] = json::Object{{"kernels", std::move(Members)}};
-  } else {
-    O["region"] = nullptr;
+    P.levels.push_back(std::move(L));
   }
-  // Version 4: the device-side traffic prediction (Traffic.h); null when the kernel's IR was not analysed.
-  if (K.TrafficAnalysed) {
-    json::Array Tensors;
-    for (const KernelRecord::PredictedTraffic &T : K.Predicted)
-      Tensors.push_back(json::Object{{"tensor", T.Tensor},
-                                     {"param", T.Param},
-                                     {"level", T.Level},
-                                     {"ratio", T.Ratio > 0 ? json::Value(T.Ratio) : json::Value(nullptr)},
-                                     {"basis", T.Basis},
-                                     {"sized", T.Sized}});
-    O["predicted_traffic"] = json::Object{{"source", "device-side IR, scalar evolution"}, {"tensors", std::move(Tensors)}};
-  } else {
-    O["predicted_traffic"] = nullptr;
+  return P;
+}
+
+manifest::region regionOf(const KernelRecord &K) {
+  manifest::region R;
+  for (const RegionKernelRecord &M : K.RegionKernels) {
+    if (M.Library) {
+      R.kernels.push_back({dsl::kernel_match::library, M.Pattern, "", "", {}, {}});
+      continue;
+    }
+    R.kernels.push_back({dsl::kernel_match::function, "", M.FunctionName, M.MangledName, positionOf(M.Location), M.Params});
   }
-  O["peaks"] = json::Object{{"device", std::string(P.device)},
-                            {"source", std::string(model::name(P.source))},
-                            {"dram_bytes_per_s", P.dram_bytes_per_s},
-                            {"flops_per_s", P.flops_per_s[S.mode]}};
-  return O;
+  return R;
+}
+
+manifest::kernel_peaks kernelPeaks(const model::peaks &P, model::math_mode Mode) {
+  return {std::string(P.device), P.source, P.dram_bytes_per_s, P.flops_per_s[Mode]};
+}
+
+manifest::peaks_used peaksUsed(const model::peaks &P) {
+  manifest::peaks_used Out{std::string(P.device), P.source, P.dram_bytes_per_s, {}};
+  for (std::size_t I = 0; I < model::math_mode_count; ++I)
+    if (const auto M = static_cast<model::math_mode>(I); P.has(M)) Out.flops_per_s[M] = P.flops_per_s[M];
+  return Out;
+}
+
+manifest::diagnostic manifestDiagnostic(const DiagRecord &D) {
+  manifest::diagnostic Out{D.Name, diagnostics::level::warning, D.Message, D.File, static_cast<int>(D.Line),
+                           static_cast<int>(D.Column), D.Group};
+  files::parse_name(D.Level, Out.level);
+  return Out;
 }
 
 std::string sarifLevel(llvm::StringRef Level) {
@@ -205,24 +148,58 @@ json::Object recordJson(const DiagRecord &D) {
 
 }  // namespace
 
-llvm::json::Value kernelJson(const KernelRecord &K, const model::peaks &Peaks) { return kernelObject(K, Peaks); }
-
-llvm::json::Value manifestJson(llvm::ArrayRef<llvm::json::Value> Kernels, llvm::ArrayRef<DiagRecord> Diagnostics,
-                               const model::peaks &Peaks) {
-  json::Array Diags;
-  for (const DiagRecord &D : Diagnostics) Diags.push_back(recordJson(D));
-  return json::Object{{"schema", "rooflint-manifest"},
-                      {"version", ManifestVersion},
-                      {"rooflint_version", ROOFLINT_VERSION},
-                      {"peaks", peaksJson(Peaks)},
-                      {"kernels", json::Array(Kernels)},
-                      {"diagnostics", std::move(Diags)}};
+manifest::kernel manifestKernel(const KernelRecord &K, const model::peaks &P) {
+  const dsl::spec &S = K.Spec;
+  manifest::kernel M;
+  M.spec = K.SpecName;
+  M.name = K.KernelName;
+  M.function = K.FunctionName;
+  M.mangled_name = K.MangledName;
+  M.location = positionOf(K.KernelLocation);
+  M.spec_location = positionOf(K.SpecLocation);
+  M.operation = std::string(S.op.name.view());
+  M.math_mode = S.mode;
+  M.convention = {dsl::to_string(S.convention), S.convention.count_elementwise, S.convention.halve_causal};
+  M.dims = dimSizes(K);
+  M.tensors = tensorSummaries(S);
+  M.formulas = formulasOf(S);
+  M.expected = {expectedBound(S.expected.bound), S.expected.max_traffic_ratio, S.expected.min_roofline_fraction};
+  if (K.Sized) {
+    const double B = K.ReadBytes + K.WrittenBytes;
+    M.values = manifest::values{K.Flops, K.ReadBytes, K.WrittenBytes, B, B > 0 ? K.Flops / B : 0.0};
+  } else {
+    M.missing_size = K.MissingDim;
+  }
+  if (K.Result) {
+    const model::bound_result &R = *K.Result;
+    M.verdict = manifest::verdict{R.verdict,        R.intensity, R.ridge, R.compute_time_s, R.memory_time_s,
+                                  R.t_min_s,        boundSentence(K, P)};
+  }
+  if (K.VerdictChange)
+    M.verdict_change = manifest::verdict_change{K.VerdictChange->Dim, K.VerdictChange->Size, K.VerdictChange->Above};
+  M.parameters = K.Params;
+  M.spec_value = S;
+  M.kind = K.IsRegion ? manifest::entry_kind::region : manifest::entry_kind::kernel;
+  if (K.IsRegion) M.region = regionOf(K);
+  if (K.TrafficAnalysed) M.predicted = predictionOf(K);
+  M.peaks = kernelPeaks(P, S.mode);
+  return M;
 }
 
-llvm::json::Value manifestJson(const AnalysisResults &Results, const model::peaks &Peaks) {
-  std::vector<json::Value> Kernels;
-  for (const KernelRecord &K : Results.Kernels) Kernels.push_back(kernelObject(K, Peaks));
-  return manifestJson(Kernels, Results.Diagnostics, Peaks);
+manifest::manifest_file manifestOf(std::vector<manifest::kernel> Kernels, llvm::ArrayRef<DiagRecord> Diagnostics,
+                                   const model::peaks &Peaks) {
+  manifest::manifest_file M;
+  M.rooflint_version = ROOFLINT_VERSION;
+  M.peaks = peaksUsed(Peaks);
+  M.kernels = std::move(Kernels);
+  for (const DiagRecord &D : Diagnostics) M.diagnostics.push_back(manifestDiagnostic(D));
+  return M;
+}
+
+manifest::manifest_file manifestOf(const AnalysisResults &Results, const model::peaks &Peaks) {
+  std::vector<manifest::kernel> Kernels;
+  for (const KernelRecord &K : Results.Kernels) Kernels.push_back(manifestKernel(K, Peaks));
+  return manifestOf(std::move(Kernels), Results.Diagnostics, Peaks);
 }
 
 llvm::json::Value diagnosticJson(const DiagRecord &D) {
@@ -426,6 +403,18 @@ std::optional<std::string> firstNonFinite(const llvm::json::Value &Value, const 
       if (auto Bad = firstNonFinite((*A)[I], Where + "/" + std::to_string(I))) return Bad;
   }
   return std::nullopt;
+}
+
+llvm::Error writeManifest(const manifest::manifest_file &M, llvm::StringRef Path) {
+  // The directory first, as writeFileAtomically does (CMake's custom commands do not make it).
+  if (llvm::StringRef Dir = llvm::sys::path::parent_path(Path); !Dir.empty())
+    if (std::error_code EC = llvm::sys::fs::create_directories(Dir))
+      return llvm::createStringError(EC, "cannot write '" + Path.str() + "': cannot create directory '" + Dir.str() +
+                                             "': " + EC.message());
+  std::string Error;
+  if (!manifest::save(M, Path.str(), Error))
+    return llvm::createStringError(std::make_error_code(std::errc::io_error), Error);
+  return llvm::Error::success();
 }
 
 llvm::Error writeJson(const llvm::json::Value &Value, llvm::StringRef Path) {

@@ -345,7 +345,7 @@ struct FileRun {
 struct Collected {
   StringSet<> Groups;  ///< groups already printed (a spec in a header included by several files)
   StringSet<> Notes;
-  std::vector<json::Value> Kernels;
+  std::vector<manifest::kernel> Kernels;
   std::vector<DiagRecord> Diagnostics;
   std::vector<std::string> Dependencies;
   int Code = Clean;
@@ -394,7 +394,11 @@ void collect(FileRun &Run, size_t Index, size_t Count, bool Color, Collected &C)
   if (const json::Array *Kernels = Result->getArray("kernels"))
     for (const json::Value &K : *Kernels)
       if (const json::Object *O = K.getAsObject(); O && isNew(O->getString("group").value_or("")))
-        if (const json::Value *Kernel = O->get("kernel")) C.Kernels.push_back(*Kernel);
+        if (auto Text = O->getString("kernel")) {
+          std::string Error;
+          if (auto Kernel = manifest::kernel_from_json(Text->str(), Error)) C.Kernels.push_back(std::move(*Kernel));
+          else error(Color) << "the analysis of '" << displayPath(Run.File) << "' handed back a kernel the manifest refuses: " << Error << "\n";
+        }
   if (const json::Array *Diags = Result->getArray("diagnostics"))
     for (const json::Value &D : *Diags) {
       auto R = diagnosticFromJson(D);
@@ -447,7 +451,7 @@ int writeOutputs(const Collected &C, const model::peaks &Peaks, bool Color) {
     error(Color) << toString(std::move(E)) << "\n";
     Code = OutputFailed;
   };
-  if (!Manifest.empty()) report(writeJson(manifestJson(C.Kernels, C.Diagnostics, Peaks), Manifest));
+  if (!Manifest.empty()) report(writeManifest(manifestOf(C.Kernels, C.Diagnostics, Peaks), Manifest));
   if (!Depfile.empty()) report(writeFileAtomically(Depfile, depfileText(Manifest, C.Dependencies)));
   if (!Sarif.empty()) {
     SarifOptions O;

@@ -62,7 +62,7 @@ int runWorker(const clang::tooling::CompilationDatabase &Base, const std::string
 
   json::Array Kernels, Diagnostics, Dependencies, NoteList;
   for (const KernelRecord &K : Results.Kernels)
-    Kernels.push_back(json::Object{{"group", K.Group}, {"kernel", kernelJson(K, Options.Gpu.peaks)}});
+    Kernels.push_back(json::Object{{"group", K.Group}, {"kernel", manifest::to_json(manifestKernel(K, Options.Gpu.peaks))}});
   for (const DiagRecord &D : Results.Diagnostics) Diagnostics.push_back(diagnosticJson(D));
   for (const auto &D : Results.Dependencies) Dependencies.push_back(D.getKey().str());
   for (const std::string &N : Notes) NoteList.push_back(N);

@@ -4,7 +4,7 @@
 /// with --rooflint-worker and one file), so a crash inside clang (a stack overflow on a deep
 /// expression) costs that file only, and -j N runs N of them at once. The worker prints nothing for
 /// the user: it writes one JSON object to its stdout, which its parent reads through a pipe:
-///   {"status": 0|1, "segments": [{"group", "text"}], "kernels": [{"group", "kernel"}],
+///   {"status": 0|1, "segments": [{"group", "text"}], "kernels": [{"group", "kernel": its manifest entry as text}],
 ///    "diagnostics": [...], "dependencies": [...], "notes": [...]}
 /// `segments` is the diagnostic text clang printed, cut where a group (a spec, a kernel body) starts,
 /// so the parent prints what a header reports once per run, as one process would.

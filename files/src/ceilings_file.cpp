@@ -16,6 +16,7 @@
 
 #include <nlohmann/json.hpp>
 #include "rooflint/files/atomic_file.h"
+#include "rooflint/files/read_file.h"
 #include "rooflint/model/peaks_table.h"
 
 namespace rooflint::ceilings {
@@ -545,14 +546,10 @@ std::optional<ceilings_file> from_json(const std::string& text, std::string& err
 }
 
 std::optional<ceilings_file> load(const std::string& path, std::string& error) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    error = "cannot open '" + path + "'";
-    return std::nullopt;
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
-  auto file = from_json(text.str(), error);
+  // A ceilings file is a few KiB: 16 MiB is no ceilings file, and a device (/dev/zero) is refused unread.
+  const std::optional<std::string> text = files::read_regular_file(path, std::size_t(16) << 20, "ceilings file", error);
+  if (!text) return std::nullopt;
+  auto file = from_json(*text, error);
   if (!file) error = "'" + path + "': " + error;
   return file;
 }

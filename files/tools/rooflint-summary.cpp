@@ -2,26 +2,23 @@
 // CI step summaries ($GITHUB_STEP_SUMMARY with --markdown).
 //   rooflint-summary build/examples/*.rooflint.json
 //   rooflint-summary --markdown out/manifest.json >> "$GITHUB_STEP_SUMMARY"
-// Host only (nlohmann-json, fmt, CLI11): it needs no LLVM and no CUDA. See docs/analyzer.md.
+// Host only (the files library, fmt, CLI11): it needs no LLVM and no CUDA. See docs/analyzer.md.
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
-#include <fstream>
 #include <iostream>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "rooflint/files/manifest.h"
 #include "rooflint/model/describe.h"
 
 namespace {
 
-using nlohmann::json;
+namespace manifest = rooflint::manifest;
 using rooflint::model::format_duration;
 using rooflint::model::format_significant;
 
@@ -37,98 +34,67 @@ struct summary {
   std::string peaks;
 };
 
-std::string mode_label(const std::string& mode_name) {
-  for (std::size_t i = 0; i < rooflint::model::math_mode_count; ++i) {
-    const auto m = static_cast<rooflint::model::math_mode>(i);
-    if (rooflint::model::name(m) == mode_name) return std::string(rooflint::model::label(m));
-  }
-  return mode_name;
-}
+std::string mode_label(rooflint::model::math_mode m) { return std::string(rooflint::model::label(m)); }
 
 /// "H200 (datasheet peaks): DRAM 4.8 TB/s; FP32 66.9 TFLOP/s": the compute peaks of the math modes
 /// in @p modes (those the kernels use).
-std::string peaks_sentence(const json& p, const std::vector<std::string>& modes) {
-  std::string s = fmt::format("{} ({} peaks): DRAM {} TB/s", p.at("device").get<std::string>(),
-                              p.at("source").get<std::string>(),
-                              format_significant(p.at("dram_bytes_per_s").get<double>() / 1e12));
+std::string peaks_sentence(const manifest::peaks_used& p, const std::vector<rooflint::model::math_mode>& modes) {
+  std::string s = fmt::format("{} ({} peaks): DRAM {} TB/s", p.device, rooflint::model::name(p.source),
+                              format_significant(p.dram_bytes_per_s / 1e12));
   std::string rates;
-  for (const auto& [mode, rate] : p.at("flops_per_s").items())
-    if (std::find(modes.begin(), modes.end(), mode) != modes.end())
-      rates += fmt::format("{}{} {} TFLOP/s", rates.empty() ? "" : ", ", mode_label(mode),
-                         format_significant(rate.get<double>() / 1e12));
+  for (std::size_t i = 0; i < rooflint::model::math_mode_count; ++i) {
+    const auto m = static_cast<rooflint::model::math_mode>(i);
+    if (p.flops_per_s[m] > 0 && std::find(modes.begin(), modes.end(), m) != modes.end())
+      rates += fmt::format("{}{} {} TFLOP/s", rates.empty() ? "" : ", ", mode_label(m), format_significant(p.flops_per_s[m] / 1e12));
+  }
   return rates.empty() ? s : s + "; " + rates;
 }
 
-std::string position_key(const char* kind, const json& loc) {
-  return fmt::format("{}:{}:{}:{}", kind, loc.at("file").get<std::string>(), loc.at("line").get<int>(),
-                     loc.at("column").get<int>());
+std::string position_key(const char* kind, const manifest::position& loc) {
+  return fmt::format("{}:{}:{}:{}", kind, loc.file, loc.line, loc.column);
 }
 
 /// The warnings and errors about kernel @p k: those of its spec's group and of its body's group.
-std::string warnings_of(const json& k, const json& diagnostics) {
-  std::vector<std::string> groups{position_key("spec", k.at("spec_location")), position_key("kernel", k.at("location"))};
-  // Version 3: a region's body checks are those of its kernels given by function.
-  if (const auto r = k.find("region"); r != k.end() && r->is_object())
-    for (const json& member : r->value("kernels", json::array()))
-      if (member.contains("location")) groups.push_back(position_key("kernel", member.at("location")));
+std::string warnings_of(const manifest::kernel& k, const std::vector<manifest::diagnostic>& diagnostics) {
+  std::vector<std::string> groups{position_key("spec", k.spec_location), position_key("kernel", k.location)};
+  // A region's body checks are those of its kernels given by function.
+  if (k.region)
+    for (const manifest::region_member& member : k.region->kernels)
+      if (member.match == rooflint::dsl::kernel_match::function) groups.push_back(position_key("kernel", member.location));
   std::vector<std::string> names;
-  for (const json& d : diagnostics) {
-    const std::string level = d.value("level", "");
-    const std::string group = d.value("group", "");
-    if ((level == "warning" || level == "error") && std::find(groups.begin(), groups.end(), group) != groups.end())
-      names.push_back(d.value("name", ""));
-  }
+  for (const manifest::diagnostic& d : diagnostics)
+    if ((d.level == rooflint::diagnostics::level::warning || d.level == rooflint::diagnostics::level::error) &&
+        std::find(groups.begin(), groups.end(), d.group) != groups.end())
+      names.push_back(d.name);
   if (names.empty()) return "0";
   return fmt::format("{} ({})", names.size(), fmt::join(names, ", "));
 }
 
-row kernel_row(const json& k, const json& diagnostics) {
-  const bool region = k.value("kind", "kernel") == "region";
-  row r{k.at("name").get<std::string>() + (region ? " (region)" : ""), "no verdict", "-", "-", warnings_of(k, diagnostics)};
-  if (k.contains("missing_size") && k.at("missing_size").is_string())
-    r.bound = "no verdict (" + k.at("missing_size").get<std::string>() + " has no size)";
-  if (const json& v = k.at("verdict"); v.is_object()) {
-    r.bound = v.at("bound").get<std::string>();
-    r.intensity = format_significant(v.at("intensity").get<double>());
-    r.floor = format_duration(v.at("t_min_s").get<double>());
-  } else if (const json& f = k.at("formulas"); f.is_object()) {
-    r.intensity = f.at("intensity").get<std::string>();  // symbolic: the sizes are not declared
+row kernel_row(const manifest::kernel& k, const std::vector<manifest::diagnostic>& diagnostics) {
+  row r{k.name + (k.is_region() ? " (region)" : ""), "no verdict", "-", "-", warnings_of(k, diagnostics)};
+  if (k.missing_size) r.bound = "no verdict (" + *k.missing_size + " has no size)";
+  if (k.verdict) {
+    r.bound = std::string(rooflint::model::name(k.verdict->bound));
+    r.intensity = format_significant(k.verdict->intensity);
+    r.floor = format_duration(k.verdict->t_min_s);
+  } else {
+    r.intensity = k.formulas.intensity;  // symbolic: the sizes are not declared
   }
   return r;
 }
 
 /// @return The manifest's rows, or an error naming the file and what is wrong.
 std::optional<summary> read_manifest(const std::string& path, std::string& error) {
-  std::ifstream in(path);
-  if (!in) {
-    error = fmt::format("cannot read '{}': {}", path, std::strerror(errno));
-    return std::nullopt;
+  const std::optional<manifest::manifest_file> m = manifest::load(path, error);
+  if (!m) return std::nullopt;
+  summary s;
+  std::vector<rooflint::model::math_mode> modes;
+  for (const manifest::kernel& k : m->kernels) {
+    s.rows.push_back(kernel_row(k, m->diagnostics));
+    modes.push_back(k.math_mode);
   }
-  const json m = json::parse(in, nullptr, /*allow_exceptions=*/false);
-  if (m.is_discarded() || !m.is_object()) {
-    error = fmt::format("'{}' is not JSON", path);
-    return std::nullopt;
-  }
-  // Version 2 added what the verifier needs (parameters, launch, spec_value), version 3 regions of
-  // kernels; this reads what all have.
-  if (const int v = m.value("version", 0); m.value("schema", "") != "rooflint-manifest" || v < 1 || v > 4) {
-    error = fmt::format("'{}' is not a rooflint manifest of version 1 to 4 (schema \"rooflint-manifest\")", path);
-    return std::nullopt;
-  }
-  try {
-    summary s;
-    const json diagnostics = m.value("diagnostics", json::array());
-    std::vector<std::string> modes;
-    for (const json& k : m.at("kernels")) {
-      s.rows.push_back(kernel_row(k, diagnostics));
-      modes.push_back(k.value("math_mode", ""));
-    }
-    s.peaks = peaks_sentence(m.at("peaks"), modes);
-    return s;
-  } catch (const json::exception& e) {
-    error = fmt::format("'{}': {}", path, e.what());
-    return std::nullopt;
-  }
+  s.peaks = peaks_sentence(m->peaks, modes);
+  return s;
 }
 
 const std::vector<std::string> headers{"kernel", "bound", "arithmetic intensity (FLOP/byte)", "floor", "warnings"};

@@ -26,6 +26,7 @@
 
 #include "cli.h"
 #include "rooflint/files/ceilings_file.h"
+#include "rooflint/files/read_file.h"
 #include "rooflint/files/atomic_file.h"
 #include "rooflint/runtime/inject.h"
 #include "rooflint/runtime/report.h"
@@ -216,8 +217,13 @@ std::optional<int> read_inputs(const tool_options& t, run_inputs& in) {
     for (const std::string& f : *files) {
       auto read = read_manifest(f);
       if (!read) return usage_error(read.err().message);
-      for (auto& k : *read)
+      for (auto& k : *read) {
+        if (!k.unverifiable.empty()) {
+          std::cerr << "rooflint-verify: note: " << k.unverifiable << "\n";
+          continue;
+        }
         if (k.spec.launch.kind != rooflint::dsl::binding_kind::none) in.kernels.push_back(std::move(k));
+      }
       in.manifest_list += (in.manifest_list.empty() ? "" : ":") + std::filesystem::absolute(f).string();
     }
   }
@@ -227,11 +233,11 @@ std::optional<int> read_inputs(const tool_options& t, run_inputs& in) {
     if (!in.ceilings) return usage_error("cannot use --ceilings '" + t.verify.ceilings_path + "': " + reason);
   }
   if (!t.baseline_path.empty()) {
-    std::ifstream file(t.baseline_path, std::ios::binary);
-    if (!file) return usage_error("cannot read --baseline '" + t.baseline_path + "'");
-    std::ostringstream text;
-    text << file.rdbuf();
-    in.baseline_text = text.str();
+    // A report is a few MiB at most; a device (/dev/zero) would be read without end.
+    std::string reason;
+    auto text = rooflint::files::read_regular_file(t.baseline_path, std::size_t(256) << 20, "--baseline report", reason);
+    if (!text) return usage_error(reason);
+    in.baseline_text = std::move(*text);
   }
   return std::nullopt;
 }

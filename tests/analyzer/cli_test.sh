@@ -400,7 +400,7 @@ CU
   grep -qE '^two_pass \(region\) +memory-bound +0 +.* +1 \(rooflint-uncoalesced\)$' region.txt || fail "region row: $(cat region.txt)"
   printf '{"schema": "other"}' > bad.json
   "$summary" bad.json 2>err && fail "a file that is not a manifest was accepted"
-  grep -q "'bad.json' is not a rooflint manifest" err || fail "message: $(cat err)"
+  grep -q "manifest 'bad.json': not a rooflint manifest" err || fail "message: $(cat err)"
   "$summary" >/dev/null 2>&1; [[ $? -eq 2 ]] || fail "no argument should be exit status 2"
 }
 

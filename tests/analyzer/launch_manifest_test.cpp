@@ -46,74 +46,70 @@ inline constexpr auto unbound_spec =
 
 }  // namespace
 
-TEST(LaunchManifest, IsVersionThree) {
+TEST(LaunchManifest, IsTheCurrentVersion) {
   const AnalysisRun R = analyze(Input, "launch.cu");
   ASSERT_TRUE(R.Parsed) << R.Output;
-  const llvm::json::Value M = manifestJson(R.Results, *model::find_peaks("H200"));
-  EXPECT_EQ(*M.getAsObject()->getInteger("version"), 4);  // 3: regions, 4: predicted_traffic (issue 12)
+  EXPECT_EQ(manifestOf(R.Results, *model::find_peaks("H200")).version, 5);  // 3: regions, 4: predictions, 5: typed
 }
 
 TEST(LaunchManifest, LaysOutParametersAsTheArgumentBufferDoes) {
   const AnalysisRun R = analyze(Input, "launch.cu");
   ASSERT_TRUE(R.Parsed) << R.Output;
-  const llvm::json::Value M = manifestJson(R.Results, *model::find_peaks("H200"));
-  const llvm::json::Object &K = manifestKernel(M, "scaled");
-  EXPECT_EQ(*K.getString("mangled_name"), "_Z6scaledcPKfPfxsd");
-  const llvm::json::Array &P = *K.getArray("parameters");
+  const manifest::manifest_file M = manifestOf(R.Results, *model::find_peaks("H200"));
+  const manifest::kernel &K = kernelNamed(M, "scaled");
+  EXPECT_EQ(K.mangled_name, "_Z6scaledcPKfPfxsd");
+  const std::vector<manifest::parameter> &P = K.parameters;
   ASSERT_EQ(P.size(), 6u);
-  const int64_t Offsets[] = {0, 8, 16, 24, 32, 40}, Sizes[] = {1, 8, 8, 8, 2, 8};
-  const char *Kinds[] = {"integer", "pointer", "pointer", "integer", "integer", "floating"};
+  const int Offsets[] = {0, 8, 16, 24, 32, 40}, Sizes[] = {1, 8, 8, 8, 2, 8};
+  using manifest::param_kind;
+  const param_kind Kinds[] = {param_kind::integer, param_kind::pointer, param_kind::pointer,
+                              param_kind::integer, param_kind::integer, param_kind::floating};
   for (std::size_t I = 0; I < P.size(); ++I) {
     SCOPED_TRACE(I);
-    const llvm::json::Object &O = *P[I].getAsObject();
-    EXPECT_EQ(*O.getInteger("offset_bytes"), Offsets[I]);
-    EXPECT_EQ(*O.getInteger("size_bytes"), Sizes[I]);
-    EXPECT_EQ(*O.getString("kind"), Kinds[I]);
+    EXPECT_EQ(P[I].index, static_cast<int>(I));
+    EXPECT_EQ(P[I].offset_bytes, Offsets[I]);
+    EXPECT_EQ(P[I].size_bytes, Sizes[I]);
+    EXPECT_EQ(P[I].kind, Kinds[I]);
   }
-  EXPECT_EQ(*P[3].getAsObject()->getString("name"), "n4");
-  EXPECT_EQ(*P[3].getAsObject()->getString("type"), "long long");
-  EXPECT_EQ(*P[3].getAsObject()->getBoolean("signed"), true);
+  EXPECT_EQ(P[3].name, "n4");
+  EXPECT_EQ(P[3].type, "long long");
+  EXPECT_TRUE(P[3].is_signed);
 }
 
 TEST(LaunchManifest, WritesEachSizeWithItsSource) {
   const AnalysisRun R = analyze(Input, "launch.cu");
   ASSERT_TRUE(R.Parsed) << R.Output;
-  const llvm::json::Value M = manifestJson(R.Results, *model::find_peaks("H200"));
-  const llvm::json::Object &L = *manifestKernel(M, "scaled").getObject("launch");
-  EXPECT_EQ(*L.getString("kind"), "kernel");
-  const llvm::json::Array &S = *L.getArray("sizes");
-  ASSERT_EQ(S.size(), 2u);
-  const llvm::json::Object &N = *S[0].getAsObject();  // in the order sizes() lists them
-  EXPECT_EQ(*N.getString("dim"), "N");
-  EXPECT_EQ(*N.getString("source"), "argument");
-  EXPECT_EQ(*N.getInteger("index"), 3);
-  EXPECT_EQ(*N.getString("parameter"), "n4");
-  EXPECT_EQ(*N.getInteger("multiplier"), 4);
-  EXPECT_EQ(*N.getInteger("divisor"), 1);
-  const llvm::json::Object &Rows = *S[1].getAsObject();
-  EXPECT_EQ(*Rows.getString("source"), "grid_dim");
-  EXPECT_EQ(*Rows.getString("axis"), "y");
-  EXPECT_TRUE(L.getArray("fixed")->empty());
+  const manifest::manifest_file M = manifestOf(R.Results, *model::find_peaks("H200"));
+  const manifest::kernel &Scaled = kernelNamed(M, "scaled");
+  const dsl::launch_binding &L = Scaled.spec_value.launch;
+  EXPECT_EQ(L.kind, dsl::binding_kind::kernel);
+  ASSERT_EQ(L.size_count, 2);
+  const dsl::launch_size &N = L.sizes[0];  // in the order sizes() lists them
+  EXPECT_EQ(N.dim.view(), "N");
+  EXPECT_EQ(N.source, dsl::size_source::argument);
+  EXPECT_EQ(N.index, 3);
+  EXPECT_EQ(Scaled.parameters[N.index].name, "n4");
+  EXPECT_EQ(N.multiplier, 4);
+  EXPECT_EQ(N.divisor, 1);
+  const dsl::launch_size &Rows = L.sizes[1];
+  EXPECT_EQ(Rows.source, dsl::size_source::grid_dim);
+  EXPECT_EQ(Rows.index, 1);  // y
 
-  const llvm::json::Object &MmLaunch = *manifestKernel(M, "mm").getObject("launch");
-  const llvm::json::Object &Fixed = *(*MmLaunch.getArray("fixed"))[0].getAsObject();
-  EXPECT_EQ(*Fixed.getString("dim"), "K");
-  EXPECT_EQ(*Fixed.getString("by"), "at");
-  EXPECT_EQ(*Fixed.getNumber("size"), 64);
-  EXPECT_EQ(*(*MmLaunch.getArray("sizes"))[1].getAsObject()->getInteger("multiplier"), 16);
-  EXPECT_EQ(manifestKernel(M, "mm_at").get("launch")->kind(), llvm::json::Value::Null);
+  const manifest::kernel &Mm = kernelNamed(M, "mm");
+  EXPECT_EQ(Mm.spec_value.dims[Mm.spec_value.dim_index(dsl::name_t("K"))].declared_size, 64);  // .at(K(64))
+  EXPECT_EQ(Mm.spec_value.launch.sizes[1].multiplier, 16);
+  EXPECT_EQ(kernelNamed(M, "mm_at").spec_value.launch.kind, dsl::binding_kind::none);  // "launch": null
 }
 
 TEST(LaunchManifest, WritesTheSpecValueWithItsPolynomials) {
   const AnalysisRun R = analyze(Input, "launch.cu");
   ASSERT_TRUE(R.Parsed) << R.Output;
-  const llvm::json::Value M = manifestJson(R.Results, *model::find_peaks("H200"));
-  const llvm::json::Object &V = *manifestKernel(M, "mm").getObject("spec_value");
+  const manifest::manifest_file M = manifestOf(R.Results, *model::find_peaks("H200"));
+  const dsl::spec &V = kernelNamed(M, "mm").spec_value;
   // Compulsory reads 4*M*K + 4*K*N bytes: two terms with coefficient 4 over the dims M, N, K.
-  const llvm::json::Object &Read = *V.getObject("read_bytes");
-  EXPECT_EQ(Read.getArray("terms")->size(), 2u);
-  EXPECT_EQ(*(*Read.getArray("terms"))[0].getAsObject()->getNumber("coefficient"), 4);
-  EXPECT_EQ(*V.getString("math_mode"), "fp32_simt");
-  EXPECT_EQ(*(*V.getArray("tensors"))[2].getAsObject()->getString("access"), "write");
-  EXPECT_EQ(*(*V.getArray("dims"))[2].getAsObject()->getNumber("declared_size"), 64);  // K, third in 2*M*N*K
+  EXPECT_EQ(V.read_bytes.term_count, 2);
+  EXPECT_EQ(V.read_bytes.terms[0].coefficient, 4);
+  EXPECT_EQ(V.mode, model::math_mode::fp32_simt);
+  EXPECT_EQ(V.tensors[2].access, dsl::role::write);
+  EXPECT_EQ(V.dims[2].declared_size, 64);  // K, third in 2*M*N*K
 }

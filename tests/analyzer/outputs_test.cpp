@@ -14,54 +14,45 @@ using namespace rooflint;
 using namespace rooflint::analyzer;
 using namespace rooflint::analyzer::testing;
 
-namespace {
-const llvm::json::Object &firstKernel(const llvm::json::Value &V) {
-  return *(*V.getAsObject()->getArray("kernels"))[0].getAsObject();
-}
-}  // namespace
-
 TEST(Manifest, RecordsTheSquareMatmulWithHandComputedValues) {
   const AnalysisRun R = analyze(readInput("rooflint-bound.cu"), "rooflint-bound.cu");
   ASSERT_TRUE(R.Parsed) << R.Output;
-  const llvm::json::Value M = manifestJson(R.Results, *model::find_peaks("H200"));
-  EXPECT_EQ(*M.getAsObject()->getString("schema"), "rooflint-manifest");
-  EXPECT_EQ(*M.getAsObject()->getInteger("version"), 4);  // 4 since issue 12 (predicted_traffic)
-  const llvm::json::Object &K = firstKernel(M);
-  EXPECT_EQ(*K.getString("name"), "sgemm");
-  EXPECT_EQ(*K.getString("mangled_name"), "_Z5sgemmPKfS0_Pfi");  // sgemm(const float*, const float*, float*, int)
-  EXPECT_EQ(*K.getObject("location")->getInteger("line"), 12);
-  EXPECT_EQ(*K.getObject("spec_location")->getInteger("line"), 26);
-  const llvm::json::Object &Values = *K.getObject("values");
-  EXPECT_EQ(*Values.getNumber("flops"), 137438953472.0);
-  EXPECT_EQ(*Values.getNumber("bytes"), 201326592.0);
-  EXPECT_EQ(*Values.getNumber("read_bytes"), 134217728.0);
-  EXPECT_EQ(*Values.getNumber("written_bytes"), 67108864.0);
-  EXPECT_NEAR(*Values.getNumber("intensity"), 682.67, 0.005);
-  EXPECT_EQ(*K.getObject("formulas")->getString("flops"), "2*N^3");
-  EXPECT_EQ(*K.getObject("formulas")->getString("bytes"), "12*N^2");
-  EXPECT_EQ(*K.getObject("formulas")->getString("intensity"), "N/6");
-  const llvm::json::Object &Verdict = *K.getObject("verdict");
-  EXPECT_EQ(*Verdict.getString("bound"), "compute-bound");
-  EXPECT_NEAR(*Verdict.getNumber("ridge"), 13.9375, 1e-9);             // 66.9 / 4.8
-  EXPECT_NEAR(*Verdict.getNumber("t_min_s"), 137438953472.0 / 66.9e12, 1e-12);
-  EXPECT_EQ(*K.getObject("peaks")->getString("source"), "datasheet");
-  EXPECT_EQ(*K.getObject("peaks")->getNumber("dram_bytes_per_s"), 4.8e12);
-  EXPECT_EQ(*K.getObject("convention")->getString("name"), "torch.utils.flop_counter");
-  EXPECT_EQ(*K.getObject("verdict_change")->getNumber("size"), 84);
-  const llvm::json::Array &Tensors = *K.getArray("tensors");
-  ASSERT_EQ(Tensors.size(), 3u);
-  EXPECT_EQ(*Tensors[2].getAsObject()->getString("role"), "write");
-  EXPECT_EQ(*Tensors[2].getAsObject()->getString("dtype"), "f32");
+  const manifest::manifest_file M = manifestOf(R.Results, *model::find_peaks("H200"));
+  EXPECT_EQ(M.version, 5);  // 5: typed predictions
+  const manifest::kernel &K = M.kernels.at(0);
+  EXPECT_EQ(K.name, "sgemm");
+  EXPECT_EQ(K.mangled_name, "_Z5sgemmPKfS0_Pfi");  // sgemm(const float*, const float*, float*, int)
+  EXPECT_EQ(K.location.line, 12);
+  EXPECT_EQ(K.spec_location.line, 26);
+  ASSERT_TRUE(K.values);
+  EXPECT_EQ(K.values->flops, 137438953472.0);
+  EXPECT_EQ(K.values->bytes, 201326592.0);
+  EXPECT_EQ(K.values->read_bytes, 134217728.0);
+  EXPECT_EQ(K.values->written_bytes, 67108864.0);
+  EXPECT_NEAR(K.values->intensity, 682.67, 0.005);
+  EXPECT_EQ(K.formulas.flops, "2*N^3");
+  EXPECT_EQ(K.formulas.bytes, "12*N^2");
+  EXPECT_EQ(K.formulas.intensity, "N/6");
+  ASSERT_TRUE(K.verdict);
+  EXPECT_EQ(K.verdict->bound, model::bound::compute);
+  EXPECT_NEAR(K.verdict->ridge, 13.9375, 1e-9);             // 66.9 / 4.8
+  EXPECT_NEAR(K.verdict->t_min_s, 137438953472.0 / 66.9e12, 1e-12);
+  EXPECT_EQ(K.peaks.source, model::peak_source::datasheet);
+  EXPECT_EQ(K.peaks.dram_bytes_per_s, 4.8e12);
+  EXPECT_EQ(K.convention.name, "torch.utils.flop_counter");
+  ASSERT_TRUE(K.verdict_change);
+  EXPECT_EQ(K.verdict_change->size, 84);
+  ASSERT_EQ(K.tensors.size(), 3u);
+  EXPECT_EQ(K.tensors[2].role, dsl::role::write);
+  EXPECT_EQ(K.tensors[2].dtype, model::dtype::f32);
 }
 
-TEST(Manifest, LeavesValuesNullForASymbolicSpec) {
+TEST(Manifest, LeavesValuesOutForASymbolicSpec) {
   const AnalysisRun R = analyze(readInput("rooflint-bound.cu"), "rooflint-bound.cu");
-  const llvm::json::Value M = manifestJson(R.Results, *model::find_peaks("H200"));
-  const llvm::json::Array &Kernels = *M.getAsObject()->getArray("kernels");
-  ASSERT_EQ(Kernels.size(), 2u);
-  const llvm::json::Object &K = *Kernels[1].getAsObject();
-  EXPECT_EQ(K.get("values")->kind(), llvm::json::Value::Null);
-  EXPECT_EQ(*K.getString("missing_size"), "N");
+  const manifest::manifest_file M = manifestOf(R.Results, *model::find_peaks("H200"));
+  ASSERT_EQ(M.kernels.size(), 2u);
+  EXPECT_FALSE(M.kernels[1].values.has_value());
+  EXPECT_EQ(M.kernels[1].missing_size, "N");
 }
 
 // SARIF 2.1.0: version, $schema, runs[0].tool.driver with rules; results with ruleId, level, message,
@@ -98,7 +89,7 @@ TEST(Sarif, MapsRemarksToNoteLevel) {
 }
 
 // JSON has no infinity: llvm::json would print "inf", which no reader accepts. The writer refuses it.
-TEST(Manifest, ANonFiniteNumberIsRefusedWithItsPointer) {
+TEST(Sarif, ANonFiniteNumberIsRefusedWithItsPointer) {
   const llvm::json::Value V = llvm::json::Object{
       {"a", llvm::json::Array{1.0, llvm::json::Object{{"b", std::numeric_limits<double>::infinity()}}}}};
   EXPECT_EQ(firstNonFinite(V), "/a/1/b");

@@ -75,32 +75,34 @@ TEST(Region, AHostFunctionIsNoKernelOfARegion) {
 
 TEST(Region, ManifestNamesTheKernelsAndTheSite) {
   const AnalysisRun R = analyze(Input, "region.cu");
-  const llvm::json::Value M = manifestJson(R.Results, *model::find_peaks("H200"));
-  EXPECT_EQ(*M.getAsObject()->getInteger("version"), 4);  // 4 since issue 12 (predicted_traffic; regions are 3)
-  const llvm::json::Object &K = manifestKernel(M, "softmax_3pass");
-  EXPECT_EQ(*K.getString("kind"), "region");
-  EXPECT_EQ(*K.getString("mangled_name"), "");
-  const llvm::json::Array &Members = *K.getObject("region")->getArray("kernels");
+  const manifest::manifest_file M = manifestOf(R.Results, *model::find_peaks("H200"));
+  const manifest::kernel &K = kernelNamed(M, "softmax_3pass");
+  EXPECT_EQ(K.kind, manifest::entry_kind::region);
+  EXPECT_EQ(K.mangled_name, "");
+  ASSERT_TRUE(K.region);
+  const std::vector<manifest::region_member> &Members = K.region->kernels;
   ASSERT_EQ(Members.size(), 3u);
-  EXPECT_EQ(*Members[0].getAsObject()->getString("mangled_name"), "_Z7row_maxPKfPfi");
-  EXPECT_EQ(*Members[2].getAsObject()->getString("function"), "normalise");
-  EXPECT_EQ(Members[1].getAsObject()->getArray("parameters")->size(), 4u);
+  EXPECT_EQ(Members[0].mangled_name, "_Z7row_maxPKfPfi");
+  EXPECT_EQ(Members[2].function, "normalise");
+  EXPECT_EQ(Members[1].parameters.size(), 4u);
   // The sizes are read at kernel 0, whose parameters are the spec's: C is argument 2, 'cols'.
-  const llvm::json::Object &L = *K.getObject("launch");
-  EXPECT_EQ(*L.getString("kind"), "region");
-  const llvm::json::Object &C = *(*L.getArray("sizes"))[1].getAsObject();
-  EXPECT_EQ(*C.getString("parameter"), "cols");
-  EXPECT_EQ(*C.getInteger("site"), 0);
-  EXPECT_EQ(K.getArray("parameters")->size(), 3u);
-  EXPECT_EQ(K.getObject("spec_value")->getArray("region_kernels")->size(), 3u);
+  const dsl::launch_binding &L = K.spec_value.launch;
+  EXPECT_EQ(L.kind, dsl::binding_kind::region);
+  const dsl::launch_size &C = L.sizes[1];
+  EXPECT_EQ(K.parameters[C.index].name, "cols");
+  EXPECT_EQ(C.site, 0);
+  EXPECT_EQ(K.parameters.size(), 3u);
+  EXPECT_EQ(K.spec_value.region.kernel_count, 3);
   // Compulsory bytes as for a kernel: 2 * 4 * 65536 * 4096.
-  EXPECT_EQ(*K.getObject("values")->getNumber("bytes"), 2147483648.0);
+  ASSERT_TRUE(K.values);
+  EXPECT_EQ(K.values->bytes, 2147483648.0);
 
-  const llvm::json::Object &Lib = manifestKernel(M, "sgemm_lib");
-  const llvm::json::Object &G = *(*Lib.getObject("region")->getArray("kernels"))[0].getAsObject();
-  EXPECT_EQ(*G.getString("match"), "library");
-  EXPECT_EQ(*G.getString("pattern"), "gemm");
-  EXPECT_EQ(Lib.get("launch")->kind(), llvm::json::Value::Null);  // no .sizes: the harness binds it
+  const manifest::kernel &Lib = kernelNamed(M, "sgemm_lib");
+  ASSERT_TRUE(Lib.region);
+  const manifest::region_member &G = Lib.region->kernels.at(0);
+  EXPECT_EQ(G.match, dsl::kernel_match::library);
+  EXPECT_EQ(G.pattern, "gemm");
+  EXPECT_EQ(Lib.spec_value.launch.kind, dsl::binding_kind::none);  // no .sizes: the harness binds it
 }
 
 TEST(Region, SarifCarriesTheRegionsVerdict) {

@@ -272,12 +272,11 @@ const DiagRecord *diagnosticContaining(const AnalysisRun &R, llvm::StringRef Nam
   return nullptr;
 }
 
-const llvm::json::Object &manifestKernel(const llvm::json::Value &Manifest, llvm::StringRef Name) {
-  if (const llvm::json::Array *Kernels = Manifest.getAsObject() ? Manifest.getAsObject()->getArray("kernels") : nullptr)
-    for (const llvm::json::Value &K : *Kernels)
-      if (K.getAsObject() && K.getAsObject()->getString("name") == Name) return *K.getAsObject();
+const manifest::kernel &kernelNamed(const manifest::manifest_file &Manifest, llvm::StringRef Name) {
+  for (const manifest::kernel &K : Manifest.kernels)
+    if (K.name == Name) return K;
   ADD_FAILURE() << "no kernel " << Name.str() << " in the manifest";
-  static const llvm::json::Object None;
+  static const manifest::kernel None;
   return None;
 }
 

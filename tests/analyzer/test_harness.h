@@ -8,6 +8,7 @@
 
 #include "llvm/Support/JSON.h"
 #include "rooflint/analyzer/Analyzer.h"
+#include "rooflint/files/manifest.h"
 
 namespace rooflint::analyzer::testing {
 
@@ -79,7 +80,7 @@ std::vector<DiagRecord> named(const AnalysisRun &R, const std::string &Name);
 const DiagRecord *diagnosticContaining(const AnalysisRun &R, llvm::StringRef Name, llvm::StringRef Containing);
 
 /// @return The kernel (or region) named @p Name in manifest @p Manifest; a test failure (and an empty
-/// object) when it has none.
-const llvm::json::Object &manifestKernel(const llvm::json::Value &Manifest, llvm::StringRef Name);
+/// entry) when it has none.
+const manifest::kernel &kernelNamed(const manifest::manifest_file &Manifest, llvm::StringRef Name);
 
 }  // namespace rooflint::analyzer::testing

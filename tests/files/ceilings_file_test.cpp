@@ -222,7 +222,7 @@ TEST(CeilingsFile, BadProbeEntryIsRejectedWithItsIndex) {
 TEST(CeilingsFile, MissingFileIsRejected) {
   std::string error;
   EXPECT_FALSE(load("/nonexistent/rooflint-ceilings.json", error));
-  EXPECT_EQ(error, "cannot open '/nonexistent/rooflint-ceilings.json'");
+  EXPECT_EQ(error, "cannot read ceilings file '/nonexistent/rooflint-ceilings.json': No such file or directory");
 }
 
 TEST(CeilingsFile, LoadErrorsNameTheFile) {
@@ -467,4 +467,13 @@ TEST(CeilingsFileGpu, ADeviceShapedUnlikeItsRowLosesTheRowsConfigurations) {
   ceilings_file f = full_file();
   f.device.shared_bytes_per_sm = 100 * 1024;
   EXPECT_FALSE(f.gpu().geometry.known());
+}
+
+TEST(CeilingsFile, ACharacterDeviceOrADirectoryIsRefusedUnread) {
+  // /dev/zero never ends: it would be read until memory runs out.
+  std::string error;
+  EXPECT_FALSE(load("/dev/zero", error));
+  EXPECT_EQ(error, "ceilings file '/dev/zero' is not a regular file (a character device)");
+  EXPECT_FALSE(load("/", error));
+  EXPECT_EQ(error, "ceilings file '/' is not a regular file (a directory)");
 }

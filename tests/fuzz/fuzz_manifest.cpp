@@ -1,4 +1,4 @@
-// libFuzzer target: the manifest reader of rooflint-summary (analyzer/tool/RooflintSummary.cpp, built
+// libFuzzer target: the manifest reader (files/src/manifest.cpp) through rooflint-summary (files/tools/rooflint-summary.cpp, built
 // into this target with its main() renamed rooflint_summary_main) on arbitrary bytes as a manifest
 // file. It must print a table or exit 3 with an error, never crash, throw out of main, hang or leak.
 #include <unistd.h>

@@ -115,7 +115,7 @@ TEST(InjectRegionManifest, RefusesARegionSizeReadAtALibraryKernel) {
   text = doc.dump();
   const auto ks = parse_manifest(text, "edited.json");
   ASSERT_FALSE(ks.ok());
-  EXPECT_NE(ks.err().message.find("size of 'M' is read at kernel 1, which is not one of the region's kernels given by function"), std::string::npos)
+  EXPECT_NE(ks.err().message.find("'launch/sizes/0/site' reads the size of 'M' at kernel 1, which is not one of the region's kernels given by function"), std::string::npos)
       << ks.err().message;
 }
 

@@ -59,7 +59,7 @@ TEST(InjectManifest, RebuildsEachSpecFromItsValue) {
   const manifest_kernel& axpy = kernel_named(ks, "axpy");
   EXPECT_EQ(axpy.mangled_name, "_Z4axpyifPKfPf");  // axpy(int, float, const float*, float*)
   ASSERT_EQ(axpy.params.size(), 4u);
-  EXPECT_EQ(axpy.params[0].kind, "integer");
+  EXPECT_EQ(axpy.params[0].kind, rooflint::manifest::param_kind::integer);
   EXPECT_EQ(axpy.spec.launch.kind, dsl::binding_kind::kernel);
   dsl::launch_values v;
   v.args[0] = 1000;
@@ -83,7 +83,8 @@ TEST(InjectManifest, RefusesVersionOneAndNamesAMissingField) {
   text.replace(at, std::strlen("\"mangled_name\""), "\"mangled_nom\"");
   const auto broken = parse_manifest(text, "x.json");
   ASSERT_FALSE(broken.ok());
-  EXPECT_NE(broken.err().message.find("field 'mangled_name' is missing"), std::string::npos) << broken.err().message;
+  EXPECT_NE(broken.err().message.find("kernel 'axpy': '/mangled_name' is missing"), std::string::npos)
+      << broken.err().message;
   EXPECT_FALSE(parse_manifest("{", "y.json").ok());
   EXPECT_NE(parse_manifest(R"({"schema": "rooflint-ceilings"})", "z.json").err().message.find("not a rooflint manifest"),
             std::string::npos);
@@ -415,8 +416,8 @@ TEST(InjectManifest, ReadsThePredictedTrafficOfVersionFour) {
       "x: DRAM not predicted (sectors shared with other warps: not predicted), L2 8x (load line 3: 8x per warp request), L1 8x",
       "y: L2 1x (every access coalesced), DRAM 1x",
       "z: L2 not predicted (line 9: the address depends on loaded data)"};
-  EXPECT_EQ(kernel_named(*ks, "axpy").predicted_traffic, expected);
-  EXPECT_TRUE(kernel_named(*ks, "fixed").predicted_traffic.empty());
+  EXPECT_EQ(predicted_traffic_lines(kernel_named(*ks, "axpy").predicted), expected);
+  EXPECT_FALSE(kernel_named(*ks, "fixed").traffic_predicted);
 
   // The kernel's ratio per level at N = 1000: x (read) 4,000 compulsory bytes, y (read_write) 8,000.
   // L2: (8 x 4,000 + 1 x 8,000) / 12,000 = 3.333x; DRAM: x has none, so the kernel has none; L1: y has none.
@@ -452,10 +453,10 @@ TEST(InjectManifest, PredictedTrafficLinesAndRatiosAgree) {
   ASSERT_TRUE(ks.ok()) << ks.err().message;
   const manifest_kernel& k = kernel_named(*ks, "axpy");
   const std::vector<std::string> lines{"x: L2 not predicted (zero)", "y: DRAM not predicted, L1 4x at the declared sizes"};
-  EXPECT_EQ(k.predicted_traffic, lines);
-  ASSERT_EQ(k.predicted_ratios.size(), 3u);  // w has no level: in neither
-  EXPECT_EQ(k.predicted_ratios[0].ratio, 0);
-  EXPECT_EQ(k.predicted_ratios[1].ratio, 0);
-  EXPECT_EQ(k.predicted_ratios[2].ratio, 4);
-  EXPECT_TRUE(k.predicted_ratios[2].sized);
+  EXPECT_EQ(predicted_traffic_lines(k.predicted), lines);
+  ASSERT_EQ(k.predicted.size(), 3u);  // w has no level: in neither
+  EXPECT_EQ(k.predicted[0].kind, rooflint::manifest::prediction_kind::not_predicted);
+  EXPECT_EQ(k.predicted[1].kind, rooflint::manifest::prediction_kind::not_predicted);
+  EXPECT_EQ(*k.predicted[2].ratio, 4);
+  EXPECT_TRUE(k.predicted[2].sized);
 }

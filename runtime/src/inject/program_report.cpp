@@ -8,6 +8,7 @@
 #include <span>
 
 #include "rooflint/files/diagnostics.h"
+#include "rooflint/model/describe.h"
 #include "rooflint/runtime/inject.h"
 
 namespace rooflint::runtime::inject {
@@ -48,6 +49,28 @@ measurement merge(const grouped_case& g, const std::string& name) {
 
 }  // namespace
 
+std::vector<std::string> predicted_traffic_lines(const std::vector<manifest::level_prediction>& entries) {
+  struct line { std::string tensor, text, basis; };
+  std::vector<line> lines;
+  for (const manifest::level_prediction& e : entries) {
+    const std::string ratio = e.ratio ? model::format_significant(*e.ratio, 3) + "x" + (e.sized ? " at the declared sizes" : "")
+                                      : std::string("not predicted");
+    auto it = std::find_if(lines.begin(), lines.end(), [&](const line& l) { return l.tensor == e.tensor; });
+    if (it == lines.end()) {
+      lines.push_back({e.tensor, e.tensor + ":", ""});
+      it = lines.end() - 1;
+    } else {
+      it->text += ",";
+    }
+    it->text += " " + std::string(model::label(e.level)) + " " + ratio;
+    if (!e.basis.empty() && e.basis != it->basis) it->text += " (" + e.basis + ")";
+    it->basis = e.basis;
+  }
+  std::vector<std::string> out;
+  for (auto& l : lines) out.push_back(std::move(l.text));
+  return out;
+}
+
 std::array<double, model::memory_level_count> kernel_predicted_ratios(const manifest_kernel& k, const dsl::sizes& at) {
   std::array<double, model::memory_level_count> out{};
   const std::span<const double> values(at.values.data(), at.values.size());
@@ -58,7 +81,6 @@ std::array<double, model::memory_level_count> kernel_predicted_ratios(const mani
   for (std::size_t i = 0; i < k.spec.dims.size(); ++i)
     if (at.values[i] > 0 && std::fabs(at.values[i] - declared.values[i]) > 0.5) at_declared = false;
   for (const model::memory_level level : model::memory_levels) {
-    const std::string key(model::name(level));
     double predicted = 0, compulsory = 0;
     bool every = true;
     for (const dsl::tensor_info& t : k.spec.tensor_list()) {
@@ -66,13 +88,14 @@ std::array<double, model::memory_level_count> kernel_predicted_ratios(const mani
       // Compulsory bytes of the tensor: read, written, or both (inout).
       const double bytes = t.elements.evaluate(values) * double(model::size_bytes(t.dtype)) *
                            (t.access == dsl::role::read_write ? 2 : 1);
-      const auto p = std::find_if(k.predicted_ratios.begin(), k.predicted_ratios.end(),
-                                  [&](const manifest_kernel::predicted_ratio& r) { return r.tensor == t.name.view() && r.level == key; });
-      if (p == k.predicted_ratios.end() || p->ratio <= 0 || !(bytes > 0) || (p->sized && !at_declared)) {
+      const auto p = std::find_if(k.predicted.begin(), k.predicted.end(), [&](const manifest::level_prediction& r) {
+        return r.tensor == t.name.view() && r.level == level;
+      });
+      if (p == k.predicted.end() || !p->ratio || !(bytes > 0) || (p->sized && !at_declared)) {
         every = false;
         break;
       }
-      predicted += p->ratio * bytes;
+      predicted += *p->ratio * bytes;
       compulsory += bytes;
     }
     if (every && compulsory > 0) out[static_cast<std::size_t>(level)] = predicted / compulsory;
@@ -151,8 +174,8 @@ program_report make_program_report(const std::vector<manifest_kernel>& kernels, 
 
   for (case_report& r : out.run.cases) {
     for (const manifest_kernel& mk : kernels)
-      if (mk.kernel_name == r.kernel && !mk.predicted_traffic.empty()) {
-        r.predicted_traffic = mk.predicted_traffic;
+      if (mk.kernel_name == r.kernel && mk.traffic_predicted) {
+        r.predicted_traffic = predicted_traffic_lines(mk.predicted);
         const auto g = std::find_if(groups.begin(), groups.end(), [&](const grouped_case& c) {
           return c.kernel == &mk && mk.kernel_name + " [" + c.sizes + "]" == r.name;
         });

@@ -52,7 +52,7 @@ struct RegionKernelRecord {
   std::string FunctionName;    ///< function: qualified name
   std::string MangledName;     ///< function: the device-side symbol
   SourcePosition Location;     ///< function: its declaration
-  std::vector<ParamRecord> Params;
+  std::vector<manifest::parameter> Params;
 };
 
 /// One analysed spec and its kernel (or region of kernels): what the manifest records.
@@ -64,7 +64,7 @@ struct KernelRecord {
   std::string FunctionName;    ///< the bound function's qualified name
   std::string MangledName;     ///< as the CUDA runtime sees it (Itanium)
   SourcePosition KernelLocation;
-  std::vector<ParamRecord> Params;  ///< the bound function's parameters (LaunchManifest.h)
+  std::vector<manifest::parameter> Params;  ///< the bound function's parameters (LaunchManifest.h)
   dsl::spec Spec;
   bool Sized = false;          ///< every dimension has a declared or static size
   std::string MissingDim;      ///< the first dimension without one

@@ -1,7 +1,7 @@
 #pragma once
 /// @file Outputs.h
-/// The analyzer's files beside its diagnostics: the JSON manifest (docs/analyzer.md: each spec, its
-/// kernel and its values), SARIF 2.1.0 for code scanning (GitHub's rules included), the Makefile-style
+/// The analyzer's files beside its diagnostics: the manifest (docs/manifest-schema.md: each spec, its
+/// kernel and its values, as the files library's record), SARIF 2.1.0 for code scanning (GitHub's rules included), the Makefile-style
 /// depfile; each written whole or not at all (a temporary file beside the target, then a rename).
 
 #include <optional>
@@ -11,20 +11,23 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/JSON.h"
 #include "rooflint/analyzer/Analyzer.h"
+#include "rooflint/files/manifest.h"
 
 namespace rooflint::analyzer {
 
-/// 2: parameters, launch and spec_value per kernel (docs/manifest-schema.md).
-inline constexpr int ManifestVersion = 4;  // 3: regions, 4: predicted_traffic (docs/manifest-schema.md)
+/// @return One kernel as the manifest records it (rooflint/files/manifest.h); @p Peaks are those its
+/// verdict used.
+manifest::kernel manifestKernel(const KernelRecord &K, const model::peaks &Peaks);
 
-/// @return One kernel's entry of the manifest's "kernels".
-llvm::json::Value kernelJson(const KernelRecord &K, const model::peaks &Peaks);
+/// @return The manifest of @p Kernels (a parent merging its workers' kernels), every diagnostic emitted,
+/// and the peaks.
+manifest::manifest_file manifestOf(std::vector<manifest::kernel> Kernels, llvm::ArrayRef<DiagRecord> Diagnostics,
+                                   const model::peaks &Peaks);
+/// The same from one run's results.
+manifest::manifest_file manifestOf(const AnalysisResults &Results, const model::peaks &Peaks);
 
-/// @return The manifest: {"schema": "rooflint-manifest", "version": 2, "peaks": {...}, "kernels": [...]}.
-llvm::json::Value manifestJson(const AnalysisResults &Results, const model::peaks &Peaks);
-/// The same from entries made by kernelJson (a parent merging its workers' kernels).
-llvm::json::Value manifestJson(llvm::ArrayRef<llvm::json::Value> Kernels, llvm::ArrayRef<DiagRecord> Diagnostics,
-                               const model::peaks &Peaks);
+/// Writes @p M to @p Path (its directory created first), whole or not at all.
+llvm::Error writeManifest(const manifest::manifest_file &M, llvm::StringRef Path);
 
 /// A diagnostic with its notes and group, as a worker hands it to its parent.
 llvm::json::Value diagnosticJson(const DiagRecord &D);

@@ -116,7 +116,8 @@ std::string to_json(const ceilings_file& file);
 /// against a plausible range (docs/ceilings-schema.md), every integer read at full width.
 std::optional<ceilings_file> from_json(const std::string& text, std::string& error);
 
-/// Reads and parses @p path; errors as from_json, plus "cannot open 'PATH'".
+/// Reads and parses @p path; errors as from_json, plus a path that cannot be read or is not a regular
+/// file (a directory, /dev/zero), refused before it is read.
 std::optional<ceilings_file> load(const std::string& path, std::string& error);
 
 /// Writes @p file to @p path; returns false and sets @p error when it cannot.

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "rooflint/dsl/spec.h"
+#include "rooflint/files/manifest.h"
 #include "rooflint/runtime/result.h"
 #include "rooflint/runtime/verify.h"
 
@@ -42,7 +43,8 @@ inline constexpr bool default_batch_user_range = true;
 
 /// A kernel parameter as the manifest lays it out.
 struct manifest_param {
-  std::string name, type, kind;  ///< kind: "integer", "pointer", "floating", "bool", "enum", "record", "other"
+  std::string name, type;
+  manifest::param_kind kind = manifest::param_kind::other;
   bool is_signed = false;
   unsigned size_bytes = 0, offset_bytes = 0;
 };
@@ -75,17 +77,13 @@ struct manifest_kernel {
   std::string manifest_path;
   dsl::spec spec;
   std::vector<manifest_param> params;
-  /// The analyzer's predicted traffic (manifest version 4, docs/manifest-schema.md): one line per
-  /// tensor and level, "x: L2 3x, DRAM 3x (load line 11: ...)"; empty in older manifests.
-  std::vector<std::string> predicted_traffic;
-  /// The same entries as numbers: tensor, level ("dram", "l2", "l1") and ratio (0: not predicted).
-  struct predicted_ratio {
-    std::string tensor, level;
-    double ratio = 0;
-    bool sized = false;  ///< holds at the spec's declared sizes only ("sized": true)
-    std::string basis;   ///< the analyzer's reason for the ratio ("basis"), printed in predicted_traffic
-  };
-  std::vector<predicted_ratio> predicted_ratios;
+  /// Whether the analyzer predicted the kernel's traffic (manifest version 4 and later), and its
+  /// prediction per tensor and level (docs/manifest-schema.md).
+  bool traffic_predicted = false;
+  std::vector<manifest::level_prediction> predicted;
+  /// Why the kernel's launches are not verified though its entry is valid (more parameters than a
+  /// launch's values hold); empty when they are.
+  std::string unverifiable;
 };
 
 /// The kernel's predicted bytes per level (index: model::memory_level) over its compulsory bytes at
@@ -93,8 +91,13 @@ struct manifest_kernel {
 /// bytes; 0 at a level where a tensor has no prediction (or none was read).
 std::array<double, model::memory_level_count> kernel_predicted_ratios(const manifest_kernel& k, const dsl::sizes& at);
 
-/// Reads a manifest of schema rooflint-manifest version 2, 3 or 4 (3 adds regions, 4 predicted traffic). Errors (invalid_argument) name the file
-/// and the field.
+/// The predictions as the report prints them, one line per tensor, its levels in the manifest's order
+/// ("x: DRAM 1x (basis), L2 8x (basis), L1 8x"; a level without a ratio is "not predicted"; a basis is
+/// printed where it differs from the level before).
+std::vector<std::string> predicted_traffic_lines(const std::vector<manifest::level_prediction>& entries);
+
+/// Reads a manifest (rooflint/files/manifest.h loads and checks it) and refuses one without launches
+/// (manifest::has_launches). Errors (invalid_argument) name the file, the kernel and the field.
 result<std::vector<manifest_kernel>> read_manifest(const std::string& path);
 
 /// Reads manifest text (what read_manifest does after reading the file), for tests.

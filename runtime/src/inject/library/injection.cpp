@@ -651,7 +651,7 @@ int initialize() {
       if (end > start)
         if (auto kernels = read_manifest(paths.substr(start, end - start)))
           for (auto& k : *kernels) {  // a spec without .sizes() cannot bind a launch: left alone
-            if (k.spec.launch.kind == dsl::binding_kind::none) continue;
+            if (k.spec.launch.kind == dsl::binding_kind::none || !k.unverifiable.empty()) continue;
             if (k.is_region()) {
               if (std::none_of(state->regions.begin(), state->regions.end(), [&](const manifest_kernel& r) { return r.mangled_name == k.mangled_name; }))
                 state->regions.push_back(std::move(k));

@@ -1,0 +1,383 @@
+// The manifest (docs/manifest-schema.md): saved and loaded through its field tables
+// (rooflint/files/manifest_tables.h), older versions mapped onto the current record in one place
+// (upgrade), and every reference inside a kernel checked once (check_kernel).
+
+#include "rooflint/files/manifest.h"
+
+#include <algorithm>
+#include <set>
+
+// The tables (and the enums' names) before the codec that walks them: a name the codec looks up must be
+// declared where the codec's templates are defined.
+#include "rooflint/files/manifest_tables.h"
+#include "json_codec.h"
+#include "rooflint/files/atomic_file.h"
+#include "rooflint/files/read_file.h"
+
+namespace rooflint::manifest {
+
+namespace {
+
+using files::json_codec::json;
+using files::json_codec::reader;
+
+/// The largest manifest read: a build of thousands of kernels writes a few MiB.
+constexpr std::size_t max_manifest_bytes = std::size_t(256) << 20;
+
+// ---------------------------------------------------------------------------------------------------
+// Versions: the schema, the version, and what an older version's fields become
+
+/// Checks the schema and the version of @p doc. @return The version, or 0 with @p error set.
+int read_version(const json& doc, std::string& error) {
+  const auto schema = doc.find("schema");
+  if (schema == doc.end() || !schema->is_string() || schema->get<std::string>() != schema_name) {
+    error = "not a rooflint manifest: 'schema' is " +
+            (schema == doc.end() ? std::string("missing") : schema->dump()) + ", not \"" + schema_name + "\"";
+    return 0;
+  }
+  const auto v = doc.find("version");
+  if (v == doc.end() || !v->is_number_integer()) {
+    error = "'version' must be an integer, not " + (v == doc.end() ? std::string("missing") : files::json_codec::type_of(*v));
+    return 0;
+  }
+  // At full width: 4294967298 is no version, not 2.
+  const bool known = v->is_number_unsigned() ? v->get<std::uint64_t>() >= std::uint64_t(oldest_version) &&
+                                                   v->get<std::uint64_t>() <= std::uint64_t(version)
+                                             : v->get<std::int64_t>() >= oldest_version && v->get<std::int64_t>() <= version;
+  if (!known) {
+    error = "unsupported version " + v->dump() + " (this rooflint reads versions " + std::to_string(oldest_version) +
+            " to " + std::to_string(version) + "); analyse the sources again with this rooflint";
+    return 0;
+  }
+  return static_cast<int>(v->get<std::int64_t>());
+}
+
+/// Version 4's predicted_traffic ({"source", "tensors": [{tensor, param, level, ratio or null, basis,
+/// sized}]}) as version 5's: a ratio above 0 is a value, anything else not predicted; an entry without
+/// a tensor or a level (strings) says nothing and is left out; a missing basis is empty, a missing
+/// sized false. The levels rest on the H200's cache figures, the only geometry version 4's analyzer had.
+json upgrade_prediction(const json& old) {
+  if (!old.is_object()) return old;  // the reader names the type error
+  json levels = json::array();
+  if (const auto t = old.find("tensors"); t != old.end() && t->is_array())
+    for (const json& e : *t) {
+      if (!e.is_object() || !e.contains("tensor") || !e["tensor"].is_string() || !e.contains("level") ||
+          !e["level"].is_string())
+        continue;
+      json level = e;
+      const auto ratio = e.find("ratio");
+      const bool value = ratio != e.end() && ratio->is_number() && ratio->get<double>() > 0;
+      level["kind"] = value ? "value" : "not_predicted";
+      level["ratio"] = value ? *ratio : json(nullptr);
+      level["low"] = level["ratio"];
+      level["high"] = level["ratio"];
+      if (!level.contains("param")) level["param"] = -1;
+      if (!level.contains("basis")) level["basis"] = "";
+      if (!level.contains("sized")) level["sized"] = false;
+      levels.push_back(std::move(level));
+    }
+  json out = json::object();
+  out["source"] = old.contains("source") ? old["source"] : json("");
+  out["launch"] = nullptr;
+  out["gpu"] = "H200";
+  out["levels"] = std::move(levels);
+  out["accesses"] = json::array();
+  return out;
+}
+
+/// Maps the fields an older version wrote differently onto the current ones (fields an older version
+/// lacks are the tables' `since` rules).
+void upgrade(json& doc, int from, std::vector<std::string>& notes) {
+  if (from >= 5) return;
+  const auto kernels = doc.find("kernels");
+  if (kernels == doc.end() || !kernels->is_array()) return;
+  bool mapped = false;
+  for (json& k : *kernels)
+    if (k.is_object() && k.contains("predicted_traffic") && !k["predicted_traffic"].is_null()) {
+      k["predicted_traffic"] = upgrade_prediction(k["predicted_traffic"]);
+      mapped = true;
+    }
+  if (mapped)
+    notes.push_back("manifest of version " + std::to_string(from) +
+                    ": its predicted ratios read as values (a null ratio as not predicted), resting on the H200's "
+                    "cache figures; analyse the sources again for predictions on the GPU the peaks are about");
+}
+
+// ---------------------------------------------------------------------------------------------------
+// References inside a kernel: checked once, here, so that no reader meets an index out of range
+
+struct checker {
+  const kernel& k;
+  std::string error;
+
+  bool ok() const { return error.empty(); }
+  void fail(const std::string& where, const std::string& what) {
+    if (ok()) error = "'" + where + "' " + what;
+  }
+
+  bool is_dim(dsl::name_t n) const { return k.spec_value.dim_index(n) >= 0; }
+
+  void poly(const dsl::poly& p, const std::string& where) {
+    for (int d = 0; d < p.dim_count; ++d)
+      if (!is_dim(p.dims[d]))
+        fail(where + "/dims/" + std::to_string(d), "is \"" + std::string(p.dims[d].view()) + "\", not a dimension of the spec");
+  }
+
+  void tensors() {
+    const dsl::spec& s = k.spec_value;
+    for (int t = 0; t < s.tensor_count && ok(); ++t) {
+      const std::string at = "spec_value/tensors/" + std::to_string(t);
+      const dsl::tensor_info& info = s.tensors[t];
+      for (int i = 0; i < info.rank; ++i)
+        if (info.shape[i] < 0 || info.shape[i] >= s.dim_count)
+          fail(at + "/shape/" + std::to_string(i), "is " + std::to_string(info.shape[i]) +
+                                                       ", not a dimension of the spec (it has " + std::to_string(s.dim_count) + ")");
+      if (!k.parameters.empty() && info.arg >= 0 && static_cast<std::size_t>(info.arg) >= k.parameters.size())
+        fail(at + "/arg", "is " + std::to_string(info.arg) + ", not a parameter of the kernel (it has " +
+                              std::to_string(k.parameters.size()) + ")");
+      poly(info.elements, at + "/elements");
+    }
+  }
+
+  void operation() {
+    const dsl::op_info& op = k.spec_value.op;
+    poly(op.flops, "spec_value/op/flops");
+    for (int i = 0; i < op.derived_count && ok(); ++i)
+      for (const dsl::name_t n : {op.derived[i].name, op.derived[i].source, op.derived[i].window})
+        if (!is_dim(n))
+          fail("spec_value/op/derived/" + std::to_string(i), "names \"" + std::string(n.view()) + "\", not a dimension of the spec");
+    for (int i = 0; i < op.constraint_count && ok(); ++i)
+      for (const dsl::name_t n : {op.constraints[i].lhs, op.constraints[i].rhs})
+        if (!is_dim(n))
+          fail("spec_value/op/constraints/" + std::to_string(i), "names \"" + std::string(n.view()) + "\", not a dimension of the spec");
+  }
+
+  void size_terms() {
+    const dsl::size_table& terms = k.spec_value.size_terms;
+    for (int i = 0; i < terms.count && ok(); ++i) {
+      const std::string at = "spec_value/size_terms/" + std::to_string(i);
+      if (!is_dim(terms.terms[i].name))
+        fail(at + "/name", "is \"" + std::string(terms.terms[i].name.view()) + "\", not one of the spec's dimensions");
+      poly(terms.terms[i].lhs, at + "/lhs");
+      poly(terms.terms[i].rhs, at + "/rhs");
+    }
+  }
+
+  void launch() {
+    const dsl::launch_binding& l = k.spec_value.launch;
+    const std::size_t sites = k.region ? k.region->kernels.size() : 1;
+    for (int i = 0; i < l.size_count && ok(); ++i) {
+      const dsl::launch_size& size = l.sizes[i];
+      const std::string at = "launch/sizes/" + std::to_string(i);
+      if (!is_dim(size.dim)) fail(at + "/dim", "is \"" + std::string(size.dim.view()) + "\", not a dimension of the spec");
+      if (size.source != dsl::size_source::argument && (size.index < 0 || size.index > 2))
+        fail(at + "/index", "is " + std::to_string(size.index) + ", not an axis (0, 1 or 2)");
+      if (size.source == dsl::size_source::argument && size.index < 0)
+        fail(at + "/index", "is " + std::to_string(size.index) + ", not a parameter");
+      if (static_cast<std::size_t>(size.site) >= sites)
+        fail(at + "/site", "is " + std::to_string(size.site) + ", not one of the " + std::to_string(sites) +
+                               " kernels the sizes can be read at");
+      if (k.region && ok() && k.region->kernels[size.site].match == dsl::kernel_match::library)
+        fail(at + "/site", "reads the size of '" + std::string(size.dim.view()) + "' at kernel " + std::to_string(size.site) +
+                               ", which is not one of the region's kernels given by function (a library kernel's "
+                               "arguments are not known)");
+    }
+  }
+
+  void region() {
+    const bool region_kind = k.kind == entry_kind::region;
+    if (region_kind != k.region.has_value())
+      return fail("region", region_kind ? "is missing for an entry of kind 'region'" : "is given for an entry of kind 'kernel'");
+    if (k.spec_value.launch.kind == dsl::binding_kind::region && !region_kind)
+      return fail("launch/kind", "is 'region' for an entry of kind 'kernel'");
+    if (!k.region) return;
+    if (k.region->kernels.empty()) return fail("region/kernels", "is empty");
+    for (std::size_t i = 0; i < k.region->kernels.size() && ok(); ++i) {
+      const region_member& m = k.region->kernels[i];
+      if (m.match == dsl::kernel_match::library && (m.pattern.empty() || m.pattern.size() >= dsl::name_capacity))
+        fail("region/kernels/" + std::to_string(i) + "/pattern", "must have 1 to " + std::to_string(dsl::name_capacity - 1) + " characters");
+    }
+  }
+
+  void parameters(const std::vector<parameter>& params, const std::string& where) {
+    for (std::size_t i = 0; i < params.size() && ok(); ++i)
+      if (params[i].index != static_cast<int>(i))
+        fail(where + "/" + std::to_string(i) + "/index", "is " + std::to_string(params[i].index) + ", not its position " + std::to_string(i));
+  }
+
+  void predictions() {
+    if (!k.predicted) return;
+    const auto& levels = k.predicted->levels;
+    for (std::size_t i = 0; i < levels.size() && ok(); ++i) {
+      const level_prediction& p = levels[i];
+      const std::string at = "predicted_traffic/levels/" + std::to_string(i);
+      const bool figures = p.ratio && p.low && p.high;
+      if (p.kind == prediction_kind::not_predicted && (p.ratio || p.low || p.high))
+        fail(at, "is not predicted but has a ratio");
+      else if (p.kind != prediction_kind::not_predicted && !figures)
+        fail(at, "is a " + std::string(files::name_in_files(p.kind)) + " without its ratio, low and high");
+      else if (figures && !(*p.low <= *p.ratio && *p.ratio <= *p.high))
+        fail(at, "has a ratio outside its range (low <= ratio <= high)");
+      else if (figures && p.kind == prediction_kind::value && *p.low != *p.high)
+        fail(at, "is a value whose low and high differ");
+    }
+  }
+
+  void run() {
+    tensors();
+    if (ok()) operation();
+    if (ok()) size_terms();
+    if (ok()) region();
+    if (ok()) launch();
+    if (ok()) parameters(k.parameters, "parameters");
+    if (ok() && k.region)
+      for (std::size_t i = 0; i < k.region->kernels.size() && ok(); ++i)
+        parameters(k.region->kernels[i].parameters, "region/kernels/" + std::to_string(i) + "/parameters");
+    if (ok()) predictions();
+  }
+};
+
+/// @return "manifest 'a.json', kernel 'saxpy'" (or the entry's index when it has no name).
+std::string kernel_place(const std::string& path, const json& k, std::size_t index) {
+  const auto name = k.is_object() ? k.find("name") : k.end();
+  const std::string which = k.is_object() && name != k.end() && name->is_string() ? "kernel '" + name->get<std::string>() + "'"
+                                                                                   : "kernel " + std::to_string(index);
+  return "manifest '" + path + "', " + which;
+}
+
+/// Reads and checks the kernels of @p doc one by one, so that an error names its kernel.
+bool read_kernels(const json& doc, int version, const std::string& path, manifest_file& out, std::string& error) {
+  const auto kernels = doc.find("kernels");
+  if (kernels == doc.end() || !kernels->is_array()) {
+    error = "manifest '" + path + "': 'kernels' must be an array";
+    return false;
+  }
+  if (kernels->size() > (1u << 16)) {
+    error = "manifest '" + path + "': 'kernels' has " + std::to_string(kernels->size()) + " entries, more than 65536";
+    return false;
+  }
+  out.kernels.resize(kernels->size());
+  for (std::size_t i = 0; i < kernels->size(); ++i) {
+    reader r{version, {}};
+    files::json_codec::read((*kernels)[i], out.kernels[i], r, "", {});
+    std::string problem = r.error;
+    if (problem.empty()) {
+      checker c{out.kernels[i], {}};
+      c.run();
+      problem = c.error;
+    }
+    if (!problem.empty()) {
+      error = kernel_place(path, (*kernels)[i], i) + ": " + problem;
+      return false;
+    }
+  }
+  return true;
+}
+
+std::optional<json> parse(const std::string& text, const std::string& path, std::string& error) {
+  json doc = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (doc.is_discarded()) {
+    error = "manifest '" + path + "' is not JSON";
+    return std::nullopt;
+  }
+  if (!doc.is_object()) {
+    error = "manifest '" + path + "': the top level is " + files::json_codec::type_of(doc) + ", not an object";
+    return std::nullopt;
+  }
+  return doc;
+}
+
+}  // namespace
+
+model::peaks peaks_used::view() const {
+  model::peaks p;
+  p.device = device;
+  p.source = source;
+  p.dram_bytes_per_s = dram_bytes_per_s;
+  p.flops_per_s = flops_per_s;
+  return p;
+}
+
+namespace {
+json to_json_object(const manifest_file& file) {
+  json out = json::object();
+  out["schema"] = schema_name;
+  out["version"] = version;
+  const json fields = files::json_codec::write_record(file);
+  for (const auto& [key, value] : fields.items()) out[key] = value;
+  return out;
+}
+}  // namespace
+
+std::string to_json(const manifest_file& file) { return to_json_object(file).dump(2) + "\n"; }
+
+std::string to_json(const kernel& k) { return files::json_codec::write_record(k).dump(); }
+
+std::optional<kernel> kernel_from_json(const std::string& text, std::string& error) {
+  const json j = json::parse(text, nullptr, false);
+  kernel k;
+  reader r{version, {}};
+  files::json_codec::read(j, k, r, "", {});
+  if (r.ok()) {
+    checker c{k, {}};
+    c.run();
+    r.error = c.error;
+  }
+  if (!r.ok()) {
+    error = "kernel entry: " + r.error;
+    return std::nullopt;
+  }
+  return k;
+}
+
+std::optional<manifest_file> from_json(const std::string& text, const std::string& path, std::string& error) {
+  error.clear();
+  std::optional<json> doc = parse(text, path, error);
+  if (!doc) return std::nullopt;
+  manifest_file file;
+  file.version = read_version(*doc, error);
+  if (file.version == 0) {
+    error = "manifest '" + path + "': " + error;
+    return std::nullopt;
+  }
+  upgrade(*doc, file.version, file.notes);
+  // The top level without its kernels, then each kernel (named in its errors).
+  json top = *doc;
+  top["kernels"] = json::array();
+  reader r{file.version, {}};
+  files::json_codec::read(top, file, r, "", {});
+  if (!r.ok()) {
+    error = "manifest '" + path + "': " + r.error;
+    return std::nullopt;
+  }
+  if (!read_kernels(*doc, file.version, path, file, error)) return std::nullopt;
+  return file;
+}
+
+std::optional<manifest_file> load(const std::string& path, std::string& error) {
+  const std::optional<std::string> text = files::read_regular_file(path, max_manifest_bytes, "manifest", error);
+  if (!text) return std::nullopt;
+  return from_json(*text, path, error);
+}
+
+bool save(const manifest_file& file, const std::string& path, std::string& error) {
+  const json value = to_json_object(file);
+  if (const auto where = io::find_non_finite(value)) {
+    error = "cannot write '" + path + "': '" + *where + "' is not a finite number";
+    return false;
+  }
+  if (auto failed = io::write_file_atomically(path, value.dump(2) + "\n")) {
+    error = *failed;
+    return false;
+  }
+  return true;
+}
+
+std::vector<std::string> differences(const manifest_file& a, const manifest_file& b) {
+  std::vector<std::string> out;
+  if (a.version != b.version) out.push_back("/version: " + std::to_string(a.version) + " vs " + std::to_string(b.version));
+  files::json_codec::compare(a, b, "", {}, out);
+  return out;
+}
+
+}  // namespace rooflint::manifest

@@ -1,0 +1,118 @@
+// The manifest's contract between the analyzer and its readers: specs analysed, the manifest saved the
+// way `rooflint --manifest` saves it, loaded the way rooflint-verify and rooflint-summary load it, and
+// compared field by field (manifest::differences walks the same tables as the writer and the reader).
+// A field the writer fills and the reader drops, or reads back otherwise, fails here.
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <span>
+#include <sstream>
+
+#include "rooflint/analyzer/Outputs.h"
+#include "rooflint/model/peaks_table.h"
+#include "test_harness.h"
+
+using namespace rooflint;
+using namespace rooflint::analyzer;
+using namespace rooflint::analyzer::testing;
+
+namespace {
+
+std::string readCorpus(const std::string &Name) {
+  std::ifstream In(std::string(ROOFLINT_TRAFFIC_CORPUS) + "/" + Name);
+  std::stringstream S;
+  S << In.rdbuf();
+  return S.str();
+}
+
+/// Saves @p Written as the analyzer does and loads it as the readers do.
+manifest::manifest_file roundTrip(const manifest::manifest_file &Written, const std::string &Name) {
+  const std::string Path = (std::filesystem::path(::testing::TempDir()) / ("rooflint-contract-" + Name + ".json")).string();
+  llvm::Error E = writeManifest(Written, Path);
+  EXPECT_FALSE(static_cast<bool>(E)) << llvm::toString(std::move(E));
+  std::string Error;
+  std::optional<manifest::manifest_file> Read = manifest::load(Path, Error);
+  std::filesystem::remove(Path);
+  EXPECT_TRUE(Read) << Error;
+  return Read ? *Read : manifest::manifest_file{};
+}
+
+struct Source {
+  std::string Name, Code;
+  RunOptions Options;
+};
+
+std::vector<Source> sources() {
+  std::vector<Source> Out;
+  // The inputs with specs (the others hold kernels only).
+  for (const char *Input : {"rooflint-bound.cu", "rooflint-expectation.cu", "rooflint-kernel-binding.cu",
+                            "rooflint-param-name.cu", "rooflint-read-only-written.cu", "rooflint-uncovered-param.cu"})
+    Out.push_back({Input, readInput(Input), {}});
+  RunOptions Corpus;
+  Corpus.CompilerArgs = {"-I" ROOFLINT_TRAFFIC_CORPUS};
+  for (const char *File : {"reread.cu", "reuse.cu"})
+    Out.push_back({File, readCorpus(File), Corpus});
+  return Out;
+}
+
+}  // namespace
+
+TEST(ManifestContract, WhatTheAnalyzerWritesIsWhatTheReadersLoad) {
+  unsigned Kernels = 0, Predicted = 0;
+  for (const Source &S : sources()) {
+    SCOPED_TRACE(S.Name);
+    const AnalysisRun R = analyze(S.Code, S.Name, S.Options);  // some inputs have error diagnostics: still written
+    const manifest::manifest_file Written = manifestOf(R.Results, *model::find_peaks("H200"));
+    const manifest::manifest_file Read = roundTrip(Written, S.Name);
+    EXPECT_EQ(manifest::differences(Written, Read), std::vector<std::string>{});
+    EXPECT_FALSE(Read.kernels.empty());  // every input has specs: the comparison saw them
+    Kernels += Read.kernels.size();
+    for (const manifest::kernel &K : Read.kernels) Predicted += K.predicted.has_value();
+  }
+  // The traffic corpus's kernels have predictions: the typed levels were compared too.
+  EXPECT_GT(Kernels, Predicted);
+  EXPECT_GT(Predicted, 0u);
+}
+
+// A second method for the figures the readers compute with: the spec the reader rebuilt gives the
+// analyzer's FLOPs and bytes at the declared sizes (the analyzer evaluated them in Clang's constant
+// evaluator; the reader evaluates the loaded polynomials).
+TEST(ManifestContract, TheLoadedSpecGivesTheAnalyzersFigures) {
+  const AnalysisRun R = analyze(readInput("rooflint-bound.cu"), "rooflint-bound.cu");
+  ASSERT_TRUE(R.Parsed) << R.Output;
+  const manifest::manifest_file Read = roundTrip(manifestOf(R.Results, *model::find_peaks("H200")), "figures");
+  ASSERT_FALSE(Read.kernels.empty());
+  const manifest::kernel &K = kernelNamed(Read, "sgemm");
+  const dsl::sizes At = K.spec_value.declared().bound;
+  const std::span<const double> Values(At.values.data(), At.values.size());
+  // 2 * 4096^3 FLOP and 3 * 4 * 4096^2 bytes (outputs_test.cpp works them out).
+  EXPECT_EQ(K.spec_value.flops.evaluate(Values), 137438953472.0);
+  EXPECT_EQ(K.spec_value.read_bytes.evaluate(Values) + K.spec_value.written_bytes.evaluate(Values), 201326592.0);
+}
+
+// The predictions travel typed: each of the analyzer's ratios is a value, each 0 is not predicted.
+TEST(ManifestContract, PredictionsKeepTheirKindLevelAndBasis) {
+  RunOptions O;
+  O.CompilerArgs = {"-I" ROOFLINT_TRAFFIC_CORPUS};
+  const AnalysisRun R = analyze(readCorpus("reread.cu"), "reread.cu", O);
+  ASSERT_TRUE(R.Parsed) << R.Output;
+  const manifest::manifest_file Read = roundTrip(manifestOf(R.Results, *model::find_peaks("H200")), "predictions");
+  for (const KernelRecord &K : R.Results.Kernels) {
+    if (!K.TrafficAnalysed) continue;
+    const manifest::kernel &M = kernelNamed(Read, K.KernelName);
+    ASSERT_TRUE(M.predicted) << K.KernelName;
+    EXPECT_EQ(M.predicted->gpu, "H200");
+    ASSERT_EQ(M.predicted->levels.size(), K.Predicted.size());
+    for (std::size_t I = 0; I < K.Predicted.size(); ++I) {
+      const KernelRecord::PredictedTraffic &A = K.Predicted[I];
+      const manifest::level_prediction &B = M.predicted->levels[I];
+      EXPECT_EQ(B.tensor, A.Tensor);
+      EXPECT_EQ(model::name(B.level), A.Level);
+      EXPECT_EQ(B.basis, A.Basis);
+      EXPECT_EQ(B.kind, A.Ratio > 0 ? manifest::prediction_kind::value : manifest::prediction_kind::not_predicted);
+      if (A.Ratio > 0) EXPECT_EQ(*B.ratio, A.Ratio);
+    }
+  }
+}
