@@ -458,8 +458,8 @@ static KernelRecord *recordFor(AnalysisResults &Results, const std::string &Mang
 /// Reports @p T and records its prediction in the kernel's spec record.
 static void traffic(const KernelTraffic &T, const FunctionDecl &F, Reporter &Report, AnalysisResults &Results) {
   KernelRecord *Record = recordFor(Results, T.MangledName);
-  reportTraffic(T, F, Report, Record);
   if (Record) predictTraffic(T, F, *Record);
+  reportTraffic(T, F, Report, Record);
 }
 
 void analyzeTranslationUnit(ASTContext &Ctx, const AnalyzerOptions &Options, AnalysisResults &Results,

@@ -173,15 +173,46 @@ json::Object kernelObject(const KernelRecord &K, const model::peaks &P) {
   }
   // Version 4: the device-side traffic prediction (Traffic.h); null when the kernel's IR was not analysed.
   if (K.TrafficAnalysed) {
+    using Kind = KernelRecord::PredictedTraffic::Kind;
     json::Array Tensors;
-    for (const KernelRecord::PredictedTraffic &T : K.Predicted)
+    for (const KernelRecord::PredictedTraffic &T : K.Predicted) {
+      const bool Has = T.K != Kind::NotPredicted;
       Tensors.push_back(json::Object{{"tensor", T.Tensor},
                                      {"param", T.Param},
                                      {"level", T.Level},
-                                     {"ratio", T.Ratio > 0 ? json::Value(T.Ratio) : json::Value(nullptr)},
+                                     {"kind", T.K == Kind::Value ? "value" : T.K == Kind::Range ? "range" : "not_predicted"},
+                                     {"ratio", Has ? json::Value(T.Ratio) : json::Value(nullptr)},
+                                     {"low", Has ? json::Value(T.Low) : json::Value(nullptr)},
+                                     {"high", Has ? json::Value(T.High) : json::Value(nullptr)},
                                      {"basis", T.Basis},
                                      {"sized", T.Sized}});
-    O["predicted_traffic"] = json::Object{{"source", "device-side IR, scalar evolution"}, {"tensors", std::move(Tensors)}};
+    }
+    json::Array Accesses;
+    for (const KernelRecord::PredictedAccess &A : K.PredictedAccesses) {
+      const bool Evaluated = A.Requests > 0;
+      Accesses.push_back(json::Object{
+          {"file", A.File}, {"line", A.Line}, {"column", A.Column}, {"tensor", A.Tensor}, {"param", A.Param},
+          {"store", A.Store}, {"atomic", A.Atomic},
+          {"requests", Evaluated ? json::Value(A.Requests) : json::Value(nullptr)},
+          {"sectors_per_request", Evaluated ? json::Value(A.SectorsPerRequest) : json::Value(nullptr)},
+          {"ideal_sectors_per_request", Evaluated ? json::Value(A.IdealSectorsPerRequest) : json::Value(nullptr)},
+          {"amplification", Evaluated && A.IdealSectorsPerRequest > 0
+                                ? json::Value(A.SectorsPerRequest / A.IdealSectorsPerRequest)
+                                : json::Value(nullptr)},
+          {"note", A.Note}});
+    }
+    json::Value Launch = nullptr;
+    if (K.PredictionBlock[0] > 0)
+      Launch = json::Object{{"grid", json::Array{K.PredictionGrid[0], K.PredictionGrid[1], K.PredictionGrid[2]}},
+                            {"block", json::Array{K.PredictionBlock[0], K.PredictionBlock[1], K.PredictionBlock[2]}},
+                            {"stated", K.PredictionLaunchStated},
+                            {"text", K.PredictionLaunchText}};
+    O["predicted_traffic"] = json::Object{{"source", "device-side IR evaluated for sampled warps"},
+                                          {"gpu", K.PredictionGpu},
+                                          {"launch", std::move(Launch)},
+                                          {"note", K.PredictionNote},
+                                          {"tensors", std::move(Tensors)},
+                                          {"accesses", std::move(Accesses)}};
   } else {
     O["predicted_traffic"] = nullptr;
   }

@@ -228,6 +228,21 @@ void readLaunch(Reader &R, Node Launch, dsl::launch_binding &B) {
   });
 }
 
+/// The grid and block the kernel is written for (dsl/launch.h).
+void readShape(Reader &R, Node Shape, dsl::launch_shape &S) {
+  const auto extents = [&](Node List, std::array<dsl::launch_extent, 3> &Out) {
+    for (unsigned I = 0; I < 3; ++I) {
+      const Node E = R.element(List, I);
+      Out[I].numerator = R.poly(R.field(E, sp::ExtentNumerator));
+      Out[I].divisor = R.integer(R.field(E, sp::ExtentDivisor));
+    }
+  };
+  extents(R.field(Shape, sp::ShapeGrid), S.grid);
+  extents(R.field(Shape, sp::ShapeBlock), S.block);
+  S.grid_stated = R.flag(R.field(Shape, sp::ShapeGridStated));
+  S.block_stated = R.flag(R.field(Shape, sp::ShapeBlockStated));
+}
+
 /// min, max and ceil_div terms (dsl/poly.h): dimensions derived from their operands.
 void readSizeTerms(Reader &R, Node Terms, dsl::size_table &Table) {
   Table.count = R.table(Terms, sp::SizeTableCount, sp::SizeTableTerms, dsl::max_size_terms, [&](Node N, unsigned I) {
@@ -313,6 +328,7 @@ llvm::Expected<ReadSpec> readSpec(const APValue &Value, QualType T, const ASTCon
   S.written_bytes = R.poly(R.field(Root, sp::WrittenBytes));
 
   readLaunch(R, R.field(Root, sp::Launch), S.launch);
+  readShape(R, R.field(Root, sp::Shape), S.shape);
   readSizeTerms(R, R.field(Root, sp::SizeTerms), S.size_terms);
   readRegion(R, R.field(Root, sp::Region), T, Out);
   readKernelMember(Value, T, Out);

@@ -72,33 +72,41 @@ inline constexpr struct C final : dim<"C"> {} C;
 
 // copy: y = x, n floats, coalesced (1x at every level).
 inline constexpr auto copy_spec =
-    kernel<::copy>("copy", unary(0, in<0>("x", f32, N), out<1>("y", f32, N))).at(N(1 << 26)).sizes(N(arg<2>));
+    kernel<::copy>("copy", unary(0, in<0>("x", f32, N), out<1>("y", f32, N))).at(N(1 << 26)).sizes(N(arg<2>)).block(256).grid(ceil_div(N, 256));
 // stride33: y[i] = x[33 i]: n floats of x used (the compulsory bytes), 8x per warp request.
 inline constexpr auto stride33_spec =
-    kernel<::stride33>("stride33", unary(0, in<0>("x", f32, N), out<1>("y", f32, N))).at(N(1 << 24)).sizes(N(arg<2>));
+    kernel<::stride33>("stride33", unary(0, in<0>("x", f32, N), out<1>("y", f32, N))).at(N(1 << 24)).sizes(N(arg<2>)).block(256).grid(ceil_div(N, 256));
 // row_pointer_per_lane: y[r] = sum of row r of x (R x C), r from threadIdx.x.
 inline constexpr auto row_pointer_spec =
     kernel<::row_pointer_per_lane>("row_pointer_per_lane", custom(0, in<0>("x", f32, R, C), out<1>("y", f32, R)))
         .at(R(1 << 16), C(1024))
-        .sizes(R(grid_dim.x * 256), C(arg<2>));  // launched with 256 threads a block
+        .sizes(R(grid_dim.x * 256), C(arg<2>))  // launched with 256 threads a block
+        .block(256);
 // transpose_naive: out (C x R) = in (R x C)^T.
 inline constexpr auto transpose_spec =
     kernel<::transpose_naive>("transpose_naive", custom(0, in<0>("in", f32, R, C), out<1>("out", f32, C, R)))
         .at(R(8192), C(8192))
-        .sizes(R(arg<2>), C(arg<3>));
+        .sizes(R(arg<2>), C(arg<3>))
+        .block(32, 8)
+        .grid(ceil_div(C, 32), ceil_div(R, 8));
 // The second sizes (see above): rows of 196 KiB (over L1 and, on 132 SMs, over L2); GEMMs over L2.
 inline constexpr auto softmax_uncached_spec =
     kernel<::softmax_three_pass_uncached>("softmax_three_pass_uncached", softmax(in<0>("x", f32, R, C), out<1>("y", f32, R, C)))
         .at(R(1024), C(50257))
-        .sizes(R(grid_dim.x), C(arg<2>));
+        .sizes(R(grid_dim.x), C(arg<2>))
+        .block(256);
 inline constexpr auto naive_4096_spec =
     kernel<::reuse_gemm_naive_n4096>("reuse_gemm_naive_n4096", matmul(in<0>("A", f32, N, N), in<1>("B", f32, N, N), out<2>("C", f32, N, N)))
         .at(N(4096))
-        .sizes(N(arg<3>));
+        .sizes(N(arg<3>))
+        .block(32, 8)
+        .grid(ceil_div(N, 32), ceil_div(N, 8));
 inline constexpr auto tiled_4096_spec =
     kernel<::reuse_gemm_tiled_n4096>("reuse_gemm_tiled_n4096", matmul(in<0>("A", f32, N, N), in<1>("B", f32, N, N), out<2>("C", f32, N, N)))
         .at(N(4096))
-        .sizes(N(arg<3>));
+        .sizes(N(arg<3>))
+        .block(32, 32)
+        .grid(ceil_div(N, 32), ceil_div(N, 32));
 }  // namespace traffic_corpus_specs
 
 namespace {

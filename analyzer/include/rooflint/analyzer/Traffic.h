@@ -32,6 +32,7 @@ namespace clang {
 class FunctionDecl;
 }  // namespace clang
 namespace llvm {
+class Function;
 class Module;
 }  // namespace llvm
 
@@ -119,6 +120,7 @@ struct ReRead {
 /// What the device-side analysis found in one kernel.
 struct KernelTraffic {
   std::string MangledName;  ///< the device symbol
+  llvm::Function *Function = nullptr;  ///< its optimised IR (valid while the translation unit is analysed)
   std::string File;         ///< the kernel's definition
   unsigned Line = 0;
   std::vector<TrafficAccess> Accesses;
@@ -131,6 +133,7 @@ struct KernelTraffic {
 
 /// The memory hierarchy the layer condition uses: NVIDIA H100/H200 (sm_90).
 struct CacheLevels {
+  std::string Device = "H200";    ///< the GPU these figures describe
   /// Combined L1 data cache and shared memory per SM: 256 KB (NVIDIA Hopper Tuning Guide, "L1 Data
   /// Cache and Shared Memory": "the combined L1 cache and shared memory capacity is 256 KB per SM").
   std::int64_t L1BytesPerSm = 256 * 1024;
@@ -212,7 +215,8 @@ void reportTraffic(const KernelTraffic &T, const clang::FunctionDecl &Kernel, Re
 /// that misses L1) and, where the access pattern decides it, the DRAM ratio (1x for coalesced
 /// accesses, the passes of a re-read that misses L2); an uncoalesced access's DRAM ratio depends on
 /// whether other warps use the rest of its sectors, and is not predicted.
-void predictTraffic(const KernelTraffic &T, const clang::FunctionDecl &Kernel, KernelRecord &Record);
+void predictTraffic(const KernelTraffic &T, const clang::FunctionDecl &Kernel, KernelRecord &Record,
+                    const CacheLevels &Levels = {});
 
 /// The message of the rooflint-uncoalesced warning for @p A (empty when it is not amplified).
 std::string uncoalescedMessage(const TrafficAccess &A);

@@ -76,6 +76,23 @@ constexpr std::string_view name(binding_kind k) {
   return "unknown";
 }
 
+/// One extent of a launch shape: ceil(numerator / divisor), the numerator a polynomial of the
+/// spec's dimensions (`N`, `2 * N`) and the divisor a positive constant (`ceil_div(N, 256)`).
+struct launch_extent {
+  poly numerator = poly(1.0);
+  std::int64_t divisor = 1;
+};
+
+/// The grid and block a kernel is written for: `.block(256).grid(ceil_div(N, 256))`. The analyzer
+/// evaluates the kernel's addresses for this launch at the spec's sizes (its traffic prediction);
+/// what the spec does not state, the analyzer assumes and says so.
+struct launch_shape {
+  std::array<launch_extent, 3> grid{};
+  std::array<launch_extent, 3> block{};
+  bool grid_stated = false;
+  bool block_stated = false;
+};
+
 /// How a spec's sizes are read from what runs. Plain data: the analyzer writes it into the manifest.
 struct launch_binding {
   binding_kind kind = binding_kind::none;

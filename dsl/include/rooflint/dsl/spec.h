@@ -115,6 +115,7 @@ struct spec {
   poly read_bytes;     ///< compulsory bytes read (bytes), over dims
   poly written_bytes;  ///< compulsory bytes written (bytes), over dims
   launch_binding launch{};  ///< how sizes are read from launches (kernel_spec::sizes); kind none: not read
+  launch_shape shape{};     ///< the grid and block the kernel is written for (kernel_spec::launch)
   size_table size_terms{};  ///< min, max and ceil_div terms: dimensions of their own, derived when binding
   region_info region{};     ///< the kernels of a region (region.h); empty for a spec of one kernel
 
