@@ -3,10 +3,12 @@
 #include "rooflint/analyzer/TrafficModel.h"
 
 #include <algorithm>
+#include <array>
+#include <bit>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <list>
 #include <map>
 #include <span>
 #include <unordered_map>
@@ -21,32 +23,87 @@ constexpr std::uint64_t SectorBytes = 32;
 
 /// The L1 data cache as the model sees it: a fully associative LRU cache of 32-byte sectors (Hopper's
 /// L1 allocates sectors; a lane walking its own row keeps 2048 sectors of 2048 lines, which the H200
-/// served from L1); a load that misses fetches its sector from L2; stores write through without
-/// allocating.
-class SectorCache {
+/// served from L1). A load that misses fetches its sector from L2; stores write through without
+/// allocating. LRU hits at every capacity at once from the stack distance (Mattson et al., 1970): a
+/// load hits a cache of C sectors when fewer than C other sectors were loaded since its last use. The
+/// distances come from a Fenwick tree over load times holding one mark per sector, at its last use.
+class StackDistances {
 public:
-  explicit SectorCache(std::int64_t Bytes) : Capacity(std::max<std::int64_t>(1, Bytes / std::int64_t(SectorBytes))) {}
-
-  /// Looks up sector @p Sector (address / 32) for a load; true on a hit. A miss allocates it.
-  bool load(std::uint64_t Sector) {
-    auto It = Index.find(Sector);
-    if (It != Index.end()) {
-      Order.splice(Order.begin(), Order, It->second);
-      return true;
+  /// The distinct sectors loaded since @p Sector's last load, or none when it is the first.
+  std::optional<std::uint64_t> load(std::uint64_t Sector) {
+    if (Now + 1 >= Tree.size()) compact();
+    ++Now;
+    std::optional<std::uint64_t> Distance;
+    auto [It, First] = Last.try_emplace(Sector, Now);
+    if (!First) {
+      Distance = std::uint64_t(prefix(Now - 1) - prefix(It->second));
+      add(It->second, -1);
+      It->second = Now;
     }
-    if (std::int64_t(Index.size()) >= Capacity) {
-      Index.erase(Order.back());
-      Order.pop_back();
-    }
-    Order.push_front(Sector);
-    Index[Sector] = Order.begin();
-    return false;
+    add(Now, +1);
+    return Distance;
   }
 
 private:
-  std::int64_t Capacity;
-  std::list<std::uint64_t> Order;  ///< most recent first
-  std::unordered_map<std::uint64_t, std::list<std::uint64_t>::iterator> Index;
+  std::unordered_map<std::uint64_t, std::uint64_t> Last;  ///< sector -> time of its last load
+  std::vector<std::int32_t> Tree = std::vector<std::int32_t>(1 << 16);  ///< Fenwick tree over times (1-based)
+  std::uint64_t Now = 0;
+
+  void add(std::uint64_t I, std::int32_t V) {
+    for (; I < Tree.size(); I += I & (~I + 1)) Tree[I] += V;
+  }
+  std::int64_t prefix(std::uint64_t I) const {
+    std::int64_t S = 0;
+    for (; I > 0; I -= I & (~I + 1)) S += Tree[I];
+    return S;
+  }
+  /// Renumbers the marks 1..k in time order (only each sector's last load matters) in a tree with
+  /// room for as many loads again.
+  void compact() {
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> Marks;  // (time, sector)
+    Marks.reserve(Last.size());
+    for (const auto &[Sector, Time] : Last) Marks.push_back({Time, Sector});
+    std::sort(Marks.begin(), Marks.end());
+    Tree.assign(std::max<std::size_t>(std::size_t(1) << 16, 4 * Marks.size() + 2), 0);
+    Now = 0;
+    for (const auto &[Time, Sector] : Marks) {
+      Last[Sector] = ++Now;
+      add(Now, +1);
+    }
+  }
+};
+
+/// A set of sector (or granule) numbers, as bitmaps of 4096 consecutive numbers: inserting the numbers
+/// a kernel streams through costs a bit each, whatever the repeats.
+class SectorSet {
+public:
+  void insert(std::uint64_t X) {
+    const std::uint64_t Chunk = X >> 12;
+    if (!Last || Chunk != LastChunk) {
+      Last = &Chunks[Chunk];
+      LastChunk = Chunk;
+    }
+    (*Last)[(X >> 6) & 63] |= std::uint64_t(1) << (X & 63);
+  }
+  /// The numbers, ascending.
+  std::vector<std::uint64_t> sorted() const {
+    std::vector<std::uint64_t> Keys;
+    for (const auto &[K, B] : Chunks) Keys.push_back(K);
+    std::sort(Keys.begin(), Keys.end());
+    std::vector<std::uint64_t> Out;
+    for (std::uint64_t K : Keys) {
+      const auto &B = Chunks.at(K);
+      for (unsigned W = 0; W < 64; ++W)
+        for (std::uint64_t Bits = B[W]; Bits; Bits &= Bits - 1)
+          Out.push_back((K << 12) | (std::uint64_t(W) << 6) | std::uint64_t(std::countr_zero(Bits)));
+    }
+    return Out;
+  }
+
+private:
+  std::unordered_map<std::uint64_t, std::array<std::uint64_t, 64>> Chunks;
+  std::array<std::uint64_t, 64> *Last = nullptr;
+  std::uint64_t LastChunk = 0;
 };
 
 /// What one sampled block does to one tensor (a parameter's region).
@@ -55,7 +112,8 @@ struct TensorTally {
   double L2Sectors[2] = {0, 0};  ///< at L1's full capacity, at its kept fraction
   double L2Granules = 0;         ///< 64-byte granules of the L1 misses (each request's own)
   double PartialStoreSectors = 0, AtomicRequests = 0, StoreSectors = 0;
-  std::vector<std::uint64_t> ReadGranules, ReadSectors, WriteSectors;  ///< footprints (sorted, unique when done)
+  std::vector<std::uint64_t> ReadGranules, ReadSectors, WriteSectors;  ///< footprints, ascending (when the run is done)
+  SectorSet ReadGranuleSet, ReadSectorSet, WriteSectorSet;             ///< the same while the run goes on
   std::uint64_t FirstRead = ~std::uint64_t(0), FirstWrite = ~std::uint64_t(0);  ///< lowest byte touched
   bool Unknown = false;
 };
@@ -92,9 +150,11 @@ std::size_t intersectionSize(const std::vector<std::uint64_t> &A, const std::vec
 /// Feeds the requests of one run (blocks resident on one SM together) into their tallies.
 class RunTally {
 public:
+  /// @p CacheModelled false: the run's L2 figures are not used (blocks sampled alone take their SM's).
   RunTally(const WarpEvaluator &E, std::vector<BlockTally> &Out, std::size_t First, std::int64_t L1Full,
-           std::int64_t L1Kept)
-      : E(E), Out(Out), First(First), Full(L1Full), Kept(L1Kept) {}
+           std::int64_t L1Kept, bool CacheModelled)
+      : E(E), Out(Out), First(First), FullSectors(std::uint64_t(L1Full) / SectorBytes),
+        KeptSectors(std::uint64_t(L1Kept) / SectorBytes), CacheModelled(CacheModelled) {}
 
   void operator()(const WarpRequest &R) {
     BlockTally &B = blockOf(R.Block);
@@ -128,7 +188,7 @@ public:
     TensorTally &T = B.Tensors[Param];
     if (Site.K == AccessSite::Atomic) {  // counted at L2 as atomics, not as load or store sectors
       T.AtomicRequests += 1;
-      for (std::uint64_t X : Sectors) T.WriteSectors.push_back(X);
+      for (std::uint64_t X : Sectors) T.WriteSectorSet.insert(X);
       return;
     }
     T.Requests += 1;
@@ -142,7 +202,7 @@ public:
       // Partly written sectors merge in L2 with the rest of their bytes (the H200's naive transpose:
       // 8x the store sectors at L2, 1.05-1.19x at DRAM): DRAM writes are the sectors written, once.
       for (std::uint64_t X : Sectors) {
-        T.WriteSectors.push_back(X);
+        T.WriteSectorSet.insert(X);
         if (coveredBytes(X) < SectorBytes) T.PartialStoreSectors += 1;
       }
       T.FirstWrite = std::min(T.FirstWrite, Bytes.front().first);
@@ -152,9 +212,10 @@ public:
     T.FirstRead = std::min(T.FirstRead, Bytes.front().first);
     std::uint64_t LastGranule = ~std::uint64_t(0);
     for (std::uint64_t X : Sectors) {
-      T.ReadGranules.push_back(X / 2);
-      T.ReadSectors.push_back(X);
-      const bool HitFull = !Site.BypassesL1 && Full.load(X), HitKept = !Site.BypassesL1 && Kept.load(X);
+      T.ReadGranuleSet.insert(X / 2);
+      T.ReadSectorSet.insert(X);
+      const std::optional<std::uint64_t> D = Site.BypassesL1 || !CacheModelled ? std::nullopt : Distances.load(X);
+      const bool HitFull = D && *D < FullSectors, HitKept = D && *D < KeptSectors;
       if (!HitFull) {
         T.L2Sectors[0] += 1;
         S.L2Sectors += 1;
@@ -169,7 +230,9 @@ private:
   const WarpEvaluator &E;
   std::vector<BlockTally> &Out;
   std::size_t First;
-  SectorCache Full, Kept;
+  std::uint64_t FullSectors, KeptSectors;  ///< L1's capacity, and the part it keeps whole, in sectors
+  bool CacheModelled;
+  StackDistances Distances;
   std::vector<std::uint64_t> Sectors;
   std::vector<std::pair<std::uint64_t, std::uint64_t>> Bytes;  ///< [begin, end) per lane
 
@@ -582,7 +645,8 @@ private:
                       double Unit, double Extent) const {
     Footprint F;
     F.Sum = sum(Param, [&](const TensorTally &T) { return double((T.*Of).size()); }).Point * Unit;
-    F.Union = std::min(F.Sum, spread(Param, Of, First, Unit, L.Grid));
+    // Footprints that translate with the block: their neighbours' spread; others: as if disjoint.
+    F.Union = translates(Param, First, Unit) ? std::min(F.Sum, spread(Param, Of, First, Unit, L.Grid)) : F.Sum;
     if (Extent > 0) F.Union = std::min(F.Union, std::ceil(Extent / Unit) * Unit);
     F.Shared = F.Sum > 1.02 * F.Union;
     return F;
@@ -636,78 +700,140 @@ private:
              model::format_significant(Levels.L1KeptFraction) + " of itself";
     // Blocks that share the tensor's sectors may find them in L1 when they share an SM, which the
     // order the blocks run decides: down to each sector once.
-    const Footprint F = reads(Param);
+    const Footprint F = footprint(Param, &TensorTally::ReadSectors, &TensorTally::FirstRead, 32, extentOf(tensor(Param)));
     if (F.Shared && sum(Param, [](const TensorTally &T) { return T.UsefulLoadBytes; }).Point > 0) {
-      // Each granule touched holds at least one sector; the stores all reach L2.
+      // Each sector read at least once; the stores all reach L2.
       const double StoreSectors = sum(Param, [](const TensorTally &T) { return T.StoreSectors; }).Point;
-      Lo = std::min(Lo, (F.Union / 2 + StoreSectors * double(SectorBytes)) / Compulsory);
+      Lo = std::min(Lo, (F.Union + StoreSectors * double(SectorBytes)) / Compulsory);
       Why += "; blocks share its sectors: down to each sector once when blocks that share them meet in one L1";
     }
     return rangeOf(Name, Param, "l2", Lo, Full.Point * K, Hi, Why);
   }
 
+  /// Bytes at DRAM, low .. high with a point, and why.
+  struct Bytes {
+    double Low = 0, Point = 0, High = 0;
+    std::string Why;
+  };
+
   Prediction dram(const std::string &Name, int Param, double Compulsory, double KernelFootprint) const {
-    const dsl::tensor_info &T = tensor(Param);
+    const Bytes R = dramReads(Param, KernelFootprint), W = dramWrites(Param, KernelFootprint);
+    std::string Why = R.Why;
+    if (!W.Why.empty()) Why += (Why.empty() ? "" : "; ") + W.Why;
+    return rangeOf(Name, Param, "dram", (R.Low + W.Low) / Compulsory, (R.Point + W.Point) / Compulsory,
+                   (R.High + W.High) / Compulsory, Why);
+  }
+
+  /// Reads: each 64-byte granule once when L2 keeps what is read again, every L2 miss when it cannot.
+  Bytes dramReads(int Param, double KernelFootprint) const {
     const Footprint Reads = reads(Param);
-    const Footprint Writes = writes(Param);
-    const double W = Writes.Union;
+    if (Reads.Sum <= 0) return {};
+    const double U = Reads.Union;
     const double Kept = Levels.L2KeptFraction * double(Levels.L2Bytes);
-    const std::string Of = " of L2 (" + bytesText(Levels.L2Bytes) + ")";
+    const std::string Fraction = model::format_significant(Levels.L2KeptFraction) + " of L2 (" + bytesText(Levels.L2Bytes) + ")";
     const std::string FootText = "the kernel's footprint (" + bytesText(std::int64_t(KernelFootprint)) + ")";
-    if (KernelFootprint <= Kept) {
-      std::string Why = FootText + " is within " + model::format_significant(Levels.L2KeptFraction) + Of +
-                        ": each 64-byte granule read comes from DRAM once";
-      if (W > 0) Why += "; its writes may stay in L2 past the kernel's end (0 to all of them written back)";
-      return rangeOf(Name, Param, "dram", Reads.Union / Compulsory, Reads.Union / Compulsory,
-                     (Reads.Union + W) / Compulsory, Why);
-    }
-    // Blocks that share its granules only with blocks a few apart in launch order, with little L2
-    // traffic between them (a bias, a gamma, a GEMM's A along a row of tiles): L2 keeps them.
-    if (const auto Near = nearReuse(Param, Reads)) {
-      std::string Why = FootText + " is over " + model::format_significant(Levels.L2KeptFraction) + Of + "; " + *Near +
-                        ": each 64-byte granule read comes from DRAM once";
-      return valueOf(Name, Param, "dram", (Reads.Union + W) / Compulsory, Why);
-    }
+    const auto once = [&](const std::string &Why) { return Bytes{U, U, U, Why + ": each 64-byte granule read comes from DRAM once"}; };
+    if (KernelFootprint <= Kept) return once(FootText + " is within " + Fraction);
+    const std::string Over = FootText + " is over " + Fraction + "; ";
+    // Blocks that share its granules run close together, or re-read them often enough that L2 keeps them.
+    if (const auto Near = nearReuse(Param, Reads)) return once(Over + *Near);
+    if (const auto Often = frequentReuse(Param, Reads)) return once(Over + *Often);
     // A tensor no two blocks share, read again by its own block past L1 (the passes of a row kernel):
     // between two reads of a granule the SM's co-resident blocks on every SM read their own, so the
     // passes find it in L2 when a wave's footprints fit its kept fraction, and miss when they exceed L2.
     const double Misses = sum(Param, [](const TensorTally &X) { return X.L2Granules; }).Point * 64;
-    const double LoadsAtL2 = sum(Param, [](const TensorTally &X) { return X.L2Sectors[0] - X.StoreSectors; }).Point;
-    const double LoadsAtL2Kept = sum(Param, [](const TensorTally &X) { return X.L2Sectors[1] - X.StoreSectors; }).Point;
+    const double Loads = sum(Param, [](const TensorTally &X) { return X.L2Sectors[0] - X.StoreSectors; }).Point;
+    const double LoadsKept = sum(Param, [](const TensorTally &X) { return X.L2Sectors[1] - X.StoreSectors; }).Point;
     const double Distinct = sum(Param, [](const TensorTally &X) { return double(X.ReadSectors.size()); }).Point;
-    if (!Reads.Shared && Distinct > 0 && LoadsAtL2Kept > Distinct * 1.02) {
-      // Each sector's reads at L2: at L1's full capacity, and at the fraction it keeps whole.
-      const double Again = LoadsAtL2 / Distinct, AgainKept = LoadsAtL2Kept / Distinct;
-      const double Wave = std::min(double(L.Grid.count()), double(Levels.Sms) * PerSm) * (Reads.Union / double(L.Grid.count()));
+    if (!Reads.Shared && Distinct > 0 && LoadsKept > Distinct * 1.02) {
+      const double Again = Loads / Distinct, AgainKept = LoadsKept / Distinct;  // reads of each sector at L2
+      const double Wave = waveShare(U);
       const std::string Between = "its own blocks read it again past L1 (" + ratioText(Again) +
                                   "); a wave of co-resident blocks reads " + bytesText(std::int64_t(Wave)) +
                                   " of it between two reads";
-      if (Wave <= Kept)
-        return valueOf(Name, Param, "dram", (Reads.Union + W) / Compulsory,
-                       FootText + " is over " + model::format_significant(Levels.L2KeptFraction) + Of + "; " + Between +
-                           ", within that fraction: each granule from DRAM once");
+      if (Wave <= Kept) return once(Over + Between + ", within " + Fraction);
       if (Wave >= double(Levels.L2Bytes))
-        return rangeOf(Name, Param, "dram", (Reads.Union * Again + W) / Compulsory, (Reads.Union * Again + W) / Compulsory,
-                       (Reads.Union * AgainKept + W) / Compulsory,
-                       FootText + " is over L2 (" + bytesText(Levels.L2Bytes) + "); " + Between +
-                           ", over L2: every read that misses L1 comes from DRAM");
+        return {U * Again, U * Again, U * AgainKept, Over + Between + ", over L2: every read that misses L1 comes from DRAM"};
     }
-    // Over L2: reads between 'each granule once' and 'every L2 miss from DRAM'.
-    const double Hi = std::max(Reads.Union, Misses);
+    const double Hi = std::max(U, Misses);
+    if (Hi <= U * 1.02) return once(Over + "no granule is requested from L2 twice");
     const double WaveBlocks = double(Levels.Sms) * PerSm;
     const double Waves = std::ceil(double(L.Grid.count()) / WaveBlocks);
     const Dim3 Box{std::min<std::int64_t>(L.Grid.X, std::int64_t(WaveBlocks)),
                    std::min<std::int64_t>(L.Grid.Y, ceilDiv(std::int64_t(WaveBlocks), L.Grid.X)), 1};
-    const double PerWave = Reads.Shared ? spread(Param, &TensorTally::ReadGranules, &TensorTally::FirstRead, 64, Box)
-                                        : Reads.Union / Waves;
-    const double Point = std::clamp(Waves * PerWave, Reads.Union, Hi);
-    std::string Why = FootText + " is over " + model::format_significant(Levels.L2KeptFraction) + Of;
-    if (Hi > Reads.Union * 1.02)
-      Why += "; its reads range from each 64-byte granule once to every L2 miss from DRAM; the point assumes each "
-             "wave of " + std::to_string(std::int64_t(WaveBlocks)) + " co-resident blocks reads its footprint once";
-    else
-      Why += "; no granule is requested from L2 twice: each comes from DRAM once";
-    return rangeOf(Name, Param, "dram", (Reads.Union + W) / Compulsory, (Point + W) / Compulsory, (Hi + W) / Compulsory, Why);
+    const double PerWave = Reads.Shared && translates(Param, &TensorTally::FirstRead, 64)
+                               ? spread(Param, &TensorTally::ReadGranules, &TensorTally::FirstRead, 64, Box)
+                               : U / Waves;
+    return {U, std::clamp(Waves * PerWave, U, Hi), Hi,
+            Over + "its reads range from each 64-byte granule once to every L2 miss from DRAM; the point assumes "
+                   "each wave of " + std::to_string(std::int64_t(WaveBlocks)) + " co-resident blocks reads its footprint once"};
+  }
+
+  /// Writes: each sector written once, less what may still be in L2 when the kernel ends (written
+  /// lines leave L2 when it evicts them), or once per pass when its own blocks write it again after a
+  /// wave's footprints have gone through L2.
+  Bytes dramWrites(int Param, double KernelFootprint) const {
+    const Footprint Writes = writes(Param);
+    if (Writes.Sum <= 0) return {};
+    double W = Writes.Union;
+    std::string Why;
+    const double Stores = sum(Param, [](const TensorTally &X) { return X.StoreSectors; }).Point;
+    const double Distinct = sum(Param, [](const TensorTally &X) { return double(X.WriteSectors.size()); }).Point;
+    if (!Writes.Shared && Distinct > 0 && Stores > Distinct * 1.02 && waveShare(W) >= double(Levels.L2Bytes)) {
+      W *= Stores / Distinct;
+      Why = "its blocks write it " + ratioText(Stores / Distinct) + " over, past L2 between two writes";
+    }
+    // At most L2's capacity of written lines is left in it at the end, the writes' share of it at the point.
+    const double Left = std::min(W, double(Levels.L2Bytes));
+    const double LeftPoint = std::min(W, double(Levels.L2Bytes) * W / std::max(KernelFootprint, W));
+    if (Left > 0.02 * W)
+      Why += (Why.empty() ? "" : "; ") + std::string("up to ") + bytesText(std::int64_t(Left)) +
+             " of its writes may still be in L2 when the kernel ends";
+    return {W - Left, W - LeftPoint, W, Why};
+  }
+
+  /// The bytes of a tensor's footprint @p U that the blocks of one wave (those resident at once) touch.
+  double waveShare(double U) const {
+    const double Blocks = double(L.Grid.count());
+    return std::min(Blocks, double(Levels.Sms) * PerSm) * (U / Blocks);
+  }
+
+  /// Why a shared tensor's re-reads hit in L2 for certain when they are spread over the kernel: each
+  /// granule is read by Sum / Union blocks on average, so the L2 traffic between two reads of it is the
+  /// kernel's divided by that, within the kept fraction (a position table every batch reads).
+  std::optional<std::string> frequentReuse(int Param, const Footprint &Reads) const {
+    if (!Reads.Shared || Reads.Union <= 0) return std::nullopt;
+    const double Readers = Reads.Sum / Reads.Union;
+    const double Between = l2BytesPerBlock() * double(L.Grid.count()) / Readers;
+    if (Between > Levels.L2KeptFraction * double(Levels.L2Bytes)) return std::nullopt;
+    return "each granule is read by " + model::format_significant(Readers) + " blocks, with about " +
+           bytesText(std::int64_t(Between)) + " of L2 traffic between two of them";
+  }
+
+  /// Whether every sampled block's footprint starts where the middle block's, shifted by its
+  /// neighbours' shifts per axis, puts it (within a granule of @p Unit bytes): the footprint translates
+  /// with the block, and its neighbours tell its union.
+  bool translates(int Param, std::uint64_t TensorTally::*First, double Unit) const {
+    const TensorTally *M = tally(Middle, Param);
+    if (!M || M->*First == ~std::uint64_t(0)) return false;
+    const Dim3 Mc = coordsOf(Middle, L.Grid);
+    std::array<double, 3> Shift{};
+    const std::array<std::int64_t, 3> Extent{L.Grid.X, L.Grid.Y, L.Grid.Z};
+    for (int A = 0; A < 3; ++A) {
+      if (Extent[std::size_t(A)] <= 1) continue;
+      const TensorTally *N = Neighbour[std::size_t(A)] >= 0 ? tally(Neighbour[std::size_t(A)], Param) : nullptr;
+      if (!N || N->*First == ~std::uint64_t(0)) return false;
+      Shift[std::size_t(A)] = double(std::int64_t(N->*First - M->*First));
+    }
+    for (const BlockTally &B : Blocks) {
+      auto It = B.Tensors.find(Param);
+      if (It == B.Tensors.end() || It->second.*First == ~std::uint64_t(0)) continue;
+      const Dim3 C = coordsOf(B.Block, L.Grid);
+      const double Expected = double(M->*First) + double(C.X - Mc.X) * Shift[0] + double(C.Y - Mc.Y) * Shift[1] +
+                              double(C.Z - Mc.Z) * Shift[2];
+      if (std::fabs(double(It->second.*First) - Expected) > Unit) return false;
+    }
+    return true;
   }
 
   /// The share of the middle block's footprint its neighbour along axis @p A also touches.
@@ -730,7 +856,7 @@ private:
   /// granules is a neighbour along an axis (the union is the neighbours' spread, not the tensor's
   /// size), and the L2 traffic between two of them is within L2's kept fraction.
   std::optional<std::string> nearReuse(int Param, const Footprint &Reads) const {
-    if (!Reads.Shared) return std::nullopt;
+    if (!Reads.Shared || !translates(Param, &TensorTally::FirstRead, 64)) return std::nullopt;
     const double Spread = spread(Param, &TensorTally::ReadGranules, &TensorTally::FirstRead, 64, L.Grid);
     if (Spread > Reads.Union * 1.02) return std::nullopt;  // capped by the tensor: sharing beyond neighbours
     const std::array<std::int64_t, 3> Apart{1, L.Grid.X, L.Grid.X * L.Grid.Y};
@@ -804,6 +930,7 @@ KernelEvaluation evaluateTraffic(llvm::Function &F, const KernelRecord &Record, 
   std::array<std::int64_t, 3> Neighbour{};
   const auto Runs = runsOf(Launch.Grid, Levels.Sms, PerSm, Middle, Neighbour);
   std::vector<BlockTally> Blocks;
+  const auto Began = std::chrono::steady_clock::now();
   std::uint64_t Budget = evaluationBudget();
   const std::uint64_t Start = Budget;
   for (const auto &Run : Runs) {
@@ -811,7 +938,8 @@ KernelEvaluation evaluateTraffic(llvm::Function &F, const KernelRecord &Record, 
     for (std::int64_t B : Run) {
       Blocks.push_back({B, {}, std::vector<SiteTally>(E->sites().size()), false});
     }
-    RunTally Tally(*E, Blocks, First, C.L1Available, std::int64_t(Levels.L1KeptFraction * double(C.L1Available)));
+    RunTally Tally(*E, Blocks, First, C.L1Available, std::int64_t(Levels.L1KeptFraction * double(C.L1Available)),
+                   &Run == &Runs.front());
     if (auto Failure = E->run(EL, Run, std::ref(Tally), Budget)) {
       Out.Failure = Failure->Reason + (Failure->Line ? " (line " + std::to_string(Failure->Line) + ")" : "");
       Out.Instructions = Start - Budget;
@@ -822,14 +950,17 @@ KernelEvaluation evaluateTraffic(llvm::Function &F, const KernelRecord &Record, 
   shareTheSmMissRates(Blocks, Runs.front().size());
   for (BlockTally &B : Blocks)
     for (auto &[P, T] : B.Tensors) {
-      sortUnique(T.ReadGranules);
-      sortUnique(T.ReadSectors);
-      sortUnique(T.WriteSectors);
+      T.ReadGranules = T.ReadGranuleSet.sorted();
+      T.ReadSectors = T.ReadSectorSet.sorted();
+      T.WriteSectors = T.WriteSectorSet.sorted();
+      T.ReadGranuleSet = T.ReadSectorSet = T.WriteSectorSet = SectorSet();
     }
   // ROOFLINT_EVAL_DEBUG=FILE: each sampled block's tallies appended to FILE (the analysis of a file runs
   // in a worker process whose stderr is not shown).
   if (std::FILE *Debug = std::getenv("ROOFLINT_EVAL_DEBUG") ? std::fopen(std::getenv("ROOFLINT_EVAL_DEBUG"), "a") : nullptr) {
-    std::fprintf(Debug, "kernel %s: %s\n", Record.KernelName.c_str(), Launch.Text.c_str());
+    std::fprintf(Debug, "kernel %s: %s; %llu warp instructions, %.3f s\n", Record.KernelName.c_str(), Launch.Text.c_str(),
+                 (unsigned long long)Out.Instructions,
+                 std::chrono::duration<double>(std::chrono::steady_clock::now() - Began).count());
     for (const BlockTally &B : Blocks) {
       std::fprintf(Debug, "block %lld:", (long long)B.Block);
       for (const auto &[P, T] : B.Tensors)
