@@ -33,22 +33,33 @@ public:
   std::optional<std::uint64_t> load(std::uint64_t Sector) {
     if (Now + 1 >= Tree.size()) compact();
     ++Now;
+    std::uint64_t &Last = lastUse(Sector);
     std::optional<std::uint64_t> Distance;
-    auto [It, First] = Last.try_emplace(Sector, Now);
-    if (!First) {
-      Distance = std::uint64_t(prefix(Now - 1) - prefix(It->second));
-      add(It->second, -1);
-      It->second = Now;
+    if (Last) {
+      Distance = std::uint64_t(prefix(Now - 1) - prefix(Last));
+      add(Last, -1);
     }
+    Last = Now;
     add(Now, +1);
     return Distance;
   }
 
 private:
-  std::unordered_map<std::uint64_t, std::uint64_t> Last;  ///< sector -> time of its last load
+  /// Each sector's last load time (0: never), in chunks of 4096 consecutive sectors.
+  std::unordered_map<std::uint64_t, std::vector<std::uint64_t>> Chunks;
+  std::vector<std::uint64_t> *Recent = nullptr;
+  std::uint64_t RecentChunk = 0;
   std::vector<std::int32_t> Tree = std::vector<std::int32_t>(1 << 16);  ///< Fenwick tree over times (1-based)
   std::uint64_t Now = 0;
 
+  std::uint64_t &lastUse(std::uint64_t Sector) {
+    if (!Recent || Sector >> 12 != RecentChunk) {
+      RecentChunk = Sector >> 12;
+      Recent = &Chunks[RecentChunk];
+      if (Recent->empty()) Recent->assign(4096, 0);
+    }
+    return (*Recent)[Sector & 4095];
+  }
   void add(std::uint64_t I, std::int32_t V) {
     for (; I < Tree.size(); I += I & (~I + 1)) Tree[I] += V;
   }
@@ -60,14 +71,15 @@ private:
   /// Renumbers the marks 1..k in time order (only each sector's last load matters) in a tree with
   /// room for as many loads again.
   void compact() {
-    std::vector<std::pair<std::uint64_t, std::uint64_t>> Marks;  // (time, sector)
-    Marks.reserve(Last.size());
-    for (const auto &[Sector, Time] : Last) Marks.push_back({Time, Sector});
+    std::vector<std::pair<std::uint64_t, std::uint64_t *>> Marks;  // (time, the sector's slot)
+    for (auto &[Chunk, Times] : Chunks)
+      for (std::uint64_t &T : Times)
+        if (T) Marks.push_back({T, &T});
     std::sort(Marks.begin(), Marks.end());
     Tree.assign(std::max<std::size_t>(std::size_t(1) << 16, 4 * Marks.size() + 2), 0);
     Now = 0;
-    for (const auto &[Time, Sector] : Marks) {
-      Last[Sector] = ++Now;
+    for (auto &[Time, Slot] : Marks) {
+      *Slot = ++Now;
       add(Now, +1);
     }
   }
@@ -177,7 +189,8 @@ public:
       for (std::uint64_t X = A / SectorBytes; X <= (A + Site.Bytes - 1) / SectorBytes; ++X) Sectors.push_back(X);
       Bytes.push_back({A, A + Site.Bytes});
     }
-    sortUnique(Sectors);
+    if (!std::is_sorted(Sectors.begin(), Sectors.end())) std::sort(Sectors.begin(), Sectors.end());
+    Sectors.erase(std::unique(Sectors.begin(), Sectors.end()), Sectors.end());
     const double Useful = usefulBytes();
     const Region Reg = E.regionOf(Sectors.empty() ? 0 : Sectors.front() * SectorBytes);
     const int Param = Reg.K == Region::Parameter ? Reg.Index : -1;
@@ -243,7 +256,7 @@ private:
   }
   /// Distinct bytes of the request.
   double usefulBytes() {
-    std::sort(Bytes.begin(), Bytes.end());
+    if (!std::is_sorted(Bytes.begin(), Bytes.end())) std::sort(Bytes.begin(), Bytes.end());
     double N = 0;
     std::uint64_t End = 0;
     bool Any = false;
