@@ -211,6 +211,35 @@ Value *asmPointer(const CallInst &CI, StringRef Asm) {
   return P->getType()->isPointerTy() || P->getType()->isIntegerTy(64) ? P : nullptr;
 }
 
+/// CUDA's cache-hint loads and stores (__ldcs, __ldcg, __stcs, ...): clang 19 sees them declared only
+/// (CudaSetup's host compatibility header; CUDA defines them in sm_32_intrinsics.hpp as one ld.global or
+/// st.global with the hint). A call of one is that access: its first argument the address, the bytes of
+/// its result (a load) or of its second argument (a store); .cg and .cv loads are not cached in L1.
+std::optional<AccessOf> cacheHintAccessOf(CallInst &CI, const DataLayout &DL) {
+  const Function *Callee = CI.getCalledFunction();
+  if (!Callee || Callee->isIntrinsic() || !Callee->isDeclaration() || CI.arg_size() < 1) return std::nullopt;
+  const StringRef Name = Callee->getName();  // Itanium: "_Z6__ldcsIfET_PKS0_", "_Z6__ldcsPKf"
+  static const char *const Loads[] = {"_Z6__ldcs", "_Z6__ldcg", "_Z6__ldca", "_Z6__ldlu", "_Z6__ldcv"};
+  static const char *const Stores[] = {"_Z6__stcs", "_Z6__stcg", "_Z6__stwb", "_Z6__stwt"};
+  AccessOf A;
+  A.Pointer = CI.getArgOperand(0);
+  if (!A.Pointer->getType()->isPointerTy()) return std::nullopt;
+  for (const char *L : Loads)
+    if (Name.starts_with(L) && !CI.getType()->isVoidTy() && CI.getType()->isSized()) {
+      A.Bytes = storeBytes(DL, CI.getType());
+      A.Bypass = Name.starts_with("_Z6__ldcg") || Name.starts_with("_Z6__ldcv");
+      return A;
+    }
+  for (const char *S : Stores)
+    if (Name.starts_with(S) && CI.arg_size() >= 2 && CI.getArgOperand(1)->getType()->isSized() &&
+        !CI.getArgOperand(1)->getType()->isPointerTy()) {
+      A.Bytes = storeBytes(DL, CI.getArgOperand(1)->getType());
+      A.K = AccessSite::Store;
+      return A;
+    }
+  return std::nullopt;
+}
+
 std::optional<AccessOf> accessOf(Instruction &I, const DataLayout &DL) {
   AccessOf A;
   if (auto *L = dyn_cast<LoadInst>(&I)) {
@@ -247,6 +276,8 @@ std::optional<AccessOf> accessOf(Instruction &I, const DataLayout &DL) {
         if (Arg != P) Bytes += storeBytes(DL, Arg->getType());
     const bool Bypass = Load && (Asm.contains(".cg") || Asm.contains(".cv") || Asm.contains(".volatile"));
     A = {P, Bytes, Load ? AccessSite::Load : AccessSite::Store, Bypass};
+  } else if (auto *Call = dyn_cast<CallInst>(&I); Call && cacheHintAccessOf(*Call, DL)) {
+    A = *cacheHintAccessOf(*Call, DL);
   } else {
     return std::nullopt;
   }

@@ -299,3 +299,29 @@ TEST(TrafficEvaluation, ATableEveryBlockReadsComesFromDramOnce) {
   for (const std::string T : {"x", "y"})
     for (const std::string L : {"l1", "l2", "dram"}) EXPECT_VALUE(P["reuse_row_scale:" + T + ":" + L], 1.0);
 }
+
+// The cache-hint loads and stores (__ldcs, __ldcg, __stcs, ...), which clang 19 sees only declared (the
+// analyzer's CUDA setup declares them as CUDA's sm_32_intrinsics.h does; CUDA defines them with inline
+// PTX that clang's wrapper does not include): each call is the ld.global / st.global CUDA emits for it.
+// N = 2^24, 256 threads a block: x[2 i] through __ldcs, one float in two: 8 sectors for 4, 2x at L1; z[i]
+// and z[i + 1] through __ldcg (cached in L2 only): 4 + 5 sectors for 4 a warp, 2.25x at L1, and L1
+// serves none of them: 2.25x at L2; y[i] through __stcs, 128 contiguous bytes: 1x.
+TEST(TrafficEvaluation, CacheHintLoadsAndStoresAreCountedAsTheirPtx) {
+  const std::string Code = R"(
+template <class T> __attribute__((device)) T __ldcs(const T *);
+template <class T> __attribute__((device)) T __ldcg(const T *);
+template <class T> __attribute__((device)) void __stcs(T *, T);
+inline constexpr struct Two final : dim<"Two", 2> {} Two;
+__global__ void hints(const float* x, const float* z, float* y, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) __stcs(&y[i], __ldcs(&x[2 * i]) + __ldcg(&z[i]) + __ldcg(&z[i + 1]));
+}
+inline constexpr auto hints_spec = kernel<hints>("hints", custom(0, in<0>("x", f32, N, Two).touches(N), in<1>("z", f32, N), out<2>("y", f32, N)))
+    .at(N(1 << 24)).sizes(N(arg<3>)).block(256).grid(ceil_div(N, 256));
+)";
+  const Prediction P = predict(Code, "hints");
+  EXPECT_VALUE(P.at("x", "l1"), 2.0);
+  EXPECT_VALUE(P.at("z", "l1"), 2.25);
+  EXPECT_NEAR(P.at("z", "l2").High, 2.25, 1e-6);  // L1 serves none of z's loads
+  EXPECT_VALUE(P.at("y", "l1"), 1.0);
+}
