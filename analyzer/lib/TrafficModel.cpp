@@ -129,6 +129,7 @@ public:
     if (Site.K == AccessSite::Atomic) {  // counted at L2 as atomics, not as load or store sectors
       T.AtomicRequests += 1;
       for (std::uint64_t X : Sectors) T.WriteSectors.push_back(X);
+      T.FirstWrite = std::min(T.FirstWrite, Bytes.front().first);
       return;
     }
     T.Requests += 1;
@@ -553,15 +554,33 @@ private:
       double AlongAxis = Size * double(N);
       if (Next && std::fabs(double((Next->*Of).size()) - Size) <= 0.05 * Size) {
         const std::int64_t Shift = std::int64_t(Next->*First - M->*First);
-        const std::uint64_t Step = std::uint64_t(Shift < 0 ? -Shift : Shift);
-        if (Step < std::uint64_t(Unit))  // a shift within a granule: each run grows by the shift per block
-          AlongAxis = std::min(AlongAxis, Size + double(N - 1) * double(Step) / Unit * runsOf(F));
+        double Step = double(Shift < 0 ? -Shift : Shift);
+        // A neighbour at the same place (b[i / C]: blocks of one row; a GEMM's grouped block order) may
+        // share it with a few blocks only: the grid's first and last blocks along the axis say how far
+        // the footprint moves over it, a mean step per block.
+        if (Shift == 0) Step = meanStep(Param, Of, First, A, Size);
+        if (Step < Unit)  // a shift within a granule: each run grows by the shift per block
+          AlongAxis = std::min(AlongAxis, Size + double(N - 1) * Step / Unit * runsOf(F));
         else
-          AlongAxis = unionOfTranslates(F, std::uint64_t(std::llround(double(Step) / Unit)), N);
+          AlongAxis = unionOfTranslates(F, std::uint64_t(std::llround(Step / Unit)), N);
       }
       Union *= AlongAxis / Size;
     }
     return Union * Unit;
+  }
+
+  /// The mean shift per block of the footprint @p Of along axis @p A (x or y), bytes: from the grid's
+  /// first block to the last along the axis (both sampled), when their footprints are of the middle
+  /// block's size @p Size; else 0.
+  double meanStep(int Param, const std::vector<std::uint64_t> TensorTally::*Of, std::uint64_t TensorTally::*First, int A,
+                  double Size) const {
+    const std::int64_t Extent = A == 0 ? L.Grid.X : A == 1 ? L.Grid.Y : 1;
+    if (Extent <= 1) return 0;
+    const TensorTally *Begin = tally(0, Param);
+    const TensorTally *End = tally(A == 0 ? linearOf({L.Grid.X - 1, 0, 0}, L.Grid) : linearOf({0, L.Grid.Y - 1, 0}, L.Grid), Param);
+    const auto similar = [&](const TensorTally *T) { return T && std::fabs(double((T->*Of).size()) - Size) <= 0.05 * Size; };
+    if (!similar(Begin) || !similar(End)) return 0;
+    return std::fabs(double(End->*First) - double(Begin->*First)) / double(Extent - 1);
   }
 
   const TensorTally *tally(std::int64_t Block, int Param) const {

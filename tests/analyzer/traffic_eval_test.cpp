@@ -325,3 +325,26 @@ inline constexpr auto hints_spec = kernel<hints>("hints", custom(0, in<0>("x", f
   EXPECT_NEAR(P.at("z", "l2").High, 2.25, 1e-6);  // L1 serves none of z's loads
   EXPECT_VALUE(P.at("y", "l1"), 1.0);
 }
+
+// A tensor indexed through '/' by a runtime size: y[i] = x[i] + b[i / C], one thread per element, M =
+// 32768 rows of N = 1024 (x and y 128 MiB, b 128 KiB). A block's 256 elements lie in one row, so four
+// neighbouring blocks read the same b[r]: the middle block and its neighbour read one address; the
+// footprint still moves along the grid, a row every four blocks. b's 2048 granules come from DRAM once:
+// 1x (it was 1 granule for the whole grid, 0.0005x, when the neighbour's shift of 0 stood for the axis).
+// out: the same for atomics, z[i / N] += x[i] from each warp: z's 128 KiB are written, 1x of its writes.
+TEST(TrafficEvaluation, AFootprintThroughDivisionMovesAlongTheGrid) {
+  const std::string Code = R"(
+__global__ void row_bias(const float* x, const float* b, float* y, float* z, int M, int N) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < M * N) {
+    y[i] = x[i] + b[i / N];
+    if (threadIdx.x % 32 == 0) __nvvm_atom_add_gen_f(&z[i / N], x[i]);  // atomicAdd, as CUDA defines it
+  }
+}
+inline constexpr auto row_bias_spec = kernel<row_bias>("row_bias", custom(0, in<0>("x", f32, M, N), in<1>("b", f32, M), out<2>("y", f32, M, N), out<3>("z", f32, M)))
+    .at(M(32768), N(1024)).sizes(M(arg<4>), N(arg<5>)).block(256).grid(ceil_div(M * N, 256));
+)";
+  const Prediction P = predict(Code, "row_bias");
+  EXPECT_VALUE(P.at("b", "dram"), 1.0);
+  EXPECT_NEAR(P.at("z", "dram").High, 1.0, 0.02);
+}
