@@ -58,6 +58,7 @@ struct TensorTally {
   std::vector<std::uint64_t> ReadGranules, ReadSectors, WriteSectors;  ///< footprints (sorted, unique when done)
   std::uint64_t FirstRead = ~std::uint64_t(0), FirstWrite = ~std::uint64_t(0);  ///< lowest byte touched
   bool Unknown = false;
+  bool CachedLoads = false;  ///< some load of it goes through L1 (not ld.global.cg / .cv)
 };
 
 struct SiteTally {
@@ -151,6 +152,7 @@ public:
     }
     T.UsefulLoadBytes += Useful;
     T.FirstRead = std::min(T.FirstRead, Bytes.front().first);
+    T.CachedLoads |= !Site.BypassesL1;
     std::uint64_t LastGranule = ~std::uint64_t(0);
     for (std::uint64_t X : Sectors) {
       T.ReadGranules.push_back(X / 2);
@@ -519,6 +521,11 @@ private:
       if (B.Block == Block) return &B;
     return nullptr;
   }
+  bool cachedLoads(int Param) const {
+    for (const BlockTally &B : Blocks)
+      if (auto It = B.Tensors.find(Param); It != B.Tensors.end() && It->second.CachedLoads) return true;
+    return false;
+  }
   bool touched(int Param) const {
     for (const BlockTally &B : Blocks)
       if (auto It = B.Tensors.find(Param); It != B.Tensors.end() && (It->second.Requests > 0 || It->second.AtomicRequests > 0))
@@ -655,8 +662,9 @@ private:
              model::format_significant(Levels.L1KeptFraction) + " of itself";
     // Blocks that share the tensor's sectors may find them in L1 when they share an SM, which the
     // order the blocks run decides: down to each sector once.
+    // Loads that bypass L1 (ld.global.cg) reach L2 whichever blocks share an SM.
     const Footprint F = reads(Param);
-    if (F.Shared && sum(Param, [](const TensorTally &T) { return T.UsefulLoadBytes; }).Point > 0) {
+    if (F.Shared && sum(Param, [](const TensorTally &T) { return T.UsefulLoadBytes; }).Point > 0 && cachedLoads(Param)) {
       // Each granule touched holds at least one sector; the stores all reach L2.
       const double StoreSectors = sum(Param, [](const TensorTally &T) { return T.StoreSectors; }).Point;
       Lo = std::min(Lo, (F.Union / 2 + StoreSectors * double(SectorBytes)) / Compulsory);
