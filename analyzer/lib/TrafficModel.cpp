@@ -665,9 +665,11 @@ private:
     // Loads that bypass L1 (ld.global.cg) reach L2 whichever blocks share an SM.
     const Footprint F = reads(Param);
     if (F.Shared && sum(Param, [](const TensorTally &T) { return T.UsefulLoadBytes; }).Point > 0 && cachedLoads(Param)) {
-      // Each granule touched holds at least one sector; the stores all reach L2.
+      // Each sector read comes from L2 at least once; the stores all reach L2.
       const double StoreSectors = sum(Param, [](const TensorTally &T) { return T.StoreSectors; }).Point;
-      Lo = std::min(Lo, (F.Union / 2 + StoreSectors * double(SectorBytes)) / Compulsory);
+      const double SectorsRead = footprint(Param, &TensorTally::ReadSectors, &TensorTally::FirstRead, double(SectorBytes),
+                                           extentOf(tensor(Param))).Union;
+      Lo = std::min(Lo, (SectorsRead + StoreSectors * double(SectorBytes)) / Compulsory);
       Why += "; blocks share its sectors: down to each sector once when blocks that share them meet in one L1";
     }
     return rangeOf(Name, Param, "l2", Lo, Full.Point * K, Hi, Why);

@@ -348,3 +348,22 @@ inline constexpr auto row_bias_spec = kernel<row_bias>("row_bias", custom(0, in<
   EXPECT_VALUE(P.at("b", "dram"), 1.0);
   EXPECT_NEAR(P.at("z", "dram").High, 1.0, 0.02);
 }
+
+// The least L2 traffic of a tensor whose blocks share sectors is each sector it reads once: y[i] = x[i] +
+// x[i + 1] reads every sector of x (x holds N + 1 floats; N = 2^24, 256 threads a block), so L2 moves at
+// least all of x: the range starts at 1x (it started at 0.5x: 64-byte granules taken as half used). Each
+// block's 33 sectors for 32 at most: 1.03x.
+TEST(TrafficEvaluation, AtLeastEachSectorReadComesFromL2) {
+  const std::string Code = R"(
+__global__ void pairs(const float* x, float* y, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = x[i] + x[i + 1];
+}
+inline constexpr auto pairs_spec = kernel<pairs>("pairs", custom(0, in<0>("x", f32, N), out<1>("y", f32, N)))
+    .at(N(1 << 24)).sizes(N(arg<2>)).block(256).grid(ceil_div(N, 256));
+)";
+  const Prediction P = predict(Code, "pairs");
+  const Level X = P.at("x", "l2");
+  EXPECT_NEAR(X.Low, 1.0, 1e-3) << X.Basis;
+  EXPECT_NEAR(X.High, 33.0 / 32, 1e-3) << X.Basis;
+}
