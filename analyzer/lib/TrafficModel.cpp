@@ -128,6 +128,7 @@ struct TensorTally {
   SectorSet ReadGranuleSet, ReadSectorSet, WriteSectorSet;             ///< the same while the run goes on
   std::uint64_t FirstRead = ~std::uint64_t(0), FirstWrite = ~std::uint64_t(0);  ///< lowest byte touched
   bool Unknown = false;
+  bool CachedLoads = false;  ///< some load of it goes through L1 (not ld.global.cg / .cv)
 };
 
 struct SiteTally {
@@ -202,6 +203,7 @@ public:
     if (Site.K == AccessSite::Atomic) {  // counted at L2 as atomics, not as load or store sectors
       T.AtomicRequests += 1;
       for (std::uint64_t X : Sectors) T.WriteSectorSet.insert(X);
+      T.FirstWrite = std::min(T.FirstWrite, Bytes.front().first);
       return;
     }
     T.Requests += 1;
@@ -223,6 +225,7 @@ public:
     }
     T.UsefulLoadBytes += Useful;
     T.FirstRead = std::min(T.FirstRead, Bytes.front().first);
+    T.CachedLoads |= !Site.BypassesL1;
     std::uint64_t LastGranule = ~std::uint64_t(0);
     for (std::uint64_t X : Sectors) {
       T.ReadGranuleSet.insert(X / 2);
@@ -594,6 +597,11 @@ private:
       if (B.Block == Block) return &B;
     return nullptr;
   }
+  bool cachedLoads(int Param) const {
+    for (const BlockTally &B : Blocks)
+      if (auto It = B.Tensors.find(Param); It != B.Tensors.end() && It->second.CachedLoads) return true;
+    return false;
+  }
   bool touched(int Param) const {
     for (const BlockTally &B : Blocks)
       if (auto It = B.Tensors.find(Param); It != B.Tensors.end() && (It->second.Requests > 0 || It->second.AtomicRequests > 0))
@@ -629,15 +637,33 @@ private:
       double AlongAxis = Size * double(N);
       if (Next && std::fabs(double((Next->*Of).size()) - Size) <= 0.05 * Size) {
         const std::int64_t Shift = std::int64_t(Next->*First - M->*First);
-        const std::uint64_t Step = std::uint64_t(Shift < 0 ? -Shift : Shift);
-        if (Step < std::uint64_t(Unit))  // a shift within a granule: each run grows by the shift per block
-          AlongAxis = std::min(AlongAxis, Size + double(N - 1) * double(Step) / Unit * runsOf(F));
+        double Step = double(Shift < 0 ? -Shift : Shift);
+        // A neighbour at the same place (b[i / C]: blocks of one row; a GEMM's grouped block order) may
+        // share it with a few blocks only: the grid's first and last blocks along the axis say how far
+        // the footprint moves over it, a mean step per block.
+        if (Shift == 0) Step = meanStep(Param, Of, First, A, Size);
+        if (Step < Unit)  // a shift within a granule: each run grows by the shift per block
+          AlongAxis = std::min(AlongAxis, Size + double(N - 1) * Step / Unit * runsOf(F));
         else
-          AlongAxis = unionOfTranslates(F, std::uint64_t(std::llround(double(Step) / Unit)), N);
+          AlongAxis = unionOfTranslates(F, std::uint64_t(std::llround(Step / Unit)), N);
       }
       Union *= AlongAxis / Size;
     }
     return Union * Unit;
+  }
+
+  /// The mean shift per block of the footprint @p Of along axis @p A (x or y), bytes: from the grid's
+  /// first block to the last along the axis (both sampled), when their footprints are of the middle
+  /// block's size @p Size; else 0.
+  double meanStep(int Param, const std::vector<std::uint64_t> TensorTally::*Of, std::uint64_t TensorTally::*First, int A,
+                  double Size) const {
+    const std::int64_t Extent = A == 0 ? L.Grid.X : A == 1 ? L.Grid.Y : 1;
+    if (Extent <= 1) return 0;
+    const TensorTally *Begin = tally(0, Param);
+    const TensorTally *End = tally(A == 0 ? linearOf({L.Grid.X - 1, 0, 0}, L.Grid) : linearOf({0, L.Grid.Y - 1, 0}, L.Grid), Param);
+    const auto similar = [&](const TensorTally *T) { return T && std::fabs(double((T->*Of).size()) - Size) <= 0.05 * Size; };
+    if (!similar(Begin) || !similar(End)) return 0;
+    return std::fabs(double(End->*First) - double(Begin->*First)) / double(Extent - 1);
   }
 
   const TensorTally *tally(std::int64_t Block, int Param) const {
@@ -713,11 +739,14 @@ private:
              model::format_significant(Levels.L1KeptFraction) + " of itself";
     // Blocks that share the tensor's sectors may find them in L1 when they share an SM, which the
     // order the blocks run decides: down to each sector once.
-    const Footprint F = footprint(Param, &TensorTally::ReadSectors, &TensorTally::FirstRead, 32, extentOf(tensor(Param)));
-    if (F.Shared && sum(Param, [](const TensorTally &T) { return T.UsefulLoadBytes; }).Point > 0) {
-      // Each sector read at least once; the stores all reach L2.
+    // Loads that bypass L1 (ld.global.cg) reach L2 whichever blocks share an SM.
+    const Footprint F = reads(Param);
+    if (F.Shared && sum(Param, [](const TensorTally &T) { return T.UsefulLoadBytes; }).Point > 0 && cachedLoads(Param)) {
+      // Each sector read comes from L2 at least once; the stores all reach L2.
       const double StoreSectors = sum(Param, [](const TensorTally &T) { return T.StoreSectors; }).Point;
-      Lo = std::min(Lo, (F.Union + StoreSectors * double(SectorBytes)) / Compulsory);
+      const double SectorsRead = footprint(Param, &TensorTally::ReadSectors, &TensorTally::FirstRead, double(SectorBytes),
+                                           extentOf(tensor(Param))).Union;
+      Lo = std::min(Lo, (SectorsRead + StoreSectors * double(SectorBytes)) / Compulsory);
       Why += "; blocks share its sectors: down to each sector once when blocks that share them meet in one L1";
     }
     return rangeOf(Name, Param, "l2", Lo, Full.Point * K, Hi, Why);

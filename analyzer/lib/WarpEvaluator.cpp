@@ -211,14 +211,33 @@ Value *asmPointer(const CallInst &CI, StringRef Asm) {
   return P->getType()->isPointerTy() || P->getType()->isIntegerTy(64) ? P : nullptr;
 }
 
-/// A call of one of CUDA's cache-hinted loads or stores: __ldg, __ldca, __ldcg, __ldcs, __ldlu,
-/// __ldcv, __stwb, __stcg, __stcs, __stwt (templates of the toolkit's headers, declared only under clang).
-bool cacheHintedAccess(const CallInst &CI) {
-  const Function *F = CI.getCalledFunction();
-  if (!F || !F->isDeclaration() || CI.arg_size() == 0 || !CI.getArgOperand(0)->getType()->isPointerTy()) return false;
-  static const char *const Prefixes[] = {"_Z5__ldg",  "_Z6__ldca", "_Z6__ldcg", "_Z6__ldcs", "_Z6__ldlu",
-                                         "_Z6__ldcv", "_Z6__stwb", "_Z6__stcg", "_Z6__stcs", "_Z6__stwt"};
-  return any_of(Prefixes, [&](const char *P) { return F->getName().starts_with(P); });
+/// CUDA's cache-hint loads and stores (__ldcs, __ldcg, __stcs, ...): clang 19 sees them declared only
+/// (CudaSetup's host compatibility header; CUDA defines them in sm_32_intrinsics.hpp as one ld.global or
+/// st.global with the hint). A call of one is that access: its first argument the address, the bytes of
+/// its result (a load) or of its second argument (a store); .cg and .cv loads are not cached in L1.
+std::optional<AccessOf> cacheHintAccessOf(CallInst &CI, const DataLayout &DL) {
+  const Function *Callee = CI.getCalledFunction();
+  if (!Callee || Callee->isIntrinsic() || !Callee->isDeclaration() || CI.arg_size() < 1) return std::nullopt;
+  const StringRef Name = Callee->getName();  // Itanium: "_Z6__ldcsIfET_PKS0_", "_Z6__ldcsPKf"
+  static const char *const Loads[] = {"_Z6__ldcs", "_Z6__ldcg", "_Z6__ldca", "_Z6__ldlu", "_Z6__ldcv"};
+  static const char *const Stores[] = {"_Z6__stcs", "_Z6__stcg", "_Z6__stwb", "_Z6__stwt"};
+  AccessOf A;
+  A.Pointer = CI.getArgOperand(0);
+  if (!A.Pointer->getType()->isPointerTy()) return std::nullopt;
+  for (const char *L : Loads)
+    if (Name.starts_with(L) && !CI.getType()->isVoidTy() && CI.getType()->isSized()) {
+      A.Bytes = storeBytes(DL, CI.getType());
+      A.Bypass = Name.starts_with("_Z6__ldcg") || Name.starts_with("_Z6__ldcv");
+      return A;
+    }
+  for (const char *S : Stores)
+    if (Name.starts_with(S) && CI.arg_size() >= 2 && CI.getArgOperand(1)->getType()->isSized() &&
+        !CI.getArgOperand(1)->getType()->isPointerTy()) {
+      A.Bytes = storeBytes(DL, CI.getArgOperand(1)->getType());
+      A.K = AccessSite::Store;
+      return A;
+    }
+  return std::nullopt;
 }
 
 /// The integer functions of libdevice that index arithmetic uses (declarations: libdevice is not linked).
@@ -257,14 +276,6 @@ std::optional<AccessOf> accessOf(Instruction &I, const DataLayout &DL) {
     case Intrinsic::nvvm_ldu_global_p: A = {II->getArgOperand(0), storeBytes(DL, II->getType()), AccessSite::Load, false}; break;
     default: return std::nullopt;
     }
-  } else if (auto *CI = dyn_cast<CallInst>(&I); CI && cacheHintedAccess(*CI)) {
-    // CUDA's cache-hinted loads and stores (__ldcs, __ldcg, __stcs, ...), declarations under clang.
-    const StringRef Name = CI->getCalledFunction()->getName();
-    const bool Store = Name.starts_with("_Z6__st");
-    if (CI->arg_size() < (Store ? 2u : 1u)) return std::nullopt;
-    A = {CI->getArgOperand(0), storeBytes(DL, Store ? CI->getArgOperand(1)->getType() : CI->getType()),
-         Store ? AccessSite::Store : AccessSite::Load,
-         Name.starts_with("_Z6__ldcg") || Name.starts_with("_Z6__ldcv"), 1};
   } else if (auto *CI = dyn_cast<CallInst>(&I); CI && CI->isInlineAsm()) {
     const StringRef Asm = cast<InlineAsm>(CI->getCalledOperand())->getAsmString();
     const bool Load = Asm.contains("ld.global"), Store = Asm.contains("st.global");
@@ -278,6 +289,8 @@ std::optional<AccessOf> accessOf(Instruction &I, const DataLayout &DL) {
         if (Arg != P) Bytes += storeBytes(DL, Arg->getType());
     const bool Bypass = Load && (Asm.contains(".cg") || Asm.contains(".cv") || Asm.contains(".volatile"));
     A = {P, Bytes, Load ? AccessSite::Load : AccessSite::Store, Bypass};
+  } else if (auto *Call = dyn_cast<CallInst>(&I); Call && cacheHintAccessOf(*Call, DL)) {
+    A = *cacheHintAccessOf(*Call, DL);
   } else {
     return std::nullopt;
   }

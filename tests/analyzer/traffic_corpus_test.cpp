@@ -8,9 +8,11 @@
 #include <cstdio>
 #include <fstream>
 #include <map>
+#include <set>
 #include <regex>
 #include <sstream>
 
+#include "rooflint/analyzer/CudaSetup.h"
 #include "rooflint/analyzer/Traffic.h"
 #include "test_harness.h"
 
@@ -256,3 +258,206 @@ TEST(TrafficCorpus, LayerConditionMatchesHandCountedCapacities) {
   EXPECT_EQ(D.DramRatio, 1);
 }
 
+
+// --- Truths per tensor and level ------------------------------------------------------------------
+//
+// The corpus files below state, above each kernel, what it moves per tensor and memory level at its
+// spec's sizes, worked out by hand (README.md, "Truth lines"): `// truth: x l1 8x, x l2 1x..3x`. Each is
+// compared with the manifest's predicted_traffic of the kernel's spec.
+
+namespace {
+
+const char *const TruthFiles[] = {"review.cu", "llmc.cu", "samples.cu", "gemm_tiles.cu", "stencils.cu", "gathers.cu", "everyday.cu"};
+
+/// One hand-worked figure: a tensor's traffic at a level over its compulsory bytes, Low..High (equal
+/// for a single value).
+struct LevelTruth {
+  std::string File, Kernel, Tensor, Level;
+  double Low = 0, High = 0;
+  unsigned Line = 0;
+  bool single() const { return Low == High; }
+};
+
+/// The truth lines of @p Code: each belongs to the next '__global__ void NAME(' below it.
+std::vector<LevelTruth> levelTruthsOf(const std::string &File, const std::string &Code) {
+  std::vector<std::string> Lines;
+  std::istringstream In(Code);
+  for (std::string L; std::getline(In, L);) Lines.push_back(L);
+  const std::regex Entry(R"((\w+) (l1|l2|dram) ([0-9.]+)x(?:\.\.([0-9.]+)x)?)");
+  const std::regex Kernel(R"(__global__ void (\w+)\()");
+  std::vector<LevelTruth> Out;
+  for (std::size_t N = 0; N < Lines.size(); ++N) {
+    const auto At = Lines[N].find("// truth:");
+    if (At == std::string::npos) continue;
+    std::string Name;
+    std::smatch M;
+    for (std::size_t K = N + 1; K < Lines.size() && Name.empty(); ++K)
+      if (std::regex_search(Lines[K], M, Kernel)) Name = M[1];
+    const std::string Rest = Lines[N].substr(At + 9);
+    for (std::sregex_iterator It(Rest.begin(), Rest.end(), Entry), End; It != End; ++It) {
+      LevelTruth T{File, Name, (*It)[1], (*It)[2], 0, 0, unsigned(N + 1)};
+      T.Low = std::stod((*It)[3]);
+      T.High = (*It)[4].matched ? std::stod((*It)[4]) : T.Low;
+      Out.push_back(T);
+    }
+  }
+  return Out;
+}
+
+/// The kernels defined in @p Code (explicit instantiations are not kernels of their own).
+std::vector<std::string> kernelsOf(const std::string &Code) {
+  std::vector<std::string> Out;
+  std::istringstream In(Code);
+  const std::regex Kernel(R"(__global__ void (\w+)\()");
+  std::smatch M;
+  for (std::string L; std::getline(In, L);)
+    if (L.rfind("template __global__", 0) != 0 && std::regex_search(L, M, Kernel)) Out.push_back(M[1]);
+  return Out;
+}
+
+/// Every truth file analysed once (the manifest's records, by kernel function name).
+struct TruthRun {
+  std::map<std::string, std::string> Code;                      ///< file -> text
+  std::map<std::string, AnalysisRun> Runs;                       ///< file -> analysis
+  std::map<std::string, const KernelRecord *> Records;           ///< kernel function -> its spec's record
+};
+
+/// The corpus is analysed as a user's file is: with the CUDA toolkit's headers when there is one (the
+/// program's manifest, which the H200 run checks, comes from the same), else with the mock (corpus.h).
+const TruthRun &truthRun() {
+  static const TruthRun *Run = [] {
+    auto *R = new TruthRun;
+    RunOptions O;
+    O.CompilerArgs = {"-I" ROOFLINT_TRAFFIC_CORPUS};
+    if (!detectEnvironment().ToolkitPath.empty()) {
+      O.RealToolkit = true;
+      O.CompilerArgs.push_back("-DROOFLINT_CORPUS_REAL_CUDA");
+      O.CompilerArgs.push_back("--expt-relaxed-constexpr");
+    }
+    std::printf("analysing the truth files with %s\n", O.RealToolkit ? "the CUDA toolkit's headers" : "the mock CUDA header");
+    for (const char *File : TruthFiles) {
+      R->Code[File] = readCorpus(File);
+      R->Runs[File] = analyze(R->Code[File], File, O);
+      EXPECT_TRUE(R->Runs[File].Parsed) << File << ":\n" << R->Runs[File].Output;
+    }
+    for (const auto &[File, A] : R->Runs)
+      for (const KernelRecord &K : A.Results.Kernels) R->Records[K.FunctionName.substr(0, K.FunctionName.find('<'))] = &K;
+    return R;
+  }();
+  return *Run;
+}
+
+enum class Verdict { MetByValue, MetByRange, Near, RangeMisses, NotPredicted, Wrong };
+
+const char *verdictText(Verdict V) {
+  switch (V) {
+  case Verdict::MetByValue: return "met";
+  case Verdict::MetByRange: return "met (range)";
+  case Verdict::Near: return "MISS: within 25%";
+  case Verdict::RangeMisses: return "MISS: range misses";
+  case Verdict::NotPredicted: return "MISS: not predicted";
+  case Verdict::Wrong: return "WRONG: over 25% off";
+  }
+  return "?";
+}
+
+/// How far @p V lies outside [Lo, Hi], as a fraction of the nearer bound (0 inside).
+double offBy(double V, double Lo, double Hi) {
+  if (V < Lo) return (Lo - V) / std::max(Lo, 1e-12);
+  if (V > Hi) return (V - Hi) / std::max(Hi, 1e-12);
+  return 0;
+}
+
+/// A prediction against a truth: a value within 2% of the truth (inside a truth range, 2% slack), a
+/// range whose bounds contain the truth (or that lies within a truth range); a value off by more than
+/// 25% is wrong.
+Verdict judge(const LevelTruth &T, const KernelRecord::PredictedTraffic *P) {
+  using Kind = KernelRecord::PredictedTraffic::Kind;
+  if (!P || P->K == Kind::NotPredicted) return Verdict::NotPredicted;
+  const double Lo = T.Low * 0.98 - 1e-9, Hi = T.High * 1.02 + 1e-9;
+  if (P->K == Kind::Value) {
+    if (P->Ratio >= Lo && P->Ratio <= Hi) return Verdict::MetByValue;
+    return offBy(P->Ratio, T.Low, T.High) <= 0.25 ? Verdict::Near : Verdict::Wrong;
+  }
+  const bool Contains = P->Low <= T.Low * 1.02 + 1e-9 && P->High >= T.High * 0.98 - 1e-9;
+  const bool Within = P->Low >= Lo && P->High <= Hi;
+  return Contains || Within ? Verdict::MetByRange : Verdict::RangeMisses;
+}
+
+std::string figure(double Lo, double Hi) {
+  char B[64];
+  if (Lo == Hi) std::snprintf(B, sizeof B, "%.4gx", Lo);
+  else std::snprintf(B, sizeof B, "%.4gx..%.4gx", Lo, Hi);
+  return B;
+}
+
+}  // namespace
+
+// Every kernel of the truth files has a spec (its manifest record) and a truth line; at least 100.
+TEST(TrafficCorpusTruths, EveryKernelHasASpecAndATruthLine) {
+  const TruthRun &R = truthRun();
+  unsigned Kernels = 0;
+  for (const char *File : TruthFiles) {
+    std::set<std::string> WithTruth;
+    for (const LevelTruth &T : levelTruthsOf(File, R.Code.at(File))) {
+      EXPECT_FALSE(T.Kernel.empty()) << File << ":" << T.Line << ": a truth line with no kernel below it";
+      WithTruth.insert(T.Kernel);
+    }
+    for (const std::string &K : kernelsOf(R.Code.at(File))) {
+      ++Kernels;
+      EXPECT_TRUE(WithTruth.count(K)) << File << ": kernel '" << K << "' has no truth line";
+      EXPECT_TRUE(R.Records.count(K)) << File << ": kernel '" << K << "' has no spec";
+    }
+  }
+  EXPECT_GE(Kernels, 100u);
+}
+
+// Each truth against the analyzer's prediction at the spec's sizes: the table, the shares, and the
+// misses with the analyzer's reason. A value more than 25% off a hand truth fails the test; every other
+// miss is printed for the reader.
+TEST(TrafficCorpusTruths, PredictionsMeetTheHandWorkedTruths) {
+  const TruthRun &R = truthRun();
+  std::map<Verdict, unsigned> Count;
+  unsigned Total = 0, PointsOff = 0;
+  std::vector<std::string> Wrong, Misses, Points;
+  std::printf("%-14s %-32s %-10s %-5s %-16s %-30s %s\n", "file", "kernel", "tensor", "level", "truth", "predicted", "verdict");
+  for (const char *File : TruthFiles)
+    for (const LevelTruth &T : levelTruthsOf(File, R.Code.at(File))) {
+      const KernelRecord::PredictedTraffic *P = nullptr;
+      if (auto It = R.Records.find(T.Kernel); It != R.Records.end())
+        for (const auto &X : It->second->Predicted)
+          if (X.Tensor == T.Tensor && X.Level == T.Level) P = &X;
+      const Verdict V = judge(T, P);
+      ++Count[V];
+      ++Total;
+      using Kind = KernelRecord::PredictedTraffic::Kind;
+      std::string Pred = !P ? "no entry" : P->K == Kind::NotPredicted ? "not predicted" : figure(P->Low, P->High);
+      if (P && P->K == Kind::Range) Pred += " (" + figure(P->Ratio, P->Ratio) + ")";
+      const std::string Row = std::string(File) + ":" + std::to_string(T.Line) + " " + T.Kernel + " " + T.Tensor + " " +
+                              T.Level + ": truth " + figure(T.Low, T.High) + ", predicted " + Pred;
+      std::printf("%-14s %-32s %-10s %-5s %-16s %-30s %s\n", File, T.Kernel.c_str(), T.Tensor.c_str(), T.Level.c_str(),
+                  figure(T.Low, T.High).c_str(), Pred.c_str(), verdictText(V));
+      if (V == Verdict::Wrong) Wrong.push_back(Row);
+      else if (V != Verdict::MetByValue && V != Verdict::MetByRange)
+        Misses.push_back(Row + " [" + verdictText(V) + "]" + (P ? ": " + P->Basis : ""));
+      // The verifier weighs each tensor's point estimate into the kernel's figure: a range's point far
+      // from the truth misleads there even when the range holds it.
+      if (V == Verdict::MetByRange && P && P->K == Kind::Range && offBy(P->Ratio, T.Low, T.High) > 0.25) {
+        ++PointsOff;
+        Points.push_back(Row);
+      }
+    }
+  const unsigned Met = Count[Verdict::MetByValue] + Count[Verdict::MetByRange];
+  const unsigned Predicted = Total - Count[Verdict::NotPredicted];
+  std::printf("\ntruths %u: met %u (%.1f%%: %u by a value, %u by a range); levels predicted %u (%.1f%%)\n", Total, Met,
+              100.0 * Met / std::max(1u, Total), Count[Verdict::MetByValue], Count[Verdict::MetByRange], Predicted,
+              100.0 * Predicted / std::max(1u, Total));
+  std::printf("misses: %u within 25%%, %u ranges that miss, %u not predicted; %u values over 25%% off; %u ranges met whose "
+              "point is over 25%% off\n",
+              Count[Verdict::Near], Count[Verdict::RangeMisses], Count[Verdict::NotPredicted], Count[Verdict::Wrong], PointsOff);
+  std::printf("\nmisses:\n");
+  for (const std::string &M : Misses) std::printf("  %s\n", M.c_str());
+  std::printf("\nranges met, point over 25%% off (the verifier weighs the point):\n");
+  for (const std::string &M : Points) std::printf("  %s\n", M.c_str());
+  for (const std::string &W : Wrong) ADD_FAILURE() << "a predicted value over 25% off the hand truth: " << W;
+}

@@ -316,3 +316,71 @@ TEST(TrafficEvaluation, ATableEveryBlockReadsComesFromDramOnce) {
   for (const std::string L : {"l1", "l2"}) EXPECT_VALUE(P["reuse_row_scale:y:" + L], 1.0);
   EXPECT_RANGE(P["reuse_row_scale:y:dram"], (1024 - 60.0) / 1024, (1024 - 60.0 * 1024 / (2048 + 1.0 / 64)) / 1024, 1.0);
 }
+
+// The cache-hint loads and stores (__ldcs, __ldcg, __stcs, ...), which clang 19 sees only declared (the
+// analyzer's CUDA setup declares them as CUDA's sm_32_intrinsics.h does; CUDA defines them with inline
+// PTX that clang's wrapper does not include): each call is the ld.global / st.global CUDA emits for it.
+// N = 2^24, 256 threads a block: x[2 i] through __ldcs, one float in two: 8 sectors for 4, 2x at L1; z[i]
+// and z[i + 1] through __ldcg (cached in L2 only): 4 + 5 sectors for 4 a warp, 2.25x at L1, and L1
+// serves none of them: 2.25x at L2; y[i] through __stcs, 128 contiguous bytes: 1x.
+TEST(TrafficEvaluation, CacheHintLoadsAndStoresAreCountedAsTheirPtx) {
+  const std::string Code = R"(
+template <class T> __attribute__((device)) T __ldcs(const T *);
+template <class T> __attribute__((device)) T __ldcg(const T *);
+template <class T> __attribute__((device)) void __stcs(T *, T);
+inline constexpr struct Two final : dim<"Two", 2> {} Two;
+__global__ void hints(const float* x, const float* z, float* y, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) __stcs(&y[i], __ldcs(&x[2 * i]) + __ldcg(&z[i]) + __ldcg(&z[i + 1]));
+}
+inline constexpr auto hints_spec = kernel<hints>("hints", custom(0, in<0>("x", f32, N, Two).touches(N), in<1>("z", f32, N), out<2>("y", f32, N)))
+    .at(N(1 << 24)).sizes(N(arg<3>)).block(256).grid(ceil_div(N, 256));
+)";
+  const Prediction P = predict(Code, "hints");
+  EXPECT_VALUE(P.at("x", "l1"), 2.0);
+  EXPECT_VALUE(P.at("z", "l1"), 2.25);
+  EXPECT_VALUE(P.at("z", "l2"), 2.25);  // L1 serves none of z's loads, whichever blocks share an SM
+  EXPECT_VALUE(P.at("y", "l1"), 1.0);
+}
+
+// A tensor indexed through '/' by a runtime size: y[i] = x[i] + b[i / C], one thread per element, M =
+// 32768 rows of N = 1024 (x and y 128 MiB, b 128 KiB). A block's 256 elements lie in one row, so four
+// neighbouring blocks read the same b[r]: the middle block and its neighbour read one address; the
+// footprint still moves along the grid, a row every four blocks. b's 2048 granules come from DRAM once:
+// 1x (it was 1 granule for the whole grid, 0.0005x, when the neighbour's shift of 0 stood for the axis).
+// out: the same for atomics, z[i / N] += x[i] from each warp: z's 128 KiB are written, 1x of its writes.
+TEST(TrafficEvaluation, AFootprintThroughDivisionMovesAlongTheGrid) {
+  const std::string Code = R"(
+__global__ void row_bias(const float* x, const float* b, float* y, float* z, int M, int N) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < M * N) {
+    y[i] = x[i] + b[i / N];
+    if (threadIdx.x % 32 == 0) __nvvm_atom_add_gen_f(&z[i / N], x[i]);  // atomicAdd, as CUDA defines it
+  }
+}
+inline constexpr auto row_bias_spec = kernel<row_bias>("row_bias", custom(0, in<0>("x", f32, M, N), in<1>("b", f32, M), out<2>("y", f32, M, N), out<3>("z", f32, M)))
+    .at(M(32768), N(1024)).sizes(M(arg<4>), N(arg<5>)).block(256).grid(ceil_div(M * N, 256));
+)";
+  const Prediction P = predict(Code, "row_bias");
+  EXPECT_VALUE(P.at("b", "dram"), 1.0);
+  EXPECT_NEAR(P.at("z", "dram").High, 1.0, 0.02);
+}
+
+// The least L2 traffic of a tensor whose blocks share sectors is each sector it reads once: y[i] = x[i] +
+// x[i + 1] reads every sector of x (x holds N + 1 floats; N = 2^24, 256 threads a block), so L2 moves at
+// least all of x: the range starts at 1x (it started at 0.5x: 64-byte granules taken as half used). Each
+// block's 33 sectors for 32 at most: 1.03x.
+TEST(TrafficEvaluation, AtLeastEachSectorReadComesFromL2) {
+  const std::string Code = R"(
+__global__ void pairs(const float* x, float* y, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = x[i] + x[i + 1];
+}
+inline constexpr auto pairs_spec = kernel<pairs>("pairs", custom(0, in<0>("x", f32, N), out<1>("y", f32, N)))
+    .at(N(1 << 24)).sizes(N(arg<2>)).block(256).grid(ceil_div(N, 256));
+)";
+  const Prediction P = predict(Code, "pairs");
+  const Level X = P.at("x", "l2");
+  EXPECT_NEAR(X.Low, 1.0, 1e-3) << X.Basis;
+  EXPECT_NEAR(X.High, 33.0 / 32, 1e-3) << X.Basis;
+}
