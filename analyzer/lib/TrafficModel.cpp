@@ -140,6 +140,7 @@ struct SiteTally {
 /// One sampled block's tallies.
 struct BlockTally {
   std::int64_t Block = 0;
+  double Weight = 1;  ///< in the grid's averages (Extrapolation)
   std::map<int, TensorTally> Tensors;
   std::vector<SiteTally> Sites;
   bool UnattributedUnknown = false;  ///< an unknown address the IR ties to no parameter
@@ -202,8 +203,14 @@ public:
     TensorTally &T = B.Tensors[Param];
     if (Site.K == AccessSite::Atomic) {  // counted at L2 as atomics, not as load or store sectors
       T.AtomicRequests += 1;
-      for (std::uint64_t X : Sectors) T.WriteSectorSet.insert(X);
+      // L2 reads the line before it updates it: a read and a write of each sector at DRAM.
+      for (std::uint64_t X : Sectors) {
+        T.WriteSectorSet.insert(X);
+        T.ReadGranuleSet.insert(X / 2);
+        T.ReadSectorSet.insert(X);
+      }
       T.FirstWrite = std::min(T.FirstWrite, Bytes.front().first);
+      T.FirstRead = std::min(T.FirstRead, Bytes.front().first);
       return;
     }
     T.Requests += 1;
@@ -380,6 +387,8 @@ std::vector<std::vector<std::int64_t>> runsOf(const Dim3 &G, int Sms, int PerSm,
   add(linearOf({G.X - 1, 0, 0}, G));
   add(linearOf({0, G.Y - 1, 0}, G));
   add(linearOf({G.X - 1, G.Y - 1, 0}, G));
+  // Blocks spread over the grid: work that varies along it (a causal mask's rows) is averaged over it.
+  for (const int Eighth : {1, 3, 5, 7}) add(Total * Eighth / 8);
   return Runs;
 }
 
@@ -400,23 +409,26 @@ public:
     }
   }
 
+  /// The blocks one SM runs together sit at the start of the grid: they weigh as one sample, beside
+  /// the blocks spread over it.
   template <class Fn> Estimate of(Fn Figure) const {
     Estimate E;
-    std::array<double, 4> Sum{}, Lo{}, Hi{};
+    std::array<double, 4> Sum{}, Lo{}, Hi{}, Weight{};
     std::array<int, 4> N{};
     for (std::size_t I = 0; I < Blocks.size(); ++I) {
-      const double V = Figure(Blocks[I]);
+      const double V = Figure(Blocks[I]), Wt = Blocks[I].Weight;
       const int K = Kind[I];
       Lo[K] = N[K] ? std::min(Lo[K], V) : V;
       Hi[K] = N[K] ? std::max(Hi[K], V) : V;
-      Sum[K] += V;
+      Sum[K] += Wt * V;
+      Weight[K] += Wt;
       ++N[K];
     }
     const int Fallback = N[0] ? 0 : N[1] ? 1 : N[2] ? 2 : 3;
     for (int K = 0; K < 4; ++K) {
       if (Count[K] <= 0) continue;
       const int Use = N[K] ? K : Fallback;
-      E.Point += Count[K] * Sum[Use] / double(std::max(1, N[Use]));
+      E.Point += Count[K] * Sum[Use] / std::max(1e-300, Weight[Use]);
       E.Low += Count[K] * Lo[Use];
       E.High += Count[K] * Hi[Use];
     }
@@ -690,11 +702,23 @@ private:
     F.Shared = F.Sum > 1.02 * F.Union;
     return F;
   }
+  /// The footprints of a tensor's reads and writes, never under its compulsory bytes: the kernel moves
+  /// each element its spec reads or writes at least once (a union spread from one block can miss rows
+  /// that blocks far apart add).
   Footprint reads(int Param) const {
-    return footprint(Param, &TensorTally::ReadGranules, &TensorTally::FirstRead, 64, extentOf(tensor(Param)));
+    Footprint F = footprint(Param, &TensorTally::ReadGranules, &TensorTally::FirstRead, 64, extentOf(tensor(Param)));
+    const dsl::tensor_info &T = tensor(Param);
+    if (F.Sum > 0 && T.access != dsl::role::write) F.Union = std::max(F.Union, std::min(F.Sum, compulsoryOneWay(T)));
+    return F;
   }
   Footprint writes(int Param) const {
-    return footprint(Param, &TensorTally::WriteSectors, &TensorTally::FirstWrite, 32, extentOf(tensor(Param)));
+    Footprint F = footprint(Param, &TensorTally::WriteSectors, &TensorTally::FirstWrite, 32, extentOf(tensor(Param)));
+    const dsl::tensor_info &T = tensor(Param);
+    if (F.Sum > 0 && T.access != dsl::role::read) F.Union = std::max(F.Union, std::min(F.Sum, compulsoryOneWay(T)));
+    return F;
+  }
+  double compulsoryOneWay(const dsl::tensor_info &T) const {
+    return compulsoryBytes(R, T) / (T.access == dsl::role::read_write ? 2 : 1);
   }
 
   /// The tensor's bytes in memory when the spec gives them (a tensor it declares touched in part: 0).
@@ -819,11 +843,13 @@ private:
     if (Writes.Sum <= 0) return {};
     double W = Writes.Union;
     std::string Why;
-    const double Stores = sum(Param, [](const TensorTally &X) { return X.StoreSectors; }).Point;
-    const double Distinct = sum(Param, [](const TensorTally &X) { return double(X.WriteSectors.size()); }).Point;
-    if (!Writes.Shared && Distinct > 0 && Stores > Distinct * 1.02 && waveShare(W) >= double(Levels.L2Bytes)) {
-      W *= Stores / Distinct;
-      Why = "its blocks write it " + ratioText(Stores / Distinct) + " over, past L2 between two writes";
+    // Written again: more bytes stored than its sectors hold (partial sectors that other stores complete
+    // are not written twice).
+    const double Stored = sum(Param, [](const TensorTally &X) { return X.UsefulStoreBytes; }).Point;
+    const double Held = sum(Param, [](const TensorTally &X) { return double(X.WriteSectors.size()); }).Point * double(SectorBytes);
+    if (!Writes.Shared && Held > 0 && Stored > Held * 1.02 && waveShare(W) >= double(Levels.L2Bytes)) {
+      W *= Stored / Held;
+      Why = "its blocks write it " + ratioText(Stored / Held) + " over, past L2 between two writes";
     }
     // At most L2's capacity of written lines is left in it at the end, the writes' share of it at the point.
     const double Left = std::min(W, double(Levels.L2Bytes));
@@ -978,7 +1004,8 @@ KernelEvaluation evaluateTraffic(llvm::Function &F, const KernelRecord &Record, 
   for (const auto &Run : Runs) {
     const std::size_t First = Blocks.size();
     for (std::int64_t B : Run) {
-      Blocks.push_back({B, {}, std::vector<SiteTally>(E->sites().size()), false});
+      Blocks.push_back({B, &Run == &Runs.front() ? 1.0 / double(Run.size()) : 1.0, {},
+                        std::vector<SiteTally>(E->sites().size()), false});
     }
     RunTally Tally(*E, Blocks, First, C.L1Available, std::int64_t(Levels.L1KeptFraction * double(C.L1Available)),
                    &Run == &Runs.front());
