@@ -33,7 +33,8 @@ constexpr llvm::StringLiteral DroppedWithValue[] = {
     "--compiler-bindir", "-maxrregcount", "--maxrregcount", "--diag-suppress", "-diag-suppress", "--threads",
     "-t", "-cudart", "--cudart", "-ftz", "-prec-div", "-prec-sqrt", "-fmad", "--ftz", "--prec-div",
     "--prec-sqrt", "--fmad", "-rdc", "--relocatable-device-code", "-Xcicc", "--default-stream",
-    "-default-stream", "-Wno-deprecated-declarations=", "--diag-error", "--diag-warn", "-err-no"};
+    "-default-stream", "-Wno-deprecated-declarations=", "--diag-error", "--diag-warn", "-err-no",
+    "-static-global-template-stub", "--static-global-template-stub"};  // nvcc 13 (docs/troubleshooting.md)
 
 /// nvcc flags that only tell the code what nvcc allows, translated to the macro nvcc defines for them
 /// (clang's CUDA mode has extended lambdas and host-device constexpr functions natively).
@@ -370,6 +371,9 @@ std::vector<std::string> adjustCommandLine(const std::vector<std::string> &Args,
       Out.push_back(A.drop_front(9).str());
       continue;
     }
+    // "Compile only": the analysis never writes an object, and with the device-side parse clang
+    // warned for every file of a compilation database ("argument unused during compilation: '-c'").
+    if (A == "-c" || A == "--compile") continue;
     if (A.starts_with("--std=")) { Out.push_back("-std=" + A.drop_front(6).str()); continue; }
     if (A == "--std" && I + 1 < Pending.size()) { Out.push_back("-std=" + Pending[++I]); continue; }
     if (matchesWithValue(A, ValueIsNext)) {

@@ -1,7 +1,7 @@
 // rooflint-summary: the verdicts of one or more analyzer manifests as a table, for build logs and
 // CI step summaries ($GITHUB_STEP_SUMMARY with --markdown).
 //   rooflint-summary build/examples/*.rooflint.json
-//   rooflint-summary --markdown out/manifest.json >> "$GITHUB_STEP_SUMMARY"
+//   rooflint-summary --markdown build/my_kernels.rooflint.json >> "$GITHUB_STEP_SUMMARY"
 // Host only (nlohmann-json, fmt, CLI11): it needs no LLVM and no CUDA. See docs/analyzer.md.
 
 #include <CLI/CLI.hpp>
@@ -111,7 +111,13 @@ std::optional<summary> read_manifest(const std::string& path, std::string& error
   }
   // Version 2 added what the verifier needs (parameters, launch, spec_value), version 3 regions of
   // kernels; this reads what all have.
-  if (const int v = m.value("version", 0); m.value("schema", "") != "rooflint-manifest" || v < 1 || v > 4) {
+  // Read without json::value(), which throws when a key has another type: a SARIF file's "version" is
+  // the string "2.1.0", and any JSON file given by mistake must be refused, not abort the tool.
+  const auto schema = m.find("schema");
+  const auto version = m.find("version");
+  const bool manifest = schema != m.end() && schema->is_string() && *schema == "rooflint-manifest" &&
+                        version != m.end() && version->is_number_integer() && *version >= 1 && *version <= 4;
+  if (!manifest) {
     error = fmt::format("'{}' is not a rooflint manifest of version 1 to 4 (schema \"rooflint-manifest\")", path);
     return std::nullopt;
   }

@@ -27,6 +27,7 @@
 #include "cli.h"
 #include "rooflint/ceilings/ceilings_file.h"
 #include "rooflint/io/atomic_file.h"
+#include "rooflint/runtime/device.h"
 #include "rooflint/runtime/inject.h"
 #include "rooflint/runtime/report.h"
 
@@ -43,8 +44,9 @@ constexpr const char* description =
     "\n"
     "Runs the program with rooflint's CUPTI injection library and verifies, against their specs, the\n"
     "launches of the kernels the manifests annotate: sizes bound from each launch's arguments and grid, the\n"
-    "first launch of each distinct (kernel, sizes) counted cold (L2 flushed) with kernel replay, compared\n"
-    "like the harness verifier. The program's output and exit status pass through; the report goes to stderr.";
+    "first launch of each distinct (kernel, sizes) measured cold (L2 flushed before it) by CUPTI's range\n"
+    "profiler during the program's own launch (nothing is run twice), compared like the harness verifier.\n"
+    "The program's output and exit status pass through; the report goes to stderr.";
 
 constexpr const char* exit_codes_text = R"(exit codes: 0 every verdict passed; 1 a verdict failed (or a regression against --baseline); 2 bad usage
 (unknown option, no manifest, a program that does not exist or is not executable); 3 could not measure
@@ -78,12 +80,27 @@ std::string resolve_program(const std::string& name, std::string& why) {
   return {};
 }
 
-std::string default_library() {
+#ifndef ROOFLINT_INJECT_FROM_BINDIR
+#define ROOFLINT_INJECT_FROM_BINDIR "../lib/rooflint"  // runtime/CMakeLists.txt sets it from the install layout
+#endif
+
+/// @return Where the injection library is looked for, in order: beside this executable (a build tree),
+/// then where the install puts it, relative to this executable (so an installed prefix can move).
+std::vector<std::string> library_candidates() {
   char self[PATH_MAX];
   const ssize_t n = ::readlink("/proc/self/exe", self, sizeof self - 1);
-  if (n <= 0) return "librooflint-inject.so";
+  if (n <= 0) return {"librooflint-inject.so"};
   self[n] = '\0';
-  return (std::filesystem::path(self).parent_path() / "librooflint-inject.so").string();
+  const std::filesystem::path dir = std::filesystem::path(self).parent_path();
+  return {(dir / "librooflint-inject.so").string(),
+          (dir / ROOFLINT_INJECT_FROM_BINDIR / "librooflint-inject.so").lexically_normal().string()};
+}
+
+/// @return The first of library_candidates() that exists, or empty.
+std::string default_library() {
+  for (const std::string& c : library_candidates())
+    if (::access(c.c_str(), R_OK) == 0) return c;
+  return {};
 }
 
 std::string describe_status(int status, int& code) {
@@ -176,7 +193,8 @@ std::optional<int> parse_options(int argc, char** argv, tool_options& t) {
   CLI::App app(description, "rooflint-verify");
   cli::configure(app, exit_codes_text);
   app.add_option("--manifest", t.manifest_args,
-                 "an analyzer manifest, or a build directory searched for *.manifest.json (repeatable)")->type_name("PATH");
+                 "an analyzer manifest (rooflint_analyze() writes <target>.rooflint.json), or a build directory "
+                 "searched for *.rooflint.json (repeatable)")->type_name("PATH");
   app.add_option("--launches", t.launches, "launches measured per distinct (kernel, sizes) (default 1)")->type_name("N");
   app.add_option("--ceilings", t.verify.ceilings_path,
                  "measured peaks from rooflint-ceilings (default: datasheet peaks, labelled as such)")->type_name("FILE");
@@ -188,7 +206,8 @@ std::optional<int> parse_options(int argc, char** argv, tool_options& t) {
   app.add_option("--junit", t.junit_path, "write JUnit XML")->type_name("FILE");
   app.add_option("--svg", t.svg_path, "write the SVG roofline chart")->type_name("FILE");
   app.add_option("--inject-library", t.library,
-                 "the injection library (default: librooflint-inject.so beside this executable)")->type_name("F");
+                 "the injection library (default: librooflint-inject.so beside this executable, else in "
+                 ROOFLINT_INJECT_FROM_BINDIR " relative to it)")->type_name("F");
   app.add_flag("--no-counters", [&](std::int64_t) { t.verify.counters = false; }, "timing only: no CUPTI counters");
   app.add_flag("--quiet", t.quiet, "no report table on stderr (the files are still written)");
   if (const auto code = cli::parse(app, options_end, argv, exit_usage)) return *code;
@@ -305,9 +324,14 @@ program_report make_report(const run_inputs& in, library_output& out, const tool
   for (const std::string& b : out.bad_lines) report.run.warnings.push_back("the injection library wrote a line that could not be read: " + b);
   if (report.run.cases.empty()) {
     std::erase_if(report.run.warnings, [](const std::string& w) { return w.rfind("nothing was measured", 0) == 0; });
-    report.run.warnings.push_back(report.apis.empty()
-                                      ? "nothing was measured (exit code 3): the injection library did not report (did the program use CUDA?)"
-                                      : "nothing was measured (exit code 3): no launch of an annotated kernel was measured");
+    // The library never reported: the driver never loaded it. Without a device that is why (asked here,
+    // after the program ended, so that this process never holds CUDA while the program runs).
+    std::string why = "no launch of an annotated kernel was measured";
+    if (report.apis.empty()) {
+      const auto devices = device_count();
+      why = devices ? "the injection library did not report (did the program use CUDA?)" : devices.err().message;
+    }
+    report.run.warnings.push_back("nothing was measured (exit code 3): " + why);
   }
   if (!report.apis.empty()) {
     long graphs = 0;
@@ -382,9 +406,16 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "rooflint-verify: error: cannot run the program: %s\n", why.c_str());
     return exit_usage;
   }
+  if (t.library.empty()) {
+    std::string looked;
+    for (const std::string& c : library_candidates()) looked += (looked.empty() ? "'" : "' and '") + c;
+    std::fprintf(stderr, "rooflint-verify: error: the injection library librooflint-inject.so was not found (looked for %s'); "
+                         "install rooflint's tools component, which puts it there, or pass --inject-library FILE\n",
+                 looked.c_str());
+    return exit_usage;
+  }
   if (::access(t.library.c_str(), R_OK) != 0) {
-    std::fprintf(stderr, "rooflint-verify: error: injection library '%s' not found (build the rooflint-inject target, or pass --inject-library)\n",
-                 t.library.c_str());
+    std::fprintf(stderr, "rooflint-verify: error: cannot read the injection library '%s' (--inject-library)\n", t.library.c_str());
     return exit_usage;
   }
   run_inputs in;

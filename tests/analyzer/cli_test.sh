@@ -288,6 +288,11 @@ case_compilation_database() {
   has "rooflint-bound.cu:26:23: remark: kernel 'sgemm' is compute-bound"
   run 0 -p build "$inputs/rooflint-bound.cu"
   has "rooflint-bound.cu:26:23: remark"
+  # The database's '-c' (every CMake command has it) is no concern of the analysis: clang said
+  # "warning: argument unused during compilation: '-c'" for every file, even with --quiet.
+  run 0 --quiet -p build
+  lacks "argument unused during compilation" out
+  lacks "argument unused during compilation" err
 }
 
 # A 100,000-term expression overflows clang's stack: that file is reported as crashed, the next one is
@@ -402,6 +407,17 @@ CU
   "$summary" bad.json 2>err && fail "a file that is not a manifest was accepted"
   grep -q "'bad.json' is not a rooflint manifest" err || fail "message: $(cat err)"
   "$summary" >/dev/null 2>&1; [[ $? -eq 2 ]] || fail "no argument should be exit status 2"
+  # The SARIF file beside a manifest (its "version" is the string "2.1.0") and a manifest whose version
+  # is a string are no manifests: exit status 3 with the message, as for any other file (both aborted
+  # with an uncaught type_error, exit status 134).
+  run 0 --sarif s.sarif "$inputs/rooflint-bound.cu" -- "${flags[@]}"
+  printf '{"schema": "rooflint-manifest", "version": "4", "kernels": []}' > v.json
+  local file status
+  for file in s.sarif v.json; do
+    "$summary" "$file" >/dev/null 2>err; status=$?
+    [[ $status -eq 3 ]] || fail "rooflint-summary $file: exit status $status, expected 3: $(cat err)"
+    grep -q "'$file' is not a rooflint manifest" err || fail "rooflint-summary $file: $(cat err)"
+  done
 }
 
 "case_$case_name"

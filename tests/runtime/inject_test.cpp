@@ -87,18 +87,27 @@ TEST(InjectManifest, RefusesVersionOneAndNamesAMissingField) {
   EXPECT_FALSE(parse_manifest("{", "y.json").ok());
   EXPECT_NE(parse_manifest(R"({"schema": "rooflint-ceilings"})", "z.json").err().message.find("not a rooflint manifest"),
             std::string::npos);
+  // Keys of another type are refused with a message; nlohmann's value() threw type_error here, which
+  // ended rooflint-verify with an uncaught exception.
+  EXPECT_NE(parse_manifest(R"({"schema": 4})", "s.json").err().message.find("not a rooflint manifest"), std::string::npos);
+  EXPECT_NE(parse_manifest(R"({"schema": "rooflint-manifest", "version": "4", "kernels": []})", "v.json").err().message.find(
+                "has no integer \"version\""),
+            std::string::npos);
 }
 
 TEST(InjectManifest, FindsManifestsBelowABuildDirectory) {
   namespace fs = std::filesystem;
   const fs::path dir = fs::temp_directory_path() / ("rooflint-inject-test-" + std::to_string(::getpid()));
   fs::create_directories(dir / "examples" / "saxpy");
-  std::ofstream(dir / "examples" / "saxpy" / "saxpy.manifest.json") << "{}";
+  // rooflint_analyze() names a manifest <target>.rooflint.json; another tool's *.manifest.json is no
+  // rooflint manifest and must not be read (it would stop the run as "not a rooflint manifest").
+  std::ofstream(dir / "examples" / "saxpy" / "saxpy.rooflint.json") << "{}";
+  std::ofstream(dir / "examples" / "saxpy" / "app.manifest.json") << "{}";
   std::ofstream(dir / "examples" / "saxpy" / "other.json") << "{}";
   const auto found = find_manifests(dir.string());
   ASSERT_TRUE(found.ok());
   ASSERT_EQ(found->size(), 1u);
-  EXPECT_EQ(fs::path((*found)[0]).filename(), "saxpy.manifest.json");
+  EXPECT_EQ(fs::path((*found)[0]).filename(), "saxpy.rooflint.json");
   fs::remove_all(dir / "examples");
   EXPECT_FALSE(find_manifests(dir.string()).ok());  // a directory without manifests
   EXPECT_FALSE(find_manifests((dir / "nope").string()).ok());

@@ -75,6 +75,20 @@ std::string passes_text(const measurement& m) {
   return fmt::format(" (CUPTI passes: {})", fmt::join(m.counters.passes | ranges::views::transform(text), ", "));
 }
 
+/// Without a device, every case after @p j is skipped for the same reason as case @p j, without trying it
+/// (each would only find no device again). @return How many cases were skipped.
+std::size_t skip_without_device(const std::vector<const case_definition*>& cases, std::vector<measurement>& results,
+                                std::vector<bool>& done, std::size_t j) {
+  std::size_t skipped = 0;
+  for (std::size_t k = j + 1; k < cases.size(); ++k)
+    if (!done[k]) {
+      results[k] = {cases[k]->name, run_status::no_device, results[j].error};
+      done[k] = true;
+      ++skipped;
+    }
+  return skipped;
+}
+
 /// Runs @p cases in child processes (forked before any CUDA call here): one child measures cases in
 /// order until one faults (its CUDA context may be dead), then a fresh child goes on with the next.
 std::vector<measurement> run_isolated(const std::vector<const case_definition*>& cases, const verify_options& o) {
@@ -108,6 +122,7 @@ std::vector<measurement> run_isolated(const std::vector<const case_definition*>&
           const measurement m = session.measure(*cases[j]);
           if (!write_all(fds[1], "R " + std::to_string(j) + " " + measurement_to_json(m) + "\n")) break;
           if (m.status == run_status::faulted) break;  // the context may be dead: a fresh process goes on
+          if (m.status == run_status::no_device) break;  // no device now, none for the next case either
         }
       }
       ::close(fds[1]);
@@ -149,9 +164,11 @@ std::vector<measurement> run_isolated(const std::vector<const case_definition*>&
           auto m = measurement_from_json(line.substr(space + 1));
           results[j] = m ? std::move(*m) : measurement{cases[j]->name, run_status::crashed, m.err().message};
           done[j] = true;
+          const std::size_t skipped = results[j].status == run_status::no_device ? skip_without_device(cases, results, done, j) : 0;
           progress(o, "[" + std::to_string(j + 1) + "/" + std::to_string(n) + "] " + cases[j]->name + ": " +
                           std::string(name(results[j].status)) + " in " + seconds_text(std::chrono::steady_clock::now() - started) +
-                          passes_text(results[j]) + (results[j].error.empty() ? "" : ": " + results[j].error));
+                          passes_text(results[j]) + (results[j].error.empty() ? "" : ": " + results[j].error) +
+                          (skipped ? "; the " + std::to_string(skipped) + " other cases are not run" : ""));
         }
       }
     }
@@ -179,21 +196,26 @@ std::vector<measurement> run_isolated(const std::vector<const case_definition*>&
 }
 
 std::vector<measurement> run_in_process(const std::vector<const case_definition*>& cases, const verify_options& o) {
-  std::vector<measurement> results;
+  std::vector<measurement> results(cases.size());
+  std::vector<bool> done(cases.size(), false);
   verify_session session(o);
   bool dead = false;
   for (std::size_t j = 0; j < cases.size(); ++j) {
+    if (done[j]) continue;  // skipped: no device
     const std::string tag = "[" + std::to_string(j + 1) + "/" + std::to_string(cases.size()) + "] " + cases[j]->name;
+    done[j] = true;
     if (dead) {
-      results.push_back({cases[j]->name, run_status::crashed, "not run: an earlier case faulted and the CUDA context is unusable (run without --no-isolation)"});
+      results[j] = {cases[j]->name, run_status::crashed, "not run: an earlier case faulted and the CUDA context is unusable (run without --no-isolation)"};
       continue;
     }
     progress(o, tag + ": measuring");
     const auto t0 = std::chrono::steady_clock::now();
-    results.push_back(session.measure(*cases[j]));
-    progress(o, tag + ": " + std::string(name(results.back().status)) + " in " + seconds_text(std::chrono::steady_clock::now() - t0) +
-                    passes_text(results.back()) + (results.back().error.empty() ? "" : ": " + results.back().error));
-    dead = results.back().status == run_status::faulted;
+    results[j] = session.measure(*cases[j]);
+    const std::size_t skipped = results[j].status == run_status::no_device ? skip_without_device(cases, results, done, j) : 0;
+    progress(o, tag + ": " + std::string(name(results[j].status)) + " in " + seconds_text(std::chrono::steady_clock::now() - t0) +
+                    passes_text(results[j]) + (results[j].error.empty() ? "" : ": " + results[j].error) +
+                    (skipped ? "; the " + std::to_string(skipped) + " other cases are not run" : ""));
+    dead = results[j].status == run_status::faulted;
   }
   return results;
 }

@@ -100,7 +100,8 @@ result<std::vector<manifest_kernel>> read_manifest(const std::string& path);
 /// Reads manifest text (what read_manifest does after reading the file), for tests.
 result<std::vector<manifest_kernel>> parse_manifest(const std::string& text, const std::string& path);
 
-/// @return @p path if it is a file, else every "*.manifest.json" below the directory @p path, sorted.
+/// @return @p path if it is a file (whatever its name), else every "*.rooflint.json" below the directory
+/// @p path (the name rooflint_analyze() gives a manifest), sorted.
 /// Errors: invalid_argument (no such path, or a directory without manifests).
 result<std::vector<std::string>> find_manifests(const std::string& path);
 
