@@ -33,8 +33,8 @@ lacks() { ! grep -qE -- "$1" "${2:-err}" || { cat out err >&2; fail "a line matc
 # alive PID: the process runs (a zombie, ended and not yet reaped by init, does not count).
 alive() {
   local state
-  state=$(ps -o stat= -p "$1" 2>/dev/null)
-  [[ -n $state && $state != Z* ]]
+  state=$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f1)  # the field after the command's name
+  [[ -n $state && $state != Z ]]
 }
 # The temporary file the injection library writes to; the program notes its path (ROOFLINT_INJECT_OUTPUT).
 no_temporary_left() {
