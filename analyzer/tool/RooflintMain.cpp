@@ -61,7 +61,8 @@ enum ExitCode : int {
 constexpr std::pair<int, const char *> ExitCodeMeanings[] = {
     {Clean, "only remarks and warnings (or nothing) were reported"},
     {Findings, "an error was reported: a file that does not parse, a spec that cannot be read, a warning "
-               "made an error (--warnings-as-errors, -Werror=NAME, WarningsAsErrors)"},
+               "made an error (--warnings-as-errors, -Werror=NAME, WarningsAsErrors), a compiler flag clang's "
+               "driver rejects (also with --allow-parse-errors)"},
     {Usage, "a bad command line or .rooflint file: unknown option or diagnostic, bad glob or regex, "
             "unknown GPU, an option given an empty value (--ceilings=)"},
     {NoInput, "nothing to analyse: no compilation database (-p, or one found from the first source), "
