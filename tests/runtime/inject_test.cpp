@@ -390,6 +390,41 @@ TEST(InjectBaseline, FlagsADropBeyondTheNoiseAndSaysNoChangeOtherwise) {
   EXPECT_FALSE(compare_baseline(run_at({200e-6}), "{}").ok());  // not a rooflint-verify report
 }
 
+// A baseline whose fields have another type, or a value out of range, is refused with the case and the
+// field named; it never throws (an abort of rooflint-verify) and never reads as "no baseline".
+TEST(InjectBaseline, RefusesFieldsOfAnotherTypeOrRangeNamingThem) {
+  const run_report empty;
+  const auto refused = [&](const std::string& cases, const std::string& version = "2") {
+    const auto r = compare_baseline(empty, R"({"schema": "rooflint-verify", "version": )" + version + R"(, "cases": )" + cases + "}");
+    return r.ok() ? std::string("accepted") : r.err().message;
+  };
+  EXPECT_EQ(refused("[]"), "accepted");
+  EXPECT_EQ(refused(R"([{"name": "k", "compared": {"roofline_fraction": null}}])"), "accepted");  // not measured
+  EXPECT_EQ(refused("[]", "99"), "the baseline is a rooflint-verify report of a version this rooflint-verify does not read (it reads 1 and 2)");
+  EXPECT_EQ(refused("[]", R"("2")"), refused("[]", "99"));
+  EXPECT_EQ(refused(R"({"k": 1})"), "the baseline has no 'cases' array");
+  EXPECT_EQ(refused("[7]"), "the baseline: case 0 is not an object");
+  EXPECT_EQ(refused(R"([{"name": 5}])"), "the baseline: case 0: field 'name' is missing or not a non-empty string");
+  EXPECT_EQ(refused(R"([{"name": "k", "compared": {"roofline_fraction": "high"}}])"),
+            "the baseline: case 'k': field 'compared.roofline_fraction' is not a finite number of at least 0");
+  EXPECT_EQ(refused(R"([{"name": "k", "compared": {"roofline_fraction": -0.5}}])"),
+            "the baseline: case 'k': field 'compared.roofline_fraction' is not a finite number of at least 0");
+  EXPECT_EQ(refused(R"([{"name": "k", "compared": {"roofline_fraction": 1e999}}])"),  // no infinity gets in: the parser refuses it
+            "the baseline is not JSON");
+  EXPECT_EQ(refused(R"([{"name": "k", "compared": [0.5]}])"), "the baseline: case 'k': field 'compared' is not an object");
+  EXPECT_EQ(refused(R"([{"name": "k", "measured": {"timing": {"available": true, "repetitions": 3, "median_s": 1, "min_s": 2, "max_s": 3}}}])"),
+            "the baseline: case 'k': field 'measured.timing' has min_s, median_s, max_s out of order");
+  EXPECT_EQ(refused(R"([{"name": "k", "measured": {"timing": {"repetitions": 2.5}}}])"),
+            "the baseline: case 'k': field 'measured.timing.repetitions' is not a count");
+  EXPECT_EQ(refused(R"([{"name": "k", "measured": {"timing": {"available": "yes"}}}])"),
+            "the baseline: case 'k': field 'measured.timing.available' is not true or false");
+  EXPECT_EQ(refused(R"([{"name": "k"}, {"name": "k"}])"), "the baseline: case 'k' appears twice");
+  EXPECT_EQ(refused(R"("cases")"), "the baseline has no 'cases' array");
+  const auto not_json = compare_baseline(empty, "");
+  ASSERT_FALSE(not_json.ok());
+  EXPECT_EQ(not_json.err().message, "the baseline is not JSON");
+}
+
 TEST(InjectBaseline, UsesTheHalfRangeOfTheRepetitionsAsNoise) {
   timing_values t;
   t.available = true;

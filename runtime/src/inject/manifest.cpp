@@ -148,7 +148,7 @@ void read_spec_value(reader& r, const json& v, dsl::spec& s) {
     const std::string access = r.text(t, "access");
     if (r.failure.empty() && !enum_from(access, std::array<std::string_view, 4>{"read", "write", "read_write", "not_counted"}, info.access))
       r.failure = r.where + ": unknown tensor access '" + access + "'";
-    info.arg = static_cast<std::int8_t>(r.number(t, "arg"));
+    info.arg = static_cast<decltype(info.arg)>(r.number(t, "arg"));
     const json& shape = r.array(t, "shape", dsl::max_rank);
     if (!r.failure.empty()) return;
     info.rank = static_cast<std::uint8_t>(shape.size());
@@ -203,7 +203,7 @@ void read_launch(reader& r, const json& l, dsl::spec& s) {
     const std::string source = r.text(e, "source");
     if (r.failure.empty() && !enum_from(source, std::array<std::string_view, 3>{"argument", "grid_dim", "block_dim"}, ls.source))
       r.failure = r.where + ": unknown size source '" + source + "'";
-    ls.index = static_cast<std::int8_t>(r.number(e, "index"));
+    ls.index = static_cast<decltype(ls.index)>(r.number(e, "index"));
     ls.multiplier = static_cast<std::int64_t>(r.number(e, "multiplier"));
     ls.divisor = static_cast<std::int64_t>(r.number(e, "divisor"));
     ls.site = static_cast<std::int8_t>(r.number(e, "site"));
