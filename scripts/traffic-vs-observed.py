@@ -4,6 +4,7 @@ JSON reports (scripts/gpu-job.sh traffic, public).
 
   traffic-vs-observed.py OUT.txt REPORT.json [REPORT.json ...]
   traffic-vs-observed.py OUT.txt REPORT.json [...] --manifest M [--manifest M ...]
+  traffic-vs-observed.py OUT.txt --manifest M [...]         (no report: the predictions alone)
 
 Without --manifest: one row per case and level: the kernel's predicted ratio as the report gives it (its
 tensors' predicted bytes over its compulsory bytes), the observed ratio, and whether they agree within 25%;
@@ -16,7 +17,9 @@ sizes; a level is predicted only when every tensor of the spec is. A value agree
 the observed ratio; a range agrees when some point of it is (low <= 1.25 x observed and high >= 0.75 x
 observed). Then, per kernel, which tensors' figures were not predicted and why; the kernels of the
 manifests that no report measured; and the two shares: the (kernel, level) pairs predicted, of all
-measured pairs, and those within 25%, of the pairs predicted.
+measured pairs, and those within 25%, of the pairs predicted, with how many predictions are values,
+ranges within a factor 2 and wider ranges (a range of 1-384x agrees with almost any count). Without a
+report, the same per kernel and level at the spec's declared sizes, without the observed side.
 """
 import glob
 import json
@@ -130,11 +133,50 @@ def kernel_prediction(kernel, sizes, at_declared):
     return out, missing
 
 
+def span(low, high):
+    """The prediction as text, and its kind for the summary: a value, a range within 2x, a wider range."""
+    if abs(high - low) <= 1e-9 * max(1.0, high):
+        return f"{low:.3g}x", "value"
+    if f"{low:.3g}" == f"{high:.3g}":
+        return f"{low:.3g}x (range)", "range within 2x"
+    return f"{low:.3g}-{high:.3g}x", "range within 2x" if high <= 2 * low else "wider range"
+
+
+def kinds_text(kinds):
+    return ", ".join(f"{kinds.get(k, 0)} {k}{'s' if k == 'value' and kinds.get(k, 0) != 1 else ''}"
+                     for k in ("value", "range within 2x", "wider range"))
+
+
+def predictions_only(manifest_paths):
+    kernels = load_manifests(manifest_paths)
+    lines = [f"{'kernel':32} {'level':5} {'predicted':>15}  (at the spec's declared sizes)"]
+    pairs = predicted = 0
+    kinds, notes = {}, []
+    for name, kernel in kernels.items():
+        sizes, _ = case_sizes({}, kernel)
+        prediction, missing = kernel_prediction(kernel, sizes, True)
+        for level in LEVELS:
+            low, high, reason = prediction[level]
+            pairs += 1
+            if low is None:
+                lines.append(f"{name[:32]:32} {level:5} {'-':>15}  not predicted: {reason[:110]}")
+                continue
+            predicted += 1
+            text, kind = span(low, high)
+            kinds[kind] = kinds.get(kind, 0) + 1
+            lines.append(f"{name[:32]:32} {level:5} {text:>15}")
+        notes += [f"  {name}: '{t}' {l}: {why}" for t, l, why in missing]
+    lines += ["", "not predicted, per tensor and level, and why:"] + (notes or ["  (none)"])
+    share = f"{predicted}/{pairs} ({predicted / pairs:.0%})" if pairs else "0/0"
+    lines.append(f"(kernel, level) pairs: {pairs}; predicted: {share}: {kinds_text(kinds)}")
+    return lines
+
+
 def by_manifest(reports, manifest_paths):
     kernels = load_manifests(manifest_paths)
     lines = [f"{'kernel':32} {'level':5} {'predicted':>15} {'observed':>9}  verdict"]
     pairs = predicted = within = 0
-    seen, notes = set(), []
+    seen, notes, kinds = set(), [], {}
     for path in reports:
         try:
             report = json.load(open(path))
@@ -161,7 +203,8 @@ def by_manifest(reports, manifest_paths):
                     lines.append(f"{name[:32]:32} {level:5} {'-':>15} {o:8.3g}x  not predicted")
                     continue
                 predicted += 1
-                text = f"{low:.3g}x" if abs(high - low) <= 1e-9 * max(1.0, high) else f"{low:.3g}-{high:.3g}x"
+                text, kind = span(low, high)
+                kinds[kind] = kinds.get(kind, 0) + 1
                 ok = low <= 1.25 * o and high >= 0.75 * o
                 within += ok
                 if ok:
@@ -180,7 +223,7 @@ def by_manifest(reports, manifest_paths):
     if unmeasured:
         lines.append(f"kernels of the manifests that no report measured: {', '.join(unmeasured)}")
     share = lambda a, b: f"{a}/{b} ({a / b:.0%})" if b else f"{a}/{b}"
-    lines.append(f"(kernel, level) pairs measured: {pairs}; predicted: {share(predicted, pairs)}; "
+    lines.append(f"(kernel, level) pairs measured: {pairs}; predicted: {share(predicted, pairs)} ({kinds_text(kinds)}); "
                  f"within 25% of the counters: {share(within, predicted)} of those predicted")
     return lines
 
@@ -192,10 +235,13 @@ def main():
         i = args.index("--manifest")
         manifests.append(args[i + 1])
         del args[i:i + 2]
-    if len(args) < 2:
+    if len(args) < 2 and not (args and manifests):
         sys.exit(__doc__)
     out, reports = args[0], args[1:]
-    lines = by_manifest(reports, manifests) if manifests else by_report(reports)
+    if not reports:
+        lines = predictions_only(manifests)
+    else:
+        lines = by_manifest(reports, manifests) if manifests else by_report(reports)
     open(out, "w").write("\n".join(lines) + "\n")
     print("\n".join(lines))
 
