@@ -10,7 +10,7 @@ Without --manifest: one row per case and level: the kernel's predicted ratio as 
 tensors' predicted bytes over its compulsory bytes), the observed ratio, and whether they agree within 25%;
 "not predicted" where the analyzer makes no prediction at that level.
 
-With --manifest (a manifest file or a directory searched for *.manifest.json): the prediction per kernel
+With --manifest (a manifest file or a directory searched for *.rooflint.json): the prediction per kernel
 and level is taken from the manifest's per-tensor entries, which may be a value or a range: the kernel's
 low and high are its tensors' low and high predicted bytes, summed, over its compulsory bytes at the case's
 sizes; a level is predicted only when every tensor of the spec is. A value agrees when it is within 25% of
@@ -73,7 +73,7 @@ def by_report(reports):
 def load_manifests(paths):
     files = []
     for p in paths:
-        files += sorted(glob.glob(os.path.join(p, "**", "*.manifest.json"), recursive=True)) if os.path.isdir(p) else [p]
+        files += sorted(glob.glob(os.path.join(p, "**", "*.rooflint.json"), recursive=True)) if os.path.isdir(p) else [p]
     kernels = {}
     for f in files:
         for k in json.load(open(f)).get("kernels", []):
