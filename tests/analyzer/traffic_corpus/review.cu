@@ -326,6 +326,31 @@ __global__ void division_by_constant(float* y, const float* x, int n) {
   if (i < n) y[i] = x[(i / 7) * 8 + i % 7];
 }
 
+// A byte read at a stride of 32 from a tensor the kernel touches in part: y[i] = x[32 i], x (N,32) int8
+// of which one byte in 32 is read (compulsory: N bytes), n = 2^24 (x spans 512 MiB). Each lane's byte is
+// in its own sector: 32 sectors for 32 useful bytes (1), 32x at L1 and L2; two lanes share each 64-byte
+// granule: 16 granules for 32 bytes, 32x at DRAM. y: 32 contiguous bytes a warp, 1x.
+// truth: x l1 32x, x l2 32x, x dram 32x, y l1 1x, y l2 1x, y dram 0.75x..1x
+__global__ void char_stride32(signed char* y, const signed char* x, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;  // y: (N) int8  x: (N,32) int8, one byte in 32
+  if (i < n) y[i] = x[32ll * i];
+}
+
+// A product of two loop indices: y[i] = sum over j, k < 4 of x[(i + k j 1024) mod n], n = 2^21 (8 MiB a
+// tensor). Each of the 16 requests is 32 consecutive floats, 1024-float aligned offsets: 4 sectors, and x
+// is read whole 16 times: 16x at L1. The offsets k j are 0 (seven times), 1, 2 (twice), 3 (twice), 4, 6
+// (twice), 9: the repeats find the warp's sectors in L1, the 7 distinct offsets reach L2 (another
+// warp's offset of 1024 floats is 4 blocks away, on another SM): 7x at L2. Within L2: DRAM 1x.
+// truth: x l1 16x, x l2 7x, x dram 1x, y l1 1x, y l2 1x, y dram 0x..1x
+__global__ void loop_product_mod(float* y, const float* x, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;  // y, x: (N)
+  if (i >= n) return;
+  float s = 0.f;
+  for (int j = 0; j < 4; ++j)
+    for (int k = 0; k < 4; ++k) s += x[(i + k * j * 1024) % n];
+  y[i] = s;
+}
+
 #include "rooflint/dsl.h"
 namespace review_specs {
 using namespace rooflint::dsl;
@@ -342,6 +367,7 @@ inline constexpr struct Two final : dim<"Two", 2> {} Two;
 inline constexpr struct Four final : dim<"Four", 4> {} Four;
 inline constexpr struct Seven final : dim<"Seven", 7> {} Seven;
 inline constexpr struct Eight final : dim<"Eight", 8> {} Eight;
+inline constexpr struct ThirtyTwo final : dim<"ThirtyTwo", 32> {} ThirtyTwo;
 
 inline constexpr auto weight_beside_rows_spec =
     kernel<weight_beside_rows>("weight_beside_rows", custom(0, in<0>("x", f32, R, C), in<1>("w", f32, C), out<2>("y", f32, R, C)))
@@ -415,6 +441,12 @@ inline constexpr auto half_warp_rows_spec =
 inline constexpr auto division_by_constant_spec =
     kernel<division_by_constant>("division_by_constant", custom(0, out<0>("y", f32, Q, Seven), in<1>("x", f32, Q, Eight).touches(7 * Q)))
         .at(Q(1 << 22)).sizes(Q(arg<2> / 7)).block(256).grid(ceil_div(7 * Q, 256));
+inline constexpr auto char_stride32_spec =
+    kernel<char_stride32>("char_stride32", custom(0, out<0>("y", i8, N), in<1>("x", i8, N, ThirtyTwo).touches(N)))
+        .at(N(1 << 24)).sizes(N(arg<2>)).block(256).grid(ceil_div(N, 256));
+inline constexpr auto loop_product_mod_spec =
+    kernel<loop_product_mod>("loop_product_mod", custom(0, out<0>("y", f32, N), in<1>("x", f32, N)))
+        .at(N(1 << 21)).sizes(N(arg<2>)).block(256).grid(ceil_div(N, 256));
 }  // namespace review_specs
 
 #ifdef ROOFLINT_CORPUS_REAL_CUDA
@@ -591,6 +623,20 @@ inline void run_review_cases() {
     const int n = 7 * (1 << 22);
     float *y = c.zeros<float>(n), *x = c.zeros<float>(Z(8) << 22);
     if (c.ready()) division_by_constant<<<blocks(n, 256), 256>>>(y, x, n);
+    c.done();
+  }
+  if (wanted("char_stride32")) {
+    Case c("char_stride32");
+    const int n = 1 << 24;
+    signed char *y = c.zeros<signed char>(n), *x = c.zeros<signed char>(Z(32) * n);
+    if (c.ready()) char_stride32<<<blocks(n, 256), 256>>>(y, x, n);
+    c.done();
+  }
+  if (wanted("loop_product_mod")) {
+    Case c("loop_product_mod");
+    const int n = 1 << 21;
+    float *y = c.zeros<float>(n), *x = c.zeros<float>(n);
+    if (c.ready()) loop_product_mod<<<blocks(n, 256), 256>>>(y, x, n);
     c.done();
   }
 }
