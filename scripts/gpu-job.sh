@@ -185,13 +185,13 @@ fi
 
 # traffic: the analyzer's predicted traffic per level (manifest version 4) against the counters', on the
 # traffic corpus's program (tests/analyzer/traffic_corpus/program.cu) and the example program. The
-# corpus's manifest: $ROOFLINT_TRAFFIC_MANIFEST (default: $manifests/traffic_corpus.manifest.json).
+# corpus's manifest: $ROOFLINT_TRAFFIC_MANIFEST (default: $manifests/traffic_corpus.rooflint.json).
 if [[ $mode == traffic ]]; then
   section "device"
   nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,power.draw,clocks_event_reasons.active --format=csv | tee -a "$OUT/summary.txt"
   corpus=$build/tests/analyzer/rooflint-traffic-corpus
   section "rooflint-verify -- the traffic corpus program"
-  run traffic-corpus timeout 100 "$build/runtime/rooflint-verify" --manifest "${ROOFLINT_TRAFFIC_MANIFEST:-$manifests/traffic_corpus.manifest.json}" \
+  run traffic-corpus timeout 100 "$build/runtime/rooflint-verify" --manifest "${ROOFLINT_TRAFFIC_MANIFEST:-$manifests/traffic_corpus.rooflint.json}" \
       --json "$OUT/traffic-corpus.json" --svg "$OUT/traffic-corpus.svg" -- "$corpus"
   cat "$logs/traffic-corpus.log" >>"$OUT/summary.txt"
   reports=("$OUT/traffic-corpus.json")
