@@ -14,7 +14,7 @@
 // 4 sectors of the rows above and below: 56 sectors for 32, the rest served by L1: 1.75x at L2 (the
 // other rows and side sectors belong to blocks on other SMs). Neighbouring blocks run together: DRAM 1x.
 // out: 1x.
-// truth: in l1 5.5x, in l2 1.75x, in dram 1x, out l1 1x, out l2 1x, out dram 0.75x..1x
+// truth: in l1 5.5x, in l2 1.75x, in dram 1x, out l1 1x, out l2 1x, out dram 0.76x..1x
 __global__ void stencil2d_5pt(float* out, const float* in, int W, int H) {
   const int x = blockIdx.x * 32 + threadIdx.x, y = blockIdx.y * 8 + threadIdx.y;  // out, in: (H,W)
   const int xm = (x - 1) & (W - 1), xp = (x + 1) & (W - 1), ym = (y - 1) & (H - 1), yp = (y + 1) & (H - 1);
@@ -23,7 +23,7 @@ __global__ void stencil2d_5pt(float* out, const float* in, int W, int H) {
 
 // 2-D 9-point (the 3 x 3 box), the same blocks and sizes: per row of the box 4 + 5 + 5 sectors, 42 for 4,
 // 10.5x at L1; a block needs 10 rows of 6 sectors: 60 for 32, 1.875x at L2; DRAM 1x. out: 1x.
-// truth: in l1 10.5x, in l2 1.875x, in dram 1x, out l1 1x, out l2 1x, out dram 0.75x..1x
+// truth: in l1 10.5x, in l2 1.875x, in dram 1x, out l1 1x, out l2 1x, out dram 0.76x..1x
 __global__ void stencil2d_9pt(float* out, const float* in, int W, int H) {
   const int x = blockIdx.x * 32 + threadIdx.x, y = blockIdx.y * 8 + threadIdx.y;  // out, in: (H,W)
   float s = 0.f;
@@ -38,7 +38,7 @@ __global__ void stencil2d_9pt(float* out, const float* in, int W, int H) {
 // 4 sectors), lanes 0 and 31 of each warp the left and right halo values (one lane each: a sector
 // each), warps 0 and 7 the rows above and below (4 sectors each): per block 32 + 16 + 8 = 56 sectors for
 // 32: 1.75x at L1, and every sector once: 1.75x at L2. W = H = 8192; DRAM 1x; out 1x.
-// truth: in l1 1.75x, in l2 1.75x, in dram 1x, out l1 1x, out l2 1x, out dram 0.75x..1x
+// truth: in l1 1.75x, in l2 1.75x, in dram 1x, out l1 1x, out l2 1x, out dram 0.76x..1x
 __global__ void stencil2d_5pt_shared(float* out, const float* in, int W, int H) {
   __shared__ float t[10][34];  // out, in: (H,W)
   const int tx = threadIdx.x, ty = threadIdx.y;
@@ -59,7 +59,7 @@ __global__ void stencil2d_5pt_shared(float* out, const float* in, int W, int H) 
 // them (the blocks of the neighbouring planes are 256 apart in launch order; block b + 264, one plane and
 // one block row on, shares a row of each of two planes: down to about 3.4x when such blocks meet on an
 // SM). They run in the same wave, 1 MiB of L2 traffic apart: DRAM 1x. out: 1x.
-// truth: in l1 7.5x, in l2 3.3x..3.75x, in dram 1x, out l1 1x, out l2 1x, out dram 0.5x..1x
+// truth: in l1 7.5x, in l2 3.3x..3.75x, in dram 1x, out l1 1x, out l2 1x, out dram 0.06x..1x
 __global__ void stencil3d_7pt(float* out, const float* in, int W, int H, int D) {
   const int x = blockIdx.x * 32 + threadIdx.x, y = blockIdx.y * 8 + threadIdx.y, z = blockIdx.z;  // out, in: (D,H,W)
   const int xm = (x - 1) & (W - 1), xp = (x + 1) & (W - 1), ym = (y - 1) & (H - 1), yp = (y + 1) & (H - 1);
@@ -77,7 +77,7 @@ __global__ void stencil3d_7pt(float* out, const float* in, int W, int H, int D) 
 // neighbours of z are the rows the block loaded one plane before, in L1) and the halo (16 side sectors,
 // 8 of the rows above and below): 56 a plane, 64 before the loop: 1.75x + 2 / D = 1.7578x. W = H = D =
 // 256; DRAM 1x; out 1x.
-// truth: in l1 5.5078x, in l2 1.7578x, in dram 1x, out l1 1x, out l2 1x, out dram 0.5x..1x
+// truth: in l1 5.5078x, in l2 1.7578x, in dram 1x, out l1 1x, out l2 1x, out dram 0.06x..1x
 __global__ void stencil3d_7pt_zmarch(float* out, const float* in, int W, int H, int D) {
   const int x = blockIdx.x * 32 + threadIdx.x, y = blockIdx.y * 8 + threadIdx.y;  // out, in: (D,H,W)
   const int xm = (x - 1) & (W - 1), xp = (x + 1) & (W - 1), ym = (y - 1) & (H - 1), yp = (y + 1) & (H - 1);
@@ -94,7 +94,7 @@ __global__ void stencil3d_7pt_zmarch(float* out, const float* in, int W, int H, 
 
 // 2-D 9-point through a shared tile of 34 x 10 with halos and corners: the 5-point's 56 sectors a block
 // and the four corners, one lane each in its own sector: 60 for 32, 1.875x at L1 and L2. W = H = 8192.
-// truth: in l1 1.875x, in l2 1.875x, in dram 1x, out l1 1x, out l2 1x, out dram 0.75x..1x
+// truth: in l1 1.875x, in l2 1.875x, in dram 1x, out l1 1x, out l2 1x, out dram 0.76x..1x
 __global__ void stencil2d_9pt_shared(float* out, const float* in, int W, int H) {
   __shared__ float t[10][34];  // out, in: (H,W)
   const int tx = threadIdx.x, ty = threadIdx.y;
@@ -121,7 +121,7 @@ __global__ void stencil2d_9pt_shared(float* out, const float* in, int W, int H) 
 // the halos of z (16 side sectors, 8 of the rows above and below); the centre of z is the register it
 // loaded one plane before. 64 sectors before the loop, 56 a plane: 1.75x + 2 / D = 1.7578x at L1 and L2
 // (every sector once). W = H = D = 256; DRAM 1x; out 1x.
-// truth: in l1 1.7578x, in l2 1.7578x, in dram 1x, out l1 1x, out l2 1x, out dram 0.5x..1x
+// truth: in l1 1.7578x, in l2 1.7578x, in dram 1x, out l1 1x, out l2 1x, out dram 0.06x..1x
 __global__ void stencil3d_7pt_shared(float* out, const float* in, int W, int H, int D) {
   __shared__ float t[10][34];  // out, in: (D,H,W)
   const int tx = threadIdx.x, ty = threadIdx.y;
