@@ -8,9 +8,10 @@
 #include <cstdio>
 #include <fstream>
 #include <map>
-#include <set>
 #include <regex>
+#include <set>
 #include <sstream>
+#include <tuple>
 
 #include "rooflint/analyzer/CudaSetup.h"
 #include "rooflint/analyzer/Traffic.h"
@@ -393,6 +394,64 @@ std::string figure(double Lo, double Hi) {
 
 }  // namespace
 
+namespace {
+
+/// The kernels' figures per level as the verifier forms them (runtime's kernel_predicted_ratios): each
+/// tensor's ratio weighted by its compulsory bytes, a level without a figure where a tensor has none or
+/// a ratio of 0; beside the same weighting of the hand truths, where every tensor has one. Printed: the
+/// levels whose figure falls more than 25% outside the hand one (what the H200 run will show as off),
+/// and how many have no figure.
+void printKernelFigures(const TruthRun &R) {
+  std::map<std::tuple<std::string, std::string, std::string>, LevelTruth> Truths;
+  for (const char *File : TruthFiles)
+    for (const LevelTruth &T : levelTruthsOf(File, R.Code.at(File))) Truths[{T.Kernel, T.Tensor, T.Level}] = T;
+  unsigned Compared = 0, Within = 0, NoFigure = 0;
+  std::vector<std::string> Off;
+  for (const auto &[Kernel, K] : R.Records)
+    for (const char *Level : {"dram", "l2", "l1"}) {
+      double Bytes = 0, Lo = 0, Hi = 0, Point = 0;
+      bool AllTruths = true, Figure = true;
+      for (const rooflint::dsl::tensor_info &T : K->Spec.tensor_list()) {
+        if (T.arg < 0 || T.access == rooflint::dsl::role::not_counted) continue;
+        // A tensor's polynomial is over its own dimensions: looked up by name among the spec's.
+        const double B = T.elements.evaluate_by_name([&](rooflint::dsl::name_t N) {
+          const int D = K->Spec.dim_index(N);
+          return D >= 0 ? K->Sizes.values[std::size_t(D)] : 0.0;
+        }) *
+                         double(rooflint::model::size_bytes(T.dtype)) * (T.access == rooflint::dsl::role::read_write ? 2 : 1);
+        const auto It = Truths.find({Kernel, std::string(T.name.view()), Level});
+        if (It == Truths.end()) {
+          AllTruths = false;
+          break;
+        }
+        const KernelRecord::PredictedTraffic *P = nullptr;
+        for (const auto &X : K->Predicted)
+          if (X.Tensor == T.name.view() && X.Level == Level) P = &X;
+        if (!P || P->K == KernelRecord::PredictedTraffic::Kind::NotPredicted || !(P->Ratio > 0)) Figure = false;
+        else Point += P->Ratio * B;
+        Bytes += B;
+        Lo += It->second.Low * B;
+        Hi += It->second.High * B;
+      }
+      if (!AllTruths || !(Bytes > 0)) continue;
+      ++Compared;
+      if (!Figure) {
+        ++NoFigure;
+        continue;
+      }
+      Lo /= Bytes, Hi /= Bytes, Point /= Bytes;
+      if (offBy(Point, Lo, Hi) <= 0.25) ++Within;
+      else Off.push_back(Kernel + " " + Level + ": hand " + figure(Lo, Hi) + ", predicted " + figure(Point, Point));
+    }
+  std::printf("\nkernel figures (tensors weighted by compulsory bytes, as the verifier compares them) where every tensor has a "
+              "truth: %u levels; %u within 25%% of the hand figure, %u without a figure (a tensor not predicted or at 0x), "
+              "%u off by more:\n",
+              Compared, Within, NoFigure, unsigned(Off.size()));
+  for (const std::string &O : Off) std::printf("  %s\n", O.c_str());
+}
+
+}  // namespace
+
 // Every kernel of the truth files has a spec (its manifest record) and a truth line; at least 100.
 TEST(TrafficCorpusTruths, EveryKernelHasASpecAndATruthLine) {
   const TruthRun &R = truthRun();
@@ -459,5 +518,6 @@ TEST(TrafficCorpusTruths, PredictionsMeetTheHandWorkedTruths) {
   for (const std::string &M : Misses) std::printf("  %s\n", M.c_str());
   std::printf("\nranges met, point over 25%% off (the verifier weighs the point):\n");
   for (const std::string &M : Points) std::printf("  %s\n", M.c_str());
+  printKernelFigures(R);
   for (const std::string &W : Wrong) ADD_FAILURE() << "a predicted value over 25% off the hand truth: " << W;
 }

@@ -23,7 +23,7 @@ __global__ void aos_to_soa3(float* x, float* y, float* z, const Point3* p, int n
 
 // Three arrays into 12-byte structures: three stores of 12 sectors for the warp's 384 bytes: 3x at L1 and
 // L2 (stores all reach L2); L2 merges the three into whole sectors: DRAM 1x, less what stays in L2.
-// truth: p l1 3x, p l2 3x, p dram 0.5x..1x, x l1 1x, x l2 1x, x dram 1x, y l1 1x, y dram 1x, z l1 1x, z dram 1x
+// truth: p l1 3x, p l2 3x, p dram 0.68x..1x, x l1 1x, x l2 1x, x dram 1x, y l1 1x, y dram 1x, z l1 1x, z dram 1x
 __global__ void soa_to_aos3(Point3* p, const float* x, const float* y, const float* z, int n) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;  // p: (N,3)  x, y, z: (N)
   if (i < n) {
@@ -35,7 +35,7 @@ __global__ void soa_to_aos3(Point3* p, const float* x, const float* y, const flo
 
 // Complex products on interleaved float2: c = a * b, n = 2^24 (128 MiB a tensor): 256 contiguous bytes a
 // warp request, 1x everywhere.
-// truth: a l1 1x, a l2 1x, a dram 1x, b l1 1x, b l2 1x, b dram 1x, c l1 1x, c l2 1x, c dram 0.5x..1x
+// truth: a l1 1x, a l2 1x, a dram 1x, b l1 1x, b l2 1x, b dram 1x, c l1 1x, c l2 1x, c dram 0.53x..1x
 __global__ void complex_mul(float2* c, const float2* a, const float2* b, int n) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;  // c, a, b: (N,2), as float2
   if (i < n) {
@@ -70,7 +70,7 @@ __global__ void quantize_int8(signed char* q, const float* x, float s, int n) {
 // A per-row bias: y[r, c] = x[r, c] + b[r], one thread per element, R = 32768, C = 1024 (128 MiB). b: one
 // address a warp, a sector for 4 bytes: C / 4 = 256x at L1; a block (256 elements of one row) reads it
 // once: C / 32 = 32x at L2 (a sector holds 8 rows, 32 blocks, on other SMs); DRAM 1x. x, y: 1x.
-// truth: x l1 1x, x l2 1x, x dram 1x, b l1 256x, b l2 32x, b dram 1x, y l1 1x, y l2 1x, y dram 0.75x..1x
+// truth: x l1 1x, x l2 1x, x dram 1x, b l1 256x, b l2 32x, b dram 1x, y l1 1x, y l2 1x, y dram 0.53x..1x
 __global__ void row_bias(float* y, const float* x, const float* b, int R, int C) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;  // y, x: (R,C)  b: (R)
   if (i < R * C) y[i] = x[i] + b[i / C];
@@ -80,7 +80,7 @@ __global__ void row_bias(float* y, const float* x, const float* b, int R, int C)
 // a: one address a warp: N / 4 = 2048x at L1; a block's 8 rows are one sector: N / 32 = 256x at L2. b:
 // 32 consecutive floats, read by every row: M = 8192x at L1; a block reads its 32 once (its 8 warps
 // share them): M / 8 = 1024x at L2. DRAM 1x for both. y: 1x.
-// truth: a l1 2048x, a l2 256x, a dram 1x, b l1 8192x, b l2 1024x, b dram 1x, y l1 1x, y l2 1x, y dram 0.75x..1x
+// truth: a l1 2048x, a l2 256x, a dram 1x, b l1 8192x, b l2 1024x, b dram 1x, y l1 1x, y l2 1x, y dram 0.76x..1x
 __global__ void outer_product(float* y, const float* a, const float* b, int M, int N) {
   const int j = blockIdx.x * 32 + threadIdx.x, i = blockIdx.y * 8 + threadIdx.y;  // y: (M,N)  a: (M)  b: (N)
   if (i < M && j < N) y[i * N + j] = a[i] * b[j];
@@ -107,7 +107,7 @@ __global__ void strided_rows_copy(float* y, const float* x, int C, int ld, int R
 }
 
 // Reversed rows: y[r, c] = x[r, C - 1 - c], C = 4096, R = 16384: the same 4 sectors in the other order, 1x.
-// truth: x l1 1x, x l2 1x, x dram 1x, y l1 1x, y l2 1x, y dram 0.75x..1x
+// truth: x l1 1x, x l2 1x, x dram 1x, y l1 1x, y l2 1x, y dram 0.76x..1x
 __global__ void reverse_rows(float* y, const float* x, int R, int C) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;  // y, x: (R,C)
   if (i < R * C) y[i] = x[i / C * C + C - 1 - i % C];
@@ -136,7 +136,7 @@ __global__ void column_sum(float* y, const float* x, int R, int C) {
 // A fill from one scalar in memory: y[i] = *value, n = 2^25. value: one address a warp, a sector for 4
 // bytes: n / 32 requests x 32 bytes over 4 = n / 4 = 8388608x at L1; DRAM moves its 64-byte granule
 // once: 16x its 4 bytes. y: 1x.
-// truth: value l1 8388608x, value dram 16x, y l1 1x, y l2 1x, y dram 0.75x..1x
+// truth: value l1 8388608x, value dram 16x, y l1 1x, y l2 1x, y dram 0.53x..1x
 __global__ void fill_from_scalar(float* y, const float* value, int n) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;  // y: (N)  value: (1)
   if (i < n) y[i] = *value;

@@ -12,7 +12,7 @@
 // V = 65536 rows (256 MiB); the program's tokens are distinct rows (bt * 7919 mod V), the touched 64
 // MiB. idx: every lane reads idx[bt], a sector for 4 bytes: 8x at L1; the 8 warps of a block read one
 // sector: 1x at L2. table: 512 contiguous bytes a request, each row once: 1x at every level. out: 1x.
-// truth: idx l1 8x, idx l2 1x, idx dram 1x, table l1 1x, table l2 1x, table dram 1x, out l1 1x, out l2 1x, out dram 0.5x..1x
+// truth: idx l1 8x, idx l2 1x, idx dram 1x, table l1 1x, table l2 1x, table dram 1x, out l1 1x, out l2 1x, out dram 0.06x..1x
 __global__ void embedding_rows_float4(float4* out, const int* idx, const float4* table, int BT, int D4) {
   const int bt = blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32, lane = threadIdx.x % 32;  // out: (BT,D)  idx: (BT)  table: (V,D)
   if (bt >= BT) return;
@@ -79,7 +79,7 @@ __global__ void segment_sum_atomic(float* out, const float* x, const int* seg, i
 // 4096, K = 1024; the program's cols[k] = 4 k. A warp's lanes read x 16 bytes apart: 16 sectors for 128
 // bytes, 4x at L1 and L2 (no reuse), and every granule of x is fetched: 4x at DRAM (compulsory: the
 // R * K selected floats). cols: all rows read it: R = 16384x at L1. y: 1x.
-// truth: x l1 4x, x l2 4x, x dram 4x, cols l1 16384x, y l1 1x, y l2 1x, y dram 0.5x..1x
+// truth: x l1 4x, x l2 4x, x dram 4x, cols l1 16384x, y l1 1x, y l2 1x, y dram 0.06x..1x
 __global__ void select_columns(float* y, const float* x, const int* cols, int C, int K) {
   const int r = blockIdx.y, k = blockIdx.x * blockDim.x + threadIdx.x;  // y: (R,K)  x: (R,C), K of its columns  cols: (K)
   if (k < K) y[r * K + k] = x[r * C + cols[k]];

@@ -14,8 +14,8 @@
 // 7 iterations use its sector (8 warps an SM): wte 1x at L2, each row once: 1x at DRAM. wpe's rows are
 // walked by the B = 32 tokens of each position, in blocks on other SMs: 8 * 32 = 256x at L1, 32x at
 // L2; 3 MiB read again within the one wave: DRAM 1x. out: every store reaches L2, 8x; the lane fills its
-// sectors in L2: near 1x at DRAM less what stays there (0.5x..1x). inp: 1x.
-// truth: inp l1 1x, inp l2 1x, inp dram 1x, wte l1 8x, wte l2 1x, wte dram 1x, wpe l1 256x, wpe l2 32x, wpe dram 1x, out l1 8x, out l2 8x, out dram 0.5x..1x
+// sectors in L2: near 1x at DRAM less what stays there (0.37x..1x). inp: 1x.
+// truth: inp l1 1x, inp l2 1x, inp dram 1x, wte l1 8x, wte l2 1x, wte dram 1x, wpe l1 256x, wpe l2 32x, wpe dram 1x, out l1 8x, out l2 8x, out dram 0.37x..1x
 __global__ void encoder_forward_per_token(float* out, const int* inp, const float* wte, const float* wpe, int B, int T, int C) {
   const int bt = blockIdx.x * blockDim.x + threadIdx.x;  // out: (B,T,C)  inp: (B,T)  wte: (V,C)  wpe: (T,C)
   if (bt >= B * T) return;
@@ -29,8 +29,8 @@ __global__ void encoder_forward_per_token(float* out, const int* inp, const floa
 // times: 32x at L1, and again 3072 blocks later on other SMs: 32x at L2, DRAM 1x (3 MiB, 9 MiB of
 // traffic between reads). inp: one int a warp, a sector for 4 bytes: C / 4 = 192x at L1; a block's
 // 256 elements lie in one token, one sector a block: C * 32 / (256 * 4) = 24x at L2; DRAM 1x. wte:
-// each touched row once, 1x at L1, L2, DRAM. out: 1x, 96 MiB written (0.5x..1x at DRAM).
-// truth: inp l1 192x, inp l2 24x, inp dram 1x, wte l1 1x, wte l2 1x, wte dram 1x, wpe l1 32x, wpe l2 32x, wpe dram 1x, out l1 1x, out l2 1x, out dram 0.5x..1x
+// each touched row once, 1x at L1, L2, DRAM. out: 1x, 96 MiB written (0.37x..1x at DRAM).
+// truth: inp l1 192x, inp l2 24x, inp dram 1x, wte l1 1x, wte l2 1x, wte dram 1x, wpe l1 32x, wpe l2 32x, wpe dram 1x, out l1 1x, out l2 1x, out dram 0.37x..1x
 __global__ void encoder_forward_flat(float* out, const int* inp, const float* wte, const float* wpe, int B, int T, int C) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;  // out: (B,T,C)  inp: (B,T)  wte: (V,C)  wpe: (T,C)
   if (i >= B * T * C) return;
@@ -174,8 +174,8 @@ __global__ void attention_query_key(float* preatt, const float* qkv, int B, int 
 // blocks of the first 256 rows of each T (6.25% of the elements): 2.8x..3x at L2. The 192 blocks run
 // in one wave, in step: between a row's passes the wave reads about 192 KiB per element of the row's
 // length, over L2 from t near 300 (86% of the elements): 2.5x..3x at DRAM. att: each lane writes its whole row, a sector a
-// store: 8x at L1 and L2, merged in L2: 0.75x..1x at DRAM.
-// truth: preatt l1 24x, preatt l2 2.8x..3x, preatt dram 2.5x..3x, att l1 8x, att l2 8x, att dram 0.75x..1x
+// store: 8x at L1 and L2, merged in L2: 0.68x..1x at DRAM (192 MiB, up to 60 left in L2).
+// truth: preatt l1 24x, preatt l2 2.8x..3x, preatt dram 2.5x..3x, att l1 8x, att l2 8x, att dram 0.68x..1x
 __global__ void attention_softmax_per_row(float* att, const float* preatt, int B, int NH, int T) {
   const int r = blockIdx.x * blockDim.x + threadIdx.x;  // att, preatt: (B,NH,T,T)
   if (r >= B * NH * T) return;
@@ -192,7 +192,7 @@ __global__ void attention_softmax_per_row(float* att, const float* preatt, int B
 // rows of C = 4096 (16 KiB a row, 256 MiB), 8 rows a block. x: 2 coalesced passes, 2x at L1. Between a
 // warp's passes the SM's 64 warps walk up to 1 MiB: 2x at L2; all 8448 resident warps walk 132 MiB
 // between a row's passes, over L2: 1.5x..2x at DRAM. y: 1x.
-// truth: x l1 2x, x l2 2x, x dram 1.5x..2x, y l1 1x, y l2 1x, y dram 0.75x..1x
+// truth: x l1 2x, x l2 2x, x dram 1.5x..2x, y l1 1x, y l2 1x, y dram 0.76x..1x
 __global__ void softmax_online_per_warp(float* y, const float* x, int N, int C) {
   const int r = blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32;  // y, x: (N,C)
   const int lane = threadIdx.x % 32;
@@ -227,7 +227,7 @@ __global__ void crossentropy_forward(float* losses, const float* probs, const in
 // dloss[bt] with bt = i / V, v = i % V. BT = 1024, V = 50257 (206 MB a tensor). probs, dlogits: the flat
 // index is contiguous across rows, 128-byte aligned warps: 1x. dloss and targets: one (rarely two
 // adjacent) value a warp, a sector for 4 bytes: V / 4 = 12564.25x at L1; 4 KiB each: DRAM 1x.
-// truth: probs l1 1x, probs l2 1x, probs dram 1x, dloss l1 12564.25x, dloss dram 1x, targets l1 12564.25x, targets dram 1x, dlogits l1 1x, dlogits l2 1x, dlogits dram 0.75x..1x
+// truth: probs l1 1x, probs l2 1x, probs dram 1x, dloss l1 12564.25x, dloss dram 1x, targets l1 12564.25x, targets dram 1x, dlogits l1 1x, dlogits l2 1x, dlogits dram 0.69x..1x
 __global__ void crossentropy_softmax_backward(float* dlogits, const float* dloss, const float* probs, const int* targets, int BT, int V) {
   const long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;  // dlogits, probs: (BT,V)  dloss, targets: (BT)
   if (i >= static_cast<long long>(BT) * V) return;
@@ -237,7 +237,7 @@ __global__ void crossentropy_softmax_backward(float* dlogits, const float* dloss
 
 // Residual add with float4: out = inp1 + inp2, N = B * T * C = 32 * 1024 * 768 floats (96 MiB a tensor):
 // 512 contiguous bytes a warp request, 1x at every level.
-// truth: inp1 l1 1x, inp1 l2 1x, inp1 dram 1x, inp2 l1 1x, inp2 l2 1x, inp2 dram 1x, out l1 1x, out l2 1x, out dram 0.5x..1x
+// truth: inp1 l1 1x, inp1 l2 1x, inp1 dram 1x, inp2 l1 1x, inp2 l2 1x, inp2 dram 1x, out l1 1x, out l2 1x, out dram 0.37x..1x
 __global__ void residual_forward4(float4* out, const float4* inp1, const float4* inp2, int N4) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;  // out, inp1, inp2: (N), as float4
   if (i < N4) {
@@ -247,7 +247,7 @@ __global__ void residual_forward4(float4* out, const float4* inp1, const float4*
 }
 
 // GELU forward through __ldcs (streaming loads): 1x at every level, N = 2^25 (128 MiB a tensor).
-// truth: inp l1 1x, inp l2 1x, inp dram 1x, out l1 1x, out l2 1x, out dram 0.75x..1x
+// truth: inp l1 1x, inp l2 1x, inp dram 1x, out l1 1x, out l2 1x, out dram 0.53x..1x
 __global__ void gelu_forward(float* out, const float* inp, int N) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;  // out, inp: (N)
   if (i < N) {
@@ -257,7 +257,7 @@ __global__ void gelu_forward(float* out, const float* inp, int N) {
 }
 
 // GELU backward: dinp = gelu'(inp) * dout, N = 2^25: 1x at every level.
-// truth: inp l1 1x, inp l2 1x, inp dram 1x, dout l1 1x, dout l2 1x, dout dram 1x, dinp l1 1x, dinp l2 1x, dinp dram 0.5x..1x
+// truth: inp l1 1x, inp l2 1x, inp dram 1x, dout l1 1x, dout l2 1x, dout dram 1x, dinp l1 1x, dinp l2 1x, dinp dram 0.53x..1x
 __global__ void gelu_backward(float* dinp, const float* inp, const float* dout, int N) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;  // dinp, inp, dout: (N)
   if (i < N) {
@@ -269,7 +269,7 @@ __global__ void gelu_backward(float* dinp, const float* inp, const float* dout, 
 // AdamW, one thread per parameter: params, m, v read and written (compulsory counted twice), grads
 // read. N = 2^25 (128 MiB a tensor): every access coalesced, 1x at L1 and L2 and, streamed, at DRAM
 // (the writes less what stays in L2).
-// truth: params l1 1x, params l2 1x, params dram 0.85x..1x, grads l1 1x, grads l2 1x, grads dram 1x, m l1 1x, m l2 1x, m dram 0.85x..1x, v l1 1x, v l2 1x, v dram 0.85x..1x
+// truth: params l1 1x, params l2 1x, params dram 0.76x..1x, grads l1 1x, grads l2 1x, grads dram 1x, m l1 1x, m l2 1x, m dram 0.76x..1x, v l1 1x, v l2 1x, v dram 0.76x..1x
 __global__ void adamw(float* params, const float* grads, float* m, float* v, int N, float lr, float b1, float b2, float b1c,
                       float b2c, float eps, float wd) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;  // params, grads, m, v: (N)

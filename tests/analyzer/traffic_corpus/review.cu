@@ -11,10 +11,9 @@
 // y = x * w[c]: x and y (R,C), a weight per column, one thread per element (i % C is the column).
 // R = 32768, C = 1024: x and y 128 MiB each, w 4 KiB. x, y: a warp's 32 consecutive floats are 4
 // sectors for 4 needed: 1x at L1 and L2; streamed over L2, each 64-byte granule of x comes from DRAM
-// once (1x); y is written back but for what L2 holds dirty at the end (at most half of 60 MiB:
-// 0.75x..1x). w: every warp reads 32 consecutive weights (C is a multiple of 32: 4 aligned sectors):
+// once (1x); y is written back but for what L2 holds dirty at the end (at most 60 MiB: 0.53x..1x). w: every warp reads 32 consecutive weights (C is a multiple of 32: 4 aligned sectors):
 // R * C / 32 requests x 128 bytes over 4 KiB = R = 32768x at L1; 4 KiB stays in L2: DRAM 1x.
-// truth: x l1 1x, x l2 1x, x dram 1x, w l1 32768x, w dram 1x, y l1 1x, y l2 1x, y dram 0.75x..1x
+// truth: x l1 1x, x l2 1x, x dram 1x, w l1 32768x, w dram 1x, y l1 1x, y l2 1x, y dram 0.53x..1x
 __global__ void weight_beside_rows(const float* x, const float* w, float* y, int R, int C) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;  // x: (R,C)  w: (C)  y: (R,C)
   if (i < R * C) y[i] = x[i] * w[i % C];
@@ -25,8 +24,8 @@ __global__ void weight_beside_rows(const float* x, const float* w, float* y, int
 // 32 sectors for 4 needed: x 8x at L1. The other 7 floats of each sector are read by the warps of
 // rows r + 1 .. r + 7, 16 blocks apart each: other SMs, so L1 serves almost none of them (7x..8x at
 // L2); all 8 run within 128 blocks of each other, 1 MiB of L2 traffic apart: L2 keeps the granule,
-// DRAM 1x. y: coalesced, 1x at L1 and L2; 64 MiB written against 64 MiB read: 0.5x..1x at DRAM.
-// truth: x l1 8x, x l2 7x..8x, x dram 1x, y l1 1x, y l2 1x, y dram 0.5x..1x
+// DRAM 1x. y: coalesced, 1x at L1 and L2; up to 60 MiB of its 64 may stay in L2: 0.06x..1x at DRAM.
+// truth: x l1 8x, x l2 7x..8x, x dram 1x, y l1 1x, y l2 1x, y dram 0.06x..1x
 __global__ void mod_div_runtime(const float* x, float* y, int R, int C) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;  // x: (C,R)  y: (R,C)
   if (i < R * C) y[i] = x[(i % C) * R + i / C];
@@ -37,7 +36,7 @@ __global__ void mod_div_runtime(const float* x, float* y, int R, int C) {
 // apart: 32 sectors for 4, 8x at L1. Lane l's sector is l * 2^17 + g / 8: the 8 warps of a block (g / 8
 // is the block) read the same 32 sectors at the same time: L1 serves 7 of 8, 1x at L2; the blocks 2k
 // and 2k + 1 share each 64-byte granule and run together: DRAM 1x.
-// truth: a l1 1x, a l2 1x, a dram 1x, b l1 8x, b l2 1x, b dram 1x, y l1 1x, y l2 1x, y dram 0.75x..1x
+// truth: a l1 1x, a l2 1x, a dram 1x, b l1 8x, b l2 1x, b dram 1x, y l1 1x, y l2 1x, y dram 0.53x..1x
 __global__ void bit_masks(const float* a, const float* b, float* y, int n) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;  // a, b, y: (N)
   if (i < n) y[i] = a[i ^ 1] + b[((i & 31) << 20) | (i >> 5)];
@@ -76,7 +75,7 @@ __global__ void modular_gather(const float* x, float* y, int n) {
 // count: 47 for c0 <= 18, one run; 83 for c0 >= 20, two runs), 5.2 a request. R * C / 32 requests x
 // 5.2 x 32 bytes / 200 bytes = 1363148.8x at L1. b's 200 bytes are 4 granules: 256 / 200 = 1.28x at
 // DRAM. x and y: 1x (128-byte aligned warps).
-// truth: x l1 1x, x l2 1x, x dram 1x, b l1 1363148.8x, b dram 1.28x, y l1 1x, y l2 1x, y dram 0.75x..1x
+// truth: x l1 1x, x l2 1x, x dram 1x, b l1 1363148.8x, b dram 1.28x, y l1 1x, y l2 1x, y dram 0.7x..1x
 __global__ void bias_mod_small(const float* x, const float* b, float* y, int R, int C) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;  // x: (R,C)  b: (C)  y: (R,C)
   if (i < R * C) y[i] = x[i] + b[i % C];
@@ -86,9 +85,9 @@ __global__ void bias_mod_small(const float* x, const float* b, float* y, int R, 
 // y 96 MiB, wpe 3 MiB). A warp's 32 floats of wpe lie in one row (C a multiple of 32): 1x a request,
 // and wpe is read once per b: 32x at L1. The same wpe row is read again T * C / 256 = 3072 blocks
 // later, never by a block on the same SM at the same time: 32x at L2; between two reads of it about
-// 9 MiB of L2 traffic (3 MiB each of x, y, wpe): L2 keeps it, DRAM 1x. y: 0.5x..1x at DRAM (96 MiB
-// written beside 96 MiB read).
-// truth: x l1 1x, x l2 1x, x dram 1x, wpe l1 32x, wpe l2 32x, wpe dram 1x, y l1 1x, y l2 1x, y dram 0.5x..1x
+// 9 MiB of L2 traffic (3 MiB each of x, y, wpe): L2 keeps it, DRAM 1x. y: 0.37x..1x at DRAM (96 MiB,
+// up to 60 in L2 at the end).
+// truth: x l1 1x, x l2 1x, x dram 1x, wpe l1 32x, wpe l2 32x, wpe dram 1x, y l1 1x, y l2 1x, y dram 0.37x..1x
 __global__ void position_table(const float* x, const float* wpe, float* y, int B, int T, int C) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;  // x: (B,T,C)  wpe: (T,C)  y: (B,T,C)
   if (i < B * T * C) y[i] = x[i] + wpe[(i / C) % T * C + i % C];
@@ -118,7 +117,7 @@ __global__ void grid_stride_no_block(const float* x, float* y, int n) {
 // 128 MiB). Request k reads floats i0 + k .. i0 + k + 31: 4 sectors at k = 0, 5 (misaligned) at k = 1..7:
 // 39 sectors for 4 needed, 9.75x at L1. A block's requests touch floats 256 b .. 256 b + 262: 33
 // sectors for its 32, the rest served by L1: 33 / 32 = 1.03x at L2; DRAM 1x.
-// truth: x l1 9.75x, x l2 1.03x, x dram 1x, y l1 1x, y l2 1x, y dram 0.75x..1x
+// truth: x l1 9.75x, x l2 1.03x, x dram 1x, y l1 1x, y l2 1x, y dram 0.53x..1x
 __global__ void window_sum(const float* x, float* y, int n) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;  // x: (N) (+ 7)  y: (N)
   if (i >= n) return;
@@ -177,8 +176,8 @@ __global__ void plane_mean_nchw(const float* x, float* y, int HW) {
 // A guard that leaves 8 lanes of 32: if (threadIdx.x % 4 == 0) y[i / 4] = x[i], n = 4Q, Q = 2^23. x is
 // (Q,4) of which the kernel touches a float in 4 (compulsory 32 MiB of its 128): 8 lanes 16 bytes apart,
 // 4 sectors for 32 useful bytes, 4x at L1 and L2, and every granule of x is fetched: 4x at DRAM. y:
-// the 8 lanes write 32 contiguous bytes, 1 sector: 1x; 32 MiB written beside 128 MiB read: 0.5x..1x.
-// truth: x l1 4x, x l2 4x, x dram 4x, y l1 1x, y l2 1x, y dram 0.5x..1x
+// the 8 lanes write 32 contiguous bytes, 1 sector: 1x; 32 MiB may stay in L2: 0x..1x.
+// truth: x l1 4x, x l2 4x, x dram 4x, y l1 1x, y l2 1x, y dram 0x..1x
 __global__ void every_fourth_lane(const float* x, float* y, int n) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;  // x: (Q,4), one float in 4  y: (Q)
   if (i < n && threadIdx.x % 4 == 0) y[i / 4] = x[i];
@@ -207,7 +206,7 @@ __device__ __attribute__((noinline)) float block_sum_noinline(const float* row, 
 // C = 512 (2 KiB; 256 MiB). Three coalesced passes over the row (mean, variance, write): x 3x at L1. A
 // block keeps 2 KiB between passes, 8 blocks an SM 16 KiB, under 1/8 of L1: the H200 read 1.002x per
 // pass at L2 for this shape: x 1x at L2 and DRAM.
-// truth: x l1 3x, x l2 1x, x dram 1x, y l1 1x, y l2 1x, y dram 0.75x..1x
+// truth: x l1 3x, x l2 1x, x dram 1x, y l1 1x, y l2 1x, y dram 0.76x..1x
 __global__ void normalize_noinline(const float* x, float* y, int C) {
   const float* row = x + blockIdx.x * C;  // x: (R,C)  y: (R,C)
   const float mean = block_sum_noinline(row, C, 0.f, false) / C;
@@ -220,7 +219,7 @@ __global__ void normalize_noinline(const float* x, float* y, int C) {
 // 65536 (256 MiB). 512 contiguous bytes a warp request, 16 sectors for 16: each pass 1x, x 2x at L1.
 // A block keeps 4 KiB, 8 blocks 32 KiB between the passes (the H200: 1.016x per pass at L2): 1x..1.05x
 // at L2, DRAM 1x.
-// truth: x l1 2x, x l2 1x..1.05x, x dram 1x, y l1 1x, y l2 1x, y dram 0.75x..1x
+// truth: x l1 2x, x l2 1x..1.05x, x dram 1x, y l1 1x, y l2 1x, y dram 0.76x..1x
 __global__ void float4_two_pass(const float4* x, float4* y, int C4) {
   __shared__ float part[256];  // x: (R,C)  y: (R,C), as float4
   const float4 v = x[blockIdx.x * C4 + threadIdx.x];
@@ -250,8 +249,8 @@ __global__ void atomic_row_sums(const float* x, float* y, int R, int C) {
 
 // __ldg and __ldcs: y[i] = __ldg(&a[2 i]) + __ldcs(&b[i]), n = 2^24. a is (N,2), one float in 2 touched:
 // 8 sectors for 4, 2x at L1 and L2, every granule fetched: 2x at DRAM. b (ld.global.cs, evict-first,
-// still through L1): 1x. y: 1x; 64 MiB written beside 192 MiB read: 0.5x..1x at DRAM.
-// truth: a l1 2x, a l2 2x, a dram 2x, b l1 1x, b l2 1x, b dram 1x, y l1 1x, y l2 1x, y dram 0.5x..1x
+// still through L1): 1x. y: 1x; 64 MiB, up to 60 left in L2: 0.06x..1x at DRAM.
+// truth: a l1 2x, a l2 2x, a dram 2x, b l1 1x, b l2 1x, b dram 1x, y l1 1x, y l2 1x, y dram 0.06x..1x
 __global__ void ldg_ldcs(const float* a, const float* b, float* y, int n) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;  // a: (N,2), one float in 2  b, y: (N)
   if (i < n) y[i] = __ldg(&a[2 * i]) + __ldcs(&b[i]);
@@ -266,7 +265,7 @@ __device__ float load_global_cg(const float* p) {
 // A window of 4 loads through inline PTX ld.global.cg (cached in L2 only): request k reads floats
 // i0 + k .. i0 + k + 31, 4 sectors at k = 0 and 5 at k = 1..3: 19 sectors for 4, 4.75x at L1; L1 does
 // not keep them, so all 19 go to L2: 4.75x. n = 2^25 (128 MiB): DRAM 1x.
-// truth: x l1 4.75x, x l2 4.75x, x dram 1x, y l1 1x, y l2 1x, y dram 0.75x..1x
+// truth: x l1 4.75x, x l2 4.75x, x dram 1x, y l1 1x, y l2 1x, y dram 0.53x..1x
 __global__ void ptx_cg_window(const float* x, float* y, int n) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;  // x: (N) (+ 3)  y: (N)
   if (i >= n) return;
@@ -278,9 +277,10 @@ __global__ void ptx_cg_window(const float* x, float* y, int n) {
 // The naive transpose with 16 x 16 blocks: out (W,H) = in (H,W)^T, H = W = 8192 (256 MiB each). A warp
 // is two rows of 16 threads: the read in[r * W + c] is two 64-byte runs, 4 sectors for 4: 1x. The store
 // out[c * H + r]: 16 columns H floats apart, the two rows adjacent floats: 16 sectors for 128 bytes,
-// 4x at L1 and L2. The block's 8 warps fill each sector of out within the block: DRAM writes near 1x
-// (the H200 wrote 1.04x..1.19x for the 32 x 8 naive transpose), less what stays in L2 at the end.
-// truth: in l1 1x, in l2 1x, in dram 1x, out l1 4x, out l2 4x, out dram 0.75x..1.2x
+// 4x at L1 and L2. The block's 8 warps fill each sector of out within the block: DRAM writes near 1x,
+// less what stays in L2 at the end; partly written sectors may be read to merge (the H200's naive
+// transpose at 16384: DRAM 1.19x for the kernel, reads 1.21x and writes 1.17x of a matrix): 0.75x..1.4x.
+// truth: in l1 1x, in l2 1x, in dram 1x, out l1 4x, out l2 4x, out dram 0.75x..1.4x
 __global__ void transpose_bx16(const float* in, float* out, int H, int W) {
   const int c = blockIdx.x * 16 + threadIdx.x, r = blockIdx.y * 16 + threadIdx.y;  // in: (H,W)  out: (W,H)
   if (r < H && c < W) out[c * H + r] = in[r * W + c];
@@ -290,7 +290,7 @@ __global__ void transpose_bx16(const float* in, float* out, int H, int W) {
 // (ty) of 8 threads (tx): in[c * H + r] with c from tx and 4 consecutive r: 8 sectors of 16 bytes, 2x at
 // L1; the other half of each sector is the next warp's 4 r: L1 serves it, 1x at L2. The store out[r * W +
 // c]: 4 rows of 32 contiguous bytes, 4 sectors: 1x. H = W = 8192.
-// truth: in l1 2x, in l2 1x, in dram 1x, out l1 1x, out l2 1x, out dram 0.75x..1x
+// truth: in l1 2x, in l2 1x, in dram 1x, out l1 1x, out l2 1x, out dram 0.76x..1x
 __global__ void column_read_bx8(const float* in, float* out, int H, int W) {
   const int c = blockIdx.x * 8 + threadIdx.x, r = blockIdx.y * 32 + threadIdx.y;  // in: (W,H)  out: (H,W)
   if (r < H && c < W) out[r * W + c] = in[c * H + r];
@@ -309,7 +309,7 @@ __global__ void shift_pairs(float* y, const float* x, const float* z, int n) {
 // 32-column block of x (R = 8192 rows of W = 8192) is read, into a compact y (R, W / 2). 16 lanes read
 // 64 contiguous, aligned bytes: 2 sectors for 2, one granule: x 1x at every level (compulsory: the half
 // read); y: 1x.
-// truth: x l1 1x, x l2 1x, x dram 1x, y l1 1x, y l2 1x, y dram 0.5x..1x
+// truth: x l1 1x, x l2 1x, x dram 1x, y l1 1x, y l2 1x, y dram 0.53x..1x
 __global__ void half_warp_rows(float* y, const float* x, int W, int HW, int R) {
   const int c = blockIdx.x * 32 + threadIdx.x, r = blockIdx.y * 8 + threadIdx.y;  // y: (R,HW)  x: (R,W), half of it
   if (threadIdx.x < 16 && r < R && c < W) y[r * HW + blockIdx.x * 16 + threadIdx.x] = x[r * W + c];
@@ -324,6 +324,31 @@ __global__ void half_warp_rows(float* y, const float* x, int W, int HW, int R) {
 __global__ void division_by_constant(float* y, const float* x, int n) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;  // y: (Q,7)  x: (Q,8), 7 of each 8
   if (i < n) y[i] = x[(i / 7) * 8 + i % 7];
+}
+
+// A byte read at a stride of 32 from a tensor the kernel touches in part: y[i] = x[32 i], x (N,32) int8
+// of which one byte in 32 is read (compulsory: N bytes), n = 2^24 (x spans 512 MiB). Each lane's byte is
+// in its own sector: 32 sectors for 32 useful bytes (1), 32x at L1 and L2; two lanes share each 64-byte
+// granule: 16 granules for 32 bytes, 32x at DRAM. y: 32 contiguous bytes a warp, 1x.
+// truth: x l1 32x, x l2 32x, x dram 32x, y l1 1x, y l2 1x, y dram 0x..1x
+__global__ void char_stride32(signed char* y, const signed char* x, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;  // y: (N) int8  x: (N,32) int8, one byte in 32
+  if (i < n) y[i] = x[32ll * i];
+}
+
+// A product of two loop indices: y[i] = sum over j, k < 4 of x[(i + k j 1024) mod n], n = 2^21 (8 MiB a
+// tensor). Each of the 16 requests is 32 consecutive floats, 1024-float aligned offsets: 4 sectors, and x
+// is read whole 16 times: 16x at L1. The offsets k j are 0 (seven times), 1, 2 (twice), 3 (twice), 4, 6
+// (twice), 9: the repeats find the warp's sectors in L1, the 7 distinct offsets reach L2 (another
+// warp's offset of 1024 floats is 4 blocks away, on another SM): 7x at L2. Within L2: DRAM 1x.
+// truth: x l1 16x, x l2 7x, x dram 1x, y l1 1x, y l2 1x, y dram 0x..1x
+__global__ void loop_product_mod(float* y, const float* x, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;  // y, x: (N)
+  if (i >= n) return;
+  float s = 0.f;
+  for (int j = 0; j < 4; ++j)
+    for (int k = 0; k < 4; ++k) s += x[(i + k * j * 1024) % n];
+  y[i] = s;
 }
 
 #include "rooflint/dsl.h"
@@ -342,6 +367,7 @@ inline constexpr struct Two final : dim<"Two", 2> {} Two;
 inline constexpr struct Four final : dim<"Four", 4> {} Four;
 inline constexpr struct Seven final : dim<"Seven", 7> {} Seven;
 inline constexpr struct Eight final : dim<"Eight", 8> {} Eight;
+inline constexpr struct ThirtyTwo final : dim<"ThirtyTwo", 32> {} ThirtyTwo;
 
 inline constexpr auto weight_beside_rows_spec =
     kernel<weight_beside_rows>("weight_beside_rows", custom(0, in<0>("x", f32, R, C), in<1>("w", f32, C), out<2>("y", f32, R, C)))
@@ -415,6 +441,12 @@ inline constexpr auto half_warp_rows_spec =
 inline constexpr auto division_by_constant_spec =
     kernel<division_by_constant>("division_by_constant", custom(0, out<0>("y", f32, Q, Seven), in<1>("x", f32, Q, Eight).touches(7 * Q)))
         .at(Q(1 << 22)).sizes(Q(arg<2> / 7)).block(256).grid(ceil_div(7 * Q, 256));
+inline constexpr auto char_stride32_spec =
+    kernel<char_stride32>("char_stride32", custom(0, out<0>("y", i8, N), in<1>("x", i8, N, ThirtyTwo).touches(N)))
+        .at(N(1 << 24)).sizes(N(arg<2>)).block(256).grid(ceil_div(N, 256));
+inline constexpr auto loop_product_mod_spec =
+    kernel<loop_product_mod>("loop_product_mod", custom(0, out<0>("y", f32, N), in<1>("x", f32, N)))
+        .at(N(1 << 21)).sizes(N(arg<2>)).block(256).grid(ceil_div(N, 256));
 }  // namespace review_specs
 
 #ifdef ROOFLINT_CORPUS_REAL_CUDA
@@ -591,6 +623,20 @@ inline void run_review_cases() {
     const int n = 7 * (1 << 22);
     float *y = c.zeros<float>(n), *x = c.zeros<float>(Z(8) << 22);
     if (c.ready()) division_by_constant<<<blocks(n, 256), 256>>>(y, x, n);
+    c.done();
+  }
+  if (wanted("char_stride32")) {
+    Case c("char_stride32");
+    const int n = 1 << 24;
+    signed char *y = c.zeros<signed char>(n), *x = c.zeros<signed char>(Z(32) * n);
+    if (c.ready()) char_stride32<<<blocks(n, 256), 256>>>(y, x, n);
+    c.done();
+  }
+  if (wanted("loop_product_mod")) {
+    Case c("loop_product_mod");
+    const int n = 1 << 21;
+    float *y = c.zeros<float>(n), *x = c.zeros<float>(n);
+    if (c.ready()) loop_product_mod<<<blocks(n, 256), 256>>>(y, x, n);
     c.done();
   }
 }
