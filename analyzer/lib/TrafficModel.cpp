@@ -367,7 +367,7 @@ std::int64_t linearOf(const Dim3 &C, const Dim3 &G) { return C.X + G.X * (C.Y + 
 /// consecutive blocks to different SMs), then a middle block and its neighbours along each axis (the
 /// footprints' overlap), then the last blocks along x and y (partial tiles).
 std::vector<std::vector<std::int64_t>> runsOf(const Dim3 &G, int Sms, int PerSm, std::int64_t &Middle,
-                                             std::array<std::int64_t, 3> &Neighbour) {
+                                             std::array<std::int64_t, 3> &Neighbour, std::size_t &FirstStratum) {
   std::vector<std::vector<std::int64_t>> Runs(1);
   const std::int64_t Total = G.count();
   for (int K = 0; K < PerSm && std::int64_t(K) * Sms < Total; ++K) Runs[0].push_back(std::int64_t(K) * Sms);
@@ -387,8 +387,11 @@ std::vector<std::vector<std::int64_t>> runsOf(const Dim3 &G, int Sms, int PerSm,
   add(linearOf({G.X - 1, 0, 0}, G));
   add(linearOf({0, G.Y - 1, 0}, G));
   add(linearOf({G.X - 1, G.Y - 1, 0}, G));
-  // Blocks spread over the grid: work that varies along it (a causal mask's rows) is averaged over it.
+  // Blocks spread over the grid (last: evaluated only where the work varies, evaluateTraffic).
+  FirstStratum = Runs.size();
+  // Spread, and off any small period (a block's work that depends on its index modulo a few blocks).
   for (const int Eighth : {1, 3, 5, 7}) add(Total * Eighth / 8);
+  for (const std::int64_t Prime : {1237, 4099, 7919, 15013}) add((Total / 2 + Prime) % Total);
   return Runs;
 }
 
@@ -690,16 +693,27 @@ private:
   /// @p Extent bytes when known, at most the sum); blocks share granules when the union is smaller.
   struct Footprint {
     double Sum = 0, Union = 0;
+    double Low = 0, High = 0;  ///< the union's bounds: equal to it when footprints translate with the block
     bool Shared = false;
   };
+  /// Footprints that translate with the block: their neighbours' spread. Others (a causal mask's rows,
+  /// work that depends on the block modulo a few): between the largest block's and the blocks' sum (at
+  /// most the tensor), the point at the low end.
   Footprint footprint(int Param, const std::vector<std::uint64_t> TensorTally::*Of, std::uint64_t TensorTally::*First,
                       double Unit, double Extent) const {
     Footprint F;
     F.Sum = sum(Param, [&](const TensorTally &T) { return double((T.*Of).size()); }).Point * Unit;
-    // Footprints that translate with the block: their neighbours' spread; others: as if disjoint.
-    F.Union = translates(Param, First, Unit) ? std::min(F.Sum, spread(Param, Of, First, Unit, L.Grid)) : F.Sum;
-    if (Extent > 0) F.Union = std::min(F.Union, std::ceil(Extent / Unit) * Unit);
-    F.Shared = F.Sum > 1.02 * F.Union;
+    const double Cap = Extent > 0 ? std::ceil(Extent / Unit) * Unit : F.Sum;
+    if (translates(Param, First, Unit)) {
+      F.Union = F.Low = F.High = std::min({F.Sum, spread(Param, Of, First, Unit, L.Grid), Cap});
+    } else {
+      double Largest = 0;
+      for (const BlockTally &B : Blocks)
+        if (auto It = B.Tensors.find(Param); It != B.Tensors.end()) Largest = std::max(Largest, double((It->second.*Of).size()) * Unit);
+      F.High = std::min(F.Sum, Cap);
+      F.Union = F.Low = std::min(Largest, F.High);
+    }
+    F.Shared = F.Sum > 1.02 * F.High;
     return F;
   }
   /// The footprints of a tensor's reads and writes, never under its compulsory bytes: the kernel moves
@@ -707,24 +721,36 @@ private:
   /// that blocks far apart add).
   Footprint reads(int Param) const {
     Footprint F = footprint(Param, &TensorTally::ReadGranules, &TensorTally::FirstRead, 64, extentOf(tensor(Param)));
-    const dsl::tensor_info &T = tensor(Param);
-    if (F.Sum > 0 && T.access != dsl::role::write) F.Union = std::max(F.Union, std::min(F.Sum, compulsoryOneWay(T)));
+    if (F.Sum > 0 && tensor(Param).access != dsl::role::write) atLeastCompulsory(F, tensor(Param));
     return F;
   }
   Footprint writes(int Param) const {
     Footprint F = footprint(Param, &TensorTally::WriteSectors, &TensorTally::FirstWrite, 32, extentOf(tensor(Param)));
-    const dsl::tensor_info &T = tensor(Param);
-    if (F.Sum > 0 && T.access != dsl::role::read) F.Union = std::max(F.Union, std::min(F.Sum, compulsoryOneWay(T)));
+    if (F.Sum > 0 && tensor(Param).access != dsl::role::read) atLeastCompulsory(F, tensor(Param));
     return F;
+  }
+  void atLeastCompulsory(Footprint &F, const dsl::tensor_info &T) const {
+    const double C = std::min(F.Sum, compulsoryOneWay(T));
+    F.Union = std::max(F.Union, C);
+    F.Low = std::max(F.Low, C);
+    F.High = std::max(F.High, F.Union);
   }
   double compulsoryOneWay(const dsl::tensor_info &T) const {
     return compulsoryBytes(R, T) / (T.access == dsl::role::read_write ? 2 : 1);
   }
 
   /// The tensor's bytes in memory when the spec gives them (a tensor it declares touched in part: 0).
+  /// The tensor's bytes in memory: its whole shape (a tensor the spec declares touched in part is still
+  /// that large), or 0 when a dimension has no size.
   double extentOf(const dsl::tensor_info &T) const {
-    if (T.partial) return 0;
-    return compulsoryBytes(R, T) / (T.access == dsl::role::read_write ? 2 : 1);
+    if (T.rank == 0) return double(model::size_bytes(T.dtype));
+    double Elements = 1;
+    for (unsigned D = 0; D < T.rank; ++D) {
+      const int Dim = T.shape[D];
+      if (Dim < 0 || !(R.Sizes.values[std::size_t(Dim)] > 0)) return 0;
+      Elements *= R.Sizes.values[std::size_t(Dim)];
+    }
+    return Elements * double(model::size_bytes(T.dtype));
   }
 
   double kernelFootprint() const {
@@ -798,7 +824,9 @@ private:
     const double Kept = Levels.L2KeptFraction * double(Levels.L2Bytes);
     const std::string Fraction = model::format_significant(Levels.L2KeptFraction) + " of L2 (" + bytesText(Levels.L2Bytes) + ")";
     const std::string FootText = "the kernel's footprint (" + bytesText(std::int64_t(KernelFootprint)) + ")";
-    const auto once = [&](const std::string &Why) { return Bytes{U, U, U, Why + ": each 64-byte granule read comes from DRAM once"}; };
+    const auto once = [&](const std::string &Why) {
+      return Bytes{Reads.Low, U, Reads.High, Why + ": each 64-byte granule read comes from DRAM once"};
+    };
     if (KernelFootprint <= Kept) return once(FootText + " is within " + Fraction);
     const std::string Over = FootText + " is over " + Fraction + "; ";
     // Blocks that share its granules run close together, or re-read them often enough that L2 keeps them.
@@ -841,7 +869,7 @@ private:
   Bytes dramWrites(int Param, double KernelFootprint) const {
     const Footprint Writes = writes(Param);
     if (Writes.Sum <= 0) return {};
-    double W = Writes.Union;
+    double W = Writes.Union, WLow = Writes.Low, WHigh = Writes.High;
     std::string Why;
     // Written again: more bytes stored than its sectors hold (partial sectors that other stores complete
     // are not written twice).
@@ -849,6 +877,8 @@ private:
     const double Held = sum(Param, [](const TensorTally &X) { return double(X.WriteSectors.size()); }).Point * double(SectorBytes);
     if (!Writes.Shared && Held > 0 && Stored > Held * 1.02 && waveShare(W) >= double(Levels.L2Bytes)) {
       W *= Stored / Held;
+      WLow *= Stored / Held;
+      WHigh *= Stored / Held;
       Why = "its blocks write it " + ratioText(Stored / Held) + " over, past L2 between two writes";
     }
     // At most L2's capacity of written lines is left in it at the end, the writes' share of it at the point.
@@ -857,7 +887,7 @@ private:
     if (Left > 0.02 * W)
       Why += (Why.empty() ? "" : "; ") + std::string("up to ") + bytesText(std::int64_t(Left)) +
              " of its writes may still be in L2 when the kernel ends";
-    return {W - Left, W - LeftPoint, W, Why};
+    return {WLow - std::min(WLow, double(Levels.L2Bytes)), W - LeftPoint, WHigh, Why};
   }
 
   /// The bytes of a tensor's footprint @p U that the blocks of one wave (those resident at once) touch.
@@ -945,6 +975,21 @@ private:
   }
 };
 
+/// Whether every interior block evaluated so far (not the last along x or y) requested the same sectors
+/// of each tensor.
+bool blocksAlike(const std::vector<BlockTally> &Blocks, const Dim3 &G) {
+  std::map<int, double> First;
+  for (const BlockTally &B : Blocks) {
+    const Dim3 C = coordsOf(B.Block, G);
+    if ((G.X > 1 && C.X == G.X - 1) || (G.Y > 1 && C.Y == G.Y - 1)) continue;
+    for (const auto &[P, T] : B.Tensors) {
+      auto [It, New] = First.try_emplace(P, T.L1Sectors);
+      if (!New && std::fabs(It->second - T.L1Sectors) > 1e-9 * std::max(1.0, It->second)) return false;
+    }
+  }
+  return true;
+}
+
 /// The blocks sampled alone (the middle one, its neighbours, the last ones) ran without the blocks an
 /// SM runs beside them: their L1 would keep what the SM's other blocks evict. Their loads reach L2 at
 /// the rate the first @p SmBlocks blocks (one SM's) show per tensor.
@@ -996,12 +1041,17 @@ KernelEvaluation evaluateTraffic(llvm::Function &F, const KernelRecord &Record, 
   const int PerSm = C.BlocksPerSm;
   std::int64_t Middle = 0;
   std::array<std::int64_t, 3> Neighbour{};
-  const auto Runs = runsOf(Launch.Grid, Levels.Sms, PerSm, Middle, Neighbour);
+  std::size_t FirstStratum = 0;
+  const auto Runs = runsOf(Launch.Grid, Levels.Sms, PerSm, Middle, Neighbour, FirstStratum);
   std::vector<BlockTally> Blocks;
   const auto Began = std::chrono::steady_clock::now();
   std::uint64_t Budget = evaluationBudget();
   const std::uint64_t Start = Budget;
-  for (const auto &Run : Runs) {
+  for (std::size_t R = 0; R < Runs.size(); ++R) {
+    const auto &Run = Runs[R];
+    // Blocks spread over the grid average work that varies along it (a causal mask's rows); where every
+    // interior block evaluated so far moved the same sectors, the grid's blocks are alike: not needed.
+    if (R == FirstStratum && blocksAlike(Blocks, Launch.Grid)) break;
     const std::size_t First = Blocks.size();
     for (std::int64_t B : Run) {
       Blocks.push_back({B, &Run == &Runs.front() ? 1.0 / double(Run.size()) : 1.0, {},
