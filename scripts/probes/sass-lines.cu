@@ -1059,6 +1059,51 @@ int main(int argc, char** argv) {
   chip.deviceIndex = static_cast<size_t>(g_device);
   CUPTI_CALL(cuptiDeviceGetChipName(&chip));
   const std::string chip_name = chip.pChipName ? chip.pChipName : "";
+  // What later phases learn, and the JSON record of it: written after the per-kernel phases and again at
+  // the end, so that a crash in a later phase (the range profiler, the activity API) keeps what came before.
+  std::ostringstream json_pitfalls, json_range;
+  range_session rs;
+  std::string coexist_enabled = "not tried", coexist_disabled = "not tried", range_after = "not tried";
+  std::string with_activity = "not tried";
+  const auto write_json = [&]() {
+    std::ofstream json(g_out + "/sass-lines.json");
+    json << "{\n  \"schema\": \"rooflint-probe-sass-lines\",\n  \"cupti_api_version\": " << cupti_version
+         << ", \"header_api_version\": " << CUPTI_API_VERSION << ", \"driver\": " << driver << ", \"runtime\": " << runtime
+         << ",\n  \"device\": " << q(prop.name) << ", \"chip\": " << q(chip_name) << ",\n  \"markers\": {";
+    bool first = true;
+    for (const auto& [m, l] : g_marker_lines) {
+      json << (first ? "" : ", ") << q(m) << ": " << l;
+      first = false;
+    }
+    json << "},\n  \"metrics_configured\": [";
+    first = true;
+    for (const auto& m : g_chosen) {
+      json << (first ? "" : ", ") << "{\"name\": " << q(m.name) << ", \"id\": " << m.id << "}";
+      first = false;
+    }
+    json << "],\n  \"cubins\": [";
+    first = true;
+    for (const auto& c : g_cubins) {
+      json << (first ? "" : ", ") << "{\"origin\": " << q(c.origin) << ", \"bytes\": " << c.bytes.size() << ", \"crc\": " << c.crc
+           << "}";
+      first = false;
+    }
+    json << "],\n  \"kernels\": [\n" << g_json_kernels.str() << "\n  ],\n  \"pitfalls\": {" << json_pitfalls.str()
+         << "},\n  \"range_profiler_totals\": {\"metrics\": [";
+    for (size_t i = 0; i < rs.metrics.size(); ++i) json << (i ? ", " : "") << q(rs.metrics[i]);
+    json << "],\n    " << json_range.str() << "},\n  \"coexistence\": {\"sass_with_range_profiler_enabled\": " << q(coexist_enabled)
+         << ", \"sass_after_range_profiler_disabled\": " << q(coexist_disabled)
+         << ", \"range_profiler_after_sass\": " << q(range_after) << ", \"sass_with_activity_api\": " << q(with_activity)
+         << "},\n  \"calls\": [";
+    first = true;
+    for (const auto& c : g_calls) {
+      json << (first ? "\n" : ",\n") << "    {\"call\": " << q(c.call) << ", \"result\": " << q(c.result) << ", \"ms\": " << num(c.ms)
+           << "}";
+      first = false;
+    }
+    json << "],\n  \"pass\": " << g_pass << ", \"fail\": " << g_fail << ", \"not_available\": " << g_not_available << "\n}\n";
+    say("  wrote %s/sass-lines.json", g_out.c_str());
+  };
   say("  chip %s", chip_name.c_str());
 
   CUpti_SassMetrics_GetNumOfMetrics_Params nm{CUpti_SassMetrics_GetNumOfMetrics_Params_STRUCT_SIZE};
@@ -1143,7 +1188,6 @@ int main(int argc, char** argv) {
   for (const auto& m : g_chosen) g_name_of[m.id] = m.name;
   say("  configured %zu metrics at GPU granularity", g_chosen.size());
 
-  std::ostringstream json_pitfalls;
   for (auto& k : kernels) {
     const std::string title = std::string("kernel ") + k.name + " (its own window, lazy patching)";
     phase(title.c_str());
@@ -1213,16 +1257,15 @@ int main(int argc, char** argv) {
     say("  %-18s %.4f ms (before any window: %.4f ms)", k.name, again, k.plain_ms);
   }
   unset_sass_config();
+  write_json();
 
   // --- The range profiler beside the SASS metrics ---------------------------------------------------
   phase("range profiler: per-kernel totals of the same quantities (kernel replay)");
-  range_session rs;
   rs.metrics = {"smsp__sass_inst_executed_op_global_ld.sum", "smsp__sass_inst_executed_op_global_st.sum",
                 "smsp__sass_sectors_mem_global.sum", "smsp__sass_data_bytes_mem_global_op_ld.sum",
                 "smsp__sass_data_bytes_mem_global_op_st.sum", "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
                 "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",
                 "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"};
-  std::ostringstream json_range;
   bool range_ok = range_enable(rs, chip_name.c_str());
   if (!range_ok) not_available("the range profiler with these metrics: " + g_calls.back().result);
   for (auto& k : kernels) {
@@ -1245,7 +1288,6 @@ int main(int argc, char** argv) {
   }
 
   phase("coexistence: SASS metrics while the range profiler is enabled (not started)");
-  std::string coexist_enabled = "not tried", coexist_disabled = "not tried", range_after = "not tried";
   if (range_ok) {
     if (set_sass_config(g_chosen)) {
       std::vector<pc_record> recs;
@@ -1287,7 +1329,6 @@ int main(int argc, char** argv) {
 
   // --- The activity API (last: it is the step most likely to leave CUPTI in a bad state) ------------
   phase("coexistence: SASS metrics with the activity API enabled (expected to be refused)");
-  std::string with_activity = "not tried";
   if (CUPTI_CALL(cuptiActivityRegisterCallbacks(activity_buffer_requested, activity_buffer_completed)) &&
       CUPTI_CALL(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL))) {
     if (set_sass_config(g_chosen)) {
@@ -1307,44 +1348,8 @@ int main(int argc, char** argv) {
   phase("summary");
   say("  per-line checks: %d PASS, %d FAIL; %d NOT AVAILABLE lines; run %.1f s", g_pass, g_fail, g_not_available,
       ms_since(run_start) / 1000.0);
+  write_json();
 
-  std::ofstream json(g_out + "/sass-lines.json");
-  json << "{\n  \"schema\": \"rooflint-probe-sass-lines\",\n  \"cupti_api_version\": " << cupti_version
-       << ", \"header_api_version\": " << CUPTI_API_VERSION << ", \"driver\": " << driver << ", \"runtime\": " << runtime
-       << ",\n  \"device\": " << q(prop.name) << ", \"chip\": " << q(chip_name) << ",\n  \"markers\": {";
-  bool first = true;
-  for (const auto& [m, l] : g_marker_lines) {
-    json << (first ? "" : ", ") << q(m) << ": " << l;
-    first = false;
-  }
-  json << "},\n  \"metrics_configured\": [";
-  first = true;
-  for (const auto& m : g_chosen) {
-    json << (first ? "" : ", ") << "{\"name\": " << q(m.name) << ", \"id\": " << m.id << "}";
-    first = false;
-  }
-  json << "],\n  \"cubins\": [";
-  first = true;
-  for (const auto& c : g_cubins) {
-    json << (first ? "" : ", ") << "{\"origin\": " << q(c.origin) << ", \"bytes\": " << c.bytes.size() << ", \"crc\": " << c.crc
-         << "}";
-    first = false;
-  }
-  json << "],\n  \"kernels\": [\n" << g_json_kernels.str() << "\n  ],\n  \"pitfalls\": {" << json_pitfalls.str()
-       << "},\n  \"range_profiler_totals\": {\"metrics\": [";
-  for (size_t i = 0; i < rs.metrics.size(); ++i) json << (i ? ", " : "") << q(rs.metrics[i]);
-  json << "],\n    " << json_range.str() << "},\n  \"coexistence\": {\"sass_with_range_profiler_enabled\": " << q(coexist_enabled)
-       << ", \"sass_after_range_profiler_disabled\": " << q(coexist_disabled)
-       << ", \"range_profiler_after_sass\": " << q(range_after) << ", \"sass_with_activity_api\": " << q(with_activity)
-       << "},\n  \"calls\": [";
-  first = true;
-  for (const auto& c : g_calls) {
-    json << (first ? "\n" : ",\n") << "    {\"call\": " << q(c.call) << ", \"result\": " << q(c.result) << ", \"ms\": " << num(c.ms)
-         << "}";
-    first = false;
-  }
-  json << "],\n  \"pass\": " << g_pass << ", \"fail\": " << g_fail << ", \"not_available\": " << g_not_available << "\n}\n";
-  say("  wrote %s/sass-lines.json", g_out.c_str());
   if (subscribed) CUPTI_CALL(cuptiUnsubscribe(subscriber));
   return g_fail == 0 ? 0 : 1;
 }
