@@ -459,10 +459,8 @@ static KernelRecord *recordFor(AnalysisResults &Results, const std::string &Mang
 static void traffic(const KernelTraffic &T, const FunctionDecl &F, Reporter &Report, AnalysisResults &Results,
                     const model::gpu &Gpu) {
   KernelRecord *Record = recordFor(Results, T.MangledName);
+  if (Record) predictTraffic(T, F, *Record, Gpu);  // before the report, whose notes give its figures
   reportTraffic(T, F, Report, Record, Gpu);
-  if (!Record) return;
-  predictTraffic(T, F, *Record, Gpu);
-  Record->PredictionGpu = std::string(Gpu.peaks.device);
 }
 
 void analyzeTranslationUnit(ASTContext &Ctx, const AnalyzerOptions &Options, AnalysisResults &Results,

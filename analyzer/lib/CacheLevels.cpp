@@ -11,6 +11,7 @@ std::optional<CacheLevels> CacheLevels::of(const model::gpu_geometry &G) {
   L.MaxThreadsPerSm = G.max_threads_per_sm;
   L.MaxBlocksPerSm = G.max_blocks_per_sm;
   L.ReservedSharedPerBlock = G.reserved_shared_bytes_per_block;
+  L.SectorBytes = G.sector_bytes;
   L.SharedConfigsKiB.assign(G.shared.kib.begin(), G.shared.kib.begin() + G.shared.count);
   return L;
 }

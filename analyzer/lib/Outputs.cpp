@@ -84,23 +84,52 @@ manifest::formulas formulasOf(const dsl::spec &S) {
           dsl::ratio_to_string(S.flops, Bytes)};
 }
 
-/// The analyzer's prediction as the manifest types it: a ratio above 0 is a value, 0 not predicted.
+/// The analyzer's prediction as the manifest types it: each ratio with its kind (a value, a range or not
+/// predicted), the accesses it rests on, the launch it evaluated and the GPU whose caches it assumed.
 manifest::predicted_traffic predictionOf(const KernelRecord &K) {
+  using Kind = KernelRecord::PredictedTraffic::Kind;
   manifest::predicted_traffic P;
-  P.source = "device-side IR, scalar evolution";
+  P.source = "device-side IR evaluated for sampled warps";
   P.gpu = K.PredictionGpu;
+  P.note = K.PredictionNote;
+  if (K.PredictionBlock[0] > 0)
+    P.launch = manifest::launch_assumption{K.PredictionBlock, K.PredictionGrid, K.PredictionLaunchStated,
+                                           K.PredictionLaunchText};
   for (const KernelRecord::PredictedTraffic &T : K.Predicted) {
     manifest::level_prediction L;
     L.tensor = T.Tensor;
     L.param = T.Param;
-    files::parse_name(T.Level, L.level);
+    L.level = T.Level;
     L.basis = T.Basis;
     L.sized = T.Sized;
-    if (T.Ratio > 0) {
-      L.kind = manifest::prediction_kind::value;
-      L.ratio = L.low = L.high = T.Ratio;
+    L.kind = T.K == Kind::Value ? manifest::prediction_kind::value
+             : T.K == Kind::Range ? manifest::prediction_kind::range
+                                  : manifest::prediction_kind::not_predicted;
+    if (T.K == Kind::Value) L.ratio = L.low = L.high = T.Ratio;
+    if (T.K == Kind::Range) {
+      L.ratio = T.Ratio;
+      L.low = T.Low;
+      L.high = T.High;
     }
     P.levels.push_back(std::move(L));
+  }
+  for (const KernelRecord::PredictedAccess &A : K.PredictedAccesses) {
+    manifest::access Out;
+    Out.file = A.File;
+    Out.line = static_cast<int>(A.Line);
+    Out.column = static_cast<int>(A.Column);
+    Out.tensor = A.Tensor;
+    Out.param = A.Param;
+    Out.store = A.Store;
+    Out.atomic = A.Atomic;
+    if (A.Requests > 0) {
+      Out.requests = A.Requests;
+      Out.sectors_per_request = A.SectorsPerRequest;
+      Out.ideal_sectors_per_request = A.IdealSectorsPerRequest;
+      if (A.IdealSectorsPerRequest > 0) Out.amplification = A.SectorsPerRequest / A.IdealSectorsPerRequest;
+    }
+    Out.note = A.Note;
+    P.accesses.push_back(std::move(Out));
   }
   return P;
 }

@@ -205,7 +205,7 @@ void readTensor(Reader &R, Node N, dsl::tensor_info &Info) {
   Info.name = R.name(R.field(N, sp::TensorName));
   Info.dtype = R.enumerator<model::dtype>(R.field(N, sp::TensorDtype), model::dtype_count, "a tensor's dtype");
   Info.access = static_cast<dsl::role>(R.integer(R.field(N, sp::TensorAccess)));
-  Info.arg = static_cast<std::int8_t>(R.integer(R.field(N, sp::TensorArg)));
+  Info.arg = static_cast<std::int32_t>(R.integer(R.field(N, sp::TensorArg)));
   Info.rank = static_cast<std::uint8_t>(std::min<int64_t>(R.integer(R.field(N, sp::TensorRank)), dsl::max_rank));
   const Node Shape = R.field(N, sp::TensorShape);
   for (unsigned D = 0; D < Info.rank; ++D) Info.shape[D] = static_cast<std::int8_t>(R.integer(R.element(Shape, D)));
@@ -221,11 +221,26 @@ void readLaunch(Reader &R, Node Launch, dsl::launch_binding &B) {
     dsl::launch_size &Size = B.sizes[I];
     Size.dim = R.name(R.field(L, sp::LaunchDim));
     Size.source = static_cast<dsl::size_source>(R.integer(R.field(L, sp::LaunchSource)));
-    Size.index = static_cast<std::int8_t>(R.integer(R.field(L, sp::LaunchIndex)));
+    Size.index = static_cast<std::int32_t>(R.integer(R.field(L, sp::LaunchIndex)));
     Size.multiplier = R.integer(R.field(L, sp::LaunchMultiplier));
     Size.divisor = R.integer(R.field(L, sp::LaunchDivisor));
     Size.site = static_cast<std::int8_t>(R.integer(R.field(L, sp::LaunchSite)));
   });
+}
+
+/// The grid and block the kernel is written for (dsl/launch.h).
+void readShape(Reader &R, Node Shape, dsl::launch_shape &S) {
+  const auto extents = [&](Node List, std::array<dsl::launch_extent, 3> &Out) {
+    for (unsigned I = 0; I < 3; ++I) {
+      const Node E = R.element(List, I);
+      Out[I].numerator = R.poly(R.field(E, sp::ExtentNumerator));
+      Out[I].divisor = R.integer(R.field(E, sp::ExtentDivisor));
+    }
+  };
+  extents(R.field(Shape, sp::ShapeGrid), S.grid);
+  extents(R.field(Shape, sp::ShapeBlock), S.block);
+  S.grid_stated = R.flag(R.field(Shape, sp::ShapeGridStated));
+  S.block_stated = R.flag(R.field(Shape, sp::ShapeBlockStated));
 }
 
 /// min, max and ceil_div terms (dsl/poly.h): dimensions derived from their operands.
@@ -313,6 +328,7 @@ llvm::Expected<ReadSpec> readSpec(const APValue &Value, QualType T, const ASTCon
   S.written_bytes = R.poly(R.field(Root, sp::WrittenBytes));
 
   readLaunch(R, R.field(Root, sp::Launch), S.launch);
+  readShape(R, R.field(Root, sp::Shape), S.shape);
   readSizeTerms(R, R.field(Root, sp::SizeTerms), S.size_terms);
   readRegion(R, R.field(Root, sp::Region), T, Out);
   readKernelMember(Value, T, Out);

@@ -880,6 +880,7 @@ void KernelAnalysis::findReReads(KernelTraffic &K, const std::vector<Group> &Gro
 KernelTraffic KernelAnalysis::run() {
   KernelTraffic K;
   K.MangledName = F.getName().str();
+  K.Function = &F;
   if (const DISubprogram *SP = F.getSubprogram()) {
     K.Line = SP->getLine();
     SmallString<256> Path(SP->getFilename());
@@ -1050,6 +1051,14 @@ DeviceTraffic analyzeDeviceModule(Module &M) {
         if (const auto *Fn = dyn_cast<Function>(V->getValue())) Annotated.insert(Fn);
     }
 
+  // Every device function inlined into its kernels (a __noinline__ helper too): the evaluation follows
+  // the kernel's code as one function.
+  for (Function &F : M)
+    if (!F.isDeclaration() && !isKernel(F, Annotated)) {
+      F.removeFnAttr(Attribute::NoInline);
+      F.removeFnAttr(Attribute::OptimizeNone);
+      F.addFnAttr(Attribute::AlwaysInline);
+    }
   // Inlining and scalar cleanup so that device functions and template instantiations are seen as the
   // kernel uses them; no unrolling or vectorisation, so that one source access stays one IR access
   // and loops stay recurrences scalar evolution describes.

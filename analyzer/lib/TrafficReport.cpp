@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <optional>
 #include <span>
 #include <set>
 #include <tuple>
@@ -13,6 +14,7 @@
 #include "clang/AST/Attr.h"
 #include "clang/Basic/SourceManager.h"
 #include "rooflint/analyzer/Traffic.h"
+#include "rooflint/analyzer/TrafficModel.h"
 #include "rooflint/model/describe.h"
 
 using namespace clang;
@@ -59,67 +61,72 @@ int threadsPerBlock(const FunctionDecl &Kernel, bool &Assumed) {
   return AssumedThreadsPerBlock;
 }
 
-/// The rooflint-reread diagnostic of @p R: the layer condition at the spec's sizes when it gives the
-/// tensor's rows, else the re-read alone.
+/// The prediction of @p Param's tensor at @p Level in @p Record, or null.
+const KernelRecord::PredictedTraffic *predictionOf(const KernelRecord *Record, int Param, model::memory_level Level) {
+  if (!Record) return nullptr;
+  for (const KernelRecord::PredictedTraffic &P : Record->Predicted)
+    if (P.Param == Param && P.Level == Level) return &P;
+  return nullptr;
+}
+
+/// "8x", "1x to 3x (point 2.6x)" or "not predicted".
+std::string figureText(const KernelRecord::PredictedTraffic *P) {
+  using Kind = KernelRecord::PredictedTraffic::Kind;
+  if (!P || P->K == Kind::NotPredicted) return "not predicted";
+  const auto x = [](double V) { return model::format_significant(V) + "x"; };
+  if (P->K == Kind::Value) return x(P->Ratio);
+  return x(P->Low) + " to " + x(P->High) + " (point " + x(P->Ratio) + ")";
+}
+
+/// The note that says what a tensor's accesses cost at each level at the spec's sizes (the manifest's
+/// figures, so a warning never contradicts them).
+void noteLevels(Reporter &Report, SourceLocation At, const KernelRecord *Record, int Param, const std::string &Tensor) {
+  if (!Record || !Record->TrafficAnalysed || Param < 0 || Tensor.empty()) return;
+  const auto *L1 = predictionOf(Record, Param, model::memory_level::l1), *L2 = predictionOf(Record, Param, model::memory_level::l2),
+             *Dram = predictionOf(Record, Param, model::memory_level::dram);
+  if (!L1 && !L2 && !Dram) return;
+  Report.note(At, "at " + sizesText(*Record) + " '" + Tensor + "' moves " + figureText(L1) + " its compulsory bytes at L1, " +
+                      figureText(L2) + " at L2 and " + figureText(Dram) + " at DRAM");
+}
+
+/// The rooflint-reread diagnostic of @p R: the verdict at the spec's sizes in the warning (from the
+/// evaluated prediction: whether the passes reach L2), the figures in notes.
 void reportReRead(const ReRead &R, const KernelTraffic &T, const FunctionDecl &Kernel, Reporter &Report,
                   const KernelRecord *Record, SourceLocation Loc, const model::gpu &Gpu) {
   const std::string Times = std::to_string(R.Passes);
-  std::string Head = "'" + R.Tensor + "' is read " + Times + " times by kernel '" + Kernel.getNameAsString() + "' (" +
-                     Times + " loops over the same addresses)";
-  const dsl::tensor_info *Tensor = nullptr;
-  if (Record)
-    for (const dsl::tensor_info &TI : Record->Spec.tensor_list())
-      if (TI.arg == R.Param && TI.rank > 0) Tensor = &TI;
-  if (!Tensor || !Record->Sized) {
-    Report.report(DiagKind::ReRead, Loc, Head + "; whether the passes reach DRAM depends on the row's size, which no "
-                                                "spec with sizes gives: up to " + Times + "x its compulsory reads");
+  const std::string Head = "'" + R.Tensor + "' is read " + Times + " times by kernel '" + Kernel.getNameAsString() + "' (" +
+                           Times + " loops over the same addresses)";
+  const auto *L2 = predictionOf(Record, R.Param, model::memory_level::l2);
+  using Kind = KernelRecord::PredictedTraffic::Kind;
+  if (!Record || !Record->Sized || !L2 || L2->K == Kind::NotPredicted) {
+    Report.report(DiagKind::ReRead, Loc, Head + "; whether the passes reach L2 and DRAM depends on the sizes, which no "
+                                                "evaluated spec gives: up to " + Times + "x its compulsory reads");
+    if (L2) Report.note(Loc, "no prediction: " + L2->Basis);
     return;
   }
-  const std::optional<CacheLevels> Known = CacheLevels::of(Gpu.geometry);
-  if (!Known) {
-    Report.report(DiagKind::ReRead, Loc, Head + "; whether the passes reach DRAM depends on the caches of '" +
-                                             std::string(Gpu.peaks.device) + "', whose sizes rooflint does not know: up to " +
-                                             Times + "x its compulsory reads");
-    return;
-  }
-  const CacheLevels &Levels = *Known;
-  const int Dim = Tensor->shape[Tensor->rank - 1];
-  const std::string DimName(Record->Spec.dims[Dim].name.view());
-  const std::int64_t Size = static_cast<std::int64_t>(Record->Sizes[Dim]);
-  const std::int64_t E = static_cast<std::int64_t>(model::size_bytes(Tensor->dtype));
-  bool Assumed = true;
-  const int Threads = threadsPerBlock(Kernel, Assumed);
-  const LayerCondition C = layerCondition(R.Passes, Size * E, Threads, T.SharedBytes, Levels);
-  std::string Message = Head + "; at " + DimName + " = " + std::to_string(Size) + " a row is " + bytesText(C.RowBytes) +
-                        " and " + std::to_string(C.BlocksPerSm) + " blocks per SM (" + std::to_string(Threads) +
-                        " threads a block" + (Assumed ? ", assumed" : "") + ") keep " + bytesText(C.SmWorkingSet) +
-                        " between passes, ";
-  const std::string L1 = "L1 (" + bytesText(C.L1Available) + " per SM beside a " + bytesText(C.SharedConfig) +
-                         " shared-memory configuration)";
-  const std::string L2 = "L2 (" + bytesText(Levels.L2Bytes) + " for " + std::to_string(Levels.Sms) + " SMs: " +
-                         bytesText(C.SmWorkingSet * Levels.Sms) + " of rows)";
-  const std::string Between = "between 1x and " + Times + "x";
-  if (C.InL1 == Kept::All) {
-    Message += "within " + L1 + ": the passes cost 1x at L2 and DRAM";
+  const std::string At = "at " + sizesText(*Record);
+  if (L2->K == Kind::Value && L2->Ratio <= 1.05) {
+    Report.remark(DiagKind::ReRead, Loc, Head + "; " + At + " L1 serves the passes");
   } else {
-    Message += C.InL1 == Kept::Part ? "of which " + L1 + " keeps part: " + Between + " at L2"
-                                    : "over " + L1 + ": " + Times + "x at L2";
-    Message += C.InL2 == Kept::All    ? "; within " + L2 + ": 1x at DRAM"
-               : C.InL2 == Kept::Part ? "; of which " + L2 + " keeps part: " + Between + " at DRAM"
-                                      : "; over " + L2 + ": the passes reach DRAM: " + Times + "x its compulsory reads";
+    Report.report(DiagKind::ReRead, Loc, Head + "; " + At + " the passes reach L2: " + figureText(L2) +
+                                             " its compulsory bytes there");
   }
-  // The first sizes whose rows a level no longer keeps whole (CacheLevels' kept fractions).
-  const auto firstOver = [&](double Capacity, std::int64_t Copies) {
-    return std::to_string(std::int64_t(Capacity / double(std::int64_t(C.BlocksPerSm) * Copies * E)) + 1);
-  };
-  const std::string FromL1 = firstOver(Levels.L1KeptFraction * double(C.L1Available), 1);
-  const std::string FromL2 = firstOver(Levels.L2KeptFraction * double(Levels.L2Bytes), Levels.Sms);
-  if (C.InL1 == Kept::All)
-    Message += "; from " + DimName + " = " + FromL1 + " the passes reach L2, from " + DimName + " = " + FromL2 + " DRAM";
-  else if (C.InL2 == Kept::All)
-    Message += "; from " + DimName + " = " + FromL2 + " they reach DRAM";
-  if (C.InL1 == Kept::All) Report.remark(DiagKind::ReRead, Loc, Message);
-  else Report.report(DiagKind::ReRead, Loc, Message);
+  // The working set between passes, for the reader to check the layer condition.
+  const dsl::tensor_info *Tensor = nullptr;
+  for (const dsl::tensor_info &TI : Record->Spec.tensor_list())
+    if (TI.arg == R.Param && TI.rank > 0) Tensor = &TI;
+  const std::optional<CacheLevels> Levels = CacheLevels::of(Gpu.geometry);
+  if (Tensor && Levels) {
+    const std::int64_t RowBytes = static_cast<std::int64_t>(Record->Sizes[Tensor->shape[Tensor->rank - 1]]) *
+                                  static_cast<std::int64_t>(model::size_bytes(Tensor->dtype));
+    const std::int64_t Threads = Record->PredictionBlock[0] * Record->PredictionBlock[1] * Record->PredictionBlock[2];
+    const LayerCondition C = layerCondition(R.Passes, RowBytes, int(Threads > 0 ? Threads : AssumedThreadsPerBlock), T.SharedBytes,
+                                            *Levels);
+    Report.note(Loc, "a row is " + bytesText(C.RowBytes) + "; " + std::to_string(C.BlocksPerSm) +
+                         " blocks per SM keep " + bytesText(C.SmWorkingSet) + " between passes, beside " +
+                         bytesText(C.L1Available) + " of L1 per SM");
+  }
+  Report.note(Loc, "the passes cost " + figureText(predictionOf(Record, R.Param, model::memory_level::dram)) + " its compulsory bytes at DRAM");
 }
 
 }  // namespace
@@ -180,6 +187,7 @@ void reportTraffic(const KernelTraffic &T, const FunctionDecl &Kernel, Reporter 
                           (Others.size() > 1 ? "s " : " ") + Lines +
                           " (the same block, addresses within 128 bytes): the sectors counted are theirs together");
     }
+    noteLevels(Report, At, Record, A.Param, A.Tensor);
     if (!Instantiation.empty()) Report.note(Kernel.getLocation(), "in instantiation '" + Instantiation + "'");
   }
   for (const ReRead &R : T.ReReads) {
@@ -191,148 +199,60 @@ void reportTraffic(const KernelTraffic &T, const FunctionDecl &Kernel, Reporter 
 void predictTraffic(const KernelTraffic &T, const FunctionDecl &Kernel, KernelRecord &Record, const model::gpu &Gpu) {
   Record.TrafficAnalysed = true;
   Record.Predicted.clear();
-  const std::optional<CacheLevels> Known = CacheLevels::of(Gpu.geometry);
-  if (!Known) {
-    const std::string Unknown = "the cache sizes of '" + std::string(Gpu.peaks.device) +
-                                "' are not known (neither the datasheet table nor the ceilings file gives them)";
+  Record.PredictedAccesses.clear();
+  Record.PredictionGpu = std::string(Gpu.peaks.device);
+  bool Assumed = true;
+  const int Threads = threadsPerBlock(Kernel, Assumed);
+  const LaunchChoice Launch = chooseLaunch(Record, Threads, !Assumed);
+  // The caches of the GPU the prediction is about: no other GPU's figures stand in for unknown ones.
+  const std::optional<CacheLevels> Levels = CacheLevels::of(Gpu.geometry);
+  KernelEvaluation E;
+  if (!Levels)
+    E.Failure = "the cache sizes of '" + std::string(Gpu.peaks.device) +
+                "' are not known (neither the datasheet table nor the ceilings file gives them)";
+  else if (!T.Function) E.Failure = "the kernel's device code was not generated";
+  else E = evaluateTraffic(*T.Function, Record, Launch, T.SharedBytes, *Levels);
+  if (Launch.Missing.empty()) {
+    Record.PredictionGrid = {Launch.Grid.X, Launch.Grid.Y, Launch.Grid.Z};
+    Record.PredictionBlock = {Launch.Block.X, Launch.Block.Y, Launch.Block.Z};
+    Record.PredictionLaunchStated = Launch.Stated;
+    Record.PredictionLaunchText = Launch.Text;
+  }
+  const auto tensorName = [&](int Param) {
     for (const dsl::tensor_info &TI : Record.Spec.tensor_list())
-      if (TI.arg >= 0)
-        for (const char *Level : {"dram", "l2", "l1"}) Record.Predicted.push_back({std::string(TI.name.view()), TI.arg, Level, 0, Unknown, false});
-    return;
-  }
-  const CacheLevels &Levels = *Known;
-  // The kernel's footprint at the spec's sizes: every tensor's compulsory bytes. Within L2, each sector
-  // comes from DRAM once, whatever the access pattern (no eviction before the kernel ends).
-  double Footprint = 0;
-  bool FootprintKnown = Record.Sized;
-  for (const dsl::tensor_info &TI : Record.Spec.tensor_list()) {
-    if (TI.access == dsl::role::not_counted) continue;
-    const double E = TI.elements.evaluate(std::span<const double>(Record.Sizes.values.data(), Record.Sizes.values.size()));
-    if (!(E > 0)) FootprintKnown = false;
-    Footprint += E * double(model::size_bytes(TI.dtype));
-  }
-  const bool FitsL2 = FootprintKnown && Footprint <= double(Levels.L2Bytes);
-  const std::string FootprintText = "the kernel's tensors (" + bytesText(std::int64_t(Footprint)) + ")";
-  // The tensors re-read across the grid (a load whose address misses a grid index the stores use) and
-  // their bytes together: what L2 must hold for the re-reads not to reach DRAM.
-  const auto missingOf = [&](int Arg) {
-    unsigned M = 0;
-    for (const TrafficAccess &A : T.Accesses)
-      if (A.Param == Arg && !A.Store && A.Pattern != LanePattern::Unknown) M |= T.StoreIndices & ~A.Indices;
-    return M;
+      if (TI.arg == Param) return std::string(TI.name.view());
+    return std::string();
   };
-  double Reused = 0;
-  for (const dsl::tensor_info &TI : Record.Spec.tensor_list())
-    if (TI.arg >= 0 && missingOf(TI.arg))
-      Reused += TI.elements.evaluate(std::span<const double>(Record.Sizes.values.data(), Record.Sizes.values.size())) *
-                double(model::size_bytes(TI.dtype));
-  const bool ReusedFitsL2 = FootprintKnown && Reused <= double(Levels.L2Bytes);
-  const std::string ReusedText = "the tensors re-read across the grid (" + bytesText(std::int64_t(Reused)) + ")";
-  for (const dsl::tensor_info &TI : Record.Spec.tensor_list()) {
-    if (TI.arg < 0) continue;
-    const std::string Name(TI.name.view());
-    double L1 = 1, L2 = 1;
-    bool Known = true, Coalesced = true;
-    unsigned Missing = 0;  // grid indices along which a load of the tensor is re-read
-    const std::string AllCoalesced = "every access coalesced";
-    std::string Basis = AllCoalesced, L1Basis = Basis, UnknownBasis;
-    unsigned Seen = 0;
-    for (const TrafficAccess &A : T.Accesses) {
-      if (A.Param != TI.arg) continue;
-      ++Seen;
-      if (A.Pattern == LanePattern::Unknown || A.Overflows) {
-        Known = false;
-        UnknownBasis = "line " + std::to_string(A.Line) + ": the address depends on loaded data";
-        continue;
-      }
-      if (!A.Store) Missing |= T.StoreIndices & ~A.Indices;
-      const std::string Why = std::string(A.Store ? "store" : "load") + " line " + std::to_string(A.Line) + ": " +
-                              model::format_significant(A.Amplification) + "x per warp request";
-      if (A.Amplification > L1) {
-        L1 = A.Amplification;
-        L1Basis = Why;
-      }
-      if (A.ReusedInL1 || A.Amplification <= 1) continue;
-      if (A.WalksOwnSectors) {
-        // L1 serves the rest of each fetched sector to the lane's next iterations: 1x at L2 and DRAM.
-        if (Basis == AllCoalesced)  // only while no other access has named the basis
-          Basis = Why + "; each lane's next iterations read the rest of its sectors (" +
-                  std::to_string(std::abs(A.LoopStepBytes)) + " bytes an iteration), which L1 serves";
-        continue;
-      }
-      Coalesced = false;
-      if (A.Amplification > L2) {
-        L2 = A.Amplification;
-        Basis = Why;
+  if (!E.Failure.empty()) {
+    Record.PredictionNote = E.Failure;
+    for (const dsl::tensor_info &TI : Record.Spec.tensor_list()) {
+      if (TI.arg < 0 || TI.access == dsl::role::not_counted) continue;
+      for (const model::memory_level Level : model::memory_levels) {
+        KernelRecord::PredictedTraffic P{std::string(TI.name.view()), TI.arg, Level, 0, E.Failure, true};
+        P.K = KernelRecord::PredictedTraffic::Kind::NotPredicted;
+        Record.Predicted.push_back(std::move(P));
       }
     }
-    // Sized: the ratio holds at the spec's declared sizes only (a footprint against L2, a layer condition).
-    const auto add = [&](const char *Level, double Ratio, const std::string &Why, bool Sized = false) {
-      Record.Predicted.push_back({Name, TI.arg, Level, Ratio, Why, Sized});
-    };
-    const std::string InL2 = FootprintText + " fit in L2 (" + bytesText(Levels.L2Bytes) + "): each sector comes from DRAM once";
-    if (Seen == 0) {
-      // No load or store of it in the IR (a wmma or TMA intrinsic, an access through a pointer loaded
-      // from memory): nothing to predict from, not "coalesced".
-      const std::string None = "no global load or store of it found in the device IR (intrinsics such as wmma loads "
-                               "are not followed)";
-      for (const char *Level : {"dram", "l2", "l1"}) add(Level, 0, None);
-      continue;
+  } else {
+    Record.PredictionNote = E.Sampled;
+    Record.Predicted = E.Levels;
+  }
+  for (const AccessTraffic &A : E.Accesses) {
+    KernelRecord::PredictedAccess P;
+    P.File = A.Site.File;
+    P.Line = A.Site.Line;
+    P.Column = A.Site.Column;
+    P.Param = A.Param;
+    P.Tensor = tensorName(A.Param);
+    P.Store = A.Site.K == AccessSite::Store;
+    P.Atomic = A.Site.K == AccessSite::Atomic;
+    if (A.Unknown) P.Note = "the address depends on what the build cannot know";
+    else if (A.Requests > 0) {
+      P.Requests = A.Requests;
+      P.SectorsPerRequest = A.Sectors / A.Requests;
+      P.IdealSectorsPerRequest = A.IdealSectors / A.Requests;
     }
-    // A written tensor within L2: its dirty lines may stay there past the kernel's end (L2 writes back
-    // when it evicts), so the DRAM writes during the kernel are not predicted.
-    const bool Written = TI.access == dsl::role::write || TI.access == dsl::role::read_write;
-    const std::string StaysInL2 = FootprintText + " fit in L2 (" + bytesText(Levels.L2Bytes) +
-                                  "): its writes may stay in L2 past the kernel's end, not predicted";
-    if (!Known) {
-      add("dram", FitsL2 && !Written ? 1 : 0, FitsL2 ? (Written ? StaysInL2 : InL2) : UnknownBasis, true);
-      add("l2", 0, UnknownBasis);
-      add("l1", 0, UnknownBasis);
-      continue;
-    }
-    if (Missing) {
-      // Every thread (block) along the missing indices reads the same elements again: how many of those
-      // re-reads L1 and L2 serve depends on the grid and on which blocks share an SM or run together.
-      const std::string Reread = "re-read along " + gridIndexNames(Missing) + " (its address does not depend on " +
-                                 (std::popcount(Missing) > 1 ? "them" : "it") + "; the stores do): ";
-      add("dram", ReusedFitsL2 ? 1 : 0,
-          ReusedFitsL2 ? Reread + ReusedText + " fit in L2 (" + bytesText(Levels.L2Bytes) + "): read from DRAM once"
-                       : Reread + ReusedText + " are over L2 (" + bytesText(Levels.L2Bytes) +
-                             "): how many re-reads reach DRAM depends on the order the blocks run, not predicted",
-          true);
-      add("l2", 0, Reread + "the re-reads L1 serves depend on which threads share an SM, not predicted");
-      add("l1", 0, Reread + "the requests count the grid's size, which the build does not know, not predicted");
-      continue;
-    }
-    double Dram = FitsL2 ? (Written ? 0 : 1) : Coalesced ? 1 : 0;  // 0: not predicted
-    std::string DramBasis = FitsL2 ? (Written ? StaysInL2 : InL2) : Coalesced ? Basis
-                                   : Basis + "; whether other warps use the rest of its sectors before L2 evicts them "
-                                             "is not predicted";
-    bool LayerSized = false;
-    for (const ReRead &R : T.ReReads) {
-      if (R.Param != TI.arg || TI.rank == 0 || !Record.Sized) continue;
-      LayerSized = true;
-      const int Dim = TI.shape[TI.rank - 1];
-      bool Assumed = true;
-      const LayerCondition C = layerCondition(R.Passes, std::int64_t(Record.Sizes[Dim]) * std::int64_t(model::size_bytes(TI.dtype)),
-                                              threadsPerBlock(Kernel, Assumed), T.SharedBytes, Levels);
-      L1 *= R.Passes;
-      L2 *= C.L2Ratio;
-      if (Dram > 0 && !FitsL2) Dram *= C.DramRatio;
-      const std::string Passes = "; read in " + std::to_string(R.Passes) + " passes (" +
-                                 (C.InL1 == Kept::All    ? "within L1"
-                                  : C.InL1 == Kept::Part ? "part of them within L1, at L2 not predicted"
-                                  : C.InL2 == Kept::All  ? "within L2"
-                                  : C.InL2 == Kept::Part ? "part of them within L2, at DRAM not predicted"
-                                                         : "over L2") +
-                                 ")";
-      Basis += Passes;
-      L1Basis += Passes;
-      if (!FitsL2) DramBasis += Passes;
-    }
-    add("dram", Dram, DramBasis, FitsL2 || LayerSized);
-    add("l2", L2, Basis, LayerSized);
-    add("l1", L1, L1Basis);
+    Record.PredictedAccesses.push_back(std::move(P));
   }
 }
 

@@ -56,6 +56,8 @@ inline constexpr auto gather_strided_spec =
                                   out<2>("y", f32, N)))                 // y: (N)
         .at(N(1 << 26))
         .sizes(N(arg<0>))  // at a launch: N = n (S is static)
+        .block(256)
+        .grid(ceil_div(N, 256))
         .expect(memory_bound);
 
 static_assert(gather_strided_spec.read_bytes_at(gather_strided_spec.declared().bound) == 4.0 * (1 << 26));
@@ -70,6 +72,8 @@ inline constexpr auto embedding_gather_spec =
         // At a launch: D = d, and rows = B*T with T fixed at 2048 by .at() (the kernel sees only the product,
         // which is all the compulsory bytes depend on); V is not a parameter and stays at its .at() size.
         .sizes(B(arg<3> / 2048), D(arg<4>))
+        .block(256)
+        .grid(B * T)  // one block per gathered row
         .expect(memory_bound);
 
 /// @return B*T distinct row indices below v (a power of two): r -> (r * odd + c) mod v is a bijection,

@@ -114,6 +114,8 @@ inline constexpr auto hgemm_wmma_spec =
                                             out<2>("C", f32, N, N)))  // C: (N,N)
         .at(N(4096))
         .sizes(N(arg<3>))  // at a launch: N = n
+        .block(256)
+        .grid(ceil_div(N, hgemm_bn), ceil_div(N, hgemm_bm))
         .expect(compute_bound);
 
 /// cublasGemmEx (f16 A and B, f32 C, CUBLAS_COMPUTE_32F): a region of cuBLAS's own kernel

@@ -74,6 +74,8 @@ inline constexpr auto reduce_sum_spec =
                        uncounted<1>("partials"), uncounted<2>("done"))
         .at(N(1 << 28))
         .sizes(N(arg<4>))  // at a launch: N = n
+        .block(reduction_threads)
+        .grid(1056)  // one full wave on the H200: 8 blocks of 256 threads on each of 132 SMs
         .expect(memory_bound);
 
 static_assert(reduce_sum_spec.bytes_at(reduce_sum_spec.declared().bound) == 4.0 * (1 << 28) + 4);

@@ -40,6 +40,8 @@ inline constexpr auto saxpy_spec =
                                           inout<3>("y", f32, N)))  // y: (N)
         .at(N(1 << 28))
         .sizes(N(arg<0>))  // at a launch: N = n
+        .block(256)
+        .grid(ceil_div(N, 1024))  // one float4 a thread
         .expect(memory_bound);
 
 static_assert(saxpy_spec.read_bytes_at(saxpy_spec.declared().bound) == 8.0 * (1 << 28));

@@ -214,14 +214,33 @@ consteval auto square_sgemm(const char (&name)[L]) {
       .sizes(N(arg<3>));
 }
 
-inline constexpr auto sgemm_naive_spec = square_sgemm<sgemm_naive>("sgemm_naive").at(N(4096)).expect(compute_bound);
-inline constexpr auto sgemm_naive_rows_spec =
-    square_sgemm<sgemm_naive_rows>("sgemm_naive_rows").at(N(4096)).expect(compute_bound);
-inline constexpr auto sgemm_tiled_spec = square_sgemm<sgemm_tiled>("sgemm_tiled").at(N(4096)).expect(compute_bound);
+inline constexpr auto sgemm_naive_spec = square_sgemm<sgemm_naive>("sgemm_naive")
+                                           .at(N(4096))
+                                           .block(sgemm_naive_block, sgemm_naive_block)
+                                           .grid(ceil_div(N, sgemm_naive_block), ceil_div(N, sgemm_naive_block))
+                                           .expect(compute_bound);
+inline constexpr auto sgemm_naive_rows_spec = square_sgemm<sgemm_naive_rows>("sgemm_naive_rows")
+                                                .at(N(4096))
+                                                .block(sgemm_naive_block, sgemm_naive_block)
+                                                .grid(ceil_div(N, sgemm_naive_block), ceil_div(N, sgemm_naive_block))
+                                                .expect(compute_bound);
+inline constexpr auto sgemm_tiled_spec = square_sgemm<sgemm_tiled>("sgemm_tiled")
+                                           .at(N(4096))
+                                           .block(sgemm_tile, sgemm_tile)
+                                           .grid(ceil_div(N, sgemm_tile), ceil_div(N, sgemm_tile))
+                                           .expect(compute_bound);
+/// One block of 256 threads per 128 x 128 (or 64 x 64) tile of C, in a 1-D grid.
 inline constexpr auto sgemm_register_blocked_128_spec =
-    square_sgemm<sgemm_register_blocked_128>("sgemm_register_blocked_128").at(N(4096)).expect(compute_bound);
-inline constexpr auto sgemm_register_blocked_64_spec =
-    square_sgemm<sgemm_register_blocked_64>("sgemm_register_blocked_64").at(N(512)).expect(compute_bound);
+    square_sgemm<sgemm_register_blocked_128>("sgemm_register_blocked_128")
+        .at(N(4096))
+        .block(256)
+        .grid(N * N / (128 * 128))  // N is a multiple of 128
+        .expect(compute_bound);
+inline constexpr auto sgemm_register_blocked_64_spec = square_sgemm<sgemm_register_blocked_64>("sgemm_register_blocked_64")
+                                                         .at(N(512))
+                                                         .block(256)
+                                                         .grid(N * N / (64 * 64))
+                                                         .expect(compute_bound);
 /// cublasSgemm, FP32 math (CUBLAS_DEFAULT_MATH: no TF32): a library call, so a region (rooflint/dsl/region.h)
 /// of cuBLAS's own kernel, matched by its symbol containing "gemm" (kernels with specs of their own, such as
 /// sgemm_naive, are never taken for it); no stub kernel. Its sizes are not read from a launch: the harness

@@ -58,6 +58,8 @@ inline constexpr auto transpose_naive_spec =
                                                          out<1>("out", f32, C, R)))  // out: (C,R)
         .at(R(16384), C(16384))
         .sizes(R(arg<2>), C(arg<3>))  // at a launch: R = rows, C = cols
+        .block(transpose_tile, transpose_block_rows)
+        .grid(ceil_div(C, transpose_tile), ceil_div(R, transpose_tile))
         .expect(memory_bound);
 
 inline constexpr auto transpose_tiled_spec =
@@ -65,6 +67,8 @@ inline constexpr auto transpose_tiled_spec =
                                                          out<1>("out", f32, C, R)))  // out: (C,R)
         .at(R(16384), C(16384))
         .sizes(R(arg<2>), C(arg<3>))  // at a launch: R = rows, C = cols
+        .block(transpose_tile, transpose_block_rows)
+        .grid(ceil_div(C, transpose_tile), ceil_div(R, transpose_tile))
         .expect(memory_bound);
 
 static_assert(transpose_tiled_spec.bytes_at(transpose_tiled_spec.declared().bound) == 8.0 * 16384 * 16384);

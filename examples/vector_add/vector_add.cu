@@ -40,6 +40,8 @@ inline constexpr auto vector_add_spec =
                                                out<3>("c", f32, N)))  // c: (N)
         .at(N(1 << 28))
         .sizes(N(arg<0>))  // at a launch: N = n
+        .block(256)
+        .grid(ceil_div(N, 1024))  // one float4 a thread
         .expect(memory_bound);
 
 static_assert(vector_add_spec.bytes_at(vector_add_spec.declared().bound) == 12.0 * (1 << 28));

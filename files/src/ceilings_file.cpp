@@ -7,6 +7,7 @@
 
 #include "rooflint/files/ceilings_file.h"
 
+#include <cerrno>
 #include <charconv>
 #include <cstdint>
 #include <cstring>
@@ -16,7 +17,7 @@
 
 #include <nlohmann/json.hpp>
 #include "rooflint/files/atomic_file.h"
-#include "rooflint/files/read_file.h"
+#include "rooflint/files/input_file.h"
 #include "rooflint/model/peaks_table.h"
 
 namespace rooflint::ceilings {
@@ -547,9 +548,12 @@ std::optional<ceilings_file> from_json(const std::string& text, std::string& err
 
 std::optional<ceilings_file> load(const std::string& path, std::string& error) {
   // A ceilings file is a few KiB: 16 MiB is no ceilings file, and a device (/dev/zero) is refused unread.
-  const std::optional<std::string> text = files::read_regular_file(path, std::size_t(16) << 20, "ceilings file", error);
-  if (!text) return std::nullopt;
-  auto file = from_json(*text, error);
+  std::string text;
+  if (auto why = io::read_regular_file(path, text, std::size_t(16) << 20)) {
+    error = *why;
+    return std::nullopt;
+  }
+  auto file = from_json(text, error);
   if (!file) error = "'" + path + "': " + error;
   return file;
 }

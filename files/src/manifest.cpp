@@ -12,7 +12,7 @@
 #include "rooflint/files/manifest_tables.h"
 #include "json_codec.h"
 #include "rooflint/files/atomic_file.h"
-#include "rooflint/files/read_file.h"
+#include "rooflint/files/input_file.h"
 
 namespace rooflint::manifest {
 
@@ -52,18 +52,26 @@ int read_version(const json& doc, std::string& error) {
   return static_cast<int>(v->get<std::int64_t>());
 }
 
-/// Version 4's predicted_traffic ({"source", "tensors": [{tensor, param, level, ratio or null, basis,
-/// sized}]}) as version 5's: a ratio above 0 is a value, anything else not predicted; an entry without
-/// a tensor or a level (strings) says nothing and is left out; a missing basis is empty, a missing
-/// sized false. The levels rest on the H200's cache figures, the only geometry version 4's analyzer had.
-json upgrade_prediction(const json& old) {
+/// Version 4's predicted_traffic as version 5's. Version 4 was written in two forms: the first
+/// ({"source", "tensors": [{tensor, param, level, ratio or null, basis, sized}]}) had no kinds: a ratio
+/// above 0 reads as a value, anything else as not predicted, and its levels rest on the H200's cache
+/// figures, the only geometry its analyzer had; the later one already has each entry's kind, low and high,
+/// and the gpu, launch, note and accesses, which are kept as written (and checked as version 5's). In the
+/// first form an entry without a tensor or a level (strings) says nothing and is left out; a missing
+/// basis is empty, a missing sized false.
+json upgrade_prediction(const json& old, bool& untyped) {
   if (!old.is_object()) return old;  // the reader names the type error
   json levels = json::array();
   if (const auto t = old.find("tensors"); t != old.end() && t->is_array())
     for (const json& e : *t) {
+      if (e.is_object() && e.contains("kind")) {
+        levels.push_back(e);
+        continue;
+      }
       if (!e.is_object() || !e.contains("tensor") || !e["tensor"].is_string() || !e.contains("level") ||
           !e["level"].is_string())
         continue;
+      untyped = true;
       json level = e;
       const auto ratio = e.find("ratio");
       const bool value = ratio != e.end() && ratio->is_number() && ratio->get<double>() > 0;
@@ -78,10 +86,11 @@ json upgrade_prediction(const json& old) {
     }
   json out = json::object();
   out["source"] = old.contains("source") ? old["source"] : json("");
-  out["launch"] = nullptr;
-  out["gpu"] = "H200";
-  out["levels"] = std::move(levels);
-  out["accesses"] = json::array();
+  out["launch"] = old.contains("launch") ? old["launch"] : json(nullptr);
+  out["gpu"] = old.contains("gpu") ? old["gpu"] : json("H200");
+  out["note"] = old.contains("note") ? old["note"] : json("");
+  out["tensors"] = std::move(levels);
+  out["accesses"] = old.contains("accesses") ? old["accesses"] : json::array();
   return out;
 }
 
@@ -91,13 +100,11 @@ void upgrade(json& doc, int from, std::vector<std::string>& notes) {
   if (from >= 5) return;
   const auto kernels = doc.find("kernels");
   if (kernels == doc.end() || !kernels->is_array()) return;
-  bool mapped = false;
+  bool untyped = false;
   for (json& k : *kernels)
-    if (k.is_object() && k.contains("predicted_traffic") && !k["predicted_traffic"].is_null()) {
-      k["predicted_traffic"] = upgrade_prediction(k["predicted_traffic"]);
-      mapped = true;
-    }
-  if (mapped)
+    if (k.is_object() && k.contains("predicted_traffic") && !k["predicted_traffic"].is_null())
+      k["predicted_traffic"] = upgrade_prediction(k["predicted_traffic"], untyped);
+  if (untyped)
     notes.push_back("manifest of version " + std::to_string(from) +
                     ": its predicted ratios read as values (a null ratio as not predicted), resting on the H200's "
                     "cache figures; analyse the sources again for predictions on the GPU the peaks are about");
@@ -210,7 +217,7 @@ struct checker {
     const auto& levels = k.predicted->levels;
     for (std::size_t i = 0; i < levels.size() && ok(); ++i) {
       const level_prediction& p = levels[i];
-      const std::string at = "predicted_traffic/levels/" + std::to_string(i);
+      const std::string at = "predicted_traffic/tensors/" + std::to_string(i);
       const bool figures = p.ratio && p.low && p.high;
       if (p.kind == prediction_kind::not_predicted && (p.ratio || p.low || p.high))
         fail(at, "is not predicted but has a ratio");
@@ -355,9 +362,12 @@ std::optional<manifest_file> from_json(const std::string& text, const std::strin
 }
 
 std::optional<manifest_file> load(const std::string& path, std::string& error) {
-  const std::optional<std::string> text = files::read_regular_file(path, max_manifest_bytes, "manifest", error);
-  if (!text) return std::nullopt;
-  return from_json(*text, path, error);
+  std::string text;
+  if (auto why = io::read_regular_file(path, text, max_manifest_bytes)) {
+    error = *why;
+    return std::nullopt;
+  }
+  return from_json(text, path, error);
 }
 
 bool save(const manifest_file& file, const std::string& path, std::string& error) {

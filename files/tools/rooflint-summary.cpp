@@ -1,13 +1,15 @@
 // rooflint-summary: the verdicts of one or more analyzer manifests as a table, for build logs and
 // CI step summaries ($GITHUB_STEP_SUMMARY with --markdown).
 //   rooflint-summary build/examples/*.rooflint.json
-//   rooflint-summary --markdown out/manifest.json >> "$GITHUB_STEP_SUMMARY"
+//   rooflint-summary --markdown build/my_kernels.rooflint.json >> "$GITHUB_STEP_SUMMARY"
 // Host only (the files library, fmt, CLI11): it needs no LLVM and no CUDA. See docs/analyzer.md.
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <iostream>
 #include <optional>
 #include <string>
@@ -22,7 +24,7 @@ namespace manifest = rooflint::manifest;
 using rooflint::model::format_duration;
 using rooflint::model::format_significant;
 
-enum exit_code : int { ok = 0, usage = 2, bad_manifest = 3 };
+enum exit_code : int { ok = 0, usage = 2, bad_manifest = 3, output_failed = 5 };
 
 struct row {
   std::string kernel, bound, intensity, floor, warnings;
@@ -132,21 +134,8 @@ std::string markdown_table(const std::vector<row>& rows) {
   return out;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  CLI::App app{"rooflint-summary: the verdicts of rooflint manifests as a table (docs/analyzer.md).\n"
-               "Exit status: 0 printed; 2 bad command line; 3 a manifest cannot be read or is not one."};
-  std::vector<std::string> manifests;
-  bool markdown = false;
-  app.add_option("manifests", manifests, "manifests written by rooflint --manifest")->required();
-  app.add_flag("--markdown", markdown, "GitHub-flavoured Markdown (for $GITHUB_STEP_SUMMARY) instead of text");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e) == 0 ? ok : usage;
-  }
-
+/// Prints the table of @p manifests on stdout. @return The exit status.
+int summarize(const std::vector<std::string>& manifests, bool markdown) {
   std::vector<row> rows;
   std::vector<std::string> peaks;  // each different peaks sentence once, in the order first seen
   for (const std::string& path : manifests) {
@@ -165,5 +154,34 @@ int main(int argc, char** argv) {
                              peaks_line, markdown_table(rows));
   else
     std::cout << peaks_line << "\n" << text_table(rows);
+  // A table lost to a full disk (or a closed file) must not pass for one printed.
+  if (!std::cout.flush()) {
+    std::cerr << "rooflint-summary: error: cannot write the table to the standard output: " << std::strerror(errno) << "\n";
+    return output_failed;
+  }
   return ok;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"rooflint-summary: the verdicts of rooflint manifests as a table (docs/analyzer.md).\n"
+               "Exit status: 0 printed; 2 bad command line; 3 a manifest cannot be read or is not one (missing,\n"
+               "a directory or device, not JSON, another schema or version); 5 the table cannot be written\n"
+               "(the standard output failed: a full disk)."};
+  std::vector<std::string> manifests;
+  bool markdown = false;
+  app.add_option("manifests", manifests, "manifests written by rooflint --manifest")->required();
+  app.add_flag("--markdown", markdown, "GitHub-flavoured Markdown (for $GITHUB_STEP_SUMMARY) instead of text");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? ok : usage;
+  }
+  try {
+    return summarize(manifests, markdown);
+  } catch (const std::exception& e) {  // what the readers' checks missed is still a manifest that cannot be read
+    std::cerr << "rooflint-summary: error: " << e.what() << "\n";
+    return bad_manifest;
+  }
 }

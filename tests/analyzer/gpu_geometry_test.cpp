@@ -34,7 +34,7 @@ std::map<std::string, KernelRecord::PredictedTraffic> softmaxPrediction(const st
   std::map<std::string, KernelRecord::PredictedTraffic> Got;
   for (const KernelRecord &K : R.Results.Kernels)
     if (K.KernelName == "softmax_three_pass")
-      for (const KernelRecord::PredictedTraffic &P : K.Predicted) Got[P.Tensor + ":" + P.Level] = P;
+      for (const KernelRecord::PredictedTraffic &P : K.Predicted) Got[P.Tensor + ":" + std::string(rooflint::model::name(P.Level))] = P;
   return Got;
 }
 

@@ -92,7 +92,8 @@ TEST(ManifestContract, TheLoadedSpecGivesTheAnalyzersFigures) {
   EXPECT_EQ(K.spec_value.read_bytes.evaluate(Values) + K.spec_value.written_bytes.evaluate(Values), 201326592.0);
 }
 
-// The predictions travel typed: each of the analyzer's ratios is a value, each 0 is not predicted.
+// The predictions travel typed: each of the analyzer's figures keeps its kind (a value, a range, not
+// predicted), its bounds, its level and its basis; a ratio of 0 is a figure like any other.
 TEST(ManifestContract, PredictionsKeepTheirKindLevelAndBasis) {
   RunOptions O;
   O.CompilerArgs = {"-I" ROOFLINT_TRAFFIC_CORPUS};
@@ -109,10 +110,21 @@ TEST(ManifestContract, PredictionsKeepTheirKindLevelAndBasis) {
       const KernelRecord::PredictedTraffic &A = K.Predicted[I];
       const manifest::level_prediction &B = M.predicted->levels[I];
       EXPECT_EQ(B.tensor, A.Tensor);
-      EXPECT_EQ(model::name(B.level), A.Level);
+      EXPECT_EQ(B.level, A.Level);
       EXPECT_EQ(B.basis, A.Basis);
-      EXPECT_EQ(B.kind, A.Ratio > 0 ? manifest::prediction_kind::value : manifest::prediction_kind::not_predicted);
-      if (A.Ratio > 0) EXPECT_EQ(*B.ratio, A.Ratio);
+      using Kind = KernelRecord::PredictedTraffic::Kind;
+      const manifest::prediction_kind Expected = A.K == Kind::Value   ? manifest::prediction_kind::value
+                                                 : A.K == Kind::Range ? manifest::prediction_kind::range
+                                                                      : manifest::prediction_kind::not_predicted;
+      EXPECT_EQ(B.kind, Expected);
+      if (A.K == Kind::NotPredicted) {
+        EXPECT_FALSE(B.ratio.has_value());
+        continue;
+      }
+      ASSERT_TRUE(B.ratio && B.low && B.high);
+      EXPECT_EQ(*B.ratio, A.Ratio);
+      EXPECT_EQ(*B.low, A.K == Kind::Value ? A.Ratio : A.Low);
+      EXPECT_EQ(*B.high, A.K == Kind::Value ? A.Ratio : A.High);
     }
   }
 }

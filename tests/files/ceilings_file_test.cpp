@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <limits>
@@ -222,7 +223,7 @@ TEST(CeilingsFile, BadProbeEntryIsRejectedWithItsIndex) {
 TEST(CeilingsFile, MissingFileIsRejected) {
   std::string error;
   EXPECT_FALSE(load("/nonexistent/rooflint-ceilings.json", error));
-  EXPECT_EQ(error, "cannot read ceilings file '/nonexistent/rooflint-ceilings.json': No such file or directory");
+  EXPECT_EQ(error, "cannot read '/nonexistent/rooflint-ceilings.json': " + std::string(std::strerror(ENOENT)));
 }
 
 TEST(CeilingsFile, LoadErrorsNameTheFile) {
@@ -473,7 +474,7 @@ TEST(CeilingsFile, ACharacterDeviceOrADirectoryIsRefusedUnread) {
   // /dev/zero never ends: it would be read until memory runs out.
   std::string error;
   EXPECT_FALSE(load("/dev/zero", error));
-  EXPECT_EQ(error, "ceilings file '/dev/zero' is not a regular file (a character device)");
+  EXPECT_EQ(error, "cannot read '/dev/zero': not a regular file (a FIFO, socket or device)");
   EXPECT_FALSE(load("/", error));
-  EXPECT_EQ(error, "ceilings file '/' is not a regular file (a directory)");
+  EXPECT_EQ(error, "cannot read '/': " + std::string(std::strerror(EISDIR)));
 }

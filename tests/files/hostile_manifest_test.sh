@@ -41,9 +41,9 @@ expect "$(m version-99)" $bad "unsupported version 99"
 expect "$(m version-wide)" $bad "unsupported version 4294967298"
 expect "$(m divisor-zero)" $bad "kernel 'copy4': '/launch/sizes/0/divisor' is 0, outside the range 1 to"
 expect "$(m op-kind)" $bad "kernel 'axpy': '/spec_value/op/kind' is 11, outside the range 0 to 10"
-expect /dev/zero $bad "manifest '/dev/zero' is not a regular file (a character device)"
+expect /dev/zero $bad "cannot read '/dev/zero': not a regular file"
 if [[ $kind == summary ]]; then
-  expect "$work" 3 "manifest '$work' is not a regular file (a directory)"
+  expect "$work" 3 "cannot read '$work': Is a directory"
   expect "$(m many-params)" 0 "axpy"
 else
   # One kernel with more parameters than a launch's values hold is a note for that kernel; the others
@@ -54,7 +54,7 @@ else
     timeout 60 "$tool" --manifest "$recorded" "$option" /dev/zero -- /bin/true >"$work/out" 2>&1
     status=$?
     [[ $status -eq 2 ]] || fail "$option /dev/zero: exit $status, expected 2: $(head -c 400 "$work/out")"
-    grep -qF "'/dev/zero' is not a regular file (a character device)" "$work/out" ||
+    grep -qF "cannot read '/dev/zero': not a regular file" "$work/out" ||
       fail "$option /dev/zero: $(head -c 400 "$work/out")"
   done
 fi

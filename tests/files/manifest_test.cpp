@@ -3,14 +3,19 @@
 // aborting the reader. The analyzer's side of the contract (specs analysed, saved, loaded, compared)
 // is tests/analyzer/manifest_contract_test.cpp.
 
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <tuple>
+#include <type_traits>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include "rooflint/files/manifest.h"
+#include "rooflint/files/manifest_tables.h"
 
 namespace manifest = rooflint::manifest;
 namespace dsl = rooflint::dsl;
@@ -84,6 +89,7 @@ manifest::manifest_file every_field() {
   p.source = "device-side IR";
   p.launch = manifest::launch_assumption{{256, 1, 1}, {16, 1, 1}, true, "256 threads a block (stated)"};
   p.gpu = "H200";
+  p.note = "4 of 16 blocks sampled";
   p.levels = {{"x", 2, model::memory_level::l2, manifest::prediction_kind::range, 2.0, 1.0, 3.0, "reused", true},
               {"x", 2, model::memory_level::dram, manifest::prediction_kind::not_predicted, {}, {}, {}, "why not", false}};
   p.accesses = {{"saxpy.cu", 14, 9, "x", 2, true, true, 512.0, 8, 4, 2.0, "a note"}};
@@ -135,7 +141,7 @@ TEST(ManifestRecord, DifferencesNameTheField) {
   const auto d = manifest::differences(a, b);
   ASSERT_EQ(d.size(), 2u);
   EXPECT_EQ(d[0], "/kernels/0/spec_value/dims/0/name: \"N\" vs \"M\"");
-  EXPECT_EQ(d[1], "/kernels/0/predicted_traffic/levels/0/kind: \"range\" vs \"value\"");
+  EXPECT_EQ(d[1], "/kernels/0/predicted_traffic/tensors/0/kind: \"range\" vs \"value\"");
 }
 
 TEST(ManifestRecord, AKernelEntryRoundTripsAlone) {
@@ -258,15 +264,26 @@ TEST(ManifestHostile, ALaunchSizeOfAnUnknownDimension) {
   EXPECT_EQ(refusal(doc), "manifest 'hostile.json', kernel 'axpy': 'launch/sizes/0/dim' is \"Q\", not a dimension of the spec");
 }
 
+TEST(ManifestHostile, AnAccessLineOfTheWrongType) {
+  // The per-line join reads the accesses from the record: their types are checked here, once.
+  std::string error;
+  manifest::manifest_file f = every_field();
+  json doc = json::parse(manifest::to_json(f));
+  doc["kernels"][0]["predicted_traffic"]["accesses"][0]["line"] = "43";
+  EXPECT_EQ(refusal(doc),
+            "manifest 'hostile.json', kernel 'saxpy': '/predicted_traffic/accesses/0/line' must be an integer, not a string");
+}
+
 TEST(ManifestHostile, NotARegularFile) {
+  // The one reader of inputs (input_file.h) refuses them before a byte is read; its messages.
   std::string error;
   EXPECT_FALSE(manifest::load("/dev/zero", error));
-  EXPECT_EQ(error, "manifest '/dev/zero' is not a regular file (a character device)");
+  EXPECT_EQ(error, "cannot read '/dev/zero': not a regular file (a FIFO, socket or device)");
   const std::string dir = std::filesystem::temp_directory_path().string();
   EXPECT_FALSE(manifest::load(dir, error));
-  EXPECT_EQ(error, "manifest '" + dir + "' is not a regular file (a directory)");
+  EXPECT_EQ(error, "cannot read '" + dir + "': " + std::strerror(EISDIR));
   EXPECT_FALSE(manifest::load(dir + "/no-such-manifest.json", error));
-  EXPECT_EQ(error, "cannot read manifest '" + dir + "/no-such-manifest.json': No such file or directory");
+  EXPECT_EQ(error, "cannot read '" + dir + "/no-such-manifest.json': " + std::strerror(ENOENT));
 }
 
 TEST(ManifestHostile, AKernelWithManyParametersLoads) {
@@ -290,4 +307,57 @@ TEST(ManifestSave, RefusesANumberThatIsNotFinite) {
   const std::string path = (std::filesystem::temp_directory_path() / "rooflint-manifest-inf.json").string();
   EXPECT_FALSE(manifest::save(f, path, error));
   EXPECT_EQ(error, "cannot write '" + path + "': '/kernels/0/values/intensity' is not a finite number");
+}
+
+// ---------------------------------------------------------------------------------------------------
+// A field of the record is one line of its table: a member added to a record without its line (written
+// by no writer, read by no reader, compared by no test) fails here.
+
+namespace {
+
+/// Converts to any type: initialises one member of an aggregate.
+struct any_member {
+  template <class T>
+  operator T() const;
+};
+
+/// @return The number of members of the aggregate @p T (each initialised by one any_member).
+template <class T, class... Members>
+constexpr std::size_t member_count() {
+  if constexpr (requires { T{Members{}..., any_member{}}; }) return member_count<T, Members..., any_member>();
+  else return sizeof...(Members);
+}
+
+template <class T>
+constexpr std::size_t table_size() {
+  return std::tuple_size_v<std::remove_cvref_t<decltype(rooflint::files::table<T>::fields)>>;
+}
+
+}  // namespace
+
+TEST(ManifestRecord, EveryMemberOfARecordIsALineOfItsTable) {
+  EXPECT_EQ(table_size<manifest::position>(), member_count<manifest::position>());
+  EXPECT_EQ(table_size<manifest::peaks_used>(), member_count<manifest::peaks_used>());
+  EXPECT_EQ(table_size<manifest::kernel_peaks>(), member_count<manifest::kernel_peaks>());
+  EXPECT_EQ(table_size<manifest::parameter>(), member_count<manifest::parameter>());
+  EXPECT_EQ(table_size<manifest::convention>(), member_count<manifest::convention>());
+  EXPECT_EQ(table_size<manifest::dim_sizes>(), member_count<manifest::dim_sizes>());
+  EXPECT_EQ(table_size<manifest::tensor_summary>(), member_count<manifest::tensor_summary>());
+  EXPECT_EQ(table_size<manifest::formulas>(), member_count<manifest::formulas>());
+  EXPECT_EQ(table_size<manifest::expectations>(), member_count<manifest::expectations>());
+  EXPECT_EQ(table_size<manifest::values>(), member_count<manifest::values>());
+  EXPECT_EQ(table_size<manifest::verdict>(), member_count<manifest::verdict>());
+  EXPECT_EQ(table_size<manifest::verdict_change>(), member_count<manifest::verdict_change>());
+  EXPECT_EQ(table_size<manifest::region_member>(), member_count<manifest::region_member>());
+  EXPECT_EQ(table_size<manifest::region>(), member_count<manifest::region>());
+  EXPECT_EQ(table_size<manifest::level_prediction>(), member_count<manifest::level_prediction>());
+  EXPECT_EQ(table_size<manifest::access>(), member_count<manifest::access>());
+  EXPECT_EQ(table_size<manifest::launch_assumption>(), member_count<manifest::launch_assumption>());
+  EXPECT_EQ(table_size<manifest::predicted_traffic>(), member_count<manifest::predicted_traffic>());
+  // "launch" is written from the spec's launch binding, a part of spec_value: one line more.
+  EXPECT_EQ(table_size<manifest::kernel>(), member_count<manifest::kernel>() + 1);
+  EXPECT_EQ(table_size<manifest::diagnostic>(), member_count<manifest::diagnostic>());
+  // The file's version is written beside the table (it decides how the rest is read), and its notes
+  // are the reader's, never written.
+  EXPECT_EQ(table_size<manifest::manifest_file>() + 2, member_count<manifest::manifest_file>());
 }

@@ -324,7 +324,7 @@ TEST(ReportSvg, DrawsThePredictedWithAccessPatternDotBesideTheCompulsoryOne) {
   for (std::size_t i = 0; i < run.cases.size(); ++i)
     if (run.cases[i].predicted.flops > 0 && k == run.cases.size()) k = i;
   ASSERT_LT(k, run.cases.size());
-  run.cases[k].predicted_ratio[static_cast<std::size_t>(model::memory_level::dram)] = 10;
+  run.cases[k].predicted_ratio[static_cast<std::size_t>(model::memory_level::dram)] = {manifest::prediction_kind::value, 10, 10, 10};
   const std::string svg = to_svg(run);
   std::map<std::string, int> counts;
   ASSERT_TRUE(well_formed(svg, counts)) << svg;

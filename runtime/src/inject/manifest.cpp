@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 #include <filesystem>
+#include <string_view>
 #include <fmt/format.h>
 
 #include "rooflint/files/manifest.h"
@@ -53,6 +54,7 @@ manifest_kernel kernel_of(const manifest::kernel& k, const std::string& path) {
   if (k.predicted) {
     m.traffic_predicted = true;
     m.predicted = k.predicted->levels;
+    m.predicted_accesses = k.predicted->accesses;
   }
   m.unverifiable = unverifiable(k);
   return m;
@@ -92,18 +94,17 @@ result<std::vector<std::string>> find_manifests(const std::string& path) {
   std::vector<std::string> found;
   for (auto it = fs::recursive_directory_iterator(path, fs::directory_options::skip_permission_denied, ec);
        !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
-    // rooflint_analyze() names a manifest <target>.rooflint.json unless MANIFEST says otherwise; the
-    // examples name theirs <name>.manifest.json: both are found.
+    // One name: rooflint_analyze() writes <target>.rooflint.json. Other tools' *.manifest.json or *.json
+    // files in a build directory are not rooflint's and are left alone.
     const std::string name = it->path().filename().string();
-    const auto ends_with = [&](std::string_view suffix) {
-      return name.size() > suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
-    };
-    if (it->is_regular_file(ec) && (ends_with(".manifest.json") || ends_with(".rooflint.json")))
+    constexpr std::string_view suffix = ".rooflint.json";
+    if (it->is_regular_file(ec) && name.size() > suffix.size() &&
+        name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0)
       found.push_back(it->path().string());
   }
   std::sort(found.begin(), found.end());
   if (found.empty())
-    return error{error_code::invalid_argument, "--manifest '" + path + "': no *.rooflint.json or *.manifest.json below this directory (is the analyzer built, and rooflint_analyze() used?)"};
+    return error{error_code::invalid_argument, "--manifest '" + path + "': no *.rooflint.json below this directory (is the analyzer installed, and rooflint_analyze() used?)"};
   return found;
 }
 

@@ -53,8 +53,12 @@ std::vector<std::string> predicted_traffic_lines(const std::vector<manifest::lev
   struct line { std::string tensor, text, basis; };
   std::vector<line> lines;
   for (const manifest::level_prediction& e : entries) {
-    const std::string ratio = e.ratio ? model::format_significant(*e.ratio, 3) + "x" + (e.sized ? " at the declared sizes" : "")
-                                      : std::string("not predicted");
+    const auto x = [](double v) { return model::format_significant(v, 3) + "x"; };
+    const std::string figure = e.kind == manifest::prediction_kind::range && e.ratio && e.low && e.high
+                                   ? x(*e.low) + " to " + x(*e.high) + " (point " + x(*e.ratio) + ")"
+                                   : e.kind != manifest::prediction_kind::not_predicted && e.ratio ? x(*e.ratio) : "";
+    const std::string ratio = figure.empty() ? std::string("not predicted")
+                                             : figure + (e.sized ? " at the declared sizes" : "");
     auto it = std::find_if(lines.begin(), lines.end(), [&](const line& l) { return l.tensor == e.tensor; });
     if (it == lines.end()) {
       lines.push_back({e.tensor, e.tensor + ":", ""});
@@ -71,8 +75,9 @@ std::vector<std::string> predicted_traffic_lines(const std::vector<manifest::lev
   return out;
 }
 
-std::array<double, model::memory_level_count> kernel_predicted_ratios(const manifest_kernel& k, const dsl::sizes& at) {
-  std::array<double, model::memory_level_count> out{};
+std::array<predicted_level_ratio, model::memory_level_count> kernel_predicted_ratios(const manifest_kernel& k,
+                                                                                     const dsl::sizes& at) {
+  std::array<predicted_level_ratio, model::memory_level_count> out{};
   const std::span<const double> values(at.values.data(), at.values.size());
   // A ratio that holds at the declared sizes only (a footprint against L2, a layer condition) is no
   // prediction at other sizes.
@@ -81,8 +86,8 @@ std::array<double, model::memory_level_count> kernel_predicted_ratios(const mani
   for (std::size_t i = 0; i < k.spec.dims.size(); ++i)
     if (at.values[i] > 0 && std::fabs(at.values[i] - declared.values[i]) > 0.5) at_declared = false;
   for (const model::memory_level level : model::memory_levels) {
-    double predicted = 0, compulsory = 0;
-    bool every = true;
+    double predicted = 0, low = 0, high = 0, compulsory = 0;
+    bool every = true, range = false;
     for (const dsl::tensor_info& t : k.spec.tensor_list()) {
       if (t.arg < 0 || t.access == dsl::role::not_counted) continue;
       // Compulsory bytes of the tensor: read, written, or both (inout).
@@ -91,14 +96,21 @@ std::array<double, model::memory_level_count> kernel_predicted_ratios(const mani
       const auto p = std::find_if(k.predicted.begin(), k.predicted.end(), [&](const manifest::level_prediction& r) {
         return r.tensor == t.name.view() && r.level == level;
       });
-      if (p == k.predicted.end() || !p->ratio || !(bytes > 0) || (p->sized && !at_declared)) {
+      // The reader checked that a value or a range has its ratio, low and high (manifest.h).
+      if (p == k.predicted.end() || p->kind == manifest::prediction_kind::not_predicted || !p->ratio || !p->low ||
+          !p->high || !(bytes > 0) || (p->sized && !at_declared)) {
         every = false;
         break;
       }
+      range = range || p->kind == manifest::prediction_kind::range;
       predicted += *p->ratio * bytes;
+      low += *p->low * bytes;
+      high += *p->high * bytes;
       compulsory += bytes;
     }
-    if (every && compulsory > 0) out[static_cast<std::size_t>(level)] = predicted / compulsory;
+    if (every && compulsory > 0)
+      out[static_cast<std::size_t>(level)] = {range ? manifest::prediction_kind::range : manifest::prediction_kind::value,
+                                              predicted / compulsory, low / compulsory, high / compulsory};
   }
   return out;
 }

@@ -7,6 +7,7 @@
 #include "rooflint/model/describe.h"
 #include "rooflint/runtime/report.h"
 #include "verify/format.h"
+#include "verify/report_lines.h"
 
 namespace rooflint::runtime {
 
@@ -65,9 +66,13 @@ std::string predicted_against_observed(const case_report& r) {
   std::string out = "predicted for the kernel:";
   bool first = true;
   for (const model::memory_level l : model::memory_levels) {
-    const double p = r.predicted_ratio[static_cast<std::size_t>(l)];
+    const predicted_level_ratio& p = r.predicted_ratio[static_cast<std::size_t>(l)];
     const level_traffic* t = r.compared.level(l);
-    out += std::string(first ? " " : ", ") + std::string(model::label(l)) + " " + (p > 0 ? ratio_text(p) : "not predicted");
+    const std::string figure = !p.predicted() ? std::string("not predicted")
+                               : p.kind == manifest::prediction_kind::range
+                                   ? ratio_text(p.low) + " to " + ratio_text(p.high) + " (point " + ratio_text(p.ratio) + ")"
+                                   : ratio_text(p.ratio);
+    out += std::string(first ? " " : ", ") + std::string(model::label(l)) + " " + figure;
     if (t && t->measured && t->ratio > 0) out += " (observed " + ratio_text(t->ratio) + ")";
     first = false;
   }
@@ -114,6 +119,8 @@ std::string to_table(const run_report& run) {
     // Beside the observed ratios above: what the analyzer predicted from the access pattern.
     for (const std::string& p : r.predicted_traffic) out += "  predicted (access pattern): " + p + "\n";
     if (!r.predicted_traffic.empty()) out += "  " + predicted_against_observed(r) + "\n";
+    // Per-line traffic: for a failed case, or every case when asked (line_report::show_always).
+    if (r.status == case_status::failed || r.lines.show_always) out += detail::lines_text(r.lines);
     for (const finding& f : r.findings)
       if (f.level != severity::remark || r.status != case_status::passed)
         out += fmt::format("  {}: {} [{}]\n", name(f.level), f.message, f.id);

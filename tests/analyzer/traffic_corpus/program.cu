@@ -1,8 +1,11 @@
 /// @file program.cu
-/// rooflint-traffic-corpus: an ordinary CUDA program that launches a representative set of the traffic
-/// corpus's kernels (coalesced, strided, row pointer, transpose, a three-pass softmax at a size whose
-/// rows stay in L1 and one whose rows reach DRAM, naive and tiled GEMMs at a size within L2 and one over
-/// it), each once, on zeroed buffers, with the specs below. `rooflint-verify --manifest M -- program`
+/// rooflint-traffic-corpus: an ordinary CUDA program that launches the traffic corpus's kernels that
+/// carry specs: a representative set of the first corpus files (coalesced, strided, row pointer,
+/// transpose, a three-pass softmax at a size whose rows stay in L1 and one whose rows reach DRAM, naive
+/// and tiled GEMMs at a size within L2 and one over it), with the specs below, and every kernel of the
+/// files with truth lines (review.cu, llmc.cu, samples.cu, gemm_tiles.cu, stencils.cu, gathers.cu,
+/// everyday.cu: their run_*_cases(), beside their specs), each once
+/// on zeroed buffers (indices filled in range). `rooflint-verify --manifest M -- program`
 /// sets the analyzer's predicted traffic per level (manifest version 4) beside what the counters see
 /// (scripts/gpu-job.sh traffic). Usage: rooflint-traffic-corpus [substring]: only the cases whose name
 /// contains it.
@@ -15,11 +18,19 @@
 #include <string>
 
 #include "elementwise.cu"
+#include "everyday.cu"
+#include "gathers.cu"
 #include "gemm.cu"
+#include "gemm_tiles.cu"
 #include "indexing.cu"
+#include "llmc.cu"
+#include "program.h"
 #include "reread.cu"
 #include "reuse.cu"
+#include "review.cu"
 #include "rooflint/dsl.h"
+#include "samples.cu"
+#include "stencils.cu"
 
 // The predictions that rest on sizes (a footprint against L2, a layer condition) hold at a spec's
 // declared sizes: the second size of the three-pass softmax and of the GEMMs is a copy of the corpus
@@ -72,33 +83,41 @@ inline constexpr struct C final : dim<"C"> {} C;
 
 // copy: y = x, n floats, coalesced (1x at every level).
 inline constexpr auto copy_spec =
-    kernel<::copy>("copy", unary(0, in<0>("x", f32, N), out<1>("y", f32, N))).at(N(1 << 26)).sizes(N(arg<2>));
+    kernel<::copy>("copy", unary(0, in<0>("x", f32, N), out<1>("y", f32, N))).at(N(1 << 26)).sizes(N(arg<2>)).block(256).grid(ceil_div(N, 256));
 // stride33: y[i] = x[33 i]: n floats of x used (the compulsory bytes), 8x per warp request.
 inline constexpr auto stride33_spec =
-    kernel<::stride33>("stride33", unary(0, in<0>("x", f32, N), out<1>("y", f32, N))).at(N(1 << 24)).sizes(N(arg<2>));
+    kernel<::stride33>("stride33", unary(0, in<0>("x", f32, N), out<1>("y", f32, N))).at(N(1 << 24)).sizes(N(arg<2>)).block(256).grid(ceil_div(N, 256));
 // row_pointer_per_lane: y[r] = sum of row r of x (R x C), r from threadIdx.x.
 inline constexpr auto row_pointer_spec =
     kernel<::row_pointer_per_lane>("row_pointer_per_lane", custom(0, in<0>("x", f32, R, C), out<1>("y", f32, R)))
         .at(R(1 << 16), C(1024))
-        .sizes(R(grid_dim.x * 256), C(arg<2>));  // launched with 256 threads a block
+        .sizes(R(grid_dim.x * 256), C(arg<2>))  // launched with 256 threads a block
+        .block(256);
 // transpose_naive: out (C x R) = in (R x C)^T.
 inline constexpr auto transpose_spec =
     kernel<::transpose_naive>("transpose_naive", custom(0, in<0>("in", f32, R, C), out<1>("out", f32, C, R)))
         .at(R(8192), C(8192))
-        .sizes(R(arg<2>), C(arg<3>));
+        .sizes(R(arg<2>), C(arg<3>))
+        .block(32, 8)
+        .grid(ceil_div(C, 32), ceil_div(R, 8));
 // The second sizes (see above): rows of 196 KiB (over L1 and, on 132 SMs, over L2); GEMMs over L2.
 inline constexpr auto softmax_uncached_spec =
     kernel<::softmax_three_pass_uncached>("softmax_three_pass_uncached", softmax(in<0>("x", f32, R, C), out<1>("y", f32, R, C)))
         .at(R(1024), C(50257))
-        .sizes(R(grid_dim.x), C(arg<2>));
+        .sizes(R(grid_dim.x), C(arg<2>))
+        .block(256);
 inline constexpr auto naive_4096_spec =
     kernel<::reuse_gemm_naive_n4096>("reuse_gemm_naive_n4096", matmul(in<0>("A", f32, N, N), in<1>("B", f32, N, N), out<2>("C", f32, N, N)))
         .at(N(4096))
-        .sizes(N(arg<3>));
+        .sizes(N(arg<3>))
+        .block(32, 8)
+        .grid(ceil_div(N, 32), ceil_div(N, 8));
 inline constexpr auto tiled_4096_spec =
     kernel<::reuse_gemm_tiled_n4096>("reuse_gemm_tiled_n4096", matmul(in<0>("A", f32, N, N), in<1>("B", f32, N, N), out<2>("C", f32, N, N)))
         .at(N(4096))
-        .sizes(N(arg<3>));
+        .sizes(N(arg<3>))
+        .block(32, 32)
+        .grid(ceil_div(N, 32), ceil_div(N, 32));
 }  // namespace traffic_corpus_specs
 
 namespace {
@@ -193,10 +212,18 @@ void gemm_cases() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc > 1) filter = argv[1];
+  if (argc > 1) filter = corpus::filter = argv[1];
   elementwise_cases();
   softmax_cases();
   gemm_cases();
+  run_review_cases();
+  run_llmc_cases();
+  run_samples_cases();
+  run_gemm_tiles_cases();
+  run_stencils_cases();
+  run_gathers_cases();
+  run_everyday_cases();
+  failures += corpus::failures;
   std::printf("%s\n", failures ? "some kernels failed" : "all kernels ran");
   return failures ? 1 : 0;
 }

@@ -52,13 +52,18 @@ inline constexpr struct C final : dim<"C"> {} C;
 inline constexpr auto naive_spec =
     kernel<reuse_gemm_naive>("reuse_gemm_naive", matmul(in<0>("A", f32, N, N), in<1>("B", f32, N, N), out<2>("C", f32, N, N)))
         .at(N(512))
-        .sizes(N(arg<3>));  // at a launch (program.cu)
+        .sizes(N(arg<3>))  // at a launch (program.cu)
+        .block(32, 8)
+        .grid(ceil_div(N, 32), ceil_div(N, 8));
 inline constexpr auto tiled_spec =
     kernel<reuse_gemm_tiled>("reuse_gemm_tiled", matmul(in<0>("A", f32, N, N), in<1>("B", f32, N, N), out<2>("C", f32, N, N)))
         .at(N(512))
-        .sizes(N(arg<3>));
+        .sizes(N(arg<3>))
+        .block(32, 32)
+        .grid(ceil_div(N, 32), ceil_div(N, 32));
 inline constexpr auto row_scale_spec =
     kernel<reuse_row_scale>("reuse_row_scale", custom(0, in<0>("x", f32, R, C), in<1>("g", f32, C), out<2>("y", f32, R, C)))
         .at(R(65536), C(4096))
-        .sizes(R(grid_dim.x), C(arg<3>));
+        .sizes(R(grid_dim.x), C(arg<3>))
+        .block(256);
 }  // namespace reuse_specs

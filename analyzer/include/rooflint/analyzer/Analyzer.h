@@ -11,6 +11,7 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <array>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,7 @@
 #include "rooflint/analyzer/LaunchManifest.h"
 #include "rooflint/dsl/spec.h"
 #include "rooflint/model/gpu.h"
+#include "rooflint/model/peaks.h"
 #include "rooflint/model/roofline.h"
 
 namespace rooflint::analyzer {
@@ -78,16 +80,35 @@ struct KernelRecord {
   std::string subject() const { return (IsRegion ? "region '" : "kernel '") + KernelName + "'"; }
   /// The device-side traffic prediction (Traffic.h), per tensor and level; empty when not analysed.
   struct PredictedTraffic {
+    /// A value, a range (Low..High, Ratio the point estimate in it), or no prediction (Basis says why).
+    enum class Kind { Value, Range, NotPredicted };
     std::string Tensor;
     int Param = -1;
-    std::string Level;   ///< "dram", "l2" (sectors L1 requests from L2) or "l1" (sectors the warps request)
+    model::memory_level Level = model::memory_level::dram;  ///< dram; l2: sectors L1 requests from L2; l1: sectors the warps request
     double Ratio = 1;    ///< predicted bytes at that level over the tensor's compulsory bytes; 0: not predicted (Basis says why)
     std::string Basis;   ///< why ("load line 49: 8x per warp request")
     bool Sized = false;  ///< the ratio holds at the spec's declared sizes only (footprint, layer condition)
+    Kind K = Kind::Value;
+    double Low = 0, High = 0;  ///< Range: the bounds; Value: both Ratio
+  };
+  /// One global access of the kernel over the evaluated launch (the warnings' and the per-line figures).
+  struct PredictedAccess {
+    std::string File;
+    unsigned Line = 0, Column = 0;
+    std::string Tensor;      ///< the spec's tensor name ("" when the access is to no tensor of the spec)
+    int Param = -1;
+    bool Store = false, Atomic = false;
+    double Requests = 0;     ///< warp requests over the launch; 0 with Note when not evaluated
+    double SectorsPerRequest = 0, IdealSectorsPerRequest = 0;
+    std::string Note;
   };
   bool TrafficAnalysed = false;
   std::vector<PredictedTraffic> Predicted;
-  std::string PredictionGpu;  ///< the device whose cache geometry the prediction used
+  std::vector<PredictedAccess> PredictedAccesses;
+  /// The launch the prediction evaluated (grid and block), or empty with the reason in PredictionNote.
+  std::array<std::int64_t, 3> PredictionGrid{}, PredictionBlock{};
+  bool PredictionLaunchStated = false;
+  std::string PredictionLaunchText, PredictionNote, PredictionGpu;
 };
 
 /// Everything a run collects, over all translation units.

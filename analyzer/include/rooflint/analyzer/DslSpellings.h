@@ -32,6 +32,15 @@ inline constexpr llvm::StringLiteral ReadBytes = "read_bytes";
 inline constexpr llvm::StringLiteral WrittenBytes = "written_bytes";
 inline constexpr llvm::StringLiteral Launch = "launch";
 inline constexpr llvm::StringLiteral SizeTerms = "size_terms";
+inline constexpr llvm::StringLiteral Shape = "shape";
+
+// struct launch_shape / launch_extent (dsl/launch.h)
+inline constexpr llvm::StringLiteral ShapeGrid = "grid";
+inline constexpr llvm::StringLiteral ShapeBlock = "block";
+inline constexpr llvm::StringLiteral ShapeGridStated = "grid_stated";
+inline constexpr llvm::StringLiteral ShapeBlockStated = "block_stated";
+inline constexpr llvm::StringLiteral ExtentNumerator = "numerator";
+inline constexpr llvm::StringLiteral ExtentDivisor = "divisor";
 
 // struct size_table / size_term (dsl/poly.h)
 inline constexpr llvm::StringLiteral SizeTableTerms = "terms";

@@ -33,6 +33,7 @@ namespace clang {
 class FunctionDecl;
 }  // namespace clang
 namespace llvm {
+class Function;
 class Module;
 }  // namespace llvm
 
@@ -120,6 +121,7 @@ struct ReRead {
 /// What the device-side analysis found in one kernel.
 struct KernelTraffic {
   std::string MangledName;  ///< the device symbol
+  llvm::Function *Function = nullptr;  ///< its optimised IR (valid while the translation unit is analysed)
   std::string File;         ///< the kernel's definition
   unsigned Line = 0;
   std::vector<TrafficAccess> Accesses;
@@ -142,6 +144,7 @@ struct CacheLevels {
   std::int64_t ReservedSharedPerBlock = 0;  ///< shared memory the system reserves per block, bytes
   /// The shared-memory capacities an SM can be configured with, KiB, ascending; L1 is the rest.
   std::vector<int> SharedConfigsKiB;
+  int SectorBytes = 0;  ///< the unit L1 and L2 move
   /// The driver's choice for blocks with little shared memory, bytes per resident block: measured,
   /// not documented (H200, 2026-12-01, scripts/probes/l1-capacity.sh: 8 blocks of 256 threads -> a
   /// 32 KiB configuration; 2 blocks of 1024 -> 8 KiB; 8 blocks of 24 KiB -> 228 KiB). It misses the

@@ -18,6 +18,7 @@
 /// `.sizes(N(arg<0>))` states how each size is read from a launch (launch.h); the parameter must be
 /// an integer, and every dimension is bound exactly one way.
 
+#include <limits>
 #include <tuple>
 #include <type_traits>
 
@@ -28,8 +29,9 @@ namespace rooflint::dsl {
 inline constexpr expected_bound memory_bound = expected_bound::memory;
 
 /// The argument index a region's tensor carries in its type (`in("x", f32, N)`, region.h): it names no
-/// parameter, and kernel<f>(...) refuses it.
-inline constexpr int region_tensor_arg = 127;
+/// parameter, and kernel<f>(...) refuses it. The largest int, which no kernel's parameter index reaches
+/// (CUDA passes at most 32764 bytes of parameters), so `in<127>` is an ordinary parameter.
+inline constexpr int region_tensor_arg = std::numeric_limits<int>::max();
 inline constexpr expected_bound compute_bound = expected_bound::compute;
 
 namespace detail {
@@ -111,7 +113,7 @@ constexpr tensor_info tensor_info_of(const T& t) {
   info.name = t.name;
   info.dtype = T::element;
   info.access = T::access;
-  info.arg = static_cast<std::int8_t>(T::arg);
+  info.arg = T::arg;
   info.rank = static_cast<std::uint8_t>(T::rank);
   info.elements = t.touched;
   info.partial = t.partial;
@@ -253,6 +255,37 @@ constexpr void check_dims_in_tensors(const spec& s) {
         require(!p->uses(d) || s.dim_index(p->dims[d]) >= 0, "rooflint: touches: the touched part uses a dimension that no tensor has");
 }
 
+/// @return Whether @p p is the single variable @p n.
+constexpr bool is_variable(const poly& p, name_t n) {
+  return p.term_count == 1 && p.terms[0].coefficient == 1 && p.dim_count >= 1 && p.index_of(n) >= 0 &&
+         p.terms[0].exponents[p.index_of(n)] == 1 && p.uses(p.index_of(n));
+}
+
+/// @return The constant value of @p p, or 0 when it is not a constant.
+constexpr double constant_of(const poly& p) {
+  if (p.term_count == 0) return 0;
+  return p.term_count == 1 && p.terms[0].is_constant() ? p.terms[0].coefficient : 0;
+}
+
+/// A grid extent: a polynomial of the spec's dimensions, or ceil_div of one by a positive constant.
+constexpr launch_extent extent_of(const spec& s, const size_expr& e) {
+  launch_extent out;
+  poly numerator = e.value;
+  if (e.sizes.count > 0) {
+    const size_term& t = e.sizes.terms[e.sizes.count - 1];
+    const double d = constant_of(t.rhs);
+    const bool tiles = e.sizes.count == 1 && t.op == size_op::ceil_div && is_variable(e.value, t.name) && d >= 1 &&
+                       d == static_cast<double>(static_cast<std::int64_t>(d));
+    require(tiles, "rooflint: grid: an extent is a polynomial of dimensions (N, 2 * B) or ceil_div(polynomial, constant)");
+    numerator = t.lhs;
+    out.divisor = static_cast<std::int64_t>(d);
+  }
+  for (int d = 0; d < numerator.dim_count; ++d)
+    require(!numerator.uses(d) || s.dim_index(numerator.dims[d]) >= 0, "rooflint: grid: an extent uses a dimension the spec does not have");
+  out.numerator = numerator.reindexed(dim_names(s), s.dim_count);
+  return out;
+}
+
 }  // namespace detail
 
 /// A spec bound to the __global__ function Kernel. The builder methods return modified copies.
@@ -317,6 +350,37 @@ struct kernel_spec : spec {
       if (!fixed && s.dims[i].no_size) s.dims[i].no_size("rooflint: sizes: a dimension is neither read from the launch nor fixed by a static size, the operation or a preceding .at()");  // names the dimension
       detail::require(fixed, "rooflint: sizes: a dimension is neither read from the launch nor fixed by a static size, the operation or a preceding .at()");  // one line: nvcc prints only the first
     }
+    return s;
+  }
+
+  /// States the threads per block the kernel is written for: `.block(256)`, `.block(16, 16)`. The
+  /// analyzer evaluates the kernel's addresses for this block (and the grid of `.grid()`).
+  template <std::integral... T>
+  consteval kernel_spec block(T... threads) const {
+    static_assert(sizeof...(T) >= 1 && sizeof...(T) <= 3, "rooflint: block: give 1 to 3 extents (x, y, z)");
+    kernel_spec s = *this;
+    const std::array<std::int64_t, sizeof...(T)> list{static_cast<std::int64_t>(threads)...};
+    std::int64_t count = 1;
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      detail::require(list[i] >= 1 && list[i] <= 1024, "rooflint: block: an extent must be 1 to 1024");
+      s.shape.block[i] = {poly(static_cast<double>(list[i])), 1};
+      count *= list[i];
+    }
+    detail::require(count <= 1024, "rooflint: block: a block has at most 1024 threads");
+    s.shape.block_stated = true;
+    return s;
+  }
+
+  /// States the grid the kernel is launched with, in the spec's dimensions: `.grid(ceil_div(N, 256))`,
+  /// `.grid(ceil_div(N, 16), ceil_div(M, 16))`, `.grid(R)` (one block per row). Each extent is a
+  /// polynomial of the spec's dimensions or ceil_div of one by a constant.
+  template <SizeLike... E>
+  consteval kernel_spec grid(const E&... extents) const {
+    static_assert(sizeof...(E) >= 1 && sizeof...(E) <= 3, "rooflint: grid: give 1 to 3 extents (x, y, z)");
+    kernel_spec s = *this;
+    const std::array<size_expr, sizeof...(E)> list{to_expr(extents)...};
+    for (std::size_t i = 0; i < list.size(); ++i) s.shape.grid[i] = detail::extent_of(s, list[i]);
+    s.shape.grid_stated = true;
     return s;
   }
 
@@ -410,7 +474,7 @@ consteval kernel_spec<Kernel> kernel(const char (&name)[N], operation<Ts...> op,
       for (const auto& other : s.tensor_list())
         detail::require(!(other.name == info.name), "rooflint: kernel: two tensors have the same name");
       info.access = role::not_counted;
-      info.arg = static_cast<std::int8_t>(T::arg);
+      info.arg = T::arg;
       s.tensors[s.tensor_count++] = info;
     }
   };

@@ -32,7 +32,7 @@ struct tensor_info {
   name_t name;
   model::dtype dtype = model::dtype::f32;
   role access = role::read;
-  std::int8_t arg = -1;                        ///< kernel parameter index
+  std::int32_t arg = -1;                       ///< kernel parameter index: any a kernel can have (-1: none)
   std::uint8_t rank = 0;
   std::array<std::int8_t, max_rank> shape{};   ///< dims[shape[i]] is the i-th dimension
   poly elements;                               ///< elements that count towards compulsory bytes
@@ -115,6 +115,7 @@ struct spec {
   poly read_bytes;     ///< compulsory bytes read (bytes), over dims
   poly written_bytes;  ///< compulsory bytes written (bytes), over dims
   launch_binding launch{};  ///< how sizes are read from launches (kernel_spec::sizes); kind none: not read
+  launch_shape shape{};     ///< the grid and block the kernel is written for (kernel_spec::launch)
   size_table size_terms{};  ///< min, max and ceil_div terms: dimensions of their own, derived when binding
   region_info region{};     ///< the kernels of a region (region.h); empty for a spec of one kernel
 

@@ -184,7 +184,8 @@ struct predicted_traffic {
   std::string source;
   std::optional<launch_assumption> launch;  ///< absent when no launch was evaluated
   std::string gpu;                          ///< the device whose geometry the prediction used
-  std::vector<level_prediction> levels;
+  std::string note;                         ///< why nothing was evaluated, or how the blocks were sampled
+  std::vector<level_prediction> levels;     ///< "tensors" in files: per tensor of the spec and level
   std::vector<access> accesses;
 };
 

@@ -275,7 +275,8 @@ template <> struct table<manifest::predicted_traffic> {
       field{"source", &manifest::predicted_traffic::source},
       field{"launch", &manifest::predicted_traffic::launch},
       field{"gpu", &manifest::predicted_traffic::gpu},
-      field{"levels", &manifest::predicted_traffic::levels},
+      field{"note", &manifest::predicted_traffic::note},
+      field{"tensors", &manifest::predicted_traffic::levels},
       field{"accesses", &manifest::predicted_traffic::accesses},
   };
 };

@@ -28,10 +28,12 @@
 #include <vector>
 
 #include "rooflint/files/ceilings_file.h"
+#include "rooflint/files/manifest.h"
 #include "rooflint/dsl.h"
 #include "rooflint/model/peaks.h"
 #include "rooflint/model/roofline.h"
 #include "rooflint/runtime/measurement.h"
+#include "rooflint/runtime/line_traffic.h"
 
 namespace rooflint::runtime {
 
@@ -129,6 +131,14 @@ struct comparison {
 enum class case_status { passed, failed, skipped, error };
 std::string_view name(case_status s);
 
+/// A kernel's predicted ratio at one level, of the kind the manifest gives (docs/manifest-schema.md): a
+/// value, a range (low to high, ratio the point inside) or not predicted.
+struct predicted_level_ratio {
+  manifest::prediction_kind kind = manifest::prediction_kind::not_predicted;
+  double ratio = 0, low = 0, high = 0;
+  bool predicted() const { return kind != manifest::prediction_kind::not_predicted; }
+};
+
 /// Everything the reports show about one case.
 struct case_report {
   std::string name;
@@ -146,9 +156,12 @@ struct case_report {
   /// the observed ratios; empty for ROOFLINT_VERIFY_CASE cases and version 2 manifests.
   std::vector<std::string> predicted_traffic;
   /// The kernel's predicted bytes per level over its compulsory bytes (index: model::memory_level):
-  /// the tensors' predicted ratios weighted by their compulsory bytes at the case's sizes; 0 where a
-  /// tensor has no prediction at that level.
-  std::array<double, model::memory_level_count> predicted_ratio{};
+  /// the tensors' predicted ratios weighted by their compulsory bytes at the case's sizes; not predicted
+  /// where a tensor has no prediction at that level (a ratio of 0 is a prediction: no traffic there).
+  std::array<predicted_level_ratio, model::memory_level_count> predicted_ratio{};
+  /// Per-line traffic (line_traffic.h): each predicted access's observed sectors per request beside the
+  /// prediction, and the lines that moved the most excess sectors; `collected` false when not run.
+  line_report lines;
 };
 
 /// Inputs of one comparison, so it can be tested without a registry or a GPU.

@@ -15,6 +15,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -81,6 +82,7 @@ struct manifest_kernel {
   /// prediction per tensor and level (docs/manifest-schema.md).
   bool traffic_predicted = false;
   std::vector<manifest::level_prediction> predicted;
+  std::vector<manifest::access> predicted_accesses;  ///< the accesses the prediction rests on
   /// Why the kernel's launches are not verified though its entry is valid (more parameters than a
   /// launch's values hold); empty when they are.
   std::string unverifiable;
@@ -88,8 +90,9 @@ struct manifest_kernel {
 
 /// The kernel's predicted bytes per level (index: model::memory_level) over its compulsory bytes at
 /// the sizes @p at: its tensors' predicted ratios (manifest version 4) weighted by their compulsory
-/// bytes; 0 at a level where a tensor has no prediction (or none was read).
-std::array<double, model::memory_level_count> kernel_predicted_ratios(const manifest_kernel& k, const dsl::sizes& at);
+/// bytes: a value, or a range where a tensor's is one; not predicted at a level where a tensor has no
+/// prediction (or none was read). A ratio of 0 is a prediction, never its absence.
+std::array<predicted_level_ratio, model::memory_level_count> kernel_predicted_ratios(const manifest_kernel& k, const dsl::sizes& at);
 
 /// The predictions as the report prints them, one line per tensor, its levels in the manifest's order
 /// ("x: DRAM 1x (basis), L2 8x (basis), L1 8x"; a level without a ratio is "not predicted"; a basis is
@@ -103,7 +106,8 @@ result<std::vector<manifest_kernel>> read_manifest(const std::string& path);
 /// Reads manifest text (what read_manifest does after reading the file), for tests.
 result<std::vector<manifest_kernel>> parse_manifest(const std::string& text, const std::string& path);
 
-/// @return @p path if it is a file, else every "*.manifest.json" below the directory @p path, sorted.
+/// @return @p path if it is a file (whatever its name), else every "*.rooflint.json" below the directory
+/// @p path (the name rooflint_analyze() gives a manifest), sorted.
 /// Errors: invalid_argument (no such path, or a directory without manifests).
 result<std::vector<std::string>> find_manifests(const std::string& path);
 
@@ -246,6 +250,8 @@ struct program_report {
   int program_status = 0;                ///< exit code, or 128 + signal
   std::string program_outcome;           ///< "exited with code 0", "killed by signal 11 (Segmentation fault)"
   bool program_failed = false;
+  bool timed_out = false;                ///< the program ran past --timeout and was stopped
+  int interrupted_by = 0;                ///< the signal rooflint-verify received and passed on to the program; 0 if none
   std::vector<api_counts> apis;
   std::vector<std::string> remarks;      ///< "kernel 'x' is annotated but was never launched ..." [rooflint-not-launched]
 };
@@ -272,6 +278,19 @@ struct baseline_case {
   double change = 0;            ///< new / old - 1
   enum class verdict { no_change, regression, improvement, new_case, missing } outcome = verdict::no_change;
 };
+
+/// One case of a baseline report, as the gate reads it.
+struct baseline_entry {
+  double fraction = 0;  ///< its roofline fraction (0: not measured)
+  double noise = 0;     ///< relative_noise of its timing
+};
+
+/// Reads a baseline report (a rooflint-verify JSON report, version 1 or 2): its cases by name. Every
+/// field the gate reads is checked for its type and range (a fraction or a time is a finite number
+/// of at least 0, or null; min_s <= median_s <= max_s); names are unique. Errors (invalid_argument)
+/// name the case and the field: "the baseline: case 'saxpy [N=1024]': field 'compared.roofline_fraction'
+/// is not a finite number of at least 0".
+result<std::map<std::string, baseline_entry>> read_baseline(const std::string& baseline_json);
 
 /// Relative noise of a timing from its repetitions: half their range over the median,
 /// (max - min) / (2 x median), from the figures every report keeps (0 for a single run). See

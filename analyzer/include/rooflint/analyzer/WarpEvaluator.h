@@ -1,0 +1,128 @@
+#pragma once
+/// @file WarpEvaluator.h
+/// Runs a kernel's device-side IR for concrete threads: the addresses each warp request touches.
+///
+/// The evaluator interprets the part of a kernel that decides which global memory it touches (its
+/// address slice: the values that reach a global access's address or a branch, and nothing of the
+/// floating-point work) for the 32 lanes of a warp at once, as the hardware runs them: a request is
+/// one execution of a load, store or atomic by the warp's active lanes. Divergent branches run one
+/// side after the other and reconverge at the branch's immediate post-dominator (the SIMT stack of
+/// NVIDIA's GPUs since Fermi); `__syncthreads()` holds a warp until every warp of its block arrives.
+/// A region between a branch and its post-dominator that touches no global memory and defines no
+/// value the slice needs (a shared-memory tile's inner product) is skipped whole.
+///
+/// Values are 64-bit integers with a "known" bit per lane. Pointer parameters get distinct base
+/// addresses (TensorBase), integer parameters the values the spec binds, and anything the kernel
+/// loads from memory, floating-point results and unbound parameters are unknown: an address that
+/// depends on one is reported as unknown, and at a branch on one the lanes skip to where its two
+/// sides meet again, the accesses between reported as conditional on data (dataConditioned()).
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace llvm {
+class Function;
+}  // namespace llvm
+
+namespace rooflint::analyzer {
+
+/// A grid or block shape.
+struct Dim3 {
+  std::int64_t X = 1, Y = 1, Z = 1;
+  std::int64_t count() const { return X * Y * Z; }
+  bool operator==(const Dim3 &) const = default;
+};
+
+/// The launch an evaluation runs.
+struct EvalLaunch {
+  Dim3 Grid, Block;
+  /// Per kernel parameter: the integer value the spec binds (a size), or none (unknown). Pointer
+  /// parameters are given TensorBase(index) whatever this holds.
+  std::vector<std::optional<std::int64_t>> Scalars;
+};
+
+/// Address bits that name a memory region: each pointer parameter, each `__device__` variable and
+/// shared memory get one, 2^40 bytes (1 TiB) apart, so that an address tells which tensor it is in.
+inline constexpr unsigned RegionShift = 40;
+/// The first byte of parameter @p Param's tensor.
+inline constexpr std::uint64_t tensorBase(unsigned Param) { return (std::uint64_t(Param) + 1) << RegionShift; }
+
+/// What a memory region is.
+struct Region {
+  enum Kind : std::uint8_t { None, Parameter, DeviceVariable, Shared, Local } K = None;
+  int Index = -1;  ///< the parameter's index (Parameter)
+};
+
+/// A global memory access of the kernel's IR: one load, store or atomic instruction.
+struct AccessSite {
+  enum Kind : std::uint8_t { Load, Store, Atomic } K = Load;
+  unsigned Bytes = 0;      ///< bytes one lane moves
+  bool BypassesL1 = false; ///< ld.global.cg / .cv, volatile: served by L2 (the L1 is not looked up)
+  int Param = -1;          ///< the pointer parameter its address is based on, when the IR shows it
+  std::string File;        ///< the innermost inlined source position
+  unsigned Line = 0, Column = 0;
+};
+
+/// A use of global memory the evaluator cannot count: an intrinsic or inline assembly that takes a
+/// pointer (a wmma or TMA load, cp.async, a memcpy), whose traffic is then unknown.
+struct UnmodelledAccess {
+  int Param = -1;          ///< the pointer parameter, when the IR shows it
+  std::string What;        ///< "'llvm.nvvm.wmma.m16n16k16.load.a.row.stride.f16.p0'"
+  std::string File;
+  unsigned Line = 0;
+};
+
+/// One warp request: an access executed by the warp's active lanes.
+struct WarpRequest {
+  unsigned Site = 0;            ///< index into WarpEvaluator::sites()
+  std::uint32_t Active = 0;     ///< lanes that run it
+  std::uint32_t Unknown = 0;    ///< active lanes whose address is unknown
+  std::array<std::uint64_t, 32> Address{};
+  std::int64_t Block = 0;       ///< linear block index in the grid
+  unsigned Warp = 0;            ///< warp within its block
+};
+
+/// Why an evaluation stopped early.
+struct EvalFailure {
+  std::string Reason;           ///< "control flow depends on a value loaded from memory"
+  std::string File;
+  unsigned Line = 0;
+};
+
+/// A kernel compiled for evaluation (its address slice), run for chosen blocks of a launch.
+class WarpEvaluator {
+public:
+  /// Compiles @p F; fails (with the reason) on what the evaluator cannot run: a call that was not
+  /// inlined, an integer wider than 64 bits in the slice.
+  static std::unique_ptr<WarpEvaluator> compile(llvm::Function &F, std::string &Why);
+  ~WarpEvaluator();
+
+  const std::vector<AccessSite> &sites() const;
+  const std::vector<UnmodelledAccess> &unmodelled() const;
+  /// The region an address lies in (tensorBase(), the kernel's variables).
+  Region regionOf(std::uint64_t Address) const;
+
+  /// Runs every warp of @p Blocks (linear indices) of @p Launch together, one request at a time per
+  /// warp in turn (warps interleave as the warp schedulers of one SM interleave them), calling @p Sink
+  /// for each request. Stops after @p Budget warp instructions (then fails with the reason).
+  std::optional<EvalFailure> run(const EvalLaunch &Launch, const std::vector<std::int64_t> &Blocks,
+                                 const std::function<void(const WarpRequest &)> &Sink, std::uint64_t &Budget);
+
+  /// The accesses a run skipped because a branch before them depends on data: site -> the branch's line.
+  const std::map<unsigned, unsigned> &dataConditioned() const { return DataConditioned; }
+
+  class Program;
+
+private:
+  std::map<unsigned, unsigned> DataConditioned;
+  explicit WarpEvaluator(std::unique_ptr<Program> P);
+  std::unique_ptr<Program> P;
+};
+
+}  // namespace rooflint::analyzer

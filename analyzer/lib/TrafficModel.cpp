@@ -1,0 +1,1142 @@
+// Traffic per tensor and level from evaluated warp requests (TrafficModel.h).
+
+#include "rooflint/analyzer/TrafficModel.h"
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <span>
+#include <unordered_map>
+
+#include "llvm/IR/Function.h"
+#include "rooflint/model/describe.h"
+
+namespace rooflint::analyzer {
+namespace {
+
+constexpr std::uint64_t SectorBytes = 32;
+
+/// The L1 data cache as the model sees it: a fully associative LRU cache of 32-byte sectors (Hopper's
+/// L1 allocates sectors; a lane walking its own row keeps 2048 sectors of 2048 lines, which the H200
+/// served from L1). A load that misses fetches its sector from L2; stores write through without
+/// allocating. LRU hits at every capacity at once from the stack distance (Mattson et al., 1970): a
+/// load hits a cache of C sectors when fewer than C other sectors were loaded since its last use. The
+/// distances come from a Fenwick tree over load times holding one mark per sector, at its last use.
+class StackDistances {
+public:
+  /// The distinct sectors loaded since @p Sector's last load, or none when it is the first.
+  std::optional<std::uint64_t> load(std::uint64_t Sector) {
+    if (Now + 1 >= Tree.size()) compact();
+    ++Now;
+    std::uint64_t &Last = lastUse(Sector);
+    std::optional<std::uint64_t> Distance;
+    if (Last) {
+      Distance = std::uint64_t(prefix(Now - 1) - prefix(Last));
+      add(Last, -1);
+    }
+    Last = Now;
+    add(Now, +1);
+    return Distance;
+  }
+
+private:
+  /// Each sector's last load time (0: never), in chunks of 4096 consecutive sectors.
+  std::unordered_map<std::uint64_t, std::vector<std::uint64_t>> Chunks;
+  std::vector<std::uint64_t> *Recent = nullptr;
+  std::uint64_t RecentChunk = 0;
+  std::vector<std::int32_t> Tree = std::vector<std::int32_t>(1 << 16);  ///< Fenwick tree over times (1-based)
+  std::uint64_t Now = 0;
+
+  std::uint64_t &lastUse(std::uint64_t Sector) {
+    if (!Recent || Sector >> 12 != RecentChunk) {
+      RecentChunk = Sector >> 12;
+      Recent = &Chunks[RecentChunk];
+      if (Recent->empty()) Recent->assign(4096, 0);
+    }
+    return (*Recent)[Sector & 4095];
+  }
+  void add(std::uint64_t I, std::int32_t V) {
+    for (; I < Tree.size(); I += I & (~I + 1)) Tree[I] += V;
+  }
+  std::int64_t prefix(std::uint64_t I) const {
+    std::int64_t S = 0;
+    for (; I > 0; I -= I & (~I + 1)) S += Tree[I];
+    return S;
+  }
+  /// Renumbers the marks 1..k in time order (only each sector's last load matters) in a tree with
+  /// room for as many loads again.
+  void compact() {
+    std::vector<std::pair<std::uint64_t, std::uint64_t *>> Marks;  // (time, the sector's slot)
+    for (auto &[Chunk, Times] : Chunks)
+      for (std::uint64_t &T : Times)
+        if (T) Marks.push_back({T, &T});
+    std::sort(Marks.begin(), Marks.end());
+    Tree.assign(std::max<std::size_t>(std::size_t(1) << 16, 4 * Marks.size() + 2), 0);
+    Now = 0;
+    for (auto &[Time, Slot] : Marks) {
+      *Slot = ++Now;
+      add(Now, +1);
+    }
+  }
+};
+
+/// A set of sector (or granule) numbers, as bitmaps of 4096 consecutive numbers: inserting the numbers
+/// a kernel streams through costs a bit each, whatever the repeats.
+class SectorSet {
+public:
+  void insert(std::uint64_t X) {
+    const std::uint64_t Chunk = X >> 12;
+    if (!Last || Chunk != LastChunk) {
+      Last = &Chunks[Chunk];
+      LastChunk = Chunk;
+    }
+    (*Last)[(X >> 6) & 63] |= std::uint64_t(1) << (X & 63);
+  }
+  /// The numbers, ascending.
+  std::vector<std::uint64_t> sorted() const {
+    std::vector<std::uint64_t> Keys;
+    for (const auto &[K, B] : Chunks) Keys.push_back(K);
+    std::sort(Keys.begin(), Keys.end());
+    std::vector<std::uint64_t> Out;
+    for (std::uint64_t K : Keys) {
+      const auto &B = Chunks.at(K);
+      for (unsigned W = 0; W < 64; ++W)
+        for (std::uint64_t Bits = B[W]; Bits; Bits &= Bits - 1)
+          Out.push_back((K << 12) | (std::uint64_t(W) << 6) | std::uint64_t(std::countr_zero(Bits)));
+    }
+    return Out;
+  }
+
+private:
+  std::unordered_map<std::uint64_t, std::array<std::uint64_t, 64>> Chunks;
+  std::array<std::uint64_t, 64> *Last = nullptr;
+  std::uint64_t LastChunk = 0;
+};
+
+/// What one sampled block does to one tensor (a parameter's region).
+struct TensorTally {
+  double Requests = 0, L1Sectors = 0, UsefulLoadBytes = 0, UsefulStoreBytes = 0;
+  double L2Sectors[2] = {0, 0};  ///< at L1's full capacity, at its kept fraction
+  double L2Granules = 0;         ///< 64-byte granules of the L1 misses (each request's own)
+  double PartialStoreSectors = 0, AtomicRequests = 0, StoreSectors = 0;
+  std::vector<std::uint64_t> ReadGranules, ReadSectors, WriteSectors;  ///< footprints, ascending (when the run is done)
+  SectorSet ReadGranuleSet, ReadSectorSet, WriteSectorSet;             ///< the same while the run goes on
+  std::uint64_t FirstRead = ~std::uint64_t(0), FirstWrite = ~std::uint64_t(0);  ///< lowest byte touched
+  bool Unknown = false;
+  bool CachedLoads = false;  ///< some load of it goes through L1 (not ld.global.cg / .cv)
+};
+
+struct SiteTally {
+  double Requests = 0, Sectors = 0, IdealSectors = 0, L2Sectors = 0;
+  int Param = -1;
+  bool Unknown = false;
+};
+
+/// One sampled block's tallies.
+struct BlockTally {
+  std::int64_t Block = 0;
+  double Weight = 1;  ///< in the grid's averages (Extrapolation)
+  std::map<int, TensorTally> Tensors;
+  std::vector<SiteTally> Sites;
+  bool UnattributedUnknown = false;  ///< an unknown address the IR ties to no parameter
+};
+
+void sortUnique(std::vector<std::uint64_t> &V) {
+  std::sort(V.begin(), V.end());
+  V.erase(std::unique(V.begin(), V.end()), V.end());
+}
+
+std::size_t intersectionSize(const std::vector<std::uint64_t> &A, const std::vector<std::uint64_t> &B) {
+  std::size_t N = 0;
+  for (auto I = A.begin(), J = B.begin(); I != A.end() && J != B.end();) {
+    if (*I < *J) ++I;
+    else if (*J < *I) ++J;
+    else ++N, ++I, ++J;
+  }
+  return N;
+}
+
+/// Feeds the requests of one run (blocks resident on one SM together) into their tallies.
+class RunTally {
+public:
+  /// @p CacheModelled false: the run's L2 figures are not used (blocks sampled alone take their SM's).
+  RunTally(const WarpEvaluator &E, std::vector<BlockTally> &Out, std::size_t First, std::int64_t L1Full,
+           std::int64_t L1Kept, bool CacheModelled)
+      : E(E), Out(Out), First(First), FullSectors(std::uint64_t(L1Full) / SectorBytes),
+        KeptSectors(std::uint64_t(L1Kept) / SectorBytes), CacheModelled(CacheModelled) {}
+
+  void operator()(const WarpRequest &R) {
+    BlockTally &B = blockOf(R.Block);
+    const AccessSite &Site = E.sites()[R.Site];
+    SiteTally &S = B.Sites[R.Site];
+    S.Requests += 1;
+    if (R.Unknown) {
+      S.Unknown = true;
+      if (Site.Param >= 0) B.Tensors[Site.Param].Unknown = true;
+      else B.UnattributedUnknown = true;
+      return;
+    }
+    // The request's sectors and useful bytes; its lanes may address several tensors (a select of
+    // pointers): each sector is the tensor's whose region it lies in.
+    Sectors.clear();
+    Bytes.clear();
+    for (unsigned Lane = 0; Lane < 32; ++Lane) {
+      if (!(R.Active >> Lane & 1)) continue;
+      const std::uint64_t A = R.Address[Lane];
+      for (std::uint64_t X = A / SectorBytes; X <= (A + Site.Bytes - 1) / SectorBytes; ++X) Sectors.push_back(X);
+      Bytes.push_back({A, A + Site.Bytes});
+    }
+    if (!std::is_sorted(Sectors.begin(), Sectors.end())) std::sort(Sectors.begin(), Sectors.end());
+    Sectors.erase(std::unique(Sectors.begin(), Sectors.end()), Sectors.end());
+    const double Useful = usefulBytes();
+    const Region Reg = E.regionOf(Sectors.empty() ? 0 : Sectors.front() * SectorBytes);
+    const int Param = Reg.K == Region::Parameter ? Reg.Index : -1;
+    S.Param = Param;
+    if (Reg.K == Region::Shared || Reg.K == Region::Local) return;  // not global memory after all
+    S.Sectors += double(Sectors.size());
+    S.IdealSectors += std::ceil(Useful / double(SectorBytes));
+    TensorTally &T = B.Tensors[Param];
+    if (Site.K == AccessSite::Atomic) {  // counted at L2 as atomics, not as load or store sectors
+      T.AtomicRequests += 1;
+      // L2 reads the line before it updates it: a read and a write of each sector at DRAM.
+      for (std::uint64_t X : Sectors) {
+        T.WriteSectorSet.insert(X);
+        T.ReadGranuleSet.insert(X / 2);
+        T.ReadSectorSet.insert(X);
+      }
+      T.FirstWrite = std::min(T.FirstWrite, Bytes.front().first);
+      T.FirstRead = std::min(T.FirstRead, Bytes.front().first);
+      return;
+    }
+    T.Requests += 1;
+    T.L1Sectors += double(Sectors.size());
+    if (Site.K == AccessSite::Store) {
+      T.UsefulStoreBytes += Useful;
+      T.StoreSectors += double(Sectors.size());
+      T.L2Sectors[0] += double(Sectors.size());
+      T.L2Sectors[1] += double(Sectors.size());
+      S.L2Sectors += double(Sectors.size());
+      // Partly written sectors merge in L2 with the rest of their bytes (the H200's naive transpose:
+      // 8x the store sectors at L2, 1.05-1.19x at DRAM): DRAM writes are the sectors written, once.
+      for (std::uint64_t X : Sectors) {
+        T.WriteSectorSet.insert(X);
+        if (coveredBytes(X) < SectorBytes) T.PartialStoreSectors += 1;
+      }
+      T.FirstWrite = std::min(T.FirstWrite, Bytes.front().first);
+      return;
+    }
+    T.UsefulLoadBytes += Useful;
+    T.FirstRead = std::min(T.FirstRead, Bytes.front().first);
+    T.CachedLoads |= !Site.BypassesL1;
+    std::uint64_t LastGranule = ~std::uint64_t(0);
+    for (std::uint64_t X : Sectors) {
+      T.ReadGranuleSet.insert(X / 2);
+      T.ReadSectorSet.insert(X);
+      const std::optional<std::uint64_t> D = Site.BypassesL1 || !CacheModelled ? std::nullopt : Distances.load(X);
+      const bool HitFull = D && *D < FullSectors, HitKept = D && *D < KeptSectors;
+      if (!HitFull) {
+        T.L2Sectors[0] += 1;
+        S.L2Sectors += 1;
+        if (X / 2 != LastGranule) T.L2Granules += 1;
+        LastGranule = X / 2;
+      }
+      if (!HitKept) T.L2Sectors[1] += 1;
+    }
+  }
+
+private:
+  const WarpEvaluator &E;
+  std::vector<BlockTally> &Out;
+  std::size_t First;
+  std::uint64_t FullSectors, KeptSectors;  ///< L1's capacity, and the part it keeps whole, in sectors
+  bool CacheModelled;
+  StackDistances Distances;
+  std::vector<std::uint64_t> Sectors;
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> Bytes;  ///< [begin, end) per lane
+
+  BlockTally &blockOf(std::int64_t Block) {
+    for (std::size_t I = First; I < Out.size(); ++I)
+      if (Out[I].Block == Block) return Out[I];
+    return Out.back();
+  }
+  /// Distinct bytes of the request.
+  double usefulBytes() {
+    if (!std::is_sorted(Bytes.begin(), Bytes.end())) std::sort(Bytes.begin(), Bytes.end());
+    double N = 0;
+    std::uint64_t End = 0;
+    bool Any = false;
+    for (const auto &[B, E] : Bytes) {
+      const std::uint64_t From = Any ? std::max(B, End) : B;
+      if (E > From) N += double(E - From);
+      End = Any ? std::max(End, E) : E;
+      Any = true;
+    }
+    return N;
+  }
+  /// Bytes of sector @p X the request writes.
+  std::uint64_t coveredBytes(std::uint64_t X) const {
+    const std::uint64_t Lo = X * SectorBytes, Hi = Lo + SectorBytes;
+    std::uint64_t N = 0, End = Lo;
+    for (const auto &[B, E] : Bytes) {  // sorted by usefulBytes()
+      const std::uint64_t From = std::max({B, End, Lo}), To = std::min(E, Hi);
+      if (To > From) {
+        N += To - From;
+        End = To;
+      }
+    }
+    return N;
+  }
+};
+
+std::int64_t ceilDiv(std::int64_t A, std::int64_t B) { return B > 0 ? (A + B - 1) / B : 0; }
+
+/// |F u (F + s) u ... u (F + (n-1) s)| for a sorted set F of granules and a shift of s granules: each
+/// granule f spreads over f, f + s, ...; per residue of f mod s those are intervals of f / s to merge.
+double unionOfTranslates(const std::vector<std::uint64_t> &F, std::uint64_t S, std::int64_t N) {
+  if (N <= 1 || F.empty() || S == 0) return double(F.size());
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> RQ;
+  RQ.reserve(F.size());
+  for (std::uint64_t G : F) RQ.push_back({G % S, G / S});
+  std::sort(RQ.begin(), RQ.end());
+  double Total = 0;
+  const std::uint64_t Span = std::uint64_t(N - 1);
+  for (std::size_t I = 0; I < RQ.size();) {
+    const std::uint64_t Residue = RQ[I].first;
+    std::uint64_t Lo = RQ[I].second, Hi = Lo + Span;
+    std::size_t J = I + 1;
+    for (; J < RQ.size() && RQ[J].first == Residue; ++J) {
+      if (RQ[J].second <= Hi + 1) {
+        Hi = std::max(Hi, RQ[J].second + Span);
+        continue;
+      }
+      Total += double(Hi - Lo + 1);
+      Lo = RQ[J].second;
+      Hi = Lo + Span;
+    }
+    Total += double(Hi - Lo + 1);
+    I = J;
+  }
+  return Total;
+}
+
+/// Runs of consecutive granules in a sorted set.
+double runsOf(const std::vector<std::uint64_t> &F) {
+  double Runs = 0;
+  for (std::size_t I = 0; I < F.size(); ++I) Runs += I == 0 || F[I] != F[I - 1] + 1;
+  return Runs;
+}
+
+std::string dimText(const Dim3 &D) {
+  return "(" + std::to_string(D.X) + ", " + std::to_string(D.Y) + ", " + std::to_string(D.Z) + ")";
+}
+
+/// The value of the launch size @p L at the spec's sizes (size = value * multiplier / divisor).
+std::optional<std::int64_t> launchValue(const KernelRecord &R, const dsl::launch_size &L) {
+  const int Dim = R.Spec.dim_index(L.dim);
+  if (Dim < 0 || !(R.Sizes.values[std::size_t(Dim)] > 0) || L.multiplier <= 0) return std::nullopt;
+  const std::int64_t Size = static_cast<std::int64_t>(R.Sizes.values[std::size_t(Dim)]);
+  if ((Size * L.divisor) % L.multiplier != 0) return std::nullopt;
+  return Size * L.divisor / L.multiplier;
+}
+
+/// @p P at the record's sizes, its variables looked up by name among the spec's dimensions (a
+/// tensor's polynomials are over its own dimensions, in its own order).
+double valueAt(const KernelRecord &R, const dsl::poly &P) {
+  return P.evaluate_by_name([&](dsl::name_t N) {
+    const int D = R.Spec.dim_index(N);
+    return D >= 0 ? R.Sizes.values[std::size_t(D)] : 0.0;
+  });
+}
+
+/// Compulsory bytes of @p T at the record's sizes: read, written, or both.
+double compulsoryBytes(const KernelRecord &R, const dsl::tensor_info &T) {
+  const double E = valueAt(R, T.elements);
+  return E * double(model::size_bytes(T.dtype)) * (T.access == dsl::role::read_write ? 2 : 1);
+}
+
+/// A block's position along the grid's axes.
+Dim3 coordsOf(std::int64_t B, const Dim3 &G) { return {B % G.X, (B / G.X) % G.Y, B / (G.X * G.Y)}; }
+std::int64_t linearOf(const Dim3 &C, const Dim3 &G) { return C.X + G.X * (C.Y + G.Y * C.Z); }
+
+/// The blocks evaluated: those one SM runs together first (0, S, 2S, ...: the block scheduler deals
+/// consecutive blocks to different SMs), then a middle block and its neighbours along each axis (the
+/// footprints' overlap), then the last blocks along x and y (partial tiles).
+std::vector<std::vector<std::int64_t>> runsOf(const Dim3 &G, int Sms, int PerSm, std::int64_t &Middle,
+                                             std::array<std::int64_t, 3> &Neighbour, std::size_t &FirstStratum) {
+  std::vector<std::vector<std::int64_t>> Runs(1);
+  const std::int64_t Total = G.count();
+  for (int K = 0; K < PerSm && std::int64_t(K) * Sms < Total; ++K) Runs[0].push_back(std::int64_t(K) * Sms);
+  std::vector<std::int64_t> Seen = Runs[0];
+  const auto add = [&](std::int64_t B) {
+    if (std::find(Seen.begin(), Seen.end(), B) != Seen.end()) return;
+    Seen.push_back(B);
+    Runs.push_back({B});
+  };
+  const Dim3 M{G.X / 2, G.Y / 2, G.Z / 2};
+  Middle = linearOf(M, G);
+  add(Middle);
+  Neighbour = {-1, -1, -1};
+  if (M.X + 1 < G.X) add(Neighbour[0] = linearOf({M.X + 1, M.Y, M.Z}, G));
+  if (M.Y + 1 < G.Y) add(Neighbour[1] = linearOf({M.X, M.Y + 1, M.Z}, G));
+  if (M.Z + 1 < G.Z) add(Neighbour[2] = linearOf({M.X, M.Y, M.Z + 1}, G));
+  add(linearOf({G.X - 1, 0, 0}, G));
+  add(linearOf({0, G.Y - 1, 0}, G));
+  add(linearOf({G.X - 1, G.Y - 1, 0}, G));
+  // Blocks spread over the grid (last: evaluated only where the work varies, evaluateTraffic).
+  FirstStratum = Runs.size();
+  // Spread, and off any small period (a block's work that depends on its index modulo a few blocks).
+  for (const int Eighth : {1, 3, 5, 7}) add(Total * Eighth / 8);
+  for (const std::int64_t Prime : {1237, 4099, 7919, 15013}) add((Total / 2 + Prime) % Total);
+  return Runs;
+}
+
+/// Extrapolates a per-block figure over the grid: blocks are interior, last along x, last along y or
+/// both; each kind counts its blocks times the mean of its samples (an unsampled kind: the interior's).
+struct Estimate {
+  double Point = 0, Low = 0, High = 0;
+};
+
+class Extrapolation {
+public:
+  Extrapolation(const std::vector<BlockTally> &Blocks, const Dim3 &G) : Blocks(Blocks) {
+    const double Zs = double(G.Z), Xn = double(G.X - 1), Yn = double(G.Y - 1);
+    Count = {Xn * Yn * Zs, 1 * Yn * Zs, Xn * 1 * Zs, 1 * 1 * Zs};
+    for (std::size_t I = 0; I < Blocks.size(); ++I) {
+      const Dim3 C = coordsOf(Blocks[I].Block, G);
+      Kind.push_back((C.X == G.X - 1 ? 1 : 0) | (C.Y == G.Y - 1 ? 2 : 0));
+    }
+  }
+
+  /// The blocks one SM runs together sit at the start of the grid: they weigh as one sample, beside
+  /// the blocks spread over it.
+  template <class Fn> Estimate of(Fn Figure) const {
+    Estimate E;
+    std::array<double, 4> Sum{}, Lo{}, Hi{}, Weight{};
+    std::array<int, 4> N{};
+    for (std::size_t I = 0; I < Blocks.size(); ++I) {
+      const double V = Figure(Blocks[I]), Wt = Blocks[I].Weight;
+      const int K = Kind[I];
+      Lo[K] = N[K] ? std::min(Lo[K], V) : V;
+      Hi[K] = N[K] ? std::max(Hi[K], V) : V;
+      Sum[K] += Wt * V;
+      Weight[K] += Wt;
+      ++N[K];
+    }
+    const int Fallback = N[0] ? 0 : N[1] ? 1 : N[2] ? 2 : 3;
+    for (int K = 0; K < 4; ++K) {
+      if (Count[K] <= 0) continue;
+      const int Use = N[K] ? K : Fallback;
+      E.Point += Count[K] * Sum[Use] / std::max(1e-300, Weight[Use]);
+      E.Low += Count[K] * Lo[Use];
+      E.High += Count[K] * Hi[Use];
+    }
+    return E;
+  }
+
+private:
+  const std::vector<BlockTally> &Blocks;
+  std::array<double, 4> Count{};
+  std::vector<int> Kind;
+};
+
+using Prediction = KernelRecord::PredictedTraffic;
+
+Prediction notPredicted(const std::string &Name, int Param, model::memory_level Level, const std::string &Why) {
+  Prediction P{Name, Param, Level, 0, Why, true};
+  P.K = Prediction::Kind::NotPredicted;
+  return P;
+}
+
+Prediction valueOf(const std::string &Name, int Param, model::memory_level Level, double Ratio, const std::string &Why) {
+  Prediction P{Name, Param, Level, Ratio, Why, true};
+  P.Low = P.High = Ratio;
+  return P;
+}
+
+/// A value when the bounds agree within 2%, else a range around the point.
+Prediction rangeOf(const std::string &Name, int Param, model::memory_level Level, double Lo, double Point, double Hi,
+                   const std::string &Why) {
+  if (Hi <= Lo * 1.02 + 1e-12) return valueOf(Name, Param, Level, Point, Why);
+  Prediction P{Name, Param, Level, std::clamp(Point, Lo, Hi), Why, true};
+  P.K = Prediction::Kind::Range;
+  P.Low = Lo;
+  P.High = Hi;
+  return P;
+}
+
+std::string ratioText(double R) { return model::format_significant(R) + "x"; }
+
+}  // namespace
+
+std::uint64_t evaluationBudget() {
+  if (const char *E = std::getenv("ROOFLINT_EVAL_BUDGET")) {
+    char *End = nullptr;
+    const unsigned long long V = std::strtoull(E, &End, 10);
+    if (End && *End == 0 && V > 0) return V;
+  }
+  return 60'000'000;
+}
+
+LaunchChoice chooseLaunch(const KernelRecord &R, int ThreadsPerBlock, bool ThreadsStated) {
+  LaunchChoice C;
+  if (!R.Sized) {
+    C.Missing = "the spec gives no size to '" + R.MissingDim + "' (.at())";
+    return C;
+  }
+  const auto extent = [&](const dsl::launch_extent &E) -> std::int64_t {
+    const double N = valueAt(R, E.numerator);
+    return E.divisor > 0 ? ceilDiv(static_cast<std::int64_t>(std::llround(N)), E.divisor) : 0;
+  };
+  const dsl::launch_shape &Shape = R.Spec.shape;
+  C.Block = {ThreadsPerBlock, 1, 1};
+  if (Shape.block_stated)
+    C.Block = {extent(Shape.block[0]), extent(Shape.block[1]), extent(Shape.block[2])};
+  if (Shape.grid_stated)
+    C.Grid = {extent(Shape.grid[0]), extent(Shape.grid[1]), extent(Shape.grid[2])};
+  std::vector<std::string> Assumed;
+  if (!Shape.block_stated) Assumed.push_back(std::to_string(ThreadsPerBlock) + " threads a block" +
+                                             (ThreadsStated ? " (__launch_bounds__)" : ""));
+  if (!Shape.grid_stated) {
+    // Sizes the spec reads from the launch's grid or block give those extents.
+    bool GridBound = false;
+    for (int I = 0; I < R.Spec.launch.size_count; ++I) {
+      const dsl::launch_size &L = R.Spec.launch.sizes[std::size_t(I)];
+      if (L.source == dsl::size_source::argument) continue;
+      const auto V = launchValue(R, L);
+      if (!V) continue;
+      if (L.source == dsl::size_source::block_dim && Shape.block_stated) continue;
+      Dim3 &D = L.source == dsl::size_source::grid_dim ? C.Grid : C.Block;
+      (L.index == 0 ? D.X : L.index == 1 ? D.Y : D.Z) = *V;
+      GridBound |= L.source == dsl::size_source::grid_dim;
+    }
+    if (GridBound) {
+      Assumed.push_back("the grid the spec's sizes read from the launch");
+    } else {
+      double Largest = 0;
+      for (const dsl::tensor_info &T : R.Spec.tensor_list())
+        if (T.access == dsl::role::write || T.access == dsl::role::read_write)
+          Largest = std::max(Largest, valueAt(R, T.elements));
+      if (!(Largest > 0)) {
+        C.Missing = "the spec states no grid (.grid()) and writes no tensor to size one by";
+        return C;
+      }
+      C.Grid.X = ceilDiv(static_cast<std::int64_t>(Largest), C.Block.count());
+      Assumed.push_back("one thread per element of the largest tensor written");
+    }
+  }
+  C.Stated = Assumed.empty();
+  C.Text = "grid " + dimText(C.Grid) + ", block " + dimText(C.Block);
+  if (!C.Stated) {
+    C.Text += ", assumed: ";
+    for (std::size_t I = 0; I < Assumed.size(); ++I) C.Text += (I ? ", " : "") + Assumed[I];
+    C.Text += "; state it with .block(...) and .grid(...)";
+  }
+  if (C.Grid.count() <= 0 || C.Block.count() <= 0 || C.Block.count() > 1024)
+    C.Missing = "the launch " + dimText(C.Grid) + " x " + dimText(C.Block) + " is not one a GPU runs";
+  return C;
+}
+
+namespace {
+
+/// Per tensor: the ratio at each level from the extrapolated tallies.
+class LevelModel {
+public:
+  LevelModel(const KernelRecord &R, const std::vector<BlockTally> &Blocks, const LaunchChoice &L, int PerSm,
+             const CacheLevels &Levels, std::int64_t Middle, const std::array<std::int64_t, 3> &Neighbour)
+      : R(R), Blocks(Blocks), L(L), PerSm(PerSm), Levels(Levels), X(Blocks, L.Grid), Middle(Middle), Neighbour(Neighbour) {}
+
+  void predict(KernelEvaluation &Out, const std::string &KernelWide, const std::map<int, std::string> &Unmodelled,
+               const std::map<int, std::string> &Conditional) {
+    const double Footprint = kernelFootprint();
+    for (const dsl::tensor_info &T : R.Spec.tensor_list()) {
+      if (T.arg < 0 || T.access == dsl::role::not_counted) continue;
+      const std::string Name(T.name.view());
+      const double Compulsory = compulsoryBytes(R, T);
+      std::string Why = KernelWide;
+      if (Why.empty()) Why = unknownReason(T.arg);
+      if (auto It = Unmodelled.find(T.arg); Why.empty() && It != Unmodelled.end()) Why = It->second;
+      if (auto It = Conditional.find(T.arg); Why.empty() && It != Conditional.end()) Why = It->second;
+      if (Why.empty() && !(Compulsory > 0)) Why = "its compulsory bytes are 0 at the spec's sizes";
+      if (Why.empty() && !touched(T.arg))
+        Why = "no load, store or atomic of it was evaluated (an access the evaluation does not see, or none in the sampled blocks)";
+      if (!Why.empty()) {
+        for (const model::memory_level Level : model::memory_levels) Out.Levels.push_back(notPredicted(Name, T.arg, Level, Why));
+        continue;
+      }
+      Out.Levels.push_back(dram(Name, T.arg, Compulsory, Footprint));
+      Out.Levels.push_back(l2(Name, T.arg, Compulsory));
+      Out.Levels.push_back(l1(Name, T.arg, Compulsory));
+    }
+  }
+
+  /// The store coverage check of an assumed launch: each tensor written once (useful bytes stored over
+  /// compulsory bytes written), each read at least once.
+  std::string launchMismatch() const {
+    for (const dsl::tensor_info &T : R.Spec.tensor_list()) {
+      if (T.arg < 0 || T.access == dsl::role::not_counted) continue;
+      const double Bytes = compulsoryBytes(R, T) / (T.access == dsl::role::read_write ? 2 : 1);
+      if (!(Bytes > 0)) continue;
+      const bool Writes = T.access != dsl::role::read;
+      const double Moved = sum(T.arg, [&](const TensorTally &Y) { return Writes ? Y.UsefulStoreBytes : Y.UsefulLoadBytes; }).Point;
+      const double Times = Moved / Bytes;
+      if ((Writes && std::fabs(Times - 1) > 0.02) || (!Writes && Times < 0.98))
+        return "the assumed launch " + L.Text.substr(0, L.Text.find(", assumed")) + " " + (Writes ? "writes" : "reads") +
+               " '" + std::string(T.name.view()) + "' " + model::format_significant(Times) + " times, not once";
+    }
+    return "";
+  }
+
+private:
+  const KernelRecord &R;
+  const std::vector<BlockTally> &Blocks;
+  const LaunchChoice &L;
+  int PerSm;
+  const CacheLevels &Levels;
+  Extrapolation X;
+  std::int64_t Middle;
+  std::array<std::int64_t, 3> Neighbour;
+
+  template <class Fn> Estimate sum(int Param, Fn F) const {
+    return X.of([&](const BlockTally &B) {
+      auto It = B.Tensors.find(Param);
+      return It == B.Tensors.end() ? 0.0 : F(It->second);
+    });
+  }
+  const BlockTally *sample(std::int64_t Block) const {
+    for (const BlockTally &B : Blocks)
+      if (B.Block == Block) return &B;
+    return nullptr;
+  }
+  bool cachedLoads(int Param) const {
+    for (const BlockTally &B : Blocks)
+      if (auto It = B.Tensors.find(Param); It != B.Tensors.end() && It->second.CachedLoads) return true;
+    return false;
+  }
+  bool touched(int Param) const {
+    for (const BlockTally &B : Blocks)
+      if (auto It = B.Tensors.find(Param); It != B.Tensors.end() && (It->second.Requests > 0 || It->second.AtomicRequests > 0))
+        return true;
+    return false;
+  }
+  std::string unknownReason(int Param) const {
+    for (const BlockTally &B : Blocks) {
+      if (B.UnattributedUnknown)
+        return "an access whose address depends on data the build cannot know does not show which tensor it touches";
+      if (auto It = B.Tensors.find(Param); It != B.Tensors.end() && It->second.Unknown)
+        return "its address depends on a value loaded from memory (a gather) or a parameter the spec does not bind";
+    }
+    return "";
+  }
+
+  /// The unique footprint over a box of @p Box blocks around the middle one, bytes, of a per-block
+  /// footprint @p Of (granules of @p Unit bytes): along each axis the union of the middle block's
+  /// footprint translated by the shift its neighbour shows (blocks whose footprints differ in size
+  /// are taken as disjoint), the axes combined as independent.
+  double spread(int Param, const std::vector<std::uint64_t> TensorTally::*Of, std::uint64_t TensorTally::*First,
+                double Unit, const Dim3 &Box) const {
+    const TensorTally *M = tally(Middle, Param);
+    if (!M || (M->*Of).empty()) return 0;
+    const std::vector<std::uint64_t> &F = M->*Of;
+    const double Size = double(F.size());
+    double Union = Size;
+    const std::array<std::int64_t, 3> Along{Box.X, Box.Y, Box.Z};
+    for (int A = 0; A < 3; ++A) {
+      const std::int64_t N = Along[std::size_t(A)];
+      if (N <= 1) continue;
+      const TensorTally *Next = Neighbour[std::size_t(A)] >= 0 ? tally(Neighbour[std::size_t(A)], Param) : nullptr;
+      double AlongAxis = Size * double(N);
+      if (Next && std::fabs(double((Next->*Of).size()) - Size) <= 0.05 * Size) {
+        const std::int64_t Shift = std::int64_t(Next->*First - M->*First);
+        double Step = double(Shift < 0 ? -Shift : Shift);
+        // A neighbour at the same place (b[i / C]: blocks of one row; a GEMM's grouped block order) may
+        // share it with a few blocks only: the grid's first and last blocks along the axis say how far
+        // the footprint moves over it, a mean step per block.
+        if (Shift == 0) Step = meanStep(Param, Of, First, A, Size);
+        if (Step < Unit)  // a shift within a granule: each run grows by the shift per block
+          AlongAxis = std::min(AlongAxis, Size + double(N - 1) * Step / Unit * runsOf(F));
+        else
+          AlongAxis = unionOfTranslates(F, std::uint64_t(std::llround(Step / Unit)), N);
+      }
+      Union *= AlongAxis / Size;
+    }
+    return Union * Unit;
+  }
+
+  /// The mean shift per block of the footprint @p Of along axis @p A (x or y), bytes: from the grid's
+  /// first block to the last along the axis (both sampled), when their footprints are of the middle
+  /// block's size @p Size; else 0.
+  double meanStep(int Param, const std::vector<std::uint64_t> TensorTally::*Of, std::uint64_t TensorTally::*First, int A,
+                  double Size) const {
+    const std::int64_t Extent = A == 0 ? L.Grid.X : A == 1 ? L.Grid.Y : 1;
+    if (Extent <= 1) return 0;
+    const TensorTally *Begin = tally(0, Param);
+    const TensorTally *End = tally(A == 0 ? linearOf({L.Grid.X - 1, 0, 0}, L.Grid) : linearOf({0, L.Grid.Y - 1, 0}, L.Grid), Param);
+    const auto similar = [&](const TensorTally *T) { return T && std::fabs(double((T->*Of).size()) - Size) <= 0.05 * Size; };
+    if (!similar(Begin) || !similar(End)) return 0;
+    return std::fabs(double(End->*First) - double(Begin->*First)) / double(Extent - 1);
+  }
+
+  const TensorTally *tally(std::int64_t Block, int Param) const {
+    const BlockTally *B = sample(Block);
+    if (!B) return nullptr;
+    auto It = B->Tensors.find(Param);
+    return It == B->Tensors.end() ? nullptr : &It->second;
+  }
+
+  /// A tensor's footprint over the whole grid (granules of @p Unit bytes, as bytes): the blocks'
+  /// footprints added, and their union (the spread of the middle block's, at most the tensor's
+  /// @p Extent bytes when known, at most the sum); blocks share granules when the union is smaller.
+  struct Footprint {
+    double Sum = 0, Union = 0;
+    double Low = 0, High = 0;  ///< the union's bounds: equal to it when footprints translate with the block
+    bool Shared = false;
+  };
+  /// Footprints that translate with the block: their neighbours' spread. Others (a causal mask's rows,
+  /// work that depends on the block modulo a few): between the largest block's and the blocks' sum (at
+  /// most the tensor), the point at the low end.
+  Footprint footprint(int Param, const std::vector<std::uint64_t> TensorTally::*Of, std::uint64_t TensorTally::*First,
+                      double Unit, double Extent) const {
+    Footprint F;
+    F.Sum = sum(Param, [&](const TensorTally &T) { return double((T.*Of).size()); }).Point * Unit;
+    const double Cap = Extent > 0 ? std::ceil(Extent / Unit) * Unit : F.Sum;
+    if (translates(Param, First, Unit)) {
+      F.Union = F.Low = F.High = std::min({F.Sum, spread(Param, Of, First, Unit, L.Grid), Cap});
+    } else {
+      double Largest = 0;
+      for (const BlockTally &B : Blocks)
+        if (auto It = B.Tensors.find(Param); It != B.Tensors.end()) Largest = std::max(Largest, double((It->second.*Of).size()) * Unit);
+      F.High = std::min(F.Sum, Cap);
+      F.Union = F.Low = std::min(Largest, F.High);
+    }
+    F.Shared = F.Sum > 1.02 * F.High;
+    return F;
+  }
+  /// The footprints of a tensor's reads and writes, never under its compulsory bytes: the kernel moves
+  /// each element its spec reads or writes at least once (a union spread from one block can miss rows
+  /// that blocks far apart add).
+  Footprint reads(int Param) const {
+    Footprint F = footprint(Param, &TensorTally::ReadGranules, &TensorTally::FirstRead, 64, extentOf(tensor(Param)));
+    if (F.Sum > 0 && tensor(Param).access != dsl::role::write) atLeastCompulsory(F, tensor(Param));
+    return F;
+  }
+  Footprint writes(int Param) const {
+    Footprint F = footprint(Param, &TensorTally::WriteSectors, &TensorTally::FirstWrite, 32, extentOf(tensor(Param)));
+    if (F.Sum > 0 && tensor(Param).access != dsl::role::read) atLeastCompulsory(F, tensor(Param));
+    return F;
+  }
+  void atLeastCompulsory(Footprint &F, const dsl::tensor_info &T) const {
+    const double C = std::min(F.Sum, compulsoryOneWay(T));
+    F.Union = std::max(F.Union, C);
+    F.Low = std::max(F.Low, C);
+    F.High = std::max(F.High, F.Union);
+  }
+  double compulsoryOneWay(const dsl::tensor_info &T) const {
+    return compulsoryBytes(R, T) / (T.access == dsl::role::read_write ? 2 : 1);
+  }
+
+  /// The tensor's bytes in memory when the spec gives them (a tensor it declares touched in part: 0).
+  /// The tensor's bytes in memory: its whole shape (a tensor the spec declares touched in part is still
+  /// that large), or 0 when a dimension has no size.
+  double extentOf(const dsl::tensor_info &T) const {
+    if (T.rank == 0) return double(model::size_bytes(T.dtype));
+    double Elements = 1;
+    for (unsigned D = 0; D < T.rank; ++D) {
+      const int Dim = T.shape[D];
+      if (Dim < 0 || !(R.Sizes.values[std::size_t(Dim)] > 0)) return 0;
+      Elements *= R.Sizes.values[std::size_t(Dim)];
+    }
+    return Elements * double(model::size_bytes(T.dtype));
+  }
+
+  double kernelFootprint() const {
+    double Sum = 0;
+    for (const dsl::tensor_info &T : R.Spec.tensor_list())
+      if (T.arg >= 0)
+        Sum += reads(T.arg).Union + writes(T.arg).Union;
+    return Sum;
+  }
+
+  const dsl::tensor_info &tensor(int Param) const {
+    for (const dsl::tensor_info &T : R.Spec.tensor_list())
+      if (T.arg == Param) return T;
+    return R.Spec.tensors[0];
+  }
+
+  Prediction l1(const std::string &Name, int Param, double Compulsory) const {
+    const Estimate S = sum(Param, [](const TensorTally &T) { return T.L1Sectors; });
+    const Estimate A = sum(Param, [](const TensorTally &T) { return T.AtomicRequests; });
+    std::string Why = "the sectors its warp requests touch, counted for the sampled blocks";
+    if (S.High > S.Low * 1.02) Why += "; a range: the sampled blocks differ";
+    if (A.Point > 0) Why += "; atomics are not load or store sectors";
+    const double K = double(SectorBytes) / Compulsory;
+    return rangeOf(Name, Param, model::memory_level::l1, S.Low * K, S.Point * K, S.High * K, Why);
+  }
+
+  Prediction l2(const std::string &Name, int Param, double Compulsory) const {
+    const Estimate Full = sum(Param, [](const TensorTally &T) { return T.L2Sectors[0]; });
+    const Estimate Kept = sum(Param, [](const TensorTally &T) { return T.L2Sectors[1]; });
+    const double K = double(SectorBytes) / Compulsory;
+    double Lo = std::min(Full.Low, Kept.Low) * K, Hi = std::max(Full.High, Kept.High) * K;
+    std::string Why = "the sectors L1 does not serve, for the sampled blocks of one SM (" + std::to_string(PerSm) +
+                      " resident) through an L1 of " + bytesText(L1Available()) + " per SM";
+    if (Kept.Point > Full.Point * 1.02)
+      Why += "; a range: L1 keeps a working set whole only up to about " +
+             model::format_significant(Levels.L1KeptFraction) + " of itself";
+    // Blocks that share the tensor's sectors may find them in L1 when they share an SM, which the
+    // order the blocks run decides: down to each sector once.
+    // Loads that bypass L1 (ld.global.cg) reach L2 whichever blocks share an SM.
+    const Footprint F = reads(Param);
+    if (F.Shared && sum(Param, [](const TensorTally &T) { return T.UsefulLoadBytes; }).Point > 0 && cachedLoads(Param)) {
+      // Each sector read comes from L2 at least once; the stores all reach L2.
+      const double StoreSectors = sum(Param, [](const TensorTally &T) { return T.StoreSectors; }).Point;
+      const double SectorsRead = footprint(Param, &TensorTally::ReadSectors, &TensorTally::FirstRead, double(SectorBytes),
+                                           extentOf(tensor(Param))).Union;
+      Lo = std::min(Lo, (SectorsRead + StoreSectors * double(SectorBytes)) / Compulsory);
+      Why += "; blocks share its sectors: down to each sector once when blocks that share them meet in one L1";
+    }
+    return rangeOf(Name, Param, model::memory_level::l2, Lo, Full.Point * K, Hi, Why);
+  }
+
+  /// Bytes at DRAM, low .. high with a point, and why.
+  struct Bytes {
+    double Low = 0, Point = 0, High = 0;
+    std::string Why;
+  };
+
+  Prediction dram(const std::string &Name, int Param, double Compulsory, double KernelFootprint) const {
+    const Bytes R = dramReads(Param, KernelFootprint), W = dramWrites(Param, KernelFootprint);
+    std::string Why = R.Why;
+    if (!W.Why.empty()) Why += (Why.empty() ? "" : "; ") + W.Why;
+    return rangeOf(Name, Param, model::memory_level::dram, (R.Low + W.Low) / Compulsory, (R.Point + W.Point) / Compulsory,
+                   (R.High + W.High) / Compulsory, Why);
+  }
+
+  /// Reads: each 64-byte granule once when L2 keeps what is read again, every L2 miss when it cannot.
+  Bytes dramReads(int Param, double KernelFootprint) const {
+    const Footprint Reads = reads(Param);
+    if (Reads.Sum <= 0) return {};
+    const double U = Reads.Union;
+    const double Kept = Levels.L2KeptFraction * double(Levels.L2Bytes);
+    const std::string Fraction = model::format_significant(Levels.L2KeptFraction) + " of L2 (" + bytesText(Levels.L2Bytes) + ")";
+    const std::string FootText = "the kernel's footprint (" + bytesText(std::int64_t(KernelFootprint)) + ")";
+    const auto once = [&](const std::string &Why) {
+      return Bytes{Reads.Low, U, Reads.High, Why + ": each 64-byte granule read comes from DRAM once"};
+    };
+    if (KernelFootprint <= Kept) return once(FootText + " is within " + Fraction);
+    const std::string Over = FootText + " is over " + Fraction + "; ";
+    // Blocks that share its granules run close together, or re-read them often enough that L2 keeps them.
+    if (const auto Near = nearReuse(Param, Reads)) return once(Over + *Near);
+    if (const auto Often = frequentReuse(Param, Reads)) return once(Over + *Often);
+    // A tensor no two blocks share, read again by its own block past L1 (the passes of a row kernel):
+    // between two reads of a granule the SM's co-resident blocks on every SM read their own, so the
+    // passes find it in L2 when a wave's footprints fit its kept fraction, and miss when they exceed L2.
+    const double Misses = sum(Param, [](const TensorTally &X) { return X.L2Granules; }).Point * 64;
+    const double Loads = sum(Param, [](const TensorTally &X) { return X.L2Sectors[0] - X.StoreSectors; }).Point;
+    const double LoadsKept = sum(Param, [](const TensorTally &X) { return X.L2Sectors[1] - X.StoreSectors; }).Point;
+    const double Distinct = sum(Param, [](const TensorTally &X) { return double(X.ReadSectors.size()); }).Point;
+    if (!Reads.Shared && Distinct > 0 && LoadsKept > Distinct * 1.02) {
+      const double Again = Loads / Distinct, AgainKept = LoadsKept / Distinct;  // reads of each sector at L2
+      const double Wave = waveShare(U);
+      const std::string Between = "its own blocks read it again past L1 (" + ratioText(Again) +
+                                  "); a wave of co-resident blocks reads " + bytesText(std::int64_t(Wave)) +
+                                  " of it between two reads";
+      if (Wave <= Kept) return once(Over + Between + ", within " + Fraction);
+      if (Wave >= double(Levels.L2Bytes))
+        return {U * Again, U * Again, U * AgainKept, Over + Between + ", over L2: every read that misses L1 comes from DRAM"};
+    }
+    const double Hi = std::max(U, Misses);
+    if (Hi <= U * 1.02) return once(Over + "no granule is requested from L2 twice");
+    const double WaveBlocks = double(Levels.Sms) * PerSm;
+    const double Waves = std::ceil(double(L.Grid.count()) / WaveBlocks);
+    const Dim3 Box{std::min<std::int64_t>(L.Grid.X, std::int64_t(WaveBlocks)),
+                   std::min<std::int64_t>(L.Grid.Y, ceilDiv(std::int64_t(WaveBlocks), L.Grid.X)), 1};
+    const double PerWave = Reads.Shared && translates(Param, &TensorTally::FirstRead, 64)
+                               ? spread(Param, &TensorTally::ReadGranules, &TensorTally::FirstRead, 64, Box)
+                               : U / Waves;
+    return {U, std::clamp(Waves * PerWave, U, Hi), Hi,
+            Over + "its reads range from each 64-byte granule once to every L2 miss from DRAM; the point assumes "
+                   "each wave of " + std::to_string(std::int64_t(WaveBlocks)) + " co-resident blocks reads its footprint once"};
+  }
+
+  /// Writes: each sector written once, less what may still be in L2 when the kernel ends (written
+  /// lines leave L2 when it evicts them), or once per pass when its own blocks write it again after a
+  /// wave's footprints have gone through L2.
+  Bytes dramWrites(int Param, double KernelFootprint) const {
+    const Footprint Writes = writes(Param);
+    if (Writes.Sum <= 0) return {};
+    double W = Writes.Union, WLow = Writes.Low, WHigh = Writes.High;
+    std::string Why;
+    // Written again: more bytes stored than its sectors hold (partial sectors that other stores complete
+    // are not written twice).
+    const double Stored = sum(Param, [](const TensorTally &X) { return X.UsefulStoreBytes; }).Point;
+    const double Held = sum(Param, [](const TensorTally &X) { return double(X.WriteSectors.size()); }).Point * double(SectorBytes);
+    if (!Writes.Shared && Held > 0 && Stored > Held * 1.02 && waveShare(W) >= double(Levels.L2Bytes)) {
+      W *= Stored / Held;
+      WLow *= Stored / Held;
+      WHigh *= Stored / Held;
+      Why = "its blocks write it " + ratioText(Stored / Held) + " over, past L2 between two writes";
+    }
+    // At most L2's capacity of written lines is left in it at the end, the writes' share of it at the point.
+    const double Left = std::min(W, double(Levels.L2Bytes));
+    const double LeftPoint = std::min(W, double(Levels.L2Bytes) * W / std::max(KernelFootprint, W));
+    if (Left > 0.02 * W)
+      Why += (Why.empty() ? "" : "; ") + std::string("up to ") + bytesText(std::int64_t(Left)) +
+             " of its writes may still be in L2 when the kernel ends";
+    return {WLow - std::min(WLow, double(Levels.L2Bytes)), W - LeftPoint, WHigh, Why};
+  }
+
+  /// The bytes of a tensor's footprint @p U that the blocks of one wave (those resident at once) touch.
+  double waveShare(double U) const {
+    const double Blocks = double(L.Grid.count());
+    return std::min(Blocks, double(Levels.Sms) * PerSm) * (U / Blocks);
+  }
+
+  /// Why a shared tensor's re-reads hit in L2 for certain when they are spread over the kernel: each
+  /// granule is read by Sum / Union blocks on average, so the L2 traffic between two reads of it is the
+  /// kernel's divided by that, within the kept fraction (a position table every batch reads).
+  std::optional<std::string> frequentReuse(int Param, const Footprint &Reads) const {
+    if (!Reads.Shared || Reads.Union <= 0) return std::nullopt;
+    const double Readers = Reads.Sum / Reads.Union;
+    const double Between = l2BytesPerBlock() * double(L.Grid.count()) / Readers;
+    if (Between > Levels.L2KeptFraction * double(Levels.L2Bytes)) return std::nullopt;
+    return "each granule is read by " + model::format_significant(Readers) + " blocks, with about " +
+           bytesText(std::int64_t(Between)) + " of L2 traffic between two of them";
+  }
+
+  /// Whether every sampled block's footprint starts where the middle block's, shifted by its
+  /// neighbours' shifts per axis, puts it (within a granule of @p Unit bytes): the footprint translates
+  /// with the block, and its neighbours tell its union.
+  bool translates(int Param, std::uint64_t TensorTally::*First, double Unit) const {
+    const TensorTally *M = tally(Middle, Param);
+    if (!M || M->*First == ~std::uint64_t(0)) return false;
+    const Dim3 Mc = coordsOf(Middle, L.Grid);
+    std::array<double, 3> Shift{};
+    const std::array<std::int64_t, 3> Extent{L.Grid.X, L.Grid.Y, L.Grid.Z};
+    for (int A = 0; A < 3; ++A) {
+      if (Extent[std::size_t(A)] <= 1) continue;
+      const TensorTally *N = Neighbour[std::size_t(A)] >= 0 ? tally(Neighbour[std::size_t(A)], Param) : nullptr;
+      if (!N || N->*First == ~std::uint64_t(0)) return false;
+      Shift[std::size_t(A)] = double(std::int64_t(N->*First - M->*First));
+    }
+    for (const BlockTally &B : Blocks) {
+      auto It = B.Tensors.find(Param);
+      if (It == B.Tensors.end() || It->second.*First == ~std::uint64_t(0)) continue;
+      const Dim3 C = coordsOf(B.Block, L.Grid);
+      const double Expected = double(M->*First) + double(C.X - Mc.X) * Shift[0] + double(C.Y - Mc.Y) * Shift[1] +
+                              double(C.Z - Mc.Z) * Shift[2];
+      if (std::fabs(double(It->second.*First) - Expected) > Unit) return false;
+    }
+    return true;
+  }
+
+  /// The share of the middle block's footprint its neighbour along axis @p A also touches.
+  double overlap(int Param, int A) const {
+    const TensorTally *M = tally(Middle, Param);
+    const TensorTally *N = Neighbour[std::size_t(A)] >= 0 ? tally(Neighbour[std::size_t(A)], Param) : nullptr;
+    if (!M || !N || M->ReadGranules.empty()) return 0;
+    return double(intersectionSize(M->ReadGranules, N->ReadGranules)) / double(M->ReadGranules.size());
+  }
+
+  /// L2 bytes per block, all tensors together (the mean of the sampled blocks).
+  double l2BytesPerBlock() const {
+    double Sum = 0;
+    for (const BlockTally &B : Blocks)
+      for (const auto &[P, T] : B.Tensors) Sum += T.L2Sectors[0] * double(SectorBytes);
+    return Blocks.empty() ? 0 : Sum / double(Blocks.size());
+  }
+
+  /// Why a shared tensor's re-reads hit in L2, when they do for certain: every block that shares its
+  /// granules is a neighbour along an axis (the union is the neighbours' spread, not the tensor's
+  /// size), and the L2 traffic between two of them is within L2's kept fraction.
+  std::optional<std::string> nearReuse(int Param, const Footprint &Reads) const {
+    if (!Reads.Shared || !translates(Param, &TensorTally::FirstRead, 64)) return std::nullopt;
+    const double Spread = spread(Param, &TensorTally::ReadGranules, &TensorTally::FirstRead, 64, L.Grid);
+    if (Spread > Reads.Union * 1.02) return std::nullopt;  // capped by the tensor: sharing beyond neighbours
+    const std::array<std::int64_t, 3> Apart{1, L.Grid.X, L.Grid.X * L.Grid.Y};
+    const double PerBlock = l2BytesPerBlock(), Kept = Levels.L2KeptFraction * double(Levels.L2Bytes);
+    std::int64_t Farthest = 0;
+    for (int A = 0; A < 3; ++A) {
+      if (overlap(Param, A) <= 0) continue;
+      if (double(Apart[std::size_t(A)]) * PerBlock > Kept) return std::nullopt;
+      Farthest = std::max(Farthest, Apart[std::size_t(A)]);
+    }
+    if (Farthest == 0) return std::nullopt;
+    return "the blocks that share its granules run at most " + std::to_string(Farthest) + " apart, with " +
+           bytesText(std::int64_t(double(Farthest) * PerBlock)) + " of L2 traffic between them";
+  }
+
+  std::int64_t L1Available() const {
+    return layerCondition(1, 0, int(L.Block.count()), 0, Levels).L1Available;
+  }
+};
+
+/// Whether every interior block evaluated so far (not the last along x or y) requested the same sectors
+/// of each tensor.
+bool blocksAlike(const std::vector<BlockTally> &Blocks, const Dim3 &G) {
+  std::map<int, double> First;
+  for (const BlockTally &B : Blocks) {
+    const Dim3 C = coordsOf(B.Block, G);
+    if ((G.X > 1 && C.X == G.X - 1) || (G.Y > 1 && C.Y == G.Y - 1)) continue;
+    for (const auto &[P, T] : B.Tensors) {
+      auto [It, New] = First.try_emplace(P, T.L1Sectors);
+      if (!New && std::fabs(It->second - T.L1Sectors) > 1e-9 * std::max(1.0, It->second)) return false;
+    }
+  }
+  return true;
+}
+
+/// The blocks sampled alone (the middle one, its neighbours, the last ones) ran without the blocks an
+/// SM runs beside them: their L1 would keep what the SM's other blocks evict. Their loads reach L2 at
+/// the rate the first @p SmBlocks blocks (one SM's) show per tensor.
+void shareTheSmMissRates(std::vector<BlockTally> &Blocks, std::size_t SmBlocks) {
+  std::map<int, std::array<double, 4>> Rate;  // loads at L1, at L2 (full, kept), L2 granules
+  for (std::size_t I = 0; I < SmBlocks && I < Blocks.size(); ++I)
+    for (const auto &[P, T] : Blocks[I].Tensors) {
+      auto &R = Rate[P];
+      R[0] += T.L1Sectors - T.StoreSectors;
+      R[1] += T.L2Sectors[0] - T.StoreSectors;
+      R[2] += T.L2Sectors[1] - T.StoreSectors;
+      R[3] += T.L2Granules;
+    }
+  for (std::size_t I = SmBlocks; I < Blocks.size(); ++I)
+    for (auto &[P, T] : Blocks[I].Tensors) {
+      auto It = Rate.find(P);
+      if (It == Rate.end() || It->second[0] <= 0) continue;
+      const double Loads = T.L1Sectors - T.StoreSectors, Share = Loads / It->second[0];
+      T.L2Sectors[0] = T.StoreSectors + It->second[1] * Share;
+      T.L2Sectors[1] = T.StoreSectors + It->second[2] * Share;
+      T.L2Granules = It->second[3] * Share;
+    }
+}
+
+}  // namespace
+
+KernelEvaluation evaluateTraffic(llvm::Function &F, const KernelRecord &Record, const LaunchChoice &Launch,
+                                 std::int64_t SharedBytes, const CacheLevels &Levels) {
+  KernelEvaluation Out;
+  Out.Launch = Launch;
+  if (!Launch.Missing.empty()) {
+    Out.Failure = Launch.Missing;
+    return Out;
+  }
+  // The walk counts 32-byte sectors; a GPU whose caches move another unit is not predicted.
+  if (Levels.SectorBytes != std::int64_t(SectorBytes)) {
+    Out.Failure = "the GPU's caches move " + std::to_string(Levels.SectorBytes) + "-byte sectors; the model counts " +
+                  std::to_string(SectorBytes) + "-byte ones";
+    return Out;
+  }
+  std::string Why;
+  std::unique_ptr<WarpEvaluator> E = WarpEvaluator::compile(F, Why);
+  if (!E) {
+    Out.Failure = Why;
+    return Out;
+  }
+  EvalLaunch EL{Launch.Grid, Launch.Block, {}};
+  EL.Scalars.resize(F.arg_size());
+  for (int I = 0; I < Record.Spec.launch.size_count; ++I) {
+    const dsl::launch_size &L = Record.Spec.launch.sizes[std::size_t(I)];
+    if (L.source == dsl::size_source::argument && L.index >= 0 && std::size_t(L.index) < EL.Scalars.size())
+      EL.Scalars[std::size_t(L.index)] = launchValue(Record, L);
+  }
+  const LayerCondition C = layerCondition(1, 0, int(Launch.Block.count()), SharedBytes, Levels);
+  const int PerSm = C.BlocksPerSm;
+  std::int64_t Middle = 0;
+  std::array<std::int64_t, 3> Neighbour{};
+  std::size_t FirstStratum = 0;
+  const auto Runs = runsOf(Launch.Grid, Levels.Sms, PerSm, Middle, Neighbour, FirstStratum);
+  std::vector<BlockTally> Blocks;
+  const auto Began = std::chrono::steady_clock::now();
+  std::uint64_t Budget = evaluationBudget();
+  const std::uint64_t Start = Budget;
+  for (std::size_t R = 0; R < Runs.size(); ++R) {
+    const auto &Run = Runs[R];
+    // Blocks spread over the grid average work that varies along it (a causal mask's rows); where every
+    // interior block evaluated so far moved the same sectors, the grid's blocks are alike: not needed.
+    if (R == FirstStratum && blocksAlike(Blocks, Launch.Grid)) break;
+    const std::size_t First = Blocks.size();
+    for (std::int64_t B : Run) {
+      Blocks.push_back({B, &Run == &Runs.front() ? 1.0 / double(Run.size()) : 1.0, {},
+                        std::vector<SiteTally>(E->sites().size()), false});
+    }
+    RunTally Tally(*E, Blocks, First, C.L1Available, std::int64_t(Levels.L1KeptFraction * double(C.L1Available)),
+                   &Run == &Runs.front());
+    if (auto Failure = E->run(EL, Run, std::ref(Tally), Budget)) {
+      Out.Failure = Failure->Reason + (Failure->Line ? " (line " + std::to_string(Failure->Line) + ")" : "");
+      Out.Instructions = Start - Budget;
+      return Out;
+    }
+  }
+  Out.Instructions = Start - Budget;
+  shareTheSmMissRates(Blocks, Runs.front().size());
+  for (BlockTally &B : Blocks)
+    for (auto &[P, T] : B.Tensors) {
+      T.ReadGranules = T.ReadGranuleSet.sorted();
+      T.ReadSectors = T.ReadSectorSet.sorted();
+      T.WriteSectors = T.WriteSectorSet.sorted();
+      T.ReadGranuleSet = T.ReadSectorSet = T.WriteSectorSet = SectorSet();
+    }
+  // ROOFLINT_EVAL_DEBUG=FILE: each sampled block's tallies appended to FILE (the analysis of a file runs
+  // in a worker process whose stderr is not shown).
+  if (std::FILE *Debug = std::getenv("ROOFLINT_EVAL_DEBUG") ? std::fopen(std::getenv("ROOFLINT_EVAL_DEBUG"), "a") : nullptr) {
+    std::fprintf(Debug, "kernel %s: %s; %llu warp instructions, %.3f s\n", Record.KernelName.c_str(), Launch.Text.c_str(),
+                 (unsigned long long)Out.Instructions,
+                 std::chrono::duration<double>(std::chrono::steady_clock::now() - Began).count());
+    for (const BlockTally &B : Blocks) {
+      std::fprintf(Debug, "block %lld:", (long long)B.Block);
+      for (const auto &[P, T] : B.Tensors)
+        std::fprintf(Debug, " [param %d: requests %g L1 %g L2 %g/%g reads %zu writes %zu partial %g%s]", P, T.Requests,
+                     T.L1Sectors, T.L2Sectors[0], T.L2Sectors[1], T.ReadGranules.size(), T.WriteSectors.size(),
+                     T.PartialStoreSectors, T.Unknown ? " unknown" : "");
+      std::fprintf(Debug, "\n");
+    }
+    std::fclose(Debug);
+  }
+  Out.Sampled = std::to_string(Blocks.size()) + " of " + std::to_string(Launch.Grid.count()) + " blocks evaluated";
+  LevelModel M(Record, Blocks, Launch, PerSm, Levels, Middle, Neighbour);
+  std::string KernelWide;
+  for (const UnmodelledAccess &U : E->unmodelled())
+    if (U.Param < 0) KernelWide = "line " + std::to_string(U.Line) + ": " + U.What + " may touch global memory in a way the evaluation does not count";
+  if (KernelWide.empty() && !Launch.Stated) KernelWide = M.launchMismatch();
+  if (!KernelWide.empty() && !Launch.Stated && KernelWide.rfind("the assumed launch", 0) == 0)
+    KernelWide += "; state the launch with .block(...) and .grid(...)";
+  // Accesses behind a branch on data: their tensors' traffic depends on the data.
+  std::map<int, std::string> Conditional;
+  for (const auto &[Site, Line] : E->dataConditioned()) {
+    const AccessSite &A = E->sites()[Site];
+    const std::string Why = "its access at line " + std::to_string(A.Line) + " runs only where the condition at line " +
+                            std::to_string(Line) + " holds, which depends on data the build cannot know";
+    if (A.Param < 0 && KernelWide.empty()) KernelWide = "an access " + Why.substr(std::string("its access ").size());
+    Conditional.emplace(A.Param, Why);
+  }
+  // A tensor an unmodelled intrinsic touches (a wmma load) has no figure at any level.
+  std::map<int, std::string> Unmodelled;
+  for (const UnmodelledAccess &U : E->unmodelled())
+    Unmodelled.emplace(U.Param, "line " + std::to_string(U.Line) + ": " + U.What +
+                                    " touches it in a way the evaluation does not count");
+  M.predict(Out, KernelWide, Unmodelled, Conditional);
+  // Per access, over the launch.
+  Extrapolation X(Blocks, Launch.Grid);
+  for (std::size_t S = 0; S < E->sites().size(); ++S) {
+    AccessTraffic A;
+    A.Site = E->sites()[S];
+    const auto figure = [&](auto Member) { return X.of([&](const BlockTally &B) { return B.Sites[S].*Member; }).Point; };
+    A.Requests = figure(&SiteTally::Requests);
+    A.Sectors = figure(&SiteTally::Sectors);
+    A.IdealSectors = figure(&SiteTally::IdealSectors);
+    A.L2Sectors = figure(&SiteTally::L2Sectors);
+    for (const BlockTally &B : Blocks) {
+      A.Unknown |= B.Sites[S].Unknown;
+      if (B.Sites[S].Param >= 0) A.Param = B.Sites[S].Param;
+    }
+    if (A.Param < 0) A.Param = A.Site.Param;
+    Out.Accesses.push_back(std::move(A));
+  }
+  return Out;
+}
+
+}  // namespace rooflint::analyzer

@@ -1,0 +1,1261 @@
+// Runs a kernel's address slice for concrete warps (WarpEvaluator.h).
+
+#include "rooflint/analyzer/WarpEvaluator.h"
+
+#include <algorithm>
+#include <bit>
+#include <map>
+#include <set>
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Analysis/PostDominators.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/GetElementPtrTypeIterator.h"
+#include "llvm/IR/InlineAsm.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/Operator.h"
+#include "llvm/Support/MathExtras.h"
+#include "llvm/Support/Path.h"
+
+using namespace llvm;
+
+namespace rooflint::analyzer {
+namespace {
+
+constexpr unsigned Lanes = 32;
+using LaneMask = std::uint32_t;
+
+/// An operand: a value slot (>= 0) or a constant (-1 - index into the constant pool).
+using Ref = std::int32_t;
+
+enum class Op : std::uint8_t {
+  // binary integer arithmetic (A, B)
+  Add, Sub, Mul, Shl, LShr, AShr, And, Or, Xor, UDiv, SDiv, URem, SRem, SMin, SMax, UMin, UMax,
+  ICmp,    // A, B, Pred
+  Select,  // A ? B : C
+  Abs,     // |A|
+  CountZeros, PopCount,  // Pred: 0 leading, 1 trailing (CountZeros)
+  ZExt, SExt, Trunc, Copy,  // A, From width (ZExt/SExt), result at Width
+  Gep,     // A + Imm + sum of Terms
+  Special, // Pred: which register
+  Unknown, // a value the evaluator does not model
+  Access,  // a global access: A = address, Pred = site
+  Barrier,
+};
+
+enum SpecialReg : std::uint8_t { TidX, TidY, TidZ, CtaX, CtaY, CtaZ, NTidX, NTidY, NTidZ, NCtaX, NCtaY, NCtaZ, LaneId };
+
+struct Instr {
+  Op Code;
+  std::uint8_t Width = 64;  ///< result bits
+  std::uint8_t From = 64;   ///< source bits (ZExt, SExt)
+  std::uint8_t Pred = 0;    ///< ICmp predicate, special register, site index low bits
+  std::int32_t Dst = -1;
+  Ref A = 0, B = 0, C = 0;
+  std::int64_t Imm = 0;     ///< Gep: constant offset; Access: site index
+  std::vector<std::pair<Ref, std::int64_t>> Terms;  ///< Gep: (index, bytes per step), sign-extended at Pred bits
+};
+
+struct PhiInstr {
+  std::int32_t Dst;
+  std::uint8_t Width;
+  std::vector<std::pair<int, Ref>> Incoming;  ///< (predecessor block, value)
+};
+
+enum class Term : std::uint8_t { Jump, Branch, Switch, Exit };
+
+struct BlockCode {
+  std::vector<PhiInstr> Phis;
+  std::vector<Instr> Body;
+  Term T = Term::Exit;
+  Ref Cond = 0;                         ///< Branch, Switch
+  std::vector<int> Succ;                ///< Jump: 1; Branch: true, false; Switch: default, then cases
+  std::vector<std::int64_t> Cases;      ///< Switch: the case values (Succ[1 + i])
+  std::uint8_t CondWidth = 64;
+  int Reconverge = -1;                  ///< the immediate post-dominator (-1: the exit)
+  bool Skip = false;                    ///< the region up to Reconverge touches nothing the slice needs
+  std::vector<std::int32_t> RegionSlots;  ///< slots of the slice values the region defines
+  std::vector<unsigned> RegionSites;      ///< the accesses in the region
+  unsigned Line = 0;                    ///< the terminator's source line
+  std::string File;
+};
+
+/// The source position of @p I (the innermost inlined location).
+void positionOf(const Instruction &I, std::string &File, unsigned &Line, unsigned &Column) {
+  const DebugLoc &DL = I.getDebugLoc();
+  if (!DL) return;
+  Line = DL->getLine();
+  Column = DL->getColumn();
+  SmallString<256> Path(DL->getFilename());
+  if (!sys::path::is_absolute(Path) && !DL->getDirectory().empty()) {
+    Path = DL->getDirectory();
+    sys::path::append(Path, DL->getFilename());
+  }
+  File = Path.str().str();
+}
+
+std::optional<SpecialReg> specialOfIntrinsic(Intrinsic::ID Id) {
+  switch (Id) {
+  case Intrinsic::nvvm_read_ptx_sreg_tid_x: return TidX;
+  case Intrinsic::nvvm_read_ptx_sreg_tid_y: return TidY;
+  case Intrinsic::nvvm_read_ptx_sreg_tid_z: return TidZ;
+  case Intrinsic::nvvm_read_ptx_sreg_ctaid_x: return CtaX;
+  case Intrinsic::nvvm_read_ptx_sreg_ctaid_y: return CtaY;
+  case Intrinsic::nvvm_read_ptx_sreg_ctaid_z: return CtaZ;
+  case Intrinsic::nvvm_read_ptx_sreg_ntid_x: return NTidX;
+  case Intrinsic::nvvm_read_ptx_sreg_ntid_y: return NTidY;
+  case Intrinsic::nvvm_read_ptx_sreg_ntid_z: return NTidZ;
+  case Intrinsic::nvvm_read_ptx_sreg_nctaid_x: return NCtaX;
+  case Intrinsic::nvvm_read_ptx_sreg_nctaid_y: return NCtaY;
+  case Intrinsic::nvvm_read_ptx_sreg_nctaid_z: return NCtaZ;
+  case Intrinsic::nvvm_read_ptx_sreg_laneid: return LaneId;
+  default: return std::nullopt;
+  }
+}
+
+/// A CUDA special register read: the NVVM intrinsics, or a load of the plain globals some mock headers
+/// declare (`extern const uint3 threadIdx;`).
+std::optional<SpecialReg> specialOf(const Value *V) {
+  if (const auto *II = dyn_cast<IntrinsicInst>(V)) return specialOfIntrinsic(II->getIntrinsicID());
+  const auto *LI = dyn_cast<LoadInst>(V);
+  if (!LI) return std::nullopt;
+  APInt Offset(64, 0);
+  const Value *P = LI->getPointerOperand()->stripAndAccumulateConstantOffsets(LI->getModule()->getDataLayout(), Offset, true);
+  const auto *GV = dyn_cast<GlobalVariable>(P->stripPointerCasts());
+  if (!GV) return std::nullopt;
+  const unsigned Field = static_cast<unsigned>(std::min<std::uint64_t>(Offset.getZExtValue() / 4, 2));
+  const StringRef N = GV->getName();
+  if (N == "threadIdx") return SpecialReg(TidX + Field);
+  if (N == "blockIdx") return SpecialReg(CtaX + Field);
+  if (N == "blockDim") return SpecialReg(NTidX + Field);
+  if (N == "gridDim") return SpecialReg(NCtaX + Field);
+  return std::nullopt;
+}
+
+bool isBarrier(const Instruction &I) {
+  const auto *II = dyn_cast<IntrinsicInst>(&I);
+  if (!II) return false;
+  switch (II->getIntrinsicID()) {
+  case Intrinsic::nvvm_barrier0:
+  case Intrinsic::nvvm_barrier0_and:
+  case Intrinsic::nvvm_barrier0_or:
+  case Intrinsic::nvvm_barrier0_popc:
+  case Intrinsic::nvvm_barrier_sync:
+  case Intrinsic::nvvm_barrier_sync_cnt: return true;
+  default: return false;
+  }
+}
+
+/// A global access of @p I: its pointer, bytes per lane, kind, and whether it bypasses L1.
+struct AccessOf {
+  Value *Pointer = nullptr;
+  unsigned Bytes = 0;
+  AccessSite::Kind K = AccessSite::Load;
+  bool Bypass = false;
+  unsigned Align = 1;  ///< bytes the pointer is known to be aligned to
+};
+
+/// One request the hardware issues: @p Bytes at Base + Offset, emitted where @p At runs. Adjacent
+/// scalar accesses of one block become one vector request where NVPTX's load/store vectorizer merges
+/// them (consecutive, the first aligned to the whole, at most 16 bytes: a float4 split by SROA).
+struct Planned {
+  Instruction *At = nullptr;
+  Value *Base = nullptr;
+  std::int64_t Offset = 0;
+  unsigned Bytes = 0;
+  AccessSite::Kind K = AccessSite::Load;
+  bool Bypass = false;
+};
+
+/// A pointer into the thread's own stack (local memory), a struct parameter's copy, or a variable of
+/// the shared, constant or local address space (through an address-space cast to generic).
+bool isLocal(const Value *Ptr) {
+  const Value *U = getUnderlyingObject(Ptr, 16);
+  if (isa<AllocaInst>(U)) return true;
+  if (const auto *Arg = dyn_cast<Argument>(U)) return Arg->hasByValAttr();
+  const auto notGlobalAS = [](unsigned AS) { return AS == 3 || AS == 4 || AS == 5; };
+  if (const auto *ASC = dyn_cast<AddrSpaceCastOperator>(U)) return notGlobalAS(ASC->getSrcAddressSpace());
+  if (const auto *GV = dyn_cast<GlobalVariable>(U->stripPointerCasts())) return notGlobalAS(GV->getAddressSpace());
+  return false;
+}
+
+/// Pointers that are never global memory: the shared (3), constant (4) and local (5) address spaces,
+/// and stack objects.
+bool notGlobalSpace(const Value *Ptr) {
+  const unsigned AS = Ptr->getType()->getPointerAddressSpace();
+  return AS == 3 || AS == 4 || AS == 5 || isLocal(Ptr);
+}
+
+unsigned storeBytes(const DataLayout &DL, Type *T) { return static_cast<unsigned>(DL.getTypeStoreSize(T).getFixedValue()); }
+
+/// The pointer operand of an inline-asm global load or store ("ld.global.cs.f32 $0, [$1];"): the
+/// argument whose operand number appears inside the brackets.
+Value *asmPointer(const CallInst &CI, StringRef Asm) {
+  const std::size_t Open = Asm.find('['), Close = Asm.find(']', Open);
+  if (Open == StringRef::npos || Close == StringRef::npos) return nullptr;
+  const StringRef Inside = Asm.slice(Open + 1, Close).trim();
+  unsigned Operand = 0;
+  if (!Inside.starts_with("$") || Inside.drop_front().consumeInteger(10, Operand)) return nullptr;
+  // Operand numbers count the outputs first: one for a value result, one per field of a struct result.
+  unsigned Outputs = 0;
+  if (!CI.getType()->isVoidTy()) Outputs = CI.getType()->isStructTy() ? CI.getType()->getStructNumElements() : 1;
+  if (Operand < Outputs || Operand - Outputs >= CI.arg_size()) return nullptr;
+  Value *P = CI.getArgOperand(Operand - Outputs);
+  return P->getType()->isPointerTy() || P->getType()->isIntegerTy(64) ? P : nullptr;
+}
+
+/// CUDA's cache-hint loads and stores (__ldcs, __ldcg, __stcs, ...): clang 19 sees them declared only
+/// (CudaSetup's host compatibility header; CUDA defines them in sm_32_intrinsics.hpp as one ld.global or
+/// st.global with the hint). A call of one is that access: its first argument the address, the bytes of
+/// its result (a load) or of its second argument (a store); .cg and .cv loads are not cached in L1.
+std::optional<AccessOf> cacheHintAccessOf(CallInst &CI, const DataLayout &DL) {
+  const Function *Callee = CI.getCalledFunction();
+  if (!Callee || Callee->isIntrinsic() || !Callee->isDeclaration() || CI.arg_size() < 1) return std::nullopt;
+  const StringRef Name = Callee->getName();  // Itanium: "_Z6__ldcsIfET_PKS0_", "_Z6__ldcsPKf"
+  static const char *const Loads[] = {"_Z6__ldcs", "_Z6__ldcg", "_Z6__ldca", "_Z6__ldlu", "_Z6__ldcv"};
+  static const char *const Stores[] = {"_Z6__stcs", "_Z6__stcg", "_Z6__stwb", "_Z6__stwt"};
+  AccessOf A;
+  A.Pointer = CI.getArgOperand(0);
+  if (!A.Pointer->getType()->isPointerTy()) return std::nullopt;
+  for (const char *L : Loads)
+    if (Name.starts_with(L) && !CI.getType()->isVoidTy() && CI.getType()->isSized()) {
+      A.Bytes = storeBytes(DL, CI.getType());
+      A.Bypass = Name.starts_with("_Z6__ldcg") || Name.starts_with("_Z6__ldcv");
+      return A;
+    }
+  for (const char *S : Stores)
+    if (Name.starts_with(S) && CI.arg_size() >= 2 && CI.getArgOperand(1)->getType()->isSized() &&
+        !CI.getArgOperand(1)->getType()->isPointerTy()) {
+      A.Bytes = storeBytes(DL, CI.getArgOperand(1)->getType());
+      A.K = AccessSite::Store;
+      return A;
+    }
+  return std::nullopt;
+}
+
+/// The integer functions of libdevice that index arithmetic uses (declarations: libdevice is not linked).
+std::optional<Op> libdeviceOp(const Function *F) {
+  if (!F) return std::nullopt;
+  static const std::pair<const char *, Op> Table[] = {
+      {"__nv_min", Op::SMin},     {"__nv_max", Op::SMax},      {"__nv_umin", Op::UMin},   {"__nv_umax", Op::UMax},
+      {"__nv_llmin", Op::SMin},   {"__nv_llmax", Op::SMax},    {"__nv_ullmin", Op::UMin}, {"__nv_ullmax", Op::UMax},
+      {"__nv_abs", Op::Abs},      {"__nv_llabs", Op::Abs},     {"__nv_mul24", Op::Mul},   {"__nv_umul24", Op::Mul},
+      {"__nv_popc", Op::PopCount}, {"__nv_popcll", Op::PopCount}};
+  for (const auto &[Name, Code] : Table)
+    if (F->getName() == Name) return Code;
+  return std::nullopt;
+}
+
+std::optional<AccessOf> accessOf(Instruction &I, const DataLayout &DL) {
+  AccessOf A;
+  if (auto *L = dyn_cast<LoadInst>(&I)) {
+    if (specialOf(L)) return std::nullopt;
+    A = {L->getPointerOperand(), storeBytes(DL, L->getType()), AccessSite::Load, L->isVolatile(),
+         static_cast<unsigned>(L->getAlign().value())};
+  } else if (auto *S = dyn_cast<StoreInst>(&I)) {
+    A = {S->getPointerOperand(), storeBytes(DL, S->getValueOperand()->getType()), AccessSite::Store, false,
+         static_cast<unsigned>(S->getAlign().value())};
+  } else if (auto *RMW = dyn_cast<AtomicRMWInst>(&I)) {
+    A = {RMW->getPointerOperand(), storeBytes(DL, RMW->getValOperand()->getType()), AccessSite::Atomic, true};
+  } else if (auto *X = dyn_cast<AtomicCmpXchgInst>(&I)) {
+    A = {X->getPointerOperand(), storeBytes(DL, X->getNewValOperand()->getType()), AccessSite::Atomic, true};
+  } else if (auto *II = dyn_cast<IntrinsicInst>(&I)) {
+    switch (II->getIntrinsicID()) {
+    case Intrinsic::nvvm_ldg_global_f:
+    case Intrinsic::nvvm_ldg_global_i:
+    case Intrinsic::nvvm_ldg_global_p:
+    case Intrinsic::nvvm_ldu_global_f:
+    case Intrinsic::nvvm_ldu_global_i:
+    case Intrinsic::nvvm_ldu_global_p: A = {II->getArgOperand(0), storeBytes(DL, II->getType()), AccessSite::Load, false}; break;
+    default: return std::nullopt;
+    }
+  } else if (auto *CI = dyn_cast<CallInst>(&I); CI && CI->isInlineAsm()) {
+    const StringRef Asm = cast<InlineAsm>(CI->getCalledOperand())->getAsmString();
+    const bool Load = Asm.contains("ld.global"), Store = Asm.contains("st.global");
+    if (!Load && !Store) return std::nullopt;
+    Value *P = asmPointer(*CI, Asm);
+    if (!P) return std::nullopt;
+    unsigned Bytes = 0;
+    if (Load) Bytes = CI->getType()->isVoidTy() ? 0 : storeBytes(DL, CI->getType());
+    else
+      for (Value *Arg : CI->args())
+        if (Arg != P) Bytes += storeBytes(DL, Arg->getType());
+    const bool Bypass = Load && (Asm.contains(".cg") || Asm.contains(".cv") || Asm.contains(".volatile"));
+    A = {P, Bytes, Load ? AccessSite::Load : AccessSite::Store, Bypass};
+  } else if (auto *Call = dyn_cast<CallInst>(&I); Call && cacheHintAccessOf(*Call, DL)) {
+    A = *cacheHintAccessOf(*Call, DL);
+  } else {
+    return std::nullopt;
+  }
+  if (!A.Pointer || A.Bytes == 0 || (A.Pointer->getType()->isPointerTy() && notGlobalSpace(A.Pointer))) return std::nullopt;
+  return A;
+}
+
+/// The kernel parameter a pointer is based on, or -1.
+int paramBehind(const Value *Ptr) {
+  if (const auto *Arg = dyn_cast<Argument>(getUnderlyingObject(Ptr, 16))) return static_cast<int>(Arg->getArgNo());
+  return -1;
+}
+
+/// Intrinsics that take a pointer but touch no global memory, or that the evaluator models.
+bool harmlessIntrinsic(Intrinsic::ID Id) {
+  switch (Id) {
+  case Intrinsic::lifetime_start:
+  case Intrinsic::lifetime_end:
+  case Intrinsic::assume:
+  case Intrinsic::prefetch:
+  case Intrinsic::invariant_start:
+  case Intrinsic::invariant_end:
+  case Intrinsic::nvvm_ldg_global_f:
+  case Intrinsic::nvvm_ldg_global_i:
+  case Intrinsic::nvvm_ldg_global_p:
+  case Intrinsic::nvvm_ldu_global_f:
+  case Intrinsic::nvvm_ldu_global_i:
+  case Intrinsic::nvvm_ldu_global_p:
+  case Intrinsic::memcpy:
+  case Intrinsic::memcpy_inline:
+  case Intrinsic::memmove:
+  case Intrinsic::memset:
+  case Intrinsic::memset_inline: return true;
+  default: return false;
+  }
+}
+
+/// The requests of a memcpy, memmove or memset with a constant length: on each side, chunks of the
+/// largest power of two up to 16 bytes that side's alignment allows (a float4 copied from global to
+/// shared memory is one 16-byte global load whatever the shared side's alignment).
+void planMemIntrinsic(MemIntrinsic &MI, std::vector<Planned> &Out) {
+  const auto *Len = dyn_cast<ConstantInt>(MI.getLength());
+  if (!Len || Len->getZExtValue() == 0 || Len->getZExtValue() > 4096) return;
+  const std::uint64_t Length = Len->getZExtValue();
+  const auto chunks = [&](Value *Ptr, std::uint64_t Align, AccessSite::Kind K) {
+    Align = std::min<std::uint64_t>(16, Align);
+    while (Length % Align) Align /= 2;
+    for (std::uint64_t Off = 0; Off < Length; Off += Align)
+      Out.push_back({&MI, Ptr, std::int64_t(Off), unsigned(Align), K, false});
+  };
+  if (auto *MT = dyn_cast<MemTransferInst>(&MI); MT && !notGlobalSpace(MT->getSource()))
+    chunks(MT->getSource(), MT->getSourceAlign().valueOrOne().value(), AccessSite::Load);
+  if (!notGlobalSpace(MI.getDest())) chunks(MI.getDest(), MI.getDestAlign().valueOrOne().value(), AccessSite::Store);
+}
+
+/// Groups the accesses of one basic block into the requests the hardware issues (Planned).
+void planBlock(const std::vector<std::pair<Instruction *, AccessOf>> &Accesses, const DataLayout &DL,
+               std::vector<Planned> &Out) {
+  struct Candidate {
+    std::size_t Order;
+    Instruction *I;
+    AccessOf A;
+    Value *Base;
+    std::int64_t Offset;
+  };
+  std::map<std::pair<Value *, int>, std::vector<Candidate>> ByBase;
+  for (std::size_t N = 0; N < Accesses.size(); ++N) {
+    const auto &[I, A] = Accesses[N];
+    std::int64_t Offset = 0;
+    Value *Base = A.Pointer->getType()->isPointerTy() ? GetPointerBaseWithConstantOffset(A.Pointer, Offset, DL) : A.Pointer;
+    if (A.K == AccessSite::Atomic || !Base) {
+      Base = A.Pointer;
+      Offset = 0;
+    }
+    ByBase[{Base, int(A.K)}].push_back({N, I, A, Base, Offset});
+  }
+  std::vector<std::pair<std::size_t, Planned>> Ordered;
+  for (auto &[Key, List] : ByBase) {
+    std::sort(List.begin(), List.end(), [](const Candidate &X, const Candidate &Y) { return X.Offset < Y.Offset; });
+    for (std::size_t N = 0; N < List.size();) {
+      const Candidate &First = List[N];
+      std::int64_t End = First.Offset + First.A.Bytes;
+      std::size_t Order = First.Order;
+      Instruction *At = First.I;
+      std::size_t M = N + 1;
+      for (; M < List.size() && List[M].Offset == End && List[M].A.Bypass == First.A.Bypass; ++M) {
+        const std::int64_t Span = End + List[M].A.Bytes - First.Offset;
+        if (Span > 16 || std::int64_t(First.A.Align) < std::int64_t(PowerOf2Ceil(std::uint64_t(Span)))) break;
+        End += List[M].A.Bytes;
+        if (List[M].Order < Order) {
+          Order = List[M].Order;
+          At = List[M].I;
+        }
+      }
+      Ordered.push_back({Order, {At, First.Base, First.Offset, unsigned(End - First.Offset), First.A.K, First.A.Bypass}});
+      N = M;
+    }
+  }
+  std::sort(Ordered.begin(), Ordered.end(), [](const auto &X, const auto &Y) { return X.first < Y.first; });
+  for (auto &[Order, P] : Ordered) Out.push_back(P);
+}
+
+/// A call that may touch global memory through a pointer argument in a way the evaluator does not
+/// count: an intrinsic (wmma, TMA, memcpy) or inline assembly other than a plain ld.global/st.global.
+bool unmodelledUse(const CallInst &Call) {
+  const bool PointerArg = any_of(Call.args(), [](const Value *A) {
+    return A->getType()->isPointerTy() && !notGlobalSpace(A) && !isa<AllocaInst>(getUnderlyingObject(A, 16));
+  });
+  if (!PointerArg) return false;
+  if (Call.isInlineAsm()) {
+    const StringRef Asm = cast<InlineAsm>(Call.getCalledOperand())->getAsmString();
+    return !((Asm.contains("ld.global") || Asm.contains("st.global")) && asmPointer(Call, Asm));
+  }
+  const Function *Callee = Call.getCalledFunction();
+  if (!Callee) return true;
+  if (Callee->isIntrinsic()) return !harmlessIntrinsic(Callee->getIntrinsicID());
+  // printf's argument buffer is a stack object; a failed assert's arguments are its message strings.
+  return Callee->getName() != "vprintf" && Callee->getName() != "__assertfail";
+}
+
+/// The parameter behind a call's first pointer argument into global memory, or -1.
+int paramOf(const CallInst &Call) {
+  for (const Value *A : Call.args())
+    if (A->getType()->isPointerTy())
+      if (const int P = paramBehind(A); P >= 0) return P;
+  return -1;
+}
+
+}  // namespace
+
+// --- the compiled program ------------------------------------------------------------------------
+
+class WarpEvaluator::Program {
+public:
+  std::vector<AccessSite> Sites;
+  std::vector<UnmodelledAccess> Unmodelled;
+  std::vector<BlockCode> Blocks;
+  std::vector<std::int64_t> Constants;
+  std::int32_t Slots = 0;
+  int Entry = 0;
+  std::vector<std::pair<std::int32_t, unsigned>> ArgumentSlots;  ///< (slot, parameter index)
+  std::vector<bool> ArgumentIsPointer;
+  /// Module variables that hold memory: their base addresses (regions after the parameters').
+  std::map<const GlobalVariable *, std::uint64_t> Variables;
+  std::vector<Region> VariableRegions;  ///< region index - (parameters + 1) -> what it is
+  unsigned Params = 0;
+
+  bool build(Function &F, std::string &Why);
+  Region regionOf(std::uint64_t Address) const;
+
+private:
+  std::map<const Value *, Ref> Refs;
+  std::map<const BasicBlock *, int> BlockIndex;
+  std::set<const Value *> Slice;
+  const DataLayout *DL = nullptr;
+  std::string Failure;
+
+  Ref constant(std::int64_t V) {
+    Constants.push_back(V);
+    return -1 - static_cast<Ref>(Constants.size() - 1);
+  }
+  Ref slotOf(const Value *V);
+  Ref refOf(const Value *V);
+  void computeSlice(Function &F, const std::vector<Planned> &Plan);
+  void compileInstruction(Instruction &I, BlockCode &Code);
+  void computeKnowable(Function &F);
+  void markRegions(Function &F, PostDominatorTree &PDT, const std::set<const Instruction *> &AccessSet,
+                   const std::multimap<const Instruction *, unsigned> &SiteOf);
+  std::set<const Value *> Knowable;
+};
+
+Region WarpEvaluator::Program::regionOf(std::uint64_t Address) const {
+  const std::uint64_t R = Address >> RegionShift;
+  if (R >= 1 && R <= Params) return {Region::Parameter, static_cast<int>(R - 1)};
+  if (R > Params && R - Params - 1 < VariableRegions.size()) return VariableRegions[R - Params - 1];
+  return {};
+}
+
+Ref WarpEvaluator::Program::slotOf(const Value *V) {
+  if (auto It = Refs.find(V); It != Refs.end()) return It->second;
+  return Refs[V] = Slots++;
+}
+
+/// The operand for @p V: a constant, a variable's address, or its slot (an instruction or argument
+/// outside the slice gets a slot that stays unknown).
+Ref WarpEvaluator::Program::refOf(const Value *V) {
+  if (auto It = Refs.find(V); It != Refs.end()) return It->second;
+  if (const auto *CI = dyn_cast<ConstantInt>(V)) {
+    if (CI->getBitWidth() > 64) return Refs[V] = slotOf(V);
+    return Refs[V] = constant(CI->getSExtValue());
+  }
+  if (isa<ConstantPointerNull>(V)) return Refs[V] = constant(0);
+  if (const auto *GV = dyn_cast<GlobalVariable>(V)) {
+    auto It = Variables.find(GV);
+    if (It != Variables.end()) return Refs[V] = constant(static_cast<std::int64_t>(It->second));
+  }
+  if (const auto *CE = dyn_cast<ConstantExpr>(V)) {
+    // A constant address: a variable plus constant offsets, through casts.
+    APInt Offset(64, 0);
+    const Value *Base = CE->stripAndAccumulateConstantOffsets(*DL, Offset, true);
+    if (const auto *GV = dyn_cast<GlobalVariable>(Base->stripPointerCasts()); GV && Variables.count(GV))
+      return Refs[V] = constant(static_cast<std::int64_t>(Variables.at(GV) + Offset.getZExtValue()));
+  }
+  return slotOf(V);
+}
+
+/// The address slice: every value that reaches an access's address or a branch condition.
+void WarpEvaluator::Program::computeSlice(Function &F, const std::vector<Planned> &Plan) {
+  std::vector<const Value *> Work;
+  for (const Planned &P : Plan) Work.push_back(P.Base);
+  for (BasicBlock &BB : F) {
+    const Instruction *T = BB.getTerminator();
+    if (const auto *Br = dyn_cast<BranchInst>(T); Br && Br->isConditional()) Work.push_back(Br->getCondition());
+    if (const auto *Sw = dyn_cast<SwitchInst>(T)) Work.push_back(Sw->getCondition());
+  }
+  while (!Work.empty()) {
+    const Value *V = Work.back();
+    Work.pop_back();
+    const auto *I = dyn_cast<Instruction>(V);
+    if (!I || !Slice.insert(I).second) continue;
+    if (isa<LoadInst>(I) || isa<AtomicRMWInst>(I) || isa<AtomicCmpXchgInst>(I)) continue;  // a special or unknown
+    if (const auto *Call = dyn_cast<CallInst>(I)) {
+      if (Call->isInlineAsm()) continue;
+      for (const Value *Arg : Call->args()) Work.push_back(Arg);
+      continue;
+    }
+    for (const Value *Op : I->operands())
+      if (!isa<BasicBlock>(Op)) Work.push_back(Op);
+  }
+}
+
+/// The slice's values that can ever be known: integers and pointers computed from constants,
+/// parameters and special registers; never a loaded value, a floating-point one or a call's result.
+void WarpEvaluator::Program::computeKnowable(Function &F) {
+  const auto knowableLeaf = [&](const Value *V) {
+    if (isa<Constant>(V)) return !isa<ConstantExpr>(V) || V->getType()->isIntOrPtrTy();
+    if (isa<Argument>(V)) return V->getType()->isIntOrPtrTy();
+    return false;
+  };
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (Instruction &I : instructions(F)) {
+      if (!Slice.count(&I) || Knowable.count(&I) || !I.getType()->isIntOrPtrTy()) continue;
+      bool K = false;
+      if (specialOf(&I)) K = true;
+      else if (isa<LoadInst>(I) || isa<AtomicRMWInst>(I) || isa<AtomicCmpXchgInst>(I)) K = false;
+      else if (const auto *Call = dyn_cast<CallInst>(&I)) {
+        const Function *Callee = Call->getCalledFunction();
+        K = Callee && (Callee->isIntrinsic() || libdeviceOp(Callee)) &&
+            all_of(Call->args(), [&](const Value *A) { return knowableLeaf(A) || Knowable.count(A); });
+      } else {
+        K = all_of(I.operands(), [&](const Value *Op) { return isa<BasicBlock>(Op) || knowableLeaf(Op) || Knowable.count(Op); });
+      }
+      if (K) Changed = Knowable.insert(&I).second || Changed;
+    }
+  }
+}
+
+/// For each conditional branch, its region (the blocks between the branch and its immediate
+/// post-dominator, the join): the accesses and knowable values in it. A region with no access,
+/// barrier or knowable value used past it is skipped whole; a branch whose condition is unknown at
+/// run time skips its region too, forgetting what it defines (the accesses in it are then reported
+/// as depending on data).
+void WarpEvaluator::Program::markRegions(Function &F, PostDominatorTree &PDT, const std::set<const Instruction *> &AccessSet,
+                                         const std::multimap<const Instruction *, unsigned> &SiteOf) {
+  for (BasicBlock &BB : F) {
+    BlockCode &Code = Blocks[BlockIndex[&BB]];
+    if (Code.T != Term::Branch && Code.T != Term::Switch) continue;
+    const DomTreeNode *Node = PDT.getNode(&BB);
+    const BasicBlock *Join = Node && Node->getIDom() ? Node->getIDom()->getBlock() : nullptr;
+    std::set<const BasicBlock *> Region;
+    std::vector<const BasicBlock *> Work(succ_begin(&BB), succ_end(&BB));
+    while (!Work.empty()) {
+      const BasicBlock *B = Work.back();
+      Work.pop_back();
+      if (B == Join || !Region.insert(B).second) continue;
+      Work.insert(Work.end(), succ_begin(B), succ_end(B));
+    }
+    bool Relevant = false;
+    for (const BasicBlock *B : Region)
+      for (const Instruction &I : *B) {
+        if (AccessSet.count(&I) || isBarrier(I)) Relevant = true;
+        for (auto [It, End] = SiteOf.equal_range(&I); It != End; ++It) Code.RegionSites.push_back(It->second);
+        if (!Slice.count(&I)) continue;
+        if (auto R = Refs.find(&I); R != Refs.end() && R->second >= 0) Code.RegionSlots.push_back(R->second);
+        if (!Knowable.count(&I)) continue;
+        for (const User *U : I.users())
+          if (const auto *UI = dyn_cast<Instruction>(U); UI && Slice.count(UI) && !Region.count(UI->getParent()))
+            Relevant = true;
+      }
+    // The join's phis choose by the path taken.
+    if (Join)
+      for (const PHINode &Phi : Join->phis())
+        if (Knowable.count(&Phi)) Relevant = true;
+    Code.Skip = !Relevant;
+  }
+}
+
+void WarpEvaluator::Program::compileInstruction(Instruction &I, BlockCode &Code) {
+  Instr X{Op::Unknown};
+  X.Dst = slotOf(&I);
+  if (I.getType()->isIntegerTy()) X.Width = static_cast<std::uint8_t>(std::min(64u, I.getType()->getIntegerBitWidth()));
+  const auto opRef = [&](unsigned K) { return refOf(I.getOperand(K)); };
+  if (auto S = specialOf(&I)) {
+    X.Code = Op::Special;
+    X.Pred = *S;
+  } else if (auto *B = dyn_cast<BinaryOperator>(&I); B && B->getType()->isIntegerTy()) {
+    switch (B->getOpcode()) {
+    case Instruction::Add: X.Code = Op::Add; break;
+    case Instruction::Sub: X.Code = Op::Sub; break;
+    case Instruction::Mul: X.Code = Op::Mul; break;
+    case Instruction::Shl: X.Code = Op::Shl; break;
+    case Instruction::LShr: X.Code = Op::LShr; break;
+    case Instruction::AShr: X.Code = Op::AShr; break;
+    case Instruction::And: X.Code = Op::And; break;
+    case Instruction::Or: X.Code = Op::Or; break;
+    case Instruction::Xor: X.Code = Op::Xor; break;
+    case Instruction::UDiv: X.Code = Op::UDiv; break;
+    case Instruction::SDiv: X.Code = Op::SDiv; break;
+    case Instruction::URem: X.Code = Op::URem; break;
+    case Instruction::SRem: X.Code = Op::SRem; break;
+    default: break;
+    }
+    if (X.Code != Op::Unknown) {
+      X.A = opRef(0);
+      X.B = opRef(1);
+    }
+  } else if (auto *Cmp = dyn_cast<ICmpInst>(&I)) {
+    if (Cmp->getOperand(0)->getType()->isIntOrPtrTy()) {
+      X.Code = Op::ICmp;
+      X.Pred = static_cast<std::uint8_t>(Cmp->getPredicate());
+      X.A = opRef(0);
+      X.B = opRef(1);
+      X.From = static_cast<std::uint8_t>(Cmp->getOperand(0)->getType()->isPointerTy()
+                                             ? 64
+                                             : std::min(64u, Cmp->getOperand(0)->getType()->getIntegerBitWidth()));
+    }
+  } else if (auto *Sel = dyn_cast<SelectInst>(&I)) {
+    if (Sel->getType()->isIntOrPtrTy() && !Sel->getCondition()->getType()->isVectorTy()) {
+      X.Code = Op::Select;
+      X.A = opRef(0);
+      X.B = opRef(1);
+      X.C = opRef(2);
+    }
+  } else if (auto *Cast = dyn_cast<CastInst>(&I)) {
+    Type *Src = Cast->getSrcTy(), *Dst = Cast->getDestTy();
+    const auto bits = [](Type *T) { return static_cast<std::uint8_t>(T->isPointerTy() ? 64 : std::min(64u, T->getIntegerBitWidth())); };
+    if (Src->isIntOrPtrTy() && Dst->isIntOrPtrTy()) {
+      X.A = opRef(0);
+      X.From = bits(Src);
+      X.Width = bits(Dst);
+      X.Code = isa<ZExtInst>(Cast) ? Op::ZExt : isa<SExtInst>(Cast) ? Op::SExt : isa<TruncInst>(Cast) ? Op::Trunc : Op::Copy;
+    }
+  } else if (isa<FreezeInst>(I) && I.getType()->isIntOrPtrTy()) {
+    X.Code = Op::Copy;
+    X.A = opRef(0);
+  } else if (auto *G = dyn_cast<GEPOperator>(&I)) {
+    X.Code = Op::Gep;
+    X.A = refOf(G->getPointerOperand());
+    for (gep_type_iterator It = gep_type_begin(G), End = gep_type_end(G); It != End; ++It) {
+      if (StructType *ST = It.getStructTypeOrNull()) {
+        const auto *Field = cast<ConstantInt>(It.getOperand());
+        X.Imm += static_cast<std::int64_t>(DL->getStructLayout(ST)->getElementOffset(static_cast<unsigned>(Field->getZExtValue())));
+        continue;
+      }
+      const std::int64_t Stride = static_cast<std::int64_t>(It.getSequentialElementStride(*DL).getFixedValue());
+      if (const auto *CI = dyn_cast<ConstantInt>(It.getOperand()); CI && CI->getBitWidth() <= 64) {
+        X.Imm += CI->getSExtValue() * Stride;
+        continue;
+      }
+      if (It.getOperand()->getType()->isVectorTy()) {
+        X.Code = Op::Unknown;
+        break;
+      }
+      X.Terms.push_back({refOf(It.getOperand()), Stride});
+      X.Pred = static_cast<std::uint8_t>(std::min(64u, It.getOperand()->getType()->getIntegerBitWidth()));
+    }
+  } else if (auto *II = dyn_cast<IntrinsicInst>(&I)) {
+    switch (II->getIntrinsicID()) {
+    case Intrinsic::smin: X.Code = Op::SMin; break;
+    case Intrinsic::smax: X.Code = Op::SMax; break;
+    case Intrinsic::umin: X.Code = Op::UMin; break;
+    case Intrinsic::umax: X.Code = Op::UMax; break;
+    case Intrinsic::abs: X.Code = Op::Abs; break;
+    case Intrinsic::ctlz: X.Code = Op::CountZeros; X.Pred = 0; break;
+    case Intrinsic::cttz: X.Code = Op::CountZeros; X.Pred = 1; break;
+    case Intrinsic::ctpop: X.Code = Op::PopCount; break;
+    case Intrinsic::nvvm_read_ptx_sreg_warpsize: Code.Body.push_back({Op::Copy, 32, 64, 0, X.Dst, constant(32)}); return;
+    default: break;
+    }
+    if (!II->getType()->isIntegerTy() || II->getType()->getIntegerBitWidth() > 64) X.Code = Op::Unknown;
+    if (X.Code != Op::Unknown) {
+      X.A = refOf(II->getArgOperand(0));
+      if (II->arg_size() > 1) X.B = refOf(II->getArgOperand(1));
+    }
+  }
+  if (auto *CI = dyn_cast<CallInst>(&I); CI && !isa<IntrinsicInst>(CI) && I.getType()->isIntegerTy()) {
+    if (const auto Code = libdeviceOp(CI->getCalledFunction()); Code && CI->arg_size() >= 1) {
+      X.Code = *Code;
+      X.A = refOf(CI->getArgOperand(0));
+      if (CI->arg_size() > 1) X.B = refOf(CI->getArgOperand(1));
+    }
+  }
+  if (X.Code == Op::Unknown && I.getType()->isIntegerTy() && I.getType()->getIntegerBitWidth() > 64 && Failure.empty())
+    Failure = "an integer wider than 64 bits in the address computation";
+  Code.Body.push_back(std::move(X));
+}
+
+bool WarpEvaluator::Program::build(Function &F, std::string &Why) {
+  DL = &F.getParent()->getDataLayout();
+  Params = static_cast<unsigned>(F.arg_size());
+  // Regions after the parameters': the module's variables (device memory, shared memory).
+  std::uint64_t Next = Params + 1;
+  for (const GlobalVariable &GV : F.getParent()->globals()) {
+    if (GV.getName() == "threadIdx" || GV.getName() == "blockIdx" || GV.getName() == "blockDim" ||
+        GV.getName() == "gridDim")
+      continue;
+    const unsigned AS = GV.getAddressSpace();
+    Region R{AS == 3 ? Region::Shared : AS == 5 ? Region::Local : Region::DeviceVariable, -1};
+    Variables[&GV] = Next++ << RegionShift;
+    VariableRegions.push_back(R);
+    if (Next > (std::uint64_t(1) << (64 - RegionShift)) - 2) break;
+  }
+  int Index = 0;
+  for (BasicBlock &BB : F) BlockIndex[&BB] = Index++;
+  Blocks.resize(Blocks.size() + BlockIndex.size());
+  Entry = BlockIndex[&F.getEntryBlock()];
+  for (Argument &Arg : F.args()) {
+    ArgumentSlots.push_back({slotOf(&Arg), Arg.getArgNo()});
+    ArgumentIsPointer.push_back(Arg.getType()->isPointerTy());
+  }
+  std::set<const Instruction *> AccessSet;
+  std::vector<Planned> Plan;
+  for (BasicBlock &BB : F) {
+    std::vector<std::pair<Instruction *, AccessOf>> Accesses;
+    for (Instruction &I : BB) {
+      if (auto A = accessOf(I, *DL)) {
+        Accesses.push_back({&I, *A});
+        AccessSet.insert(&I);
+      } else if (auto *MI = dyn_cast<MemIntrinsic>(&I)) {
+        planBlock(Accesses, *DL, Plan);  // the block's accesses before it keep their order
+        Accesses.clear();
+        const std::size_t Before = Plan.size();
+        planMemIntrinsic(*MI, Plan);
+        if (Plan.size() > Before) AccessSet.insert(&I);
+        else if (!isLocal(MI->getDest())) Unmodelled.push_back({paramOf(*MI), "'" + MI->getCalledFunction()->getName().str() + "' of a length the build does not know", "", 0});
+      } else if (auto *Call = dyn_cast<CallInst>(&I); Call && unmodelledUse(*Call)) {
+        UnmodelledAccess U;
+        U.Param = paramOf(*Call);
+        U.What = Call->isInlineAsm() ? "inline assembly '" + cast<InlineAsm>(Call->getCalledOperand())->getAsmString() + "'"
+                                     : "'" + (Call->getCalledFunction() ? Call->getCalledFunction()->getName().str() : std::string("?")) + "'";
+        unsigned Column = 0;
+        positionOf(I, U.File, U.Line, Column);
+        Unmodelled.push_back(std::move(U));
+      }
+      if (auto *Call = dyn_cast<CallInst>(&I); Call && !Call->isInlineAsm()) {
+        const Function *Callee = Call->getCalledFunction();
+        if (!Callee || (!Callee->isIntrinsic() && !Callee->isDeclaration())) {
+          Why = "a call to '" + (Callee ? Callee->getName().str() : std::string("a function pointer")) +
+                "' that could not be inlined (recursion or an indirect call)";
+          return false;
+        }
+      }
+    }
+    planBlock(Accesses, *DL, Plan);
+  }
+  computeSlice(F, Plan);
+  std::multimap<const Instruction *, unsigned> SiteOf;
+  for (const Planned &P : Plan) {
+    AccessSite S;
+    S.K = P.K;
+    S.Bytes = P.Bytes;
+    S.BypassesL1 = P.Bypass;
+    S.Param = paramBehind(P.Base);
+    positionOf(*P.At, S.File, S.Line, S.Column);
+    SiteOf.insert({P.At, static_cast<unsigned>(Sites.size())});
+    Sites.push_back(std::move(S));
+  }
+  for (BasicBlock &BB : F) {
+    BlockCode &Code = Blocks[BlockIndex[&BB]];
+    for (PHINode &Phi : BB.phis()) {
+      if (!Slice.count(&Phi)) continue;
+      PhiInstr P{slotOf(&Phi), static_cast<std::uint8_t>(Phi.getType()->isIntegerTy() ? std::min(64u, Phi.getType()->getIntegerBitWidth()) : 64), {}};
+      for (unsigned K = 0; K < Phi.getNumIncomingValues(); ++K)
+        P.Incoming.push_back({BlockIndex[Phi.getIncomingBlock(K)], refOf(Phi.getIncomingValue(K))});
+      Code.Phis.push_back(std::move(P));
+    }
+    for (Instruction &I : BB) {
+      if (isa<PHINode>(I) || I.isTerminator()) continue;
+      if (AccessSet.count(&I)) {
+        for (auto [It, End] = SiteOf.equal_range(&I); It != End; ++It) {
+          const Planned &P = Plan[It->second];
+          Instr X{Op::Access};
+          X.A = refOf(P.Base);
+          X.Imm = It->second;
+          X.Terms.push_back({0, P.Offset});  // the request's offset from its base
+          Code.Body.push_back(std::move(X));
+        }
+        if (Slice.count(&I)) Code.Body.push_back({Op::Unknown, 64, 64, 0, slotOf(&I)});  // loaded data
+        continue;
+      }
+      if (isBarrier(I)) {
+        Code.Body.push_back({Op::Barrier});
+        continue;
+      }
+      if (Slice.count(&I)) compileInstruction(I, Code);
+    }
+    Instruction *T = BB.getTerminator();
+    unsigned Column = 0;
+    positionOf(*T, Code.File, Code.Line, Column);
+    if (auto *Br = dyn_cast<BranchInst>(T)) {
+      if (Br->isUnconditional()) {
+        Code.T = Term::Jump;
+        Code.Succ = {BlockIndex[Br->getSuccessor(0)]};
+      } else {
+        Code.T = Term::Branch;
+        Code.Cond = refOf(Br->getCondition());
+        Code.Succ = {BlockIndex[Br->getSuccessor(0)], BlockIndex[Br->getSuccessor(1)]};
+      }
+    } else if (auto *Sw = dyn_cast<SwitchInst>(T)) {
+      Code.T = Term::Switch;
+      Code.Cond = refOf(Sw->getCondition());
+      Code.CondWidth = static_cast<std::uint8_t>(std::min(64u, Sw->getCondition()->getType()->getIntegerBitWidth()));
+      Code.Succ = {BlockIndex[Sw->getDefaultDest()]};
+      for (auto &Case : Sw->cases()) {
+        Code.Cases.push_back(Case.getCaseValue()->getSExtValue());
+        Code.Succ.push_back(BlockIndex[Case.getCaseSuccessor()]);
+      }
+    } else {
+      Code.T = Term::Exit;  // ret, unreachable
+    }
+  }
+  PostDominatorTree PDT(F);
+  for (BasicBlock &BB : F) {
+    const DomTreeNode *Node = PDT.getNode(&BB);
+    if (Node && Node->getIDom() && Node->getIDom()->getBlock()) Blocks[BlockIndex[&BB]].Reconverge = BlockIndex[Node->getIDom()->getBlock()];
+  }
+  computeKnowable(F);
+  markRegions(F, PDT, AccessSet, SiteOf);
+  if (!Failure.empty()) {
+    Why = Failure;
+    return false;
+  }
+  return true;
+}
+
+// --- running warps -------------------------------------------------------------------------------
+
+namespace {
+
+std::int64_t signExtend(std::uint64_t V, unsigned Bits) { return Bits >= 64 ? static_cast<std::int64_t>(V) : SignExtend64(V, Bits); }
+std::uint64_t zeroExtend(std::int64_t V, unsigned Bits) {
+  return Bits >= 64 ? static_cast<std::uint64_t>(V) : static_cast<std::uint64_t>(V) & maskTrailingOnes<std::uint64_t>(Bits);
+}
+
+struct StackEntry {
+  int Pc;
+  int Rpc;  ///< -1: the exit
+  LaneMask Mask;
+};
+
+struct Warp {
+  std::int64_t Block = 0;
+  unsigned Index = 0;       ///< within its block
+  unsigned Group = 0;       ///< its block's index in the run
+  LaneMask Exists = 0;
+  std::vector<StackEntry> Stack;
+  std::size_t Ip = 0;       ///< next instruction of the top entry's block
+  bool PhisDone = false;
+  std::array<int, Lanes> Prev{};
+  std::vector<std::int64_t> Values;  ///< slots x 32
+  std::vector<LaneMask> Known;       ///< per slot
+  enum { Running, AtBarrier, Done } State = Running;
+};
+
+}  // namespace
+
+WarpEvaluator::WarpEvaluator(std::unique_ptr<Program> P) : P(std::move(P)) {}
+WarpEvaluator::~WarpEvaluator() = default;
+
+std::unique_ptr<WarpEvaluator> WarpEvaluator::compile(Function &F, std::string &Why) {
+  auto P = std::make_unique<Program>();
+  if (!P->build(F, Why)) return nullptr;
+  return std::unique_ptr<WarpEvaluator>(new WarpEvaluator(std::move(P)));
+}
+
+const std::vector<AccessSite> &WarpEvaluator::sites() const { return P->Sites; }
+const std::vector<UnmodelledAccess> &WarpEvaluator::unmodelled() const { return P->Unmodelled; }
+Region WarpEvaluator::regionOf(std::uint64_t Address) const { return P->regionOf(Address); }
+
+namespace {
+
+/// One warp's execution until its next request, barrier or end.
+class Stepper {
+public:
+  Stepper(const WarpEvaluator::Program &P, const EvalLaunch &L, std::map<unsigned, unsigned> *Skipped)
+      : P(P), L(L), Skipped(Skipped) {}
+
+  /// Runs @p W until it issues a request (filled into @p R: true), waits at a barrier or ends (false).
+  bool step(Warp &W, WarpRequest &R, std::uint64_t &Budget, std::optional<EvalFailure> &Failure);
+  void start(Warp &W, std::int64_t Block, unsigned Index, unsigned Group) const;
+
+private:
+  const WarpEvaluator::Program &P;
+  const EvalLaunch &L;
+  std::map<unsigned, unsigned> *Skipped;  ///< accesses skipped under a condition on data -> the branch's line
+
+  std::int64_t value(const Warp &W, Ref R, unsigned Lane) const {
+    return R >= 0 ? W.Values[std::size_t(R) * Lanes + Lane] : P.Constants[std::size_t(-1 - R)];
+  }
+  LaneMask known(const Warp &W, Ref R) const { return R >= 0 ? W.Known[std::size_t(R)] : ~LaneMask(0); }
+  void set(Warp &W, std::int32_t Dst, unsigned Lane, std::int64_t V) const { W.Values[std::size_t(Dst) * Lanes + Lane] = V; }
+  void execute(Warp &W, const Instr &X, LaneMask Active) const;
+  void enterBlock(Warp &W, LaneMask Active) const;
+  /// Moves the top entry's lanes along its block's terminator; false when the evaluation must stop.
+  bool branch(Warp &W, std::optional<EvalFailure> &Failure) const;
+  void jump(Warp &W, int From, int To) const;
+  void exitLanes(Warp &W, LaneMask Lanes) const;
+  std::int64_t special(const Warp &W, SpecialReg S, unsigned Lane) const;
+};
+
+std::int64_t Stepper::special(const Warp &W, SpecialReg S, unsigned Lane) const {
+  const std::int64_t T = std::int64_t(W.Index) * Lanes + Lane;
+  const Dim3 &B = L.Block, &G = L.Grid;
+  switch (S) {
+  case TidX: return T % B.X;
+  case TidY: return (T / B.X) % B.Y;
+  case TidZ: return T / (B.X * B.Y);
+  case CtaX: return W.Block % G.X;
+  case CtaY: return (W.Block / G.X) % G.Y;
+  case CtaZ: return W.Block / (G.X * G.Y);
+  case NTidX: return B.X;
+  case NTidY: return B.Y;
+  case NTidZ: return B.Z;
+  case NCtaX: return G.X;
+  case NCtaY: return G.Y;
+  case NCtaZ: return G.Z;
+  case LaneId: return Lane;
+  }
+  return 0;
+}
+
+void Stepper::start(Warp &W, std::int64_t Block, unsigned Index, unsigned Group) const {
+  W.Block = Block;
+  W.Index = Index;
+  W.Group = Group;
+  const std::int64_t Threads = L.Block.count(), First = std::int64_t(Index) * Lanes;
+  const std::int64_t Count = std::min<std::int64_t>(Lanes, Threads - First);
+  W.Exists = Count >= 32 ? ~LaneMask(0) : LaneMask((std::uint64_t(1) << Count) - 1);
+  W.Values.assign(std::size_t(P.Slots) * Lanes, 0);
+  W.Known.assign(std::size_t(P.Slots), 0);
+  for (const auto &[Slot, Param] : P.ArgumentSlots) {
+    std::optional<std::int64_t> V;
+    if (P.ArgumentIsPointer[Param]) V = static_cast<std::int64_t>(tensorBase(Param));
+    else if (Param < L.Scalars.size()) V = L.Scalars[Param];
+    if (!V) continue;
+    for (unsigned Lane = 0; Lane < Lanes; ++Lane) set(W, Slot, Lane, *V);
+    W.Known[std::size_t(Slot)] = ~LaneMask(0);
+  }
+  W.Stack = {{P.Entry, -1, W.Exists}};
+  W.Ip = 0;
+  W.PhisDone = false;
+  W.Prev.fill(-1);
+  W.State = W.Exists ? Warp::Running : Warp::Done;
+}
+
+void Stepper::execute(Warp &W, const Instr &X, LaneMask Active) const {
+  LaneMask K = Active;
+  const unsigned Bits = X.Width;
+  const auto result = [&](unsigned Lane, std::uint64_t V) { set(W, X.Dst, Lane, signExtend(V, Bits)); };
+  switch (X.Code) {
+  case Op::Special:
+    for (unsigned Lane = 0; Lane < Lanes; ++Lane)
+      if (Active >> Lane & 1) result(Lane, static_cast<std::uint64_t>(special(W, SpecialReg(X.Pred), Lane)));
+    break;
+  case Op::Unknown:
+  case Op::Access: K = 0; break;
+  case Op::Barrier: return;
+  case Op::Select:
+    K &= known(W, X.A);
+    for (unsigned Lane = 0; Lane < Lanes; ++Lane) {
+      if (!(K >> Lane & 1)) continue;
+      const Ref Pick = value(W, X.A, Lane) & 1 ? X.B : X.C;
+      if (!(known(W, Pick) >> Lane & 1)) K &= ~(LaneMask(1) << Lane);
+      else set(W, X.Dst, Lane, value(W, Pick, Lane));
+    }
+    break;
+  case Op::ZExt:
+  case Op::SExt:
+  case Op::Trunc:
+  case Op::Copy:
+    K &= known(W, X.A);
+    for (unsigned Lane = 0; Lane < Lanes; ++Lane) {
+      if (!(K >> Lane & 1)) continue;
+      const std::int64_t A = value(W, X.A, Lane);
+      result(Lane, X.Code == Op::ZExt ? zeroExtend(A, X.From) : static_cast<std::uint64_t>(A));
+    }
+    break;
+  case Op::Gep: {
+    K &= known(W, X.A);
+    for (const auto &T : X.Terms) K &= known(W, T.first);
+    for (unsigned Lane = 0; Lane < Lanes; ++Lane) {
+      if (!(K >> Lane & 1)) continue;
+      std::uint64_t V = static_cast<std::uint64_t>(value(W, X.A, Lane)) + static_cast<std::uint64_t>(X.Imm);
+      for (const auto &T : X.Terms)
+        V += static_cast<std::uint64_t>(signExtend(static_cast<std::uint64_t>(value(W, T.first, Lane)), X.Pred)) *
+             static_cast<std::uint64_t>(T.second);
+      set(W, X.Dst, Lane, static_cast<std::int64_t>(V));
+    }
+    break;
+  }
+  default: {
+    K &= known(W, X.A);
+    const bool Binary = X.Code != Op::Abs && X.Code != Op::CountZeros && X.Code != Op::PopCount;
+    if (Binary) K &= known(W, X.B);
+    const unsigned OpBits = X.Code == Op::ICmp ? X.From : Bits;
+    for (unsigned Lane = 0; Lane < Lanes; ++Lane) {
+      if (!(K >> Lane & 1)) continue;
+      const std::int64_t A = signExtend(static_cast<std::uint64_t>(value(W, X.A, Lane)), OpBits);
+      const std::int64_t B = Binary ? signExtend(static_cast<std::uint64_t>(value(W, X.B, Lane)), OpBits) : 0;
+      const std::uint64_t UA = zeroExtend(A, OpBits), UB = zeroExtend(B, OpBits);
+      std::optional<std::uint64_t> V;
+      switch (X.Code) {
+      case Op::Add: V = UA + UB; break;
+      case Op::Sub: V = UA - UB; break;
+      case Op::Mul: V = UA * UB; break;
+      case Op::Shl: if (UB < OpBits) V = UA << UB; break;
+      case Op::LShr: if (UB < OpBits) V = UA >> UB; break;
+      case Op::AShr: if (UB < OpBits) V = static_cast<std::uint64_t>(A >> UB); break;
+      case Op::And: V = UA & UB; break;
+      case Op::Or: V = UA | UB; break;
+      case Op::Xor: V = UA ^ UB; break;
+      case Op::UDiv: if (UB) V = UA / UB; break;
+      case Op::URem: if (UB) V = UA % UB; break;
+      case Op::SDiv: if (B && !(B == -1 && A == std::numeric_limits<std::int64_t>::min())) V = static_cast<std::uint64_t>(A / B); break;
+      case Op::SRem: if (B && !(B == -1 && A == std::numeric_limits<std::int64_t>::min())) V = static_cast<std::uint64_t>(A % B); break;
+      case Op::SMin: V = static_cast<std::uint64_t>(std::min(A, B)); break;
+      case Op::SMax: V = static_cast<std::uint64_t>(std::max(A, B)); break;
+      case Op::UMin: V = std::min(UA, UB); break;
+      case Op::UMax: V = std::max(UA, UB); break;
+      case Op::Abs: V = static_cast<std::uint64_t>(A < 0 ? -A : A); break;
+      case Op::PopCount: V = static_cast<std::uint64_t>(std::popcount(UA)); break;
+      case Op::CountZeros: {
+        const unsigned Z = X.Pred == 0 ? std::countl_zero(UA) - (64 - OpBits) : std::min<unsigned>(std::countr_zero(UA), OpBits);
+        V = Z;
+        break;
+      }
+      case Op::ICmp: {
+        bool C = false;
+        switch (CmpInst::Predicate(X.Pred)) {
+        case CmpInst::ICMP_EQ: C = A == B; break;
+        case CmpInst::ICMP_NE: C = A != B; break;
+        case CmpInst::ICMP_SLT: C = A < B; break;
+        case CmpInst::ICMP_SLE: C = A <= B; break;
+        case CmpInst::ICMP_SGT: C = A > B; break;
+        case CmpInst::ICMP_SGE: C = A >= B; break;
+        case CmpInst::ICMP_ULT: C = UA < UB; break;
+        case CmpInst::ICMP_ULE: C = UA <= UB; break;
+        case CmpInst::ICMP_UGT: C = UA > UB; break;
+        case CmpInst::ICMP_UGE: C = UA >= UB; break;
+        default: break;
+        }
+        set(W, X.Dst, Lane, C);
+        continue;
+      }
+      default: break;
+      }
+      if (!V) K &= ~(LaneMask(1) << Lane);  // division by zero, an oversized shift: poison
+      else result(Lane, *V);
+    }
+    break;
+  }
+  }
+  if (X.Dst >= 0) W.Known[std::size_t(X.Dst)] = (W.Known[std::size_t(X.Dst)] & ~Active) | K;
+}
+
+void Stepper::enterBlock(Warp &W, LaneMask Active) const {
+  const BlockCode &B = P.Blocks[std::size_t(W.Stack.back().Pc)];
+  // Every phi reads the values before any is written (they are simultaneous).
+  struct Pending {
+    std::int32_t Dst;
+    std::array<std::int64_t, Lanes> V;
+    LaneMask K;
+  };
+  SmallVector<Pending, 8> Out;
+  for (const PhiInstr &Phi : B.Phis) {
+    Pending X{Phi.Dst, {}, 0};
+    for (unsigned Lane = 0; Lane < Lanes; ++Lane) {
+      if (!(Active >> Lane & 1)) continue;
+      for (const auto &[Pred, R] : Phi.Incoming)
+        if (Pred == W.Prev[Lane]) {
+          X.V[Lane] = value(W, R, Lane);
+          if (known(W, R) >> Lane & 1) X.K |= LaneMask(1) << Lane;
+          break;
+        }
+    }
+    Out.push_back(X);
+  }
+  for (const Pending &X : Out) {
+    for (unsigned Lane = 0; Lane < Lanes; ++Lane)
+      if (Active >> Lane & 1) set(W, X.Dst, Lane, X.V[Lane]);
+    W.Known[std::size_t(X.Dst)] = (W.Known[std::size_t(X.Dst)] & ~Active) | X.K;
+  }
+}
+
+void Stepper::jump(Warp &W, int From, int To) const {
+  StackEntry &Top = W.Stack.back();
+  for (unsigned Lane = 0; Lane < Lanes; ++Lane)
+    if (Top.Mask >> Lane & 1) W.Prev[Lane] = From;
+  Top.Pc = To;
+  W.Ip = 0;
+  W.PhisDone = false;
+}
+
+void Stepper::exitLanes(Warp &W, LaneMask Gone) const {
+  for (StackEntry &E : W.Stack) E.Mask &= ~Gone;
+  W.Stack.pop_back();
+  W.Ip = 0;
+  W.PhisDone = false;
+}
+
+bool Stepper::branch(Warp &W, std::optional<EvalFailure> &Failure) const {
+  StackEntry &Top = W.Stack.back();
+  const int Here = Top.Pc;
+  const BlockCode &B = P.Blocks[std::size_t(Here)];
+  if (B.T == Term::Exit) {
+    exitLanes(W, Top.Mask);
+    return true;
+  }
+  if (B.T == Term::Jump) {
+    jump(W, Here, B.Succ[0]);
+    return true;
+  }
+  // Nothing between here and the join matters, or the condition depends on data: the lanes go
+  // straight to the join, what the region defines is forgotten (the join's phis too: no predecessor
+  // of theirs), and the region's accesses are reported as conditional on data.
+  const bool Unknown = (known(W, B.Cond) & Top.Mask) != Top.Mask;
+  if (B.Skip || Unknown) {
+    if (Unknown && Skipped)
+      for (unsigned Site : B.RegionSites) Skipped->emplace(Site, B.Line);
+    if (Unknown)
+      for (std::int32_t Slot : B.RegionSlots) W.Known[std::size_t(Slot)] &= ~Top.Mask;
+    if (B.Reconverge < 0) {
+      exitLanes(W, Top.Mask);
+    } else {
+      jump(W, Here, B.Reconverge);
+      for (unsigned Lane = 0; Lane < Lanes; ++Lane)
+        if (W.Stack.back().Mask >> Lane & 1) W.Prev[Lane] = -2;
+    }
+    return true;
+  }
+  // The lanes each successor takes.
+  SmallVector<std::pair<int, LaneMask>, 4> Targets;
+  for (unsigned Lane = 0; Lane < Lanes; ++Lane) {
+    if (!(Top.Mask >> Lane & 1)) continue;
+    const std::int64_t C = value(W, B.Cond, Lane);
+    int To = B.Succ[0];
+    if (B.T == Term::Branch) To = C & 1 ? B.Succ[0] : B.Succ[1];
+    else
+      for (std::size_t K = 0; K < B.Cases.size(); ++K)
+        if (signExtend(static_cast<std::uint64_t>(B.Cases[K]), B.CondWidth) == signExtend(static_cast<std::uint64_t>(C), B.CondWidth))
+          To = B.Succ[1 + K];
+    auto It = std::find_if(Targets.begin(), Targets.end(), [&](const auto &T) { return T.first == To; });
+    if (It == Targets.end()) Targets.push_back({To, LaneMask(1) << Lane});
+    else It->second |= LaneMask(1) << Lane;
+  }
+  if (Targets.size() <= 1) {
+    if (Targets.empty()) W.Stack.pop_back();
+    else jump(W, Here, Targets[0].first);
+    return true;
+  }
+  // Divergence: the lanes run each side in turn and meet again at the post-dominator.
+  for (unsigned Lane = 0; Lane < Lanes; ++Lane)
+    if (Top.Mask >> Lane & 1) W.Prev[Lane] = Here;
+  const int Join = B.Reconverge;
+  if (Top.Rpc == Join) W.Stack.pop_back();  // the entry below already waits there with these lanes
+  else Top.Pc = Join;
+  for (auto It = Targets.rbegin(); It != Targets.rend(); ++It)
+    if (It->first != Join) W.Stack.push_back({It->first, Join, It->second});
+  W.Ip = 0;
+  W.PhisDone = false;
+  return true;
+}
+
+bool Stepper::step(Warp &W, WarpRequest &R, std::uint64_t &Budget, std::optional<EvalFailure> &Failure) {
+  while (!W.Stack.empty()) {
+    StackEntry &Top = W.Stack.back();
+    if (Top.Pc == Top.Rpc || Top.Mask == 0 || Top.Pc < 0) {
+      W.Stack.pop_back();
+      W.Ip = 0;
+      W.PhisDone = false;
+      continue;
+    }
+    const BlockCode &B = P.Blocks[std::size_t(Top.Pc)];
+    const LaneMask Active = Top.Mask;
+    if (!W.PhisDone) {
+      enterBlock(W, Active);
+      W.PhisDone = true;
+    }
+    while (W.Ip < B.Body.size()) {
+      const Instr &X = B.Body[W.Ip++];
+      if (Budget == 0) {
+        Failure = EvalFailure{"the evaluation's budget of warp instructions ran out", B.File, B.Line};
+        return false;
+      }
+      --Budget;
+      execute(W, X, Active);
+      if (X.Code == Op::Barrier) {
+        W.State = Warp::AtBarrier;
+        return false;
+      }
+      if (X.Code == Op::Access) {
+        R.Site = static_cast<unsigned>(X.Imm);
+        R.Active = Active;
+        R.Unknown = Active & ~known(W, X.A);
+        for (unsigned Lane = 0; Lane < Lanes; ++Lane)
+          R.Address[Lane] = static_cast<std::uint64_t>(value(W, X.A, Lane)) + static_cast<std::uint64_t>(X.Terms[0].second);
+        R.Block = W.Block;
+        R.Warp = W.Index;
+        return true;
+      }
+    }
+    if (Budget == 0) {
+      Failure = EvalFailure{"the evaluation's budget of warp instructions ran out", B.File, B.Line};
+      return false;
+    }
+    --Budget;
+    if (!branch(W, Failure)) return false;
+  }
+  W.State = Warp::Done;
+  return false;
+}
+
+}  // namespace
+
+std::optional<EvalFailure> WarpEvaluator::run(const EvalLaunch &Launch, const std::vector<std::int64_t> &Blocks,
+                                              const std::function<void(const WarpRequest &)> &Sink, std::uint64_t &Budget) {
+  Stepper S(*P, Launch, &DataConditioned);
+  const unsigned WarpsPerBlock = static_cast<unsigned>((Launch.Block.count() + Lanes - 1) / Lanes);
+  std::vector<Warp> Warps(Blocks.size() * WarpsPerBlock);
+  for (std::size_t G = 0; G < Blocks.size(); ++G)
+    for (unsigned K = 0; K < WarpsPerBlock; ++K) S.start(Warps[G * WarpsPerBlock + K], Blocks[G], K, static_cast<unsigned>(G));
+  std::optional<EvalFailure> Failure;
+  WarpRequest R;
+  // Round robin: each running warp issues its next request in turn.
+  for (bool Progress = true; Progress;) {
+    Progress = false;
+    for (Warp &W : Warps) {
+      if (W.State != Warp::Running) continue;
+      Progress = true;
+      if (S.step(W, R, Budget, Failure)) Sink(R);
+      if (Failure) return Failure;
+    }
+    // A block whose warps all wait at the barrier (or have ended) goes on.
+    for (std::size_t G = 0; G < Blocks.size(); ++G) {
+      const auto First = Warps.begin() + std::ptrdiff_t(G * WarpsPerBlock), Last = First + WarpsPerBlock;
+      const bool Waiting = std::any_of(First, Last, [](const Warp &W) { return W.State == Warp::AtBarrier; });
+      if (Waiting && std::none_of(First, Last, [](const Warp &W) { return W.State == Warp::Running; })) {
+        for (auto It = First; It != Last; ++It)
+          if (It->State == Warp::AtBarrier) It->State = Warp::Running;
+        Progress = true;
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace rooflint::analyzer

@@ -1,0 +1,388 @@
+// The traffic prediction from evaluated addresses (TrafficModel.h): per tensor and level, on small
+// kernels whose traffic is worked out by hand in the comment above each test.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "test_harness.h"
+
+using namespace rooflint::analyzer;
+using namespace rooflint::analyzer::testing;
+
+namespace {
+
+using Kind = KernelRecord::PredictedTraffic::Kind;
+
+const std::string Prelude = R"(#include "cuda_mock.h"
+#include "rooflint/dsl.h"
+using namespace rooflint::dsl;
+inline constexpr struct N final : dim<"N"> {} N;
+inline constexpr struct M final : dim<"M"> {} M;
+)";
+
+struct Level {
+  Kind K = Kind::NotPredicted;
+  double Ratio = 0, Low = 0, High = 0;
+  std::string Basis;
+};
+
+struct Prediction {
+  AnalysisRun Run;
+  const KernelRecord *Kernel = nullptr;
+  Level at(const std::string &Tensor, const std::string &LevelName) const {
+    Level L;
+    if (!Kernel) return L;
+    for (const auto &P : Kernel->Predicted)
+      if (P.Tensor == Tensor && rooflint::model::name(P.Level) == LevelName) return {P.K, P.Ratio, P.Low, P.High, P.Basis};
+    L.Basis = "no entry";
+    return L;
+  }
+  const KernelRecord::PredictedAccess *access(unsigned Line) const {
+    for (const auto &A : Kernel->PredictedAccesses)
+      if (A.Line == Line) return &A;
+    return nullptr;
+  }
+};
+
+Prediction predict(const std::string &Code, const std::string &Kernel) {
+  Prediction P;
+  P.Run = analyze(Prelude + Code, "eval.cu");
+  EXPECT_TRUE(P.Run.Parsed) << P.Run.Output;
+  for (const KernelRecord &K : P.Run.Results.Kernels)
+    if (K.KernelName == Kernel) P.Kernel = &K;
+  EXPECT_NE(P.Kernel, nullptr) << "no spec named " << Kernel;
+  return P;
+}
+
+/// The line (of the analysed file, the prelude included) that contains @p Text.
+unsigned lineOf(const std::string &Code, const std::string &Text) {
+  const std::string All = Prelude + Code;
+  const auto At = All.find(Text);
+  return At == std::string::npos ? 0 : unsigned(std::count(All.begin(), All.begin() + std::ptrdiff_t(At), '\n') + 1);
+}
+
+#define EXPECT_VALUE(L, V)                                                                         \
+  do {                                                                                             \
+    const Level X_ = (L);                                                                          \
+    EXPECT_EQ(X_.K, Kind::Value) << X_.Basis;                                                      \
+    EXPECT_NEAR(X_.Ratio, (V), 1e-6 * (V) + 1e-9) << X_.Basis;                                     \
+  } while (0)
+
+#define EXPECT_RANGE(L, Lo, Point, Hi)                                                             \
+  do {                                                                                             \
+    const Level X_ = (L);                                                                          \
+    EXPECT_EQ(X_.K, Kind::Range) << X_.Basis;                                                      \
+    EXPECT_NEAR(X_.Low, (Lo), 1e-4) << X_.Basis;                                                   \
+    EXPECT_NEAR(X_.Ratio, (Point), 1e-4) << X_.Basis;                                              \
+    EXPECT_NEAR(X_.High, (Hi), 1e-4) << X_.Basis;                                                  \
+  } while (0)
+
+}  // namespace
+
+// y = x, one float a thread, 256 threads a block, N = 2^20: each warp request reads 128 contiguous
+// bytes (4 sectors for 4 needed): L1 and L2 1x for both. The footprint (8 MiB) is within 0.4 of the
+// 60 MiB L2: x's granules come from DRAM once (1x); y's writes may stay in L2 (0x to 1x).
+TEST(TrafficEvaluation, CoalescedCopyIsCompulsoryAtEveryLevel) {
+  const std::string Code = R"(
+__global__ void copy(const float* x, float* y, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = x[i];
+}
+inline constexpr auto copy_spec = kernel<copy>("copy", custom(0, in<0>("x", f32, N), out<1>("y", f32, N)))
+    .at(N(1 << 20)).sizes(N(arg<2>)).block(256).grid(ceil_div(N, 256));
+)";
+  const Prediction P = predict(Code, "copy");
+  EXPECT_VALUE(P.at("x", "l1"), 1.0);
+  EXPECT_VALUE(P.at("y", "l1"), 1.0);
+  EXPECT_VALUE(P.at("x", "l2"), 1.0);
+  EXPECT_VALUE(P.at("y", "l2"), 1.0);
+  EXPECT_VALUE(P.at("x", "dram"), 1.0);
+  const Level Y = P.at("y", "dram");
+  EXPECT_EQ(Y.K, Kind::Range) << Y.Basis;
+  EXPECT_NEAR(Y.Low, 0.0, 1e-9);
+  EXPECT_NEAR(Y.High, 1.0, 1e-9);
+}
+
+// The same copy at N = 2^26 (256 MiB a tensor, 512 MiB together: over L2). Coalesced, each granule
+// requested once: DRAM 1x for x. y's sectors are written once, but up to L2's 60 MiB of them may still
+// be there when the kernel ends: 196/256 = 0.765625x to 1x, the point leaving y's share of L2 (256 of
+// the 512 MiB footprint: 30 MiB), 226/256 = 0.8828125x. (The H200 read 0.96-0.97x for the kernel,
+// docs/measurements/h200-2026-12-01/traffic-layer-condition: x 1x and y about 0.93x.)
+TEST(TrafficEvaluation, CoalescedCopyOverL2IsCompulsoryAtDram) {
+  const std::string Code = R"(
+__global__ void copy(const float* x, float* y, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = x[i];
+}
+inline constexpr auto copy_spec = kernel<copy>("copy", custom(0, in<0>("x", f32, N), out<1>("y", f32, N)))
+    .at(N(1 << 26)).sizes(N(arg<2>)).block(256).grid(ceil_div(N, 256));
+)";
+  const Prediction P = predict(Code, "copy");
+  EXPECT_VALUE(P.at("x", "dram"), 1.0);
+  EXPECT_RANGE(P.at("y", "dram"), 196.0 / 256, 226.0 / 256, 1.0);
+}
+
+// x[i * 33], x declared (N,S=33) and touched N times (4N compulsory bytes), N = 2^26. Each lane is 132
+// bytes from the next: 32 sectors per request for 4 needed: L1 8x. No two requests share a sector
+// (132 * 32 = 4224 bytes per warp, sectors never revisited): L2 8x. Over L2 (the touched sectors span
+// 8.25 GiB): each load's 64-byte granule comes from DRAM: 16x. y is written coalesced: 1x everywhere
+// but DRAM writes of full sectors, 1x.
+TEST(TrafficEvaluation, StridedGatherMovesAGranulePerElementAtDram) {
+  const std::string Code = R"(
+inline constexpr struct S final : dim<"S", 33> {} S;
+__global__ void gather(int n, const float* x, float* y) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = x[(long long)i * 33];
+}
+inline constexpr auto gather_spec = kernel<gather>("gather", custom(0, in<1>("x", f32, N, S).touches(N), out<2>("y", f32, N)))
+    .at(N(1 << 26)).sizes(N(arg<0>)).block(256).grid(ceil_div(N, 256));
+)";
+  const Prediction P = predict(Code, "gather");
+  EXPECT_VALUE(P.at("x", "l1"), 8.0);
+  EXPECT_VALUE(P.at("x", "l2"), 8.0);
+  EXPECT_VALUE(P.at("x", "dram"), 16.0);
+  EXPECT_VALUE(P.at("y", "l1"), 1.0);
+  // y: 256 MiB written, the footprint 4 GiB of x's granules + 256 MiB: up to 60 MiB left in L2, y's
+  // share of it 60 * 256 / 4352 MiB.
+  EXPECT_RANGE(P.at("y", "dram"), 196.0 / 256, (256 - 60.0 * 256 / 4352) / 256, 1.0);
+  const auto *A = P.access(lineOf(Code, "y[i] = x[(long long)i * 33]"));
+  ASSERT_NE(A, nullptr);
+}
+
+// A gather through an index array: the address depends on loaded data. 'x' has no prediction at any
+// level; 'idx' (read coalesced) and 'y' keep theirs.
+TEST(TrafficEvaluation, AGatherThroughLoadedIndicesIsNotPredicted) {
+  const std::string Code = R"(
+__global__ void gather(const int* idx, const float* x, float* y, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = x[idx[i]];
+}
+inline constexpr auto gather_spec = kernel<gather>("gather", custom(0, in<0>("idx", i32, N), in<1>("x", f32, N), out<2>("y", f32, N)))
+    .at(N(1 << 20)).sizes(N(arg<3>)).block(256).grid(ceil_div(N, 256));
+)";
+  const Prediction P = predict(Code, "gather");
+  for (const char *L : {"l1", "l2", "dram"}) EXPECT_EQ(P.at("x", L).K, Kind::NotPredicted) << L;
+  EXPECT_VALUE(P.at("idx", "l1"), 1.0);
+  EXPECT_VALUE(P.at("y", "l2"), 1.0);
+}
+
+// A 2-D block of 16 x 16 threads: a warp spans two rows of 16 threads. y[r * N + c] with c from
+// threadIdx.x: each warp request covers two 64-byte runs N floats apart: 4 sectors for 4 needed: 1x.
+// The transposed store z[c * N + r]: the 16 values of c are N floats apart, and the warp's two values
+// of r (2w and 2w + 1: adjacent floats) share a sector: 16 sectors for 128 bytes (4 needed): 4x at L1
+// and, stores all reaching L2, 4x at L2.
+TEST(TrafficEvaluation, TwoDimensionalBlocksFormWarpsAcrossRows) {
+  const std::string Code = R"(
+__global__ void rows(const float* x, float* y, float* z, int n) {
+  const int r = blockIdx.y * 16 + threadIdx.y, c = blockIdx.x * 16 + threadIdx.x;
+  const float v = x[r * n + c];
+  y[r * n + c] = v;
+  z[c * n + r] = v;
+}
+inline constexpr auto rows_spec = kernel<rows>("rows", custom(0, in<0>("x", f32, N, N), out<1>("y", f32, N, N), out<2>("z", f32, N, N)))
+    .at(N(1024)).sizes(N(arg<3>)).block(16, 16).grid(ceil_div(N, 16), ceil_div(N, 16));
+)";
+  const Prediction P = predict(Code, "rows");
+  EXPECT_VALUE(P.at("x", "l1"), 1.0);
+  EXPECT_VALUE(P.at("y", "l1"), 1.0);
+  EXPECT_VALUE(P.at("z", "l1"), 4.0);
+  EXPECT_VALUE(P.at("z", "l2"), 4.0);
+}
+
+// An assumed launch that does not fit the kernel: one block per row (grid R), 256 threads striding
+// the row; the spec states neither, so the analyzer assumes one thread per element of y (R*C / 256
+// blocks): blockIdx.x then runs past R and the kernel writes y 64 times over at C = 16384... the
+// check refuses the figures and says to state the launch.
+TEST(TrafficEvaluation, AnAssumedLaunchThatDoesNotWriteTheOutputOnceIsNotUsed) {
+  const std::string Code = R"(
+__global__ void scale(const float* x, float* y, int cols) {
+  for (int c = threadIdx.x; c < cols; c += blockDim.x) y[blockIdx.x * cols + c] = 2 * x[blockIdx.x * cols + c];
+}
+inline constexpr auto scale_spec = kernel<scale>("scale", custom(0, in<0>("x", f32, M, N), out<1>("y", f32, M, N)))
+    .at(M(64), N(16384)).sizes(N(arg<2>));
+)";
+  const Prediction P = predict(Code, "scale");
+  const Level L = P.at("y", "l1");
+  EXPECT_EQ(L.K, Kind::NotPredicted);
+  EXPECT_NE(L.Basis.find("state the launch"), std::string::npos) << L.Basis;
+}
+
+namespace {
+
+/// The predictions of the traffic corpus file @p File (its kernels' own specs), after replacing each
+/// "From" with its "To" in its text (another size).
+std::map<std::string, Level> corpusPredictions(const std::string &File,
+                                               const std::vector<std::pair<std::string, std::string>> &Edits = {}) {
+  std::ifstream In(std::string(ROOFLINT_TRAFFIC_CORPUS) + "/" + File);
+  std::stringstream S;
+  S << In.rdbuf();
+  std::string Code = S.str();
+  for (const auto &[From, To] : Edits)
+    for (std::size_t At; (At = Code.find(From)) != std::string::npos;) Code.replace(At, From.size(), To);
+  RunOptions O;
+  O.CompilerArgs = {"-I" ROOFLINT_TRAFFIC_CORPUS};
+  const AnalysisRun R = analyze(Code, File, O);
+  EXPECT_TRUE(R.Parsed) << R.Output;
+  std::map<std::string, Level> Out;
+  for (const KernelRecord &K : R.Results.Kernels)
+    for (const auto &P : K.Predicted) Out[K.KernelName + ":" + P.Tensor + ":" + std::string(rooflint::model::name(P.Level))] = {P.K, P.Ratio, P.Low, P.High, P.Basis};
+  return Out;
+}
+
+}  // namespace
+
+// The three-pass softmax (reread.cu: one block of 256 threads per row, x read in three loops over the
+// row, y written once). At R = 65536, C = 512: L1 3x for x (three coalesced passes), 1x for y. A row is
+// 2 KiB; 8 blocks per SM keep 16 KiB (512 sectors) between passes, under the 896 sectors of L1's kept
+// fraction (224 KiB / 8): the passes hit L1, x 1x at L2; x is 128 MiB, no block shares it and L2 sees
+// each sector once: DRAM 1x. At R = 1024, C = 50176 (196 KiB rows, 196 x 256 floats, so requests stay
+// aligned): 8 rows per SM are 1.53 MiB, over L1: all three passes reach L2 (3x); a wave of 1024 blocks
+// (fewer than 132 x 8) reads 196 MiB between a row's passes, over L2: 3x at DRAM. y (196 MiB) is
+// written once, up to 60 MiB of it left in L2 at the end (its share of the 392 MiB footprint: 30 MiB).
+TEST(TrafficEvaluation, ThreePassRowsHitL1WhenSmallAndReachDramWhenTheWaveOutgrowsL2) {
+  auto Small = corpusPredictions("reread.cu");
+  EXPECT_VALUE(Small["softmax_three_pass:x:l1"], 3.0);
+  EXPECT_VALUE(Small["softmax_three_pass:y:l1"], 1.0);
+  EXPECT_VALUE(Small["softmax_three_pass:x:l2"], 1.0);
+  EXPECT_VALUE(Small["softmax_three_pass:x:dram"], 1.0);
+  auto Large = corpusPredictions("reread.cu", {{"R(65536), C(512)", "R(1024), C(50176)"}});
+  EXPECT_VALUE(Large["softmax_three_pass:x:l1"], 3.0);
+  EXPECT_VALUE(Large["softmax_three_pass:x:l2"], 3.0);
+  EXPECT_VALUE(Large["softmax_three_pass:x:dram"], 3.0);
+  EXPECT_RANGE(Large["softmax_three_pass:y:dram"], (196 - 60.0) / 196, (196 - 30.0) / 196, 1.0);
+}
+
+// A lane walking its own row (indexing.cu's row_pointer_per_lane with the spec of program.cu: R =
+// 65536 rows of C = 1024 floats, 256 threads a block, 256 blocks). Lanes are 4 KiB apart: 32 sectors per
+// request for 4 needed, L1 8x. 256 blocks on 132 SMs: at most 2 blocks (16 warps, 512 lanes) per SM, so
+// 512 sectors are live, under L1's kept 896: each lane's next 7 iterations hit its sector, x 1x at L2
+// (the H200 read 1.00x at L2, docs/measurements/h200-2026-12-01/final/predicted-vs-observed.txt).
+TEST(TrafficEvaluation, ALaneWalkingItsRowIsServedByL1) {
+  const std::string Code = R"(
+__global__ void row_pointer_per_lane(const float* x, float* y, int C) {
+  const int r = blockIdx.x * blockDim.x + threadIdx.x;
+  const float* row = x + r * C;
+  float s = 0.f;
+  for (int c = 0; c < C; ++c) s += row[c];
+  y[r] = s;
+}
+inline constexpr auto row_spec = kernel<row_pointer_per_lane>("row_pointer_per_lane", custom(0, in<0>("x", f32, M, N), out<1>("y", f32, M)))
+    .at(M(1 << 16), N(1024)).sizes(N(arg<2>)).block(256).grid(ceil_div(M, 256));
+)";
+  const Prediction R = predict(Code, "row_pointer_per_lane");
+  EXPECT_VALUE(R.at("x", "l1"), 8.0);
+  EXPECT_VALUE(R.at("x", "l2"), 1.0);
+  EXPECT_VALUE(R.at("y", "l2"), 1.0);
+  EXPECT_NEAR(R.at("x", "dram").Low, 1.0, 1e-9);
+}
+
+// The GEMMs of reuse.cu at N = 512 (A, B, C of 1 MiB each). Naive, 32 x 8 threads a block, one output a
+// thread: a warp shares its row of A (one sector per request for 4 bytes: 1x) and reads 32 consecutive
+// floats of a row of B (4 sectors). Requests: 512^2 / 32 warps x 512 iterations = 4,194,304 per tensor;
+// A: 4,194,304 x 32 bytes = 128 MiB, 128x its 1 MiB; B: 4 sectors each, 512x; C 1x. (The H200's L1 count
+// for the kernel: 214x = (128 + 512 + 1) / 3.) Tiled (32 x 32 tiles): each block loads a 4 KiB tile of A
+// and of B per step, 16 steps, 256 blocks: 16 MiB each, 16x; C 1x ((16 + 16 + 1) / 3 = 11x measured).
+// A, B and C together are 3 MiB, within 0.4 of L2: A and B 1x at DRAM; C's writes 0x to 1x.
+TEST(TrafficEvaluation, GemmOperandsAreCountedAtL1AndReadOnceFromDramWithinL2) {
+  auto P = corpusPredictions("reuse.cu");
+  EXPECT_VALUE(P["reuse_gemm_naive:A:l1"], 128.0);
+  EXPECT_VALUE(P["reuse_gemm_naive:B:l1"], 512.0);
+  EXPECT_VALUE(P["reuse_gemm_naive:C:l1"], 1.0);
+  EXPECT_VALUE(P["reuse_gemm_tiled:A:l1"], 16.0);
+  EXPECT_VALUE(P["reuse_gemm_tiled:B:l1"], 16.0);
+  for (const std::string K : {"reuse_gemm_naive", "reuse_gemm_tiled"}) {
+    EXPECT_VALUE(P[K + ":A:dram"], 1.0);
+    EXPECT_VALUE(P[K + ":B:dram"], 1.0);
+    const Level C = P[K + ":C:dram"];
+    EXPECT_EQ(C.K, Kind::Range) << C.Basis;
+    EXPECT_NEAR(C.Low, 0.0, 1e-9);
+    EXPECT_NEAR(C.High, 1.0, 1e-9);
+  }
+}
+
+// The row scale of reuse.cu (R = 65536 rows of C = 4096, a block per row, y = x * g): every block reads
+// all of g (16 KiB): L1 65536x its 16 KiB. g's granules are shared by every neighbouring block, with a
+// few KiB of L2 traffic between two of them: DRAM 1x. x and y are streamed once: 1x everywhere but y at
+// DRAM, of which up to 60 MiB may be left in L2 (1 GiB written, y's share of the 2 GiB + 16 KiB footprint).
+TEST(TrafficEvaluation, ATableEveryBlockReadsComesFromDramOnce) {
+  auto P = corpusPredictions("reuse.cu");
+  EXPECT_VALUE(P["reuse_row_scale:g:l1"], 65536.0);
+  EXPECT_VALUE(P["reuse_row_scale:g:dram"], 1.0);
+  for (const std::string L : {"l1", "l2", "dram"}) EXPECT_VALUE(P["reuse_row_scale:x:" + L], 1.0);
+  for (const std::string L : {"l1", "l2"}) EXPECT_VALUE(P["reuse_row_scale:y:" + L], 1.0);
+  EXPECT_RANGE(P["reuse_row_scale:y:dram"], (1024 - 60.0) / 1024, (1024 - 60.0 * 1024 / (2048 + 1.0 / 64)) / 1024, 1.0);
+}
+
+// The cache-hint loads and stores (__ldcs, __ldcg, __stcs, ...), which clang 19 sees only declared (the
+// analyzer's CUDA setup declares them as CUDA's sm_32_intrinsics.h does; CUDA defines them with inline
+// PTX that clang's wrapper does not include): each call is the ld.global / st.global CUDA emits for it.
+// N = 2^24, 256 threads a block: x[2 i] through __ldcs, one float in two: 8 sectors for 4, 2x at L1; z[i]
+// and z[i + 1] through __ldcg (cached in L2 only): 4 + 5 sectors for 4 a warp, 2.25x at L1, and L1
+// serves none of them: 2.25x at L2; y[i] through __stcs, 128 contiguous bytes: 1x.
+TEST(TrafficEvaluation, CacheHintLoadsAndStoresAreCountedAsTheirPtx) {
+  const std::string Code = R"(
+template <class T> __attribute__((device)) T __ldcs(const T *);
+template <class T> __attribute__((device)) T __ldcg(const T *);
+template <class T> __attribute__((device)) void __stcs(T *, T);
+inline constexpr struct Two final : dim<"Two", 2> {} Two;
+__global__ void hints(const float* x, const float* z, float* y, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) __stcs(&y[i], __ldcs(&x[2 * i]) + __ldcg(&z[i]) + __ldcg(&z[i + 1]));
+}
+inline constexpr auto hints_spec = kernel<hints>("hints", custom(0, in<0>("x", f32, N, Two).touches(N), in<1>("z", f32, N), out<2>("y", f32, N)))
+    .at(N(1 << 24)).sizes(N(arg<3>)).block(256).grid(ceil_div(N, 256));
+)";
+  const Prediction P = predict(Code, "hints");
+  EXPECT_VALUE(P.at("x", "l1"), 2.0);
+  EXPECT_VALUE(P.at("z", "l1"), 2.25);
+  EXPECT_VALUE(P.at("z", "l2"), 2.25);  // L1 serves none of z's loads, whichever blocks share an SM
+  EXPECT_VALUE(P.at("y", "l1"), 1.0);
+}
+
+// A tensor indexed through '/' by a runtime size: y[i] = x[i] + b[i / C], one thread per element, M =
+// 32768 rows of N = 1024 (x and y 128 MiB, b 128 KiB). A block's 256 elements lie in one row, so four
+// neighbouring blocks read the same b[r]: the middle block and its neighbour read one address; the
+// footprint still moves along the grid, a row every four blocks. b's 2048 granules come from DRAM once:
+// 1x (it was 1 granule for the whole grid, 0.0005x, when the neighbour's shift of 0 stood for the axis).
+// z: the same for atomics, z[i / N] += x[i] from each warp: L2 reads each of z's lines before it
+// updates it and writes it back, so its 128 KiB are read and written: up to 2x its compulsory (written)
+// bytes, the writes possibly still in L2 at the end.
+TEST(TrafficEvaluation, AFootprintThroughDivisionMovesAlongTheGrid) {
+  const std::string Code = R"(
+__global__ void row_bias(const float* x, const float* b, float* y, float* z, int M, int N) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < M * N) {
+    y[i] = x[i] + b[i / N];
+    if (threadIdx.x % 32 == 0) __nvvm_atom_add_gen_f(&z[i / N], x[i]);  // atomicAdd, as CUDA defines it
+  }
+}
+inline constexpr auto row_bias_spec = kernel<row_bias>("row_bias", custom(0, in<0>("x", f32, M, N), in<1>("b", f32, M), out<2>("y", f32, M, N), out<3>("z", f32, M)))
+    .at(M(32768), N(1024)).sizes(M(arg<4>), N(arg<5>)).block(256).grid(ceil_div(M * N, 256));
+)";
+  const Prediction P = predict(Code, "row_bias");
+  EXPECT_VALUE(P.at("b", "dram"), 1.0);
+  EXPECT_NEAR(P.at("z", "dram").High, 2.0, 0.02);
+}
+
+// The least L2 traffic of a tensor whose blocks share sectors is each sector it reads once: y[i] = x[i] +
+// x[i + 1] reads every sector of x (x holds N + 1 floats; N = 2^24, 256 threads a block), so L2 moves at
+// least all of x: the range starts at 1x (it started at 0.5x: 64-byte granules taken as half used). Each
+// block's 33 sectors for 32 at most: 1.03x.
+TEST(TrafficEvaluation, AtLeastEachSectorReadComesFromL2) {
+  const std::string Code = R"(
+__global__ void pairs(const float* x, float* y, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = x[i] + x[i + 1];
+}
+inline constexpr auto pairs_spec = kernel<pairs>("pairs", custom(0, in<0>("x", f32, N), out<1>("y", f32, N)))
+    .at(N(1 << 24)).sizes(N(arg<2>)).block(256).grid(ceil_div(N, 256));
+)";
+  const Prediction P = predict(Code, "pairs");
+  const Level X = P.at("x", "l2");
+  EXPECT_NEAR(X.Low, 1.0, 1e-3) << X.Basis;
+  EXPECT_NEAR(X.High, 33.0 / 32, 1e-3) << X.Basis;
+}
