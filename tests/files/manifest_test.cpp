@@ -196,6 +196,42 @@ TEST(ManifestRecord, VersionFourRatiosReadAsValuesOrNotPredicted) {
   EXPECT_EQ(m->notes.size(), 1u);
 }
 
+// The later form of version 4 (its analyzer wrote kinds, bounds, the launch, the GPU and the accesses):
+// read as written, a range stays a range, and no note says the figures were mapped.
+TEST(ManifestRecord, VersionFourWithKindsReadsAsWritten) {
+  json doc = recorded();
+  doc["version"] = 4;
+  for (json& k : doc["kernels"]) {
+    k["kind"] = "kernel";
+    k["region"] = nullptr;
+    k["spec_value"]["region_kernels"] = json::array();
+  }
+  doc["kernels"][0]["predicted_traffic"] = {
+      {"source", "device-side IR evaluated for sampled warps"},
+      {"gpu", "A100"},
+      {"launch", {{"grid", {4, 1, 1}}, {"block", {256, 1, 1}}, {"stated", false}, {"text", "assumed"}}},
+      {"note", ""},
+      {"tensors", {{{"tensor", "x"}, {"param", 1}, {"level", "l2"}, {"kind", "range"}, {"ratio", 2}, {"low", 1},
+                    {"high", 3}, {"basis", "kept in part"}, {"sized", true}},
+                   {{"tensor", "x"}, {"param", 1}, {"level", "dram"}, {"kind", "value"}, {"ratio", 0}, {"low", 0},
+                    {"high", 0}, {"basis", "stays in L2"}, {"sized", true}}}},
+      {"accesses", json::array()}};
+  std::string error;
+  const auto m = manifest::from_json(doc.dump(), "v4k.json", error);
+  ASSERT_TRUE(m) << error;
+  const manifest::predicted_traffic& p = *m->kernels[0].predicted;
+  EXPECT_EQ(p.gpu, "A100");
+  ASSERT_TRUE(p.launch);
+  EXPECT_EQ(p.launch->block[0], 256);
+  ASSERT_EQ(p.levels.size(), 2u);
+  EXPECT_EQ(p.levels[0].kind, manifest::prediction_kind::range);
+  EXPECT_EQ(*p.levels[0].low, 1);
+  EXPECT_EQ(*p.levels[0].high, 3);
+  EXPECT_EQ(p.levels[1].kind, manifest::prediction_kind::value);  // a ratio of 0 is a prediction
+  EXPECT_EQ(*p.levels[1].ratio, 0);
+  EXPECT_TRUE(m->notes.empty());
+}
+
 // ---------------------------------------------------------------------------------------------------
 // Hostile files: each refused with the file, the kernel and the field, never an abort
 
