@@ -97,7 +97,7 @@ TEST(CompareSgemm, ExtraReadsThatLeaveTheKernelComputeBoundAreANote) {
   // Compulsory 12 S^2 = 201326592 B; DRAM level 3.42e8 + 7.5e7 = 4.17e8 B: 2.07x. Its floor at the
   // datasheet 4.8 TB/s is 86.9 us, far under the compute floor 1.374e11 / 66.9e12 = 2.054 ms.
   EXPECT_NEAR(r.compared.total_ratio, (3.42e8 + 7.5e7) / 201326592.0, 1e-12);
-  EXPECT_EQ(r.compared.binding, "compute");
+  EXPECT_EQ(r.compared.binding, std::nullopt);  // compute
   EXPECT_TRUE(has(r, "rooflint-ideal-traffic", severity::note));
   EXPECT_FALSE(has(r, "rooflint-ideal-traffic", severity::error));
   EXPECT_EQ(r.compared.measured_bound.verdict, model::bound::compute);
@@ -395,7 +395,7 @@ TEST(CompareLevels, ThePredictedFloorUsesTheDramRoofOfTheCompulsoryMix) {
   EXPECT_NEAR(r.predicted.bound.t_min_s, 805306368.0 / 4.38e12, 1e-12);
   EXPECT_NE(r.predicted.dram_roof_text.find("read and write"), std::string::npos) << r.predicted.dram_roof_text;
   EXPECT_EQ(r.status, case_status::passed);
-  EXPECT_EQ(r.compared.binding, "DRAM");
+  EXPECT_EQ(r.compared.binding, model::memory_level::dram);
 }
 
 TEST(CompareLevels, EachLevelCountsItsOwnBytesAtItsOwnRoof) {
@@ -440,7 +440,7 @@ TEST(CompareLevels, TheRowWalkingNaiveSgemmFailsAtL2) {
   EXPECT_NE(e->message.find("L2 floor 8.6"), std::string::npos) << e->message;
   // L1: 1.2e11 + 67108864 B at 30 TB/s = 4.002 ms: also above t_min, but L2 binds (8.6 ms).
   EXPECT_TRUE(find_level(r, severity::error, "at L1"));
-  EXPECT_EQ(r.compared.binding, "L2");
+  EXPECT_EQ(r.compared.binding, model::memory_level::l2);
   EXPECT_NEAR(r.compared.binding_floor_s, (8.59e10 + 67108864.0) / 10e12, 1e-12);
   EXPECT_EQ(r.compared.measured_bound.verdict, model::bound::memory);
   // DRAM stays near compulsory: (1.409e8 + 6.71e7) / 201326592 = 1.03x: no finding at DRAM.
@@ -458,7 +458,7 @@ TEST(CompareLevels, ExtraL2TrafficUnderTheFloorIsANote) {
   EXPECT_EQ(r.status, case_status::passed);
   ASSERT_TRUE(find_level(r, severity::note, "at L2"));
   EXPECT_NE(find_level(r, severity::note, "at L2")->message.find("stays under the predicted floor"), std::string::npos);
-  EXPECT_EQ(r.compared.binding, "compute");
+  EXPECT_EQ(r.compared.binding, std::nullopt);  // compute
 }
 
 TEST(CompareLevels, BytesOfTwoLevelsAreNeverAdded) {
@@ -477,7 +477,7 @@ TEST(CompareLevels, BytesOfTwoLevelsAreNeverAdded) {
   EXPECT_NEAR(r.compared.level(model::memory_level::l2)->floor_s, 0.6 * t_min, 1e-12);
   EXPECT_FALSE(has(r, "rooflint-ideal-traffic", severity::error));
   EXPECT_EQ(r.status, case_status::passed);
-  EXPECT_EQ(r.compared.binding, "compute");
+  EXPECT_EQ(r.compared.binding, std::nullopt);  // compute
 }
 
 TEST(CompareLevels, WithoutLevelRoofsTheLevelBytesAreReportedAndNotPriced) {

@@ -219,7 +219,7 @@ void measure_levels(case_report& r, const counter_values& k, const model::peaks&
 
 /// @return "bound by L2: floor 3.1 ms (compute 2.1 ms, DRAM 1.2 ms, L2 3.1 ms, L1 0.8 ms)".
 std::string binding_text(const comparison& c, const prediction& p) {
-  std::string out = "bound by " + c.binding + ": floor " + format_duration(c.binding_floor_s) + " (compute " +
+  std::string out = "bound by " + c.binding_text() + ": floor " + format_duration(c.binding_floor_s) + " (compute " +
                     format_duration(p.bound.compute_time_s);
   if (c.levels.empty()) out += ", DRAM " + format_duration(p.bound.memory_time_s) + " at compulsory bytes";
   for (const auto& t : c.levels)
@@ -229,13 +229,13 @@ std::string binding_text(const comparison& c, const prediction& p) {
 
 /// The binding level: the largest floor among compute time and each level's floor.
 void find_binding(comparison& c, const prediction& p, const model::peaks& peaks) {
-  c.binding = "compute";
+  c.binding.reset();
   c.binding_floor_s = p.bound.compute_time_s;
   const level_traffic* bind = nullptr;
   for (const auto& t : c.levels)
     if (t.floor_s > c.binding_floor_s) {
       c.binding_floor_s = t.floor_s;
-      c.binding = std::string(model::label(t.level));
+      c.binding = t.level;
       bind = &t;
     }
   // The measured dot at the binding level (DRAM when compute binds): ideal FLOPs over that level's bytes,
@@ -368,7 +368,7 @@ case_report compare(const case_input& in, const measurement& m, const model::pea
   }
   c.measured_bound = p.bound;  // without counters (or not cold): the compulsory dot
   c.binding_floor_s = p.bound.t_min_s;
-  c.binding = p.bound.verdict == model::bound::compute ? "compute" : "DRAM";
+  c.binding = p.bound.verdict == model::bound::compute ? std::nullopt : std::optional(model::memory_level::dram);
   if (k.available) {
     measure_levels(r, k, peaks);
     check_levels(r, peaks);
@@ -412,10 +412,10 @@ case_report compare(const case_input& in, const measurement& m, const model::pea
     if (c.measured_bound.verdict != want)
       add(r, severity::error, diagnostics::expectation,
           "kernel '" + r.kernel + "' is expected " + std::string(model::name(want)) + " but its measured dot is " +
-              std::string(model::name(c.measured_bound.verdict)) + " (bound by " + c.binding + "; intensity " +
+              std::string(model::name(c.measured_bound.verdict)) + " (bound by " + c.binding_text() + "; intensity " +
               format_significant(c.measured_bound.intensity) + " FLOP/byte, ridge " +
               format_significant(c.measured_bound.ridge) + " FLOP/byte" +
-              (c.binding == "compute" ? std::string() : " at " + c.binding) + ")");
+              (!c.binding ? std::string() : " at " + c.binding_text()) + ")");
   }
   if (spec.expected.min_roofline_fraction > 0 && c.t_measured_s > 0 &&
       c.roofline_fraction < spec.expected.min_roofline_fraction)

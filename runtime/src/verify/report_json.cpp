@@ -111,7 +111,7 @@ nlohmann::json report_value(const run_report& run) {
           {"flop_ratio", c.flop_ratio},
           {"measured_dot", measured_bound},
           {"levels", levels_json(c)},
-          {"binding", c.binding},
+          {"binding", c.binding_text()},
           {"binding_floor_s", c.binding_floor_s},
           {"t_measured_s", c.t_measured_s},
           {"roofline_fraction", c.roofline_fraction},

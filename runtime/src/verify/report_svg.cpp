@@ -363,12 +363,12 @@ dot dot_of(const case_report& r, const model::peaks& peaks, double flops, bool e
   }
   if (c.t_measured_s > 0) {
     d.measured = true;
-    d.binding = c.binding;
+    d.binding = c.binding_text();
     // The measured dot is where the kernel ran at its binding level (DRAM when compute binds).
     const level_traffic* at = nullptr;
     for (const auto& t : c.levels) {
       if (t.bytes() > 0) d.x_level[static_cast<std::size_t>(t.level)] = flops / t.bytes();
-      if (std::string(model::label(t.level)) == c.binding) at = &t;
+      if (c.binding && t.level == *c.binding) at = &t;
     }
     if (!at) at = c.level(model::memory_level::dram);
     const double bytes = at && at->bytes() > 0 ? at->bytes() : p.bytes();

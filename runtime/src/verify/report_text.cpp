@@ -111,7 +111,7 @@ std::string to_table(const run_report& run) {
     const std::string time = c.t_measured_s > 0 ? format_duration(c.t_measured_s) : "-";
     const std::string fraction = c.t_measured_s > 0 ? format_significant(100 * c.roofline_fraction, 3) : "-";
     const std::string flops = c.flop_ratio > 0 ? ratio_text(c.flop_ratio) : "-";
-    out += fmt::format(row, r.name, status_text(r.status), bound, measured ? c.binding : std::string("-"),
+    out += fmt::format(row, r.name, status_text(r.status), bound, measured ? c.binding_text() : std::string("-"),
                        level_cell(c, model::memory_level::dram), level_cell(c, model::memory_level::l2),
                        level_cell(c, model::memory_level::l1), time,
                        p.bound.t_min_s > 0 ? format_duration(p.bound.t_min_s) : std::string("-"),

@@ -107,7 +107,10 @@ struct comparison {
   double observed_bytes = 0;         ///< DRAM level: dram reads + dram writes (one level's bytes only)
   double read_ratio = 0, write_ratio = 0, total_ratio = 0, dram_write_ratio = 0;  ///< observed / compulsory; 0 = n/a
   std::vector<level_traffic> levels; ///< DRAM, L2, L1 (memory_levels order) when counters ran
-  std::string binding = "compute";   ///< what sets the measured floor: "compute" or a level label ("DRAM", "L2", "L1")
+  /// The level whose floor is the measured floor; none when compute sets it.
+  std::optional<model::memory_level> binding;
+  /// @return "compute" or the binding level's label ("DRAM", "L2", "L1"), as the reports print it.
+  std::string binding_text() const { return binding ? std::string(model::label(*binding)) : std::string("compute"); }
   double binding_floor_s = 0;        ///< the largest floor: compute time or a level's floor, seconds
   double observed_flops = 0;         ///< FLOPs the counters saw; 0 when not measured
   double flop_ratio = 0;             ///< observed / ideal FLOPs; 0 = n/a
