@@ -256,6 +256,19 @@ TEST(DefinedSizes, AHeadSizeIsTheQuotientOfTwoArguments) {
   EXPECT_EQ(r.violated.view(), "HS");
 }
 
+TEST(DefinedSizes, DivisionByADimensionIsExactAndByANumberScales) {
+  // C / NH is a size term (exact division, no size where NH does not divide C); N * N / 16384 and N / 2
+  // scale a polynomial, as 0.5 * N does.
+  static_assert(std::is_same_v<decltype(C / NH), size_expr>);
+  static_assert((C / NH).sizes.terms[0].op == size_op::div);
+  static_assert(std::is_same_v<decltype(N * N / (128 * 128)), poly> && std::is_same_v<decltype(N / 2), poly>);
+  static_assert((N / 2).terms[0].coefficient == 0.5);
+  const size_term t = (C / NH).sizes.terms[0];
+  EXPECT_EQ(t.apply(768, 12), 64);
+  EXPECT_EQ(t.apply(768, 11), 0);   // 11 does not divide 768
+  EXPECT_EQ(t.apply(76.5, 1), 0);   // nor is 76.5 a size
+}
+
 TEST(DefinedSizes, RowsAreTheProductOfTwoArguments) {
   // N = B * T = 4 * 256 = 1024 rows of C = 512: x and y 4 * 1024 * 512 = 2,097,152 bytes each.
   const auto r = rows_spec.bind_launch(args({{2, 4}, {3, 256}, {4, 512}}));
@@ -264,6 +277,27 @@ TEST(DefinedSizes, RowsAreTheProductOfTwoArguments) {
   EXPECT_DOUBLE_EQ(rows_spec.read_bytes_at(r.bound), 2097152.0);
   // B and T are dimensions of the spec now (they are read), named in sizes_text.
   EXPECT_EQ(sizes_text(rows_spec, r.bound), "N=1024, C=512, B=4, T=256");
+}
+
+namespace {
+void qk_partial(const float*, float*, int, int, int) {}
+void qk_combine(const float*, float*, int) {}
+
+// A region reads its sizes at one kernel the same way, definitions included.
+inline constexpr auto region_spec_of =
+    region<qk_partial, qk_combine>("qk", custom(2 * NH * T * T * HS, in("q", f32, T, NH, HS), in("k", f32, T, NH, HS),
+                                                out("s", f32, NH, T, T)))
+        .sizes<0>(T(arg<2>), C(arg<3>), NH(arg<4>), HS(C / NH));
+}  // namespace
+
+TEST(DefinedSizes, ARegionDefinesThemAtItsSiteKernel) {
+  // T = 256, C = 512, NH = 8 read at qk_partial: HS = 64; q and k 4 * 256 * 512 = 524,288 bytes each.
+  const auto r = region_spec_of.bind_launch(args({{2, 256}, {3, 512}, {4, 8}}));
+  ASSERT_TRUE(r.ok());
+  EXPECT_DOUBLE_EQ(r.bound[static_cast<std::size_t>(region_spec_of.dim_index(name_t("HS")))], 64.0);
+  EXPECT_DOUBLE_EQ(region_spec_of.read_bytes_at(r.bound), 1048576.0);
+  EXPECT_EQ(region_spec_of.launch.kind, binding_kind::region);
+  EXPECT_EQ(region_spec_of.size_terms.count, 1);
 }
 
 namespace {

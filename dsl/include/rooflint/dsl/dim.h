@@ -193,11 +193,21 @@ constexpr size_expr max(const A& a, const B& b) { return detail::size_term_of(si
 template <SizeLike A, SizeLike B>
 constexpr size_expr ceil_div(const A& a, const B& b) { return detail::size_term_of(size_op::ceil_div, to_expr(a), to_expr(b)); }
 
-/// a / b exactly, b > 0: a head size `C / NH`, a count of float4s `N / 4`. Sizes where b does not divide a
-/// do not bind (the dimension is `violated`). Prints as "div(C, NH)" inside other expressions.
+/// a / b exactly, b a dimension or an expression of them, b > 0: a head size `C / NH`, rows per head
+/// `(B * T) / NH`. Sizes where b does not divide a do not bind (the dimension is `violated`). Prints as
+/// "div(C, NH)" inside other expressions. A division by a number scales instead, as poly's does
+/// (`N / 2` is `0.5 * N`).
 template <SizeLike A, SizeLike B>
-  requires(!std::is_arithmetic_v<std::remove_cvref_t<A>> || !std::is_arithmetic_v<std::remove_cvref_t<B>>)
+  requires(!std::is_arithmetic_v<std::remove_cvref_t<B>>)
 constexpr size_expr operator/(const A& a, const B& b) { return detail::size_term_of(size_op::div, to_expr(a), to_expr(b)); }
+
+/// A dimension or size expression divided by a number: scaled, `N / 2` is `0.5 * N`.
+template <class A, class B>
+  requires((Dim<A> || std::same_as<std::remove_cvref_t<A>, size_expr>) && std::is_arithmetic_v<std::remove_cvref_t<B>>)
+constexpr auto operator/(const A& a, const B& b) {
+  if constexpr (Dim<A>) return to_poly(a) / static_cast<double>(b);
+  else return size_expr{a.value / static_cast<double>(b), a.sizes};
+}
 
 template <class DimType>
 struct defined_size {

@@ -245,7 +245,8 @@ struct size_term {
   poly rhs;
 
   /// @return The term's value for operand values @p a and @p b (sizes >= 1); 0 when it has none
-  /// (ceil_div or div by a size that is not positive, div by a size that does not divide).
+  /// (ceil_div or div by a size that is not positive; div of or by a size that is not whole, or by one
+  /// that does not divide).
   constexpr double apply(double a, double b) const {
     switch (op) {
       case size_op::min: return a < b ? a : b;
@@ -258,7 +259,8 @@ struct size_term {
       case size_op::div: {
         if (!(b > 0) || !(a >= 0) || a > 9.0e15 || b > 9.0e15) return 0;
         const auto n = static_cast<std::int64_t>(a), d = static_cast<std::int64_t>(b);
-        return n % d == 0 ? static_cast<double>(n / d) : 0;
+        const bool whole = static_cast<double>(n) == a && static_cast<double>(d) == b;
+        return whole && n % d == 0 ? static_cast<double>(n / d) : 0;
       }
     }
     return 0;

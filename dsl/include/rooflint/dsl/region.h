@@ -146,7 +146,7 @@ struct region_spec : spec {
         static_cast<spec&>(k) = *this;
         k = k.sizes(given...);
         region_spec r = *this;
-        r.launch = k.launch;
+        static_cast<spec&>(r) = static_cast<const spec&>(k);  // the launch, and the dimensions and terms a definition adds
         r.launch.kind = binding_kind::region;
         for (int i = 0; i < r.launch.size_count; ++i) r.launch.sizes[i].site = static_cast<std::int8_t>(Site);
         return r;
