@@ -16,5 +16,5 @@ mkdir -p .carry/gpu .carry/manifests
 (cd build-gpu && find runtime examples tests -maxdepth 3 -type f \( -perm -u+x -o -name '*.so' \) \
    ! -path '*/CMakeFiles/*' ! -path 'tests/fuzz/*' -print) |
   while read -r f; do mkdir -p ".carry/gpu/$(dirname "$f")"; cp "build-gpu/$f" ".carry/gpu/$f"; done
-find build/examples -name '*.manifest.json' -exec cp {} .carry/manifests/ \; 2>/dev/null || true
+find build/examples -name '*.rooflint.json' -exec cp {} .carry/manifests/ \; 2>/dev/null || true
 du -sh .carry/gpu .carry/manifests

@@ -185,25 +185,25 @@ fi
 
 # traffic: the analyzer's predicted traffic per level (manifest version 4) against the counters', on the
 # traffic corpus's program (tests/analyzer/traffic_corpus/program.cu) and the example program. The
-# corpus's manifest: $ROOFLINT_TRAFFIC_MANIFEST (default: $manifests/traffic_corpus.manifest.json).
+# corpus's manifest: $ROOFLINT_TRAFFIC_MANIFEST (default: $manifests/traffic_corpus.rooflint.json).
 if [[ $mode == traffic ]]; then
   section "device"
   nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,power.draw,clocks_event_reasons.active --format=csv | tee -a "$OUT/summary.txt"
   corpus=$build/tests/analyzer/rooflint-traffic-corpus
   section "rooflint-verify -- the traffic corpus program"
-  run traffic-corpus timeout 100 "$build/runtime/rooflint-verify" --manifest "${ROOFLINT_TRAFFIC_MANIFEST:-$manifests/traffic_corpus.manifest.json}" \
+  run traffic-corpus timeout "${ROOFLINT_TRAFFIC_TIMEOUT:-100}" "$build/runtime/rooflint-verify" --manifest "${ROOFLINT_TRAFFIC_MANIFEST:-$manifests/traffic_corpus.rooflint.json}" \
       --json "$OUT/traffic-corpus.json" --svg "$OUT/traffic-corpus.svg" -- "$corpus"
   cat "$logs/traffic-corpus.log" >>"$OUT/summary.txt"
   reports=("$OUT/traffic-corpus.json")
   if [[ -x $build/examples/program/rooflint-example-program && ${ROOFLINT_TRAFFIC_EXAMPLES:-1} == 1 ]]; then
     section "rooflint-verify -- the example program"
-    run traffic-examples timeout 100 "$build/runtime/rooflint-verify" --manifest "$manifests" \
+    run traffic-examples timeout "${ROOFLINT_TRAFFIC_TIMEOUT:-100}" "$build/runtime/rooflint-verify" --manifest "$manifests" \
         --json "$OUT/traffic-examples.json" --svg "$OUT/traffic-examples.svg" -- "$build/examples/program/rooflint-example-program"
     cat "$logs/traffic-examples.log" >>"$OUT/summary.txt"
     reports+=("$OUT/traffic-examples.json")
   fi
   section "predicted against observed per level"
-  python3 scripts/traffic-vs-observed.py "$OUT/predicted-vs-observed.txt" "${reports[@]}" >>"$OUT/summary.txt" 2>&1
+  python3 scripts/traffic-vs-observed.py "$OUT/predicted-vs-observed.txt" "${reports[@]}" --manifest "$manifests" >>"$OUT/summary.txt" 2>&1
   for f in "$OUT"/*; do
     case $(basename "$f") in
       summary.txt|predicted-vs-observed.txt|traffic-corpus.json|traffic-corpus.svg|traffic-examples.json|traffic-examples.svg|logs) ;;

@@ -29,18 +29,18 @@ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >"$out/configu
 cmake --build "$build" -j "$(nproc)" 2>&1 | tee "$out/build.log"
 
 step "static results"
-find "$build/examples" -name '*.manifest.json' -exec cp {} "$out/" \; 2>/dev/null || true
-ls "$out"/*.manifest.json 2>/dev/null || echo "no manifest written (is the analyzer built? see $out/configure.log)"
+find "$build/examples" -name '*.rooflint.json' -exec cp {} "$out/" \; 2>/dev/null || true
+ls "$out"/*.rooflint.json 2>/dev/null || echo "no manifest written (is the analyzer built? see $out/configure.log)"
 
 # The table of verdicts, read from the manifests, at the end of every run from here on: also when the
 # build was up to date (then the build log says only "no work to do"), and whichever way the run ends.
 # The manifests of the measured classification replace the build's when the GPU part wrote them.
 verdict_table() {
   local tool="$build/analyzer/tool/rooflint-summary" manifests=() source="the build's analysis"
-  if [[ -s "$out/examples.measured.manifest.json" && "$out/examples.measured.manifest.json" -nt "$out/build.log" ]]; then
-    manifests=("$out/examples.measured.manifest.json"); source="the measured ceilings ($out/ceilings.json)"
+  if [[ -s "$out/examples.measured.rooflint.json" && "$out/examples.measured.rooflint.json" -nt "$out/build.log" ]]; then
+    manifests=("$out/examples.measured.rooflint.json"); source="the measured ceilings ($out/ceilings.json)"
   else
-    mapfile -t manifests < <(find "$build/examples" -name '*.manifest.json' 2>/dev/null | sort)
+    mapfile -t manifests < <(find "$build/examples" -name '*.rooflint.json' 2>/dev/null | sort)
   fi
   step "verdicts of the examples (from the manifests of $source)"
   if [[ ${#manifests[@]} -eq 0 ]]; then
@@ -74,7 +74,7 @@ fi
 
 if [[ -x "$build/analyzer/rooflint" ]]; then
   step "classifying the examples against the measured ceilings"
-  "$build/analyzer/rooflint" -p "$build" --ceilings "$out/ceilings.json" --manifest "$out/examples.measured.manifest.json" \
+  "$build/analyzer/rooflint" -p "$build" --ceilings "$out/ceilings.json" --manifest "$out/examples.measured.rooflint.json" \
       $(find examples -name '*.cu' | sort) 2>&1 | tee "$out/analyzer-measured.txt" || true
 fi
 

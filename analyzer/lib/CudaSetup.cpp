@@ -33,7 +33,8 @@ constexpr llvm::StringLiteral DroppedWithValue[] = {
     "--compiler-bindir", "-maxrregcount", "--maxrregcount", "--diag-suppress", "-diag-suppress", "--threads",
     "-t", "-cudart", "--cudart", "-ftz", "-prec-div", "-prec-sqrt", "-fmad", "--ftz", "--prec-div",
     "--prec-sqrt", "--fmad", "-rdc", "--relocatable-device-code", "-Xcicc", "--default-stream",
-    "-default-stream", "-Wno-deprecated-declarations=", "--diag-error", "--diag-warn", "-err-no"};
+    "-default-stream", "-Wno-deprecated-declarations=", "--diag-error", "--diag-warn", "-err-no",
+    "-static-global-template-stub", "--static-global-template-stub"};  // nvcc 13 (docs/troubleshooting.md)
 
 /// nvcc flags that only tell the code what nvcc allows, translated to the macro nvcc defines for them
 /// (clang's CUDA mode has extended lambdas and host-device constexpr functions natively).
@@ -370,6 +371,9 @@ std::vector<std::string> adjustCommandLine(const std::vector<std::string> &Args,
       Out.push_back(A.drop_front(9).str());
       continue;
     }
+    // "Compile only": the analysis never writes an object, and with the device-side parse clang
+    // warned for every file of a compilation database ("argument unused during compilation: '-c'").
+    if (A == "-c" || A == "--compile") continue;
     if (A.starts_with("--std=")) { Out.push_back("-std=" + A.drop_front(6).str()); continue; }
     if (A == "--std" && I + 1 < Pending.size()) { Out.push_back("-std=" + Pending[++I]); continue; }
     if (matchesWithValue(A, ValueIsNext)) {
@@ -448,6 +452,15 @@ void addParseOptions(llvm::cl::OptionCategory &Category) { AllowParseErrorsOptio
 
 bool allowParseErrors() { return AllowParseErrorsOption; }
 
+namespace {
+/// Whether diagnostic @p ID is clang's driver's (an unknown argument, no input file): a problem of the
+/// command line, which --allow-parse-errors does not excuse. Parse errors are the other categories
+/// (common, lex, parse, sema, and the front end's, which reports code generation's).
+bool isCommandDiagnostic(unsigned ID) {
+  return ID >= clang::diag::DIAG_START_DRIVER && ID < clang::diag::DIAG_START_FRONTEND;
+}
+}  // namespace
+
 void ParseWatcher::HandleDiagnostic(clang::DiagnosticsEngine::Level Level, const clang::Diagnostic &Info) {
   using Level_t = clang::DiagnosticsEngine::Level;
   // rooflint's diagnostics are custom ones (IDs above clang's own).
@@ -455,6 +468,8 @@ void ParseWatcher::HandleDiagnostic(clang::DiagnosticsEngine::Level Level, const
   if (Level >= Level_t::Error) {
     if (Own) {
       ++OwnErrors;
+    } else if (isCommandDiagnostic(Info.getID())) {
+      ++CommandErrors;
     } else {
       if (ClangErrors++ == 0) {
         llvm::SmallString<128> Message;
@@ -476,19 +491,19 @@ void ParseWatcher::HandleDiagnostic(clang::DiagnosticsEngine::Level Level, const
 
 int ParseWatcher::endFile(llvm::StringRef File, int ToolStatus) {
   const unsigned Errors = ClangErrors;
-  const bool Own = OwnErrors > 0;
+  const bool Failed = OwnErrors > 0 || CommandErrors > 0;  // what --allow-parse-errors does not excuse
   const std::string First = FirstError;
-  ClangErrors = OwnErrors = 0;
+  ClangErrors = OwnErrors = CommandErrors = 0;
   FirstError.clear();
   clear();  // the counts clang's "N errors generated" and the action's success are read from, per file
   Inner.clear();
-  if (Errors == 0) return ToolStatus;
+  if (Errors == 0) return Failed ? std::max(ToolStatus, 1) : ToolStatus;
   const std::string What = "rooflint parses CUDA with clang 19 (device side, sm_90), which did not parse '" + File.str() +
                            "' (" + std::to_string(Errors) + (Errors == 1 ? " error" : " errors") +
                            "; the first: " + First + "); its specs are not analysed";
   if (AllowParseErrors) {
     llvm::WithColor::warning(OS) << What << " (--allow-parse-errors: the run goes on)\n";
-    return Own ? ToolStatus : 0;
+    return Failed ? std::max(ToolStatus, 1) : 0;
   }
   llvm::WithColor::note(OS) << What << "; code that nvcc accepts may need --allow-parse-errors (docs/analyzer.md)\n";
   return ToolStatus;

@@ -1,6 +1,9 @@
 #include "rooflint/analyzer/PchCache.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <sys/time.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -399,13 +402,42 @@ private:
   std::vector<std::string> Entered;
 };
 
-/// The files @p Pch's parse entered, from its dependencies file; nullopt when it cannot be read.
+/// The files @p Pch's parse entered, from its dependencies file; nullopt when it cannot be read or is
+/// not a regular file (opened without blocking: a FIFO of that name would wait for a writer for ever).
 std::optional<std::vector<std::string>> readEntered(llvm::StringRef Pch) {
-  auto Buffer = llvm::MemoryBuffer::getFile(depsPath(Pch));
+  const std::string Deps = depsPath(Pch);
+  const int FD = ::open(Deps.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (FD < 0) return std::nullopt;
+  struct stat Status {};
+  if (::fstat(FD, &Status) != 0 || !S_ISREG(Status.st_mode)) {
+    ::close(FD);
+    return std::nullopt;
+  }
+  auto Buffer = llvm::MemoryBuffer::getOpenFile(FD, Deps, Status.st_size);
+  ::close(FD);
   if (!Buffer) return std::nullopt;
   llvm::SmallVector<llvm::StringRef, 0> Lines;
   (*Buffer)->getBuffer().split(Lines, '\n', -1, /*KeepEmpty=*/false);
   return std::vector<std::string>(Lines.begin(), Lines.end());
+}
+
+/// Whether @p Path is absent or a regular file. Anything else named like a cache file (a FIFO, a
+/// device, a directory) is never given to clang, whose open would block on a FIFO or read a device
+/// without end.
+bool absentOrRegular(const std::string &Path) {
+  llvm::sys::fs::file_status Status;
+  if (llvm::sys::fs::status(Path, Status)) return true;
+  return Status.type() == llvm::sys::fs::file_type::regular_file;
+}
+
+/// Removes what is at @p Pch and its dependencies file when either is not a regular file (a new PCH is
+/// then built in its place). unlink(2), not llvm::sys::fs::remove, which refuses FIFOs and devices;
+/// a directory stays. @return Whether both are now absent or regular files.
+bool clearIrregular(const std::string &Pch) {
+  if (absentOrRegular(Pch) && absentOrRegular(depsPath(Pch))) return true;
+  for (const std::string &Path : {Pch, depsPath(Pch)})
+    if (!absentOrRegular(Path)) ::unlink(Path.c_str());
+  return absentOrRegular(Pch) && absentOrRegular(depsPath(Pch));
 }
 
 /// Whether the PCH at @p Path matches @p Prepared (the invocation that is to load it) by clang's strict
@@ -481,8 +513,16 @@ private:
       Built = Why.empty();
       return Built;
     };
+    if (!clearIrregular(Use.Path)) {
+      Why = "'" + Use.Path + "' or its dependencies file is not a regular file and cannot be removed";
+      return false;
+    }
     if (!llvm::sys::fs::exists(Path) && !build()) return false;
     for (;;) {
+      if (!absentOrRegular(Use.Path)) {  // replaced by something else since: never opened
+        Why = "'" + Use.Path + "' is not a regular file";
+        return false;
+      }
       auto WithPch = std::make_shared<CompilerInvocation>(*Inv);
       prepare(*WithPch);
       WithPch->getPreprocessorOpts().ImplicitPCHInclude = Use.Path;

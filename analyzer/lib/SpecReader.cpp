@@ -205,7 +205,7 @@ void readTensor(Reader &R, Node N, dsl::tensor_info &Info) {
   Info.name = R.name(R.field(N, sp::TensorName));
   Info.dtype = R.enumerator<model::dtype>(R.field(N, sp::TensorDtype), model::dtype_count, "a tensor's dtype");
   Info.access = static_cast<dsl::role>(R.integer(R.field(N, sp::TensorAccess)));
-  Info.arg = static_cast<std::int8_t>(R.integer(R.field(N, sp::TensorArg)));
+  Info.arg = static_cast<std::int32_t>(R.integer(R.field(N, sp::TensorArg)));
   Info.rank = static_cast<std::uint8_t>(std::min<int64_t>(R.integer(R.field(N, sp::TensorRank)), dsl::max_rank));
   const Node Shape = R.field(N, sp::TensorShape);
   for (unsigned D = 0; D < Info.rank; ++D) Info.shape[D] = static_cast<std::int8_t>(R.integer(R.element(Shape, D)));
@@ -223,7 +223,7 @@ void readLaunch(Reader &R, Node Launch, dsl::launch_binding &B) {
     dsl::launch_size &Size = B.sizes[I];
     Size.dim = R.name(R.field(L, sp::LaunchDim));
     Size.source = static_cast<dsl::size_source>(R.integer(R.field(L, sp::LaunchSource)));
-    Size.index = static_cast<std::int8_t>(R.integer(R.field(L, sp::LaunchIndex)));
+    Size.index = static_cast<std::int32_t>(R.integer(R.field(L, sp::LaunchIndex)));
     Size.multiplier = R.integer(R.field(L, sp::LaunchMultiplier));
     Size.divisor = R.integer(R.field(L, sp::LaunchDivisor));
     Size.site = static_cast<std::int8_t>(R.integer(R.field(L, sp::LaunchSite)));

@@ -3,10 +3,12 @@
 #include "rooflint/analyzer/TrafficModel.h"
 
 #include <algorithm>
+#include <array>
+#include <bit>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <list>
 #include <map>
 #include <span>
 #include <unordered_map>
@@ -21,32 +23,99 @@ constexpr std::uint64_t SectorBytes = 32;
 
 /// The L1 data cache as the model sees it: a fully associative LRU cache of 32-byte sectors (Hopper's
 /// L1 allocates sectors; a lane walking its own row keeps 2048 sectors of 2048 lines, which the H200
-/// served from L1); a load that misses fetches its sector from L2; stores write through without
-/// allocating.
-class SectorCache {
+/// served from L1). A load that misses fetches its sector from L2; stores write through without
+/// allocating. LRU hits at every capacity at once from the stack distance (Mattson et al., 1970): a
+/// load hits a cache of C sectors when fewer than C other sectors were loaded since its last use. The
+/// distances come from a Fenwick tree over load times holding one mark per sector, at its last use.
+class StackDistances {
 public:
-  explicit SectorCache(std::int64_t Bytes) : Capacity(std::max<std::int64_t>(1, Bytes / std::int64_t(SectorBytes))) {}
-
-  /// Looks up sector @p Sector (address / 32) for a load; true on a hit. A miss allocates it.
-  bool load(std::uint64_t Sector) {
-    auto It = Index.find(Sector);
-    if (It != Index.end()) {
-      Order.splice(Order.begin(), Order, It->second);
-      return true;
+  /// The distinct sectors loaded since @p Sector's last load, or none when it is the first.
+  std::optional<std::uint64_t> load(std::uint64_t Sector) {
+    if (Now + 1 >= Tree.size()) compact();
+    ++Now;
+    std::uint64_t &Last = lastUse(Sector);
+    std::optional<std::uint64_t> Distance;
+    if (Last) {
+      Distance = std::uint64_t(prefix(Now - 1) - prefix(Last));
+      add(Last, -1);
     }
-    if (std::int64_t(Index.size()) >= Capacity) {
-      Index.erase(Order.back());
-      Order.pop_back();
-    }
-    Order.push_front(Sector);
-    Index[Sector] = Order.begin();
-    return false;
+    Last = Now;
+    add(Now, +1);
+    return Distance;
   }
 
 private:
-  std::int64_t Capacity;
-  std::list<std::uint64_t> Order;  ///< most recent first
-  std::unordered_map<std::uint64_t, std::list<std::uint64_t>::iterator> Index;
+  /// Each sector's last load time (0: never), in chunks of 4096 consecutive sectors.
+  std::unordered_map<std::uint64_t, std::vector<std::uint64_t>> Chunks;
+  std::vector<std::uint64_t> *Recent = nullptr;
+  std::uint64_t RecentChunk = 0;
+  std::vector<std::int32_t> Tree = std::vector<std::int32_t>(1 << 16);  ///< Fenwick tree over times (1-based)
+  std::uint64_t Now = 0;
+
+  std::uint64_t &lastUse(std::uint64_t Sector) {
+    if (!Recent || Sector >> 12 != RecentChunk) {
+      RecentChunk = Sector >> 12;
+      Recent = &Chunks[RecentChunk];
+      if (Recent->empty()) Recent->assign(4096, 0);
+    }
+    return (*Recent)[Sector & 4095];
+  }
+  void add(std::uint64_t I, std::int32_t V) {
+    for (; I < Tree.size(); I += I & (~I + 1)) Tree[I] += V;
+  }
+  std::int64_t prefix(std::uint64_t I) const {
+    std::int64_t S = 0;
+    for (; I > 0; I -= I & (~I + 1)) S += Tree[I];
+    return S;
+  }
+  /// Renumbers the marks 1..k in time order (only each sector's last load matters) in a tree with
+  /// room for as many loads again.
+  void compact() {
+    std::vector<std::pair<std::uint64_t, std::uint64_t *>> Marks;  // (time, the sector's slot)
+    for (auto &[Chunk, Times] : Chunks)
+      for (std::uint64_t &T : Times)
+        if (T) Marks.push_back({T, &T});
+    std::sort(Marks.begin(), Marks.end());
+    Tree.assign(std::max<std::size_t>(std::size_t(1) << 16, 4 * Marks.size() + 2), 0);
+    Now = 0;
+    for (auto &[Time, Slot] : Marks) {
+      *Slot = ++Now;
+      add(Now, +1);
+    }
+  }
+};
+
+/// A set of sector (or granule) numbers, as bitmaps of 4096 consecutive numbers: inserting the numbers
+/// a kernel streams through costs a bit each, whatever the repeats.
+class SectorSet {
+public:
+  void insert(std::uint64_t X) {
+    const std::uint64_t Chunk = X >> 12;
+    if (!Last || Chunk != LastChunk) {
+      Last = &Chunks[Chunk];
+      LastChunk = Chunk;
+    }
+    (*Last)[(X >> 6) & 63] |= std::uint64_t(1) << (X & 63);
+  }
+  /// The numbers, ascending.
+  std::vector<std::uint64_t> sorted() const {
+    std::vector<std::uint64_t> Keys;
+    for (const auto &[K, B] : Chunks) Keys.push_back(K);
+    std::sort(Keys.begin(), Keys.end());
+    std::vector<std::uint64_t> Out;
+    for (std::uint64_t K : Keys) {
+      const auto &B = Chunks.at(K);
+      for (unsigned W = 0; W < 64; ++W)
+        for (std::uint64_t Bits = B[W]; Bits; Bits &= Bits - 1)
+          Out.push_back((K << 12) | (std::uint64_t(W) << 6) | std::uint64_t(std::countr_zero(Bits)));
+    }
+    return Out;
+  }
+
+private:
+  std::unordered_map<std::uint64_t, std::array<std::uint64_t, 64>> Chunks;
+  std::array<std::uint64_t, 64> *Last = nullptr;
+  std::uint64_t LastChunk = 0;
 };
 
 /// What one sampled block does to one tensor (a parameter's region).
@@ -55,9 +124,11 @@ struct TensorTally {
   double L2Sectors[2] = {0, 0};  ///< at L1's full capacity, at its kept fraction
   double L2Granules = 0;         ///< 64-byte granules of the L1 misses (each request's own)
   double PartialStoreSectors = 0, AtomicRequests = 0, StoreSectors = 0;
-  std::vector<std::uint64_t> ReadGranules, ReadSectors, WriteSectors;  ///< footprints (sorted, unique when done)
+  std::vector<std::uint64_t> ReadGranules, ReadSectors, WriteSectors;  ///< footprints, ascending (when the run is done)
+  SectorSet ReadGranuleSet, ReadSectorSet, WriteSectorSet;             ///< the same while the run goes on
   std::uint64_t FirstRead = ~std::uint64_t(0), FirstWrite = ~std::uint64_t(0);  ///< lowest byte touched
   bool Unknown = false;
+  bool CachedLoads = false;  ///< some load of it goes through L1 (not ld.global.cg / .cv)
 };
 
 struct SiteTally {
@@ -69,6 +140,7 @@ struct SiteTally {
 /// One sampled block's tallies.
 struct BlockTally {
   std::int64_t Block = 0;
+  double Weight = 1;  ///< in the grid's averages (Extrapolation)
   std::map<int, TensorTally> Tensors;
   std::vector<SiteTally> Sites;
   bool UnattributedUnknown = false;  ///< an unknown address the IR ties to no parameter
@@ -92,9 +164,11 @@ std::size_t intersectionSize(const std::vector<std::uint64_t> &A, const std::vec
 /// Feeds the requests of one run (blocks resident on one SM together) into their tallies.
 class RunTally {
 public:
+  /// @p CacheModelled false: the run's L2 figures are not used (blocks sampled alone take their SM's).
   RunTally(const WarpEvaluator &E, std::vector<BlockTally> &Out, std::size_t First, std::int64_t L1Full,
-           std::int64_t L1Kept)
-      : E(E), Out(Out), First(First), Full(L1Full), Kept(L1Kept) {}
+           std::int64_t L1Kept, bool CacheModelled)
+      : E(E), Out(Out), First(First), FullSectors(std::uint64_t(L1Full) / SectorBytes),
+        KeptSectors(std::uint64_t(L1Kept) / SectorBytes), CacheModelled(CacheModelled) {}
 
   void operator()(const WarpRequest &R) {
     BlockTally &B = blockOf(R.Block);
@@ -117,7 +191,8 @@ public:
       for (std::uint64_t X = A / SectorBytes; X <= (A + Site.Bytes - 1) / SectorBytes; ++X) Sectors.push_back(X);
       Bytes.push_back({A, A + Site.Bytes});
     }
-    sortUnique(Sectors);
+    if (!std::is_sorted(Sectors.begin(), Sectors.end())) std::sort(Sectors.begin(), Sectors.end());
+    Sectors.erase(std::unique(Sectors.begin(), Sectors.end()), Sectors.end());
     const double Useful = usefulBytes();
     const Region Reg = E.regionOf(Sectors.empty() ? 0 : Sectors.front() * SectorBytes);
     const int Param = Reg.K == Region::Parameter ? Reg.Index : -1;
@@ -128,7 +203,14 @@ public:
     TensorTally &T = B.Tensors[Param];
     if (Site.K == AccessSite::Atomic) {  // counted at L2 as atomics, not as load or store sectors
       T.AtomicRequests += 1;
-      for (std::uint64_t X : Sectors) T.WriteSectors.push_back(X);
+      // L2 reads the line before it updates it: a read and a write of each sector at DRAM.
+      for (std::uint64_t X : Sectors) {
+        T.WriteSectorSet.insert(X);
+        T.ReadGranuleSet.insert(X / 2);
+        T.ReadSectorSet.insert(X);
+      }
+      T.FirstWrite = std::min(T.FirstWrite, Bytes.front().first);
+      T.FirstRead = std::min(T.FirstRead, Bytes.front().first);
       return;
     }
     T.Requests += 1;
@@ -142,7 +224,7 @@ public:
       // Partly written sectors merge in L2 with the rest of their bytes (the H200's naive transpose:
       // 8x the store sectors at L2, 1.05-1.19x at DRAM): DRAM writes are the sectors written, once.
       for (std::uint64_t X : Sectors) {
-        T.WriteSectors.push_back(X);
+        T.WriteSectorSet.insert(X);
         if (coveredBytes(X) < SectorBytes) T.PartialStoreSectors += 1;
       }
       T.FirstWrite = std::min(T.FirstWrite, Bytes.front().first);
@@ -150,11 +232,13 @@ public:
     }
     T.UsefulLoadBytes += Useful;
     T.FirstRead = std::min(T.FirstRead, Bytes.front().first);
+    T.CachedLoads |= !Site.BypassesL1;
     std::uint64_t LastGranule = ~std::uint64_t(0);
     for (std::uint64_t X : Sectors) {
-      T.ReadGranules.push_back(X / 2);
-      T.ReadSectors.push_back(X);
-      const bool HitFull = !Site.BypassesL1 && Full.load(X), HitKept = !Site.BypassesL1 && Kept.load(X);
+      T.ReadGranuleSet.insert(X / 2);
+      T.ReadSectorSet.insert(X);
+      const std::optional<std::uint64_t> D = Site.BypassesL1 || !CacheModelled ? std::nullopt : Distances.load(X);
+      const bool HitFull = D && *D < FullSectors, HitKept = D && *D < KeptSectors;
       if (!HitFull) {
         T.L2Sectors[0] += 1;
         S.L2Sectors += 1;
@@ -169,7 +253,9 @@ private:
   const WarpEvaluator &E;
   std::vector<BlockTally> &Out;
   std::size_t First;
-  SectorCache Full, Kept;
+  std::uint64_t FullSectors, KeptSectors;  ///< L1's capacity, and the part it keeps whole, in sectors
+  bool CacheModelled;
+  StackDistances Distances;
   std::vector<std::uint64_t> Sectors;
   std::vector<std::pair<std::uint64_t, std::uint64_t>> Bytes;  ///< [begin, end) per lane
 
@@ -180,7 +266,7 @@ private:
   }
   /// Distinct bytes of the request.
   double usefulBytes() {
-    std::sort(Bytes.begin(), Bytes.end());
+    if (!std::is_sorted(Bytes.begin(), Bytes.end())) std::sort(Bytes.begin(), Bytes.end());
     double N = 0;
     std::uint64_t End = 0;
     bool Any = false;
@@ -281,7 +367,7 @@ std::int64_t linearOf(const Dim3 &C, const Dim3 &G) { return C.X + G.X * (C.Y + 
 /// consecutive blocks to different SMs), then a middle block and its neighbours along each axis (the
 /// footprints' overlap), then the last blocks along x and y (partial tiles).
 std::vector<std::vector<std::int64_t>> runsOf(const Dim3 &G, int Sms, int PerSm, std::int64_t &Middle,
-                                             std::array<std::int64_t, 3> &Neighbour) {
+                                             std::array<std::int64_t, 3> &Neighbour, std::size_t &FirstStratum) {
   std::vector<std::vector<std::int64_t>> Runs(1);
   const std::int64_t Total = G.count();
   for (int K = 0; K < PerSm && std::int64_t(K) * Sms < Total; ++K) Runs[0].push_back(std::int64_t(K) * Sms);
@@ -301,6 +387,11 @@ std::vector<std::vector<std::int64_t>> runsOf(const Dim3 &G, int Sms, int PerSm,
   add(linearOf({G.X - 1, 0, 0}, G));
   add(linearOf({0, G.Y - 1, 0}, G));
   add(linearOf({G.X - 1, G.Y - 1, 0}, G));
+  // Blocks spread over the grid (last: evaluated only where the work varies, evaluateTraffic).
+  FirstStratum = Runs.size();
+  // Spread, and off any small period (a block's work that depends on its index modulo a few blocks).
+  for (const int Eighth : {1, 3, 5, 7}) add(Total * Eighth / 8);
+  for (const std::int64_t Prime : {1237, 4099, 7919, 15013}) add((Total / 2 + Prime) % Total);
   return Runs;
 }
 
@@ -321,23 +412,26 @@ public:
     }
   }
 
+  /// The blocks one SM runs together sit at the start of the grid: they weigh as one sample, beside
+  /// the blocks spread over it.
   template <class Fn> Estimate of(Fn Figure) const {
     Estimate E;
-    std::array<double, 4> Sum{}, Lo{}, Hi{};
+    std::array<double, 4> Sum{}, Lo{}, Hi{}, Weight{};
     std::array<int, 4> N{};
     for (std::size_t I = 0; I < Blocks.size(); ++I) {
-      const double V = Figure(Blocks[I]);
+      const double V = Figure(Blocks[I]), Wt = Blocks[I].Weight;
       const int K = Kind[I];
       Lo[K] = N[K] ? std::min(Lo[K], V) : V;
       Hi[K] = N[K] ? std::max(Hi[K], V) : V;
-      Sum[K] += V;
+      Sum[K] += Wt * V;
+      Weight[K] += Wt;
       ++N[K];
     }
     const int Fallback = N[0] ? 0 : N[1] ? 1 : N[2] ? 2 : 3;
     for (int K = 0; K < 4; ++K) {
       if (Count[K] <= 0) continue;
       const int Use = N[K] ? K : Fallback;
-      E.Point += Count[K] * Sum[Use] / double(std::max(1, N[Use]));
+      E.Point += Count[K] * Sum[Use] / std::max(1e-300, Weight[Use]);
       E.Low += Count[K] * Lo[Use];
       E.High += Count[K] * Hi[Use];
     }
@@ -518,6 +612,11 @@ private:
       if (B.Block == Block) return &B;
     return nullptr;
   }
+  bool cachedLoads(int Param) const {
+    for (const BlockTally &B : Blocks)
+      if (auto It = B.Tensors.find(Param); It != B.Tensors.end() && It->second.CachedLoads) return true;
+    return false;
+  }
   bool touched(int Param) const {
     for (const BlockTally &B : Blocks)
       if (auto It = B.Tensors.find(Param); It != B.Tensors.end() && (It->second.Requests > 0 || It->second.AtomicRequests > 0))
@@ -553,15 +652,33 @@ private:
       double AlongAxis = Size * double(N);
       if (Next && std::fabs(double((Next->*Of).size()) - Size) <= 0.05 * Size) {
         const std::int64_t Shift = std::int64_t(Next->*First - M->*First);
-        const std::uint64_t Step = std::uint64_t(Shift < 0 ? -Shift : Shift);
-        if (Step < std::uint64_t(Unit))  // a shift within a granule: each run grows by the shift per block
-          AlongAxis = std::min(AlongAxis, Size + double(N - 1) * double(Step) / Unit * runsOf(F));
+        double Step = double(Shift < 0 ? -Shift : Shift);
+        // A neighbour at the same place (b[i / C]: blocks of one row; a GEMM's grouped block order) may
+        // share it with a few blocks only: the grid's first and last blocks along the axis say how far
+        // the footprint moves over it, a mean step per block.
+        if (Shift == 0) Step = meanStep(Param, Of, First, A, Size);
+        if (Step < Unit)  // a shift within a granule: each run grows by the shift per block
+          AlongAxis = std::min(AlongAxis, Size + double(N - 1) * Step / Unit * runsOf(F));
         else
-          AlongAxis = unionOfTranslates(F, std::uint64_t(std::llround(double(Step) / Unit)), N);
+          AlongAxis = unionOfTranslates(F, std::uint64_t(std::llround(Step / Unit)), N);
       }
       Union *= AlongAxis / Size;
     }
     return Union * Unit;
+  }
+
+  /// The mean shift per block of the footprint @p Of along axis @p A (x or y), bytes: from the grid's
+  /// first block to the last along the axis (both sampled), when their footprints are of the middle
+  /// block's size @p Size; else 0.
+  double meanStep(int Param, const std::vector<std::uint64_t> TensorTally::*Of, std::uint64_t TensorTally::*First, int A,
+                  double Size) const {
+    const std::int64_t Extent = A == 0 ? L.Grid.X : A == 1 ? L.Grid.Y : 1;
+    if (Extent <= 1) return 0;
+    const TensorTally *Begin = tally(0, Param);
+    const TensorTally *End = tally(A == 0 ? linearOf({L.Grid.X - 1, 0, 0}, L.Grid) : linearOf({0, L.Grid.Y - 1, 0}, L.Grid), Param);
+    const auto similar = [&](const TensorTally *T) { return T && std::fabs(double((T->*Of).size()) - Size) <= 0.05 * Size; };
+    if (!similar(Begin) || !similar(End)) return 0;
+    return std::fabs(double(End->*First) - double(Begin->*First)) / double(Extent - 1);
   }
 
   const TensorTally *tally(std::int64_t Block, int Param) const {
@@ -576,28 +693,64 @@ private:
   /// @p Extent bytes when known, at most the sum); blocks share granules when the union is smaller.
   struct Footprint {
     double Sum = 0, Union = 0;
+    double Low = 0, High = 0;  ///< the union's bounds: equal to it when footprints translate with the block
     bool Shared = false;
   };
+  /// Footprints that translate with the block: their neighbours' spread. Others (a causal mask's rows,
+  /// work that depends on the block modulo a few): between the largest block's and the blocks' sum (at
+  /// most the tensor), the point at the low end.
   Footprint footprint(int Param, const std::vector<std::uint64_t> TensorTally::*Of, std::uint64_t TensorTally::*First,
                       double Unit, double Extent) const {
     Footprint F;
     F.Sum = sum(Param, [&](const TensorTally &T) { return double((T.*Of).size()); }).Point * Unit;
-    F.Union = std::min(F.Sum, spread(Param, Of, First, Unit, L.Grid));
-    if (Extent > 0) F.Union = std::min(F.Union, std::ceil(Extent / Unit) * Unit);
-    F.Shared = F.Sum > 1.02 * F.Union;
+    const double Cap = Extent > 0 ? std::ceil(Extent / Unit) * Unit : F.Sum;
+    if (translates(Param, First, Unit)) {
+      F.Union = F.Low = F.High = std::min({F.Sum, spread(Param, Of, First, Unit, L.Grid), Cap});
+    } else {
+      double Largest = 0;
+      for (const BlockTally &B : Blocks)
+        if (auto It = B.Tensors.find(Param); It != B.Tensors.end()) Largest = std::max(Largest, double((It->second.*Of).size()) * Unit);
+      F.High = std::min(F.Sum, Cap);
+      F.Union = F.Low = std::min(Largest, F.High);
+    }
+    F.Shared = F.Sum > 1.02 * F.High;
     return F;
   }
+  /// The footprints of a tensor's reads and writes, never under its compulsory bytes: the kernel moves
+  /// each element its spec reads or writes at least once (a union spread from one block can miss rows
+  /// that blocks far apart add).
   Footprint reads(int Param) const {
-    return footprint(Param, &TensorTally::ReadGranules, &TensorTally::FirstRead, 64, extentOf(tensor(Param)));
+    Footprint F = footprint(Param, &TensorTally::ReadGranules, &TensorTally::FirstRead, 64, extentOf(tensor(Param)));
+    if (F.Sum > 0 && tensor(Param).access != dsl::role::write) atLeastCompulsory(F, tensor(Param));
+    return F;
   }
   Footprint writes(int Param) const {
-    return footprint(Param, &TensorTally::WriteSectors, &TensorTally::FirstWrite, 32, extentOf(tensor(Param)));
+    Footprint F = footprint(Param, &TensorTally::WriteSectors, &TensorTally::FirstWrite, 32, extentOf(tensor(Param)));
+    if (F.Sum > 0 && tensor(Param).access != dsl::role::read) atLeastCompulsory(F, tensor(Param));
+    return F;
+  }
+  void atLeastCompulsory(Footprint &F, const dsl::tensor_info &T) const {
+    const double C = std::min(F.Sum, compulsoryOneWay(T));
+    F.Union = std::max(F.Union, C);
+    F.Low = std::max(F.Low, C);
+    F.High = std::max(F.High, F.Union);
+  }
+  double compulsoryOneWay(const dsl::tensor_info &T) const {
+    return compulsoryBytes(R, T) / (T.access == dsl::role::read_write ? 2 : 1);
   }
 
   /// The tensor's bytes in memory when the spec gives them (a tensor it declares touched in part: 0).
+  /// The tensor's bytes in memory: its whole shape (a tensor the spec declares touched in part is still
+  /// that large), or 0 when a dimension has no size.
   double extentOf(const dsl::tensor_info &T) const {
-    if (T.partial) return 0;
-    return compulsoryBytes(R, T) / (T.access == dsl::role::read_write ? 2 : 1);
+    if (T.rank == 0) return double(model::size_bytes(T.dtype));
+    double Elements = 1;
+    for (unsigned D = 0; D < T.rank; ++D) {
+      const int Dim = T.shape[D];
+      if (Dim < 0 || !(R.Sizes.values[std::size_t(Dim)] > 0)) return 0;
+      Elements *= R.Sizes.values[std::size_t(Dim)];
+    }
+    return Elements * double(model::size_bytes(T.dtype));
   }
 
   double kernelFootprint() const {
@@ -636,78 +789,149 @@ private:
              model::format_significant(Levels.L1KeptFraction) + " of itself";
     // Blocks that share the tensor's sectors may find them in L1 when they share an SM, which the
     // order the blocks run decides: down to each sector once.
+    // Loads that bypass L1 (ld.global.cg) reach L2 whichever blocks share an SM.
     const Footprint F = reads(Param);
-    if (F.Shared && sum(Param, [](const TensorTally &T) { return T.UsefulLoadBytes; }).Point > 0) {
-      // Each granule touched holds at least one sector; the stores all reach L2.
+    if (F.Shared && sum(Param, [](const TensorTally &T) { return T.UsefulLoadBytes; }).Point > 0 && cachedLoads(Param)) {
+      // Each sector read comes from L2 at least once; the stores all reach L2.
       const double StoreSectors = sum(Param, [](const TensorTally &T) { return T.StoreSectors; }).Point;
-      Lo = std::min(Lo, (F.Union / 2 + StoreSectors * double(SectorBytes)) / Compulsory);
+      const double SectorsRead = footprint(Param, &TensorTally::ReadSectors, &TensorTally::FirstRead, double(SectorBytes),
+                                           extentOf(tensor(Param))).Union;
+      Lo = std::min(Lo, (SectorsRead + StoreSectors * double(SectorBytes)) / Compulsory);
       Why += "; blocks share its sectors: down to each sector once when blocks that share them meet in one L1";
     }
     return rangeOf(Name, Param, "l2", Lo, Full.Point * K, Hi, Why);
   }
 
+  /// Bytes at DRAM, low .. high with a point, and why.
+  struct Bytes {
+    double Low = 0, Point = 0, High = 0;
+    std::string Why;
+  };
+
   Prediction dram(const std::string &Name, int Param, double Compulsory, double KernelFootprint) const {
-    const dsl::tensor_info &T = tensor(Param);
+    const Bytes R = dramReads(Param, KernelFootprint), W = dramWrites(Param, KernelFootprint);
+    std::string Why = R.Why;
+    if (!W.Why.empty()) Why += (Why.empty() ? "" : "; ") + W.Why;
+    return rangeOf(Name, Param, "dram", (R.Low + W.Low) / Compulsory, (R.Point + W.Point) / Compulsory,
+                   (R.High + W.High) / Compulsory, Why);
+  }
+
+  /// Reads: each 64-byte granule once when L2 keeps what is read again, every L2 miss when it cannot.
+  Bytes dramReads(int Param, double KernelFootprint) const {
     const Footprint Reads = reads(Param);
-    const Footprint Writes = writes(Param);
-    const double W = Writes.Union;
+    if (Reads.Sum <= 0) return {};
+    const double U = Reads.Union;
     const double Kept = Levels.L2KeptFraction * double(Levels.L2Bytes);
-    const std::string Of = " of L2 (" + bytesText(Levels.L2Bytes) + ")";
+    const std::string Fraction = model::format_significant(Levels.L2KeptFraction) + " of L2 (" + bytesText(Levels.L2Bytes) + ")";
     const std::string FootText = "the kernel's footprint (" + bytesText(std::int64_t(KernelFootprint)) + ")";
-    if (KernelFootprint <= Kept) {
-      std::string Why = FootText + " is within " + model::format_significant(Levels.L2KeptFraction) + Of +
-                        ": each 64-byte granule read comes from DRAM once";
-      if (W > 0) Why += "; its writes may stay in L2 past the kernel's end (0 to all of them written back)";
-      return rangeOf(Name, Param, "dram", Reads.Union / Compulsory, Reads.Union / Compulsory,
-                     (Reads.Union + W) / Compulsory, Why);
-    }
-    // Blocks that share its granules only with blocks a few apart in launch order, with little L2
-    // traffic between them (a bias, a gamma, a GEMM's A along a row of tiles): L2 keeps them.
-    if (const auto Near = nearReuse(Param, Reads)) {
-      std::string Why = FootText + " is over " + model::format_significant(Levels.L2KeptFraction) + Of + "; " + *Near +
-                        ": each 64-byte granule read comes from DRAM once";
-      return valueOf(Name, Param, "dram", (Reads.Union + W) / Compulsory, Why);
-    }
+    const auto once = [&](const std::string &Why) {
+      return Bytes{Reads.Low, U, Reads.High, Why + ": each 64-byte granule read comes from DRAM once"};
+    };
+    if (KernelFootprint <= Kept) return once(FootText + " is within " + Fraction);
+    const std::string Over = FootText + " is over " + Fraction + "; ";
+    // Blocks that share its granules run close together, or re-read them often enough that L2 keeps them.
+    if (const auto Near = nearReuse(Param, Reads)) return once(Over + *Near);
+    if (const auto Often = frequentReuse(Param, Reads)) return once(Over + *Often);
     // A tensor no two blocks share, read again by its own block past L1 (the passes of a row kernel):
     // between two reads of a granule the SM's co-resident blocks on every SM read their own, so the
     // passes find it in L2 when a wave's footprints fit its kept fraction, and miss when they exceed L2.
     const double Misses = sum(Param, [](const TensorTally &X) { return X.L2Granules; }).Point * 64;
-    const double LoadsAtL2 = sum(Param, [](const TensorTally &X) { return X.L2Sectors[0] - X.StoreSectors; }).Point;
-    const double LoadsAtL2Kept = sum(Param, [](const TensorTally &X) { return X.L2Sectors[1] - X.StoreSectors; }).Point;
+    const double Loads = sum(Param, [](const TensorTally &X) { return X.L2Sectors[0] - X.StoreSectors; }).Point;
+    const double LoadsKept = sum(Param, [](const TensorTally &X) { return X.L2Sectors[1] - X.StoreSectors; }).Point;
     const double Distinct = sum(Param, [](const TensorTally &X) { return double(X.ReadSectors.size()); }).Point;
-    if (!Reads.Shared && Distinct > 0 && LoadsAtL2Kept > Distinct * 1.02) {
-      // Each sector's reads at L2: at L1's full capacity, and at the fraction it keeps whole.
-      const double Again = LoadsAtL2 / Distinct, AgainKept = LoadsAtL2Kept / Distinct;
-      const double Wave = std::min(double(L.Grid.count()), double(Levels.Sms) * PerSm) * (Reads.Union / double(L.Grid.count()));
+    if (!Reads.Shared && Distinct > 0 && LoadsKept > Distinct * 1.02) {
+      const double Again = Loads / Distinct, AgainKept = LoadsKept / Distinct;  // reads of each sector at L2
+      const double Wave = waveShare(U);
       const std::string Between = "its own blocks read it again past L1 (" + ratioText(Again) +
                                   "); a wave of co-resident blocks reads " + bytesText(std::int64_t(Wave)) +
                                   " of it between two reads";
-      if (Wave <= Kept)
-        return valueOf(Name, Param, "dram", (Reads.Union + W) / Compulsory,
-                       FootText + " is over " + model::format_significant(Levels.L2KeptFraction) + Of + "; " + Between +
-                           ", within that fraction: each granule from DRAM once");
+      if (Wave <= Kept) return once(Over + Between + ", within " + Fraction);
       if (Wave >= double(Levels.L2Bytes))
-        return rangeOf(Name, Param, "dram", (Reads.Union * Again + W) / Compulsory, (Reads.Union * Again + W) / Compulsory,
-                       (Reads.Union * AgainKept + W) / Compulsory,
-                       FootText + " is over L2 (" + bytesText(Levels.L2Bytes) + "); " + Between +
-                           ", over L2: every read that misses L1 comes from DRAM");
+        return {U * Again, U * Again, U * AgainKept, Over + Between + ", over L2: every read that misses L1 comes from DRAM"};
     }
-    // Over L2: reads between 'each granule once' and 'every L2 miss from DRAM'.
-    const double Hi = std::max(Reads.Union, Misses);
+    const double Hi = std::max(U, Misses);
+    if (Hi <= U * 1.02) return once(Over + "no granule is requested from L2 twice");
     const double WaveBlocks = double(Levels.Sms) * PerSm;
     const double Waves = std::ceil(double(L.Grid.count()) / WaveBlocks);
     const Dim3 Box{std::min<std::int64_t>(L.Grid.X, std::int64_t(WaveBlocks)),
                    std::min<std::int64_t>(L.Grid.Y, ceilDiv(std::int64_t(WaveBlocks), L.Grid.X)), 1};
-    const double PerWave = Reads.Shared ? spread(Param, &TensorTally::ReadGranules, &TensorTally::FirstRead, 64, Box)
-                                        : Reads.Union / Waves;
-    const double Point = std::clamp(Waves * PerWave, Reads.Union, Hi);
-    std::string Why = FootText + " is over " + model::format_significant(Levels.L2KeptFraction) + Of;
-    if (Hi > Reads.Union * 1.02)
-      Why += "; its reads range from each 64-byte granule once to every L2 miss from DRAM; the point assumes each "
-             "wave of " + std::to_string(std::int64_t(WaveBlocks)) + " co-resident blocks reads its footprint once";
-    else
-      Why += "; no granule is requested from L2 twice: each comes from DRAM once";
-    return rangeOf(Name, Param, "dram", (Reads.Union + W) / Compulsory, (Point + W) / Compulsory, (Hi + W) / Compulsory, Why);
+    const double PerWave = Reads.Shared && translates(Param, &TensorTally::FirstRead, 64)
+                               ? spread(Param, &TensorTally::ReadGranules, &TensorTally::FirstRead, 64, Box)
+                               : U / Waves;
+    return {U, std::clamp(Waves * PerWave, U, Hi), Hi,
+            Over + "its reads range from each 64-byte granule once to every L2 miss from DRAM; the point assumes "
+                   "each wave of " + std::to_string(std::int64_t(WaveBlocks)) + " co-resident blocks reads its footprint once"};
+  }
+
+  /// Writes: each sector written once, less what may still be in L2 when the kernel ends (written
+  /// lines leave L2 when it evicts them), or once per pass when its own blocks write it again after a
+  /// wave's footprints have gone through L2.
+  Bytes dramWrites(int Param, double KernelFootprint) const {
+    const Footprint Writes = writes(Param);
+    if (Writes.Sum <= 0) return {};
+    double W = Writes.Union, WLow = Writes.Low, WHigh = Writes.High;
+    std::string Why;
+    // Written again: more bytes stored than its sectors hold (partial sectors that other stores complete
+    // are not written twice).
+    const double Stored = sum(Param, [](const TensorTally &X) { return X.UsefulStoreBytes; }).Point;
+    const double Held = sum(Param, [](const TensorTally &X) { return double(X.WriteSectors.size()); }).Point * double(SectorBytes);
+    if (!Writes.Shared && Held > 0 && Stored > Held * 1.02 && waveShare(W) >= double(Levels.L2Bytes)) {
+      W *= Stored / Held;
+      WLow *= Stored / Held;
+      WHigh *= Stored / Held;
+      Why = "its blocks write it " + ratioText(Stored / Held) + " over, past L2 between two writes";
+    }
+    // At most L2's capacity of written lines is left in it at the end, the writes' share of it at the point.
+    const double Left = std::min(W, double(Levels.L2Bytes));
+    const double LeftPoint = std::min(W, double(Levels.L2Bytes) * W / std::max(KernelFootprint, W));
+    if (Left > 0.02 * W)
+      Why += (Why.empty() ? "" : "; ") + std::string("up to ") + bytesText(std::int64_t(Left)) +
+             " of its writes may still be in L2 when the kernel ends";
+    return {WLow - std::min(WLow, double(Levels.L2Bytes)), W - LeftPoint, WHigh, Why};
+  }
+
+  /// The bytes of a tensor's footprint @p U that the blocks of one wave (those resident at once) touch.
+  double waveShare(double U) const {
+    const double Blocks = double(L.Grid.count());
+    return std::min(Blocks, double(Levels.Sms) * PerSm) * (U / Blocks);
+  }
+
+  /// Why a shared tensor's re-reads hit in L2 for certain when they are spread over the kernel: each
+  /// granule is read by Sum / Union blocks on average, so the L2 traffic between two reads of it is the
+  /// kernel's divided by that, within the kept fraction (a position table every batch reads).
+  std::optional<std::string> frequentReuse(int Param, const Footprint &Reads) const {
+    if (!Reads.Shared || Reads.Union <= 0) return std::nullopt;
+    const double Readers = Reads.Sum / Reads.Union;
+    const double Between = l2BytesPerBlock() * double(L.Grid.count()) / Readers;
+    if (Between > Levels.L2KeptFraction * double(Levels.L2Bytes)) return std::nullopt;
+    return "each granule is read by " + model::format_significant(Readers) + " blocks, with about " +
+           bytesText(std::int64_t(Between)) + " of L2 traffic between two of them";
+  }
+
+  /// Whether every sampled block's footprint starts where the middle block's, shifted by its
+  /// neighbours' shifts per axis, puts it (within a granule of @p Unit bytes): the footprint translates
+  /// with the block, and its neighbours tell its union.
+  bool translates(int Param, std::uint64_t TensorTally::*First, double Unit) const {
+    const TensorTally *M = tally(Middle, Param);
+    if (!M || M->*First == ~std::uint64_t(0)) return false;
+    const Dim3 Mc = coordsOf(Middle, L.Grid);
+    std::array<double, 3> Shift{};
+    const std::array<std::int64_t, 3> Extent{L.Grid.X, L.Grid.Y, L.Grid.Z};
+    for (int A = 0; A < 3; ++A) {
+      if (Extent[std::size_t(A)] <= 1) continue;
+      const TensorTally *N = Neighbour[std::size_t(A)] >= 0 ? tally(Neighbour[std::size_t(A)], Param) : nullptr;
+      if (!N || N->*First == ~std::uint64_t(0)) return false;
+      Shift[std::size_t(A)] = double(std::int64_t(N->*First - M->*First));
+    }
+    for (const BlockTally &B : Blocks) {
+      auto It = B.Tensors.find(Param);
+      if (It == B.Tensors.end() || It->second.*First == ~std::uint64_t(0)) continue;
+      const Dim3 C = coordsOf(B.Block, L.Grid);
+      const double Expected = double(M->*First) + double(C.X - Mc.X) * Shift[0] + double(C.Y - Mc.Y) * Shift[1] +
+                              double(C.Z - Mc.Z) * Shift[2];
+      if (std::fabs(double(It->second.*First) - Expected) > Unit) return false;
+    }
+    return true;
   }
 
   /// The share of the middle block's footprint its neighbour along axis @p A also touches.
@@ -730,7 +954,7 @@ private:
   /// granules is a neighbour along an axis (the union is the neighbours' spread, not the tensor's
   /// size), and the L2 traffic between two of them is within L2's kept fraction.
   std::optional<std::string> nearReuse(int Param, const Footprint &Reads) const {
-    if (!Reads.Shared) return std::nullopt;
+    if (!Reads.Shared || !translates(Param, &TensorTally::FirstRead, 64)) return std::nullopt;
     const double Spread = spread(Param, &TensorTally::ReadGranules, &TensorTally::FirstRead, 64, L.Grid);
     if (Spread > Reads.Union * 1.02) return std::nullopt;  // capped by the tensor: sharing beyond neighbours
     const std::array<std::int64_t, 3> Apart{1, L.Grid.X, L.Grid.X * L.Grid.Y};
@@ -750,6 +974,21 @@ private:
     return layerCondition(1, 0, int(L.Block.count()), 0, Levels).L1Available;
   }
 };
+
+/// Whether every interior block evaluated so far (not the last along x or y) requested the same sectors
+/// of each tensor.
+bool blocksAlike(const std::vector<BlockTally> &Blocks, const Dim3 &G) {
+  std::map<int, double> First;
+  for (const BlockTally &B : Blocks) {
+    const Dim3 C = coordsOf(B.Block, G);
+    if ((G.X > 1 && C.X == G.X - 1) || (G.Y > 1 && C.Y == G.Y - 1)) continue;
+    for (const auto &[P, T] : B.Tensors) {
+      auto [It, New] = First.try_emplace(P, T.L1Sectors);
+      if (!New && std::fabs(It->second - T.L1Sectors) > 1e-9 * std::max(1.0, It->second)) return false;
+    }
+  }
+  return true;
+}
 
 /// The blocks sampled alone (the middle one, its neighbours, the last ones) ran without the blocks an
 /// SM runs beside them: their L1 would keep what the SM's other blocks evict. Their loads reach L2 at
@@ -802,16 +1041,24 @@ KernelEvaluation evaluateTraffic(llvm::Function &F, const KernelRecord &Record, 
   const int PerSm = C.BlocksPerSm;
   std::int64_t Middle = 0;
   std::array<std::int64_t, 3> Neighbour{};
-  const auto Runs = runsOf(Launch.Grid, Levels.Sms, PerSm, Middle, Neighbour);
+  std::size_t FirstStratum = 0;
+  const auto Runs = runsOf(Launch.Grid, Levels.Sms, PerSm, Middle, Neighbour, FirstStratum);
   std::vector<BlockTally> Blocks;
+  const auto Began = std::chrono::steady_clock::now();
   std::uint64_t Budget = evaluationBudget();
   const std::uint64_t Start = Budget;
-  for (const auto &Run : Runs) {
+  for (std::size_t R = 0; R < Runs.size(); ++R) {
+    const auto &Run = Runs[R];
+    // Blocks spread over the grid average work that varies along it (a causal mask's rows); where every
+    // interior block evaluated so far moved the same sectors, the grid's blocks are alike: not needed.
+    if (R == FirstStratum && blocksAlike(Blocks, Launch.Grid)) break;
     const std::size_t First = Blocks.size();
     for (std::int64_t B : Run) {
-      Blocks.push_back({B, {}, std::vector<SiteTally>(E->sites().size()), false});
+      Blocks.push_back({B, &Run == &Runs.front() ? 1.0 / double(Run.size()) : 1.0, {},
+                        std::vector<SiteTally>(E->sites().size()), false});
     }
-    RunTally Tally(*E, Blocks, First, C.L1Available, std::int64_t(Levels.L1KeptFraction * double(C.L1Available)));
+    RunTally Tally(*E, Blocks, First, C.L1Available, std::int64_t(Levels.L1KeptFraction * double(C.L1Available)),
+                   &Run == &Runs.front());
     if (auto Failure = E->run(EL, Run, std::ref(Tally), Budget)) {
       Out.Failure = Failure->Reason + (Failure->Line ? " (line " + std::to_string(Failure->Line) + ")" : "");
       Out.Instructions = Start - Budget;
@@ -822,14 +1069,17 @@ KernelEvaluation evaluateTraffic(llvm::Function &F, const KernelRecord &Record, 
   shareTheSmMissRates(Blocks, Runs.front().size());
   for (BlockTally &B : Blocks)
     for (auto &[P, T] : B.Tensors) {
-      sortUnique(T.ReadGranules);
-      sortUnique(T.ReadSectors);
-      sortUnique(T.WriteSectors);
+      T.ReadGranules = T.ReadGranuleSet.sorted();
+      T.ReadSectors = T.ReadSectorSet.sorted();
+      T.WriteSectors = T.WriteSectorSet.sorted();
+      T.ReadGranuleSet = T.ReadSectorSet = T.WriteSectorSet = SectorSet();
     }
   // ROOFLINT_EVAL_DEBUG=FILE: each sampled block's tallies appended to FILE (the analysis of a file runs
   // in a worker process whose stderr is not shown).
   if (std::FILE *Debug = std::getenv("ROOFLINT_EVAL_DEBUG") ? std::fopen(std::getenv("ROOFLINT_EVAL_DEBUG"), "a") : nullptr) {
-    std::fprintf(Debug, "kernel %s: %s\n", Record.KernelName.c_str(), Launch.Text.c_str());
+    std::fprintf(Debug, "kernel %s: %s; %llu warp instructions, %.3f s\n", Record.KernelName.c_str(), Launch.Text.c_str(),
+                 (unsigned long long)Out.Instructions,
+                 std::chrono::duration<double>(std::chrono::steady_clock::now() - Began).count());
     for (const BlockTally &B : Blocks) {
       std::fprintf(Debug, "block %lld:", (long long)B.Block);
       for (const auto &[P, T] : B.Tensors)

@@ -211,6 +211,48 @@ Value *asmPointer(const CallInst &CI, StringRef Asm) {
   return P->getType()->isPointerTy() || P->getType()->isIntegerTy(64) ? P : nullptr;
 }
 
+/// CUDA's cache-hint loads and stores (__ldcs, __ldcg, __stcs, ...): clang 19 sees them declared only
+/// (CudaSetup's host compatibility header; CUDA defines them in sm_32_intrinsics.hpp as one ld.global or
+/// st.global with the hint). A call of one is that access: its first argument the address, the bytes of
+/// its result (a load) or of its second argument (a store); .cg and .cv loads are not cached in L1.
+std::optional<AccessOf> cacheHintAccessOf(CallInst &CI, const DataLayout &DL) {
+  const Function *Callee = CI.getCalledFunction();
+  if (!Callee || Callee->isIntrinsic() || !Callee->isDeclaration() || CI.arg_size() < 1) return std::nullopt;
+  const StringRef Name = Callee->getName();  // Itanium: "_Z6__ldcsIfET_PKS0_", "_Z6__ldcsPKf"
+  static const char *const Loads[] = {"_Z6__ldcs", "_Z6__ldcg", "_Z6__ldca", "_Z6__ldlu", "_Z6__ldcv"};
+  static const char *const Stores[] = {"_Z6__stcs", "_Z6__stcg", "_Z6__stwb", "_Z6__stwt"};
+  AccessOf A;
+  A.Pointer = CI.getArgOperand(0);
+  if (!A.Pointer->getType()->isPointerTy()) return std::nullopt;
+  for (const char *L : Loads)
+    if (Name.starts_with(L) && !CI.getType()->isVoidTy() && CI.getType()->isSized()) {
+      A.Bytes = storeBytes(DL, CI.getType());
+      A.Bypass = Name.starts_with("_Z6__ldcg") || Name.starts_with("_Z6__ldcv");
+      return A;
+    }
+  for (const char *S : Stores)
+    if (Name.starts_with(S) && CI.arg_size() >= 2 && CI.getArgOperand(1)->getType()->isSized() &&
+        !CI.getArgOperand(1)->getType()->isPointerTy()) {
+      A.Bytes = storeBytes(DL, CI.getArgOperand(1)->getType());
+      A.K = AccessSite::Store;
+      return A;
+    }
+  return std::nullopt;
+}
+
+/// The integer functions of libdevice that index arithmetic uses (declarations: libdevice is not linked).
+std::optional<Op> libdeviceOp(const Function *F) {
+  if (!F) return std::nullopt;
+  static const std::pair<const char *, Op> Table[] = {
+      {"__nv_min", Op::SMin},     {"__nv_max", Op::SMax},      {"__nv_umin", Op::UMin},   {"__nv_umax", Op::UMax},
+      {"__nv_llmin", Op::SMin},   {"__nv_llmax", Op::SMax},    {"__nv_ullmin", Op::UMin}, {"__nv_ullmax", Op::UMax},
+      {"__nv_abs", Op::Abs},      {"__nv_llabs", Op::Abs},     {"__nv_mul24", Op::Mul},   {"__nv_umul24", Op::Mul},
+      {"__nv_popc", Op::PopCount}, {"__nv_popcll", Op::PopCount}};
+  for (const auto &[Name, Code] : Table)
+    if (F->getName() == Name) return Code;
+  return std::nullopt;
+}
+
 std::optional<AccessOf> accessOf(Instruction &I, const DataLayout &DL) {
   AccessOf A;
   if (auto *L = dyn_cast<LoadInst>(&I)) {
@@ -247,6 +289,8 @@ std::optional<AccessOf> accessOf(Instruction &I, const DataLayout &DL) {
         if (Arg != P) Bytes += storeBytes(DL, Arg->getType());
     const bool Bypass = Load && (Asm.contains(".cg") || Asm.contains(".cv") || Asm.contains(".volatile"));
     A = {P, Bytes, Load ? AccessSite::Load : AccessSite::Store, Bypass};
+  } else if (auto *Call = dyn_cast<CallInst>(&I); Call && cacheHintAccessOf(*Call, DL)) {
+    A = *cacheHintAccessOf(*Call, DL);
   } else {
     return std::nullopt;
   }
@@ -284,22 +328,22 @@ bool harmlessIntrinsic(Intrinsic::ID Id) {
   }
 }
 
-/// The requests of a memcpy, memmove or memset with a constant length: chunks of the largest power of
-/// two up to 16 bytes that both pointers' alignment allows, as NVPTX lowers them.
+/// The requests of a memcpy, memmove or memset with a constant length: on each side, chunks of the
+/// largest power of two up to 16 bytes that side's alignment allows (a float4 copied from global to
+/// shared memory is one 16-byte global load whatever the shared side's alignment).
 void planMemIntrinsic(MemIntrinsic &MI, std::vector<Planned> &Out) {
   const auto *Len = dyn_cast<ConstantInt>(MI.getLength());
   if (!Len || Len->getZExtValue() == 0 || Len->getZExtValue() > 4096) return;
   const std::uint64_t Length = Len->getZExtValue();
-  std::uint64_t Align = std::min<std::uint64_t>(16, MI.getDestAlign().valueOrOne().value());
-  auto *MT = dyn_cast<MemTransferInst>(&MI);
-  if (MT) Align = std::min<std::uint64_t>(Align, MT->getSourceAlign().valueOrOne().value());
-  while (Length % Align) Align /= 2;
-  for (std::uint64_t Off = 0; Off < Length; Off += Align) {
-    if (MT && !notGlobalSpace(MT->getSource()))
-      Out.push_back({&MI, MT->getSource(), std::int64_t(Off), unsigned(Align), AccessSite::Load, false});
-    if (!notGlobalSpace(MI.getDest()))
-      Out.push_back({&MI, MI.getDest(), std::int64_t(Off), unsigned(Align), AccessSite::Store, false});
-  }
+  const auto chunks = [&](Value *Ptr, std::uint64_t Align, AccessSite::Kind K) {
+    Align = std::min<std::uint64_t>(16, Align);
+    while (Length % Align) Align /= 2;
+    for (std::uint64_t Off = 0; Off < Length; Off += Align)
+      Out.push_back({&MI, Ptr, std::int64_t(Off), unsigned(Align), K, false});
+  };
+  if (auto *MT = dyn_cast<MemTransferInst>(&MI); MT && !notGlobalSpace(MT->getSource()))
+    chunks(MT->getSource(), MT->getSourceAlign().valueOrOne().value(), AccessSite::Load);
+  if (!notGlobalSpace(MI.getDest())) chunks(MI.getDest(), MI.getDestAlign().valueOrOne().value(), AccessSite::Store);
 }
 
 /// Groups the accesses of one basic block into the requests the hardware issues (Planned).
@@ -363,7 +407,8 @@ bool unmodelledUse(const CallInst &Call) {
   const Function *Callee = Call.getCalledFunction();
   if (!Callee) return true;
   if (Callee->isIntrinsic()) return !harmlessIntrinsic(Callee->getIntrinsicID());
-  return Callee->getName() != "vprintf";  // printf's argument buffer is a stack object
+  // printf's argument buffer is a stack object; a failed assert's arguments are its message strings.
+  return Callee->getName() != "vprintf" && Callee->getName() != "__assertfail";
 }
 
 /// The parameter behind a call's first pointer argument into global memory, or -1.
@@ -494,7 +539,8 @@ void WarpEvaluator::Program::computeKnowable(Function &F) {
       else if (isa<LoadInst>(I) || isa<AtomicRMWInst>(I) || isa<AtomicCmpXchgInst>(I)) K = false;
       else if (const auto *Call = dyn_cast<CallInst>(&I)) {
         const Function *Callee = Call->getCalledFunction();
-        K = Callee && Callee->isIntrinsic() && all_of(Call->args(), [&](const Value *A) { return knowableLeaf(A) || Knowable.count(A); });
+        K = Callee && (Callee->isIntrinsic() || libdeviceOp(Callee)) &&
+            all_of(Call->args(), [&](const Value *A) { return knowableLeaf(A) || Knowable.count(A); });
       } else {
         K = all_of(I.operands(), [&](const Value *Op) { return isa<BasicBlock>(Op) || knowableLeaf(Op) || Knowable.count(Op); });
       }
@@ -639,6 +685,13 @@ void WarpEvaluator::Program::compileInstruction(Instruction &I, BlockCode &Code)
     if (X.Code != Op::Unknown) {
       X.A = refOf(II->getArgOperand(0));
       if (II->arg_size() > 1) X.B = refOf(II->getArgOperand(1));
+    }
+  }
+  if (auto *CI = dyn_cast<CallInst>(&I); CI && !isa<IntrinsicInst>(CI) && I.getType()->isIntegerTy()) {
+    if (const auto Code = libdeviceOp(CI->getCalledFunction()); Code && CI->arg_size() >= 1) {
+      X.Code = *Code;
+      X.A = refOf(CI->getArgOperand(0));
+      if (CI->arg_size() > 1) X.B = refOf(CI->getArgOperand(1));
     }
   }
   if (X.Code == Op::Unknown && I.getType()->isIntegerTy() && I.getType()->getIntegerBitWidth() > 64 && Failure.empty())

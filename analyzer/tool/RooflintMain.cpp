@@ -61,13 +61,15 @@ enum ExitCode : int {
 constexpr std::pair<int, const char *> ExitCodeMeanings[] = {
     {Clean, "only remarks and warnings (or nothing) were reported"},
     {Findings, "an error was reported: a file that does not parse, a spec that cannot be read, a warning "
-               "made an error (--warnings-as-errors, -Werror=NAME, WarningsAsErrors)"},
+               "made an error (--warnings-as-errors, -Werror=NAME, WarningsAsErrors), a compiler flag clang's "
+               "driver rejects (also with --allow-parse-errors)"},
     {Usage, "a bad command line or .rooflint file: unknown option or diagnostic, bad glob or regex, "
-            "unknown GPU"},
+            "unknown GPU, an option given an empty value (--ceilings=)"},
     {NoInput, "nothing to analyse: no compilation database (-p, or one found from the first source), "
-              "or no source file"},
+              "no source file, or a source that cannot be read (missing, a directory, not a regular file)"},
     {BadPeaks, "the ceilings file (--ceilings) cannot be read or used"},
-    {OutputFailed, "the manifest, SARIF or depfile cannot be written (the old file is kept)"},
+    {OutputFailed, "the manifest, SARIF or depfile cannot be written (the old file is kept; a path that is "
+                   "a directory is found before the analysis)"},
     {Crashed, "the analysis of a file crashed; the other files were analysed"},
 };
 
@@ -466,13 +468,41 @@ int writeOutputs(const Collected &C, const model::peaks &Peaks, bool Color) {
   return Code;
 }
 
-/// The output paths are checked before any analysis: a directory, or --depfile without --manifest.
+/// The output options are checked before any analysis: --depfile without --manifest, a relative
+/// --doc-url-base, an option given an empty value (an unset variable in a build script).
 std::optional<std::string> badOutputOption() {
   if (!Depfile.empty() && Manifest.empty()) return std::string("--depfile needs --manifest (the depfile's target)");
-  for (const std::string *P : {&Manifest.getValue(), &Sarif.getValue(), &Depfile.getValue()})
-    if (!P->empty() && sys::fs::is_directory(*P)) return "cannot write '" + *P + "': Is a directory";
   if (!DocUrlBase.empty() && !StringRef(DocUrlBase).contains("://"))
     return "--doc-url-base must be an absolute URL (https://...), not '" + DocUrlBase + "'";
+  for (cl::opt<std::string> *O : {&Manifest, &Sarif, &Depfile, &Ceilings})
+    if (O->getNumOccurrences() && O->empty())
+      return "--" + O->ArgStr.str() + " needs a file; it was given an empty value";
+  return std::nullopt;
+}
+
+/// An output path that is a directory cannot be written: found before the analysis, not after it.
+std::optional<std::string> unwritableOutput() {
+  for (const std::string *P : {&Manifest.getValue(), &Sarif.getValue(), &Depfile.getValue()})
+    if (!P->empty() && sys::fs::is_directory(*P)) return "cannot write '" + *P + "': Is a directory";
+  return std::nullopt;
+}
+
+/// The sources are checked before any analysis, with rooflint's own message: clang's driver would say
+/// "no such file or directory" as a parse error (which --allow-parse-errors excuses), and a FIFO or
+/// a character device would block or never end. Relative paths are the current directory's, as
+/// ClangTool resolves them.
+std::optional<std::string> unreadableSource(const std::vector<std::string> &Files) {
+  for (const std::string &File : Files) {
+    sys::fs::file_status Status;
+    if (std::error_code EC = sys::fs::status(File, Status))
+      return "cannot read source '" + File + "': " + EC.message();
+    if (Status.type() == sys::fs::file_type::directory_file) return "cannot read source '" + File + "': Is a directory";
+    if (Status.type() != sys::fs::file_type::regular_file)
+      return "cannot read source '" + File + "': not a regular file";
+    int FD = -1;
+    if (std::error_code EC = sys::fs::openFileForRead(File, FD)) return "cannot read source '" + File + "': " + EC.message();
+    sys::Process::SafelyCloseFileDescriptor(FD);
+  }
   return std::nullopt;
 }
 
@@ -489,6 +519,10 @@ int analyzeFiles(const RawArguments &Raw, const model::peaks &Peaks, bool Color,
   }
   if (Files.empty()) {
     error(Color) << "no source files to analyse: the compilation database lists none\n";
+    return NoInput;
+  }
+  if (auto Why = unreadableSource(Files)) {
+    error(Color) << *Why << "\n";
     return NoInput;
   }
   // Every file's configuration and settings are checked before the first analysis starts.
@@ -554,6 +588,10 @@ int main(int argc, const char **argv) {
   if (auto Bad = badOutputOption()) {
     error(Color) << *Bad << "\n";
     return Usage;
+  }
+  if (auto Bad = unwritableOutput()) {
+    error(Color) << *Bad << "\n";
+    return OutputFailed;
   }
 
   AnalyzerOptions Options;

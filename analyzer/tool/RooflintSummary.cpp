@@ -1,7 +1,7 @@
 // rooflint-summary: the verdicts of one or more analyzer manifests as a table, for build logs and
 // CI step summaries ($GITHUB_STEP_SUMMARY with --markdown).
 //   rooflint-summary build/examples/*.rooflint.json
-//   rooflint-summary --markdown out/manifest.json >> "$GITHUB_STEP_SUMMARY"
+//   rooflint-summary --markdown build/my_kernels.rooflint.json >> "$GITHUB_STEP_SUMMARY"
 // Host only (nlohmann-json, fmt, CLI11): it needs no LLVM and no CUDA. See docs/analyzer.md.
 
 #include <CLI/CLI.hpp>
@@ -10,13 +10,13 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "rooflint/io/input_file.h"
 #include "rooflint/model/describe.h"
 
 namespace {
@@ -25,7 +25,7 @@ using nlohmann::json;
 using rooflint::model::format_duration;
 using rooflint::model::format_significant;
 
-enum exit_code : int { ok = 0, usage = 2, bad_manifest = 3 };
+enum exit_code : int { ok = 0, usage = 2, bad_manifest = 3, output_failed = 5 };
 
 struct row {
   std::string kernel, bound, intensity, floor, warnings;
@@ -97,21 +97,30 @@ row kernel_row(const json& k, const json& diagnostics) {
   return r;
 }
 
+/// Whether @p m says it is a manifest this reads: schema "rooflint-manifest" and an integer version 1
+/// to 4. Fields of another JSON type (a numeric schema, a null or string version) are no manifest.
+bool is_known_manifest(const json& m) {
+  const auto schema = m.find("schema");
+  const auto version = m.find("version");
+  return schema != m.end() && schema->is_string() && schema->get<std::string>() == "rooflint-manifest" &&
+         version != m.end() && version->is_number_integer() && *version >= 1 && *version <= 4;
+}
+
 /// @return The manifest's rows, or an error naming the file and what is wrong.
 std::optional<summary> read_manifest(const std::string& path, std::string& error) {
-  std::ifstream in(path);
-  if (!in) {
-    error = fmt::format("cannot read '{}': {}", path, std::strerror(errno));
+  std::string text;
+  if (const auto why = rooflint::io::read_regular_file(path, text)) {  // a directory, FIFO or device: refused unread
+    error = *why;
     return std::nullopt;
   }
-  const json m = json::parse(in, nullptr, /*allow_exceptions=*/false);
+  const json m = json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (m.is_discarded() || !m.is_object()) {
     error = fmt::format("'{}' is not JSON", path);
     return std::nullopt;
   }
   // Version 2 added what the verifier needs (parameters, launch, spec_value), version 3 regions of
   // kernels; this reads what all have.
-  if (const int v = m.value("version", 0); m.value("schema", "") != "rooflint-manifest" || v < 1 || v > 4) {
+  if (!is_known_manifest(m)) {
     error = fmt::format("'{}' is not a rooflint manifest of version 1 to 4 (schema \"rooflint-manifest\")", path);
     return std::nullopt;
   }
@@ -166,21 +175,8 @@ std::string markdown_table(const std::vector<row>& rows) {
   return out;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  CLI::App app{"rooflint-summary: the verdicts of rooflint manifests as a table (docs/analyzer.md).\n"
-               "Exit status: 0 printed; 2 bad command line; 3 a manifest cannot be read or is not one."};
-  std::vector<std::string> manifests;
-  bool markdown = false;
-  app.add_option("manifests", manifests, "manifests written by rooflint --manifest")->required();
-  app.add_flag("--markdown", markdown, "GitHub-flavoured Markdown (for $GITHUB_STEP_SUMMARY) instead of text");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e) == 0 ? ok : usage;
-  }
-
+/// Prints the table of @p manifests on stdout. @return The exit status.
+int summarize(const std::vector<std::string>& manifests, bool markdown) {
   std::vector<row> rows;
   std::vector<std::string> peaks;  // each different peaks sentence once, in the order first seen
   for (const std::string& path : manifests) {
@@ -199,5 +195,34 @@ int main(int argc, char** argv) {
                              peaks_line, markdown_table(rows));
   else
     std::cout << peaks_line << "\n" << text_table(rows);
+  // A table lost to a full disk (or a closed file) must not pass for one printed.
+  if (!std::cout.flush()) {
+    std::cerr << "rooflint-summary: error: cannot write the table to the standard output: " << std::strerror(errno) << "\n";
+    return output_failed;
+  }
   return ok;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"rooflint-summary: the verdicts of rooflint manifests as a table (docs/analyzer.md).\n"
+               "Exit status: 0 printed; 2 bad command line; 3 a manifest cannot be read or is not one (missing,\n"
+               "a directory or device, not JSON, another schema or version); 5 the table cannot be written\n"
+               "(the standard output failed: a full disk)."};
+  std::vector<std::string> manifests;
+  bool markdown = false;
+  app.add_option("manifests", manifests, "manifests written by rooflint --manifest")->required();
+  app.add_flag("--markdown", markdown, "GitHub-flavoured Markdown (for $GITHUB_STEP_SUMMARY) instead of text");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? ok : usage;
+  }
+  try {
+    return summarize(manifests, markdown);
+  } catch (const std::exception& e) {  // what the readers' checks missed is still a manifest that cannot be read
+    std::cerr << "rooflint-summary: error: " << e.what() << "\n";
+    return bad_manifest;
+  }
 }

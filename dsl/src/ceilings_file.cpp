@@ -7,6 +7,7 @@
 
 #include "rooflint/ceilings/ceilings_file.h"
 
+#include <cerrno>
 #include <charconv>
 #include <cstdint>
 #include <cstring>
@@ -511,7 +512,7 @@ std::optional<ceilings_file> from_json(const std::string& text, std::string& err
 std::optional<ceilings_file> load(const std::string& path, std::string& error) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    error = "cannot open '" + path + "'";
+    error = "cannot open '" + path + "': " + std::strerror(errno);
     return std::nullopt;
   }
   std::ostringstream text;

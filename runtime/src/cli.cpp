@@ -2,6 +2,7 @@
 
 #include "cli.h"
 
+#include <cstdlib>
 #include <iostream>
 
 namespace rooflint::runtime::cli {
@@ -42,6 +43,22 @@ std::optional<int> parse(CLI::App& app, int argc, char** argv, int usage_code) {
     return usage_code;
   }
   return std::nullopt;
+}
+
+CLI::Validator at_least(double lo, const std::string& what) {
+  return CLI::Validator(
+      [lo, what](std::string& text) -> std::string {
+        char* end = nullptr;
+        const double x = std::strtod(text.c_str(), &end);
+        if (text.empty() || *end != '\0' || !(x >= lo && x <= 1e6)) return "needs " + what + ", not '" + text + "'";
+        return {};
+      },
+      "");
+}
+
+CLI::Validator non_empty(const std::string& what) {
+  return CLI::Validator(
+      [what](std::string& text) -> std::string { return text.empty() ? "needs " + what + ", not an empty value" : ""; }, "");
 }
 
 void print_error(const std::string& tool, const std::string& message) {

@@ -18,6 +18,14 @@ void configure(CLI::App& app, const std::string& footer);
 /// after an error.
 std::optional<int> parse(CLI::App& app, int argc, char** argv, int usage_code);
 
+/// A number of at least @p lo and at most a million (counts and seconds become ints; a timeout in ms
+/// for poll()); NaN and infinities are refused. @p what completes "needs ...".
+CLI::Validator at_least(double lo, const std::string& what);
+
+/// A value that is not empty: `--ceilings "$CEILINGS"` with the variable unset must fail, not mean
+/// "no file". @p what completes "needs ...".
+CLI::Validator non_empty(const std::string& what);
+
 /// Prints "TOOL: error: MESSAGE" on stderr, the form of every error of the tools.
 void print_error(const std::string& tool, const std::string& message);
 

@@ -45,7 +45,7 @@ constexpr const char* exit_codes_text = R"(exit codes:
   1  the ceilings file could not be written (checked before the probes run, and when writing)
   2  bad usage (unknown option, bad probe name, bad device index, a value given to a flag)
   3  no GPU or no usable driver
-  4  a probe failed; the others' figures are still written
+  4  a probe failed (the others' figures are still written), or an internal error (the message says what)
   5  a probe named in --probes is not supported by this device (the others are still written))";
 
 int usage_error(const std::string& message) {
@@ -204,9 +204,7 @@ int write_results(const ceilings_run& run, const options& o, int code, std::chro
   return code;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int measure_main(int argc, char** argv) {
   options o;
   if (const auto code = parse_options(argc, argv, o)) return *code;
   // Before the probes (up to a minute), not after: the ceilings file must be writable.
@@ -235,4 +233,15 @@ int main(int argc, char** argv) {
   const int code = report_failures(*run, o.probes_given);
   keep_previous_figures(*run, o);
   return write_results(*run, o, code, start);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return measure_main(argc, argv);
+  } catch (const std::exception& e) {  // a failure no check foresaw: said, with the documented status
+    cli::print_error("rooflint-ceilings", std::string("internal error: ") + e.what());
+    return exit_probe_failed;
+  }
 }

@@ -15,7 +15,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <optional>
 #include <fmt/format.h>
@@ -25,12 +24,15 @@
 #include <vector>
 
 #include "cli.h"
+#include "inject/library_check.h"
+#include "inject/supervise.h"
 #include "rooflint/ceilings/ceilings_file.h"
 #include "rooflint/io/atomic_file.h"
+#include "rooflint/runtime/device.h"
+#include "rooflint/io/input_file.h"
 #include "rooflint/runtime/inject.h"
 #include "rooflint/runtime/report.h"
 
-extern char** environ;
 
 namespace {
 
@@ -43,13 +45,23 @@ constexpr const char* description =
     "\n"
     "Runs the program with rooflint's CUPTI injection library and verifies, against their specs, the\n"
     "launches of the kernels the manifests annotate: sizes bound from each launch's arguments and grid, the\n"
-    "first launch of each distinct (kernel, sizes) counted cold (L2 flushed) with kernel replay, compared\n"
-    "like the harness verifier. The program's output and exit status pass through; the report goes to stderr.";
+    "first launch of each distinct (kernel, sizes) measured cold (L2 flushed before it) by CUPTI's range\n"
+    "profiler during the program's own launch (nothing is run twice), compared like the harness verifier.\n"
+    "The program's output and exit status pass through; the report goes to stderr.";
 
-constexpr const char* exit_codes_text = R"(exit codes: 0 every verdict passed; 1 a verdict failed (or a regression against --baseline); 2 bad usage
-(unknown option, no manifest, a program that does not exist or is not executable); 3 could not measure
-(no GPU, no counter permission, no annotated launch measured, sizes that did not bind); 4 the program
-itself failed (non-zero exit or a signal; its status is in the report), which takes precedence over 3, 1, 0)";
+constexpr const char* exit_codes_text = R"(The program runs in a process group of its own (so that a timeout or a signal reaches its children too;
+like coreutils' timeout, it cannot read the terminal). SIGINT, SIGTERM and SIGHUP sent to rooflint-verify
+are passed on to that group; the program is waited for (SIGKILL 10 s after the signal or the timeout's
+SIGTERM), and the report is still written, marked interrupted.
+
+exit codes: 0 every verdict passed; 1 a verdict failed (or a regression against --baseline); 2 bad usage
+(unknown option or bad value, an empty value, no or unreadable manifest, an unreadable or empty
+--baseline, a program that does not exist, is not executable or cannot be executed (a missing
+interpreter, a damaged file), an --inject-library that is not a CUDA injection library, a report that
+cannot be written); 3 could not measure (no GPU, no counter permission, no annotated launch measured, sizes
+that did not bind, an internal error); 4 the program itself failed (non-zero exit, a signal, or it ran past
+--timeout; its status is in the report), which takes precedence over 3, 1, 0; 128 + N: rooflint-verify was
+interrupted by signal N (130 SIGINT, 143 SIGTERM, 129 SIGHUP), which takes precedence over all others)";
 
 int usage_error(const std::string& message) {
   cli::print_error("rooflint-verify", message);
@@ -78,12 +90,27 @@ std::string resolve_program(const std::string& name, std::string& why) {
   return {};
 }
 
-std::string default_library() {
+#ifndef ROOFLINT_INJECT_FROM_BINDIR
+#define ROOFLINT_INJECT_FROM_BINDIR "../lib/rooflint"  // runtime/CMakeLists.txt sets it from the install layout
+#endif
+
+/// @return Where the injection library is looked for, in order: beside this executable (a build tree),
+/// then where the install puts it, relative to this executable (so an installed prefix can move).
+std::vector<std::string> library_candidates() {
   char self[PATH_MAX];
   const ssize_t n = ::readlink("/proc/self/exe", self, sizeof self - 1);
-  if (n <= 0) return "librooflint-inject.so";
+  if (n <= 0) return {"librooflint-inject.so"};
   self[n] = '\0';
-  return (std::filesystem::path(self).parent_path() / "librooflint-inject.so").string();
+  const std::filesystem::path dir = std::filesystem::path(self).parent_path();
+  return {(dir / "librooflint-inject.so").string(),
+          (dir / ROOFLINT_INJECT_FROM_BINDIR / "librooflint-inject.so").lexically_normal().string()};
+}
+
+/// @return The first of library_candidates() that exists, or empty.
+std::string default_library() {
+  for (const std::string& c : library_candidates())
+    if (::access(c.c_str(), R_OK) == 0) return c;
+  return {};
 }
 
 std::string describe_status(int status, int& code) {
@@ -93,6 +120,27 @@ std::string describe_status(int status, int& code) {
   }
   code = WIFEXITED(status) ? WEXITSTATUS(status) : 1;
   return "exited with code " + std::to_string(code);
+}
+
+/// "SIGINT", "SIGTERM", "SIGHUP": the forwarded signals by name.
+std::string signal_name(int sig) {
+  switch (sig) {
+    case SIGINT: return "SIGINT";
+    case SIGTERM: return "SIGTERM";
+    case SIGHUP: return "SIGHUP";
+  }
+  return "signal " + std::to_string(sig);
+}
+
+/// "killed by signal 15 (Terminated) after running past --timeout 5 s", "exited with code 0 after
+/// rooflint-verify passed on SIGINT": how the program ended, and why.
+std::string describe_end(const program_end& end, int timeout_s, int& code) {
+  std::string text = describe_status(end.status, code);
+  std::string why;
+  if (end.timed_out) why = "running past --timeout " + std::to_string(timeout_s) + " s";
+  if (end.interrupted_by) why += (why.empty() ? "" : " and ") + std::string("rooflint-verify passed on ") + signal_name(end.interrupted_by);
+  if (end.killed) why += "; SIGKILL " + std::to_string(grace_seconds) + " s later";
+  return why.empty() ? text : text + " after " + why;
 }
 
 /// Writes a report whole or not at all (rooflint::io): an old report survives a full disk.
@@ -118,10 +166,19 @@ std::string own_time_line(const api_counts& a) {
                      phases, a.pid ? fmt::format(" in process {}", a.pid) : "");
 }
 
+/// @return The run's exit status: 128 + the signal when rooflint-verify was interrupted, else 4 when
+/// the program failed (or ran past --timeout), else the verdicts'.
+int exit_code_of(const program_report& p) {
+  if (p.interrupted_by) return 128 + p.interrupted_by;
+  return p.program_failed ? exit_program_failed : p.run.exit_code;
+}
+
 /// The JSON report: the harness's, plus the program, the kernels' launches, the APIs seen, the baseline.
 std::string program_json(const program_report& p, const std::vector<baseline_case>& baseline) {
   nlohmann::json j = nlohmann::json::parse(to_json(p.run));
-  j["program"] = {{"command", p.program}, {"status", p.program_status}, {"outcome", p.program_outcome}, {"failed", p.program_failed}};
+  j["program"] = {{"command", p.program}, {"status", p.program_status}, {"outcome", p.program_outcome}, {"failed", p.program_failed},
+                  {"timed_out", p.timed_out},
+                  {"interrupted_by", p.interrupted_by ? nlohmann::json(signal_name(p.interrupted_by)) : nlohmann::json()}};
   nlohmann::json kernels = nlohmann::json::array();
   for (const kernel_launches& k : p.kernels)
     kernels.push_back({{"kernel", k.kernel}, {"mangled_name", k.mangled_name}, {"region", k.region}, {"launches_seen", k.seen},
@@ -150,7 +207,7 @@ std::string program_json(const program_report& p, const std::vector<baseline_cas
                                                                                   : "missing"}});
     j["baseline"] = b;
   }
-  j["exit_code"] = p.program_failed ? exit_program_failed : p.run.exit_code;
+  j["exit_code"] = exit_code_of(p);
   return j.dump(2) + "\n";
 }
 
@@ -160,6 +217,7 @@ struct tool_options {
   std::vector<std::string> manifest_args;
   std::string json_path, junit_path, svg_path, baseline_path, library = default_library();
   int launches = 1;
+  int timeout_s = 3600;        ///< the program's whole run, in seconds
   bool quiet = false;
   int first_program_arg = -1;  ///< argv index of the program
 };
@@ -175,25 +233,31 @@ std::optional<int> parse_options(int argc, char** argv, tool_options& t) {
     }
   CLI::App app(description, "rooflint-verify");
   cli::configure(app, exit_codes_text);
+  const auto file = cli::non_empty("a file");
   app.add_option("--manifest", t.manifest_args,
-                 "an analyzer manifest, or a build directory searched for *.manifest.json (repeatable)")->type_name("PATH");
-  app.add_option("--launches", t.launches, "launches measured per distinct (kernel, sizes) (default 1)")->type_name("N");
+                 "an analyzer manifest (rooflint_analyze() writes <target>.rooflint.json), or a build directory "
+                 "searched for *.rooflint.json (repeatable)")->type_name("PATH")->check(file);
+  app.add_option("--launches", t.launches, "launches measured per distinct (kernel, sizes) (default 1)")
+      ->type_name("N")->check(cli::at_least(1, "a positive count"));
+  app.add_option("--timeout", t.timeout_s,
+                 "the program gets SIGTERM after S seconds (SIGKILL 10 s later) and the run fails (default 3600)")
+      ->type_name("S")->check(cli::at_least(1, "seconds"));
   app.add_option("--ceilings", t.verify.ceilings_path,
-                 "measured peaks from rooflint-ceilings (default: datasheet peaks, labelled as such)")->type_name("FILE");
+                 "measured peaks from rooflint-ceilings (default: datasheet peaks, labelled as such)")->type_name("FILE")->check(file);
   app.add_option("--tolerance", t.verify.tolerance,
-                 "largest acceptable observed/compulsory bytes ratio where the spec sets none (default 1.10)")->type_name("X");
+                 "largest acceptable observed/compulsory bytes ratio where the spec sets none (default 1.10)")
+      ->type_name("X")->check(cli::at_least(1, "a ratio of at least 1 (1.10 allows 10% extra bytes)"));
   app.add_option("--baseline", t.baseline_path,
-                 "a previous --json report: a drop of a case's roofline fraction beyond the noise fails")->type_name("FILE");
-  app.add_option("--json", t.json_path, "write the JSON report")->type_name("FILE");
-  app.add_option("--junit", t.junit_path, "write JUnit XML")->type_name("FILE");
-  app.add_option("--svg", t.svg_path, "write the SVG roofline chart")->type_name("FILE");
+                 "a previous --json report: a drop of a case's roofline fraction beyond the noise fails")->type_name("FILE")->check(file);
+  app.add_option("--json", t.json_path, "write the JSON report")->type_name("FILE")->check(file);
+  app.add_option("--junit", t.junit_path, "write JUnit XML")->type_name("FILE")->check(file);
+  app.add_option("--svg", t.svg_path, "write the SVG roofline chart")->type_name("FILE")->check(file);
   app.add_option("--inject-library", t.library,
-                 "the injection library (default: librooflint-inject.so beside this executable)")->type_name("F");
+                 "the injection library (default: librooflint-inject.so beside this executable, else in "
+                 ROOFLINT_INJECT_FROM_BINDIR " relative to it)")->type_name("F")->check(file);
   app.add_flag("--no-counters", [&](std::int64_t) { t.verify.counters = false; }, "timing only: no CUPTI counters");
   app.add_flag("--quiet", t.quiet, "no report table on stderr (the files are still written)");
   if (const auto code = cli::parse(app, options_end, argv, exit_usage)) return *code;
-  if (t.launches < 1 || t.launches > 1000000) return usage_error("'--launches' needs a positive count");
-  if (app.count("--tolerance") && t.verify.tolerance < 1) return usage_error("'--tolerance' needs a ratio of at least 1");
   if (t.first_program_arg < 0 || t.first_program_arg >= argc) return usage_error("no program: give it after '--'");
   if (t.manifest_args.empty()) return usage_error("no manifest: give --manifest FILE or --manifest BUILD_DIR");
   return std::nullopt;
@@ -208,89 +272,132 @@ struct run_inputs {
   std::string baseline_text;
 };
 
-/// Reads the run's inputs into @p in. @return An exit status when one cannot be read.
-std::optional<int> read_inputs(const tool_options& t, run_inputs& in) {
+/// read_manifest, with what its checks missed (an exception) turned into the error it should have been.
+rooflint::result<std::vector<manifest_kernel>> read_manifest_checked(const std::string& path) {
+  try {
+    return read_manifest(path);
+  } catch (const std::exception& e) {
+    return rooflint::error{rooflint::error_code::invalid_argument, "cannot read manifest '" + path + "': " + e.what()};
+  }
+}
+
+/// Reads the manifests of @p t into @p in. @return An exit status when one cannot be read.
+std::optional<int> read_manifests(const tool_options& t, run_inputs& in) {
   for (const std::string& m : t.manifest_args) {
     auto files = find_manifests(m);
     if (!files) return usage_error(files.err().message);
     for (const std::string& f : *files) {
-      auto read = read_manifest(f);
+      auto read = read_manifest_checked(f);
       if (!read) return usage_error(read.err().message);
       for (auto& k : *read)
         if (k.spec.launch.kind != rooflint::dsl::binding_kind::none) in.kernels.push_back(std::move(k));
       in.manifest_list += (in.manifest_list.empty() ? "" : ":") + std::filesystem::absolute(f).string();
     }
   }
+  return std::nullopt;
+}
+
+/// Reads the run's inputs into @p in. @return An exit status when one cannot be read.
+std::optional<int> read_inputs(const tool_options& t, run_inputs& in) {
+  if (const auto code = read_manifests(t, in)) return code;
   if (!t.verify.ceilings_path.empty()) {
     std::string reason;
     in.ceilings = rooflint::ceilings::load(t.verify.ceilings_path, reason);
     if (!in.ceilings) return usage_error("cannot use --ceilings '" + t.verify.ceilings_path + "': " + reason);
   }
   if (!t.baseline_path.empty()) {
-    std::ifstream file(t.baseline_path, std::ios::binary);
-    if (!file) return usage_error("cannot read --baseline '" + t.baseline_path + "'");
-    std::ostringstream text;
-    text << file.rdbuf();
-    in.baseline_text = text.str();
+    // Refused here, before the program runs: an empty or unreadable baseline would turn the gate off.
+    if (const auto why = rooflint::io::read_regular_file(t.baseline_path, in.baseline_text)) return usage_error("--baseline: " + *why);
+    if (auto b = read_baseline(in.baseline_text); !b) return usage_error("--baseline '" + t.baseline_path + "': " + b.err().message);
   }
   return std::nullopt;
 }
 
 /// What the injection library wrote, one JSON line each: the measured launches, the API counts of each
-/// process, and the lines that could not be read.
+/// process, and the lines that could not be read; and how the program ended.
 struct library_output {
   std::vector<launch_event> events;
   std::vector<api_counts> apis;
   std::vector<std::string> bad_lines;
-  int status = 0;  ///< the program's wait status
+  program_end end;
 };
 
-/// Runs the program (argv from t.first_program_arg) with the injection library and waits for it.
+/// The file the injection library appends its lines to: created empty, and removed when the run ends
+/// however it ends (an error, an exception, an interrupted program).
+class output_file {
+ public:
+  output_file() {
+    const char* dir = std::getenv("TMPDIR");
+    std::string name = std::string(dir && *dir ? dir : "/tmp") + "/rooflint-verify-XXXXXX";
+    const int fd = ::mkstemp(name.data());
+    if (fd < 0) {
+      why_ = "cannot create a temporary file '" + name + "': " + std::strerror(errno);
+      return;
+    }
+    ::close(fd);
+    path_ = name;
+  }
+  ~output_file() {
+    if (!path_.empty()) ::unlink(path_.c_str());
+  }
+  output_file(const output_file&) = delete;
+  output_file& operator=(const output_file&) = delete;
+  const std::string& path() const { return path_; }
+  const std::string& why() const { return why_; }  ///< why it could not be created, or empty
+
+ private:
+  std::string path_, why_;
+};
+
+/// Reads the injection library's lines from @p path into @p out. The program could have replaced the
+/// file (by a FIFO, by gigabytes): it is read only when it is a regular file of a sane size.
+void read_library_output(const std::string& path, library_output& out) {
+  std::string text;
+  if (const auto why = rooflint::io::read_regular_file(path, text)) {
+    out.bad_lines.push_back(*why);
+    return;
+  }
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    if (line.find("\"type\":\"apis\"") != std::string::npos) {
+      if (auto c = api_counts_from_json(line)) out.apis.push_back(std::move(*c));
+      else out.bad_lines.push_back(c.err().message);
+      continue;
+    }
+    auto e = launch_event_from_json(line);
+    if (e) out.events.push_back(std::move(*e));
+    else out.bad_lines.push_back(e.err().message);
+  }
+}
+
+/// Runs the program (argv from t.first_program_arg) with the injection library and waits for it
+/// (supervise.h: its own process group, --timeout, the signals passed on).
 /// @return An exit status when it could not be started.
 std::optional<int> run_program(char** argv, const tool_options& t, const std::string& program,
                                const std::string& manifest_list, library_output& out) {
-  char output[] = "/tmp/rooflint-verify-XXXXXX";
-  const int fd = ::mkstemp(output);
-  if (fd < 0) {
-    std::fprintf(stderr, "rooflint-verify: error: cannot create a temporary file: %s\n", std::strerror(errno));
+  block_forwarded_signals();  // from here a signal is passed on to the program, never the end of this process
+  output_file output;
+  if (!output.why().empty()) {
+    cli::print_error("rooflint-verify", output.why());
     return exit_cannot_measure;
   }
-  ::close(fd);
+  program_launch launch;
+  launch.path = program;
+  for (char** a = argv + t.first_program_arg; *a; ++a) launch.argv.emplace_back(*a);
+  launch.environment = {{"CUDA_INJECTION64_PATH", t.library}, {env_manifests, manifest_list}, {env_output, output.path()},
+                        {env_launches, std::to_string(t.launches)}};
+  if (!t.verify.counters) launch.environment.emplace_back(env_counters, "0");
+  launch.timeout_s = t.timeout_s;
   std::fflush(stdout);
   std::fflush(stderr);
-  const pid_t pid = ::fork();
-  if (pid < 0) {
-    std::fprintf(stderr, "rooflint-verify: error: fork failed: %s\n", std::strerror(errno));
-    return exit_cannot_measure;
+  auto end = run_supervised(launch);
+  if (!end) {
+    cli::print_error("rooflint-verify", end.err().message);
+    return end.err().code == rooflint::error_code::invalid_argument ? exit_usage : exit_cannot_measure;
   }
-  if (pid == 0) {
-    ::setenv("CUDA_INJECTION64_PATH", t.library.c_str(), 1);
-    ::setenv(env_manifests, manifest_list.c_str(), 1);
-    ::setenv(env_output, output, 1);
-    ::setenv(env_launches, std::to_string(t.launches).c_str(), 1);
-    if (!t.verify.counters) ::setenv(env_counters, "0", 1);
-    ::execv(program.c_str(), argv + t.first_program_arg);
-    std::fprintf(stderr, "rooflint-verify: error: cannot run '%s': %s\n", program.c_str(), std::strerror(errno));
-    ::_exit(127);
-  }
-  // Ctrl-C goes to the program (same process group); the parent waits for it and still reports.
-  ::signal(SIGINT, SIG_IGN);
-  while (::waitpid(pid, &out.status, 0) < 0 && errno == EINTR) {
-  }
-  {
-    std::ifstream in(output);
-    for (std::string line; std::getline(in, line);) {
-      if (line.find("\"type\":\"apis\"") != std::string::npos) {
-        if (auto c = api_counts_from_json(line)) out.apis.push_back(std::move(*c));
-        else out.bad_lines.push_back(c.err().message);
-        continue;
-      }
-      auto e = launch_event_from_json(line);
-      if (e) out.events.push_back(std::move(*e));
-      else out.bad_lines.push_back(e.err().message);
-    }
-  }
-  ::unlink(output);
+  out.end = *end;
+  if (!out.end.interrupted_by) out.end.interrupted_by = take_pending_signal();  // one that came as it ended
+  read_library_output(output.path(), out);
   return std::nullopt;
 }
 
@@ -300,14 +407,24 @@ program_report make_report(const run_inputs& in, library_output& out, const tool
   program_report report = make_program_report(in.kernels, out.events, t.verify, in.ceilings);
   report.program = command;
   report.apis = std::move(out.apis);
-  report.program_outcome = describe_status(out.status, report.program_status);
-  report.program_failed = report.program_status != 0;
+  report.program_outcome = describe_end(out.end, t.timeout_s, report.program_status);
+  report.program_failed = report.program_status != 0 || out.end.timed_out;
+  report.timed_out = out.end.timed_out;
+  report.interrupted_by = out.end.interrupted_by;
+  if (out.end.interrupted_by)
+    report.run.warnings.push_back("interrupted: rooflint-verify received " + signal_name(out.end.interrupted_by) +
+                                  " and passed it on to the program; this report covers what ran until then");
   for (const std::string& b : out.bad_lines) report.run.warnings.push_back("the injection library wrote a line that could not be read: " + b);
   if (report.run.cases.empty()) {
     std::erase_if(report.run.warnings, [](const std::string& w) { return w.rfind("nothing was measured", 0) == 0; });
-    report.run.warnings.push_back(report.apis.empty()
-                                      ? "nothing was measured (exit code 3): the injection library did not report (did the program use CUDA?)"
-                                      : "nothing was measured (exit code 3): no launch of an annotated kernel was measured");
+    // The library never reported: the driver never loaded it. Without a device that is why (asked here,
+    // after the program ended, so that this process never holds CUDA while the program runs).
+    std::string why = "no launch of an annotated kernel was measured";
+    if (report.apis.empty()) {
+      const auto devices = device_count();
+      why = devices ? "the injection library did not report (did the program use CUDA?)" : devices.err().message;
+    }
+    report.run.warnings.push_back("nothing was measured (exit code 3): " + why);
   }
   if (!report.apis.empty()) {
     long graphs = 0;
@@ -325,7 +442,7 @@ program_report make_report(const run_inputs& in, library_output& out, const tool
 /// @return An exit status when the baseline cannot be read.
 std::optional<int> apply_baseline(program_report& report, const tool_options& t, const std::string& baseline_text,
                                   std::vector<baseline_case>& baseline) {
-  if (baseline_text.empty()) return std::nullopt;
+  if (t.baseline_path.empty()) return std::nullopt;
   auto b = compare_baseline(report.run, baseline_text);
   if (!b) return usage_error("--baseline '" + t.baseline_path + "': " + b.err().message);
   baseline = std::move(*b);
@@ -362,31 +479,37 @@ int write_reports(const program_report& report, const tool_options& t, const std
   if (!t.json_path.empty()) written = write_file(t.json_path, program_json(report, baseline), "JSON") && written;
   if (!t.junit_path.empty()) written = write_file(t.junit_path, to_junit(report.run), "JUnit") && written;
   if (!t.svg_path.empty()) written = write_file(t.svg_path, to_svg(report.run), "SVG") && written;
-  if (report.program_failed) return exit_program_failed;
-  if (!written) return exit_usage;
-  return report.run.exit_code;
+  // An interrupted run and a failed program outrank a report not written: they say more of the run.
+  if (!written && !report.interrupted_by && !report.program_failed) return exit_usage;
+  return exit_code_of(report);
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  tool_options t;
-  if (const auto code = parse_options(argc, argv, t)) return *code;
+/// Checks what is needed before the program runs. @return An exit status when the run ends here.
+std::optional<int> check_before_run(const tool_options& t, const char* program_name, std::string& program) {
   // Before the program runs, not after: a report that cannot be written would lose the whole run.
   for (const std::string* path : {&t.json_path, &t.junit_path, &t.svg_path})
     if (!path->empty())
       if (const auto unwritable = rooflint::io::check_writable(*path)) return usage_error(*unwritable);
   std::string why;
-  const std::string program = resolve_program(argv[t.first_program_arg], why);
-  if (program.empty()) {
-    std::fprintf(stderr, "rooflint-verify: error: cannot run the program: %s\n", why.c_str());
-    return exit_usage;
+  program = resolve_program(program_name, why);
+  if (program.empty()) return usage_error("cannot run the program: " + why);
+  if (t.library.empty()) {
+    std::string looked;
+    for (const std::string& c : library_candidates()) looked += (looked.empty() ? "'" : "' and '") + c;
+    return usage_error("the injection library librooflint-inject.so was not found (looked for " + looked +
+                       "'); install rooflint's tools component, which puts it there, or pass --inject-library FILE");
   }
-  if (::access(t.library.c_str(), R_OK) != 0) {
-    std::fprintf(stderr, "rooflint-verify: error: injection library '%s' not found (build the rooflint-inject target, or pass --inject-library)\n",
-                 t.library.c_str());
-    return exit_usage;
-  }
+  // The driver ignores a library it cannot load, silently: the run would measure nothing.
+  if (const auto problem = injection_library_problem(t.library))
+    return usage_error("injection library: " + *problem + "; install rooflint's tools component, or pass --inject-library FILE");
+  return std::nullopt;
+}
+
+int verify_program(int argc, char** argv) {
+  tool_options t;
+  if (const auto code = parse_options(argc, argv, t)) return *code;
+  std::string program;
+  if (const auto code = check_before_run(t, argv[t.first_program_arg], program)) return *code;
   run_inputs in;
   if (const auto code = read_inputs(t, in)) return *code;
   std::string command;
@@ -398,4 +521,15 @@ int main(int argc, char** argv) {
   if (const auto code = apply_baseline(report, t, in.baseline_text, baseline)) return *code;
   if (!t.quiet) print_summary(report);
   return write_reports(report, t, baseline);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return verify_program(argc, argv);
+  } catch (const std::exception& e) {  // a failure no check foresaw: said, with the documented status
+    cli::print_error("rooflint-verify", std::string("internal error: ") + e.what());
+    return exit_cannot_measure;
+  }
 }

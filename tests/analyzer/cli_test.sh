@@ -275,8 +275,39 @@ case_exit_codes() {
   run 4 --ceilings no-such-file.json "$inputs/rooflint-bound.cu" -- "${flags[@]}"
   has "cannot use ceilings file 'no-such-file.json'" err
   mkdir out.json
-  run 2 --manifest out.json "$inputs/rooflint-bound.cu" -- "${flags[@]}"  # checked before the analysis
+  run 5 --manifest out.json "$inputs/rooflint-bound.cu" -- "${flags[@]}"  # checked before the analysis
   has "cannot write 'out.json': Is a directory" err
+  lacks "remark" out                                                   # nothing was analysed
+  # An empty value (an unset variable in a build script) is refused, never read as "no file".
+  for option in --ceilings --manifest --sarif --depfile; do
+    run 2 "$option=" "$inputs/rooflint-bound.cu" -- "${flags[@]}"
+    has "error: $option needs a file; it was given an empty value" err
+  done
+}
+
+# Sources that are missing or not regular files are rooflint's own error (exit 3, before any analysis),
+# with or without --allow-parse-errors, which excuses what clang cannot parse, not a wrong command: an
+# argument clang's driver does not know stays an error (exit 1).
+case_sources_and_driver_errors() {
+  run 3 missing.cu "$inputs/rooflint-bound.cu" -- "${flags[@]}"
+  has "^rooflint: error: cannot read source 'missing.cu': No such file or directory\$" err
+  lacks "remark" out
+  run 3 --allow-parse-errors missing.cu -- "${flags[@]}"
+  has "^rooflint: error: cannot read source 'missing.cu': No such file or directory\$" err
+  mkdir adir.cu
+  run 3 adir.cu -- "${flags[@]}"
+  has "cannot read source 'adir.cu': Is a directory" err
+  mkfifo fifo.cu
+  timeout 60 "$rooflint" fifo.cu -- "${flags[@]}" >out 2>err
+  local status=$?
+  [[ $status -eq 3 ]] || fail "a FIFO as the source: exit status $status, expected 3 (124: it hung)"
+  has "cannot read source 'fifo.cu': not a regular file" err
+  run 1 "$inputs/rooflint-bound.cu" -- "${flags[@]}" -fno-such-clang-flag
+  has "^error: unknown argument: '-fno-such-clang-flag'" out
+  run 1 --allow-parse-errors "$inputs/rooflint-bound.cu" -- "${flags[@]}" -fno-such-clang-flag
+  has "^error: unknown argument: '-fno-such-clang-flag'" out
+  # What --allow-parse-errors is for still passes: a file clang cannot parse.
+  run 0 --allow-parse-errors "$inputs/robust-parse-error.cu" -- "${flags[@]}"
 }
 
 case_compilation_database() {
@@ -288,6 +319,11 @@ case_compilation_database() {
   has "rooflint-bound.cu:26:23: remark: kernel 'sgemm' is compute-bound"
   run 0 -p build "$inputs/rooflint-bound.cu"
   has "rooflint-bound.cu:26:23: remark"
+  # The database's '-c' (every CMake command has it) is no concern of the analysis: clang said
+  # "warning: argument unused during compilation: '-c'" for every file, even with --quiet.
+  run 0 --quiet -p build
+  lacks "argument unused during compilation" out
+  lacks "argument unused during compilation" err
 }
 
 # A 100,000-term expression overflows clang's stack: that file is reported as crashed, the next one is
@@ -402,6 +438,56 @@ CU
   "$summary" bad.json 2>err && fail "a file that is not a manifest was accepted"
   grep -q "'bad.json' is not a rooflint manifest" err || fail "message: $(cat err)"
   "$summary" >/dev/null 2>&1; [[ $? -eq 2 ]] || fail "no argument should be exit status 2"
+  # The SARIF file beside a manifest (its "version" is the string "2.1.0") and a manifest whose version
+  # is a string are no manifests: exit status 3 with the message, as for any other file (both aborted
+  # with an uncaught type_error, exit status 134).
+  run 0 --sarif s.sarif "$inputs/rooflint-bound.cu" -- "${flags[@]}"
+  printf '{"schema": "rooflint-manifest", "version": "4", "kernels": []}' > v.json
+  local file status
+  for file in s.sarif v.json; do
+    "$summary" "$file" >/dev/null 2>err; status=$?
+    [[ $status -eq 3 ]] || fail "rooflint-summary $file: exit status $status, expected 3: $(cat err)"
+    grep -q "'$file' is not a rooflint manifest" err || fail "rooflint-summary $file: $(cat err)"
+  done
+}
+
+# summary_status EXPECTED FILE...: rooflint-summary's exit status on the files, bounded in time (a FIFO
+# would block an open) and in memory (/dev/zero read whole would fill it): 4 GB of address space, except
+# under AddressSanitizer (scripts/sanitize.sh), which reserves more than that for its shadow memory.
+summary_status() {
+  local want=$1; shift
+  ( [[ -n ${ASAN_OPTIONS:-} ]] || ulimit -v 4000000; timeout 60 "$summary" "$@" ) >out 2>err
+  local got=$?
+  [[ $got -eq $want ]] || { cat err >&2; fail "rooflint-summary $*: exit status $got, expected $want (124: it hung)"; }
+}
+
+# Files that are not manifests are exit 3 with a message naming the file, never an abort (134), a
+# hang or memory exhausted: header fields of another JSON type, a directory, a FIFO, a device. A table
+# that cannot be written (a full disk: /dev/full) is exit 5, not 0.
+case_summary_hostile_inputs() {
+  local header
+  for header in '"schema": "rooflint-manifest", "version": null' '"schema": "rooflint-manifest", "version": [4]' \
+                '"schema": "rooflint-manifest", "version": {"v": 4}' '"schema": "rooflint-manifest", "version": "4"' \
+                '"schema": "rooflint-manifest", "version": 4.5' '"schema": 7, "version": 4' '"schema": null, "version": 4'; do
+    printf '{%s, "kernels": [], "peaks": {}}' "$header" > hostile.json
+    summary_status 3 hostile.json
+    has "^rooflint-summary: error: 'hostile.json' is not a rooflint manifest of version 1 to 4" err
+  done
+  mkdir adir
+  summary_status 3 adir
+  has "^rooflint-summary: error: cannot read 'adir': Is a directory\$" err
+  summary_status 3 /dev/zero
+  has "^rooflint-summary: error: cannot read '/dev/zero': not a regular file" err
+  mkfifo fifo.json
+  summary_status 3 fifo.json
+  has "^rooflint-summary: error: cannot read 'fifo.json': not a regular file" err
+  summary_status 3 missing.json
+  has "^rooflint-summary: error: cannot read 'missing.json': No such file or directory\$" err
+  run 0 --manifest m.json "$inputs/rooflint-bound.cu" -- "${flags[@]}"
+  ( "$summary" m.json >/dev/full ) 2>err
+  local status=$?
+  [[ $status -eq 5 ]] || fail "a table written to a full disk: exit status $status, expected 5"
+  has "^rooflint-summary: error: cannot write the table to the standard output: No space left on device\$" err
 }
 
 "case_$case_name"

@@ -27,17 +27,32 @@ TEST(AdjustCommandLine, DropsNvccOnlyFlagsWithANoteAndTranslatesTheRest) {
                                           "/rooflint-virtual/include", "-include",
                                           "/rooflint-virtual/include/rooflint_cuda_host_compat.h",
                                           "-D__CUDACC_RELAXED_CONSTEXPR__", "-fPIC", "-Wall", "-x", "cuda", "-std=c++20",
-                                          "-c", "a.cu", "-o", "a.o"};
+                                          "a.cu", "-o", "a.o"};  // no -c: clang warned it was unused
   EXPECT_EQ(Out, Expected);
   ASSERT_EQ(Notes.size(), 4u);
   EXPECT_EQ(Notes[0], "dropping nvcc-only flag '-gencode arch=compute_90,code=sm_90' (the analyzer parses host code "
                       "with clang)");
 }
 
+TEST(AdjustCommandLine, DropsTheTemplateStubFlagThatTemplateKernelsAcrossFilesNeed) {
+  // nvcc 13 makes a template kernel's host stub static; a template kernel launched from another .cu file
+  // needs -static-global-template-stub=false (docs/troubleshooting.md), which clang does not know: it
+  // stopped the analysis of every file of such a compilation database ("unknown argument").
+  std::vector<std::string> Notes;
+  const auto Out = adjustCommandLine({"nvcc", "-static-global-template-stub=false", "--static-global-template-stub",
+                                      "false", "-std=c++20", "a.cpp"},
+                                     "/build", "a.cpp", {"", "/res"}, Notes);
+  const std::vector<std::string> Expected{"clang++", "-resource-dir=/res", "-std=c++20", "a.cpp"};
+  EXPECT_EQ(Out, Expected);
+  ASSERT_EQ(Notes.size(), 2u);
+  EXPECT_EQ(Notes[0], "dropping nvcc-only flag '-static-global-template-stub=false' (the analyzer parses host code "
+                      "with clang)");
+}
+
 TEST(AdjustCommandLine, LeavesCppFilesHostOnlyFree) {
   std::vector<std::string> Notes;
   const auto Out = adjustCommandLine({"g++", "-std=c++20", "-c", "a.cpp"}, "/build", "a.cpp", {"", "/res"}, Notes);
-  const std::vector<std::string> Expected{"g++", "-resource-dir=/res", "-std=c++20", "-c", "a.cpp"};
+  const std::vector<std::string> Expected{"g++", "-resource-dir=/res", "-std=c++20", "a.cpp"};  // -c: never an object
   EXPECT_EQ(Out, Expected);
   EXPECT_TRUE(Notes.empty());
 }

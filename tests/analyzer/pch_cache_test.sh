@@ -140,6 +140,26 @@ case_refused_pch_is_rebuilt() {
   [[ $line == "rooflint: pch: warm, preamble ($pch)" ]] || fail "the rebuilt PCH is not used: $line"
 }
 
+# A FIFO named like the PCH, or like its dependencies file, is never opened (the open would wait for a
+# writer for ever): it is removed and the PCH built in its place, with the output of a run without the
+# cache. Each run is bounded by 'timeout', so a hang fails the case instead of stopping CTest.
+case_a_fifo_in_the_cache_is_replaced() {
+  local f=${files[4]}
+  "$rooflint" --no-pch-cache "$f" -- "${flags[@]}" >plain 2>&1
+  local line pch
+  line=$(pch_line --pch-cache-dir="$work/cache" "$f")
+  [[ $line == "rooflint: pch: cold, preamble: built "* ]] || fail "the first run did not build the PCH: $line"
+  pch=$(find "$work/cache" -name '*.pch')
+  for fifo in "$pch" "$pch.deps"; do
+    rm -f "$fifo" && mkfifo "$fifo" || fail "cannot make a FIFO at $fifo"
+    timeout 120 "$rooflint" --pch-cache-dir="$work/cache" "$f" -- "${flags[@]}" >after 2>&1
+    local status=$?
+    [[ $status -ne 124 ]] || fail "the analysis hung on the FIFO $fifo"
+    cmp -s plain after || { diff plain after | head >&2; fail "output changed with the FIFO $fifo"; }
+    [[ -f $pch && -f $pch.deps ]] || fail "the FIFO $fifo was not replaced by a regular file"
+  done
+}
+
 # A cache that cannot be written (its directory's parent is a file): the file is analysed without it,
 # silently; --no-pch-cache and ROOFLINT_NO_PCH_CACHE=1 turn it off.
 case_unwritable_cache_and_off_switches() {

@@ -9,8 +9,11 @@
 #include <fstream>
 #include <map>
 #include <regex>
+#include <set>
 #include <sstream>
+#include <tuple>
 
+#include "rooflint/analyzer/CudaSetup.h"
 #include "rooflint/analyzer/Traffic.h"
 #include "test_harness.h"
 
@@ -189,10 +192,10 @@ TEST(TrafficCorpus, NamesEveryMultiPassKernelWithItsPasses) {
   EXPECT_GE(Multi, 2u);
 }
 
-// The three-pass softmax at a cached, a partly cached and an uncached size (the spec in reread.cu,
-// worked out there): C = 512: 2 KiB rows, 8 blocks of 256 threads per SM: 16 KiB within 1/8 of L1: 1x
-// (a remark); C = 4096: 128 KiB per SM, part within L1, 16.5 MiB within L2: a warning that says so;
-// C = 50257: 196 KiB rows, 1.53 MiB per SM, 202 MiB on 132 SMs, over L2 (60 MiB): 3x at DRAM.
+// The three-pass softmax (reread.cu) at a cached and an uncached size: the verdict from the evaluated
+// prediction (TrafficEvaluation.ThreePassRows... has the figures). C = 512: 8 blocks keep 16 KiB of rows
+// between passes, within L1: a remark that L1 serves them. C = 50176 (R = 1024): 196 KiB rows, over L1:
+// a warning that the passes reach L2 at 3x, and a note that they cost 3x at DRAM.
 TEST(TrafficCorpus, PredictsTheThreePassReReadAtACachedAndAnUncachedSize) {
   const std::string Code = readCorpus("reread.cu");
   const auto Three = [](const AnalysisRun &R) {
@@ -200,30 +203,23 @@ TEST(TrafficCorpus, PredictsTheThreePassReReadAtACachedAndAnUncachedSize) {
       if (D.Message.find("'softmax_three_pass'") != std::string::npos) return D;
     return DiagRecord{};
   };
-  const auto at = [&](const std::string &Size) {
-    std::string Text = Code;
-    Text.replace(Text.find("C(512)"), 6, "C(" + Size + ")");
-    return Three(analyzeReRead(Text));
-  };
   const DiagRecord Cached = Three(analyzeReRead(Code));
   EXPECT_EQ(Cached.Level, "remark") << Cached.Message;
-  EXPECT_NE(Cached.Message.find("at C = 512 a row is 2 KiB and 8 blocks per SM"), std::string::npos) << Cached.Message;
-  EXPECT_NE(Cached.Message.find("within L1 (224 KiB per SM beside a 32 KiB shared-memory configuration): the passes "
-                                "cost 1x at L2 and DRAM; from C = 897 the passes reach L2, from C = 5958 DRAM"),
+  EXPECT_NE(Cached.Message.find("'x' is read 3 times by kernel 'softmax_three_pass' (3 loops over the same addresses); "
+                                "at R = 65536, C = 512 L1 serves the passes"),
             std::string::npos)
       << Cached.Message;
-  const DiagRecord Partly = at("4096");
-  EXPECT_EQ(Partly.Level, "warning") << Partly.Message;
-  EXPECT_NE(Partly.Message.find("keep 128 KiB between passes, of which L1 (224 KiB per SM beside a 32 KiB "
-                                "shared-memory configuration) keeps part: between 1x and 3x at L2; within L2 (60 MiB for 132 "
-                                "SMs: 16.5 MiB of rows): 1x at DRAM; from C = 5958 they reach DRAM"),
-            std::string::npos)
-      << Partly.Message;
-  const DiagRecord Uncached = at("50257");
+  std::string Large = Code;
+  Large.replace(Large.find("R(65536), C(512)"), 16, "R(1024), C(50176)");
+  const AnalysisRun R = analyzeReRead(Large);
+  const DiagRecord Uncached = Three(R);
   EXPECT_EQ(Uncached.Level, "warning") << Uncached.Message;
-  EXPECT_NE(Uncached.Message.find("at C = 50257 a row is 196 KiB"), std::string::npos) << Uncached.Message;
-  EXPECT_NE(Uncached.Message.find("the passes reach DRAM: 3x its compulsory reads"), std::string::npos)
+  EXPECT_NE(Uncached.Message.find("at R = 1024, C = 50176 the passes reach L2: 3x its compulsory bytes there"),
+            std::string::npos)
       << Uncached.Message;
+  EXPECT_NE(R.Output.find("note: the passes cost 3x its compulsory bytes at DRAM"), std::string::npos) << R.Output;
+  EXPECT_NE(R.Output.find("note: a row is 196 KiB; 8 blocks per SM keep 1.53 MiB between passes"), std::string::npos)
+      << R.Output;
 }
 
 // The layer condition by hand (CacheLevels: 1 KiB reserved a block, the driver's 4 KiB a block, L1
@@ -263,3 +259,265 @@ TEST(TrafficCorpus, LayerConditionMatchesHandCountedCapacities) {
   EXPECT_EQ(D.DramRatio, 1);
 }
 
+
+// --- Truths per tensor and level ------------------------------------------------------------------
+//
+// The corpus files below state, above each kernel, what it moves per tensor and memory level at its
+// spec's sizes, worked out by hand (README.md, "Truth lines"): `// truth: x l1 8x, x l2 1x..3x`. Each is
+// compared with the manifest's predicted_traffic of the kernel's spec.
+
+namespace {
+
+const char *const TruthFiles[] = {"review.cu", "llmc.cu", "samples.cu", "gemm_tiles.cu", "stencils.cu", "gathers.cu", "everyday.cu"};
+
+/// One hand-worked figure: a tensor's traffic at a level over its compulsory bytes, Low..High (equal
+/// for a single value).
+struct LevelTruth {
+  std::string File, Kernel, Tensor, Level;
+  double Low = 0, High = 0;
+  unsigned Line = 0;
+  bool single() const { return Low == High; }
+};
+
+/// The truth lines of @p Code: each belongs to the next '__global__ void NAME(' below it.
+std::vector<LevelTruth> levelTruthsOf(const std::string &File, const std::string &Code) {
+  std::vector<std::string> Lines;
+  std::istringstream In(Code);
+  for (std::string L; std::getline(In, L);) Lines.push_back(L);
+  const std::regex Entry(R"((\w+) (l1|l2|dram) ([0-9.]+)x(?:\.\.([0-9.]+)x)?)");
+  const std::regex Kernel(R"(__global__ void (\w+)\()");
+  std::vector<LevelTruth> Out;
+  for (std::size_t N = 0; N < Lines.size(); ++N) {
+    const auto At = Lines[N].find("// truth:");
+    if (At == std::string::npos) continue;
+    std::string Name;
+    std::smatch M;
+    for (std::size_t K = N + 1; K < Lines.size() && Name.empty(); ++K)
+      if (std::regex_search(Lines[K], M, Kernel)) Name = M[1];
+    const std::string Rest = Lines[N].substr(At + 9);
+    for (std::sregex_iterator It(Rest.begin(), Rest.end(), Entry), End; It != End; ++It) {
+      LevelTruth T{File, Name, (*It)[1], (*It)[2], 0, 0, unsigned(N + 1)};
+      T.Low = std::stod((*It)[3]);
+      T.High = (*It)[4].matched ? std::stod((*It)[4]) : T.Low;
+      Out.push_back(T);
+    }
+  }
+  return Out;
+}
+
+/// The kernels defined in @p Code (explicit instantiations are not kernels of their own).
+std::vector<std::string> kernelsOf(const std::string &Code) {
+  std::vector<std::string> Out;
+  std::istringstream In(Code);
+  const std::regex Kernel(R"(__global__ void (\w+)\()");
+  std::smatch M;
+  for (std::string L; std::getline(In, L);)
+    if (L.rfind("template __global__", 0) != 0 && std::regex_search(L, M, Kernel)) Out.push_back(M[1]);
+  return Out;
+}
+
+/// Every truth file analysed once (the manifest's records, by kernel function name).
+struct TruthRun {
+  std::map<std::string, std::string> Code;                      ///< file -> text
+  std::map<std::string, AnalysisRun> Runs;                       ///< file -> analysis
+  std::map<std::string, const KernelRecord *> Records;           ///< kernel function -> its spec's record
+};
+
+/// The corpus is analysed as a user's file is: with the CUDA toolkit's headers when there is one (the
+/// program's manifest, which the H200 run checks, comes from the same), else with the mock (corpus.h).
+const TruthRun &truthRun() {
+  static const TruthRun *Run = [] {
+    auto *R = new TruthRun;
+    RunOptions O;
+    O.CompilerArgs = {"-I" ROOFLINT_TRAFFIC_CORPUS};
+    if (!detectEnvironment().ToolkitPath.empty()) {
+      O.RealToolkit = true;
+      O.CompilerArgs.push_back("-DROOFLINT_CORPUS_REAL_CUDA");
+      O.CompilerArgs.push_back("--expt-relaxed-constexpr");
+    }
+    std::printf("analysing the truth files with %s\n", O.RealToolkit ? "the CUDA toolkit's headers" : "the mock CUDA header");
+    for (const char *File : TruthFiles) {
+      R->Code[File] = readCorpus(File);
+      R->Runs[File] = analyze(R->Code[File], File, O);
+      EXPECT_TRUE(R->Runs[File].Parsed) << File << ":\n" << R->Runs[File].Output;
+    }
+    for (const auto &[File, A] : R->Runs)
+      for (const KernelRecord &K : A.Results.Kernels) R->Records[K.FunctionName.substr(0, K.FunctionName.find('<'))] = &K;
+    return R;
+  }();
+  return *Run;
+}
+
+enum class Verdict { MetByValue, MetByRange, Near, RangeMisses, NotPredicted, Wrong };
+
+const char *verdictText(Verdict V) {
+  switch (V) {
+  case Verdict::MetByValue: return "met";
+  case Verdict::MetByRange: return "met (range)";
+  case Verdict::Near: return "MISS: within 25%";
+  case Verdict::RangeMisses: return "MISS: range misses";
+  case Verdict::NotPredicted: return "MISS: not predicted";
+  case Verdict::Wrong: return "WRONG: over 25% off";
+  }
+  return "?";
+}
+
+/// How far @p V lies outside [Lo, Hi], as a fraction of the nearer bound (0 inside).
+double offBy(double V, double Lo, double Hi) {
+  if (V < Lo) return (Lo - V) / std::max(Lo, 1e-12);
+  if (V > Hi) return (V - Hi) / std::max(Hi, 1e-12);
+  return 0;
+}
+
+/// A prediction against a truth: a value within 2% of the truth (inside a truth range, 2% slack), a
+/// range whose bounds contain the truth (or that lies within a truth range); a value off by more than
+/// 25% is wrong.
+Verdict judge(const LevelTruth &T, const KernelRecord::PredictedTraffic *P) {
+  using Kind = KernelRecord::PredictedTraffic::Kind;
+  if (!P || P->K == Kind::NotPredicted) return Verdict::NotPredicted;
+  const double Lo = T.Low * 0.98 - 1e-9, Hi = T.High * 1.02 + 1e-9;
+  if (P->K == Kind::Value) {
+    if (P->Ratio >= Lo && P->Ratio <= Hi) return Verdict::MetByValue;
+    return offBy(P->Ratio, T.Low, T.High) <= 0.25 ? Verdict::Near : Verdict::Wrong;
+  }
+  const bool Contains = P->Low <= T.Low * 1.02 + 1e-9 && P->High >= T.High * 0.98 - 1e-9;
+  const bool Within = P->Low >= Lo && P->High <= Hi;
+  return Contains || Within ? Verdict::MetByRange : Verdict::RangeMisses;
+}
+
+std::string figure(double Lo, double Hi) {
+  char B[64];
+  if (Lo == Hi) std::snprintf(B, sizeof B, "%.4gx", Lo);
+  else std::snprintf(B, sizeof B, "%.4gx..%.4gx", Lo, Hi);
+  return B;
+}
+
+}  // namespace
+
+namespace {
+
+/// The kernels' figures per level as the verifier forms them (runtime's kernel_predicted_ratios): each
+/// tensor's ratio weighted by its compulsory bytes, a level without a figure where a tensor has none or
+/// a ratio of 0; beside the same weighting of the hand truths, where every tensor has one. Printed: the
+/// levels whose figure falls more than 25% outside the hand one (what the H200 run will show as off),
+/// and how many have no figure.
+void printKernelFigures(const TruthRun &R) {
+  std::map<std::tuple<std::string, std::string, std::string>, LevelTruth> Truths;
+  for (const char *File : TruthFiles)
+    for (const LevelTruth &T : levelTruthsOf(File, R.Code.at(File))) Truths[{T.Kernel, T.Tensor, T.Level}] = T;
+  unsigned Compared = 0, Within = 0, NoFigure = 0;
+  std::vector<std::string> Off;
+  for (const auto &[Kernel, K] : R.Records)
+    for (const char *Level : {"dram", "l2", "l1"}) {
+      double Bytes = 0, Lo = 0, Hi = 0, Point = 0;
+      bool AllTruths = true, Figure = true;
+      for (const rooflint::dsl::tensor_info &T : K->Spec.tensor_list()) {
+        if (T.arg < 0 || T.access == rooflint::dsl::role::not_counted) continue;
+        // A tensor's polynomial is over its own dimensions: looked up by name among the spec's.
+        const double B = T.elements.evaluate_by_name([&](rooflint::dsl::name_t N) {
+          const int D = K->Spec.dim_index(N);
+          return D >= 0 ? K->Sizes.values[std::size_t(D)] : 0.0;
+        }) *
+                         double(rooflint::model::size_bytes(T.dtype)) * (T.access == rooflint::dsl::role::read_write ? 2 : 1);
+        const auto It = Truths.find({Kernel, std::string(T.name.view()), Level});
+        if (It == Truths.end()) {
+          AllTruths = false;
+          break;
+        }
+        const KernelRecord::PredictedTraffic *P = nullptr;
+        for (const auto &X : K->Predicted)
+          if (X.Tensor == T.name.view() && X.Level == Level) P = &X;
+        if (!P || P->K == KernelRecord::PredictedTraffic::Kind::NotPredicted || !(P->Ratio > 0)) Figure = false;
+        else Point += P->Ratio * B;
+        Bytes += B;
+        Lo += It->second.Low * B;
+        Hi += It->second.High * B;
+      }
+      if (!AllTruths || !(Bytes > 0)) continue;
+      ++Compared;
+      if (!Figure) {
+        ++NoFigure;
+        continue;
+      }
+      Lo /= Bytes, Hi /= Bytes, Point /= Bytes;
+      if (offBy(Point, Lo, Hi) <= 0.25) ++Within;
+      else Off.push_back(Kernel + " " + Level + ": hand " + figure(Lo, Hi) + ", predicted " + figure(Point, Point));
+    }
+  std::printf("\nkernel figures (tensors weighted by compulsory bytes, as the verifier compares them) where every tensor has a "
+              "truth: %u levels; %u within 25%% of the hand figure, %u without a figure (a tensor not predicted or at 0x), "
+              "%u off by more:\n",
+              Compared, Within, NoFigure, unsigned(Off.size()));
+  for (const std::string &O : Off) std::printf("  %s\n", O.c_str());
+}
+
+}  // namespace
+
+// Every kernel of the truth files has a spec (its manifest record) and a truth line; at least 100.
+TEST(TrafficCorpusTruths, EveryKernelHasASpecAndATruthLine) {
+  const TruthRun &R = truthRun();
+  unsigned Kernels = 0;
+  for (const char *File : TruthFiles) {
+    std::set<std::string> WithTruth;
+    for (const LevelTruth &T : levelTruthsOf(File, R.Code.at(File))) {
+      EXPECT_FALSE(T.Kernel.empty()) << File << ":" << T.Line << ": a truth line with no kernel below it";
+      WithTruth.insert(T.Kernel);
+    }
+    for (const std::string &K : kernelsOf(R.Code.at(File))) {
+      ++Kernels;
+      EXPECT_TRUE(WithTruth.count(K)) << File << ": kernel '" << K << "' has no truth line";
+      EXPECT_TRUE(R.Records.count(K)) << File << ": kernel '" << K << "' has no spec";
+    }
+  }
+  EXPECT_GE(Kernels, 100u);
+}
+
+// Each truth against the analyzer's prediction at the spec's sizes: the table, the shares, and the
+// misses with the analyzer's reason. A value more than 25% off a hand truth fails the test; every other
+// miss is printed for the reader.
+TEST(TrafficCorpusTruths, PredictionsMeetTheHandWorkedTruths) {
+  const TruthRun &R = truthRun();
+  std::map<Verdict, unsigned> Count;
+  unsigned Total = 0, PointsOff = 0;
+  std::vector<std::string> Wrong, Misses, Points;
+  std::printf("%-14s %-32s %-10s %-5s %-16s %-30s %s\n", "file", "kernel", "tensor", "level", "truth", "predicted", "verdict");
+  for (const char *File : TruthFiles)
+    for (const LevelTruth &T : levelTruthsOf(File, R.Code.at(File))) {
+      const KernelRecord::PredictedTraffic *P = nullptr;
+      if (auto It = R.Records.find(T.Kernel); It != R.Records.end())
+        for (const auto &X : It->second->Predicted)
+          if (X.Tensor == T.Tensor && X.Level == T.Level) P = &X;
+      const Verdict V = judge(T, P);
+      ++Count[V];
+      ++Total;
+      using Kind = KernelRecord::PredictedTraffic::Kind;
+      std::string Pred = !P ? "no entry" : P->K == Kind::NotPredicted ? "not predicted" : figure(P->Low, P->High);
+      if (P && P->K == Kind::Range) Pred += " (" + figure(P->Ratio, P->Ratio) + ")";
+      const std::string Row = std::string(File) + ":" + std::to_string(T.Line) + " " + T.Kernel + " " + T.Tensor + " " +
+                              T.Level + ": truth " + figure(T.Low, T.High) + ", predicted " + Pred;
+      std::printf("%-14s %-32s %-10s %-5s %-16s %-30s %s\n", File, T.Kernel.c_str(), T.Tensor.c_str(), T.Level.c_str(),
+                  figure(T.Low, T.High).c_str(), Pred.c_str(), verdictText(V));
+      if (V == Verdict::Wrong) Wrong.push_back(Row);
+      else if (V != Verdict::MetByValue && V != Verdict::MetByRange)
+        Misses.push_back(Row + " [" + verdictText(V) + "]" + (P ? ": " + P->Basis : ""));
+      // The verifier weighs each tensor's point estimate into the kernel's figure: a range's point far
+      // from the truth misleads there even when the range holds it.
+      if (V == Verdict::MetByRange && P && P->K == Kind::Range && offBy(P->Ratio, T.Low, T.High) > 0.25) {
+        ++PointsOff;
+        Points.push_back(Row);
+      }
+    }
+  const unsigned Met = Count[Verdict::MetByValue] + Count[Verdict::MetByRange];
+  const unsigned Predicted = Total - Count[Verdict::NotPredicted];
+  std::printf("\ntruths %u: met %u (%.1f%%: %u by a value, %u by a range); levels predicted %u (%.1f%%)\n", Total, Met,
+              100.0 * Met / std::max(1u, Total), Count[Verdict::MetByValue], Count[Verdict::MetByRange], Predicted,
+              100.0 * Predicted / std::max(1u, Total));
+  std::printf("misses: %u within 25%%, %u ranges that miss, %u not predicted; %u values over 25%% off; %u ranges met whose "
+              "point is over 25%% off\n",
+              Count[Verdict::Near], Count[Verdict::RangeMisses], Count[Verdict::NotPredicted], Count[Verdict::Wrong], PointsOff);
+  std::printf("\nmisses:\n");
+  for (const std::string &M : Misses) std::printf("  %s\n", M.c_str());
+  std::printf("\nranges met, point over 25%% off (the verifier weighs the point):\n");
+  for (const std::string &M : Points) std::printf("  %s\n", M.c_str());
+  printKernelFigures(R);
+  for (const std::string &W : Wrong) ADD_FAILURE() << "a predicted value over 25% off the hand truth: " << W;
+}

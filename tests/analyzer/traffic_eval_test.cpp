@@ -72,6 +72,15 @@ unsigned lineOf(const std::string &Code, const std::string &Text) {
     EXPECT_NEAR(X_.Ratio, (V), 1e-6 * (V) + 1e-9) << X_.Basis;                                     \
   } while (0)
 
+#define EXPECT_RANGE(L, Lo, Point, Hi)                                                             \
+  do {                                                                                             \
+    const Level X_ = (L);                                                                          \
+    EXPECT_EQ(X_.K, Kind::Range) << X_.Basis;                                                      \
+    EXPECT_NEAR(X_.Low, (Lo), 1e-4) << X_.Basis;                                                   \
+    EXPECT_NEAR(X_.Ratio, (Point), 1e-4) << X_.Basis;                                              \
+    EXPECT_NEAR(X_.High, (Hi), 1e-4) << X_.Basis;                                                  \
+  } while (0)
+
 }  // namespace
 
 // y = x, one float a thread, 256 threads a block, N = 2^20: each warp request reads 128 contiguous
@@ -99,7 +108,10 @@ inline constexpr auto copy_spec = kernel<copy>("copy", custom(0, in<0>("x", f32,
 }
 
 // The same copy at N = 2^26 (256 MiB a tensor, 512 MiB together: over L2). Coalesced, each granule
-// requested once: DRAM 1x for x (reads) and for y (full sectors written back).
+// requested once: DRAM 1x for x. y's sectors are written once, but up to L2's 60 MiB of them may still
+// be there when the kernel ends: 196/256 = 0.765625x to 1x, the point leaving y's share of L2 (256 of
+// the 512 MiB footprint: 30 MiB), 226/256 = 0.8828125x. (The H200 read 0.96-0.97x for the kernel,
+// docs/measurements/h200-2026-12-01/traffic-layer-condition: x 1x and y about 0.93x.)
 TEST(TrafficEvaluation, CoalescedCopyOverL2IsCompulsoryAtDram) {
   const std::string Code = R"(
 __global__ void copy(const float* x, float* y, int n) {
@@ -111,7 +123,7 @@ inline constexpr auto copy_spec = kernel<copy>("copy", custom(0, in<0>("x", f32,
 )";
   const Prediction P = predict(Code, "copy");
   EXPECT_VALUE(P.at("x", "dram"), 1.0);
-  EXPECT_VALUE(P.at("y", "dram"), 1.0);
+  EXPECT_RANGE(P.at("y", "dram"), 196.0 / 256, 226.0 / 256, 1.0);
 }
 
 // x[i * 33], x declared (N,S=33) and touched N times (4N compulsory bytes), N = 2^26. Each lane is 132
@@ -134,7 +146,9 @@ inline constexpr auto gather_spec = kernel<gather>("gather", custom(0, in<1>("x"
   EXPECT_VALUE(P.at("x", "l2"), 8.0);
   EXPECT_VALUE(P.at("x", "dram"), 16.0);
   EXPECT_VALUE(P.at("y", "l1"), 1.0);
-  EXPECT_VALUE(P.at("y", "dram"), 1.0);
+  // y: 256 MiB written, the footprint 4 GiB of x's granules + 256 MiB: up to 60 MiB left in L2, y's
+  // share of it 60 * 256 / 4352 MiB.
+  EXPECT_RANGE(P.at("y", "dram"), 196.0 / 256, (256 - 60.0 * 256 / 4352) / 256, 1.0);
   const auto *A = P.access(lineOf(Code, "y[i] = x[(long long)i * 33]"));
   ASSERT_NE(A, nullptr);
 }
@@ -227,7 +241,8 @@ std::map<std::string, Level> corpusPredictions(const std::string &File,
 // fraction (224 KiB / 8): the passes hit L1, x 1x at L2; x is 128 MiB, no block shares it and L2 sees
 // each sector once: DRAM 1x. At R = 1024, C = 50176 (196 KiB rows, 196 x 256 floats, so requests stay
 // aligned): 8 rows per SM are 1.53 MiB, over L1: all three passes reach L2 (3x); a wave of 1024 blocks
-// (fewer than 132 x 8) reads 196 MiB between a row's passes, over L2: 3x at DRAM.
+// (fewer than 132 x 8) reads 196 MiB between a row's passes, over L2: 3x at DRAM. y (196 MiB) is
+// written once, up to 60 MiB of it left in L2 at the end (its share of the 392 MiB footprint: 30 MiB).
 TEST(TrafficEvaluation, ThreePassRowsHitL1WhenSmallAndReachDramWhenTheWaveOutgrowsL2) {
   auto Small = corpusPredictions("reread.cu");
   EXPECT_VALUE(Small["softmax_three_pass:x:l1"], 3.0);
@@ -238,7 +253,7 @@ TEST(TrafficEvaluation, ThreePassRowsHitL1WhenSmallAndReachDramWhenTheWaveOutgro
   EXPECT_VALUE(Large["softmax_three_pass:x:l1"], 3.0);
   EXPECT_VALUE(Large["softmax_three_pass:x:l2"], 3.0);
   EXPECT_VALUE(Large["softmax_three_pass:x:dram"], 3.0);
-  EXPECT_VALUE(Large["softmax_three_pass:y:dram"], 1.0);
+  EXPECT_RANGE(Large["softmax_three_pass:y:dram"], (196 - 60.0) / 196, (196 - 30.0) / 196, 1.0);
 }
 
 // A lane walking its own row (indexing.cu's row_pointer_per_lane with the spec of program.cu: R =
@@ -291,11 +306,83 @@ TEST(TrafficEvaluation, GemmOperandsAreCountedAtL1AndReadOnceFromDramWithinL2) {
 
 // The row scale of reuse.cu (R = 65536 rows of C = 4096, a block per row, y = x * g): every block reads
 // all of g (16 KiB): L1 65536x its 16 KiB. g's granules are shared by every neighbouring block, with a
-// few KiB of L2 traffic between two of them: DRAM 1x. x and y are streamed once: 1x everywhere.
+// few KiB of L2 traffic between two of them: DRAM 1x. x and y are streamed once: 1x everywhere but y at
+// DRAM, of which up to 60 MiB may be left in L2 (1 GiB written, y's share of the 2 GiB + 16 KiB footprint).
 TEST(TrafficEvaluation, ATableEveryBlockReadsComesFromDramOnce) {
   auto P = corpusPredictions("reuse.cu");
   EXPECT_VALUE(P["reuse_row_scale:g:l1"], 65536.0);
   EXPECT_VALUE(P["reuse_row_scale:g:dram"], 1.0);
-  for (const std::string T : {"x", "y"})
-    for (const std::string L : {"l1", "l2", "dram"}) EXPECT_VALUE(P["reuse_row_scale:" + T + ":" + L], 1.0);
+  for (const std::string L : {"l1", "l2", "dram"}) EXPECT_VALUE(P["reuse_row_scale:x:" + L], 1.0);
+  for (const std::string L : {"l1", "l2"}) EXPECT_VALUE(P["reuse_row_scale:y:" + L], 1.0);
+  EXPECT_RANGE(P["reuse_row_scale:y:dram"], (1024 - 60.0) / 1024, (1024 - 60.0 * 1024 / (2048 + 1.0 / 64)) / 1024, 1.0);
+}
+
+// The cache-hint loads and stores (__ldcs, __ldcg, __stcs, ...), which clang 19 sees only declared (the
+// analyzer's CUDA setup declares them as CUDA's sm_32_intrinsics.h does; CUDA defines them with inline
+// PTX that clang's wrapper does not include): each call is the ld.global / st.global CUDA emits for it.
+// N = 2^24, 256 threads a block: x[2 i] through __ldcs, one float in two: 8 sectors for 4, 2x at L1; z[i]
+// and z[i + 1] through __ldcg (cached in L2 only): 4 + 5 sectors for 4 a warp, 2.25x at L1, and L1
+// serves none of them: 2.25x at L2; y[i] through __stcs, 128 contiguous bytes: 1x.
+TEST(TrafficEvaluation, CacheHintLoadsAndStoresAreCountedAsTheirPtx) {
+  const std::string Code = R"(
+template <class T> __attribute__((device)) T __ldcs(const T *);
+template <class T> __attribute__((device)) T __ldcg(const T *);
+template <class T> __attribute__((device)) void __stcs(T *, T);
+inline constexpr struct Two final : dim<"Two", 2> {} Two;
+__global__ void hints(const float* x, const float* z, float* y, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) __stcs(&y[i], __ldcs(&x[2 * i]) + __ldcg(&z[i]) + __ldcg(&z[i + 1]));
+}
+inline constexpr auto hints_spec = kernel<hints>("hints", custom(0, in<0>("x", f32, N, Two).touches(N), in<1>("z", f32, N), out<2>("y", f32, N)))
+    .at(N(1 << 24)).sizes(N(arg<3>)).block(256).grid(ceil_div(N, 256));
+)";
+  const Prediction P = predict(Code, "hints");
+  EXPECT_VALUE(P.at("x", "l1"), 2.0);
+  EXPECT_VALUE(P.at("z", "l1"), 2.25);
+  EXPECT_VALUE(P.at("z", "l2"), 2.25);  // L1 serves none of z's loads, whichever blocks share an SM
+  EXPECT_VALUE(P.at("y", "l1"), 1.0);
+}
+
+// A tensor indexed through '/' by a runtime size: y[i] = x[i] + b[i / C], one thread per element, M =
+// 32768 rows of N = 1024 (x and y 128 MiB, b 128 KiB). A block's 256 elements lie in one row, so four
+// neighbouring blocks read the same b[r]: the middle block and its neighbour read one address; the
+// footprint still moves along the grid, a row every four blocks. b's 2048 granules come from DRAM once:
+// 1x (it was 1 granule for the whole grid, 0.0005x, when the neighbour's shift of 0 stood for the axis).
+// z: the same for atomics, z[i / N] += x[i] from each warp: L2 reads each of z's lines before it
+// updates it and writes it back, so its 128 KiB are read and written: up to 2x its compulsory (written)
+// bytes, the writes possibly still in L2 at the end.
+TEST(TrafficEvaluation, AFootprintThroughDivisionMovesAlongTheGrid) {
+  const std::string Code = R"(
+__global__ void row_bias(const float* x, const float* b, float* y, float* z, int M, int N) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < M * N) {
+    y[i] = x[i] + b[i / N];
+    if (threadIdx.x % 32 == 0) __nvvm_atom_add_gen_f(&z[i / N], x[i]);  // atomicAdd, as CUDA defines it
+  }
+}
+inline constexpr auto row_bias_spec = kernel<row_bias>("row_bias", custom(0, in<0>("x", f32, M, N), in<1>("b", f32, M), out<2>("y", f32, M, N), out<3>("z", f32, M)))
+    .at(M(32768), N(1024)).sizes(M(arg<4>), N(arg<5>)).block(256).grid(ceil_div(M * N, 256));
+)";
+  const Prediction P = predict(Code, "row_bias");
+  EXPECT_VALUE(P.at("b", "dram"), 1.0);
+  EXPECT_NEAR(P.at("z", "dram").High, 2.0, 0.02);
+}
+
+// The least L2 traffic of a tensor whose blocks share sectors is each sector it reads once: y[i] = x[i] +
+// x[i + 1] reads every sector of x (x holds N + 1 floats; N = 2^24, 256 threads a block), so L2 moves at
+// least all of x: the range starts at 1x (it started at 0.5x: 64-byte granules taken as half used). Each
+// block's 33 sectors for 32 at most: 1.03x.
+TEST(TrafficEvaluation, AtLeastEachSectorReadComesFromL2) {
+  const std::string Code = R"(
+__global__ void pairs(const float* x, float* y, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = x[i] + x[i + 1];
+}
+inline constexpr auto pairs_spec = kernel<pairs>("pairs", custom(0, in<0>("x", f32, N), out<1>("y", f32, N)))
+    .at(N(1 << 24)).sizes(N(arg<2>)).block(256).grid(ceil_div(N, 256));
+)";
+  const Prediction P = predict(Code, "pairs");
+  const Level X = P.at("x", "l2");
+  EXPECT_NEAR(X.Low, 1.0, 1e-3) << X.Basis;
+  EXPECT_NEAR(X.High, 33.0 / 32, 1e-3) << X.Basis;
 }

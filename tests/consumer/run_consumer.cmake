@@ -1,11 +1,14 @@
 # Runs one step of the consumer test (tests/consumer/CMakeLists.txt) with the CMake that runs it:
-#   cmake -DSTEP=<install|package|fetchcontent|no-analyzer|late-cuda|nolint> -DWORK=<dir> ... -P run_consumer.cmake
+#   cmake -DSTEP=<install|package|tools|deb|fetchcontent|no-analyzer|late-cuda|nolint> -DWORK=<dir> ... -P run_consumer.cmake
 # Inputs: ROOFLINT_BUILD_DIR (the build tree under test), ROOFLINT_SOURCE_DIR, ANALYZER (its rooflint),
-# GENERATOR, CXX_COMPILER, CUDA_COMPILER, CUDA_ARCHITECTURES, CXX_LAUNCHER, CUDA_LAUNCHER (may be empty).
+# CPACK (the cpack of this CMake), PACKAGE_FILE_NAME (the package's name without extension), READELF
+# (may be empty), GENERATOR, CXX_COMPILER, CUDA_COMPILER, CUDA_ARCHITECTURES, CXX_LAUNCHER, CUDA_LAUNCHER
+# (may be empty), HAS_RUNTIME.
 # Each step writes its logs under WORK and fails with what it expected and what it saw.
 cmake_minimum_required(VERSION 3.25)
 
-set(prefix ${WORK}/prefix)
+set(root ${WORK}/root)                      # the scratch root the .tar.gz is unpacked into
+set(prefix ${root}/${PACKAGE_FILE_NAME})    # the package's top directory: the installed prefix
 set(project ${CMAKE_CURRENT_LIST_DIR}/project)
 
 # run(<log name> <command...>): runs the command, output to WORK/<log name>.log; OUTPUT and STATUS set.
@@ -29,6 +32,12 @@ function(expect_not_in name text)
   string(FIND "${OUTPUT}" "${text}" at)
   if(NOT at EQUAL -1)
     fail("${name}: did not expect\n  ${text}\nin ${WORK}/${name}.log:\n${OUTPUT}")
+  endif()
+endfunction()
+
+function(expect_status name expected)
+  if(NOT STATUS EQUAL expected)
+    fail("${name}: exit status ${STATUS}, expected ${expected} (${WORK}/${name}.log):\n${OUTPUT}")
   endif()
 endfunction()
 
@@ -64,32 +73,56 @@ function(build_consumer name)
 endfunction()
 
 if(STEP STREQUAL "install")
-  # Install into stage/, then move it: the package must not depend on where it was installed.
+  # The .tar.gz a CI job downloads, made by CPack from this build tree and unpacked into a scratch root:
+  # every file in place, no absolute build or source path in the CMake package (the prefix moved: CPack
+  # installed it elsewhere), and no debug information in what was installed.
   file(REMOVE_RECURSE ${WORK})
-  file(MAKE_DIRECTORY ${WORK})
-  run(install ${CMAKE_COMMAND} --install ${ROOFLINT_BUILD_DIR} --prefix ${WORK}/stage)
-  if(NOT STATUS EQUAL 0)
-    fail("cmake --install failed:\n${OUTPUT}")
+  file(MAKE_DIRECTORY ${WORK}/cpack ${root})
+  run(install.cpack ${CPACK} -G TGZ --config ${ROOFLINT_BUILD_DIR}/CPackConfig.cmake -B ${WORK}/cpack)
+  expect_status(install.cpack 0)
+  set(archive ${WORK}/cpack/${PACKAGE_FILE_NAME}.tar.gz)
+  if(NOT EXISTS ${archive})
+    fail("cpack wrote no ${archive} (${WORK}/install.cpack.log)")
   endif()
-  file(RENAME ${WORK}/stage ${prefix})
-  foreach(file include/rooflint/dsl.h include/rooflint/runtime/verify.h include/rooflint/ceilings/ceilings_file.h
-               bin/rooflint bin/rooflint-ceilings lib/cmake/rooflint/rooflintConfig.cmake
-               lib/cmake/rooflint/rooflintConfigVersion.cmake lib/cmake/rooflint/RooflintAnalyze.cmake)
+  execute_process(COMMAND ${CMAKE_COMMAND} -E tar xzf ${archive} WORKING_DIRECTORY ${root} RESULT_VARIABLE STATUS)
+  if(NOT STATUS EQUAL 0)
+    fail("cannot unpack ${archive}")
+  endif()
+  set(installed include/rooflint/dsl.h include/rooflint/ceilings/ceilings_file.h bin/rooflint bin/rooflint-summary
+      lib/cmake/rooflint/rooflintConfig.cmake lib/cmake/rooflint/rooflintConfigVersion.cmake
+      lib/cmake/rooflint/RooflintAnalyze.cmake share/doc/rooflint/LICENSE share/doc/rooflint/README.md)
+  if(HAS_RUNTIME)
+    list(APPEND installed include/rooflint/runtime/verify.h bin/rooflint-ceilings bin/rooflint-verify
+         lib/rooflint/librooflint-inject.so lib/librooflint_runtime.a)
+  endif()
+  foreach(file IN LISTS installed)
     if(NOT EXISTS ${prefix}/${file})
-      fail("not installed: ${file} (${WORK}/install.log)")
+      fail("not in the package: ${file} (${archive})")
     endif()
   endforeach()
   file(GLOB package_files ${prefix}/lib/cmake/rooflint/*.cmake)
   foreach(file IN LISTS package_files)
     file(READ ${file} text)
-    foreach(path ${ROOFLINT_BUILD_DIR} ${ROOFLINT_SOURCE_DIR} ${WORK}/stage)
+    foreach(path ${ROOFLINT_BUILD_DIR} ${ROOFLINT_SOURCE_DIR})
       string(FIND "${text}" "${path}" at)
       if(NOT at EQUAL -1)
         fail("${file} names the absolute path ${path}: the package is not relocatable")
       endif()
     endforeach()
   endforeach()
-  message(STATUS "installed and moved to ${prefix}")
+  # Debug information stays in the build tree (ROOFLINT_INSTALL_STRIP): no .debug_info section in any
+  # installed executable, library or archive member.
+  if(READELF)
+    file(GLOB binaries ${prefix}/bin/* ${prefix}/lib/*.a ${prefix}/lib/rooflint/*.so)
+    foreach(binary IN LISTS binaries)
+      execute_process(COMMAND ${READELF} -S -W ${binary} OUTPUT_VARIABLE sections ERROR_QUIET)
+      string(FIND "${sections}" ".debug_info" at)
+      if(NOT at EQUAL -1)
+        fail("${binary} was installed with debug information (.debug_info)")
+      endif()
+    endforeach()
+  endif()
+  message(STATUS "packaged and unpacked into ${prefix}")
 
 elseif(STEP STREQUAL "package")
   build_consumer(package -DCMAKE_PREFIX_PATH=${prefix})
@@ -112,6 +145,61 @@ elseif(STEP STREQUAL "package")
       fail("package: the SARIF does not pass the schema or GitHub's rules:\n${OUTPUT}")
     endif()
   endif()
+
+elseif(STEP STREQUAL "tools")
+  # The installed tools, as a CI job runs them from the package's bin/.
+  # The analyzer on a file, with the flags a compiler gets (no compilation database).
+  run(tools.analyzer ${prefix}/bin/rooflint --quiet --no-pch-cache ${project}/kernels.cu -- -std=c++20 -I${prefix}/include)
+  expect_status(tools.analyzer 0)
+  expect_in(tools.analyzer "${verdict}")
+  expect_in(tools.analyzer "${flagged}")
+  # The table of verdicts from the package step's manifest; the SARIF beside it is no manifest (exit 3).
+  run(tools.summary ${prefix}/bin/rooflint-summary ${WORK}/package/consumer_kernels.rooflint.json)
+  expect_status(tools.summary 0)
+  expect_in(tools.summary "consumer_saxpy")
+  run(tools.summary-sarif ${prefix}/bin/rooflint-summary ${WORK}/package/consumer_kernels.sarif)
+  expect_status(tools.summary-sarif 3)
+  expect_in(tools.summary-sarif "is not a rooflint manifest")
+  if(NOT HAS_RUNTIME)
+    return()
+  endif()
+  # The verifier over the consumer's plain program, the build directory searched for its manifest
+  # (*.rooflint.json). It must find its injection library in the package; without a GPU it says there
+  # is no device and exits 3 (could not measure; the program itself exits 0, as a skipping test does).
+  run(tools.verify ${prefix}/bin/rooflint-verify --manifest ${WORK}/package -- ${WORK}/package/consumer_program)
+  expect_not_in(tools.verify "was not found")
+  execute_process(COMMAND nvidia-smi -L RESULT_VARIABLE no_gpu OUTPUT_QUIET ERROR_QUIET)
+  if(no_gpu)
+    expect_status(tools.verify 3)
+    expect_in(tools.verify "consumer_program: no CUDA device")
+    expect_in(tools.verify "nothing was measured (exit code 3): no ")
+    expect_in(tools.verify "CUDA device")
+  else()
+    expect_in(tools.verify "consumer_saxpy [N=1048576]")
+    expect_in(tools.verify "consumer_program: no error")
+  endif()
+
+elseif(STEP STREQUAL "deb")
+  # The .deb: the same files under /usr, and the LLVM 19 packages the analyzer needs as dependencies.
+  find_program(dpkg_deb dpkg-deb)
+  if(NOT dpkg_deb)
+    message(STATUS "no dpkg-deb here: the .deb is not checked")
+    return()
+  endif()
+  file(REMOVE_RECURSE ${WORK}/deb)
+  run(deb.cpack ${CPACK} -G DEB --config ${ROOFLINT_BUILD_DIR}/CPackConfig.cmake -B ${WORK}/deb)
+  expect_status(deb.cpack 0)
+  set(deb ${WORK}/deb/${PACKAGE_FILE_NAME}.deb)
+  run(deb.contents ${dpkg_deb} --contents ${deb})
+  expect_status(deb.contents 0)
+  expect_in(deb.contents "./usr/bin/rooflint\n")
+  expect_in(deb.contents "./usr/lib/cmake/rooflint/rooflintConfig.cmake")
+  if(HAS_RUNTIME)
+    expect_in(deb.contents "./usr/bin/rooflint-verify")
+    expect_in(deb.contents "./usr/lib/rooflint/librooflint-inject.so")
+  endif()
+  run(deb.depends ${dpkg_deb} --field ${deb} Depends)
+  expect_in(deb.depends "libclang-cpp19, libllvm19, libclang-common-19-dev")
 
 elseif(STEP STREQUAL "fetchcontent")
   # rooflint from its source tree, with the analyzer of the tree under test (not built again) and no CUDA

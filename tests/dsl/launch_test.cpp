@@ -2,6 +2,9 @@
 // dimensions fixed another way, and what a launch that cannot bind reports.
 #include <gtest/gtest.h>
 
+#include <type_traits>
+#include <utility>
+
 #include "dims.h"
 
 using namespace rooflint::dsl;
@@ -27,6 +30,16 @@ inline constexpr auto tiled_spec = kernel<sgemm>("sgemm", matmul(in<0>("A", f32,
                                        .sizes(M(grid_dim.y * 16), N(grid_dim.x * 16));
 inline constexpr auto halves_spec =
     kernel<pairs>("pairs", elementwise(0, in<0>("x", f32, N), out<1>("y", f32, N))).sizes(N(arg<2> / 2));
+
+// A kernel of 300 parameters: x, y, then 298 ints (CUDA allows 32764 bytes of parameters). Its
+// indices 128 to 299 did not fit the 8 bits the DSL once stored them in: arg<128..255> came out negative
+// (and was dropped as no entry), arg<256> as argument 0.
+template <std::size_t> using int_parameter = int;
+template <class... Ints> void wide(const float*, float*, Ints...) {}
+template <std::size_t... I> constexpr auto wide_of(std::index_sequence<I...>) { return &wide<int_parameter<I>...>; }
+inline constexpr auto wide300 = wide_of(std::make_index_sequence<298>());
+template <int I>
+constexpr auto wide_spec = kernel<wide300>("wide", elementwise(0, in<0>("x", f32, N), out<1>("y", f32, N))).sizes(N(arg<I>));
 
 launch_values with_arg(int index, std::int64_t value) {
   launch_values v;
@@ -88,6 +101,38 @@ TEST(LaunchSizes, ReadGridDimensionsAndKeepAtSizes) {
   EXPECT_EQ(size_of(tiled_spec, t, "N"), 128);  // 8 * 16
   EXPECT_EQ(size_of(tiled_spec, t, "K"), 512);
   EXPECT_EQ(tiled_spec.flops_at(t.bound), 2.0 * 64 * 128 * 512);
+}
+
+TEST(LaunchSizes, KeepEveryArgumentIndexAKernelCanHave) {
+  for (const auto& [spec, index] : {std::pair{wide_spec<2>, 2}, {wide_spec<127>, 127}, {wide_spec<128>, 128},
+                                    {wide_spec<255>, 255}, {wide_spec<256>, 256}, {wide_spec<299>, 299}}) {
+    ASSERT_EQ(spec.launch.size_count, 1) << "arg<" << index << "> was dropped";
+    EXPECT_EQ(spec.launch.sizes[0].index, index);
+  }
+  // A launch provides the first max_launch_args (64) arguments: arg<63> binds; arg<256> is unreadable,
+  // never argument 0 (which holds 7 here).
+  launch_values v = with_arg(63, 1000);
+  v.args[0] = 7;
+  v.has_arg[0] = true;
+  EXPECT_EQ(size_of(wide_spec<63>, wide_spec<63>.bind_launch(v), "N"), 1000);
+  const auto r = wide_spec<256>.bind_launch(v);
+  EXPECT_FALSE(r.ok());
+  EXPECT_EQ(r.missing.view(), "N");
+}
+
+// A tensor's parameter index is as wide: in<200> is parameter 200 (it was stored as 200 - 256 = -56),
+// and in<127> an ordinary parameter, not a region's tensor (127 was the region's mark, refused by kernel<>).
+template <std::size_t I>
+using far_parameter = std::conditional_t<I == 127, const float*, std::conditional_t<I == 200, float*, int>>;
+template <class... Ps> void far(Ps...) {}
+template <std::size_t... I> constexpr auto far_of(std::index_sequence<I...>) { return &far<far_parameter<I>...>; }
+inline constexpr auto far201 = far_of(std::make_index_sequence<201>());
+
+TEST(KernelTensors, KeepEveryParameterIndexAKernelCanHave) {
+  constexpr auto s = kernel<far201>("far", elementwise(0, in<127>("x", f32, N), out<200>("y", f32, N))).at(N(8));
+  ASSERT_EQ(s.tensor_list().size(), 2u);
+  EXPECT_EQ(s.tensor_list()[0].arg, 127);
+  EXPECT_EQ(s.tensor_list()[1].arg, 200);
 }
 
 TEST(LaunchSizes, ReportAnArgumentTheLaunchDidNotProvide) {

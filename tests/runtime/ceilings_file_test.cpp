@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <limits>
@@ -222,7 +223,7 @@ TEST(CeilingsFile, BadProbeEntryIsRejectedWithItsIndex) {
 TEST(CeilingsFile, MissingFileIsRejected) {
   std::string error;
   EXPECT_FALSE(load("/nonexistent/rooflint-ceilings.json", error));
-  EXPECT_EQ(error, "cannot open '/nonexistent/rooflint-ceilings.json'");
+  EXPECT_EQ(error, "cannot open '/nonexistent/rooflint-ceilings.json': " + std::string(std::strerror(ENOENT)));
 }
 
 TEST(CeilingsFile, LoadErrorsNameTheFile) {

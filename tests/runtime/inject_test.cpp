@@ -87,6 +87,12 @@ TEST(InjectManifest, RefusesVersionOneAndNamesAMissingField) {
   EXPECT_FALSE(parse_manifest("{", "y.json").ok());
   EXPECT_NE(parse_manifest(R"({"schema": "rooflint-ceilings"})", "z.json").err().message.find("not a rooflint manifest"),
             std::string::npos);
+  // Keys of another type are refused with a message; nlohmann's value() threw type_error here, which
+  // ended rooflint-verify with an uncaught exception.
+  EXPECT_NE(parse_manifest(R"({"schema": 4})", "s.json").err().message.find("not a rooflint manifest"), std::string::npos);
+  EXPECT_NE(parse_manifest(R"({"schema": "rooflint-manifest", "version": "4", "kernels": []})", "v.json").err().message.find(
+                "has no integer \"version\""),
+            std::string::npos);
 }
 
 TEST(InjectManifest, ReadsEveryDtypeTheAnalyzerWrites) {
@@ -113,12 +119,15 @@ TEST(InjectManifest, FindsManifestsBelowABuildDirectory) {
   namespace fs = std::filesystem;
   const fs::path dir = fs::temp_directory_path() / ("rooflint-inject-test-" + std::to_string(::getpid()));
   fs::create_directories(dir / "examples" / "saxpy");
-  std::ofstream(dir / "examples" / "saxpy" / "saxpy.manifest.json") << "{}";
+  // rooflint_analyze() names a manifest <target>.rooflint.json; another tool's *.manifest.json is no
+  // rooflint manifest and must not be read (it would stop the run as "not a rooflint manifest").
+  std::ofstream(dir / "examples" / "saxpy" / "saxpy.rooflint.json") << "{}";
+  std::ofstream(dir / "examples" / "saxpy" / "app.manifest.json") << "{}";
   std::ofstream(dir / "examples" / "saxpy" / "other.json") << "{}";
   const auto found = find_manifests(dir.string());
   ASSERT_TRUE(found.ok());
   ASSERT_EQ(found->size(), 1u);
-  EXPECT_EQ(fs::path((*found)[0]).filename(), "saxpy.manifest.json");
+  EXPECT_EQ(fs::path((*found)[0]).filename(), "saxpy.rooflint.json");
   fs::remove_all(dir / "examples");
   EXPECT_FALSE(find_manifests(dir.string()).ok());  // a directory without manifests
   EXPECT_FALSE(find_manifests((dir / "nope").string()).ok());
@@ -399,6 +408,41 @@ TEST(InjectBaseline, FlagsADropBeyondTheNoiseAndSaysNoChangeOtherwise) {
   const auto faster = compare_baseline(run_at({180e-6}), baseline);
   EXPECT_EQ((*faster)[0].outcome, baseline_case::verdict::improvement);
   EXPECT_FALSE(compare_baseline(run_at({200e-6}), "{}").ok());  // not a rooflint-verify report
+}
+
+// A baseline whose fields have another type, or a value out of range, is refused with the case and the
+// field named; it never throws (an abort of rooflint-verify) and never reads as "no baseline".
+TEST(InjectBaseline, RefusesFieldsOfAnotherTypeOrRangeNamingThem) {
+  const run_report empty;
+  const auto refused = [&](const std::string& cases, const std::string& version = "2") {
+    const auto r = compare_baseline(empty, R"({"schema": "rooflint-verify", "version": )" + version + R"(, "cases": )" + cases + "}");
+    return r.ok() ? std::string("accepted") : r.err().message;
+  };
+  EXPECT_EQ(refused("[]"), "accepted");
+  EXPECT_EQ(refused(R"([{"name": "k", "compared": {"roofline_fraction": null}}])"), "accepted");  // not measured
+  EXPECT_EQ(refused("[]", "99"), "the baseline is a rooflint-verify report of a version this rooflint-verify does not read (it reads 1 and 2)");
+  EXPECT_EQ(refused("[]", R"("2")"), refused("[]", "99"));
+  EXPECT_EQ(refused(R"({"k": 1})"), "the baseline has no 'cases' array");
+  EXPECT_EQ(refused("[7]"), "the baseline: case 0 is not an object");
+  EXPECT_EQ(refused(R"([{"name": 5}])"), "the baseline: case 0: field 'name' is missing or not a non-empty string");
+  EXPECT_EQ(refused(R"([{"name": "k", "compared": {"roofline_fraction": "high"}}])"),
+            "the baseline: case 'k': field 'compared.roofline_fraction' is not a finite number of at least 0");
+  EXPECT_EQ(refused(R"([{"name": "k", "compared": {"roofline_fraction": -0.5}}])"),
+            "the baseline: case 'k': field 'compared.roofline_fraction' is not a finite number of at least 0");
+  EXPECT_EQ(refused(R"([{"name": "k", "compared": {"roofline_fraction": 1e999}}])"),  // no infinity gets in: the parser refuses it
+            "the baseline is not JSON");
+  EXPECT_EQ(refused(R"([{"name": "k", "compared": [0.5]}])"), "the baseline: case 'k': field 'compared' is not an object");
+  EXPECT_EQ(refused(R"([{"name": "k", "measured": {"timing": {"available": true, "repetitions": 3, "median_s": 1, "min_s": 2, "max_s": 3}}}])"),
+            "the baseline: case 'k': field 'measured.timing' has min_s, median_s, max_s out of order");
+  EXPECT_EQ(refused(R"([{"name": "k", "measured": {"timing": {"repetitions": 2.5}}}])"),
+            "the baseline: case 'k': field 'measured.timing.repetitions' is not a count");
+  EXPECT_EQ(refused(R"([{"name": "k", "measured": {"timing": {"available": "yes"}}}])"),
+            "the baseline: case 'k': field 'measured.timing.available' is not true or false");
+  EXPECT_EQ(refused(R"([{"name": "k"}, {"name": "k"}])"), "the baseline: case 'k' appears twice");
+  EXPECT_EQ(refused(R"("cases")"), "the baseline has no 'cases' array");
+  const auto not_json = compare_baseline(empty, "");
+  ASSERT_FALSE(not_json.ok());
+  EXPECT_EQ(not_json.err().message, "the baseline is not JSON");
 }
 
 TEST(InjectBaseline, UsesTheHalfRangeOfTheRepetitionsAsNoise) {

@@ -123,3 +123,13 @@ TEST(VerifyMain, AReportThatCannotBeWrittenGivesTheReason) {
                 "rooflint-verify: error: the JUnit report: cannot write '/dev/full': " + std::string(std::strerror(ENOSPC))),
             std::string::npos);
 }
+
+// `--ceilings "$CEILINGS"` with the variable unset: refused, never read as "datasheet peaks".
+TEST(VerifyMain, AnEmptyFileValueIsAUsageError) {
+  for (const char* option : {"--ceilings", "--json", "--junit", "--svg"}) {
+    testing::internal::CaptureStderr();
+    EXPECT_EQ(run({option, "", "--filter", "cli_", "--quiet"}), exit_usage) << option;
+    EXPECT_NE(testing::internal::GetCapturedStderr().find(std::string(option) + ": needs a file, not an empty value"), std::string::npos)
+        << option;
+  }
+}

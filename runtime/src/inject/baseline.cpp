@@ -17,35 +17,102 @@ double relative_noise(const timing_values& t) {
   return (t.max_s - t.min_s) / (2 * t.median_s);
 }
 
-result<std::vector<baseline_case>> compare_baseline(const run_report& current, const std::string& baseline_json, double floor) {
-  nlohmann::json doc;
-  try {
-    doc = nlohmann::json::parse(baseline_json);
-  } catch (const nlohmann::json::exception& e) {
-    return error{error_code::invalid_argument, std::string("the baseline is not JSON: ") + e.what()};
+namespace {
+
+using nlohmann::json;
+
+/// Reads a baseline report's fields with checks of type and range; the first failure names the case
+/// and the field. A figure a report did not measure is written as null (or left out): it reads as 0.
+struct baseline_reader {
+  std::string where = "the baseline";
+  std::string failure;
+
+  void fail(const std::string& field, const std::string& what) {
+    if (failure.empty()) failure = where + ": field '" + field + "' " + what;
   }
-  if (!doc.is_object() || doc.value("schema", "") != "rooflint-verify" || !doc.contains("cases") || !doc["cases"].is_array())
-    return error{error_code::invalid_argument, "the baseline is not a rooflint-verify JSON report (--json)"};
-  struct old_case {
-    double fraction = 0, noise = 0;
-  };
-  std::map<std::string, old_case> old;
-  for (const auto& c : doc["cases"]) {
-    if (!c.is_object() || !c.contains("name")) continue;
-    old_case o;
-    if (c.contains("compared")) o.fraction = c["compared"].value("roofline_fraction", 0.0);
-    if (c.contains("measured") && c["measured"].contains("timing")) {
-      const auto& t = c["measured"]["timing"];
-      timing_values tv;
-      tv.available = t.value("available", false);
-      tv.repetitions = t.value("repetitions", 0);
-      tv.median_s = t.value("median_s", 0.0);
-      tv.min_s = t.value("min_s", 0.0);
-      tv.max_s = t.value("max_s", 0.0);
-      o.noise = relative_noise(tv);
+  /// An object, or nullptr when @p key is absent or null.
+  const json* object(const json& o, const char* key, const std::string& field) {
+    const auto it = o.find(key);
+    if (it == o.end() || it->is_null()) return nullptr;
+    if (!it->is_object()) fail(field, "is not an object");
+    return it->is_object() ? &*it : nullptr;
+  }
+  double figure(const json& o, const char* key, const std::string& field) {
+    const auto it = o.find(key);
+    if (it == o.end() || it->is_null()) return 0;
+    const double x = it->is_number() ? it->get<double>() : -1;
+    if (!it->is_number() || !std::isfinite(x) || x < 0) fail(field, "is not a finite number of at least 0");
+    return failure.empty() ? x : 0;
+  }
+  timing_values timing(const json& t) {
+    timing_values tv;
+    const auto available = t.find("available");
+    if (available != t.end() && !available->is_boolean()) fail("measured.timing.available", "is not true or false");
+    tv.available = available != t.end() && available->is_boolean() && available->get<bool>();
+    const double repetitions = figure(t, "repetitions", "measured.timing.repetitions");
+    if (repetitions != std::floor(repetitions) || repetitions > 1e9) fail("measured.timing.repetitions", "is not a count");
+    tv.repetitions = failure.empty() ? static_cast<int>(repetitions) : 0;
+    tv.median_s = figure(t, "median_s", "measured.timing.median_s");
+    tv.min_s = figure(t, "min_s", "measured.timing.min_s");
+    tv.max_s = figure(t, "max_s", "measured.timing.max_s");
+    if (tv.available && !(tv.min_s <= tv.median_s && tv.median_s <= tv.max_s)) fail("measured.timing", "has min_s, median_s, max_s out of order");
+    return tv;
+  }
+  /// One case: its name, fraction and noise.
+  std::pair<std::string, baseline_entry> entry(const json& c, std::size_t index) {
+    where = "the baseline: case " + std::to_string(index);
+    if (!c.is_object()) {
+      failure = where + " is not an object";
+      return {};
     }
-    old[c["name"].get<std::string>()] = o;
+    const auto name = c.find("name");
+    if (name == c.end() || !name->is_string() || name->get<std::string>().empty()) {
+      fail("name", "is missing or not a non-empty string");
+      return {};
+    }
+    where = "the baseline: case '" + name->get<std::string>() + "'";
+    baseline_entry e;
+    if (const json* compared = object(c, "compared", "compared")) e.fraction = figure(*compared, "roofline_fraction", "compared.roofline_fraction");
+    if (const json* measured = object(c, "measured", "measured"))
+      if (const json* t = object(*measured, "timing", "measured.timing")) e.noise = relative_noise(timing(*t));
+    return {name->get<std::string>(), e};
   }
+};
+
+/// The report's schema and version: a rooflint-verify JSON report of version 1 or 2.
+std::string header_problem(const json& doc) {
+  if (!doc.is_object()) return "the baseline is not a JSON object";
+  const auto schema = doc.find("schema");
+  if (schema == doc.end() || !schema->is_string() || schema->get<std::string>() != "rooflint-verify")
+    return "the baseline is not a rooflint-verify JSON report (--json): its 'schema' is not \"rooflint-verify\"";
+  const auto version = doc.find("version");
+  if (version == doc.end() || !version->is_number_integer() || *version < 1 || *version > 2)
+    return "the baseline is a rooflint-verify report of a version this rooflint-verify does not read (it reads 1 and 2)";
+  const auto cases = doc.find("cases");
+  if (cases == doc.end() || !cases->is_array()) return "the baseline has no 'cases' array";
+  return "";
+}
+
+}  // namespace
+
+result<std::map<std::string, baseline_entry>> read_baseline(const std::string& baseline_json) {
+  const json doc = json::parse(baseline_json, nullptr, /*allow_exceptions=*/false);
+  if (doc.is_discarded()) return error{error_code::invalid_argument, "the baseline is not JSON"};
+  if (std::string problem = header_problem(doc); !problem.empty()) return error{error_code::invalid_argument, problem};
+  std::map<std::string, baseline_entry> cases;
+  baseline_reader r;
+  for (std::size_t i = 0; i < doc["cases"].size(); ++i) {
+    auto [name, e] = r.entry(doc["cases"][i], i);
+    if (!r.failure.empty()) return error{error_code::invalid_argument, r.failure};
+    if (!cases.emplace(name, e).second) return error{error_code::invalid_argument, r.where + " appears twice"};
+  }
+  return cases;
+}
+
+result<std::vector<baseline_case>> compare_baseline(const run_report& current, const std::string& baseline_json, double floor) {
+  auto read = read_baseline(baseline_json);
+  if (!read) return read.err();
+  auto& old = *read;
   std::vector<baseline_case> out;
   for (const case_report& r : current.cases) {
     baseline_case b;

@@ -1,4 +1,4 @@
-// Reading the analyzer's manifests (docs/manifest-schema.md, versions 2 and 3) and binding a launch's sizes
+// Reading the analyzer's manifests (docs/manifest-schema.md, versions 2 to 4) and binding a launch's sizes
 // with the manifest's parameter layout.
 
 #include <algorithm>
@@ -8,6 +8,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <string_view>
 
 #include "rooflint/model/describe.h"
 #include "rooflint/model/dtype.h"
@@ -147,7 +148,7 @@ void read_spec_value(reader& r, const json& v, dsl::spec& s) {
     const std::string access = r.text(t, "access");
     if (r.failure.empty() && !enum_from(access, std::array<std::string_view, 4>{"read", "write", "read_write", "not_counted"}, info.access))
       r.failure = r.where + ": unknown tensor access '" + access + "'";
-    info.arg = static_cast<std::int8_t>(r.number(t, "arg"));
+    info.arg = static_cast<decltype(info.arg)>(r.number(t, "arg"));
     const json& shape = r.array(t, "shape", dsl::max_rank);
     if (!r.failure.empty()) return;
     info.rank = static_cast<std::uint8_t>(shape.size());
@@ -202,7 +203,7 @@ void read_launch(reader& r, const json& l, dsl::spec& s) {
     const std::string source = r.text(e, "source");
     if (r.failure.empty() && !enum_from(source, std::array<std::string_view, 3>{"argument", "grid_dim", "block_dim"}, ls.source))
       r.failure = r.where + ": unknown size source '" + source + "'";
-    ls.index = static_cast<std::int8_t>(r.number(e, "index"));
+    ls.index = static_cast<decltype(ls.index)>(r.number(e, "index"));
     ls.multiplier = static_cast<std::int64_t>(r.number(e, "multiplier"));
     ls.divisor = static_cast<std::int64_t>(r.number(e, "divisor"));
     ls.site = static_cast<std::int8_t>(r.number(e, "site"));
@@ -310,9 +311,14 @@ result<std::vector<manifest_kernel>> parse_manifest(const std::string& text, con
   } catch (const json::exception& e) {
     return error{error_code::invalid_argument, "manifest '" + path + "' is not JSON: " + e.what()};
   }
-  if (!doc.is_object() || doc.value("schema", "") != "rooflint-manifest")
+  // Not json::value(), which throws when a key has another type (a "version" string, as in SARIF).
+  const auto schema = doc.is_object() ? doc.find("schema") : doc.end();
+  if (!doc.is_object() || schema == doc.end() || !schema->is_string() || *schema != "rooflint-manifest")
     return error{error_code::invalid_argument, "'" + path + "' is not a rooflint manifest (no \"schema\": \"rooflint-manifest\")"};
-  const int version = doc.value("version", 0);
+  const auto version_field = doc.find("version");
+  if (version_field == doc.end() || !version_field->is_number_integer())
+    return error{error_code::invalid_argument, "manifest '" + path + "' has no integer \"version\""};
+  const int version = version_field->get<int>();
   if (version < 2)
     return error{error_code::invalid_argument, "manifest '" + path + "' is version " + std::to_string(version) +
                                                    ", which says nothing about launches; rebuild it with this rooflint (version 2)"};
@@ -366,18 +372,17 @@ result<std::vector<std::string>> find_manifests(const std::string& path) {
   std::vector<std::string> found;
   for (auto it = fs::recursive_directory_iterator(path, fs::directory_options::skip_permission_denied, ec);
        !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
-    // rooflint_analyze() names a manifest <target>.rooflint.json unless MANIFEST says otherwise; the
-    // examples name theirs <name>.manifest.json: both are found.
+    // One name: rooflint_analyze() writes <target>.rooflint.json. Other tools' *.manifest.json or *.json
+    // files in a build directory are not rooflint's and are left alone.
     const std::string name = it->path().filename().string();
-    const auto ends_with = [&](std::string_view suffix) {
-      return name.size() > suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
-    };
-    if (it->is_regular_file(ec) && (ends_with(".manifest.json") || ends_with(".rooflint.json")))
+    constexpr std::string_view suffix = ".rooflint.json";
+    if (it->is_regular_file(ec) && name.size() > suffix.size() &&
+        name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0)
       found.push_back(it->path().string());
   }
   std::sort(found.begin(), found.end());
   if (found.empty())
-    return error{error_code::invalid_argument, "--manifest '" + path + "': no *.rooflint.json or *.manifest.json below this directory (is the analyzer built, and rooflint_analyze() used?)"};
+    return error{error_code::invalid_argument, "--manifest '" + path + "': no *.rooflint.json below this directory (is the analyzer installed, and rooflint_analyze() used?)"};
   return found;
 }
 

@@ -331,7 +331,7 @@ case_report compare(const case_input& in, const measurement& m, const model::pea
     case run_status::measured: break;
     case run_status::no_device:
       r.status = case_status::skipped;
-      add(r, severity::remark, diagnostics::no_device, "not measured: no usable CUDA device (the reason is above)");
+      add(r, severity::remark, diagnostics::no_device, "not measured: no device (the reason is in the run's warnings)");
       return r;
     case run_status::faulted:
     case run_status::crashed:

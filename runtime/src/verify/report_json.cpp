@@ -5,6 +5,7 @@
 #include "rooflint/io/atomic_file.h"
 #include "rooflint/runtime/report.h"
 #include "verify/json_detail.h"
+#include "verify/report_lines.h"
 
 namespace rooflint::runtime {
 
@@ -130,6 +131,8 @@ nlohmann::json report_value(const run_report& run) {
         // The kernel's predicted ratio per level ("dram", "l2", "l1"; null: not predicted).
         {"predicted_ratio", predicted_ratio_json(r)},
     });
+    // Per-line traffic (report_lines.h), additive: only where it was collected or said why not.
+    if (r.lines.collected || !r.lines.not_available.empty()) cases.back()["lines"] = detail::lines_json(r.lines);
   }
   json out = {
       {"schema", "rooflint-verify"},

@@ -7,6 +7,7 @@
 #include "rooflint/model/describe.h"
 #include "rooflint/runtime/report.h"
 #include "verify/format.h"
+#include "verify/report_lines.h"
 
 namespace rooflint::runtime {
 
@@ -114,6 +115,8 @@ std::string to_table(const run_report& run) {
     // Beside the observed ratios above: what the analyzer predicted from the access pattern.
     for (const std::string& p : r.predicted_traffic) out += "  predicted (access pattern): " + p + "\n";
     if (!r.predicted_traffic.empty()) out += "  " + predicted_against_observed(r) + "\n";
+    // Per-line traffic: for a failed case, or every case when asked (line_report::show_always).
+    if (r.status == case_status::failed || r.lines.show_always) out += detail::lines_text(r.lines);
     for (const finding& f : r.findings)
       if (f.level != severity::remark || r.status != case_status::passed)
         out += fmt::format("  {}: {} [{}]\n", name(f.level), f.message, f.id);

@@ -75,6 +75,20 @@ std::string passes_text(const measurement& m) {
   return fmt::format(" (CUPTI passes: {})", fmt::join(m.counters.passes | ranges::views::transform(text), ", "));
 }
 
+/// Without a device, every case after @p j is skipped for the same reason as case @p j, without trying it
+/// (each would only find no device again). @return How many cases were skipped.
+std::size_t skip_without_device(const std::vector<const case_definition*>& cases, std::vector<measurement>& results,
+                                std::vector<bool>& done, std::size_t j) {
+  std::size_t skipped = 0;
+  for (std::size_t k = j + 1; k < cases.size(); ++k)
+    if (!done[k]) {
+      results[k] = {cases[k]->name, run_status::no_device, results[j].error};
+      done[k] = true;
+      ++skipped;
+    }
+  return skipped;
+}
+
 /// Runs @p cases in child processes (forked before any CUDA call here): one child measures cases in
 /// order until one faults (its CUDA context may be dead), then a fresh child goes on with the next.
 std::vector<measurement> run_isolated(const std::vector<const case_definition*>& cases, const verify_options& o) {
@@ -108,6 +122,7 @@ std::vector<measurement> run_isolated(const std::vector<const case_definition*>&
           const measurement m = session.measure(*cases[j]);
           if (!write_all(fds[1], "R " + std::to_string(j) + " " + measurement_to_json(m) + "\n")) break;
           if (m.status == run_status::faulted) break;  // the context may be dead: a fresh process goes on
+          if (m.status == run_status::no_device) break;  // no device now, none for the next case either
         }
       }
       ::close(fds[1]);
@@ -149,9 +164,11 @@ std::vector<measurement> run_isolated(const std::vector<const case_definition*>&
           auto m = measurement_from_json(line.substr(space + 1));
           results[j] = m ? std::move(*m) : measurement{cases[j]->name, run_status::crashed, m.err().message};
           done[j] = true;
+          const std::size_t skipped = results[j].status == run_status::no_device ? skip_without_device(cases, results, done, j) : 0;
           progress(o, "[" + std::to_string(j + 1) + "/" + std::to_string(n) + "] " + cases[j]->name + ": " +
                           std::string(name(results[j].status)) + " in " + seconds_text(std::chrono::steady_clock::now() - started) +
-                          passes_text(results[j]) + (results[j].error.empty() ? "" : ": " + results[j].error));
+                          passes_text(results[j]) + (results[j].error.empty() ? "" : ": " + results[j].error) +
+                          (skipped ? "; the " + std::to_string(skipped) + " other cases are not run" : ""));
         }
       }
     }
@@ -179,21 +196,26 @@ std::vector<measurement> run_isolated(const std::vector<const case_definition*>&
 }
 
 std::vector<measurement> run_in_process(const std::vector<const case_definition*>& cases, const verify_options& o) {
-  std::vector<measurement> results;
+  std::vector<measurement> results(cases.size());
+  std::vector<bool> done(cases.size(), false);
   verify_session session(o);
   bool dead = false;
   for (std::size_t j = 0; j < cases.size(); ++j) {
+    if (done[j]) continue;  // skipped: no device
     const std::string tag = "[" + std::to_string(j + 1) + "/" + std::to_string(cases.size()) + "] " + cases[j]->name;
+    done[j] = true;
     if (dead) {
-      results.push_back({cases[j]->name, run_status::crashed, "not run: an earlier case faulted and the CUDA context is unusable (run without --no-isolation)"});
+      results[j] = {cases[j]->name, run_status::crashed, "not run: an earlier case faulted and the CUDA context is unusable (run without --no-isolation)"};
       continue;
     }
     progress(o, tag + ": measuring");
     const auto t0 = std::chrono::steady_clock::now();
-    results.push_back(session.measure(*cases[j]));
-    progress(o, tag + ": " + std::string(name(results.back().status)) + " in " + seconds_text(std::chrono::steady_clock::now() - t0) +
-                    passes_text(results.back()) + (results.back().error.empty() ? "" : ": " + results.back().error));
-    dead = results.back().status == run_status::faulted;
+    results[j] = session.measure(*cases[j]);
+    const std::size_t skipped = results[j].status == run_status::no_device ? skip_without_device(cases, results, done, j) : 0;
+    progress(o, tag + ": " + std::string(name(results[j].status)) + " in " + seconds_text(std::chrono::steady_clock::now() - t0) +
+                    passes_text(results[j]) + (results[j].error.empty() ? "" : ": " + results[j].error) +
+                    (skipped ? "; the " + std::to_string(skipped) + " other cases are not run" : ""));
+    dead = results[j].status == run_status::faulted;
   }
   return results;
 }
@@ -360,22 +382,10 @@ const char* const description =
     "with CUPTI, times it with CUDA events (cold L2, median of many runs), and compares both with its spec.";
 
 const char* const exit_codes_text =
-    "exit codes: 0 every verdict passed; 1 a verdict failed; 2 bad usage (an unknown option, a bad value, an\n"
-    "output file that cannot be written); 3 could not measure (no GPU, no counter permission while counters\n"
-    "were required, a case faulted, crashed or hung)";
-
-/// A count or a number of seconds: at least @p lo and at most a million (the counts and seconds
-/// become ints; --timeout in ms for poll()).
-CLI::Validator at_least(double lo, const std::string& what) {
-  return CLI::Validator(
-      [lo, what](std::string& text) -> std::string {
-        char* end = nullptr;
-        const double x = std::strtod(text.c_str(), &end);
-        if (text.empty() || *end != '\0' || !(x >= lo && x <= 1e6)) return "needs " + what + ", not '" + text + "'";
-        return {};
-      },
-      "");
-}
+    "exit codes: 0 every verdict passed; 1 a verdict failed; 2 bad usage (an unknown option, a bad value or an\n"
+    "empty one, a --filter that matches nothing, an unreadable --ceilings file, an output file that cannot be\n"
+    "written); 3 could not measure (no GPU, no counter permission while counters were required, a case\n"
+    "faulted, crashed or hung, a --ceilings file of another GPU or driver, an internal error)";
 
 /// The report files asked for: what, where, and how to render it.
 struct report_file {
@@ -386,7 +396,9 @@ struct report_file {
 
 }  // namespace
 
-int verify_main(int argc, char** argv) {
+namespace {
+
+int run_main(int argc, char** argv) {
   verify_options o;
   bool list = false;
   std::vector<report_file> reports{
@@ -399,19 +411,20 @@ int verify_main(int argc, char** argv) {
   cli::configure(app, exit_codes_text);
   app.add_option("--filter", o.filter, "run the cases whose name matches REGEX (ECMAScript, search; default: all)")->type_name("REGEX");
   app.add_flag("--list", list, "list the registered cases (those --filter matches) and exit");
-  app.add_option("--ceilings", o.ceilings_path, "measured peaks from rooflint-ceilings (default: datasheet peaks, labelled as such)")->type_name("FILE");
+  app.add_option("--ceilings", o.ceilings_path, "measured peaks from rooflint-ceilings (default: datasheet peaks, labelled as such)")
+      ->type_name("FILE")->check(cli::non_empty("a file"));
   app.add_option("--tolerance", o.tolerance, "largest acceptable observed/compulsory bytes ratio where the spec sets none (default 1.10)")
-      ->type_name("X")->check(at_least(1, "a ratio of at least 1 (1.10 allows 10% extra bytes)"));
-  app.add_option("--repetitions", o.repetitions, "timed cold runs per case (default 30)")->type_name("N")->check(at_least(1, "a positive count"));
-  app.add_option("--warmup", o.warmup, "unmeasured runs before counting and timing (default 3)")->type_name("N")->check(at_least(0, "a count"));
+      ->type_name("X")->check(cli::at_least(1, "a ratio of at least 1 (1.10 allows 10% extra bytes)"));
+  app.add_option("--repetitions", o.repetitions, "timed cold runs per case (default 30)")->type_name("N")->check(cli::at_least(1, "a positive count"));
+  app.add_option("--warmup", o.warmup, "unmeasured runs before counting and timing (default 3)")->type_name("N")->check(cli::at_least(0, "a count"));
   app.add_flag("--no-counters", [&](std::int64_t) { o.counters = false; }, "timing only: do not use CUPTI");
   app.add_flag("--no-fp-counters", [&](std::int64_t) { o.fp_counters = false; },
                "skip the SASS FP instruction counters (they can cost ~80x an FFMA-dense kernel's time)");
   app.add_flag("--no-isolation", [&](std::int64_t) { o.isolate = false; }, "run every case in this process (a faulting kernel then stops the run)");
-  app.add_option("--timeout", o.timeout_s, "a case that reports nothing for S seconds is killed (default 600)")->type_name("S")->check(at_least(1, "seconds"));
-  app.add_option("--json", reports[0].path, "write the JSON report")->type_name("FILE");
-  app.add_option("--junit", reports[1].path, "write JUnit XML")->type_name("FILE");
-  app.add_option("--svg", reports[2].path, "write the SVG roofline chart")->type_name("FILE");
+  app.add_option("--timeout", o.timeout_s, "a case that reports nothing for S seconds is killed (default 600)")->type_name("S")->check(cli::at_least(1, "seconds"));
+  app.add_option("--json", reports[0].path, "write the JSON report")->type_name("FILE")->check(cli::non_empty("a file"));
+  app.add_option("--junit", reports[1].path, "write JUnit XML")->type_name("FILE")->check(cli::non_empty("a file"));
+  app.add_option("--svg", reports[2].path, "write the SVG roofline chart")->type_name("FILE")->check(cli::non_empty("a file"));
   app.add_flag("--quiet", [&](std::int64_t) { o.progress = false; }, "no progress lines on stderr");
   if (const auto code = cli::parse(app, argc, argv, exit_usage)) return *code;
   const auto usage_error = [&](const std::string& message) {
@@ -452,6 +465,17 @@ int verify_main(int argc, char** argv) {
   }
   if (!written) return exit_usage;
   return run->exit_code;
+}
+
+}  // namespace
+
+int verify_main(int argc, char** argv) {
+  try {
+    return run_main(argc, argv);
+  } catch (const std::exception& e) {  // a failure no check foresaw: said, with the documented status
+    cli::print_error(argc > 0 ? argv[0] : "rooflint-verify", std::string("internal error: ") + e.what());
+    return exit_cannot_measure;
+  }
 }
 
 }  // namespace rooflint::runtime

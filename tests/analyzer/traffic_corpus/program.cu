@@ -1,8 +1,11 @@
 /// @file program.cu
-/// rooflint-traffic-corpus: an ordinary CUDA program that launches a representative set of the traffic
-/// corpus's kernels (coalesced, strided, row pointer, transpose, a three-pass softmax at a size whose
-/// rows stay in L1 and one whose rows reach DRAM, naive and tiled GEMMs at a size within L2 and one over
-/// it), each once, on zeroed buffers, with the specs below. `rooflint-verify --manifest M -- program`
+/// rooflint-traffic-corpus: an ordinary CUDA program that launches the traffic corpus's kernels that
+/// carry specs: a representative set of the first corpus files (coalesced, strided, row pointer,
+/// transpose, a three-pass softmax at a size whose rows stay in L1 and one whose rows reach DRAM, naive
+/// and tiled GEMMs at a size within L2 and one over it), with the specs below, and every kernel of the
+/// files with truth lines (review.cu, llmc.cu, samples.cu, gemm_tiles.cu, stencils.cu, gathers.cu,
+/// everyday.cu: their run_*_cases(), beside their specs), each once
+/// on zeroed buffers (indices filled in range). `rooflint-verify --manifest M -- program`
 /// sets the analyzer's predicted traffic per level (manifest version 4) beside what the counters see
 /// (scripts/gpu-job.sh traffic). Usage: rooflint-traffic-corpus [substring]: only the cases whose name
 /// contains it.
@@ -15,11 +18,19 @@
 #include <string>
 
 #include "elementwise.cu"
+#include "everyday.cu"
+#include "gathers.cu"
 #include "gemm.cu"
+#include "gemm_tiles.cu"
 #include "indexing.cu"
+#include "llmc.cu"
+#include "program.h"
 #include "reread.cu"
 #include "reuse.cu"
+#include "review.cu"
 #include "rooflint/dsl.h"
+#include "samples.cu"
+#include "stencils.cu"
 
 // The predictions that rest on sizes (a footprint against L2, a layer condition) hold at a spec's
 // declared sizes: the second size of the three-pass softmax and of the GEMMs is a copy of the corpus
@@ -201,10 +212,18 @@ void gemm_cases() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc > 1) filter = argv[1];
+  if (argc > 1) filter = corpus::filter = argv[1];
   elementwise_cases();
   softmax_cases();
   gemm_cases();
+  run_review_cases();
+  run_llmc_cases();
+  run_samples_cases();
+  run_gemm_tiles_cases();
+  run_stencils_cases();
+  run_gathers_cases();
+  run_everyday_cases();
+  failures += corpus::failures;
   std::printf("%s\n", failures ? "some kernels failed" : "all kernels ran");
   return failures ? 1 : 0;
 }

@@ -15,3 +15,11 @@ __global__ void consumer_gather(const float* x, float* y, int n) {
   // NOLINTNEXTLINE(rooflint-uncoalesced)
   if (i < n) y[i] += x[i * 33 + 3];
 }
+
+// A template kernel that program.cu launches (explicitly instantiated here).
+template <typename T>
+__global__ void consumer_scale(T* x, T a, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) x[i] *= a;
+}
+template __global__ void consumer_scale<float>(float*, float, int);

@@ -74,7 +74,8 @@ bool allowParseErrors();
 /// errors. When there are some, endFile() says once, on @p OS, what failed and that rooflint parses with
 /// clang 19, where nvcc may accept the code; with @p AllowParseErrors clang's errors are passed on as
 /// warnings and the file does not fail the run. rooflint's own errors (a spec that cannot be read,
-/// -Werror=NAME) always do.
+/// -Werror=NAME) and the errors of clang's driver (an unknown argument: the command is wrong, not the
+/// code) always do.
 class ParseWatcher : public clang::DiagnosticConsumer {
 public:
   ParseWatcher(bool AllowParseErrors, clang::DiagnosticConsumer &Inner, llvm::raw_ostream &OS)
@@ -94,7 +95,7 @@ private:
   bool AllowParseErrors;
   clang::DiagnosticConsumer &Inner;
   llvm::raw_ostream &OS;
-  unsigned ClangErrors = 0, OwnErrors = 0;
+  unsigned ClangErrors = 0, OwnErrors = 0, CommandErrors = 0;
   std::string FirstError;
 };
 

@@ -22,6 +22,7 @@
 /// An overloaded kernel is named with its function type: `kernel<void(const float*, float*), f>`.
 
 #include <array>
+#include <limits>
 #include <tuple>
 #include <type_traits>
 
@@ -32,8 +33,9 @@ namespace rooflint::dsl {
 inline constexpr expected_bound memory_bound = expected_bound::memory;
 
 /// The argument index a region's tensor carries in its type (`in("x", f32, N)`, region.h): it names no
-/// parameter, and kernel<f>(...) refuses it.
-inline constexpr int region_tensor_arg = 127;
+/// parameter, and kernel<f>(...) refuses it. The largest int, which no kernel's parameter index reaches
+/// (CUDA passes at most 32764 bytes of parameters), so `in<127>` is an ordinary parameter.
+inline constexpr int region_tensor_arg = std::numeric_limits<int>::max();
 inline constexpr expected_bound compute_bound = expected_bound::compute;
 
 namespace detail {
@@ -160,7 +162,7 @@ constexpr tensor_info tensor_info_of(const T& t) {
   info.name = t.name;
   info.dtype = T::element;
   info.access = T::access;
-  info.arg = static_cast<std::int8_t>(T::arg);
+  info.arg = T::arg;
   info.rank = static_cast<std::uint8_t>(T::rank);
   info.elements = t.touched;
   info.partial = t.partial;
@@ -562,7 +564,7 @@ consteval kernel_spec<Kernel> kernel(const char (&name)[N], const operation<Ts..
       for (const auto& other : s.tensor_list())
         detail::require(!(other.name == info.name), "rooflint: kernel: two tensors have the same name");
       info.access = role::not_counted;
-      info.arg = static_cast<std::int8_t>(T::arg);
+      info.arg = T::arg;
       s.tensors[s.tensor_count++] = info;
     }
   };

@@ -53,7 +53,7 @@ constexpr std::string_view name(size_source s) {
 struct launch_size {
   name_t dim;
   size_source source = size_source::argument;
-  std::int8_t index = -1;       ///< argument index (argument), or axis 0, 1, 2 = x, y, z (grid_dim, block_dim)
+  std::int32_t index = -1;      ///< argument index (argument: any a kernel can have), or axis 0, 1, 2 = x, y, z (grid_dim, block_dim)
   std::int64_t multiplier = 1;  ///< > 0
   std::int64_t divisor = 1;     ///< > 0; the product must divide exactly
   std::int8_t site = 0;         ///< the call site (0: the bound kernel; a region's i-th kernel or call)
@@ -150,7 +150,7 @@ struct argument_source {
   std::int64_t divisor = 1;
 
   constexpr launch_size size_of(name_t dim) const {
-    return {dim, size_source::argument, static_cast<std::int8_t>(I), multiplier, divisor, 0};
+    return {dim, size_source::argument, I, multiplier, divisor, 0};
   }
   friend constexpr argument_source operator*(argument_source a, std::int64_t k) { return {a.multiplier * k, a.divisor}; }
   friend constexpr argument_source operator*(std::int64_t k, argument_source a) { return {a.multiplier * k, a.divisor}; }

@@ -32,7 +32,7 @@ struct tensor_info {
   name_t name;
   model::dtype dtype = model::dtype::f32;
   role access = role::read;
-  std::int8_t arg = -1;                        ///< kernel parameter index
+  std::int32_t arg = -1;                       ///< kernel parameter index: any a kernel can have (-1: none)
   std::uint8_t rank = 0;
   std::array<std::int8_t, max_rank> shape{};   ///< dims[shape[i]] is the i-th dimension
   poly elements;                               ///< elements that count towards compulsory bytes

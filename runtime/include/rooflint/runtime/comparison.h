@@ -32,6 +32,7 @@
 #include "rooflint/model/peaks.h"
 #include "rooflint/model/roofline.h"
 #include "rooflint/runtime/measurement.h"
+#include "rooflint/runtime/line_traffic.h"
 
 namespace rooflint::runtime {
 
@@ -149,6 +150,9 @@ struct case_report {
   /// the tensors' predicted ratios weighted by their compulsory bytes at the case's sizes; 0 where a
   /// tensor has no prediction at that level.
   std::array<double, model::memory_level_count> predicted_ratio{};
+  /// Per-line traffic (line_traffic.h): each predicted access's observed sectors per request beside the
+  /// prediction, and the lines that moved the most excess sectors; `collected` false when not run.
+  line_report lines;
 };
 
 /// Inputs of one comparison, so it can be tested without a registry or a GPU.

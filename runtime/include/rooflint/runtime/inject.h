@@ -15,6 +15,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -100,7 +101,8 @@ result<std::vector<manifest_kernel>> read_manifest(const std::string& path);
 /// Reads manifest text (what read_manifest does after reading the file), for tests.
 result<std::vector<manifest_kernel>> parse_manifest(const std::string& text, const std::string& path);
 
-/// @return @p path if it is a file, else every "*.manifest.json" below the directory @p path, sorted.
+/// @return @p path if it is a file (whatever its name), else every "*.rooflint.json" below the directory
+/// @p path (the name rooflint_analyze() gives a manifest), sorted.
 /// Errors: invalid_argument (no such path, or a directory without manifests).
 result<std::vector<std::string>> find_manifests(const std::string& path);
 
@@ -243,6 +245,8 @@ struct program_report {
   int program_status = 0;                ///< exit code, or 128 + signal
   std::string program_outcome;           ///< "exited with code 0", "killed by signal 11 (Segmentation fault)"
   bool program_failed = false;
+  bool timed_out = false;                ///< the program ran past --timeout and was stopped
+  int interrupted_by = 0;                ///< the signal rooflint-verify received and passed on to the program; 0 if none
   std::vector<api_counts> apis;
   std::vector<std::string> remarks;      ///< "kernel 'x' is annotated but was never launched ..." [rooflint-not-launched]
 };
@@ -269,6 +273,19 @@ struct baseline_case {
   double change = 0;            ///< new / old - 1
   enum class verdict { no_change, regression, improvement, new_case, missing } outcome = verdict::no_change;
 };
+
+/// One case of a baseline report, as the gate reads it.
+struct baseline_entry {
+  double fraction = 0;  ///< its roofline fraction (0: not measured)
+  double noise = 0;     ///< relative_noise of its timing
+};
+
+/// Reads a baseline report (a rooflint-verify JSON report, version 1 or 2): its cases by name. Every
+/// field the gate reads is checked for its type and range (a fraction or a time is a finite number
+/// of at least 0, or null; min_s <= median_s <= max_s); names are unique. Errors (invalid_argument)
+/// name the case and the field: "the baseline: case 'saxpy [N=1024]': field 'compared.roofline_fraction'
+/// is not a finite number of at least 0".
+result<std::map<std::string, baseline_entry>> read_baseline(const std::string& baseline_json);
 
 /// Relative noise of a timing from its repetitions: half their range over the median,
 /// (max - min) / (2 x median), from the figures every report keeps (0 for a single run). See

@@ -26,6 +26,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
+#include <exception>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -695,7 +696,13 @@ int initialize() {
 }  // namespace
 }  // namespace rooflint::runtime::inject
 
-/// Called by the CUDA driver when it loads the library named by CUDA_INJECTION64_PATH.
+/// Called by the CUDA driver when it loads the library named by CUDA_INJECTION64_PATH. An exception
+/// must not end the program the library was loaded into: it then measures nothing, and says why.
 extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) {
-  return rooflint::runtime::inject::initialize();
+  try {
+    return rooflint::runtime::inject::initialize();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "rooflint-inject: %s; nothing is measured\n", e.what());
+    return 1;
+  }
 }
