@@ -178,7 +178,7 @@ void read_spec_value(reader& r, const json& v, dsl::spec& s) {
     dsl::size_term& term = s.size_terms.terms[s.size_terms.count++];
     term.name = r.name(t, "name");
     const std::string op = r.text(t, "op");
-    if (r.failure.empty() && !enum_from(op, std::array<std::string_view, 3>{"min", "max", "ceil_div"}, term.op))
+    if (r.failure.empty() && !enum_from(op, std::array<std::string_view, 4>{"min", "max", "ceil_div", "div"}, term.op))
       r.failure = r.where + ": unknown size term operation '" + op + "'";
     term.lhs = r.poly(t, "lhs");
     term.rhs = r.poly(t, "rhs");
