@@ -937,6 +937,16 @@ private:
       WHigh *= Stored / Held;
       Why = "its blocks write it " + ratioText(Stored / Held) + " over, past L2 between two writes";
     }
+    // Stores that write parts of sectors other stores complete: L2 merges the parts while it holds the
+    // line, but a line evicted in between is written back in parts and read before the next part is
+    // merged (the H200's naive transpose at 16384: 1.18x written and 0.2x read for 1x of sectors).
+    // Up to every part written back and read once: the range's top; the point assumes L2 merges them.
+    const double Partial = sum(Param, [](const TensorTally &X) { return X.PartialStoreSectors; }).Point;
+    if (Partial > 0.02 * sum(Param, [](const TensorTally &X) { return X.StoreSectors; }).Point) {
+      WHigh += 2 * Partial * double(SectorBytes);
+      Why = (Why.empty() ? "" : Why + "; ") +
+            "its stores write parts of sectors that other stores complete: up to each part written back and read again when L2 evicts the line in between";
+    }
     // At most L2's capacity of written lines is left in it at the end, the writes' share of it at the point.
     const double Left = std::min(W, double(Levels.L2Bytes));
     const double LeftPoint = std::min(W, double(Levels.L2Bytes) * W / std::max(KernelFootprint, W));

@@ -283,8 +283,8 @@ __global__ void ptx_cg_window(const float* x, float* y, int n) {
 // out[c * H + r]: 16 columns H floats apart, the two rows adjacent floats: 16 sectors for 128 bytes,
 // 4x at L1 and L2. The block's 8 warps fill each sector of out within the block: DRAM writes near 1x,
 // less what stays in L2 at the end; partly written sectors may be read to merge (the H200's naive
-// transpose at 16384: DRAM 1.19x for the kernel, reads 1.21x and writes 1.17x of a matrix): 0.75x..1.4x.
-// truth: in l1 1x, in l2 1x, in dram 1x, out l1 4x, out l2 4x, out dram 0.75x..1.4x
+// transpose at 16384: DRAM 1.19x for the kernel, reads 1.21x and writes 1.17x of a matrix): 0.766x (1 - 60 MiB / 256 MiB: what L2 holds at the end)..1.4x.
+// truth: in l1 1x, in l2 1x, in dram 1x, out l1 4x, out l2 4x, out dram 0.766x..1.4x
 __global__ void transpose_bx16(const float* in, float* out, int H, int W) {
   const int c = blockIdx.x * 16 + threadIdx.x, r = blockIdx.y * 16 + threadIdx.y;  // in: (H,W)  out: (W,H)
   if (r < H && c < W) out[c * H + r] = in[r * W + c];
