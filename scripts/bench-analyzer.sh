@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Benchmark (not a test): the analyzer's time and peak memory against clang++-19 -fsyntax-only on the
-# same files with the same CUDA setup, and against nvcc's own compile. Targets: issue 3, at most 1.15x
-# clang's time and 1.2x its memory; issue 12, the whole analysis at most 0.35x nvcc's time.
+# same files with the same CUDA setup, and against nvcc's own compile. Targets: at most 1.15x
+# clang's time and 1.2x its memory; the whole analysis at most 0.35x nvcc's time cold, 0.2x warm.
 #   scripts/bench-analyzer.sh [ROOFLINT_BINARY] [FILES...]
 # The machine should be otherwise idle: the figures are wall time.
 # Defaults: build-analyzer/analyzer/rooflint (else build/analyzer/rooflint), the examples, and a file
@@ -67,7 +67,7 @@ measure() {
   echo "$best_t $((best_m / 1024))"
 }
 
-# nvcc's own compile of the same file (sm_90, object code), the figure issue 12 measures the whole
+# nvcc's own compile of the same file (sm_90, object code), the figure that measures the whole
 # analysis against (target: rooflint at most 0.35x nvcc); '-' without nvcc.
 nvcc_bin=${NVCC:-$cuda/bin/nvcc}
 ratio() { awk "BEGIN{printf \"%.2f\", $1 / ($2 > 0 ? $2 : 0.01)}"; }

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Benchmark rooflint-ceilings against PyTorch peers on the GPU, side by side (issue 4's figures).
+"""Benchmark rooflint-ceilings against PyTorch peers on the GPU, side by side.
 
 Runs, in one call:
   1. rooflint-ceilings --thorough and --quick (timed wall-clock; targets: under 60 s and under 10 s);

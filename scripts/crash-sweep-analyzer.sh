@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Crash sweep (issue 3): runs rooflint over every .cu/.cpp file of the project and over one small source
+# Crash sweep: runs rooflint over every .cu/.cpp file of the project and over one small source
 # per CUDA toolkit header (#include <header>), and fails if rooflint crashes (a signal, or its crash
 # recovery's "the analyzer crashed" message) on any. Parse errors are fine; crashes are not.
 #   scripts/crash-sweep-analyzer.sh [ROOFLINT_BINARY] [MAX_HEADERS]

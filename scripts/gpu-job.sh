@@ -117,7 +117,7 @@ inject_overhead() { program_overhead "$1" overhead "$2" "$3" "$build/examples/pr
 # The bytes of every measured launch under two ways of counting (scripts/compare-inject.py).
 compare_reports() { python3 scripts/compare-inject.py "$@" 2>&1; }
 
-# overhead: the 50-launch program (rooflint-example-launches, issue 10's overhead figure) under
+# overhead: the 50-launch program (rooflint-example-launches, the overhead figure) under
 # rooflint-verify with batched counting (the default: a user range per window) against ncu, and the same
 # launches counted with one profiling session per launch (ROOFLINT_INJECT_BATCH=0) and with auto-range
 # batches (ROOFLINT_INJECT_RANGES=auto: every kernel of a batch a range); the per-launch bytes of each way beside the
@@ -279,7 +279,7 @@ if [[ -x $build/runtime/rooflint-verify && -x $build/examples/program/rooflint-e
   run inject-program "$build/runtime/rooflint-verify" --manifest "$manifests" --ceilings "$OUT/ceilings.json" \
       --json "$OUT/inject-program.json" -- "$build/examples/program/rooflint-example-program"
   cat "$logs/inject-program.log" >>"$OUT/summary.txt"
-  # The same verdicts as the harness for every example, regions included (issue 10).
+  # The same verdicts as the harness for every example, regions included.
   if [[ -f $OUT/verify.json && -f $OUT/inject-program.json ]]; then
     python3 scripts/verdicts-agree.py "$OUT/verify.json" "$OUT/inject-program.json" >"$OUT/inject-vs-harness.txt" 2>&1 || true
     cat "$OUT/inject-vs-harness.txt" >>"$OUT/summary.txt"

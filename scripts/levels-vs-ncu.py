@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Per-level bytes of rooflint's verifier beside ncu's on the same launches (issue 11's 3% check).
+"""Per-level bytes of rooflint's verifier beside ncu's on the same launches (the 3% check).
 
 usage: levels-vs-ncu.py VERIFY_JSON NCU_DIR [OUTPUT] [--dram-write-floor BYTES]
 
@@ -11,7 +11,7 @@ lts__t_sectors_srcunit_tex_op_read/write.sum x 32; L1 l1tex__t_sectors_pipe_lsu_
 x 32. ncu's figure is the median of its launches (each after its own cache flush). Prints one row per
 case, level and direction with the ratio rooflint / ncu, and exits 1 when a row with more than 1 MB
 meets none of these bounds:
-- 3% of ncu's figure (issue 11's target);
+- 3% of ncu's figure (the target);
 - 3% beyond the range of ncu's own launches (min to max), where the level's traffic varies from run to
   run (an L1-reuse kernel's L2 reads follow the warps' timing);
 - for DRAM writes, --dram-write-floor: the DRAM writes a read-only kernel shows after each tool's flush

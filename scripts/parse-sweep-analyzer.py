@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Parse-and-crash sweep of the analyzer over public CUDA sources (issue 13).
+"""Parse-and-crash sweep of the analyzer over public CUDA sources.
 
 For each snapshot (a bare git directory, e.g. what the `fetch` tool brings: /work/.mirror/OWNER+NAME/repo)
 the sweep writes the repository's source files (no binaries) into a scratch directory under /tmp, picks a

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the host code and its tests with AddressSanitizer and UndefinedBehaviorSanitizer in a separate
 # build directory (build-sanitize, no CUDA) and runs them; any sanitizer report fails the run (UBSan
-# halts on the first error). Issue 13: UBSan found signed overflows in the uncoalesced check.
+# halts on the first error). UBSan once found signed overflows in the uncoalesced check.
 #   scripts/sanitize.sh                 the analyzer, rooflint-summary and the ceilings file, with their tests
 #   scripts/sanitize.sh all             every host target and every test that needs no GPU
 #   scripts/sanitize.sh runtime         the CUDA runtime (rooflint-ceilings, rooflint-verify, the injection

@@ -397,6 +397,7 @@ public:
     // analysis (Traffic.h). Optimised code: at level 0 clang marks every function optnone.
     CodeGenOptions &CGO = CI.getCodeGenOpts();
     CGO.OptimizationLevel = 2;
+    CGO.UnrollLoops = true;  // as nvcc compiles device code at -O3 whatever the host's level
     CGO.setInlining(CodeGenOptions::NormalInlining);  // at -O0 every function is marked noinline
     CGO.setDebugInfo(llvm::codegenoptions::DebugLineTablesOnly);
     CGO.DiscardValueNames = false;  // parameter names for the messages

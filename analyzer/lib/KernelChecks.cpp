@@ -8,6 +8,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Lex/Lexer.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CheckedArithmetic.h"
 #include "rooflint/analyzer/DslSpellings.h"
 #include "rooflint/model/describe.h"
@@ -532,6 +533,42 @@ CoalescingStats checkCoalescing(const FunctionDecl &Kernel, Reporter &Report, st
   return {L.visits(), L.exhausted()};
 }
 
+namespace {
+
+/// The name a parameter or tensor stands for, without the decorations kernel code adds to it: leading
+/// and trailing underscores (`C_`, `_x`), a device or pointer prefix (`d_x`, `dev_x`, `p_x`, `g_x`) or
+/// suffix (`x_ptr`, `xPtr`, `x_d`, `x_dev`, `x_gpu`, `x_buf`), in lower case. A bare `d` + name (`dout`) is
+/// left alone: kernels of backward passes use it for a gradient, which is another tensor.
+std::string stemOf(llvm::StringRef Name) {
+  Name = Name.trim('_');
+  for (llvm::StringRef Prefix : {"dev_", "d_", "p_", "g_"})
+    if (Name.size() > Prefix.size() && Name.starts_with_insensitive(Prefix)) {
+      Name = Name.drop_front(Prefix.size());
+      break;
+    }
+  for (llvm::StringRef Suffix : {"_ptr", "Ptr", "_dev", "_gpu", "_buf", "_d", "_p"})
+    if (Name.size() > Suffix.size() && Name.ends_with(Suffix)) {
+      Name = Name.drop_back(Suffix.size());
+      break;
+    }
+  return Name.trim('_').lower();
+}
+
+/// Whether @p Param is a usual spelling of the tensor name @p Tensor: the same stem (`C_`, `d_C`, `c_ptr`
+/// for "C"), or, where the tensor is named like one of the spec's dimensions (a GEMM's output "C" beside
+/// the channel dimension `C`, which a parameter named `C` would shadow), that name with a one-letter
+/// suffix (`Cm`). And the other way round: a parameter named like a dimension, the tensor with the suffix.
+bool usualSpelling(llvm::StringRef Tensor, llvm::StringRef Param, const dsl::spec &Spec) {
+  if (Tensor == Param || stemOf(Tensor) == stemOf(Param)) return true;
+  const auto isDim = [&](llvm::StringRef Name) { return Spec.dim_index(dsl::name_t(std::string_view(Name))) >= 0; };
+  const auto suffixed = [&](llvm::StringRef Short, llvm::StringRef Long) {
+    return isDim(Short) && Long.size() == Short.size() + 1 && Long.starts_with(Short) && llvm::isLower(Long.back());
+  };
+  return suffixed(Tensor, Param) || suffixed(Param, Tensor);
+}
+
+}  // namespace
+
 void checkBinding(const dsl::spec &Spec, const FunctionDecl &Kernel, const VarDecl &SpecVar, Reporter &Report) {
   const FunctionDecl *Def = Kernel.getDefinition();
   const FunctionDecl &F = Def ? *Def : Kernel;
@@ -550,7 +587,8 @@ void checkBinding(const dsl::spec &Spec, const FunctionDecl &Kernel, const VarDe
       continue;
     }
     const ParmVarDecl *P = F.getParamDecl(T.arg);
-    if (!P->getIdentifier() || P->getName().empty() || P->getName() == TensorName) continue;
+    if (!P->getIdentifier() || P->getName().empty() || usualSpelling(TensorName, P->getName(), Spec)) continue;
+    if (T.sliced) continue;  // a part of a shared buffer (packed Q, K, V) is named for its part, not the buffer
     if (Report.report(DiagKind::ParamName, SpecVar.getLocation(),
                       "tensor " + quoted(TensorName) + " is bound to parameter " + std::to_string(T.arg) + " of " +
                           quoted(KernelName) + ", which is named " + quoted(P->getName()) +

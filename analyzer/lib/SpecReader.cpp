@@ -212,6 +212,8 @@ void readTensor(Reader &R, Node N, dsl::tensor_info &Info) {
   Info.elements = R.poly(R.field(N, sp::TensorElements));
   Info.partial = R.flag(R.field(N, sp::TensorPartial));
   Info.extra = R.flag(R.field(N, sp::TensorExtra));
+  Info.offset = R.poly(R.field(N, sp::TensorOffset));
+  Info.sliced = R.flag(R.field(N, sp::TensorSliced));
 }
 
 /// How sizes are read from launches (dsl/launch.h).
@@ -248,7 +250,7 @@ void readSizeTerms(Reader &R, Node Terms, dsl::size_table &Table) {
   Table.count = R.table(Terms, sp::SizeTableCount, sp::SizeTableTerms, dsl::max_size_terms, [&](Node N, unsigned I) {
     dsl::size_term &Term = Table.terms[I];
     Term.name = R.name(R.field(N, sp::SizeTermName));
-    Term.op = R.enumerator<dsl::size_op>(R.field(N, sp::SizeTermOp), static_cast<std::size_t>(dsl::size_op::ceil_div) + 1,
+    Term.op = R.enumerator<dsl::size_op>(R.field(N, sp::SizeTermOp), static_cast<std::size_t>(dsl::size_op::div) + 1,
                                          "a size term's operation");
     Term.lhs = R.poly(R.field(N, sp::SizeTermLhs));
     Term.rhs = R.poly(R.field(N, sp::SizeTermRhs));

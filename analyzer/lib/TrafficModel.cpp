@@ -124,6 +124,10 @@ struct TensorTally {
   double L2Sectors[2] = {0, 0};  ///< at L1's full capacity, at its kept fraction
   double L2Granules = 0;         ///< 64-byte granules of the L1 misses (each request's own)
   double PartialStoreSectors = 0, AtomicRequests = 0, StoreSectors = 0;
+  /// Of the sectors sent to L2 (stores, loads that bypass L1), those the SM sent a moment before with the
+  /// same bytes: the way to L2 may merge them (counted in the run of co-resident blocks only).
+  double MergeableSectors = 0;
+  bool MergeCounted = false;
   std::vector<std::uint64_t> ReadGranules, ReadSectors, WriteSectors;  ///< footprints, ascending (when the run is done)
   SectorSet ReadGranuleSet, ReadSectorSet, WriteSectorSet;             ///< the same while the run goes on
   std::uint64_t FirstRead = ~std::uint64_t(0), FirstWrite = ~std::uint64_t(0);  ///< lowest byte touched
@@ -170,7 +174,13 @@ public:
       : E(E), Out(Out), First(First), FullSectors(std::uint64_t(L1Full) / SectorBytes),
         KeptSectors(std::uint64_t(L1Kept) / SectorBytes), CacheModelled(CacheModelled) {}
 
+  /// Requests the SM's warps issue while one is in flight: a sector sent to L2 again within this many
+  /// requests, with the same bytes, may be merged with the first on its way (the H200 sent one SM's two
+  /// blocks' identical stores to L2 once: 132x where the L1 issued 264x).
+  static constexpr std::uint64_t MergeWindow = 64;
+
   void operator()(const WarpRequest &R) {
+    ++Now;
     BlockTally &B = blockOf(R.Block);
     const AccessSite &Site = E.sites()[R.Site];
     SiteTally &S = B.Sites[R.Site];
@@ -221,6 +231,7 @@ public:
       T.L2Sectors[0] += double(Sectors.size());
       T.L2Sectors[1] += double(Sectors.size());
       S.L2Sectors += double(Sectors.size());
+      countMergeable(T);
       // Partly written sectors merge in L2 with the rest of their bytes (the H200's naive transpose:
       // 8x the store sectors at L2, 1.05-1.19x at DRAM): DRAM writes are the sectors written, once.
       for (std::uint64_t X : Sectors) {
@@ -233,6 +244,7 @@ public:
     T.UsefulLoadBytes += Useful;
     T.FirstRead = std::min(T.FirstRead, Bytes.front().first);
     T.CachedLoads |= !Site.BypassesL1;
+    if (Site.BypassesL1) countMergeable(T);
     std::uint64_t LastGranule = ~std::uint64_t(0);
     for (std::uint64_t X : Sectors) {
       T.ReadGranuleSet.insert(X / 2);
@@ -256,6 +268,12 @@ private:
   std::uint64_t FullSectors, KeptSectors;  ///< L1's capacity, and the part it keeps whole, in sectors
   bool CacheModelled;
   StackDistances Distances;
+  struct Sent {
+    std::uint64_t When;
+    std::uint32_t Mask;
+  };
+  std::unordered_map<std::uint64_t, Sent> Recent;  ///< sector -> the last request that sent it to L2
+  std::uint64_t Now = 0;
   std::vector<std::uint64_t> Sectors;
   std::vector<std::pair<std::uint64_t, std::uint64_t>> Bytes;  ///< [begin, end) per lane
 
@@ -264,6 +282,26 @@ private:
       if (Out[I].Block == Block) return Out[I];
     return Out.back();
   }
+  /// Counts the request's sectors that the SM sent to L2 with the same bytes within MergeWindow requests.
+  void countMergeable(TensorTally &T) {
+    if (!CacheModelled) return;
+    T.MergeCounted = true;
+    for (std::uint64_t X : Sectors) {
+      const std::uint32_t Mask = bytesMask(X);
+      auto [It, New] = Recent.try_emplace(X, Sent{Now, Mask});
+      if (!New && Now - It->second.When <= MergeWindow && It->second.Mask == Mask) T.MergeableSectors += 1;
+      It->second = {Now, Mask};
+    }
+  }
+  /// The bytes of sector @p X the request moves, one bit each.
+  std::uint32_t bytesMask(std::uint64_t X) const {
+    const std::uint64_t Lo = X * SectorBytes, Hi = Lo + SectorBytes;
+    std::uint32_t M = 0;
+    for (const auto &[B, E] : Bytes)
+      for (std::uint64_t A = std::max(B, Lo); A < std::min(E, Hi); ++A) M |= 1u << (A - Lo);
+    return M;
+  }
+
   /// Distinct bytes of the request.
   double usefulBytes() {
     if (!std::is_sorted(Bytes.begin(), Bytes.end())) std::sort(Bytes.begin(), Bytes.end());
@@ -794,12 +832,30 @@ private:
     if (F.Shared && sum(Param, [](const TensorTally &T) { return T.UsefulLoadBytes; }).Point > 0 && cachedLoads(Param)) {
       // Each sector read comes from L2 at least once; the stores all reach L2.
       const double StoreSectors = sum(Param, [](const TensorTally &T) { return T.StoreSectors; }).Point;
-      const double SectorsRead = footprint(Param, &TensorTally::ReadSectors, &TensorTally::FirstRead, double(SectorBytes),
-                                           extentOf(tensor(Param))).Union;
+      Footprint Read = footprint(Param, &TensorTally::ReadSectors, &TensorTally::FirstRead, double(SectorBytes),
+                                 extentOf(tensor(Param)));
+      if (tensor(Param).access != dsl::role::write) atLeastCompulsory(Read, tensor(Param));
+      const double SectorsRead = Read.Union;
       Lo = std::min(Lo, (SectorsRead + StoreSectors * double(SectorBytes)) / Compulsory);
       Why += "; blocks share its sectors: down to each sector once when blocks that share them meet in one L1";
     }
+    if (const double M = mergeableShare(Param); M > 0.02) {
+      Lo = std::min(Lo, std::min(Full.Low, Kept.Low) * K * (1 - M));
+      Why += "; down to " + model::format_significant(1 - M) +
+             " of that: the SM sends some sectors again a moment after the same bytes, which the way to L2 may merge";
+    }
     return rangeOf(Name, Param, model::memory_level::l2, Lo, Full.Point * K, Hi, Why);
+  }
+
+  /// The share of the tensor's L2 sectors, in the run of co-resident blocks, that may be merged on the way.
+  double mergeableShare(int Param) const {
+    double M = 0, All = 0;
+    for (const BlockTally &B : Blocks)
+      if (auto It = B.Tensors.find(Param); It != B.Tensors.end() && It->second.MergeCounted) {
+        M += It->second.MergeableSectors;
+        All += It->second.L2Sectors[0];
+      }
+    return All > 0 ? std::min(1.0, M / All) : 0;
   }
 
   /// Bytes at DRAM, low .. high with a point, and why.
@@ -880,6 +936,16 @@ private:
       WLow *= Stored / Held;
       WHigh *= Stored / Held;
       Why = "its blocks write it " + ratioText(Stored / Held) + " over, past L2 between two writes";
+    }
+    // Stores that write parts of sectors other stores complete: L2 merges the parts while it holds the
+    // line, but a line evicted in between is written back in parts and read before the next part is
+    // merged (the H200's naive transpose at 16384: 1.18x written and 0.2x read for 1x of sectors).
+    // Up to every part written back and read once: the range's top; the point assumes L2 merges them.
+    const double Partial = sum(Param, [](const TensorTally &X) { return X.PartialStoreSectors; }).Point;
+    if (Partial > 0.02 * sum(Param, [](const TensorTally &X) { return X.StoreSectors; }).Point) {
+      WHigh += 2 * Partial * double(SectorBytes);
+      Why = (Why.empty() ? "" : Why + "; ") +
+            "its stores write parts of sectors that other stores complete: up to each part written back and read again when L2 evicts the line in between";
     }
     // At most L2's capacity of written lines is left in it at the end, the writes' share of it at the point.
     const double Left = std::min(W, double(Levels.L2Bytes));
@@ -1134,7 +1200,20 @@ KernelEvaluation evaluateTraffic(llvm::Function &F, const KernelRecord &Record, 
       if (B.Sites[S].Param >= 0) A.Param = B.Sites[S].Param;
     }
     if (A.Param < 0) A.Param = A.Site.Param;
-    Out.Accesses.push_back(std::move(A));
+    // The copies of one source access that unrolling made are one access.
+    const auto Same = std::find_if(Out.Accesses.begin(), Out.Accesses.end(), [&](const AccessTraffic &O) {
+      return O.Site.K == A.Site.K && O.Site.Line == A.Site.Line && O.Site.Column == A.Site.Column &&
+             O.Site.File == A.Site.File && O.Param == A.Param;
+    });
+    if (Same == Out.Accesses.end()) {
+      Out.Accesses.push_back(std::move(A));
+      continue;
+    }
+    Same->Requests += A.Requests;
+    Same->Sectors += A.Sectors;
+    Same->IdealSectors += A.IdealSectors;
+    Same->L2Sectors += A.L2Sectors;
+    Same->Unknown |= A.Unknown;
   }
   return Out;
 }

@@ -1203,6 +1203,27 @@ int main(int argc, char** argv) {
     report_kernel(k, recs, wc);
   }
 
+  // --- Whether a fresh configuration (unset, then set again) opens a new collection per kernel --------
+  phase("pitfall: the configuration unset and set again before each kernel");
+  {
+    int with_records = 0, tried = 0;
+    for (auto& k : kernels) {
+      ++tried;
+      if (!unset_sass_config() || !set_sass_config(g_chosen)) {
+        say("  %s: reconfiguring failed: %s", k.name, g_calls.back().result.c_str());
+        continue;
+      }
+      std::vector<pc_record> recs;
+      const window_cost wc = collect(k.launch, recs, true, stream);
+      const bool mine = std::any_of(recs.begin(), recs.end(), [&](const pc_record& r) { return r.function == k.symbol; });
+      if (wc.ok && mine) ++with_records;
+      say("  %-18s reconfigured: %zu records%s", k.name, recs.size(), mine ? " of its own" : "");
+    }
+    say("  reconfigured per kernel: %d of %d kernels gave their own records", with_records, tried);
+    json_pitfalls << "\"reconfigured_per_kernel\": {\"with_records\": " << with_records << ", \"kernels\": " << tried
+                  << "},\n    ";  // the next pitfall follows
+  }
+
   // --- What happens with two launches in one window, and with eager patching -------------------------
   phase("pitfall: the same kernel launched twice in one window");
   {

@@ -91,7 +91,7 @@ TEST(Expectation, BecomesAnErrorWithWerrorName) {
 TEST(Notes, BelongToTheDiagnosticTheyExplainInTheOrderPrinted) {
   const AnalysisRun &R = analyzeInput("rooflint-param-name.cu");
   const auto W = named(R, "rooflint-param-name");
-  ASSERT_EQ(W.size(), 1u) << R.Output;
+  ASSERT_EQ(W.size(), 2u) << R.Output;  // 'x' bound to 'a', and 'out' bound to 'dout'; the first here
   ASSERT_EQ(W[0].Notes.size(), 1u);
   EXPECT_EQ(W[0].Notes[0].Message, "parameter 'a' is declared here");
   EXPECT_EQ(W[0].Notes[0].Line, 12u);  // the kernel's line, not the spec's (line 23)

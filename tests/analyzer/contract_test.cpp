@@ -64,6 +64,8 @@ void expectSameSpec(const dsl::spec &R, const dsl::spec &C) {
     expectSamePoly(R.tensors[I].elements, C.tensors[I].elements, "elements");
     EXPECT_EQ(R.tensors[I].partial, C.tensors[I].partial);
     EXPECT_EQ(R.tensors[I].extra, C.tensors[I].extra);
+    expectSamePoly(R.tensors[I].offset, C.tensors[I].offset, "offset");
+    EXPECT_EQ(R.tensors[I].sliced, C.tensors[I].sliced);
   }
   ASSERT_EQ(R.size_terms.count, C.size_terms.count);
   for (int I = 0; I < C.size_terms.count; ++I) {
@@ -106,12 +108,13 @@ TEST(DslContract, AnalyzerReadsEveryFieldOfTheRealDslSpecs) {
   const AnalysisRun R = analyze(readInput("contract.h"), "contract.cpp");
   ASSERT_TRUE(R.Parsed) << R.Output;
   EXPECT_TRUE(analyzer::testing::named(R, "rooflint-spec-evaluation").empty()) << R.Output;
-  ASSERT_EQ(R.Results.Kernels.size(), 5u) << R.Output;
+  ASSERT_EQ(R.Results.Kernels.size(), 6u) << R.Output;
   const std::pair<const char *, const dsl::spec *> Specs[] = {{"conv_spec", &contract::conv_spec},
                                                               {"flash_spec", &contract::flash_spec},
                                                               {"embed_spec", &contract::embed_spec},
                                                               {"norm_spec", &contract::norm_spec},
-                                                              {"gelu_spec", &contract::gelu_spec}};
+                                                              {"gelu_spec", &contract::gelu_spec},
+                                                              {"packed_spec", &contract::packed_spec}};
   for (const auto &[Name, Compiled] : Specs) {
     SCOPED_TRACE(Name);
     const analyzer::KernelRecord *K = find(R, Name);

@@ -113,3 +113,30 @@ TEST(LaunchManifest, WritesTheSpecValueWithItsPolynomials) {
   EXPECT_EQ(V.tensors[2].access, dsl::role::write);
   EXPECT_EQ(V.dims[2].declared_size, 64);  // K, third in 2*M*N*K
 }
+
+// Unsigned dtypes and a dimension defined by others reach the manifest by their names: the runtime reads
+// dtypes and size-term operations back by these names (runtime/src/inject/manifest.cpp).
+TEST(LaunchManifest, WritesUnsignedDtypesAndDefinedSizesByName) {
+  const AnalysisRun R = analyze(R"cu(
+#include "cuda_mock.h"
+#include "rooflint/dsl.h"
+using namespace rooflint::dsl;
+inline constexpr struct N final : dim<"N"> {} N;
+inline constexpr struct C final : dim<"C"> {} C;
+inline constexpr struct H final : dim<"H"> {} H;
+inline constexpr struct D final : dim<"D"> {} D;
+__global__ void heads(const unsigned char* x, unsigned int* y, int n, int c, int h) {}
+inline constexpr auto heads_spec =
+    kernel<heads>("heads", unary(1, in<0>("x", u8, N, H, D), out<1>("y", u32, N, H, D)))
+        .sizes(N(arg<2>), C(arg<3>), H(arg<4>), D(C / H));
+)cu", "heads.cu");
+  ASSERT_TRUE(R.Parsed) << R.Output;
+  const llvm::json::Value M = manifestJson(R.Results, *model::find_peaks("H200"));
+  const llvm::json::Object &V = *manifestKernel(M, "heads").getObject("spec_value");
+  EXPECT_EQ(*(*V.getArray("tensors"))[0].getAsObject()->getString("dtype"), "u8");
+  EXPECT_EQ(*(*V.getArray("tensors"))[1].getAsObject()->getString("dtype"), "u32");
+  // D = C / H: a size term named D, op "div", over C and H.
+  const llvm::json::Object &Term = *(*V.getArray("size_terms"))[0].getAsObject();
+  EXPECT_EQ(*Term.getString("name"), "D");
+  EXPECT_EQ(*Term.getString("op"), "div");
+}

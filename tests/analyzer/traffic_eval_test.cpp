@@ -322,7 +322,9 @@ TEST(TrafficEvaluation, ATableEveryBlockReadsComesFromDramOnce) {
 // PTX that clang's wrapper does not include): each call is the ld.global / st.global CUDA emits for it.
 // N = 2^24, 256 threads a block: x[2 i] through __ldcs, one float in two: 8 sectors for 4, 2x at L1; z[i]
 // and z[i + 1] through __ldcg (cached in L2 only): 4 + 5 sectors for 4 a warp, 2.25x at L1, and L1
-// serves none of them: 2.25x at L2; y[i] through __stcs, 128 contiguous bytes: 1x.
+// serves none of them: 2.25x at L2, down to 1.5x: z[i + 1]'s request sends 3 of its 5 sectors (the
+// whole ones) with the same bytes as z[i]'s just before, which the way to L2 may merge (3 of 9: 2.25 x
+// 6 / 9); y[i] through __stcs, 128 contiguous bytes: 1x.
 TEST(TrafficEvaluation, CacheHintLoadsAndStoresAreCountedAsTheirPtx) {
   const std::string Code = R"(
 template <class T> __attribute__((device)) T __ldcs(const T *);
@@ -339,7 +341,7 @@ inline constexpr auto hints_spec = kernel<hints>("hints", custom(0, in<0>("x", f
   const Prediction P = predict(Code, "hints");
   EXPECT_VALUE(P.at("x", "l1"), 2.0);
   EXPECT_VALUE(P.at("z", "l1"), 2.25);
-  EXPECT_VALUE(P.at("z", "l2"), 2.25);  // L1 serves none of z's loads, whichever blocks share an SM
+  EXPECT_RANGE(P.at("z", "l2"), 1.5, 2.25, 2.25);  // L1 serves none of z's loads, whichever blocks share an SM
   EXPECT_VALUE(P.at("y", "l1"), 1.0);
 }
 

@@ -96,6 +96,26 @@ TEST(InjectManifest, RefusesVersionOneAndNamesAMissingField) {
             std::string::npos);
 }
 
+TEST(InjectManifest, ReadsEveryDtypeTheAnalyzerWrites) {
+  // The analyzer writes model::name(dtype) ("u8", "u32", ...); each reads back as that dtype. The
+  // recorded manifest's first tensor ("x", f32) takes each name in turn.
+  const std::string text = text_of(manifest_path);
+  const std::size_t at = text.find("\"dtype\": \"f32\"");
+  ASSERT_NE(at, std::string::npos);
+  for (std::size_t i = 0; i < model::dtype_count; ++i) {
+    const auto d = static_cast<model::dtype>(i);
+    std::string changed = text;
+    changed.replace(at, std::strlen("\"dtype\": \"f32\""), "\"dtype\": \"" + std::string(model::name(d)) + "\"");
+    const auto ks = parse_manifest(changed, "dtypes.json");
+    ASSERT_TRUE(ks.ok()) << model::name(d) << ": " << ks.err().message;
+    bool found = false;
+    for (const manifest_kernel& k : ks.value())
+      for (const dsl::tensor_info& t : k.spec.tensor_list())
+        found = found || (t.name.view() == "x" && t.dtype == d);
+    EXPECT_TRUE(found) << model::name(d);
+  }
+}
+
 TEST(InjectManifest, FindsManifestsBelowABuildDirectory) {
   namespace fs = std::filesystem;
   const fs::path dir = fs::temp_directory_path() / ("rooflint-inject-test-" + std::to_string(::getpid()));

@@ -74,7 +74,8 @@ TEST(LineTrafficMetrics, AskForRequestsSectorsAndDataBytesOfEveryKind) {
   const std::vector<std::string>& m = line_traffic_metrics();
   for (const char* name : {"smsp__sass_inst_executed_op_global_ld", "smsp__sass_inst_executed_op_global_st",
                            "smsp__sass_inst_executed_op_global_atom", "smsp__sass_inst_executed_op_global_red",
-                           "smsp__sass_sectors_mem_global", "smsp__sass_data_bytes_mem_global_op_ld",
+                           "smsp__sass_sectors_mem_global", "smsp__sass_sectors_mem_global_ideal",
+                           "smsp__sass_data_bytes_mem_global_op_ld",
                            "smsp__sass_data_bytes_mem_global_op_st"})
     EXPECT_NE(std::find(m.begin(), m.end(), name), m.end()) << name;
 }
@@ -111,6 +112,18 @@ TEST(InstructionsFromSass, WithoutDataBytesTheIdealIsUnknown) {
   const auto t = instructions_from_sass({r});
   ASSERT_EQ(t.size(), 1u);
   EXPECT_TRUE(std::isnan(t[0].ideal_sectors()));
+}
+
+TEST(InstructionsFromSass, TheChipsIdealSectorsAreTakenWhereItCountsThem) {
+  // gather_stride33: a warp's 32 lanes 132 B apart touch 32 sectors for 128 B that 4 would hold; GH100
+  // counts the 4 itself (smsp__sass_sectors_mem_global_ideal) and offers no data-bytes metric.
+  sass_record r = record("_Z15gather_stride33PKfPf", 0x40, "ld", warps, 32 * warps, 0);
+  r.values.erase("smsp__sass_data_bytes_mem_global_op_ld");
+  r.values["smsp__sass_sectors_mem_global_ideal"] = 4 * warps;
+  const auto t = instructions_from_sass({r});
+  ASSERT_EQ(t.size(), 1u);
+  EXPECT_EQ(t[0].ideal_sectors(), 4 * warps);
+  EXPECT_EQ(t[0].sectors / t[0].ideal_sectors(), 8.0);
 }
 
 TEST(InstructionsFromSass, AReductionIsItsOwnKind) {

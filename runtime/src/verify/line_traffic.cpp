@@ -44,6 +44,7 @@ std::string data_bytes_metric(memory_op op) {
   return std::string("smsp__sass_data_bytes_mem_global_op_") + op_suffix[static_cast<int>(op)];
 }
 constexpr const char* sectors_metric = "smsp__sass_sectors_mem_global";
+constexpr const char* ideal_sectors_metric = "smsp__sass_sectors_mem_global_ideal";
 
 }  // namespace
 
@@ -52,6 +53,7 @@ const std::vector<std::string>& line_traffic_metrics() {
     std::vector<std::string> v;
     for (const memory_op op : ops) v.push_back(requests_metric(op));
     v.push_back(sectors_metric);
+    v.push_back(ideal_sectors_metric);
     for (const memory_op op : ops) v.push_back(data_bytes_metric(op));
     return v;
   }();
@@ -75,6 +77,7 @@ std::vector<instruction_traffic> instructions_from_sass(const std::vector<sass_r
       t.op = op;
       t.requests = requests;
       t.sectors = first ? value(sectors_metric).value_or(0) : 0;
+      t.chip_ideal = first ? value(ideal_sectors_metric).value_or(NAN) : (value(ideal_sectors_metric) ? 0 : NAN);
       t.data_bytes = value(data_bytes_metric(op)).value_or(NAN);
       out.push_back(std::move(t));
       first = false;

@@ -37,7 +37,7 @@ std::string predicted_text(double amplification) { return model::format_signific
 
 /// The observed figures: "32.0 sectors per request against an ideal 4.0, 32768 requests".
 std::string observed_figures(const observed_line& o) {
-  std::string ideal = std::isnan(o.ideal_sectors) ? std::string("no ideal (data bytes not collected)")
+  std::string ideal = std::isnan(o.ideal_sectors) ? std::string("no ideal (the chip counts no ideal sectors and no data bytes)")
                                                   : fmt::format("an ideal {:.1f}", o.ideal_sectors_per_request());
   return fmt::format("{:.1f} sectors per request against {}, {} requests", o.sectors_per_request(), ideal,
                      model::format_significant(o.requests, 6));
@@ -155,7 +155,7 @@ json lines_json(const line_report& report) {
   for (const line_row& r : report.rows) rows.push_back(row_json(r));
   for (const line_row& r : report.unpredicted) unpredicted.push_back(row_json(r));
   return {{"source", "CUPTI SASS metrics: smsp__sass_inst_executed_op_global_*, smsp__sass_sectors_mem_global, "
-                     "smsp__sass_data_bytes_mem_global_op_*"},
+                     "smsp__sass_sectors_mem_global_ideal or smsp__sass_data_bytes_mem_global_op_*"},
           {"collected", report.collected},
           {"not_available", report.not_available},
           {"line_info", report.line_info},

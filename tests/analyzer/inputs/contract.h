@@ -20,6 +20,7 @@ inline constexpr struct S final : dim<"S"> {} S;
 inline constexpr struct D final : dim<"D"> {} D;
 inline constexpr struct V final : dim<"V"> {} V;
 inline constexpr struct T final : dim<"T"> {} T;
+inline constexpr struct Hs final : dim<"Hs"> {} Hs;
 // clang-format on
 
 inline void conv_kernel(const float* x, const float* w, float* y, float* workspace) {}
@@ -27,6 +28,7 @@ inline void flash_kernel(const __half* q, const __half* k, const __half* v, __ha
 inline void gelu_kernel(const __nv_bfloat16* x, __nv_bfloat16* y) {}
 inline void embed_kernel(const float* table, const std::int32_t* ids, float* out, int rows) {}
 inline void norm_kernel(const float* x, float* y, float* mean, float* rstd) {}
+inline void packed_kernel(const float* qkv, const std::uint8_t* mask, float* out, int t, int d, int nh) {}
 
 // Derived output sizes (stride 2, padding 1), a static dimension, an uncounted pointer, a math mode,
 // expectations of every kind.
@@ -75,4 +77,14 @@ inline constexpr auto norm_spec =
 inline constexpr auto gelu_spec =
     kernel<gelu_kernel>("gelu", unary(8, in<0>("x", bf16, T, D), out<1>("y", bf16, T, D)).precision(f32))
         .at(T(4096), D(768));
+
+// Parts of one parameter (slices at offsets), an unsigned dtype, and a dimension defined by others in
+// .sizes(): Hs = D / Nh, a div term named "Hs".
+inline constexpr auto packed_spec =
+    kernel<packed_kernel>("packed", custom(2 * T * T * Nh * Hs, in<0>("q", f32, T, Nh, Hs).slice(0),       // q: (T,Nh,Hs)
+                                           in<0>("k", f32, T, Nh, Hs).slice(Nh * Hs),                // k: (T,Nh,Hs)
+                                           in<1>("mask", u8, T),                                     // mask: (T)
+                                           out<2>("out", f32, T, Nh, Hs)))                           // out: (T,Nh,Hs)
+        .sizes(T(arg<3>), D(arg<4>), Nh(arg<5>), Hs(D / Nh))
+        .at(T(1024), D(768), Nh(12));  // after .sizes(): D is a dimension of the spec from its definition on
 }  // namespace contract

@@ -4,7 +4,7 @@
 /// transpose, a three-pass softmax at a size whose rows stay in L1 and one whose rows reach DRAM, naive
 /// and tiled GEMMs at a size within L2 and one over it), with the specs below, and every kernel of the
 /// files with truth lines (review.cu, llmc.cu, samples.cu, gemm_tiles.cu, stencils.cu, gathers.cu,
-/// everyday.cu: their run_*_cases(), beside their specs), each once
+/// everyday.cu: their run_*_cases(), beside their specs, each file in a unit of its own: program_*.cu), each once
 /// on zeroed buffers (indices filled in range). `rooflint-verify --manifest M -- program`
 /// sets the analyzer's predicted traffic per level (manifest version 4) beside what the counters see
 /// (scripts/gpu-job.sh traffic). Usage: rooflint-traffic-corpus [substring]: only the cases whose name
@@ -18,19 +18,12 @@
 #include <string>
 
 #include "elementwise.cu"
-#include "everyday.cu"
-#include "gathers.cu"
 #include "gemm.cu"
-#include "gemm_tiles.cu"
 #include "indexing.cu"
-#include "llmc.cu"
 #include "program.h"
 #include "reread.cu"
 #include "reuse.cu"
-#include "review.cu"
 #include "rooflint/dsl.h"
-#include "samples.cu"
-#include "stencils.cu"
 
 // The predictions that rest on sizes (a footprint against L2, a layer condition) hold at a spec's
 // declared sizes: the second size of the three-pass softmax and of the GEMMs is a copy of the corpus
@@ -211,18 +204,27 @@ void gemm_cases() {
 
 }  // namespace
 
+// The parts (program_*.cu): the files with truth lines, each in its own translation unit.
+void run_review_part();
+void run_llmc_part();
+void run_samples_part();
+void run_gemm_tiles_part();
+void run_stencils_part();
+void run_gathers_part();
+void run_everyday_part();
+
 int main(int argc, char** argv) {
   if (argc > 1) filter = corpus::filter = argv[1];
   elementwise_cases();
   softmax_cases();
   gemm_cases();
-  run_review_cases();
-  run_llmc_cases();
-  run_samples_cases();
-  run_gemm_tiles_cases();
-  run_stencils_cases();
-  run_gathers_cases();
-  run_everyday_cases();
+  run_review_part();
+  run_llmc_part();
+  run_samples_part();
+  run_gemm_tiles_part();
+  run_stencils_part();
+  run_gathers_part();
+  run_everyday_part();
   failures += corpus::failures;
   std::printf("%s\n", failures ? "some kernels failed" : "all kernels ran");
   return failures ? 1 : 0;

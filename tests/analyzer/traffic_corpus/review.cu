@@ -106,9 +106,11 @@ __global__ void grid_stride_block_only(const float* x, float* y, int n) {
 
 // A grid-stride loop that forgets the block: every one of the 264 blocks walks all of x (n = 2^20):
 // 264x at L1 for x and y. Two blocks share each of the 132 SMs and read the same addresses in step:
-// L1 serves the second some of the time (132x..264x at L2); stores all reach L2 (264x). 8 MiB within
-// L2: x 1x at DRAM, y 0x..1x.
-// truth: x l1 264x, x l2 132x..264x, x dram 1x, y l1 264x, y l2 264x, y dram 0x..1x
+// L1 serves the second some of the time; the stores of the two blocks, the same bytes a moment apart,
+// may be merged on their way to L2 (132x..264x). The H200 (2026-12-02) saw 35.2x at L2 for x and 132x
+// for y: its way to L2 also merges requests of several SMs for the same sector. 8 MiB within L2: x 1x
+// at DRAM, y 0x..1x.
+// truth: x l1 264x, x l2 35.2x, x dram 1x, y l1 264x, y l2 132x..264x, y dram 0x..1x
 __global__ void grid_stride_no_block(const float* x, float* y, int n) {
   for (int i = threadIdx.x; i < n; i += blockDim.x) y[i] = 2.f * x[i];  // x, y: (N)
 }
@@ -264,8 +266,10 @@ __device__ float load_global_cg(const float* p) {
 
 // A window of 4 loads through inline PTX ld.global.cg (cached in L2 only): request k reads floats
 // i0 + k .. i0 + k + 31, 4 sectors at k = 0 and 5 at k = 1..3: 19 sectors for 4, 4.75x at L1; L1 does
-// not keep them, so all 19 go to L2: 4.75x. n = 2^25 (128 MiB): DRAM 1x.
-// truth: x l1 4.75x, x l2 4.75x, x dram 1x, y l1 1x, y l2 1x, y dram 0.53x..1x
+// not keep them, so all 19 go to L2: 4.75x, less what the way to L2 merges of one SM's requests for
+// the same sector a moment apart (the H200, 2026-12-02: 2.27x for the kernel, 3.54x for x; the warp's
+// distinct sectors are 5 of the 19 a request: down to about 1.3x). n = 2^25 (128 MiB): DRAM 1x.
+// truth: x l1 4.75x, x l2 1.3x..4.75x, x dram 1x, y l1 1x, y l2 1x, y dram 0.53x..1x
 __global__ void ptx_cg_window(const float* x, float* y, int n) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;  // x: (N) (+ 3)  y: (N)
   if (i >= n) return;
@@ -279,8 +283,8 @@ __global__ void ptx_cg_window(const float* x, float* y, int n) {
 // out[c * H + r]: 16 columns H floats apart, the two rows adjacent floats: 16 sectors for 128 bytes,
 // 4x at L1 and L2. The block's 8 warps fill each sector of out within the block: DRAM writes near 1x,
 // less what stays in L2 at the end; partly written sectors may be read to merge (the H200's naive
-// transpose at 16384: DRAM 1.19x for the kernel, reads 1.21x and writes 1.17x of a matrix): 0.75x..1.4x.
-// truth: in l1 1x, in l2 1x, in dram 1x, out l1 4x, out l2 4x, out dram 0.75x..1.4x
+// transpose at 16384: DRAM 1.19x for the kernel, reads 1.21x and writes 1.17x of a matrix): 0.766x (1 - 60 MiB / 256 MiB: what L2 holds at the end)..1.4x.
+// truth: in l1 1x, in l2 1x, in dram 1x, out l1 4x, out l2 4x, out dram 0.766x..1.4x
 __global__ void transpose_bx16(const float* in, float* out, int H, int W) {
   const int c = blockIdx.x * 16 + threadIdx.x, r = blockIdx.y * 16 + threadIdx.y;  // in: (H,W)  out: (W,H)
   if (r < H && c < W) out[c * H + r] = in[r * W + c];
@@ -337,11 +341,12 @@ __global__ void char_stride32(signed char* y, const signed char* x, int n) {
 }
 
 // A product of two loop indices: y[i] = sum over j, k < 4 of x[(i + k j 1024) mod n], n = 2^21 (8 MiB a
-// tensor). Each of the 16 requests is 32 consecutive floats, 1024-float aligned offsets: 4 sectors, and x
-// is read whole 16 times: 16x at L1. The offsets k j are 0 (seven times), 1, 2 (twice), 3 (twice), 4, 6
-// (twice), 9: the repeats find the warp's sectors in L1, the 7 distinct offsets reach L2 (another
-// warp's offset of 1024 floats is 4 blocks away, on another SM): 7x at L2. Within L2: DRAM 1x.
-// truth: x l1 16x, x l2 7x, x dram 1x, y l1 1x, y l2 1x, y dram 0x..1x
+// tensor). The offsets k j are 0 (seven times), 1, 2 (twice), 3 (twice), 4, 6 (twice), 9: the compiler
+// unrolls both loops and loads each of the 7 distinct addresses once (the H200, 2026-12-02: 4.0x at L1
+// for the kernel, (7 x 4 + 4) / 8). Each request is 32 consecutive floats at 1024-float aligned offsets,
+// 4 sectors: 7x at L1; they reach L2 (another warp's offset of 1024 floats is 4 blocks away, on another
+// SM): 7x at L2. Within L2: DRAM 1x.
+// truth: x l1 7x, x l2 7x, x dram 1x, y l1 1x, y l2 1x, y dram 0x..1x
 __global__ void loop_product_mod(float* y, const float* x, int n) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;  // y, x: (N)
   if (i >= n) return;

@@ -1,4 +1,4 @@
-// expected-message: rooflint: elementwise: the FLOP count per element must not be negative
+// expected-message: rooflint: binary: the FLOP count per element must not be negative
 // Invalid: -1 FLOP per element: a count of work cannot be negative (0 is allowed, for a copy).
 #include "common.h"
 

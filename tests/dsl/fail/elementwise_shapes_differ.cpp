@@ -1,5 +1,6 @@
-// expected-message: rooflint: elementwise: all tensors must have the same shape
-// Invalid: b is (M) while a and c are (N): an elementwise operation pairs element i of every tensor.
+// expected-message: rooflint: binary: both inputs must broadcast to the output's shape (aligned from the last dimension, each dimension the output's, missing, or of static size 1)
+// Invalid: b is (M) while a and c are (N): aligned from the last dimension, M meets N, and neither is
+// missing or of static size 1. The message names binary, the operation written.
 #include "common.h"
 
 #ifdef ROOFLINT_FIXED

@@ -1,4 +1,4 @@
-// expected-message: rooflint: kernel: two tensors are bound to the same kernel parameter
+// expected-message: rooflint: kernel: two tensors are bound to the same kernel parameter (if each is a part of it, say where: .slice(offset))
 // Invalid: A and B are both bound to parameter 0; B's data is parameter 1.
 #include "common.h"
 

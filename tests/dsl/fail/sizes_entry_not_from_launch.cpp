@@ -1,4 +1,4 @@
-// expected-message: rooflint: sizes: each entry must be a dimension read from the launch: N(arg<0>), N(4 * arg<1>), R(grid_dim.x)
+// expected-message: rooflint: sizes: each entry must be a dimension read from the launch or defined by others: N(arg<0>), N(4 * arg<1>), R(grid_dim.x), HS(C / NH)
 // Invalid: N(4096) is a fixed size, which belongs in .at(); sizes() reads sizes from launches.
 #include "common.h"
 

@@ -24,6 +24,7 @@ inline constexpr struct Wo final : dim<"Wo"> {} Wo;
 inline constexpr struct K3 final : dim<"K3", 3> {} K3;
 inline constexpr struct S final : dim<"S"> {} S;
 inline constexpr struct D final : dim<"D"> {} D;
+inline constexpr struct One final : dim<"One", 1> {} One;
 // clang-format on
 
 void mm(const float*, const float*, float*) {}
@@ -32,6 +33,11 @@ void batched(const __half*, const __half*, __half*) {}
 void conv(const float*, const float*, float*) {}
 void flash(const __nv_bfloat16*, const __nv_bfloat16*, const __nv_bfloat16*, __nv_bfloat16*) {}
 void unary_k(const float*, float*, int*) noexcept {}
+void bytes_k(const unsigned char*, unsigned int*, int, int) {}
+void packed(const float*, float*, int, int) {}
+[[maybe_unused]] void overloaded(const float*, float*) {}  // the overload the spec does not pick
+void overloaded(const double*, double*) {}
+template <class T> void templated(const T*, T*) {}
 
 constexpr auto s_matmul = kernel<mm>("matmul", matmul(in<0>("A", f32, M, K), in<1>("B", f32, K, N), out<2>("C", f32, M, N)))
                               .at(M(64), N(64), K(64)).expect(compute_bound).math(rooflint::model::math_mode::tf32_tensor);
@@ -50,11 +56,25 @@ constexpr auto s_reduction = kernel<mm>("reduction", reduction(in<0>("x", f32, M
 constexpr auto s_softmax = kernel<mm>("softmax", softmax(in<0>("x", f32, M, N), out<2>("y", f32, M, N)));
 constexpr auto s_layernorm = kernel<mm4>("layernorm", layernorm(in<0>("x", f32, M, N), in<1>("g", f32, N), in<2>("b", f32, N), out<3>("y", f32, M, N)));
 constexpr auto s_custom = kernel<mm>("custom", custom(2 * N * N, in<0>("x", f32, N).touches(0.5 * N), out<2>("y", f32, N)));
+// Broadcasting, norms with optional parameters over other dimensions, unsigned dtypes, parts of one
+// parameter, sizes defined by others, an overload and a template instantiation.
+constexpr auto s_binary = kernel<mm>("binary", binary(1, in<0>("x", f32, M, N), in<1>("s", f32, M, One), out<2>("y", f32, M, N)));
+constexpr auto s_elementwise = kernel<mm4>("elementwise", elementwise(2, in<0>("x", f32, M, N), in<1>("b", f32, N), in<2>("r", f32, M, N), out<3>("y", f32, M, N)));
+constexpr auto s_rmsnorm = kernel<mm>("rmsnorm", rmsnorm(in<0>("x", f32, M, N), in<1>("g", f32, N), out<2>("y", f32, M, N)));
+constexpr auto s_norm_over = kernel<mm>("norm_over", layernorm(in<0>("x", f32, Bt, C, H, W), in<1>("g", f32, C), out<2>("y", f32, Bt, C, H, W), over(H, W)));
+constexpr auto s_softmax_over = kernel<mm>("softmax_over", softmax(in<0>("x", f32, M, N), out<2>("y", f32, M, N), over(M)));
+constexpr auto s_bytes = kernel<bytes_k>("bytes", custom(N, in<0>("b", u8, N), inout<1>("bins", u32, K))).sizes(N(arg<2>), K(arg<3>));
+constexpr auto s_packed = kernel<packed>("packed", custom(0, in<0>("q", f32, M, K).slice(0), in<0>("k", f32, M, K).slice(K), out<1>("y", f32, M, K)))
+                              .sizes(M(arg<2>), N(arg<3>), K(N / 2));
+constexpr auto s_overload = kernel<void(const double*, double*), overloaded>("overload", unary(1, in<0>("x", f64, N), out<1>("y", f64, N)));
+constexpr auto s_template = kernel<templated<float>>("template", unary(1, in<0>("x", dtype_of<float>, N), out<1>("y", dtype_of<float>, N)));
 }  // namespace
 
 int main() {
   const rooflint::dsl::spec* all[] = {&s_matmul, &s_bmm, &s_addmm, &s_linear, &s_conv1d, &s_conv2d, &s_attention,
-                                      &s_unary, &s_reduction, &s_softmax, &s_layernorm, &s_custom};
+                                      &s_unary, &s_reduction, &s_softmax, &s_layernorm, &s_custom, &s_binary,
+                                      &s_elementwise, &s_rmsnorm, &s_norm_over, &s_softmax_over, &s_bytes, &s_packed,
+                                      &s_overload, &s_template};
   std::string text;
   for (const auto* s : all) text += to_string(s->flops) + ratio_to_string(s->flops, s->bytes()) + to_string(s->convention);
   const auto peaks = *rooflint::model::find_peaks("NVIDIA H200");

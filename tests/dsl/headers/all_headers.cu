@@ -8,6 +8,9 @@ using namespace rooflint::dsl;
 inline constexpr struct N final : dim<"N"> {} N;
 inline constexpr struct M final : dim<"M"> {} M;
 inline constexpr struct K final : dim<"K"> {} K;
+inline constexpr struct C final : dim<"C"> {} C;
+inline constexpr struct NH final : dim<"NH"> {} NH;
+inline constexpr struct HS final : dim<"HS"> {} HS;
 }  // namespace
 
 // y = a*x + y
@@ -37,6 +40,25 @@ inline constexpr auto sgemm_spec = kernel<sgemm>("sgemm", matmul(in<0>("A", f32,
                                                                  out<2>("C", f32, M, N)))  // C: (M,N)
                                        .at(M(4096), N(4096), K(4096))
                                        .expect(compute_bound);
+
+// A byte histogram into unsigned bins (u8, u32), and a kernel over Q and K packed in one buffer with the
+// head size defined by the launch's C and NH.
+__global__ void histogram(const unsigned char* data, unsigned int* bins, int n) {
+  const int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  if (i < n) atomicAdd(&bins[data[i]], 1u);
+}
+inline constexpr auto histogram_spec = kernel<histogram>("histogram", custom(N, in<0>("data", u8, N),
+                                                                               inout<1>("bins", u32, K)))
+                                           .at(K(256))
+                                           .sizes(N(arg<2>));
+
+__global__ void query_key(float* scores, const float* qkv, int t, int c, int nh) {
+  scores[threadIdx.x] = qkv[threadIdx.x] * static_cast<float>(t + c + nh);
+}
+inline constexpr auto query_key_spec =
+    kernel<query_key>("query_key", custom(2 * NH * M * M * HS, in<1>("q", f32, M, NH, HS).slice(0),
+                                          in<1>("k", f32, M, NH, HS).slice(NH * HS), out<0>("scores", f32, NH, M, M)))
+        .sizes(M(arg<2>), C(arg<3>), NH(arg<4>), HS(C / NH));
 
 // Compile-time values, usable in device code as constants: 12 bytes per element of N.
 inline constexpr double saxpy_bytes_per_element = saxpy_spec.bytes_at(saxpy_spec.bind(N(1)).bound);

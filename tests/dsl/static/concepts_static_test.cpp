@@ -45,10 +45,21 @@ static_assert(!StoresDtype<float, dtype::f16> && !StoresDtype<double, dtype::f32
 static_assert(StoresDtype<float4, dtype::f32>);  // vector types hold their lane's dtype
 static_assert(StoresDtype<__half, dtype::f16> && StoresDtype<__half2, dtype::f16> && !StoresDtype<__half, dtype::bf16>);
 static_assert(StoresDtype<__nv_bfloat16, dtype::bf16>);
-static_assert(StoresDtype<std::uint8_t, dtype::fp8_e4m3> && StoresDtype<std::uint8_t, dtype::fp8_e5m2>);
+// Bytes are u8, never fp8: fp8 data is held only by CUDA's fp8 types (a byte histogram stays integer work).
+static_assert(StoresDtype<std::uint8_t, dtype::u8> && !StoresDtype<std::uint8_t, dtype::fp8_e4m3> &&
+              !StoresDtype<std::uint8_t, dtype::fp8_e5m2> && !StoresDtype<std::uint8_t, dtype::i8>);
+static_assert(StoresDtype<__nv_fp8_e4m3, dtype::fp8_e4m3> && StoresDtype<__nv_fp8x4_e5m2, dtype::fp8_e5m2>);
 static_assert(StoresDtype<std::int8_t, dtype::i8> && !StoresDtype<std::int8_t, dtype::fp8_e4m3>);
 static_assert(StoresDtype<std::int32_t, dtype::i32> && StoresDtype<std::int64_t, dtype::i64>);
-static_assert(!StoresDtype<void, dtype::f32> && !StoresDtype<char, dtype::i8>);
+// Unsigned integers by width, whatever the platform spells them: unsigned int u32 (CUDA's atomicAdd bins),
+// unsigned long long u64; and long long i64 beside std::int64_t (which is long on LP64).
+static_assert(StoresDtype<std::uint16_t, dtype::u16> && StoresDtype<unsigned int, dtype::u32> &&
+              StoresDtype<std::uint32_t, dtype::u32> && StoresDtype<std::uint64_t, dtype::u64>);
+static_assert(StoresDtype<unsigned long long, dtype::u64> && StoresDtype<long long, dtype::i64>);
+static_assert(!StoresDtype<unsigned int, dtype::i32> && !StoresDtype<int, dtype::u32>);  // signedness is part of the dtype
+static_assert(StoresDtype<uint4, dtype::u32> && StoresDtype<uchar4, dtype::u8> && StoresDtype<int4, dtype::i32>);
+static_assert(!StoresDtype<void, dtype::f32> && !StoresDtype<char, dtype::i8> && !StoresDtype<char, dtype::u8>);
+static_assert(!StoresDtype<bool, dtype::u8> && !StoresDtype<short, dtype::u16>);  // bool and short hold no dtype
 
 // Negative cases: uses that are not candidates at all (constraint failures), each next to the valid use.
 // The requirements are written over template parameters so they are checked, not hard errors.

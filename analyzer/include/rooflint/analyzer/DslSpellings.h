@@ -122,6 +122,8 @@ inline constexpr llvm::StringLiteral TensorShape = "shape";
 inline constexpr llvm::StringLiteral TensorElements = "elements";
 inline constexpr llvm::StringLiteral TensorPartial = "partial";
 inline constexpr llvm::StringLiteral TensorExtra = "extra";
+inline constexpr llvm::StringLiteral TensorOffset = "offset";
+inline constexpr llvm::StringLiteral TensorSliced = "sliced";
 
 // struct flop_convention
 inline constexpr llvm::StringLiteral CountElementwise = "count_elementwise";

@@ -41,6 +41,13 @@ struct named_size : size_binding {};
 
 struct dim_base {};
 
+struct size_expr;
+
+/// A dimension whose size is defined by an expression of others: what `HS(C / NH)` and `N(B * T)`
+/// return, an entry of `.sizes(...)` (kernel.h). DimType is the dimension's dim<Name, Size> base.
+template <class DimType>
+struct defined_size;
+
 /// A named dimension, optionally with a static size. Derive a tag from it (see the file comment).
 template <fixed_string Name, std::int64_t StaticSize = dynamic_size>
 struct dim : dim_base {
@@ -58,6 +65,13 @@ struct dim : dim_base {
   /// @return This dimension read from a launch: `N(arg<0>)`, `N(4 * arg<2>)`, `R(grid_dim.x)` (launch.h).
   template <LaunchSource S>
   constexpr launch_size_of<dim, S> operator()(S source) const { return {source.size_of(name_t(Name.view()))}; }
+
+  /// @return This dimension defined by an expression of other dimensions, for `.sizes(...)`:
+  /// `N(B * T)`, `HS(C / NH)` (exact division), `Nt(ceil_div(N, 128))`.
+  template <class E>
+    requires(!std::is_arithmetic_v<std::remove_cvref_t<E>> && !LaunchSource<std::remove_cvref_t<E>> &&
+             requires(const E& e) { to_expr(e); })
+  constexpr defined_size<dim> operator()(const E& e) const;
 };
 
 /// A dimension tag: a type derived from dim<...>.
@@ -178,5 +192,42 @@ constexpr size_expr max(const A& a, const B& b) { return detail::size_term_of(si
 /// ceil(a / b), b > 0: the number of tiles, `ceil_div(N, 128)`.
 template <SizeLike A, SizeLike B>
 constexpr size_expr ceil_div(const A& a, const B& b) { return detail::size_term_of(size_op::ceil_div, to_expr(a), to_expr(b)); }
+
+/// a / b exactly, b a dimension or an expression of them, b > 0: a head size `C / NH`, rows per head
+/// `(B * T) / NH`. Sizes where b does not divide a do not bind (the dimension is `violated`). Prints as
+/// "div(C, NH)" inside other expressions. A division by a number scales instead, as poly's does
+/// (`N / 2` is `0.5 * N`).
+template <SizeLike A, SizeLike B>
+  requires(!std::is_arithmetic_v<std::remove_cvref_t<B>>)
+constexpr size_expr operator/(const A& a, const B& b) { return detail::size_term_of(size_op::div, to_expr(a), to_expr(b)); }
+
+/// A dimension or size expression divided by a number: scaled, `N / 2` is `0.5 * N`.
+template <class A, class B>
+  requires((Dim<A> || std::same_as<std::remove_cvref_t<A>, size_expr>) && std::is_arithmetic_v<std::remove_cvref_t<B>>)
+constexpr auto operator/(const A& a, const B& b) {
+  if constexpr (Dim<A>) return to_poly(a) / static_cast<double>(b);
+  else return size_expr{a.value / static_cast<double>(b), a.sizes};
+}
+
+template <class DimType>
+struct defined_size {
+  using dim_type = DimType;
+  size_expr value;
+};
+
+template <fixed_string Name, std::int64_t StaticSize>
+template <class E>
+  requires(!std::is_arithmetic_v<std::remove_cvref_t<E>> && !LaunchSource<std::remove_cvref_t<E>> &&
+           requires(const E& e) { to_expr(e); })
+constexpr defined_size<dim<Name, StaticSize>> dim<Name, StaticSize>::operator()(const E& e) const {
+  return {to_expr(e)};
+}
+
+template <class T> struct is_defined_size : std::false_type {};
+template <class D> struct is_defined_size<defined_size<D>> : std::true_type {};
+
+/// An entry of `.sizes(...)` that defines a dimension by an expression: `N(B * T)`, `HS(C / NH)`.
+template <class T>
+concept DefinedSize = is_defined_size<T>::value;
 
 }  // namespace rooflint::dsl

@@ -12,12 +12,16 @@
 ///             .expect(memory_bound);
 ///
 /// Compile-time checks: the argument index is a parameter of the kernel; that parameter is a pointer
-/// whose element type can hold the tensor's dtype; a written tensor is not bound to a pointer to
-/// const; no parameter is bound twice; names are short and distinct.
+/// whose element type can hold the tensor's dtype (the message says which dtypes it holds); a written
+/// tensor is not bound to a pointer to const; no parameter is bound twice, except by parts of it
+/// (tensor_ref::slice); names are short and distinct. Each check is a require() evaluated by the
+/// consteval builder, so a misuse is reported at the spec, the user's line.
 ///
-/// `.sizes(N(arg<0>))` states how each size is read from a launch (launch.h); the parameter must be
-/// an integer, and every dimension is bound exactly one way.
+/// `.sizes(N(arg<0>))` states how each size is read from a launch (launch.h), or defined by others
+/// (`HS(C / NH)`); the parameter must be an integer, and every dimension is bound exactly one way.
+/// An overloaded kernel is named with its function type: `kernel<void(const float*, float*), f>`.
 
+#include <array>
 #include <limits>
 #include <tuple>
 #include <type_traits>
@@ -50,35 +54,45 @@ struct param_at { using type = no_parameter; };
 template <int I, class Params>
 struct param_at<I, Params, true> { using type = std::tuple_element_t<I, Params>; };
 
-/// Checks tensor B against the kernel's pointer parameter Parameter. A separate template, so the
-/// compiler's note for a failure names the kernel, the tensor (index, dtype, role, shape) and the
-/// parameter type together: "in instantiation of 'check_parameter<&sgemm, tensor_ref<1, f16, ...>, const float *>'".
-template <auto Kernel, class B, class Parameter>
-struct check_parameter {
-  using element = std::remove_pointer_t<Parameter>;
-  static constexpr bool dtype_matches = [] {
-    if constexpr (Tensor<B>) return StoresDtype<element, B::element>; else return true;
-  }();
-  static_assert(dtype_matches,
-                "rooflint: kernel: the tensor's dtype does not match the element type of its pointer parameter");
-  static_assert(!(Written<B> && std::is_const_v<element>),
-                "rooflint: kernel: a written tensor is bound to a pointer to const");
-  static constexpr bool ok = true;
-};
+/// Checks that element type E (cv-unqualified) holds dtype D. The message says which dtypes E holds,
+/// one literal per kind of storage type (each on the line of its require(): nvcc prints that line).
+template <class E, dtype D>
+constexpr void check_storage() {
+  constexpr unsigned holds = storage_dtypes<E>::value;
+  constexpr bool ok = (holds & dtype_bit(D)) != 0;
+  if constexpr (holds == 0) require(ok, "rooflint: kernel: the element type of the tensor's pointer parameter holds no dtype (char, bool, short and types without a storage_dtypes specialisation hold none); see the dtypes each type holds in docs/dsl.md");
+  else if constexpr (holds == (dtype_bit(dtype::f32) | dtype_bit(dtype::tf32))) require(ok, "rooflint: kernel: the tensor's dtype does not match the element type of its pointer parameter, which holds f32 or tf32 (float, float2, float4)");
+  else if constexpr (holds == (dtype_bit(dtype::f64))) require(ok, "rooflint: kernel: the tensor's dtype does not match the element type of its pointer parameter, which holds f64 (double, double2)");
+  else if constexpr (holds == (dtype_bit(dtype::f16))) require(ok, "rooflint: kernel: the tensor's dtype does not match the element type of its pointer parameter, which holds f16 (__half, __half2)");
+  else if constexpr (holds == (dtype_bit(dtype::bf16))) require(ok, "rooflint: kernel: the tensor's dtype does not match the element type of its pointer parameter, which holds bf16 (__nv_bfloat16, __nv_bfloat162)");
+  else if constexpr (holds == (dtype_bit(dtype::fp8_e4m3))) require(ok, "rooflint: kernel: the tensor's dtype does not match the element type of its pointer parameter, which holds fp8_e4m3 (__nv_fp8_e4m3, __nv_fp8x2_e4m3, __nv_fp8x4_e4m3)");
+  else if constexpr (holds == (dtype_bit(dtype::fp8_e5m2))) require(ok, "rooflint: kernel: the tensor's dtype does not match the element type of its pointer parameter, which holds fp8_e5m2 (__nv_fp8_e5m2, __nv_fp8x2_e5m2, __nv_fp8x4_e5m2)");
+  else if constexpr (holds == (dtype_bit(dtype::i8))) require(ok, "rooflint: kernel: the tensor's dtype does not match the element type of its pointer parameter, which holds i8 (std::int8_t, signed char, char4)");
+  else if constexpr (holds == (dtype_bit(dtype::u8))) require(ok, "rooflint: kernel: the tensor's dtype does not match the element type of its pointer parameter, which holds u8 (std::uint8_t, unsigned char, uchar4; fp8 data needs __nv_fp8_e4m3 or __nv_fp8_e5m2)");
+  else if constexpr (holds == (dtype_bit(dtype::u16))) require(ok, "rooflint: kernel: the tensor's dtype does not match the element type of its pointer parameter, which holds u16 (std::uint16_t, unsigned short)");
+  else if constexpr (holds == (dtype_bit(dtype::i32))) require(ok, "rooflint: kernel: the tensor's dtype does not match the element type of its pointer parameter, which holds i32 (int, std::int32_t, int2, int4)");
+  else if constexpr (holds == (dtype_bit(dtype::u32))) require(ok, "rooflint: kernel: the tensor's dtype does not match the element type of its pointer parameter, which holds u32 (unsigned int, std::uint32_t, uint2, uint4)");
+  else if constexpr (holds == (dtype_bit(dtype::i64))) require(ok, "rooflint: kernel: the tensor's dtype does not match the element type of its pointer parameter, which holds i64 (std::int64_t, long long)");
+  else if constexpr (holds == (dtype_bit(dtype::u64))) require(ok, "rooflint: kernel: the tensor's dtype does not match the element type of its pointer parameter, which holds u64 (std::uint64_t, unsigned long long)");
+  else require(ok, "rooflint: kernel: the tensor's dtype does not match the element type of its pointer parameter (not one of the dtypes its storage_dtypes specialisation lists)");
+}
 
-/// Checks one tensor (or uncounted pointer) B against kernel Kernel's parameter list.
+/// Checks one tensor (or uncounted pointer) B against kernel Kernel's parameter list: the index is a
+/// parameter, the parameter a pointer whose element type holds the tensor's dtype, and a written tensor's
+/// pointer not to const. A function template evaluated by kernel(), so the error is reported at the
+/// spec (the user's line) and the compiler's notes name the kernel and the tensor (index, dtype, role,
+/// shape): "in call to 'check_binding<&sgemm, tensor_ref<1, f16, read, K, N>>()'".
 template <auto Kernel, class B, class Params = typename kernel_params<decltype(Kernel)>::type>
-struct check_binding {
-  static_assert(B::arg == region_tensor_arg || B::arg < static_cast<int>(std::tuple_size_v<Params>),
-                "rooflint: kernel: a tensor's argument index is past the kernel's last parameter");
+constexpr void check_binding() {
+  require(B::arg == region_tensor_arg || B::arg < static_cast<int>(std::tuple_size_v<Params>), "rooflint: kernel: a tensor's argument index is past the kernel's last parameter");
   using parameter = typename param_at<(B::arg == region_tensor_arg ? 1 << 20 : B::arg), Params>::type;
-  static_assert(std::is_pointer_v<parameter> || std::is_same_v<parameter, no_parameter>,
-                "rooflint: kernel: a tensor must be bound to a pointer parameter");
-  static constexpr bool parameter_ok = [] {
-    if constexpr (std::is_pointer_v<parameter>) return check_parameter<Kernel, B, parameter>::ok; else return true;
-  }();
-  static constexpr bool ok = parameter_ok;
-};
+  require(std::is_pointer_v<parameter> || std::is_same_v<parameter, no_parameter>, "rooflint: kernel: a tensor must be bound to a pointer parameter");
+  if constexpr (std::is_pointer_v<parameter>) {
+    using element = std::remove_pointer_t<parameter>;
+    if constexpr (Tensor<B>) check_storage<std::remove_cv_t<element>, B::element>();
+    require(!(Written<B> && std::is_const_v<element>), "rooflint: kernel: a written tensor is bound to a pointer to const");
+  }
+}
 
 /// The shape of a tensor, or no dimensions for an uncounted pointer.
 template <class B> struct shape_of { using type = type_list<>; };
@@ -107,6 +121,41 @@ constexpr bool distinct() {
   return true;
 }
 
+/// Tensors that share a kernel parameter are all slices of it (tensor_ref::slice): Q, K and V of one
+/// packed buffer. An uncounted pointer shares its parameter with nothing.
+template <class... Ts, class... Extra>
+constexpr bool shared_parameters_sliced(const operation<Ts...>& op, const Extra&... extra) {
+  constexpr int count = static_cast<int>(sizeof...(Ts) + sizeof...(Extra));
+  std::array<int, count + 1> args{};
+  std::array<bool, count + 1> sliced{};
+  int n = 0;
+  const auto add = [&]<class T>(const T& t) {
+    args[n] = T::arg;
+    if constexpr (Tensor<T>) sliced[n] = t.sliced;
+    ++n;
+  };
+  std::apply([&](const auto&... t) { (add(t), ...); }, op.tensors);
+  (add(extra), ...);
+  for (int i = 0; i < n; ++i)
+    for (int j = i + 1; j < n; ++j)
+      if (args[i] == args[j] && !(sliced[i] && sliced[j])) return false;
+  return true;
+}
+
+/// No two slices of one parameter start at the same element (the same offset polynomial).
+template <class... Ts>
+constexpr bool slice_offsets_distinct(const operation<Ts...>& op) {
+  std::array<int, sizeof...(Ts) + 1> args{};
+  std::array<bool, sizeof...(Ts) + 1> sliced{};
+  std::array<poly, sizeof...(Ts) + 1> offsets{};
+  int n = 0;
+  std::apply([&](const auto&... t) { ((args[n] = t.arg, sliced[n] = t.sliced, offsets[n] = t.offset, ++n), ...); }, op.tensors);
+  for (int i = 0; i < n; ++i)
+    for (int j = i + 1; j < n; ++j)
+      if (sliced[i] && sliced[j] && args[i] == args[j] && (offsets[i] - offsets[j]).is_zero()) return false;
+  return true;
+}
+
 template <Tensor T>
 constexpr tensor_info tensor_info_of(const T& t) {
   tensor_info info;
@@ -118,6 +167,8 @@ constexpr tensor_info tensor_info_of(const T& t) {
   info.elements = t.touched;
   info.partial = t.partial;
   info.extra = t.extra;
+  info.offset = t.offset;
+  info.sliced = t.sliced;
   return info;
 }
 
@@ -166,21 +217,39 @@ constexpr std::array<name_t, max_dims> dim_names(const spec& s) {
 }
 
 /// Checks that a size read from a launch names an integer parameter of Kernel (arguments), or
-/// nothing (grid and block dimensions). A separate template, so the note names the kernel and the source.
+/// nothing (grid and block dimensions). A function template evaluated by sizes(), so the error is
+/// reported at the spec and the note names the kernel and the source.
 template <auto Kernel, class Source, class Params = typename kernel_params<decltype(Kernel)>::type>
-struct check_size_source {
-  static constexpr bool ok = true;
-};
-template <auto Kernel, int I, class Params>
-struct check_size_source<Kernel, argument_source<I>, Params> {
-  static_assert(I >= 0, "rooflint: sizes: the argument index must not be negative");
-  static_assert(I < static_cast<int>(std::tuple_size_v<Params>),
-                "rooflint: sizes: a size's argument index is past the kernel's last parameter");
-  using parameter = std::remove_cv_t<typename param_at<(I < 0 ? 0 : I), Params>::type>;
-  static_assert(std::is_same_v<parameter, no_parameter> || (std::is_integral_v<parameter> && !std::is_same_v<parameter, bool>),
-                "rooflint: sizes: a size must be read from an integer parameter (not a pointer, float or bool)");
-  static constexpr bool ok = true;
-};
+constexpr void check_size_source() {
+  if constexpr (is_argument_source<Source>::value) {
+    constexpr int I = Source::index;
+    require(I >= 0, "rooflint: sizes: the argument index must not be negative");
+    require(I < static_cast<int>(std::tuple_size_v<Params>), "rooflint: sizes: a size's argument index is past the kernel's last parameter");
+    using parameter = std::remove_cv_t<typename param_at<(I < 0 ? 0 : I), Params>::type>;
+    require(std::is_same_v<parameter, no_parameter> || (std::is_integral_v<parameter> && !std::is_same_v<parameter, bool>), "rooflint: sizes: a size must be read from an integer parameter (not a pointer, float or bool)");
+  }
+}
+
+/// @return Whether @p p is the single variable @p n.
+constexpr bool is_variable(const poly& p, name_t n) {
+  return p.term_count == 1 && p.terms[0].coefficient == 1 && p.dim_count >= 1 && p.index_of(n) >= 0 &&
+         p.terms[0].exponents[p.index_of(n)] == 1 && p.uses(p.index_of(n));
+}
+
+/// A dimension defined by an expression (`HS(C / NH)`, `N(B * T)`) as a size term named by the
+/// dimension: an expression that is one min, max, ceil_div or div term is that term renamed; any other
+/// (a polynomial: B * T) is div(expression, 1).
+constexpr size_table defining_terms(name_t dim, const size_expr& e) {
+  size_table out = e.sizes;
+  const bool one_term = e.sizes.count > 0 && is_variable(e.value, e.sizes.terms[e.sizes.count - 1].name);
+  if (one_term) {
+    out.terms[out.count - 1].name = dim;
+  } else {
+    require(out.count < static_cast<int>(max_size_terms), "rooflint: sizes: a spec has at most 4 min, max, ceil_div and div terms, defined dimensions included");
+    if (out.count < static_cast<int>(max_size_terms)) out.terms[out.count++] = size_term{dim, size_op::div, e.value, poly(1.0)};
+  }
+  return out;
+}
 
 /// No two entries of one sizes() call read the same dimension.
 template <class... Ds>
@@ -255,12 +324,6 @@ constexpr void check_dims_in_tensors(const spec& s) {
         require(!p->uses(d) || s.dim_index(p->dims[d]) >= 0, "rooflint: touches: the touched part uses a dimension that no tensor has");
 }
 
-/// @return Whether @p p is the single variable @p n.
-constexpr bool is_variable(const poly& p, name_t n) {
-  return p.term_count == 1 && p.terms[0].coefficient == 1 && p.dim_count >= 1 && p.index_of(n) >= 0 &&
-         p.terms[0].exponents[p.index_of(n)] == 1 && p.uses(p.index_of(n));
-}
-
 /// @return The constant value of @p p, or 0 when it is not a constant.
 constexpr double constant_of(const poly& p) {
   if (p.term_count == 0) return 0;
@@ -296,7 +359,7 @@ struct kernel_spec : spec {
   /// Declares the sizes the build-time verdict uses: `.at(M(4096), N(4096), K(4096))`.
   template <class... B>
   consteval kernel_spec at(B... given) const {
-    static_assert(detail::distinct_dimensions<B...>(), "rooflint: at: a dimension is given twice");
+    detail::require(detail::distinct_dimensions<B...>(), "rooflint: at: a dimension is given twice");
     kernel_spec s = *this;
     std::array<bool, max_dims> seen{};
     const std::array<size_binding, sizeof...(B)> list{given...};
@@ -319,32 +382,53 @@ struct kernel_spec : spec {
   }
 
   /// States how each dimension's size is read from a launch of the kernel (launch.h):
-  /// `.sizes(N(arg<0>))`, `.sizes(N(4 * arg<2>))`, `.sizes(R(grid_dim.x), C(arg<2>))`. Every
-  /// dimension must be bound exactly one way: read here, a static size, derived by the operation, or
-  /// given to a preceding `.at()`.
+  /// `.sizes(N(arg<0>))`, `.sizes(N(4 * arg<2>))`, `.sizes(R(grid_dim.x), C(arg<2>))`, or defined by
+  /// the sizes of others: `.sizes(C(arg<4>), NH(arg<5>), HS(C / NH))`, `.sizes(B(arg<3>), T(arg<4>),
+  /// N(B * T))` (a dimension used only there becomes a dimension of the spec). Every dimension must be
+  /// bound exactly one way: read here, defined here, a static size, derived by the operation, or given to
+  /// a preceding `.at()`.
   template <class... B>
-  consteval kernel_spec sizes(B... given) const {
-    static_assert((LaunchSize<B> && ...),
-                  "rooflint: sizes: each entry must be a dimension read from the launch: N(arg<0>), N(4 * arg<1>), R(grid_dim.x)");
-    if constexpr ((LaunchSize<B> && ...)) {
-      static_assert((detail::check_size_source<Kernel, typename B::source_type>::ok && ...));
-      static_assert(detail::dims_distinct<typename B::dim_type...>(), "rooflint: sizes: a dimension is read from the launch twice");
-      static_assert(((B::dim_type::static_size == dynamic_size) && ...),
-                    "rooflint: sizes: a dimension with a static size cannot also be read from the launch");
-    }
+  consteval kernel_spec sizes(const B&... given) const {
+    constexpr bool entries = ((LaunchSize<B> || DefinedSize<B>) && ...);
+    detail::require(entries, "rooflint: sizes: each entry must be a dimension read from the launch or defined by others: N(arg<0>), N(4 * arg<1>), R(grid_dim.x), HS(C / NH)");
     kernel_spec s = *this;
+    if constexpr (entries) {
+      ([] {
+        if constexpr (LaunchSize<B>) detail::check_size_source<Kernel, typename B::source_type>();
+      }(), ...);
+      detail::require(detail::dims_distinct<typename B::dim_type...>(), "rooflint: sizes: a dimension is read from the launch twice");
+      detail::require(((B::dim_type::static_size == dynamic_size) && ...), "rooflint: sizes: a dimension with a static size cannot also be read from the launch");
+    }
     detail::require(s.launch.kind == binding_kind::none, "rooflint: sizes: the sizes are already read from the launch (call sizes() once)");
     s.launch.kind = binding_kind::kernel;
-    if constexpr ((LaunchSize<B> && ...)) {
-      for (const launch_size& l : {launch_size{}, given.value...}) {
-        if (l.index < 0) continue;  // the leading placeholder (an empty call has no entries)
-        detail::require(s.dim_index(l.dim) >= 0, "rooflint: sizes: the spec has no dimension of that name");
-        detail::require(l.multiplier > 0 && l.divisor > 0, "rooflint: sizes: a multiplier or divisor must be positive");
-        if (s.launch.size_count < max_dims) s.launch.sizes[s.launch.size_count++] = l;
-      }
+    if constexpr (entries) {
+      // Defined dimensions first: their operands (B and T of N(B * T)) become dimensions of the spec,
+      // which the entries read from the launch may then name.
+      const auto define = [&]<class E>(const E& e) {
+        if constexpr (DefinedSize<E>) {
+          const name_t n = dim_name<typename E::dim_type>();
+          detail::require(s.dim_index(n) >= 0, "rooflint: sizes: the spec has no dimension of that name");
+          const size_table terms = detail::defining_terms(n, e.value);
+          for (int t = 0; t < terms.count; ++t)
+            for (const poly* p : {&terms.terms[t].lhs, &terms.terms[t].rhs}) detail::collect_dims(s, *p);
+          s.size_terms.merge(terms);
+        }
+      };
+      (define(given), ...);
+      const auto add = [&]<class E>(const E& e) {
+        if constexpr (LaunchSize<E>) {
+          const launch_size& l = e.value;
+          detail::require(s.dim_index(l.dim) >= 0, "rooflint: sizes: the spec has no dimension of that name");
+          detail::require(l.multiplier > 0 && l.divisor > 0, "rooflint: sizes: a multiplier or divisor must be positive");
+          if (s.launch.size_count < max_dims) s.launch.sizes[s.launch.size_count++] = l;
+        }
+      };
+      (add(given), ...);
+      detail::add_size_term_dims(s);
+      detail::refresh(s);
     }
     for (int i = 0; i < s.dim_count; ++i) {
-      bool derived = s.size_terms.index_of(s.dims[i].name) >= 0;  // min/max/ceil_div: from its operands
+      bool derived = s.size_terms.index_of(s.dims[i].name) >= 0;  // min/max/ceil_div/div, defined dimensions: from operands
       for (int d = 0; d < s.op.derived_count; ++d) derived = derived || s.op.derived[d].name == s.dims[i].name;
       const bool fixed = s.launch.find(s.dims[i].name) || s.dims[i].static_size > 0 || s.dims[i].declared_size > 0 || derived;
       if (!fixed && s.dims[i].no_size) s.dims[i].no_size("rooflint: sizes: a dimension is neither read from the launch nor fixed by a static size, the operation or a preceding .at()");  // names the dimension
@@ -357,7 +441,7 @@ struct kernel_spec : spec {
   /// analyzer evaluates the kernel's addresses for this block (and the grid of `.grid()`).
   template <std::integral... T>
   consteval kernel_spec block(T... threads) const {
-    static_assert(sizeof...(T) >= 1 && sizeof...(T) <= 3, "rooflint: block: give 1 to 3 extents (x, y, z)");
+    detail::require(sizeof...(T) >= 1 && sizeof...(T) <= 3, "rooflint: block: give 1 to 3 extents (x, y, z)");
     kernel_spec s = *this;
     const std::array<std::int64_t, sizeof...(T)> list{static_cast<std::int64_t>(threads)...};
     std::int64_t count = 1;
@@ -376,7 +460,7 @@ struct kernel_spec : spec {
   /// polynomial of the spec's dimensions or ceil_div of one by a constant.
   template <SizeLike... E>
   consteval kernel_spec grid(const E&... extents) const {
-    static_assert(sizeof...(E) >= 1 && sizeof...(E) <= 3, "rooflint: grid: give 1 to 3 extents (x, y, z)");
+    detail::require(sizeof...(E) >= 1 && sizeof...(E) <= 3, "rooflint: grid: give 1 to 3 extents (x, y, z)");
     kernel_spec s = *this;
     const std::array<size_expr, sizeof...(E)> list{to_expr(extents)...};
     for (std::size_t i = 0; i < list.size(); ++i) s.shape.grid[i] = detail::extent_of(s, list[i]);
@@ -434,20 +518,23 @@ struct kernel_spec : spec {
 };
 
 /// Binds the operation @p op (and any @p extra tensors or uncounted pointers) to kernel Kernel.
+/// The checks are require()s evaluated here, so a misuse is reported at the spec, the user's line.
 template <auto Kernel, std::size_t N, class... Ts, Binding... Extra>
-consteval kernel_spec<Kernel> kernel(const char (&name)[N], operation<Ts...> op, Extra... extra) {
-  static_assert(std::is_pointer_v<decltype(Kernel)> && std::is_function_v<std::remove_pointer_t<decltype(Kernel)>>,
-                "rooflint: kernel: the template argument must be a __global__ function");
-  static_assert(N > 1 && N <= name_capacity, "rooflint: kernel: a kernel name must have 1 to 31 characters");
-  static_assert(((Ts::arg != region_tensor_arg) && ...),
-                "rooflint: kernel: a tensor without a kernel parameter belongs to a region (region.h); bind it to a parameter: in<0>(\"x\", f32, N)");
-  static_assert((detail::check_binding<Kernel, Ts>::ok && ...) && (detail::check_binding<Kernel, Extra>::ok && ...));
-  static_assert(detail::distinct<Ts::arg..., Extra::arg...>(), "rooflint: kernel: two tensors are bound to the same kernel parameter");
-  static_assert(detail::dim_names_distinct(typename detail::concat<typename detail::shape_of<Ts>::type...,
-                                                                  typename detail::shape_of<Extra>::type...>::type{}),
-                "rooflint: kernel: two different dimension tags have the same name");
-  static_assert(sizeof...(Ts) + sizeof...(Extra) <= max_tensors, "rooflint: kernel: a spec has at most 8 tensors and uncounted pointers");
+consteval kernel_spec<Kernel> kernel(const char (&name)[N], const operation<Ts...>& op, const Extra&... extra) {
+  constexpr bool is_function = std::is_pointer_v<decltype(Kernel)> && std::is_function_v<std::remove_pointer_t<decltype(Kernel)>>;
+  detail::require(is_function, "rooflint: kernel: the template argument must be a __global__ function");
+  detail::require(N > 1 && N <= name_capacity, "rooflint: kernel: a kernel name must have 1 to 31 characters");
+  detail::require(((Ts::arg != region_tensor_arg) && ...), "rooflint: kernel: a tensor without a kernel parameter belongs to a region (region.h); bind it to a parameter: in<0>(\"x\", f32, N)");
+  if constexpr (is_function) {
+    (detail::check_binding<Kernel, Ts>(), ...);
+    (detail::check_binding<Kernel, Extra>(), ...);
+  }
+  detail::require(detail::shared_parameters_sliced(op, extra...), "rooflint: kernel: two tensors are bound to the same kernel parameter (if each is a part of it, say where: .slice(offset))");
+  detail::require(detail::slice_offsets_distinct(op), "rooflint: kernel: two slices of one parameter start at the same element");
+  detail::require(detail::dim_names_distinct(typename detail::concat<typename detail::shape_of<Ts>::type..., typename detail::shape_of<Extra>::type...>::type{}), "rooflint: kernel: two different dimension tags have the same name");
+  detail::require(sizeof...(Ts) + sizeof...(Extra) <= max_tensors, "rooflint: kernel: a spec has at most 8 tensors and uncounted pointers");
 
+  using all_dims = detail::probe<typename detail::concat<typename detail::shape_of<Ts>::type...>::type>;
   kernel_spec<Kernel> s;
   s.kernel_name = name_t(name);
   s.op = op.info;
@@ -455,12 +542,15 @@ consteval kernel_spec<Kernel> kernel(const char (&name)[N], operation<Ts...> op,
   detail::collect_dims(s, op.info.flops);
   bool math_chosen = detail::take_operation(s, op);
   const auto add = [&]<class T>(const T& t) {
-    if (s.tensor_count >= max_tensors) return;  // too many: the static_assert above is the one error
+    if (s.tensor_count >= max_tensors) return;  // too many: the require() above is the one error
     if constexpr (Tensor<T>) {
       tensor_info info = detail::tensor_info_of(t);
       detail::collect_dims<T>(s, info);
       detail::collect_dims(s, t.touched);
       s.size_terms.merge(t.sizes);
+      detail::require(all_dims::covers(t.offset, t.offset_sizes), "rooflint: slice: the offset uses a dimension that no tensor has");
+      detail::collect_dims(s, t.offset);
+      s.size_terms.merge(t.offset_sizes);
       if (!math_chosen && Read<T>) {  // the math mode by operation and the first read tensor's dtype
         s.mode = model::math_mode_by_operation(T::element, is_contraction(s.op.kind));
         math_chosen = true;
@@ -484,6 +574,15 @@ consteval kernel_spec<Kernel> kernel(const char (&name)[N], operation<Ts...> op,
   detail::refresh(s);
   detail::check_dims_in_tensors(s);
   return s;
+}
+
+/// kernel() for an overloaded kernel: the function type picks the overload the spec is for,
+/// `kernel<void(const float*, float*, int), scale>("scale", ...)` (no static_cast needed). A kernel
+/// template is one function per instantiation: `kernel<scale_t<float>>`, one spec each (docs/dsl.md).
+template <class Signature, Signature* Kernel, std::size_t N, class... Ts, Binding... Extra>
+  requires std::is_function_v<Signature>
+consteval kernel_spec<Kernel> kernel(const char (&name)[N], const operation<Ts...>& op, const Extra&... extra) {
+  return kernel<Kernel>(name, op, extra...);
 }
 
 }  // namespace rooflint::dsl

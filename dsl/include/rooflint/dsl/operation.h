@@ -11,12 +11,17 @@
 ///  - scaled-dot-product attention, forward: 2*B*H*Sq*Sk*D (Q K^T) + 2*B*H*Sq*Sk*Dv (P V), which is
 ///    4*B*H*Sq*Sk*D when D == Dv; causal masking is not halved. Source: torch.utils.flop_counter
 ///    (sdpa_flop_count). Convention switch halve_causal gives half.
-///  - elementwise: the stated FLOP per output element; reduction: 1 FLOP per input element (one add);
-///    softmax: 5 FLOP per element (max, subtract, exp, sum, divide; exp counted as 1); layernorm:
-///    8 FLOP per element with an affine (mean 1, variance 3, normalise 2, scale and shift 2), 6
-///    without. rooflint's own per-element rules; torch.utils.flop_counter counts all of these as 0,
+///  - elementwise, unary, binary: the FLOP count per element you give, times the elements of the shape
+///    the tensors broadcast to; typed by you, so counted under every convention.
+///  - reduction: 1 FLOP per input element (one add); softmax: 5 FLOP per element (max, subtract, exp,
+///    sum, divide; exp counted as 1); layernorm: 6 FLOP per element (mean 1, variance 3, normalise 2),
+///    + 1 with a scale, + 1 with a shift; rmsnorm: 3 (mean of squares 2, normalise 1), + 1 with a
+///    scale. rooflint's own per-element rules; torch.utils.flop_counter counts all of these as 0,
 ///    which is the default convention (switch count_elementwise counts them).
 ///  - custom: the FLOP expression you give, under every convention.
+///
+/// Roofs: contractions (matmul, bmm, addmm, linear, conv, attention) meet the tensor roof of their
+/// dtype; every other operation, custom included, the SIMT roof of its math (model::math_mode_by_operation).
 
 #include <cstdint>
 #include <tuple>
@@ -32,12 +37,14 @@ enum class op_kind : std::uint8_t {
 };
 
 /// @return Whether @p k is a contraction that tensor cores execute (matmul, bmm, addmm, linear, conv,
-/// attention). A custom operation counts as one: rooflint cannot tell, and the dtype's roof is the
-/// rule it had before operations chose (a spec can still choose with .math()).
+/// attention). A custom operation is not: most hand-written kernels outside those (epilogues, lookups,
+/// histograms, scans) do their arithmetic on CUDA cores, so it meets the SIMT roof of its math; a custom
+/// kernel that does use tensor cores says so with .math(math_mode::bf16_tensor).
 constexpr bool is_contraction(op_kind k) {
   switch (k) {
-    case op_kind::elementwise: case op_kind::reduction: case op_kind::softmax: case op_kind::layernorm: return false;
-    default: return true;
+    case op_kind::matmul: case op_kind::bmm: case op_kind::addmm: case op_kind::linear: case op_kind::conv: case op_kind::attention:
+      return true;
+    default: return false;
   }
 }
 
@@ -64,7 +71,7 @@ struct op_info {
   op_kind kind = op_kind::custom;
   name_t name;                    ///< "matmul", "conv2d", ...
   poly flops;                     ///< ideal FLOPs by the op's rule (see the file comment)
-  bool zero_under_torch = false;  ///< elementwise-like work: torch.utils.flop_counter counts 0
+  bool zero_under_torch = false;  ///< a count by rooflint's own rule (reduction, softmax, norms): torch.utils.flop_counter counts 0
   bool causal = false;            ///< causal attention (halved under halve_causal)
   std::array<derived_dim, 3> derived{};
   std::uint8_t derived_count = 0;
@@ -78,10 +85,8 @@ struct op_info {
   model::dtype accumulate = model::dtype::f32;
 };
 
-/// @return Whether @p d holds integers (i8, i32, i64).
-constexpr bool is_integer(model::dtype d) {
-  return d == model::dtype::i8 || d == model::dtype::i32 || d == model::dtype::i64;
-}
+/// Whether a dtype holds integers (i8, i32, i64, u8, u16, u32, u64): model::is_integer.
+using model::is_integer;
 
 namespace detail {
 /// Every dimension of the tensors Es is a dimension of some tensor of Ts.
@@ -111,8 +116,8 @@ struct operation {
   /// A matrix product whose lhs and rhs have different dtypes must state it.
   template <dtype Compute, dtype Accumulate = Compute>
   consteval operation precision(dtype_tag<Compute>, dtype_tag<Accumulate> = {}) const {
-    static_assert(is_integer(Compute) == is_integer(Accumulate), "rooflint: precision: integer math accumulates in an integer dtype, floating-point math in a floating-point one");
-    static_assert(model::size_bytes(Accumulate) >= model::size_bytes(Compute), "rooflint: precision: the accumulate dtype must be at least as wide as the compute dtype");
+    detail::require(is_integer(Compute) == is_integer(Accumulate), "rooflint: precision: integer math accumulates in an integer dtype, floating-point math in a floating-point one");
+    detail::require(model::size_bytes(Accumulate) >= model::size_bytes(Compute), "rooflint: precision: the accumulate dtype must be at least as wide as the compute dtype");
     detail::require(!info.precision_stated, "rooflint: precision: the operation already states its precision");
     operation op = *this;
     op.info.precision_stated = true;
@@ -130,9 +135,9 @@ struct operation {
   template <class... Es>
   consteval operation<Ts..., Es...> with(Es... extra) const {
     static_assert(sizeof...(Es) > 0, "rooflint: with: name the extra tensors (out<3>(\"mean\", f32, B, T))");
-    static_assert((Tensor<Es> && ...), "rooflint: with: an extra tensor must be in, out or inout (an uncounted pointer goes to kernel())");
+    detail::require((Tensor<Es> && ...), "rooflint: with: an extra tensor must be in, out or inout (an uncounted pointer goes to kernel())");
     if constexpr ((Tensor<Es> && ...)) {
-      static_assert(detail::extra_dims_known(type_list<Ts...>{}, type_list<Es...>{}), "rooflint: with: every dimension of an extra tensor must be a dimension of the operation's tensors");
+      detail::require(detail::extra_dims_known(type_list<Ts...>{}, type_list<Es...>{}), "rooflint: with: every dimension of an extra tensor must be a dimension of the operation's tensors");
       const auto mark = [](auto t) { t.extra = true; return t; };
       return {info, std::tuple_cat(tensors, std::tuple<Es...>{mark(extra)...}), sizes, mixed_operands};
     } else {
@@ -142,6 +147,13 @@ struct operation {
 };
 
 namespace detail {
+/// The polynomial of dimension tag D; 0 for void (a dimension past a tensor's rank, after a rank check
+/// has failed: the check's require() is then the one error).
+template <class D>
+constexpr poly dim_poly() {
+  if constexpr (std::is_void_v<D>) return poly{}; else return to_poly(D{});
+}
+
 template <class... Ts>
 constexpr operation<Ts...> make_op(op_kind kind, const char* name, poly flops, Ts... ts) {
   operation<Ts...> op{{kind, name_t(name), flops}, {ts...}};
@@ -166,33 +178,33 @@ constexpr operation<Ts...> with_operands(operation<Ts...> op) {
 
 /// C (M,N) = A (M,K) @ B (K,N). Ideal FLOPs 2*M*N*K.
 template <Tensor A, Tensor B, Tensor C>
-consteval operation<A, B, C> matmul(A a, B b, C c) {
-  static_assert(HasRank<A, 2>, "rooflint: matmul: lhs must have rank 2, shape (M,K)");
-  static_assert(HasRank<B, 2>, "rooflint: matmul: rhs must have rank 2, shape (K,N)");
-  static_assert(HasRank<C, 2>, "rooflint: matmul: output must have rank 2, shape (M,N)");
-  static_assert(SameDimAt<A, 1, B, 0>, "rooflint: matmul: lhs (M,K) and rhs (K,N) must contract the same dimension K");
-  static_assert(SameDimAt<C, 0, A, 0> && SameDimAt<C, 1, B, 1>, "rooflint: matmul: output must have shape (M,N) for lhs (M,K) and rhs (K,N)");
-  static_assert(Read<A> && Read<B>, "rooflint: matmul: lhs and rhs must be read (in or inout)");
-  static_assert(Written<C>, "rooflint: matmul: output must be written (out or inout)");
-  return detail::with_operands<A, B>(detail::make_op(op_kind::matmul, "matmul", 2 * C::elements() * to_poly(dim_at<A, 1>{}), a, b, c));  // 2*M*N*K
+consteval operation<A, B, C> matmul(const A& a, const B& b, const C& c) {
+  detail::require(HasRank<A, 2>, "rooflint: matmul: lhs must have rank 2, shape (M,K)");
+  detail::require(HasRank<B, 2>, "rooflint: matmul: rhs must have rank 2, shape (K,N)");
+  detail::require(HasRank<C, 2>, "rooflint: matmul: output must have rank 2, shape (M,N)");
+  detail::require(SameDimAt<A, 1, B, 0>, "rooflint: matmul: lhs (M,K) and rhs (K,N) must contract the same dimension K");
+  detail::require(SameDimAt<C, 0, A, 0> && SameDimAt<C, 1, B, 1>, "rooflint: matmul: output must have shape (M,N) for lhs (M,K) and rhs (K,N)");
+  detail::require(Read<A> && Read<B>, "rooflint: matmul: lhs and rhs must be read (in or inout)");
+  detail::require(Written<C>, "rooflint: matmul: output must be written (out or inout)");
+  return detail::with_operands<A, B>(detail::make_op(op_kind::matmul, "matmul", 2 * C::elements() * detail::dim_poly<dim_at<A, 1>>(), a, b, c));  // 2*M*N*K
 }
 
 /// C (Bt,M,N) = A (Bt,M,K) @ B (Bt,K,N), batched. Ideal FLOPs 2*Bt*M*N*K.
 template <Tensor A, Tensor B, Tensor C>
-consteval operation<A, B, C> bmm(A a, B b, C c) {
-  static_assert(HasRank<A, 3> && HasRank<B, 3> && HasRank<C, 3>, "rooflint: bmm: operands must have rank 3: (Bt,M,K), (Bt,K,N), (Bt,M,N)");
-  static_assert(SameDimAt<A, 0, B, 0> && SameDimAt<A, 0, C, 0>, "rooflint: bmm: operands must share the batch dimension");
-  static_assert(SameDimAt<A, 2, B, 1>, "rooflint: bmm: lhs (Bt,M,K) and rhs (Bt,K,N) must contract the same dimension K");
-  static_assert(SameDimAt<C, 1, A, 1> && SameDimAt<C, 2, B, 2>, "rooflint: bmm: output must have shape (Bt,M,N)");
-  static_assert(Read<A> && Read<B> && Written<C>, "rooflint: bmm: lhs and rhs must be read and the output written");
-  return detail::with_operands<A, B>(detail::make_op(op_kind::bmm, "bmm", 2 * C::elements() * to_poly(dim_at<A, 2>{}), a, b, c));  // 2*Bt*M*N*K
+consteval operation<A, B, C> bmm(const A& a, const B& b, const C& c) {
+  detail::require(HasRank<A, 3> && HasRank<B, 3> && HasRank<C, 3>, "rooflint: bmm: operands must have rank 3: (Bt,M,K), (Bt,K,N), (Bt,M,N)");
+  detail::require(SameDimAt<A, 0, B, 0> && SameDimAt<A, 0, C, 0>, "rooflint: bmm: operands must share the batch dimension");
+  detail::require(SameDimAt<A, 2, B, 1>, "rooflint: bmm: lhs (Bt,M,K) and rhs (Bt,K,N) must contract the same dimension K");
+  detail::require(SameDimAt<C, 1, A, 1> && SameDimAt<C, 2, B, 2>, "rooflint: bmm: output must have shape (Bt,M,N)");
+  detail::require(Read<A> && Read<B> && Written<C>, "rooflint: bmm: lhs and rhs must be read and the output written");
+  return detail::with_operands<A, B>(detail::make_op(op_kind::bmm, "bmm", 2 * C::elements() * detail::dim_poly<dim_at<A, 2>>(), a, b, c));  // 2*Bt*M*N*K
 }
 
 /// C (M,N) = bias + A (M,K) @ B (K,N); bias (N) or (M,N). Ideal FLOPs 2*M*N*K (bias not counted, as torch).
 template <Tensor Bias, Tensor A, Tensor B, Tensor C>
-consteval operation<A, B, Bias, C> addmm(Bias bias, A a, B b, C c) {
-  static_assert((HasRank<Bias, 1> && SameDimAt<Bias, 0, C, 1>) || SameShape<Bias, C>, "rooflint: addmm: bias must have shape (N) or (M,N)");
-  static_assert(Read<Bias>, "rooflint: addmm: bias must be read");
+consteval operation<A, B, Bias, C> addmm(const Bias& bias, const A& a, const B& b, const C& c) {
+  detail::require((HasRank<Bias, 1> && SameDimAt<Bias, 0, C, 1>) || SameShape<Bias, C>, "rooflint: addmm: bias must have shape (N) or (M,N)");
+  detail::require(Read<Bias>, "rooflint: addmm: bias must be read");
   const auto product = matmul(a, b, c);
   // A and B first: the spec's math mode comes from its first read tensor, and an f16 GEMM with an
   // f32 bias runs on the FP16 tensor roof, not the FP32 one.
@@ -203,18 +215,18 @@ consteval operation<A, B, Bias, C> addmm(Bias bias, A a, B b, C c) {
 
 /// Y (M,N) = X (M,K) @ W^T, W (N,K) as torch.nn.Linear stores it. Ideal FLOPs 2*M*N*K.
 template <Tensor X, Tensor W, Tensor Y>
-consteval operation<X, W, Y> linear(X x, W w, Y y) {
-  static_assert(HasRank<X, 2> && HasRank<W, 2> && HasRank<Y, 2>, "rooflint: linear: operands must have rank 2: X (M,K), W (N,K), Y (M,N)");
-  static_assert(SameDimAt<X, 1, W, 1>, "rooflint: linear: X (M,K) and W (N,K) must share the dimension K");
-  static_assert(SameDimAt<Y, 0, X, 0> && SameDimAt<Y, 1, W, 0>, "rooflint: linear: output must have shape (M,N)");
-  static_assert(Read<X> && Read<W> && Written<Y>, "rooflint: linear: X and W must be read and Y written");
-  return detail::with_operands<X, W>(detail::make_op(op_kind::linear, "linear", 2 * Y::elements() * to_poly(dim_at<X, 1>{}), x, w, y));
+consteval operation<X, W, Y> linear(const X& x, const W& w, const Y& y) {
+  detail::require(HasRank<X, 2> && HasRank<W, 2> && HasRank<Y, 2>, "rooflint: linear: operands must have rank 2: X (M,K), W (N,K), Y (M,N)");
+  detail::require(SameDimAt<X, 1, W, 1>, "rooflint: linear: X (M,K) and W (N,K) must share the dimension K");
+  detail::require(SameDimAt<Y, 0, X, 0> && SameDimAt<Y, 1, W, 0>, "rooflint: linear: output must have shape (M,N)");
+  detail::require(Read<X> && Read<W> && Written<Y>, "rooflint: linear: X and W must be read and Y written");
+  return detail::with_operands<X, W>(detail::make_op(op_kind::linear, "linear", 2 * Y::elements() * detail::dim_poly<dim_at<X, 1>>(), x, w, y));
 }
 
 /// linear with a bias b (N), not counted in FLOPs.
 template <Tensor X, Tensor W, Tensor Bias, Tensor Y>
-consteval operation<X, W, Bias, Y> linear(X x, W w, Bias b, Y y) {
-  static_assert(HasRank<Bias, 1> && SameDimAt<Bias, 0, W, 0>, "rooflint: linear: bias must have shape (N)");
+consteval operation<X, W, Bias, Y> linear(const X& x, const W& w, const Bias& b, const Y& y) {
+  detail::require(HasRank<Bias, 1> && SameDimAt<Bias, 0, W, 0>, "rooflint: linear: bias must have shape (N)");
   const auto product = linear(x, w, y);
   return detail::with_operands<X, W>(detail::make_op(op_kind::linear, "linear", product.info.flops, x, w, b, y));
 }
@@ -266,13 +278,12 @@ constexpr poly kernel_elements(std::index_sequence<I...>) {
 /// output uses the input's own spatial dimension (a 'same' convolution), whose size binding then checks. Ideal FLOPs
 /// 2 * N * C_out * prod(out spatial) * C/groups * prod(kernel).
 template <std::size_t S, Tensor X, Tensor W, Tensor Y>
-consteval operation<X, W, Y> conv(X x, W w, Y y, conv_options o = {}) {
+consteval operation<X, W, Y> conv(const X& x, const W& w, const Y& y, conv_options o = {}) {
   static_assert(S >= 1 && S <= 3, "rooflint: conv: 1 to 3 spatial dimensions");
-  static_assert(HasRank<X, S + 2> && HasRank<W, S + 2> && HasRank<Y, S + 2>,
-                "rooflint: conv: input (N,C,spatial...), weight (C_out,C/groups,kernel...) and output (N,C_out,out...) must have rank spatial + 2");
-  static_assert(SameDimAt<X, 0, Y, 0>, "rooflint: conv: input and output must share the batch dimension N");
-  static_assert(SameDimAt<W, 0, Y, 1>, "rooflint: conv: weight (C_out,...) and output (N,C_out,...) must share C_out");
-  static_assert(Read<X> && Read<W> && Written<Y>, "rooflint: conv: input and weight must be read and the output written");
+  detail::require(HasRank<X, S + 2> && HasRank<W, S + 2> && HasRank<Y, S + 2>, "rooflint: conv: input (N,C,spatial...), weight (C_out,C/groups,kernel...) and output (N,C_out,out...) must have rank spatial + 2");
+  detail::require(SameDimAt<X, 0, Y, 0>, "rooflint: conv: input and output must share the batch dimension N");
+  detail::require(SameDimAt<W, 0, Y, 1>, "rooflint: conv: weight (C_out,...) and output (N,C_out,...) must share C_out");
+  detail::require(Read<X> && Read<W> && Written<Y>, "rooflint: conv: input and weight must be read and the output written");
   // Each message on the line of its require(): nvcc prints only the first line of the failing call.
   const bool options_valid = o.stride > 0 && o.dilation > 0 && o.padding >= 0 && o.groups > 0;
   const bool shares_channels = std::is_same_v<dim_at<X, 1>, dim_at<W, 1>>;
@@ -282,21 +293,25 @@ consteval operation<X, W, Y> conv(X x, W w, Y y, conv_options o = {}) {
   // Sizes are exact in a double up to 2^53 (dim.h); padding and stride far below that keep the
   // output-size formula (spec.h) inside std::int64_t.
   detail::require(o.stride <= max_size && o.dilation <= max_size && o.padding <= max_size, "rooflint: conv: stride, padding and dilation must be at most 2^53");
-  const poly flops = 2 * Y::elements() * to_poly(dim_at<W, 1>{}) * detail::kernel_elements<W>(std::make_index_sequence<S>{});
   constexpr const char* names[] = {"", "conv1d", "conv2d", "conv3d"};
-  auto op = detail::make_op(op_kind::conv, names[S], flops, x, w, y);
-  detail::add_conv_output_dims<S, X, W, Y>(op.info, o);
-  if (!std::is_same_v<dim_at<X, 1>, dim_at<W, 1>>)
-    op.info.constraints[op.info.constraint_count++] = size_constraint{dim_name<dim_at<W, 1>>(), o.groups, dim_name<dim_at<X, 1>>()};
-  return op;
+  if constexpr (HasRank<X, S + 2> && HasRank<W, S + 2> && HasRank<Y, S + 2>) {  // else the rank require() is the error
+    const poly flops = 2 * Y::elements() * to_poly(dim_at<W, 1>{}) * detail::kernel_elements<W>(std::make_index_sequence<S>{});
+    auto op = detail::make_op(op_kind::conv, names[S], flops, x, w, y);
+    detail::add_conv_output_dims<S, X, W, Y>(op.info, o);
+    if (!std::is_same_v<dim_at<X, 1>, dim_at<W, 1>>)
+      op.info.constraints[op.info.constraint_count++] = size_constraint{dim_name<dim_at<W, 1>>(), o.groups, dim_name<dim_at<X, 1>>()};
+    return op;
+  } else {
+    return detail::make_op(op_kind::conv, names[S], poly{}, x, w, y);
+  }
 }
 
 template <Tensor X, Tensor W, Tensor Y>
-consteval operation<X, W, Y> conv1d(X x, W w, Y y, conv_options o = {}) { return conv<1>(x, w, y, o); }
+consteval operation<X, W, Y> conv1d(const X& x, const W& w, const Y& y, conv_options o = {}) { return conv<1>(x, w, y, o); }
 template <Tensor X, Tensor W, Tensor Y>
-consteval operation<X, W, Y> conv2d(X x, W w, Y y, conv_options o = {}) { return conv<2>(x, w, y, o); }
+consteval operation<X, W, Y> conv2d(const X& x, const W& w, const Y& y, conv_options o = {}) { return conv<2>(x, w, y, o); }
 template <Tensor X, Tensor W, Tensor Y>
-consteval operation<X, W, Y> conv3d(X x, W w, Y y, conv_options o = {}) { return conv<3>(x, w, y, o); }
+consteval operation<X, W, Y> conv3d(const X& x, const W& w, const Y& y, conv_options o = {}) { return conv<3>(x, w, y, o); }
 
 // ---------------------------------------------------------------------------------------------
 // Attention
@@ -306,19 +321,18 @@ enum class masking : std::uint8_t { none, causal };
 /// Scaled-dot-product attention forward: O (B,H,Sq,Dv) = softmax(Q (B,H,Sq,D) K^T (B,H,Sk,D)) V (B,H,Sk,Dv).
 /// Ideal FLOPs 2*B*H*Sq*Sk*D + 2*B*H*Sq*Sk*Dv (torch's sdpa rule).
 template <Tensor Q, Tensor K, Tensor V, Tensor O>
-consteval operation<Q, K, V, O> attention(Q q, K k, V v, O o, masking mask = masking::none) {
-  static_assert(HasRank<Q, 4> && HasRank<K, 4> && HasRank<V, 4> && HasRank<O, 4>,
-                "rooflint: attention: Q, K, V and O must have rank 4: (B,H,S,D)");
-  static_assert(SameDimAt<Q, 0, K, 0> && SameDimAt<Q, 1, K, 1> && SameDimAt<Q, 0, V, 0> && SameDimAt<Q, 1, V, 1> &&
-                    SameDimAt<Q, 0, O, 0> && SameDimAt<Q, 1, O, 1>,
-                "rooflint: attention: Q, K, V and O must share batch B and heads H");
-  static_assert(SameDimAt<Q, 3, K, 3>, "rooflint: attention: Q (B,H,Sq,D) and K (B,H,Sk,D) must share the head dimension D");
-  static_assert(SameDimAt<K, 2, V, 2>, "rooflint: attention: K (B,H,Sk,D) and V (B,H,Sk,Dv) must share the key length Sk");
-  static_assert(SameDimAt<O, 2, Q, 2> && SameDimAt<O, 3, V, 3>, "rooflint: attention: output must have shape (B,H,Sq,Dv)");
-  static_assert(Read<Q> && Read<K> && Read<V> && Written<O>, "rooflint: attention: Q, K and V must be read and O written");
-  const poly bhsqsk = to_poly(dim_at<Q, 0>{}) * to_poly(dim_at<Q, 1>{}) * to_poly(dim_at<Q, 2>{}) * to_poly(dim_at<K, 2>{});
-  const poly scores = 2 * bhsqsk * to_poly(dim_at<Q, 3>{});    // 2*B*H*Sq*Sk*D
-  const poly weighted = 2 * bhsqsk * to_poly(dim_at<V, 3>{});  // 2*B*H*Sq*Sk*Dv
+consteval operation<Q, K, V, O> attention(const Q& q, const K& k, const V& v, const O& o, masking mask = masking::none) {
+  constexpr bool batch_heads = SameDimAt<Q, 0, K, 0> && SameDimAt<Q, 1, K, 1> && SameDimAt<Q, 0, V, 0> && SameDimAt<Q, 1, V, 1> &&
+                              SameDimAt<Q, 0, O, 0> && SameDimAt<Q, 1, O, 1>;
+  detail::require(HasRank<Q, 4> && HasRank<K, 4> && HasRank<V, 4> && HasRank<O, 4>, "rooflint: attention: Q, K, V and O must have rank 4: (B,H,S,D)");
+  detail::require(batch_heads, "rooflint: attention: Q, K, V and O must share batch B and heads H");
+  detail::require(SameDimAt<Q, 3, K, 3>, "rooflint: attention: Q (B,H,Sq,D) and K (B,H,Sk,D) must share the head dimension D");
+  detail::require(SameDimAt<K, 2, V, 2>, "rooflint: attention: K (B,H,Sk,D) and V (B,H,Sk,Dv) must share the key length Sk");
+  detail::require(SameDimAt<O, 2, Q, 2> && SameDimAt<O, 3, V, 3>, "rooflint: attention: output must have shape (B,H,Sq,Dv)");
+  detail::require(Read<Q> && Read<K> && Read<V> && Written<O>, "rooflint: attention: Q, K and V must be read and O written");
+  const poly bhsqsk = detail::dim_poly<dim_at<Q, 0>>() * detail::dim_poly<dim_at<Q, 1>>() * detail::dim_poly<dim_at<Q, 2>>() * detail::dim_poly<dim_at<K, 2>>();
+  const poly scores = 2 * bhsqsk * detail::dim_poly<dim_at<Q, 3>>();    // 2*B*H*Sq*Sk*D
+  const poly weighted = 2 * bhsqsk * detail::dim_poly<dim_at<V, 3>>();  // 2*B*H*Sq*Sk*Dv
   auto op = detail::make_op(op_kind::attention, "attention", scores + weighted, q, k, v, o);
   op.info.causal = mask == masking::causal;
   return op;
@@ -327,77 +341,212 @@ consteval operation<Q, K, V, O> attention(Q q, K k, V v, O o, masking mask = mas
 // ---------------------------------------------------------------------------------------------
 // Elementwise, reductions, normalisation
 
-/// Tensors of the same shape, @p flops_per_element FLOP per element of the first written tensor.
+// Elementwise operations broadcast by PyTorch's rules (tensor_concepts.h): a bias (C) beside an input
+// (R,C), a per-row scale (R,1) with dim<"One", 1>. Every tensor counts its own elements in the
+// compulsory bytes; the FLOP count is per element of the shape they broadcast to (the output's).
+// The FLOP count is typed by the spec's author, so it counts under every convention, as custom()'s.
+// Each check is a require() on a named predicate, so the error is reported where the spec calls the
+// operation (the user's line) and the message names the operation that was written.
+
+namespace detail {
+/// Every written tensor among Ts has the shape all of Ts broadcast to.
+template <class... Ts>
+constexpr bool written_have_broadcast_shape() { return ((!Written<Ts> || HasBroadcastShape<Ts, Ts...>) && ...); }
+
+template <Tensor... Ts>
+constexpr operation<Ts...> make_elementwise(const char* name, double flops_per_element, Ts... ts) {
+  return make_op(op_kind::elementwise, name, flops_per_element * shape_elements<broadcast_shape<Ts...>>::value(), ts...);
+}
+}  // namespace detail
+
+/// Tensors that broadcast together, @p flops_per_element FLOP per element of the shape they broadcast
+/// to; every written tensor has that shape.
 template <Tensor First, Tensor... Rest>
-consteval operation<First, Rest...> elementwise(double flops_per_element, First first, Rest... rest) {
-  static_assert((SameShape<First, Rest> && ...), "rooflint: elementwise: all tensors must have the same shape");
-  static_assert(Written<First> || (Written<Rest> || ...), "rooflint: elementwise: at least one tensor must be written");
+consteval operation<First, Rest...> elementwise(double flops_per_element, const First& first, const Rest&... rest) {
+  detail::require(Broadcastable<First, Rest...>, "rooflint: elementwise: the shapes do not broadcast (aligned from the last dimension, two dimensions must be the same, or one missing or of static size 1)");
+  detail::require(Written<First> || (Written<Rest> || ...), "rooflint: elementwise: at least one tensor must be written");
+  detail::require(detail::written_have_broadcast_shape<First, Rest...>(), "rooflint: elementwise: every written tensor must have the shape all the tensors broadcast to");
   detail::require(flops_per_element >= 0, "rooflint: elementwise: the FLOP count per element must not be negative");
-  auto op = detail::make_op(op_kind::elementwise, "elementwise", flops_per_element * First::elements(), first, rest...);
-  op.info.zero_under_torch = true;
-  return op;
+  return detail::make_elementwise("elementwise", flops_per_element, first, rest...);
 }
 
-/// out = f(in), elementwise, @p flops_per_element FLOP each.
+/// out = f(in), elementwise, @p flops_per_element FLOP per element of out; in broadcasts to out's shape.
 template <Tensor In, Tensor Out>
-consteval operation<In, Out> unary(double flops_per_element, In in, Out out) {
-  return elementwise(flops_per_element, in, out);
+consteval operation<In, Out> unary(double flops_per_element, const In& in, const Out& out) {
+  detail::require(HasBroadcastShape<Out, In, Out>, "rooflint: unary: the input must broadcast to the output's shape (aligned from the last dimension, each dimension the output's, missing, or of static size 1)");
+  detail::require(Read<In> && Written<Out>, "rooflint: unary: the input must be read and the output written");
+  detail::require(flops_per_element >= 0, "rooflint: unary: the FLOP count per element must not be negative");
+  return detail::make_elementwise("unary", flops_per_element, in, out);
 }
 
-/// out = f(a, b), elementwise, @p flops_per_element FLOP each.
+/// out = f(a, b), elementwise, @p flops_per_element FLOP per element of out; a and b broadcast to
+/// out's shape: `binary(1, in<0>("x", f32, R, C), in<1>("bias", f32, C), out<2>("y", f32, R, C))`.
 template <Tensor A, Tensor B, Tensor Out>
-consteval operation<A, B, Out> binary(double flops_per_element, A a, B b, Out out) {
-  return elementwise(flops_per_element, a, b, out);
+consteval operation<A, B, Out> binary(double flops_per_element, const A& a, const B& b, const Out& out) {
+  detail::require(HasBroadcastShape<Out, A, B, Out>, "rooflint: binary: both inputs must broadcast to the output's shape (aligned from the last dimension, each dimension the output's, missing, or of static size 1)");
+  detail::require(Read<A> && Read<B> && Written<Out>, "rooflint: binary: both inputs must be read and the output written");
+  detail::require(flops_per_element >= 0, "rooflint: binary: the FLOP count per element must not be negative");
+  return detail::make_elementwise("binary", flops_per_element, a, b, out);
 }
 
 /// Sum (or max, ...) of in over the dimensions that out lacks; 1 FLOP per input element.
 template <Tensor In, Tensor Out>
-consteval operation<In, Out> reduction(In in, Out out) {
-  static_assert(DimsSubsetOf<Out, In>, "rooflint: reduction: every dimension of the output must be a dimension of the input");
-  static_assert(Out::rank < In::rank, "rooflint: reduction: the output must have fewer dimensions than the input");
-  static_assert(Read<In> && Written<Out>, "rooflint: reduction: input must be read and output written");
+consteval operation<In, Out> reduction(const In& in, const Out& out) {
+  detail::require(DimsSubsetOf<Out, In>, "rooflint: reduction: every dimension of the output must be a dimension of the input");
+  detail::require(Out::rank < In::rank, "rooflint: reduction: the output must have fewer dimensions than the input");
+  detail::require(Read<In> && Written<Out>, "rooflint: reduction: input must be read and output written");
   auto op = detail::make_op(op_kind::reduction, "reduction", In::elements(), in, out);
   op.info.zero_under_torch = true;
   return op;
 }
 
-/// Softmax along the last dimension; 5 FLOP per element.
-template <Tensor In, Tensor Out>
-consteval operation<In, Out> softmax(In in, Out out) {
-  static_assert(SameShape<In, Out>, "rooflint: softmax: input and output must have the same shape");
-  static_assert(Read<In> && Written<Out>, "rooflint: softmax: input must be read and output written");
+// ---------------------------------------------------------------------------------------------
+// Softmax and normalisation, over the last dimension or the dimensions over(...) names
+
+/// The dimensions a softmax or normalisation works over, when not the input's last one: `over(C)`
+/// for a norm over the channels of (N,C,H,W), `over(H, W)` for one over each plane.
+template <class... Ds>
+struct over_dims {};
+
+template <Dim... Ds>
+consteval over_dims<std::remove_cvref_t<Ds>...> over(Ds...) {
+  static_assert(sizeof...(Ds) > 0, "rooflint: over: name the dimensions the operation works over: over(C), over(H, W)");
+  return {};
+}
+
+namespace detail {
+template <class T> struct is_over_dims : std::false_type {};
+template <class... Ds> struct is_over_dims<over_dims<Ds...>> : std::true_type {};
+}  // namespace detail
+
+/// What over(...) returns: the dimensions a softmax or normalisation works over.
+template <class T>
+concept OverDims = detail::is_over_dims<std::remove_cvref_t<T>>::value;
+
+namespace detail {
+/// Every dimension of Over is a dimension of In, none twice.
+template <class In, class Over> struct over_valid : std::false_type {};
+template <Tensor In, class... Ds>
+struct over_valid<In, over_dims<Ds...>>
+    : std::bool_constant<(contains_dim<Ds, typename In::shape>::value && ...) && ((count_of<Ds, Ds...>() == 1) && ...)> {};
+
+/// No over(...): the last dimension.
+template <Tensor In, class... Over>
+constexpr bool over_ok() {
+  if constexpr (sizeof...(Over) == 0) return In::rank > 0;
+  else return (over_valid<In, std::remove_cvref_t<Over>>::value && ...);
+}
+
+/// A scale or shift P of a normalisation over the last dimension has that dimension's shape (C);
+/// with over(...), its dimensions are dimensions of the input (it is broadcast over the rest: a
+/// group norm's (C) scale beside an (N,G,Cg,H,W) input over (Cg,H,W) is written (G,Cg)).
+template <class P, class In, std::size_t OverCount>
+constexpr bool affine_shape_ok() {
+  if constexpr (std::is_void_v<P>) return true;
+  else if constexpr (OverCount == 0) return HasRank<P, 1> && SameDimAt<P, 0, In, In::rank - 1>;
+  else return DimsSubsetOf<P, In>;
+}
+
+template <class P> constexpr bool read_or_absent() {
+  if constexpr (std::is_void_v<P>) return true; else return Read<P>;
+}
+
+/// The checks of layernorm (Rms false) and rmsnorm, each message on the line of its require().
+template <bool Rms, class In, class Out, class Gamma, class Beta, class... Over>
+constexpr void check_norm() {
+  constexpr bool shapes = SameShape<In, Out>, roles = Read<In> && Written<Out> && read_or_absent<Gamma>() && read_or_absent<Beta>();
+  constexpr bool dims = over_ok<In, Over...>();
+  constexpr bool affine = affine_shape_ok<Gamma, In, sizeof...(Over)>() && affine_shape_ok<Beta, In, sizeof...(Over)>();
+  constexpr bool pair = std::is_void_v<Gamma> || std::is_void_v<Beta> || SameShape<Gamma, Beta>;
+  if constexpr (Rms) {
+    require(shapes, "rooflint: rmsnorm: input and output must have the same shape");
+    require(roles, "rooflint: rmsnorm: input and gamma must be read and output written");
+    require(dims, "rooflint: rmsnorm: over(...) must name dimensions of the input, each once");
+    if constexpr (sizeof...(Over) == 0) require(affine, "rooflint: rmsnorm: gamma must have shape (C), the input's last dimension (or name the normalised dimensions: over(...))");
+    else require(affine, "rooflint: rmsnorm: every dimension of gamma must be a dimension of the input");
+  } else {
+    require(shapes, "rooflint: layernorm: input and output must have the same shape");
+    require(roles, "rooflint: layernorm: input, gamma and beta must be read and output written");
+    require(dims, "rooflint: layernorm: over(...) must name dimensions of the input, each once");
+    require(pair, "rooflint: layernorm: gamma and beta must have the same shape");
+    if constexpr (sizeof...(Over) == 0) require(affine, "rooflint: layernorm: gamma and beta must have shape (C), the input's last dimension");
+    else require(affine, "rooflint: layernorm: every dimension of gamma and beta must be a dimension of the input");
+  }
+}
+
+template <Tensor... Ts>
+constexpr operation<Ts...> make_norm(const char* name, double flops_per_element, poly elements, Ts... ts) {
+  auto op = make_op(op_kind::layernorm, name, flops_per_element * elements, ts...);
+  op.info.zero_under_torch = true;
+  return op;
+}
+}  // namespace detail
+
+/// Softmax along the last dimension, or the dimension over(...) names; 5 FLOP per element.
+template <Tensor In, Tensor Out, OverDims... Over>
+consteval operation<In, Out> softmax(const In& in, const Out& out, Over...) {
+  static_assert(sizeof...(Over) <= 1, "rooflint: softmax: give over(...) once");
+  detail::require(SameShape<In, Out>, "rooflint: softmax: input and output must have the same shape");
+  detail::require(Read<In> && Written<Out>, "rooflint: softmax: input must be read and output written");
+  detail::require(detail::over_ok<In, Over...>(), "rooflint: softmax: over(...) must name dimensions of the input, each once");
   auto op = detail::make_op(op_kind::softmax, "softmax", 5 * In::elements(), in, out);
   op.info.zero_under_torch = true;
   return op;
 }
 
-/// Layer normalisation over the last dimension, without affine; 6 FLOP per element.
-template <Tensor In, Tensor Out>
-consteval operation<In, Out> layernorm(In in, Out out) {
-  static_assert(SameShape<In, Out>, "rooflint: layernorm: input and output must have the same shape");
-  static_assert(Read<In> && Written<Out>, "rooflint: layernorm: input must be read and output written");
-  auto op = detail::make_op(op_kind::layernorm, "layernorm", 6 * In::elements(), in, out);
-  op.info.zero_under_torch = true;
-  return op;
+// Normalisations. FLOP rules per element of the input (rooflint's own; 0 under torch.utils.flop_counter):
+//  - layernorm: mean 1, variance 3 (subtract, square, add), normalise 2 (subtract, multiply by rstd): 6;
+//    + 1 for a scale gamma, + 1 for a shift beta (8 with both).
+//  - rmsnorm: mean of squares 2 (multiply, add), normalise 1 (multiply by rstd): 3; + 1 for gamma.
+// Over the last dimension unless over(...) names others: a norm over the channels of (N,C,H,W)
+// (over(C)), an instance norm (over(H, W)), a group norm of (N,G,Cg,H,W) (over(Cg, H, W)). The
+// statistics a kernel also writes (mean, rstd) are extra outputs: .with(out<...>("rstd", f32, N, G)).
+
+/// Layer normalisation without scale or shift; 6 FLOP per element.
+template <Tensor In, Tensor Out, OverDims... Over>
+consteval operation<In, Out> layernorm(const In& in, const Out& out, Over...) {
+  static_assert(sizeof...(Over) <= 1, "rooflint: layernorm: give over(...) once");
+  detail::check_norm<false, In, Out, void, void, Over...>();
+  return detail::make_norm("layernorm", 6, In::elements(), in, out);
+}
+
+/// Layer normalisation with a scale gamma only (torch's LayerNorm(bias=False)); 7 FLOP per element.
+template <Tensor In, Tensor Gamma, Tensor Out, OverDims... Over>
+consteval operation<In, Gamma, Out> layernorm(const In& in, const Gamma& gamma, const Out& out, Over...) {
+  static_assert(sizeof...(Over) <= 1, "rooflint: layernorm: give over(...) once");
+  detail::check_norm<false, In, Out, Gamma, void, Over...>();
+  return detail::make_norm("layernorm", 7, In::elements(), in, gamma, out);
 }
 
 /// Layer normalisation with scale gamma and shift beta, both (C) for input (..., C); 8 FLOP per element.
-template <Tensor In, Tensor Gamma, Tensor Beta, Tensor Out>
-consteval operation<In, Gamma, Beta, Out> layernorm(In in, Gamma gamma, Beta beta, Out out) {
-  static_assert(SameShape<In, Out>, "rooflint: layernorm: input and output must have the same shape");
-  static_assert(HasRank<Gamma, 1> && SameShape<Gamma, Beta> && SameDimAt<Gamma, 0, In, In::rank - 1>,
-                "rooflint: layernorm: gamma and beta must have shape (C), the input's last dimension");
-  static_assert(Read<In> && Read<Gamma> && Read<Beta> && Written<Out>, "rooflint: layernorm: input, gamma and beta must be read and output written");
-  auto op = detail::make_op(op_kind::layernorm, "layernorm", 8 * In::elements(), in, gamma, beta, out);
-  op.info.zero_under_torch = true;
-  return op;
+template <Tensor In, Tensor Gamma, Tensor Beta, Tensor Out, OverDims... Over>
+consteval operation<In, Gamma, Beta, Out> layernorm(const In& in, const Gamma& gamma, const Beta& beta, const Out& out, Over...) {
+  static_assert(sizeof...(Over) <= 1, "rooflint: layernorm: give over(...) once");
+  detail::check_norm<false, In, Out, Gamma, Beta, Over...>();
+  return detail::make_norm("layernorm", 8, In::elements(), in, gamma, beta, out);
+}
+
+/// RMS normalisation without scale; 3 FLOP per element.
+template <Tensor In, Tensor Out, OverDims... Over>
+consteval operation<In, Out> rmsnorm(const In& in, const Out& out, Over...) {
+  static_assert(sizeof...(Over) <= 1, "rooflint: rmsnorm: give over(...) once");
+  detail::check_norm<true, In, Out, void, void, Over...>();
+  return detail::make_norm("rmsnorm", 3, In::elements(), in, out);
+}
+
+/// RMS normalisation with a scale gamma (C) for input (..., C); 4 FLOP per element.
+template <Tensor In, Tensor Gamma, Tensor Out, OverDims... Over>
+consteval operation<In, Gamma, Out> rmsnorm(const In& in, const Gamma& gamma, const Out& out, Over...) {
+  static_assert(sizeof...(Over) <= 1, "rooflint: rmsnorm: give over(...) once");
+  detail::check_norm<true, In, Out, Gamma, void, Over...>();
+  return detail::make_norm("rmsnorm", 4, In::elements(), in, gamma, out);
 }
 
 /// Anything else: you state the ideal FLOPs (`2 * N * N`, `2 * ceil_div(N, 128) * 128 * K`), counted
 /// under every convention. The FLOP count may use only dimensions of these tensors and must not be
 /// negative at any sizes.
 template <SizeLike F, Tensor... Ts>
-consteval operation<Ts...> custom(const F& flops, Ts... ts) {
+consteval operation<Ts...> custom(const F& flops, const Ts&... ts) {
   static_assert(sizeof...(Ts) > 0, "rooflint: custom: name the tensors the operation reads and writes");
   const size_expr f = to_expr(flops);
   using dims = detail::probe<typename detail::concat<typename Ts::shape...>::type>;

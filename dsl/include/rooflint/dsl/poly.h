@@ -216,6 +216,7 @@ enum class size_op : std::uint8_t {
   min,       ///< the smaller of lhs and rhs (an embedding lookup touches min(B*T, V) rows)
   max,       ///< the larger of lhs and rhs
   ceil_div,  ///< ceil(lhs / rhs), rhs > 0 (tiles: ceil_div(N, 128))
+  div,       ///< lhs / rhs exactly, rhs > 0 (a head size C / NH); no size when rhs does not divide lhs
 };
 
 /// @return The operation's name as printed and written in manifests: "min", "max", "ceil_div".
@@ -224,6 +225,7 @@ constexpr std::string_view name(size_op op) {
     case size_op::min: return "min";
     case size_op::max: return "max";
     case size_op::ceil_div: return "ceil_div";
+    case size_op::div: return "div";
   }
   return "unknown";
 }
@@ -231,9 +233,11 @@ constexpr std::string_view name(size_op op) {
 /// Most size terms in one spec (each is a dimension of the spec too, derived when sizes are bound).
 inline constexpr std::size_t max_size_terms = 4;
 
-/// A size that is min, max or ceil-division of two polynomials. Polynomials use it as a variable
-/// named by its own text ("min(B*T, V)"), so formulas print it and sizes evaluate it like a
-/// dimension: binding computes it from its operands (spec.h). An operand may use an earlier term.
+/// A size that is min, max, ceil-division or exact division of two polynomials. Polynomials use it as a
+/// variable named by its own text ("min(B*T, V)"), so formulas print it and sizes evaluate it like a
+/// dimension: binding computes it from its operands (spec.h). An operand may use an earlier term. A
+/// dimension defined by an expression (`.sizes(HS(C / NH))`, kernel.h) is such a term named by the
+/// dimension ("HS").
 struct size_term {
   name_t name;  ///< the term as text, "min(B*T, V)": its variable name in polynomials
   size_op op = size_op::min;
@@ -241,7 +245,8 @@ struct size_term {
   poly rhs;
 
   /// @return The term's value for operand values @p a and @p b (sizes >= 1); 0 when it has none
-  /// (ceil_div by a size that is not positive).
+  /// (ceil_div or div by a size that is not positive; div of or by a size that is not whole, or by one
+  /// that does not divide).
   constexpr double apply(double a, double b) const {
     switch (op) {
       case size_op::min: return a < b ? a : b;
@@ -250,6 +255,12 @@ struct size_term {
         if (!(b > 0) || !(a >= 0) || a > 9.0e15 || b > 9.0e15) return 0;
         const auto n = static_cast<std::int64_t>(a), d = static_cast<std::int64_t>(b);
         return static_cast<double>((n + d - 1) / d);
+      }
+      case size_op::div: {
+        if (!(b > 0) || !(a >= 0) || a > 9.0e15 || b > 9.0e15) return 0;
+        const auto n = static_cast<std::int64_t>(a), d = static_cast<std::int64_t>(b);
+        const bool whole = static_cast<double>(n) == a && static_cast<double>(d) == b;
+        return whole && n % d == 0 ? static_cast<double>(n / d) : 0;
       }
     }
     return 0;
@@ -269,7 +280,7 @@ struct size_table {
   /// Adds @p t unless a term of the same name (the same text, so the same definition) is there.
   constexpr void add(const size_term& t) {
     if (index_of(t.name) >= 0) return;
-    detail::require(count < max_size_terms, "rooflint: expression: more than 4 min, max or ceil_div terms in one spec");
+    detail::require(count < max_size_terms, "rooflint: expression: more than 4 min, max, ceil_div or div terms in one spec");
     if (count < max_size_terms) terms[count++] = t;
   }
   constexpr void merge(const size_table& other) {

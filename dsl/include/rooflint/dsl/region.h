@@ -135,20 +135,18 @@ struct region_spec : spec {
   /// be given by its function: `.sizes<0>(R(grid_dim.x), C(arg<2>))`. The checks are kernel_spec::sizes'
   /// against that kernel's parameters.
   template <int Site, class... B>
-  consteval region_spec sizes(B... given) const {
-    static_assert(Site >= 0 && Site < static_cast<int>(sizeof...(Kernels)),
-                  "rooflint: region: sizes<I>: I must be the index of one of the region's kernels");
+  consteval region_spec sizes(const B&... given) const {
+    detail::require(Site >= 0 && Site < static_cast<int>(sizeof...(Kernels)), "rooflint: region: sizes<I>: I must be the index of one of the region's kernels");
     if constexpr (Site >= 0 && Site < static_cast<int>(sizeof...(Kernels))) {
       constexpr auto site = detail::region_kernel_at<Site, Kernels...>();
-      static_assert(detail::is_function_kernel<site>(),
-                    "rooflint: region: sizes<I>: the I-th kernel is a library kernel, whose parameters are not ours");
+      detail::require(detail::is_function_kernel<site>(), "rooflint: region: sizes<I>: the I-th kernel is a library kernel, whose parameters are not ours");
       if constexpr (detail::is_function_kernel<site>()) {
         detail::require(launch.kind == binding_kind::none, "rooflint: sizes: the sizes are already read from the launch (call sizes() once)");
         kernel_spec<site> k;
         static_cast<spec&>(k) = *this;
         k = k.sizes(given...);
         region_spec r = *this;
-        r.launch = k.launch;
+        static_cast<spec&>(r) = static_cast<const spec&>(k);  // the launch, and the dimensions and terms a definition adds
         r.launch.kind = binding_kind::region;
         for (int i = 0; i < r.launch.size_count; ++i) r.launch.sizes[i].site = static_cast<std::int8_t>(Site);
         return r;
@@ -182,17 +180,14 @@ struct region_spec : spec {
 /// Binds the operation @p op to a region of the kernels Kernels (functions, or library_kernel<"pattern">
 /// for a library's kernels), launched in this order. The tensors name no parameter: `in("x", f32, R, C)`.
 template <auto... Kernels, std::size_t N, class... Ts>
-consteval region_spec<Kernels...> region(const char (&name)[N], operation<Ts...> op) {
-  static_assert(sizeof...(Kernels) >= 1, "rooflint: region: a region names at least one kernel: region<k1, k2>(...)");
-  static_assert(sizeof...(Kernels) <= max_region_kernels, "rooflint: region: a region has at most 8 kernels");
-  static_assert((detail::is_region_kernel<Kernels>() && ...),
-                "rooflint: region: each kernel is a __global__ function or a library_kernel<\"pattern\">");
-  static_assert(N > 1 && N <= name_capacity, "rooflint: region: a region name must have 1 to 31 characters");
-  static_assert((detail::region_tensor_ok<Ts>::value && ...),
-                "rooflint: region: a region's tensors name no kernel parameter: in(\"x\", f32, N), not in<0>(\"x\", f32, N)");
-  static_assert(detail::dim_names_distinct(typename detail::concat<typename detail::shape_of<Ts>::type...>::type{}),
-                "rooflint: kernel: two different dimension tags have the same name");
-  static_assert(sizeof...(Ts) <= max_tensors, "rooflint: kernel: a spec has at most 8 tensors and uncounted pointers");
+consteval region_spec<Kernels...> region(const char (&name)[N], const operation<Ts...>& op) {
+  detail::require(sizeof...(Kernels) >= 1, "rooflint: region: a region names at least one kernel: region<k1, k2>(...)");
+  detail::require(sizeof...(Kernels) <= max_region_kernels, "rooflint: region: a region has at most 8 kernels");
+  detail::require((detail::is_region_kernel<Kernels>() && ...), "rooflint: region: each kernel is a __global__ function or a library_kernel<\"pattern\">");
+  detail::require(N > 1 && N <= name_capacity, "rooflint: region: a region name must have 1 to 31 characters");
+  detail::require((detail::region_tensor_ok<Ts>::value && ...), "rooflint: region: a region's tensors name no kernel parameter: in(\"x\", f32, N), not in<0>(\"x\", f32, N)");
+  detail::require(detail::dim_names_distinct(typename detail::concat<typename detail::shape_of<Ts>::type...>::type{}), "rooflint: kernel: two different dimension tags have the same name");
+  detail::require(sizeof...(Ts) <= max_tensors, "rooflint: kernel: a spec has at most 8 tensors and uncounted pointers");
 
   region_spec<Kernels...> s;
   s.kernel_name = name_t(name);

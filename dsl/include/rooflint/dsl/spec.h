@@ -38,6 +38,11 @@ struct tensor_info {
   poly elements;                               ///< elements that count towards compulsory bytes
   bool partial = false;                        ///< elements is a part, stated by touches()
   bool extra = false;                          ///< an extra tensor of the operation (operation::with)
+  /// Elements from the first element of parameter `arg` to this tensor's first element, a polynomial of
+  /// the spec's dimensions: where a slice of a shared buffer starts (tensor_ref::slice; packed Q, K and V
+  /// at 0, NH*HS and 2*NH*HS); 0 for a tensor that is its parameter's whole buffer.
+  poly offset;
+  bool sliced = false;                          ///< one of possibly several tensors in its parameter's buffer
 };
 
 /// What the user expects of the kernel; checked by the analyzer (bound) and the verifier (all).
@@ -251,8 +256,9 @@ struct spec {
       for (const poly* p : {&term.lhs, &term.rhs})
         for (int d = 0; d < p->dim_count; ++d)
           bound = bound && (!p->uses(d) || size_of(p->dims[d]) > 0);
-      const double size = bound ? term.apply(a, b) : 0;
-      if (bound && (size <= 0 || size > static_cast<double>(max_size) || (r.bound.values[out] > 0 && r.bound.values[out] != size))) {
+      if (!bound) continue;  // no size from its operands (a size given to it stays; the operands are missing)
+      const double size = term.apply(a, b);
+      if (size <= 0 || size > static_cast<double>(max_size) || (r.bound.values[out] > 0 && r.bound.values[out] != size)) {
         if (r.violated.empty()) r.violated = term.name;
         continue;
       }

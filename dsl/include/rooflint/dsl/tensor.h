@@ -133,6 +133,9 @@ struct tensor_ref {
   size_table sizes{};  ///< the min, max and ceil_div terms the touched part uses
   bool partial = false;
   bool extra = false;  ///< added to an operation by operation::with() (a layernorm's mean and rstd)
+  poly offset{};       ///< elements from the parameter's first element to this tensor's (slice())
+  size_table offset_sizes{};  ///< the min, max and ceil_div terms the offset uses
+  bool sliced = false;  ///< part of its parameter's buffer, which other tensors share (slice())
 
   /// @return Number of elements, the product of the shape's dimensions.
   static constexpr poly elements() { return (poly(1.0) * ... * to_poly(Dims{})); }
@@ -154,6 +157,22 @@ struct tensor_ref {
     t.partial = true;
     return t;
   }
+
+  /// States that this tensor is a part of its parameter's buffer, starting @p offset elements after
+  /// the parameter's first element, so that other tensors may be parts of the same parameter: Q, K and
+  /// V packed in one (B,T,3,NH,HS) buffer are three tensors (B,T,NH,HS) at offsets 0, NH * HS and
+  /// 2 * NH * HS. Each counts its own elements in the compulsory bytes.
+  template <SizeLike P>
+  consteval tensor_ref slice(const P& offset) const {
+    tensor_ref t = *this;
+    const size_expr e = to_expr(offset);
+    detail::require(!detail::probe<shape>::negative_somewhere(e.value, e.sizes), "rooflint: slice: the offset must not be negative");
+    detail::require(!sliced, "rooflint: slice: the tensor already states its offset");
+    t.offset = e.value;
+    t.offset_sizes = e.sizes;
+    t.sliced = true;
+    return t;
+  }
 };
 
 /// A pointer parameter that is deliberately not counted (scratch space, flags).
@@ -167,8 +186,8 @@ struct uncounted_ref {
 
 namespace detail {
 template <std::size_t N>
-consteval void check_tensor_name() {
-  static_assert(N > 1 && N <= name_capacity, "rooflint: tensor: a tensor name must have 1 to 31 characters");
+constexpr void check_tensor_name() {
+  require(N > 1 && N <= name_capacity, "rooflint: tensor: a tensor name must have 1 to 31 characters");
 }
 }  // namespace detail
 

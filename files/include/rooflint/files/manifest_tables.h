@@ -51,7 +51,7 @@ template <> struct enum_names<dsl::binding_kind> {
   static constexpr auto names = detail::names_by_value<dsl::binding_kind, 3>();
 };
 template <> struct enum_names<dsl::size_op> {
-  static constexpr auto names = detail::names_by_value<dsl::size_op, 3>();
+  static constexpr auto names = detail::names_by_value<dsl::size_op, 4>();
 };
 template <> struct enum_names<diagnostics::level> {
   static constexpr auto names = detail::names_by_value<diagnostics::level, 4>();

@@ -14,27 +14,37 @@
 
 namespace rooflint::model {
 
-/// Storage element type of a tensor.
-enum class dtype : std::uint8_t { f64, f32, tf32, f16, bf16, fp8_e4m3, fp8_e5m2, i8, i32, i64 };
+/// Storage element type of a tensor. Signed integers are i8..i64, unsigned ones u8..u64 (bytes, bins,
+/// counters); new dtypes are added at the end, so the values of the others never change.
+enum class dtype : std::uint8_t { f64, f32, tf32, f16, bf16, fp8_e4m3, fp8_e5m2, i8, i32, i64, u8, u16, u32, u64 };
 
-inline constexpr std::size_t dtype_count = 10;
+inline constexpr std::size_t dtype_count = 14;
 
 /// @return Size of one element in bytes. tf32 is stored in 4 bytes (a float with a 10-bit mantissa).
 constexpr std::size_t size_bytes(dtype t) {
   switch (t) {
-    case dtype::f64: case dtype::i64: return 8;
-    case dtype::f32: case dtype::tf32: case dtype::i32: return 4;
-    case dtype::f16: case dtype::bf16: return 2;
-    case dtype::fp8_e4m3: case dtype::fp8_e5m2: case dtype::i8: return 1;
+    case dtype::f64: case dtype::i64: case dtype::u64: return 8;
+    case dtype::f32: case dtype::tf32: case dtype::i32: case dtype::u32: return 4;
+    case dtype::f16: case dtype::bf16: case dtype::u16: return 2;
+    case dtype::fp8_e4m3: case dtype::fp8_e5m2: case dtype::i8: case dtype::u8: return 1;
   }
   return 0;
 }
 
-/// @return The dtype's short name as written in specs and reports ("f32", "bf16", "fp8_e4m3").
+/// @return The dtype's short name as written in specs and reports ("f32", "bf16", "fp8_e4m3", "u8").
 constexpr std::string_view name(dtype t) {
   constexpr std::array<std::string_view, dtype_count> names{
-      "f64", "f32", "tf32", "f16", "bf16", "fp8_e4m3", "fp8_e5m2", "i8", "i32", "i64"};
+      "f64", "f32", "tf32", "f16", "bf16", "fp8_e4m3", "fp8_e5m2", "i8", "i32", "i64", "u8", "u16", "u32", "u64"};
   return names[static_cast<std::size_t>(t)];
+}
+
+/// @return Whether @p t holds integers (i8, i32, i64, u8, u16, u32, u64).
+constexpr bool is_integer(dtype t) {
+  switch (t) {
+    case dtype::i8: case dtype::i32: case dtype::i64: case dtype::u8: case dtype::u16: case dtype::u32: case dtype::u64:
+      return true;
+    default: return false;
+  }
 }
 
 /// @return The dtype with that short name, or nullopt.
@@ -82,7 +92,8 @@ constexpr std::optional<math_mode> parse_math_mode(std::string_view text) {
 
 /// The math mode a dtype runs on when the spec does not say otherwise.
 /// Convention: plain f32 is FP32 SIMT (the compiler emits FFMA); TF32 must be asked for.
-/// Integer types other than i8 have no tensor path; their arithmetic is counted on the FP32 SIMT roof.
+/// 8-bit integers (i8 and u8: IMMA takes both) run on the INT8 tensor roof; wider integer types have no
+/// tensor path, and their arithmetic is counted on the FP32 SIMT roof.
 constexpr math_mode default_math_mode(dtype t) {
   switch (t) {
     case dtype::f64: return math_mode::fp64;
@@ -91,8 +102,8 @@ constexpr math_mode default_math_mode(dtype t) {
     case dtype::f16: return math_mode::fp16_tensor;
     case dtype::bf16: return math_mode::bf16_tensor;
     case dtype::fp8_e4m3: case dtype::fp8_e5m2: return math_mode::fp8_tensor;
-    case dtype::i8: return math_mode::int8_tensor;
-    case dtype::i32: case dtype::i64: return math_mode::fp32_simt;
+    case dtype::i8: case dtype::u8: return math_mode::int8_tensor;
+    case dtype::i32: case dtype::i64: case dtype::u16: case dtype::u32: case dtype::u64: return math_mode::fp32_simt;
   }
   return math_mode::fp32_simt;
 }

@@ -55,9 +55,13 @@ struct instruction_traffic {
   memory_op op = memory_op::load;
   double requests = 0;    ///< executed warp-level instructions
   double sectors = 0;     ///< sectors their addresses touched
-  double data_bytes = NAN;  ///< bytes the active threads asked for; NaN: not collected (no ideal)
-  /// @return max(requests, data bytes / 32), or NaN without data bytes.
-  double ideal_sectors() const { return std::isnan(data_bytes) ? NAN : std::max(requests, data_bytes / 32.0); }
+  double chip_ideal = NAN;  ///< the chip's ideal sectors (smsp__sass_sectors_mem_global_ideal); NaN: not offered
+  double data_bytes = NAN;  ///< bytes the active threads asked for; NaN: not collected
+  /// @return The chip's ideal sectors where it counts them, else max(requests, data bytes / 32), else NaN.
+  double ideal_sectors() const {
+    if (!std::isnan(chip_ideal)) return chip_ideal;
+    return std::isnan(data_bytes) ? NAN : std::max(requests, data_bytes / 32.0);
+  }
 };
 
 /// The SASS metrics of one patched instruction, as CUPTI's cuptiSassMetricsFlushData gives them after the
@@ -69,8 +73,9 @@ struct sass_record {
   std::map<std::string, double> values;
 };
 
-/// @return The SASS metrics the per-line figures need, in the order they are configured: requests per kind
-/// of global instruction, the sectors, and the data bytes per kind (the ideal).
+/// @return The SASS metrics the per-line figures use, in the order they are configured (those the chip
+/// offers): requests per kind of global instruction, the sectors, the chip's ideal sectors (GH100 lists
+/// them), and the data bytes per kind (the ideal where the chip has no ideal metric).
 const std::vector<std::string>& line_traffic_metrics();
 
 /// @return The global memory instructions among @p records (those with requests of a kind), one per PC
