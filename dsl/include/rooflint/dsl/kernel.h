@@ -149,7 +149,15 @@ constexpr bool slice_offsets_distinct(const operation<Ts...>& op) {
   std::array<bool, sizeof...(Ts) + 1> sliced{};
   std::array<poly, sizeof...(Ts) + 1> offsets{};
   int n = 0;
-  std::apply([&](const auto&... t) { ((args[n] = t.arg, sliced[n] = t.sliced, offsets[n] = t.offset, ++n), ...); }, op.tensors);
+  const auto add = [&]<class T>(const T& t) {  // an uncounted parameter among them (a misuse said elsewhere) is no slice
+    args[n] = T::arg;
+    if constexpr (Tensor<T>) {
+      sliced[n] = t.sliced;
+      offsets[n] = t.offset;
+    }
+    ++n;
+  };
+  std::apply([&](const auto&... t) { (add(t), ...); }, op.tensors);
   for (int i = 0; i < n; ++i)
     for (int j = i + 1; j < n; ++j)
       if (sliced[i] && sliced[j] && args[i] == args[j] && (offsets[i] - offsets[j]).is_zero()) return false;
