@@ -131,12 +131,12 @@ inline constexpr auto heads_spec =
         .sizes(N(arg<2>), C(arg<3>), H(arg<4>), D(C / H));
 )cu", "heads.cu");
   ASSERT_TRUE(R.Parsed) << R.Output;
-  const llvm::json::Value M = manifestJson(R.Results, *model::find_peaks("H200"));
-  const llvm::json::Object &V = *manifestKernel(M, "heads").getObject("spec_value");
-  EXPECT_EQ(*(*V.getArray("tensors"))[0].getAsObject()->getString("dtype"), "u8");
-  EXPECT_EQ(*(*V.getArray("tensors"))[1].getAsObject()->getString("dtype"), "u32");
-  // D = C / H: a size term named D, op "div", over C and H.
-  const llvm::json::Object &Term = *(*V.getArray("size_terms"))[0].getAsObject();
-  EXPECT_EQ(*Term.getString("name"), "D");
-  EXPECT_EQ(*Term.getString("op"), "div");
+  const manifest::manifest_file M = manifestOf(R.Results, *model::find_peaks("H200"));
+  const dsl::spec &V = kernelNamed(M, "heads").spec_value;
+  EXPECT_EQ(V.tensors[0].dtype, model::dtype::u8);
+  EXPECT_EQ(V.tensors[1].dtype, model::dtype::u32);
+  // D = C / H: a size term named D, op div, over C and H.
+  ASSERT_EQ(V.size_terms.count, 1);
+  EXPECT_EQ(V.size_terms.terms[0].name.view(), "D");
+  EXPECT_EQ(V.size_terms.terms[0].op, dsl::size_op::div);
 }
