@@ -36,7 +36,7 @@ ls "$out"/*.rooflint.json 2>/dev/null || echo "no manifest written (is the analy
 # build was up to date (then the build log says only "no work to do"), and whichever way the run ends.
 # The manifests of the measured classification replace the build's when the GPU part wrote them.
 verdict_table() {
-  local tool="$build/analyzer/tool/rooflint-summary" manifests=() source="the build's analysis"
+  local tool="$build/files/rooflint-summary" manifests=() source="the build's analysis"
   if [[ -s "$out/examples.measured.rooflint.json" && "$out/examples.measured.rooflint.json" -nt "$out/build.log" ]]; then
     manifests=("$out/examples.measured.rooflint.json"); source="the measured ceilings ($out/ceilings.json)"
   else
