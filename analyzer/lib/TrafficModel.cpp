@@ -236,7 +236,7 @@ public:
       // 8x the store sectors at L2, 1.05-1.19x at DRAM): DRAM writes are the sectors written, once.
       for (std::uint64_t X : Sectors) {
         T.WriteSectorSet.insert(X);
-        if (coveredBytes(X) < SectorBytes) T.PartialStoreSectors += 1;
+        if (std::popcount(bytesMask(X)) < int(SectorBytes)) T.PartialStoreSectors += 1;  // partly written
       }
       T.FirstWrite = std::min(T.FirstWrite, Bytes.front().first);
       return;
@@ -313,19 +313,6 @@ private:
       if (E > From) N += double(E - From);
       End = Any ? std::max(End, E) : E;
       Any = true;
-    }
-    return N;
-  }
-  /// Bytes of sector @p X the request writes.
-  std::uint64_t coveredBytes(std::uint64_t X) const {
-    const std::uint64_t Lo = X * SectorBytes, Hi = Lo + SectorBytes;
-    std::uint64_t N = 0, End = Lo;
-    for (const auto &[B, E] : Bytes) {  // sorted by usefulBytes()
-      const std::uint64_t From = std::max({B, End, Lo}), To = std::min(E, Hi);
-      if (To > From) {
-        N += To - From;
-        End = To;
-      }
     }
     return N;
   }
