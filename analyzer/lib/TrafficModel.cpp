@@ -13,6 +13,7 @@
 #include <span>
 #include <unordered_map>
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/IR/Function.h"
 #include "rooflint/model/describe.h"
 
@@ -24,64 +25,58 @@ constexpr std::uint64_t SectorBytes = 32;
 /// The L1 data cache as the model sees it: a fully associative LRU cache of 32-byte sectors (Hopper's
 /// L1 allocates sectors; a lane walking its own row keeps 2048 sectors of 2048 lines, which the H200
 /// served from L1). A load that misses fetches its sector from L2; stores write through without
-/// allocating. LRU hits at every capacity at once from the stack distance (Mattson et al., 1970): a
-/// load hits a cache of C sectors when fewer than C other sectors were loaded since its last use. The
-/// distances come from a Fenwick tree over load times holding one mark per sector, at its last use.
-class StackDistances {
+/// allocating. A load hits a cache of C sectors when fewer than C other sectors were loaded since its
+/// last use (its stack distance, Mattson et al., 1970): the cache of each capacity the model asks
+/// about is simulated as it is, a map from sector to a slot in a list kept in order of last use.
+class LruSectors {
 public:
-  /// The distinct sectors loaded since @p Sector's last load, or none when it is the first.
-  std::optional<std::uint64_t> load(std::uint64_t Sector) {
-    if (Now + 1 >= Tree.size()) compact();
-    ++Now;
-    std::uint64_t &Last = lastUse(Sector);
-    std::optional<std::uint64_t> Distance;
-    if (Last) {
-      Distance = std::uint64_t(prefix(Now - 1) - prefix(Last));
-      add(Last, -1);
+  explicit LruSectors(std::uint64_t Capacity) : Capacity(Capacity) {}
+
+  /// Loads @p Sector: whether it was still cached.
+  bool load(std::uint64_t Sector) {
+    if (Capacity == 0) return false;
+    if (const auto It = SlotOf.find(Sector); It != SlotOf.end()) {
+      unlink(It->second);
+      pushFront(It->second);
+      return true;
     }
-    Last = Now;
-    add(Now, +1);
-    return Distance;
+    std::uint32_t S = 0;
+    if (Nodes.size() < Capacity) {
+      S = std::uint32_t(Nodes.size());
+      Nodes.push_back({});
+    } else {  // full: the least recently used sector leaves
+      S = Tail;
+      unlink(S);
+      SlotOf.erase(Nodes[S].Sector);
+    }
+    Nodes[S].Sector = Sector;
+    SlotOf[Sector] = S;
+    pushFront(S);
+    return false;
   }
 
 private:
-  /// Each sector's last load time (0: never), in chunks of 4096 consecutive sectors.
-  std::unordered_map<std::uint64_t, std::vector<std::uint64_t>> Chunks;
-  std::vector<std::uint64_t> *Recent = nullptr;
-  std::uint64_t RecentChunk = 0;
-  std::vector<std::int32_t> Tree = std::vector<std::int32_t>(1 << 16);  ///< Fenwick tree over times (1-based)
-  std::uint64_t Now = 0;
+  static constexpr std::uint32_t Nil = ~std::uint32_t(0);
+  struct Node {
+    std::uint64_t Sector = 0;
+    std::uint32_t Prev = Nil, Next = Nil;  ///< towards the most, the least recently used
+  };
+  std::uint64_t Capacity;
+  std::vector<Node> Nodes;
+  llvm::DenseMap<std::uint64_t, std::uint32_t> SlotOf;
+  std::uint32_t Head = Nil, Tail = Nil;
 
-  std::uint64_t &lastUse(std::uint64_t Sector) {
-    if (!Recent || Sector >> 12 != RecentChunk) {
-      RecentChunk = Sector >> 12;
-      Recent = &Chunks[RecentChunk];
-      if (Recent->empty()) Recent->assign(4096, 0);
-    }
-    return (*Recent)[Sector & 4095];
+  void unlink(std::uint32_t S) {
+    Node &N = Nodes[S];
+    (N.Prev == Nil ? Head : Nodes[N.Prev].Next) = N.Next;
+    (N.Next == Nil ? Tail : Nodes[N.Next].Prev) = N.Prev;
+    N.Prev = N.Next = Nil;
   }
-  void add(std::uint64_t I, std::int32_t V) {
-    for (; I < Tree.size(); I += I & (~I + 1)) Tree[I] += V;
-  }
-  std::int64_t prefix(std::uint64_t I) const {
-    std::int64_t S = 0;
-    for (; I > 0; I -= I & (~I + 1)) S += Tree[I];
-    return S;
-  }
-  /// Renumbers the marks 1..k in time order (only each sector's last load matters) in a tree with
-  /// room for as many loads again.
-  void compact() {
-    std::vector<std::pair<std::uint64_t, std::uint64_t *>> Marks;  // (time, the sector's slot)
-    for (auto &[Chunk, Times] : Chunks)
-      for (std::uint64_t &T : Times)
-        if (T) Marks.push_back({T, &T});
-    std::sort(Marks.begin(), Marks.end());
-    Tree.assign(std::max<std::size_t>(std::size_t(1) << 16, 4 * Marks.size() + 2), 0);
-    Now = 0;
-    for (auto &[Time, Slot] : Marks) {
-      *Slot = ++Now;
-      add(Now, +1);
-    }
+  void pushFront(std::uint32_t S) {
+    Nodes[S].Next = Head;
+    if (Head != Nil) Nodes[Head].Prev = S;
+    Head = S;
+    if (Tail == Nil) Tail = S;
   }
 };
 
@@ -169,10 +164,10 @@ std::size_t intersectionSize(const std::vector<std::uint64_t> &A, const std::vec
 class RunTally {
 public:
   /// @p CacheModelled false: the run's L2 figures are not used (blocks sampled alone take their SM's).
-  RunTally(const WarpEvaluator &E, std::vector<BlockTally> &Out, std::size_t First, std::int64_t L1Full,
-           std::int64_t L1Kept, bool CacheModelled)
-      : E(E), Out(Out), First(First), FullSectors(std::uint64_t(L1Full) / SectorBytes),
-        KeptSectors(std::uint64_t(L1Kept) / SectorBytes), CacheModelled(CacheModelled) {}
+  RunTally(const WarpEvaluator &E, std::vector<BlockTally> &Out, std::size_t First, std::int64_t L1Bytes,
+           std::int64_t L1KeptBytes, bool CacheModelled)
+      : E(E), Out(Out), First(First), L1Full(std::uint64_t(L1Bytes) / SectorBytes),
+        L1Kept(std::uint64_t(L1KeptBytes) / SectorBytes), CacheModelled(CacheModelled) {}
 
   /// Requests the SM's warps issue while one is in flight: a sector sent to L2 again within this many
   /// requests, with the same bytes, may be merged with the first on its way (the H200 sent one SM's two
@@ -191,19 +186,10 @@ public:
       else B.UnattributedUnknown = true;
       return;
     }
-    // The request's sectors and useful bytes; its lanes may address several tensors (a select of
-    // pointers): each sector is the tensor's whose region it lies in.
-    Sectors.clear();
-    Bytes.clear();
-    for (unsigned Lane = 0; Lane < 32; ++Lane) {
-      if (!(R.Active >> Lane & 1)) continue;
-      const std::uint64_t A = R.Address[Lane];
-      for (std::uint64_t X = A / SectorBytes; X <= (A + Site.Bytes - 1) / SectorBytes; ++X) Sectors.push_back(X);
-      Bytes.push_back({A, A + Site.Bytes});
-    }
-    if (!std::is_sorted(Sectors.begin(), Sectors.end())) std::sort(Sectors.begin(), Sectors.end());
-    Sectors.erase(std::unique(Sectors.begin(), Sectors.end()), Sectors.end());
-    const double Useful = usefulBytes();
+    // The request's sectors and useful bytes, from its distinct addresses in ascending order; its lanes
+    // may address several tensors (a select of pointers): each sector is the tensor's whose region it
+    // lies in.
+    const double Useful = collect(R, Site.Bytes);
     const Region Reg = E.regionOf(Sectors.empty() ? 0 : Sectors.front() * SectorBytes);
     const int Param = Reg.K == Region::Parameter ? Reg.Index : -1;
     S.Param = Param;
@@ -249,8 +235,8 @@ public:
     for (std::uint64_t X : Sectors) {
       T.ReadGranuleSet.insert(X / 2);
       T.ReadSectorSet.insert(X);
-      const std::optional<std::uint64_t> D = Site.BypassesL1 || !CacheModelled ? std::nullopt : Distances.load(X);
-      const bool HitFull = D && *D < FullSectors, HitKept = D && *D < KeptSectors;
+      const bool Cached = !Site.BypassesL1 && CacheModelled;
+      const bool HitFull = Cached && L1Full.load(X), HitKept = Cached && L1Kept.load(X);
       if (!HitFull) {
         T.L2Sectors[0] += 1;
         S.L2Sectors += 1;
@@ -265,17 +251,16 @@ private:
   const WarpEvaluator &E;
   std::vector<BlockTally> &Out;
   std::size_t First;
-  std::uint64_t FullSectors, KeptSectors;  ///< L1's capacity, and the part it keeps whole, in sectors
+  LruSectors L1Full, L1Kept;  ///< L1 at its capacity, and at the part it keeps whole
   bool CacheModelled;
-  StackDistances Distances;
   struct Sent {
     std::uint64_t When;
     std::uint32_t Mask;
   };
   std::unordered_map<std::uint64_t, Sent> Recent;  ///< sector -> the last request that sent it to L2
   std::uint64_t Now = 0;
-  std::vector<std::uint64_t> Sectors;
-  std::vector<std::pair<std::uint64_t, std::uint64_t>> Bytes;  ///< [begin, end) per lane
+  std::vector<std::uint64_t> Addresses, Sectors;                ///< the request's, ascending and distinct
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> Bytes;  ///< [begin, end) per address, ascending
 
   BlockTally &blockOf(std::int64_t Block) {
     for (std::size_t I = First; I < Out.size(); ++I)
@@ -302,19 +287,25 @@ private:
     return M;
   }
 
-  /// Distinct bytes of the request.
-  double usefulBytes() {
-    if (!std::is_sorted(Bytes.begin(), Bytes.end())) std::sort(Bytes.begin(), Bytes.end());
-    double N = 0;
-    std::uint64_t End = 0;
-    bool Any = false;
-    for (const auto &[B, E] : Bytes) {
-      const std::uint64_t From = Any ? std::max(B, End) : B;
-      if (E > From) N += double(E - From);
-      End = Any ? std::max(End, E) : E;
-      Any = true;
+  /// Fills Addresses, Sectors and Bytes for request @p R of @p Size bytes per lane: its useful bytes.
+  double collect(const WarpRequest &R, std::uint64_t Size) {
+    Addresses.clear();
+    for (std::uint32_t M = R.Active; M; M &= M - 1) Addresses.push_back(R.Address[std::countr_zero(M)]);
+    if (!std::is_sorted(Addresses.begin(), Addresses.end())) std::sort(Addresses.begin(), Addresses.end());
+    Addresses.erase(std::unique(Addresses.begin(), Addresses.end()), Addresses.end());
+    Sectors.clear();
+    Bytes.clear();
+    double Useful = 0;
+    std::uint64_t End = 0;  // of the bytes counted so far
+    for (const std::uint64_t A : Addresses) {
+      const std::uint64_t B = A + Size;
+      if (B > std::max(A, End)) Useful += double(B - std::max(A, End));
+      End = std::max(End, B);
+      for (std::uint64_t X = A / SectorBytes; X <= (B - 1) / SectorBytes; ++X)
+        if (Sectors.empty() || X > Sectors.back()) Sectors.push_back(X);
+      Bytes.push_back({A, B});
     }
-    return N;
+    return Useful;
   }
 };
 

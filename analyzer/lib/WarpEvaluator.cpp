@@ -863,6 +863,9 @@ struct Warp {
   std::array<int, Lanes> Prev{};
   std::vector<std::int64_t> Values;  ///< slots x 32
   std::vector<LaneMask> Known;       ///< per slot
+  /// Per slot: every lane that exists holds the same value, known or not (a loop counter, a block's
+  /// base): an instruction over such operands runs for one lane and is copied to the others.
+  std::vector<std::uint8_t> Uniform;
   enum { Running, AtBarrier, Done } State = Running;
 };
 
@@ -902,8 +905,12 @@ private:
     return R >= 0 ? W.Values[std::size_t(R) * Lanes + Lane] : P.Constants[std::size_t(-1 - R)];
   }
   LaneMask known(const Warp &W, Ref R) const { return R >= 0 ? W.Known[std::size_t(R)] : ~LaneMask(0); }
+  bool uniform(const Warp &W, Ref R) const { return R < 0 || W.Uniform[std::size_t(R)]; }
   void set(Warp &W, std::int32_t Dst, unsigned Lane, std::int64_t V) const { W.Values[std::size_t(Dst) * Lanes + Lane] = V; }
   void execute(Warp &W, const Instr &X, LaneMask Active) const;
+  void executeLanes(Warp &W, const Instr &X, LaneMask Active) const;
+  bool uniformOperands(const Warp &W, const Instr &X) const;
+  bool uniformSpecial(SpecialReg S) const;
   void enterBlock(Warp &W, LaneMask Active) const;
   /// Moves the top entry's lanes along its block's terminator; false when the evaluation must stop.
   bool branch(Warp &W, std::optional<EvalFailure> &Failure) const;
@@ -942,6 +949,7 @@ void Stepper::start(Warp &W, std::int64_t Block, unsigned Index, unsigned Group)
   W.Exists = Count >= 32 ? ~LaneMask(0) : LaneMask((std::uint64_t(1) << Count) - 1);
   W.Values.assign(std::size_t(P.Slots) * Lanes, 0);
   W.Known.assign(std::size_t(P.Slots), 0);
+  W.Uniform.assign(std::size_t(P.Slots), 1);
   for (const auto &[Slot, Param] : P.ArgumentSlots) {
     std::optional<std::int64_t> V;
     if (P.ArgumentIsPointer[Param]) V = static_cast<std::int64_t>(tensorBase(Param));
@@ -957,7 +965,46 @@ void Stepper::start(Warp &W, std::int64_t Block, unsigned Index, unsigned Group)
   W.State = W.Exists ? Warp::Running : Warp::Done;
 }
 
+/// Whether special register @p S holds one value across a warp of the launch's blocks.
+bool Stepper::uniformSpecial(SpecialReg S) const {
+  switch (S) {
+  case TidX: case LaneId: return false;
+  case TidY: return L.Block.X % Lanes == 0;                // a warp lies within one row of the block
+  case TidZ: return (L.Block.X * L.Block.Y) % Lanes == 0;  // ... within one plane
+  default: return true;                                    // the block's and the grid's coordinates and sizes
+  }
+}
+
+bool Stepper::uniformOperands(const Warp &W, const Instr &X) const {
+  switch (X.Code) {
+  case Op::Special: return uniformSpecial(SpecialReg(X.Pred));
+  case Op::Unknown: case Op::Access: case Op::Barrier: return false;
+  case Op::Select: return uniform(W, X.A) && uniform(W, X.B) && uniform(W, X.C);
+  case Op::ZExt: case Op::SExt: case Op::Trunc: case Op::Copy: case Op::Abs: case Op::CountZeros: case Op::PopCount:
+    return uniform(W, X.A);
+  case Op::Gep:
+    return uniform(W, X.A) && std::all_of(X.Terms.begin(), X.Terms.end(), [&](const auto &T) { return uniform(W, T.first); });
+  default: return uniform(W, X.A) && uniform(W, X.B);
+  }
+}
+
 void Stepper::execute(Warp &W, const Instr &X, LaneMask Active) const {
+  if (X.Dst < 0 || Active != W.Exists || !uniformOperands(W, X)) {
+    executeLanes(W, X, Active);
+    if (X.Dst >= 0) W.Uniform[std::size_t(X.Dst)] = 0;
+    return;
+  }
+  // Every lane would compute the same: one does, the others take its result.
+  const unsigned First = static_cast<unsigned>(std::countr_zero(Active));
+  executeLanes(W, X, LaneMask(1) << First);
+  std::int64_t *Row = &W.Values[std::size_t(X.Dst) * Lanes];
+  std::fill_n(Row, Lanes, Row[First]);
+  LaneMask &K = W.Known[std::size_t(X.Dst)];
+  K = K >> First & 1 ? K | Active : K & ~Active;
+  W.Uniform[std::size_t(X.Dst)] = 1;
+}
+
+void Stepper::executeLanes(Warp &W, const Instr &X, LaneMask Active) const {
   LaneMask K = Active;
   const unsigned Bits = X.Width;
   const auto result = [&](unsigned Lane, std::uint64_t V) { set(W, X.Dst, Lane, signExtend(V, Bits)); };
@@ -971,8 +1018,8 @@ void Stepper::execute(Warp &W, const Instr &X, LaneMask Active) const {
   case Op::Barrier: return;
   case Op::Select:
     K &= known(W, X.A);
-    for (unsigned Lane = 0; Lane < Lanes; ++Lane) {
-      if (!(K >> Lane & 1)) continue;
+    for (LaneMask M = K; M; M &= M - 1) {
+      const unsigned Lane = static_cast<unsigned>(std::countr_zero(M));
       const Ref Pick = value(W, X.A, Lane) & 1 ? X.B : X.C;
       if (!(known(W, Pick) >> Lane & 1)) K &= ~(LaneMask(1) << Lane);
       else set(W, X.Dst, Lane, value(W, Pick, Lane));
@@ -983,8 +1030,8 @@ void Stepper::execute(Warp &W, const Instr &X, LaneMask Active) const {
   case Op::Trunc:
   case Op::Copy:
     K &= known(W, X.A);
-    for (unsigned Lane = 0; Lane < Lanes; ++Lane) {
-      if (!(K >> Lane & 1)) continue;
+    for (LaneMask M = K; M; M &= M - 1) {
+      const unsigned Lane = static_cast<unsigned>(std::countr_zero(M));
       const std::int64_t A = value(W, X.A, Lane);
       result(Lane, X.Code == Op::ZExt ? zeroExtend(A, X.From) : static_cast<std::uint64_t>(A));
     }
@@ -992,8 +1039,8 @@ void Stepper::execute(Warp &W, const Instr &X, LaneMask Active) const {
   case Op::Gep: {
     K &= known(W, X.A);
     for (const auto &T : X.Terms) K &= known(W, T.first);
-    for (unsigned Lane = 0; Lane < Lanes; ++Lane) {
-      if (!(K >> Lane & 1)) continue;
+    for (LaneMask M = K; M; M &= M - 1) {
+      const unsigned Lane = static_cast<unsigned>(std::countr_zero(M));
       std::uint64_t V = static_cast<std::uint64_t>(value(W, X.A, Lane)) + static_cast<std::uint64_t>(X.Imm);
       for (const auto &T : X.Terms)
         V += static_cast<std::uint64_t>(signExtend(static_cast<std::uint64_t>(value(W, T.first, Lane)), X.Pred)) *
@@ -1007,8 +1054,8 @@ void Stepper::execute(Warp &W, const Instr &X, LaneMask Active) const {
     const bool Binary = X.Code != Op::Abs && X.Code != Op::CountZeros && X.Code != Op::PopCount;
     if (Binary) K &= known(W, X.B);
     const unsigned OpBits = X.Code == Op::ICmp ? X.From : Bits;
-    for (unsigned Lane = 0; Lane < Lanes; ++Lane) {
-      if (!(K >> Lane & 1)) continue;
+    for (LaneMask M = K; M; M &= M - 1) {
+      const unsigned Lane = static_cast<unsigned>(std::countr_zero(M));
       const std::int64_t A = signExtend(static_cast<std::uint64_t>(value(W, X.A, Lane)), OpBits);
       const std::int64_t B = Binary ? signExtend(static_cast<std::uint64_t>(value(W, X.B, Lane)), OpBits) : 0;
       const std::uint64_t UA = zeroExtend(A, OpBits), UB = zeroExtend(B, OpBits);
@@ -1074,25 +1121,36 @@ void Stepper::enterBlock(Warp &W, LaneMask Active) const {
     std::int32_t Dst;
     std::array<std::int64_t, Lanes> V;
     LaneMask K;
+    bool Uniform;
   };
+  // All of the warp's lanes arriving from one block take one incoming value each: uniform when it is.
+  const unsigned First = static_cast<unsigned>(std::countr_zero(Active));
+  bool OnePredecessor = Active == W.Exists;
+  for (LaneMask M = Active; M && OnePredecessor; M &= M - 1)
+    OnePredecessor = W.Prev[std::size_t(std::countr_zero(M))] == W.Prev[First];
   SmallVector<Pending, 8> Out;
   for (const PhiInstr &Phi : B.Phis) {
-    Pending X{Phi.Dst, {}, 0};
-    for (unsigned Lane = 0; Lane < Lanes; ++Lane) {
-      if (!(Active >> Lane & 1)) continue;
+    Pending X{Phi.Dst, {}, 0, OnePredecessor};
+    for (LaneMask M = Active; M; M &= M - 1) {
+      const unsigned Lane = static_cast<unsigned>(std::countr_zero(M));
       for (const auto &[Pred, R] : Phi.Incoming)
         if (Pred == W.Prev[Lane]) {
           X.V[Lane] = value(W, R, Lane);
           if (known(W, R) >> Lane & 1) X.K |= LaneMask(1) << Lane;
+          if (Lane == First) X.Uniform = X.Uniform && uniform(W, R);
           break;
         }
     }
     Out.push_back(X);
   }
   for (const Pending &X : Out) {
-    for (unsigned Lane = 0; Lane < Lanes; ++Lane)
-      if (Active >> Lane & 1) set(W, X.Dst, Lane, X.V[Lane]);
+    for (LaneMask M = Active; M; M &= M - 1) {
+      const unsigned Lane = static_cast<unsigned>(std::countr_zero(M));
+      set(W, X.Dst, Lane, X.V[Lane]);
+    }
+    if (X.Uniform) std::fill_n(&W.Values[std::size_t(X.Dst) * Lanes], Lanes, X.V[First]);
     W.Known[std::size_t(X.Dst)] = (W.Known[std::size_t(X.Dst)] & ~Active) | X.K;
+    W.Uniform[std::size_t(X.Dst)] = X.Uniform;
   }
 }
 
@@ -1132,7 +1190,10 @@ bool Stepper::branch(Warp &W, std::optional<EvalFailure> &Failure) const {
     if (Unknown && Skipped)
       for (unsigned Site : B.RegionSites) Skipped->emplace(Site, B.Line);
     if (Unknown)
-      for (std::int32_t Slot : B.RegionSlots) W.Known[std::size_t(Slot)] &= ~Top.Mask;
+      for (std::int32_t Slot : B.RegionSlots) {
+        W.Known[std::size_t(Slot)] &= ~Top.Mask;
+        if (Top.Mask != W.Exists) W.Uniform[std::size_t(Slot)] = 0;
+      }
     if (B.Reconverge < 0) {
       exitLanes(W, Top.Mask);
     } else {
@@ -1142,10 +1203,11 @@ bool Stepper::branch(Warp &W, std::optional<EvalFailure> &Failure) const {
     }
     return true;
   }
-  // The lanes each successor takes.
+  // The lanes each successor takes (a uniform condition: the first lane's, for all).
   SmallVector<std::pair<int, LaneMask>, 4> Targets;
-  for (unsigned Lane = 0; Lane < Lanes; ++Lane) {
-    if (!(Top.Mask >> Lane & 1)) continue;
+  const LaneMask Deciding = uniform(W, B.Cond) ? Top.Mask & (~Top.Mask + 1) : Top.Mask;
+  for (LaneMask M = Deciding; M; M &= M - 1) {
+    const unsigned Lane = static_cast<unsigned>(std::countr_zero(M));
     const std::int64_t C = value(W, B.Cond, Lane);
     int To = B.Succ[0];
     if (B.T == Term::Branch) To = C & 1 ? B.Succ[0] : B.Succ[1];
@@ -1157,6 +1219,7 @@ bool Stepper::branch(Warp &W, std::optional<EvalFailure> &Failure) const {
     if (It == Targets.end()) Targets.push_back({To, LaneMask(1) << Lane});
     else It->second |= LaneMask(1) << Lane;
   }
+  if (Deciding != Top.Mask && !Targets.empty()) Targets[0].second = Top.Mask;
   if (Targets.size() <= 1) {
     if (Targets.empty()) W.Stack.pop_back();
     else jump(W, Here, Targets[0].first);
