@@ -214,6 +214,8 @@ void readTensor(Reader &R, Node N, dsl::tensor_info &Info) {
   Info.extra = R.flag(R.field(N, sp::TensorExtra));
   Info.offset = R.poly(R.field(N, sp::TensorOffset));
   Info.sliced = R.flag(R.field(N, sp::TensorSliced));
+  Info.indices = static_cast<dsl::index_distribution>(R.integer(R.field(N, sp::TensorIndices)));
+  Info.index_bound = static_cast<std::int8_t>(R.integer(R.field(N, sp::TensorIndexBound)));
 }
 
 /// How sizes are read from launches (dsl/launch.h).

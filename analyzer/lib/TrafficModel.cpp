@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <map>
+#include <set>
 #include <span>
 #include <unordered_map>
 
@@ -1074,13 +1075,27 @@ KernelEvaluation evaluateTraffic(llvm::Function &F, const KernelRecord &Record, 
                   std::to_string(SectorBytes) + "-byte ones";
     return Out;
   }
+  // Index tensors whose values the spec states: what the kernel loads from them is drawn so.
+  std::set<int> Indexed;
+  std::vector<std::optional<std::int64_t>> IndexBound(F.arg_size());
+  std::string Drawn;
+  for (const dsl::tensor_info &T : Record.Spec.tensor_list()) {
+    if (T.indices != dsl::index_distribution::uniform || T.arg < 0 || std::size_t(T.arg) >= F.arg_size() ||
+        T.index_bound < 0 || !(Record.Sizes.values[std::size_t(T.index_bound)] >= 1))
+      continue;
+    const std::int64_t Bound = std::llround(Record.Sizes.values[std::size_t(T.index_bound)]);
+    Indexed.insert(T.arg);
+    IndexBound[std::size_t(T.arg)] = Bound;
+    Drawn += std::string(Drawn.empty() ? "" : ", ") + "'" + std::string(T.name.view()) + "' uniform over [0, " +
+             std::string(Record.Spec.dims[std::size_t(T.index_bound)].name.view()) + " = " + std::to_string(Bound) + ")";
+  }
   std::string Why;
-  std::unique_ptr<WarpEvaluator> E = WarpEvaluator::compile(F, Why);
+  std::unique_ptr<WarpEvaluator> E = WarpEvaluator::compile(F, Indexed, Why);
   if (!E) {
     Out.Failure = Why;
     return Out;
   }
-  EvalLaunch EL{Launch.Grid, Launch.Block, {}};
+  EvalLaunch EL{Launch.Grid, Launch.Block, {}, IndexBound};
   EL.Scalars.resize(F.arg_size());
   for (int I = 0; I < Record.Spec.launch.size_count; ++I) {
     const dsl::launch_size &L = Record.Spec.launch.sizes[std::size_t(I)];
@@ -1141,6 +1156,7 @@ KernelEvaluation evaluateTraffic(llvm::Function &F, const KernelRecord &Record, 
     std::fclose(Debug);
   }
   Out.Sampled = std::to_string(Blocks.size()) + " of " + std::to_string(Launch.Grid.count()) + " blocks evaluated";
+  if (!Drawn.empty()) Out.Sampled += "; indices drawn as the spec states: " + Drawn;
   LevelModel M(Record, Blocks, Launch, PerSm, Levels, Middle, Neighbour);
   std::string KernelWide;
   for (const UnmodelledAccess &U : E->unmodelled())

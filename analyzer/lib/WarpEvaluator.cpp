@@ -45,6 +45,7 @@ enum class Op : std::uint8_t {
   ZExt, SExt, Trunc, Copy,  // A, From width (ZExt/SExt), result at Width
   Gep,     // A + Imm + sum of Terms
   Special, // Pred: which register
+  Loaded,  // the value at address A of an index tensor whose values the spec states (EvalLaunch::IndexBound)
   Unknown, // a value the evaluator does not model
   Access,  // a global access: A = address, Pred = site
   Barrier,
@@ -437,6 +438,8 @@ public:
   std::map<const GlobalVariable *, std::uint64_t> Variables;
   std::vector<Region> VariableRegions;  ///< region index - (parameters + 1) -> what it is
   unsigned Params = 0;
+  /// The pointer parameters whose values the spec states (index tensors): loads from them are evaluated.
+  std::set<int> Indexed;
 
   bool build(Function &F, std::string &Why);
   Region regionOf(std::uint64_t Address) const;
@@ -446,6 +449,12 @@ private:
   std::map<const BasicBlock *, int> BlockIndex;
   std::set<const Value *> Slice;
   const DataLayout *DL = nullptr;
+  /// @return Whether @p I loads an integer from an index tensor (its value is evaluated, Op::Loaded).
+  bool loadsIndex(const Instruction &I) const {
+    const auto *Load = dyn_cast<LoadInst>(&I);
+    return Load && Load->getType()->isIntegerTy() && Load->getType()->getIntegerBitWidth() <= 64 &&
+           Indexed.count(paramBehind(Load->getPointerOperand()));
+  }
   std::string Failure;
 
   Ref constant(std::int64_t V) {
@@ -511,6 +520,10 @@ void WarpEvaluator::Program::computeSlice(Function &F, const std::vector<Planned
     Work.pop_back();
     const auto *I = dyn_cast<Instruction>(V);
     if (!I || !Slice.insert(I).second) continue;
+    if (loadsIndex(*I)) {  // its value follows from its address
+      Work.push_back(cast<LoadInst>(I)->getPointerOperand());
+      continue;
+    }
     if (isa<LoadInst>(I) || isa<AtomicRMWInst>(I) || isa<AtomicCmpXchgInst>(I)) continue;  // a special or unknown
     if (const auto *Call = dyn_cast<CallInst>(I)) {
       if (Call->isInlineAsm()) continue;
@@ -536,6 +549,7 @@ void WarpEvaluator::Program::computeKnowable(Function &F) {
       if (!Slice.count(&I) || Knowable.count(&I) || !I.getType()->isIntOrPtrTy()) continue;
       bool K = false;
       if (specialOf(&I)) K = true;
+      else if (loadsIndex(I)) K = Knowable.count(cast<LoadInst>(I).getPointerOperand()) || knowableLeaf(cast<LoadInst>(I).getPointerOperand());
       else if (isa<LoadInst>(I) || isa<AtomicRMWInst>(I) || isa<AtomicCmpXchgInst>(I)) K = false;
       else if (const auto *Call = dyn_cast<CallInst>(&I)) {
         const Function *Callee = Call->getCalledFunction();
@@ -789,7 +803,13 @@ bool WarpEvaluator::Program::build(Function &F, std::string &Why) {
           X.Terms.push_back({0, P.Offset});  // the request's offset from its base
           Code.Body.push_back(std::move(X));
         }
-        if (Slice.count(&I)) Code.Body.push_back({Op::Unknown, 64, 64, 0, slotOf(&I)});  // loaded data
+        if (Slice.count(&I) && loadsIndex(I)) {  // an index, drawn as the spec states
+          Instr X{Op::Loaded, static_cast<std::uint8_t>(I.getType()->getIntegerBitWidth()), 64, 0, slotOf(&I)};
+          X.A = refOf(cast<LoadInst>(I).getPointerOperand());
+          Code.Body.push_back(std::move(X));
+        } else if (Slice.count(&I)) {
+          Code.Body.push_back({Op::Unknown, 64, 64, 0, slotOf(&I)});  // loaded data
+        }
         continue;
       }
       if (isBarrier(I)) {
@@ -841,6 +861,16 @@ bool WarpEvaluator::Program::build(Function &F, std::string &Why) {
 
 namespace {
 
+/// The index at @p Address of a tensor whose values are uniform over [0, @p Bound): a fixed function of
+/// the address (splitmix64's finaliser, Steele et al. 2014), so that every read of one element gives one
+/// value, and elements' values are as good as independent.
+std::uint64_t uniformIndex(std::uint64_t Address, std::uint64_t Bound) {
+  std::uint64_t Z = Address + 0x9e3779b97f4a7c15ull;
+  Z = (Z ^ (Z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  Z = (Z ^ (Z >> 27)) * 0x94d049bb133111ebull;
+  return (Z ^ (Z >> 31)) % Bound;
+}
+
 std::int64_t signExtend(std::uint64_t V, unsigned Bits) { return Bits >= 64 ? static_cast<std::int64_t>(V) : SignExtend64(V, Bits); }
 std::uint64_t zeroExtend(std::int64_t V, unsigned Bits) {
   return Bits >= 64 ? static_cast<std::uint64_t>(V) : static_cast<std::uint64_t>(V) & maskTrailingOnes<std::uint64_t>(Bits);
@@ -874,8 +904,9 @@ struct Warp {
 WarpEvaluator::WarpEvaluator(std::unique_ptr<Program> P) : P(std::move(P)) {}
 WarpEvaluator::~WarpEvaluator() = default;
 
-std::unique_ptr<WarpEvaluator> WarpEvaluator::compile(Function &F, std::string &Why) {
+std::unique_ptr<WarpEvaluator> WarpEvaluator::compile(Function &F, const std::set<int> &IndexTensors, std::string &Why) {
   auto P = std::make_unique<Program>();
+  P->Indexed = IndexTensors;
   if (!P->build(F, Why)) return nullptr;
   return std::unique_ptr<WarpEvaluator>(new WarpEvaluator(std::move(P)));
 }
@@ -981,6 +1012,7 @@ bool Stepper::uniformOperands(const Warp &W, const Instr &X) const {
   case Op::Unknown: case Op::Access: case Op::Barrier: return false;
   case Op::Select: return uniform(W, X.A) && uniform(W, X.B) && uniform(W, X.C);
   case Op::ZExt: case Op::SExt: case Op::Trunc: case Op::Copy: case Op::Abs: case Op::CountZeros: case Op::PopCount:
+  case Op::Loaded:
     return uniform(W, X.A);
   case Op::Gep:
     return uniform(W, X.A) && std::all_of(X.Terms.begin(), X.Terms.end(), [&](const auto &T) { return uniform(W, T.first); });
@@ -1015,6 +1047,18 @@ void Stepper::executeLanes(Warp &W, const Instr &X, LaneMask Active) const {
     break;
   case Op::Unknown:
   case Op::Access: K = 0; break;
+  case Op::Loaded:
+    K &= known(W, X.A);
+    for (LaneMask M = K; M; M &= M - 1) {
+      const unsigned Lane = static_cast<unsigned>(std::countr_zero(M));
+      const std::uint64_t Address = static_cast<std::uint64_t>(value(W, X.A, Lane));
+      const Region R = P.regionOf(Address);
+      const std::optional<std::int64_t> Bound =
+          R.K == Region::Parameter && std::size_t(R.Index) < L.IndexBound.size() ? L.IndexBound[std::size_t(R.Index)] : std::nullopt;
+      if (!Bound || *Bound <= 0) K &= ~(LaneMask(1) << Lane);
+      else result(Lane, uniformIndex(Address, std::uint64_t(*Bound)));
+    }
+    break;
   case Op::Barrier: return;
   case Op::Select:
     K &= known(W, X.A);

@@ -46,6 +46,10 @@ inline constexpr auto custom_square = kernel<rowwise>("gram", custom(2 * N * N *
 inline constexpr auto lookup = kernel<embed>("embed", custom(0, in<0>("idx", i32, B, T),                        // idx: (B,T)
                                                              in<1>("table", f32, V, D).touches(B * T * D),   // table: (V,D)
                                                              out<2>("y", f32, B, T, D)));                     // y: (B,T,D)
+// The same lookup with its token ids stated uniform over the vocabulary V.
+inline constexpr auto lookup_uniform = kernel<embed>("embed", custom(0, in<0>("idx", i32, B, T).indices(uniform(V)),
+                                                                     in<1>("table", f32, V, D).touches(B * T * D),
+                                                                     out<2>("y", f32, B, T, D)));
 }  // namespace
 
 TEST(VectorAdd, OneFlopPerTwelveBytesWhenElementwiseIsCounted) {
@@ -186,4 +190,16 @@ TEST(MathModeByOperation, ContractionsKeepTheDtypesTensorRoof) {
   EXPECT_TRUE(is_contraction(op_kind::conv));
   EXPECT_FALSE(is_contraction(op_kind::layernorm));
   EXPECT_FALSE(is_contraction(op_kind::reduction));
+}
+
+TEST(Indices, TheSpecRecordsTheDistributionOfAnIndexTensorAndItsBound) {
+  static_assert(lookup_uniform.tensors[0].indices == index_distribution::uniform);
+  // V is the table's first dimension; its index in the spec's table is where the bound points.
+  EXPECT_EQ(lookup_uniform.tensors[0].index_bound, lookup_uniform.dim_index(name_t("V")));
+  EXPECT_GE(lookup_uniform.tensors[0].index_bound, 0);
+  EXPECT_EQ(lookup_uniform.tensors[1].indices, index_distribution::unstated);
+  EXPECT_EQ(lookup.tensors[0].indices, index_distribution::unstated);
+  EXPECT_EQ(lookup.tensors[0].index_bound, -1);
+  // The statement is about the values, not the bytes: the same compulsory bytes as without it.
+  EXPECT_EQ(to_string(lookup_uniform.bytes()), to_string(lookup.bytes()));
 }

@@ -211,6 +211,7 @@ void run_samples_part();
 void run_gemm_tiles_part();
 void run_stencils_part();
 void run_gathers_part();
+void run_indexed_part();
 void run_everyday_part();
 
 int main(int argc, char** argv) {
@@ -224,6 +225,7 @@ int main(int argc, char** argv) {
   run_gemm_tiles_part();
   run_stencils_part();
   run_gathers_part();
+  run_indexed_part();
   run_everyday_part();
   failures += corpus::failures;
   std::printf("%s\n", failures ? "some kernels failed" : "all kernels ran");

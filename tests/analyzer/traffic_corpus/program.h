@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -89,6 +90,16 @@ inline std::vector<int> scattered(int n, long long step) {
 inline std::vector<int> indices_below(std::size_t count, int bound, long long step) {
   std::vector<int> v(count);
   for (std::size_t i = 0; i < count; ++i) v[i] = static_cast<int>(static_cast<long long>(i) * step % bound);
+  return v;
+}
+
+/// @p count indices drawn independently and uniformly from [0, @p bound) (a fixed seed: the same data
+/// every run), as a spec's `.indices(uniform(bound))` states them.
+inline std::vector<int> uniform_below(std::size_t count, int bound, unsigned seed) {
+  std::mt19937_64 engine(seed);
+  std::uniform_int_distribution<int> draw(0, bound - 1);
+  std::vector<int> v(count);
+  for (int& x : v) x = draw(engine);
   return v;
 }
 

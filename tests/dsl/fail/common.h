@@ -39,6 +39,8 @@ void conv_f32(const float*, const float*, float*) {}
 void flash(const __half*, const __half*, const __half*, __half*) {}
 void vadd(const float*, const float*, float*, int) {}
 void rowwise(const float*, float*) {}
+void gather_rows(const int*, float*) {}
+void scatter_rows(int*, const float*) {}
 void norm_affine(const float*, const float*, const float*, float*) {}
 void mm4(const float*, const float*, const float*, float*) {}
 void nine(const float*, const float*, const float*, const float*, const float*, const float*, const float*,

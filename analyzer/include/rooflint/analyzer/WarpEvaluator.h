@@ -23,6 +23,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,9 @@ struct EvalLaunch {
   /// Per kernel parameter: the integer value the spec binds (a size), or none (unknown). Pointer
   /// parameters are given TensorBase(index) whatever this holds.
   std::vector<std::optional<std::int64_t>> Scalars;
+  /// Per pointer parameter: the bound of the values of an index tensor the spec states uniform over
+  /// [0, bound) (dsl::tensor_ref::indices), or none: what is loaded from it is unknown.
+  std::vector<std::optional<std::int64_t>> IndexBound;
 };
 
 /// Address bits that name a memory region: each pointer parameter, each `__device__` variable and
@@ -100,7 +104,8 @@ class WarpEvaluator {
 public:
   /// Compiles @p F; fails (with the reason) on what the evaluator cannot run: a call that was not
   /// inlined, an integer wider than 64 bits in the slice.
-  static std::unique_ptr<WarpEvaluator> compile(llvm::Function &F, std::string &Why);
+  /// Integers loaded from the parameters in @p IndexTensors are evaluated (EvalLaunch::IndexBound).
+  static std::unique_ptr<WarpEvaluator> compile(llvm::Function &F, const std::set<int> &IndexTensors, std::string &Why);
   ~WarpEvaluator();
 
   const std::vector<AccessSite> &sites() const;

@@ -316,6 +316,14 @@ constexpr void add_size_term_dims(spec& s) {
   for (int t = 0; t < s.size_terms.count; ++t) collect_dims(s, poly::variable(s.size_terms.terms[t].name));
 }
 
+/// @return Whether dimension @p d of @p s is in the shape of one of its tensors.
+constexpr bool in_some_shape(const spec& s, int d) {
+  for (const auto& t : s.tensor_list())
+    for (int i = 0; i < t.rank; ++i)
+      if (t.shape[i] == d) return true;
+  return false;
+}
+
 /// Every dimension of the spec is a dimension of some tensor: one that only a touched part names is
 /// a size nothing else fixes (the FLOP count of custom() is checked where it is given).
 constexpr void check_dims_in_tensors(const spec& s) {
@@ -559,6 +567,11 @@ consteval kernel_spec<Kernel> kernel(const char (&name)[N], const operation<Ts..
       detail::require(all_dims::covers(t.offset, t.offset_sizes), "rooflint: slice: the offset uses a dimension that no tensor has");
       detail::collect_dims(s, t.offset);
       s.size_terms.merge(t.offset_sizes);
+      if (t.values.distribution != index_distribution::unstated) {
+        detail::collect_dims(s, poly::variable(t.values.below));
+        info.indices = t.values.distribution;
+        info.index_bound = static_cast<std::int8_t>(s.dim_index(t.values.below));
+      }
       if (!math_chosen && Read<T>) {  // the math mode by operation and the first read tensor's dtype
         s.mode = model::math_mode_by_operation(T::element, is_contraction(s.op.kind));
         math_chosen = true;
@@ -578,6 +591,8 @@ consteval kernel_spec<Kernel> kernel(const char (&name)[N], const operation<Ts..
   };
   std::apply([&](const auto&... t) { (add(t), ...); }, op.tensors);
   (add(extra), ...);
+  for (const auto& t : s.tensor_list())
+    detail::require(t.index_bound < 0 || detail::in_some_shape(s, t.index_bound), "rooflint: indices: the bound of the values is a dimension no tensor has");
   detail::add_size_term_dims(s);
   detail::refresh(s);
   detail::check_dims_in_tensors(s);

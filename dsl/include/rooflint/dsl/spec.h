@@ -43,6 +43,10 @@ struct tensor_info {
   /// at 0, NH*HS and 2*NH*HS); 0 for a tensor that is its parameter's whole buffer.
   poly offset;
   bool sliced = false;                          ///< one of possibly several tensors in its parameter's buffer
+  /// How its values are distributed, when it holds indices (tensor_ref::indices), and the dimension
+  /// that bounds them (an index into dims; -1: none).
+  index_distribution indices = index_distribution::unstated;
+  std::int8_t index_bound = -1;
 };
 
 /// What the user expects of the kernel; checked by the analyzer (bound) and the verifier (all).

@@ -7,6 +7,7 @@
 ///     rooflint::dsl::out<2>("C", f32, M, N)     // C: (M,N), written through parameter 2
 ///     rooflint::dsl::inout<3>("y", f32, N)      // y: (N), read and written
 ///     rooflint::dsl::in<1>("table", f32, V, D).touches(B * T * D)   // only B*T rows are compulsory
+///     rooflint::dsl::in<2>("tokens", i32, B, T).indices(uniform(V))  // token ids drawn from [0, V)
 ///     rooflint::dsl::uncounted<4>("workspace")  // a pointer parameter that is not a tensor of the op
 
 #include <array>
@@ -35,6 +36,36 @@ constexpr std::string_view name(role r) {
 }
 
 inline constexpr std::size_t max_rank = 6;
+
+/// How the values of an index tensor are distributed, as its spec states (tensor_ref::indices). The
+/// analyzer evaluates the accesses they index (a gather, an embedding lookup, a histogram's atomics)
+/// with values drawn so; without a statement their traffic is not predicted.
+enum class index_distribution : std::uint8_t {
+  unstated,
+  uniform,  ///< independent, uniformly distributed over [0, size of a dimension)
+};
+
+/// @return The distribution's name in manifests: "unstated", "uniform".
+constexpr std::string_view name(index_distribution d) {
+  switch (d) {
+    case index_distribution::unstated: return "unstated";
+    case index_distribution::uniform: return "uniform";
+  }
+  return "unknown";
+}
+
+/// A statement of an index tensor's values: its distribution and the dimension that bounds them.
+struct index_values {
+  index_distribution distribution = index_distribution::unstated;
+  name_t below;  ///< uniform: the values lie in [0, size of this dimension)
+};
+
+/// Indices drawn independently and uniformly from [0, D): token ids of a vocabulary of V,
+/// `in<1>("tokens", i32, B, T).indices(uniform(V))`.
+template <Dim D>
+consteval index_values uniform(D) {
+  return {index_distribution::uniform, dim_name<D>()};
+}
 
 template <class... Ts>
 struct type_list {};
@@ -136,6 +167,7 @@ struct tensor_ref {
   poly offset{};       ///< elements from the parameter's first element to this tensor's (slice())
   size_table offset_sizes{};  ///< the min, max and ceil_div terms the offset uses
   bool sliced = false;  ///< part of its parameter's buffer, which other tensors share (slice())
+  index_values values{};  ///< how its values are distributed, when it holds indices (indices())
 
   /// @return Number of elements, the product of the shape's dimensions.
   static constexpr poly elements() { return (poly(1.0) * ... * to_poly(Dims{})); }
@@ -155,6 +187,18 @@ struct tensor_ref {
     using own = detail::probe<shape>;
     detail::require(!own::covers(e) || !own::exceeds_somewhere(t.touched, elements(), t.sizes), "rooflint: touches: the touched part is larger than the tensor");
     t.partial = true;
+    return t;
+  }
+
+  /// States how the values of this tensor, an index array, are distributed: `.indices(uniform(V))`.
+  /// The analyzer evaluates the accesses they index with values drawn so (docs/dsl.md, "Index
+  /// tensors"); the verifier measures whatever the program's data is.
+  consteval tensor_ref indices(index_values v) const {
+    detail::require(is_integer(D), "rooflint: indices: an index tensor has an integer dtype");
+    detail::require(R != role::write, "rooflint: indices: the kernel must read an index tensor");
+    detail::require(values.distribution == index_distribution::unstated, "rooflint: indices: the tensor already states its values");
+    tensor_ref t = *this;
+    t.values = v;
     return t;
   }
 

@@ -44,6 +44,9 @@ template <> struct enum_names<model::bound> {
 template <> struct enum_names<dsl::role> {
   static constexpr auto names = detail::names_by_value<dsl::role, 4>();
 };
+template <> struct enum_names<dsl::index_distribution> {
+  static constexpr auto names = detail::names_by_value<dsl::index_distribution, 2>();
+};
 template <> struct enum_names<dsl::size_source> {
   static constexpr auto names = detail::names_by_value<dsl::size_source, 3>();
 };
@@ -306,6 +309,9 @@ template <> struct table<dsl::tensor_info> {
       field{"partial", &dsl::tensor_info::partial},
       // operation::with(), newer than the first manifests of version 2: absent means false.
       field{"extra", &dsl::tensor_info::extra, field_rules{.optional = true}},
+      // tensor_ref::indices(), newer than the first manifests of version 5: absent means unstated.
+      field{"indices", &dsl::tensor_info::indices, field_rules{.optional = true}},
+      field{"index_bound", &dsl::tensor_info::index_bound, field_rules{.optional = true, .min = -1, .max = dsl::max_dims - 1}},
   };
 };
 

@@ -1,0 +1,9 @@
+// expected-message: rooflint: indices: the tensor already states its values
+// Invalid: one tensor's values have one distribution.
+#include "common.h"
+
+#ifdef ROOFLINT_FIXED
+inline constexpr auto checked = kernel<gather_rows>("gather", custom(0, in<0>("x", i32, M, N).indices(uniform(K)), out<1>("y", f32, K)));
+#else
+inline constexpr auto checked = kernel<gather_rows>("gather", custom(0, in<0>("x", i32, M, N).indices(uniform(K)).indices(uniform(J)), out<1>("y", f32, K)));
+#endif
