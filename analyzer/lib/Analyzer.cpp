@@ -496,8 +496,8 @@ void analyzeTranslationUnit(ASTContext &Ctx, const AnalyzerOptions &Options, Ana
     const std::string Key = key("kernel", position(SM, F->getLocation()));
     if (!Results.Seen.insert(Key).second) continue;
     Report.setGroup(Key);
+    // A kernel without device code (a file whose device-side parse failed) gets no traffic figures.
     if (const KernelTraffic *T = Device ? Device->find(mangledName(*F)) : nullptr) traffic(*T, *F, Report, Results, Options.Gpu);
-    else checkCoalescing(*F, Report);
   }
   // Kernel templates: each instantiation the unit uses, from the device-side analysis.
   for (const FunctionTemplateDecl *TD : C.KernelTemplates) {

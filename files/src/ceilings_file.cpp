@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 #include "rooflint/files/atomic_file.h"
 #include "rooflint/files/input_file.h"
+#include "rooflint/files/model_names.h"
 #include "rooflint/model/peaks_table.h"
 
 namespace rooflint::ceilings {
@@ -310,9 +311,8 @@ level_ceiling* roof_of(ceilings_file& f, model::memory_level l, const std::strin
 }
 
 std::optional<model::memory_level> parse_level(const std::string& name) {
-  for (const model::memory_level l : model::memory_levels)
-    if (model::name(l) == name) return l;
-  return std::nullopt;
+  model::memory_level level{};
+  return files::parse_name(name, level) ? std::optional(level) : std::nullopt;
 }
 
 void read_probe(const json& entry, const std::string& path, int version, bandwidth_probe& p, std::string& error) {

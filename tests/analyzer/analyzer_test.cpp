@@ -151,18 +151,6 @@ __global__ void four(const float* x, float* y) {
   EXPECT_TRUE(Mismatches.empty()) << joined(Mismatches);
 }
 
-TEST(SectorRule, MatchesHandCountedSectors) {
-  EXPECT_EQ(sectorsPerWarp(1, 4), 4);     // 128 contiguous bytes
-  EXPECT_EQ(sectorsPerWarp(2, 4), 8);     // 256-byte span
-  EXPECT_EQ(sectorsPerWarp(8, 4), 32);    // 32-byte gaps: one sector per lane
-  EXPECT_EQ(sectorsPerWarp(33, 4), 32);
-  EXPECT_EQ(sectorsPerWarp(-1, 4), 4);    // reversed is still contiguous
-  EXPECT_EQ(sectorsPerWarp(1, 16), 16);   // float4: 512 bytes
-  EXPECT_EQ(sectorsPerWarp(2, 16), 32);
-  EXPECT_EQ(sectorsPerWarp(0, 4), 1);     // broadcast
-  EXPECT_EQ(sectorsPerWarp(64, 1), 32);
-}
-
 // The input's directive says what prints; a spec that cannot be evaluated gives no kernel record.
 TEST(SpecEvaluation, RecordsNoKernelForASpecThatIsNotAConstant) {
   const AnalysisRun &R = analyzeInput("rooflint-spec-evaluation.cu");

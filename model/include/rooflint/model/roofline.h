@@ -111,14 +111,6 @@ constexpr mix_roof roof_for_mix(const level_roofs& r, double read_bytes, double 
   return out;
 }
 
-/// @return @p p with its DRAM roof set to the roof that a kernel reading @p read_bytes and writing @p
-/// write_bytes meets (roof_for_mix at level dram); unchanged when the DRAM level has no measured roofs.
-constexpr peaks with_dram_mix(peaks p, double read_bytes, double write_bytes) {
-  const mix_roof m = roof_for_mix(p.level(memory_level::dram), read_bytes, write_bytes);
-  if (m.bytes_per_s > 0) p.dram_bytes_per_s = m.bytes_per_s;
-  return p;
-}
-
 /// The verdict of a workload against a set of peaks.
 struct bound_result {
   bound verdict = bound::memory;  ///< the roof that sets t_min (floor_roof)
