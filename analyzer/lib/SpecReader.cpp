@@ -120,9 +120,7 @@ public:
                         [&](Node Dim, unsigned I) { P.dims[I] = name(Dim); });
     P.term_count = table(N, spelling::PolyTermCount, spelling::PolyTerms, dsl::max_terms, [&](Node Term, unsigned T) {
       P.terms[T].coefficient = real(field(Term, spelling::Coefficient));
-      Node Exps = field(Term, spelling::Exponents);
-      for (unsigned D = 0; D < dsl::max_dims; ++D)
-        P.terms[T].exponents[D] = static_cast<std::uint8_t>(integer(element(Exps, D)));
+      P.terms[T].exponents.packed = static_cast<std::uint64_t>(integer(field(field(Term, spelling::Exponents), spelling::Packed)));
     });
     return P;
   }

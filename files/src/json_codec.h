@@ -197,8 +197,12 @@ inline void read_poly(const json& j, dsl::poly& p, reader& r, const std::string&
     if (e->size() != dims->size())
       return r.fail(at + "/exponents", "has " + std::to_string(e->size()) + " entries for " +
                                            std::to_string(dims->size()) + " dimensions");
-    for (std::size_t d = 0; d < e->size() && r.ok(); ++d)
-      read((*e)[d], p.terms[t].exponents[d], r, at + "/exponents/" + std::to_string(d), field_rules{.min = 0, .max = 64});
+    for (std::size_t d = 0; d < e->size() && r.ok(); ++d) {
+      int power = 0;
+      read((*e)[d], power, r, at + "/exponents/" + std::to_string(d),
+           field_rules{.min = 0, .max = dsl::exponent_list::max_power});
+      if (r.ok()) p.terms[t].exponents.set(d, power);
+    }
   }
   p.term_count = static_cast<std::uint8_t>(terms->size());
 }

@@ -70,7 +70,7 @@ manifest::manifest_file every_field() {
   s.op.flops.dims[0] = dsl::name_t("N");
   s.op.flops.dim_count = 1;
   s.op.flops.terms[0].coefficient = 2;
-  s.op.flops.terms[0].exponents[0] = 1;
+  s.op.flops.terms[0].exponents.set(0, 1);
   s.op.flops.term_count = 1;
   s.flops = s.op.flops;
   s.tensors[0].name = dsl::name_t("x");

@@ -79,6 +79,7 @@ inline constexpr llvm::StringLiteral PolyTerms = "terms";
 inline constexpr llvm::StringLiteral PolyTermCount = "term_count";
 inline constexpr llvm::StringLiteral Coefficient = "coefficient";
 inline constexpr llvm::StringLiteral Exponents = "exponents";
+inline constexpr llvm::StringLiteral Packed = "packed";
 
 // struct op_info
 inline constexpr llvm::StringLiteral OpKind = "kind";

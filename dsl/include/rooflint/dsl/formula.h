@@ -45,9 +45,7 @@ inline std::string powers(const poly& p, const monomial& m) {
 }
 
 inline int term_degree(const monomial& m) {
-  int d = 0;
-  for (auto e : m.exponents) d += e;
-  return d;
+  return m.exponents.total();
 }
 
 /// Greatest common monomial factor of all terms of a and b (both over the same dims).
@@ -57,7 +55,7 @@ inline monomial common_factor(const poly& a, const poly& b) {
   for (const poly* p : {&a, &b})
     for (int t = 0; t < p->term_count; ++t) {
       for (std::size_t d = 0; d < max_dims; ++d)
-        g.exponents[d] = first ? p->terms[t].exponents[d] : std::min(g.exponents[d], p->terms[t].exponents[d]);
+        g.exponents.set(d, first ? p->terms[t].exponents[d] : std::min(g.exponents[d], p->terms[t].exponents[d]));
       first = false;
     }
   return g;
@@ -67,7 +65,7 @@ inline poly divided(const poly& p, const monomial& g, double scale) {
   poly out = p;
   for (int t = 0; t < out.term_count; ++t) {
     out.terms[t].coefficient /= scale;
-    for (std::size_t d = 0; d < max_dims; ++d) out.terms[t].exponents[d] -= g.exponents[d];
+    for (std::size_t d = 0; d < max_dims; ++d) out.terms[t].exponents.set(d, out.terms[t].exponents[d] - g.exponents[d]);
   }
   return out;
 }

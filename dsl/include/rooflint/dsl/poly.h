@@ -40,17 +40,37 @@ inline constexpr std::size_t max_dims = 16;
 /// Most terms in one polynomial after like terms are combined.
 inline constexpr std::size_t max_terms = 24;
 
+/// The powers of a monomial's dimensions, 0 to 15 each, four bits per dimension in one integer: a spec
+/// holds dozens of polynomials, and the compilers' constant evaluators copy each of its values whole at
+/// every builder call (a value per array element), so a spec's size is its compile time.
+class exponent_list {
+ public:
+  static constexpr int max_power = 15;
+  constexpr int operator[](std::size_t d) const { return static_cast<int>((packed >> (4 * d)) & 0xF); }
+  constexpr void set(std::size_t d, int power) {
+    detail::require(power >= 0 && power <= max_power, "rooflint: expression: a dimension's power must be 0 to 15");
+    packed = (packed & ~(std::uint64_t{0xF} << (4 * d))) | (static_cast<std::uint64_t>(power & 0xF) << (4 * d));
+  }
+  /// @return The degree: the powers added.
+  constexpr int total() const {
+    int sum = 0;
+    for (std::size_t d = 0; d < max_dims; ++d) sum += (*this)[d];
+    return sum;
+  }
+  constexpr bool is_zero() const { return packed == 0; }
+  friend constexpr bool operator==(const exponent_list&, const exponent_list&) = default;
+
+  std::uint64_t packed = 0;  ///< the power of dimension d in bits 4d..4d+3
+};
+static_assert(max_dims * 4 <= 64, "rooflint: an exponent_list packs 4 bits per dimension into 64");
+
 /// coefficient * product(dims[i] ^ exponents[i]).
 struct monomial {
   double coefficient = 0;
-  std::array<std::uint8_t, max_dims> exponents{};
+  exponent_list exponents{};
 
   constexpr bool same_powers(const monomial& other) const { return exponents == other.exponents; }
-  constexpr bool is_constant() const {
-    for (auto e : exponents)
-      if (e != 0) return false;
-    return true;
-  }
+  constexpr bool is_constant() const { return exponents.is_zero(); }
 };
 
 /// A polynomial over up to max_dims named dimensions with real coefficients.
@@ -69,7 +89,7 @@ struct poly {
   static constexpr poly variable(name_t dim_name) {
     poly p;
     monomial m{1, {}};
-    m.exponents[p.index_of_or_add(dim_name)] = 1;
+    m.exponents.set(std::size_t(p.index_of_or_add(dim_name)), 1);
     p.add_term(m);
     return p;
   }
@@ -133,7 +153,7 @@ struct poly {
       for (int d = 0; d < dim_count; ++d) {
         const int j = out.index_of(dims[d]);
         detail::require(j >= 0, "rooflint: expression: a dimension is missing from the dimension table of the spec");
-        if (j >= 0) m.exponents[j] = terms[t].exponents[d];
+        if (j >= 0) m.exponents.set(std::size_t(j), terms[t].exponents[std::size_t(d)]);
       }
       out.add_term(m);
     }
@@ -186,7 +206,7 @@ struct poly {
         monomial m = out.import_term(b, j);
         detail::require(detail::product_fits(m.coefficient, ai.coefficient), "rooflint: expression: a coefficient overflows a double");
         m.coefficient *= ai.coefficient;
-        for (std::size_t d = 0; d < max_dims; ++d) m.exponents[d] += ai.exponents[d];
+        for (std::size_t d = 0; d < max_dims; ++d) m.exponents.set(d, m.exponents[d] + ai.exponents[d]);
         out.add_term(m);
       }
     }
@@ -203,7 +223,7 @@ struct poly {
   constexpr monomial import_term(const poly& other, int t) {
     monomial m{other.terms[t].coefficient, {}};
     for (int d = 0; d < other.dim_count; ++d)
-      if (other.terms[t].exponents[d] != 0) m.exponents[index_of_or_add(other.dims[d])] = other.terms[t].exponents[d];
+      if (other.terms[t].exponents[std::size_t(d)] != 0) m.exponents.set(std::size_t(index_of_or_add(other.dims[d])), other.terms[t].exponents[std::size_t(d)]);
     return m;
   }
 };
@@ -327,9 +347,7 @@ struct name_writer {
 };
 
 constexpr int degree(const monomial& m) {
-  int d = 0;
-  for (auto e : m.exponents) d += e;
-  return d;
+  return m.exponents.total();
 }
 
 /// Writes @p p as formula.h's to_string() prints it ("B*T", "2*N + 1"), highest degree first.
