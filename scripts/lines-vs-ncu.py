@@ -8,9 +8,10 @@ share of lines whose sectors agree within 2%.
 
     python3 scripts/lines-vs-ncu.py VERIFY_JSON NCU_DIR [--output FILE]
 
-NCU_DIR holds one CSV per case, <case>.csv (scripts/gpu-job.sh lines). The CSV's layout differs between
-ncu versions: the header row is found by its line-number column and the sectors column (by display name,
-"L2 Theoretical Sectors Global", or metric name); a row whose only cell names a source file starts that
+NCU_DIR holds one CSV per case, <case>.cuda-sass.csv (`--print-source cuda,sass`: ncu 2025.3.1 puts each
+source line's figures on its line row, the SASS rows under it without a line number), else <case>.csv
+(scripts/gpu-job.sh lines). The header row is found by its line-number column ("Line No") and the sectors
+column (by display name, "L2 Theoretical Sectors Global", or metric name); a "File Path" row starts that
 file's lines. When no header is found the file's first lines are printed, so that the parser can follow.
 """
 import argparse
@@ -22,7 +23,7 @@ import sys
 
 SECTORS = ("l2 theoretical sectors global", "memory_l2_theoretical_sectors_global")
 IDEAL = ("l2 theoretical sectors global ideal", "memory_l2_theoretical_sectors_global_ideal")
-LINE = ("#", "# line", "line", "line number", "#line")
+LINE = ("#", "# line", "line", "line no", "line number", "#line")
 SOURCE_SUFFIXES = (".cu", ".cuh", ".h", ".hpp", ".hh", ".cpp", ".inl")
 WITHIN = 0.02
 
@@ -45,6 +46,9 @@ def read_ncu(path):
         nonempty = [c for c in cells if c]
         if len(nonempty) == 1 and nonempty[0].lower().endswith(SOURCE_SUFFIXES):
             current_file = re.sub(r"^(file|source file)\s*:?\s*", "", nonempty[0], flags=re.I)
+            continue
+        if len(nonempty) == 2 and nonempty[0].lower() in ("file path", "file name", "file"):
+            current_file = nonempty[1]  # ncu 2025.3: "File Path","/src/k.cu" before each file's lines
             continue
         lowered = [c.lower() for c in cells]
         if any(c in SECTORS for c in lowered) and any(c in LINE for c in lowered):
@@ -104,14 +108,18 @@ def main():
     a = ap.parse_args()
     out = open(a.output, "w") if a.output else sys.stdout
     report = json.load(open(a.verify_json))
-    compared = within = 0
+    compared = within = ncu_only = 0
     for case in report.get("cases", []):
         name = case.get("name", "?")
         lines = case.get("lines") or {}
         if not lines.get("collected"):
             print(f"{name}: per-line traffic not collected: {lines.get('not_available') or 'no lines object'}", file=out)
             continue
-        path = os.path.join(a.ncu_dir, name + ".csv")
+        # ncu 2025.3's --print-source cuda CSV has the source alone; cuda,sass has each line's figures
+        # on its line row (the SASS rows below it carry no line number).
+        path = os.path.join(a.ncu_dir, name + ".cuda-sass.csv")
+        if not os.path.exists(path):
+            path = os.path.join(a.ncu_dir, name + ".csv")
         if not os.path.exists(path):
             print(f"{name}: no ncu per-line file ({path})", file=out)
             continue
@@ -134,8 +142,14 @@ def main():
             ok = abs(diff) <= WITHIN
             within += ok
             print(f"  {where:34s} {s:16.0f} {ts:14.0f} {diff * 100:7.2f}% {i:15.0f} {ti:12.0f}{'' if ok else '  OUTSIDE 2%'}", file=out)
+        # Lines where ncu counts global sectors and the per-line pass saw no instruction.
+        for (file, line), (ts, ti) in sorted(ncu_lines.items(), key=lambda kv: (kv[0][0], kv[0][1])):
+            if ts > 0 and not any(l == line and (not file or os.path.basename(f) == os.path.basename(file)) for f, l in mine):
+                ncu_only += 1
+                print(f"  {os.path.basename(file) + ':' + str(line):34s} {'-':>16s} {ts:14.0f}   (ncu only)", file=out)
     share = within / compared if compared else float("nan")
-    print(f"\n{compared} lines compared; {within} within {WITHIN:.0%} of ncu's sectors ({share:.1%})", file=out)
+    print(f"\n{compared} lines compared; {within} within {WITHIN:.0%} of ncu's sectors ({share:.1%}); "
+          f"{ncu_only} lines with sectors in ncu only", file=out)
     return 0 if compared else 3
 
 

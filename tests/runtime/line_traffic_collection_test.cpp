@@ -180,6 +180,25 @@ TEST(LineObservation, AReasonIsKeptAndNothingIsJoined) {
   EXPECT_EQ(detail::lines_text(r), "  per-line traffic: not available: CUPTI's SASS metrics do not support this device\n");
 }
 
+TEST(LineObservation, NothingPredictedAndNoExcessSaysSoUnderTheHeader) {
+  // A WMMA kernel's one observed line (the H200's hgemm_wmma_n4096, 2026-12-02: its store in the toolkit's
+  // mma.hpp at 1.0x) with no manifest entry: no row, no line in excess; the header is not left alone.
+  line_observation o;
+  observed_line store;
+  store.where = {"/usr/local/cuda/include/crt/mma.hpp", 474};
+  store.op = memory_op::store;
+  store.instructions = 1;
+  store.requests = 524288;
+  store.sectors = store.ideal_sectors = 2097152;
+  o.observed = {store};
+  const line_report r = line_report_of(o, {}, 0.485, true);
+  EXPECT_TRUE(r.rows.empty());
+  EXPECT_TRUE(r.unpredicted.empty());  // no excess sectors: nothing to point at
+  const std::string text = detail::lines_text(r);
+  EXPECT_NE(text.find("no predicted access"), std::string::npos) << text;
+  EXPECT_NE(text.find("1 lines observed"), std::string::npos) << text;
+}
+
 TEST(LinesMode, NamesReadBack) {
   for (const lines_mode m : {lines_mode::off, lines_mode::failing, lines_mode::all}) EXPECT_EQ(parse_lines_mode(name(m)), m);
   EXPECT_FALSE(parse_lines_mode("always"));

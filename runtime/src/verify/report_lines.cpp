@@ -97,6 +97,10 @@ std::string lines_text(const line_report& report, const std::string& indent) {
   std::string out = indent + fmt::format("per-line traffic (SASS metrics, their own replay: {}):\n",
                                          model::format_significant(1e3 * report.cost_s, 3) + " ms");
   for (const line_row& r : report.rows) out += indent + "  " + file_line(r.where) + " " + line_row_text(r) + "\n";
+  if (report.rows.empty() && report.unpredicted.empty())  // nothing to compare and nothing in excess
+    out += indent + fmt::format("  no predicted access (no manifest names the kernel, or --manifest was not given) and no "
+                                "line with excess sectors; {} lines observed\n",
+                                report.observed.size());
   if (!report.unpredicted.empty()) {
     out += indent + "  lines with no predicted access, most excess sectors first:\n";
     for (const line_row& r : report.unpredicted) out += indent + "    " + file_line(r.where) + " " + line_row_text(r) + "\n";
