@@ -246,12 +246,10 @@ for c in json.load(open(sys.argv[1]))["cases"]:
     timeout "${ROOFLINT_NCU_TIMEOUT:-60}" ncu --clock-control none --section SourceCounters --import-source yes \
         -k "regex:^${k}\$" --launch-count 1 -f -o "$logs/ncu-lines/$c" "$build/examples/rooflint-examples" \
         --filter "^${c}\$" --no-counters --lines=off --repetitions 1 --warmup 0 --quiet >"$logs/ncu-lines/$c.log" 2>&1
-    ncu -i "$logs/ncu-lines/$c.ncu-rep" --page source --csv --print-source cuda >"$logs/ncu-lines/$c.csv" 2>"$logs/ncu-lines/$c.err"
-    # The SASS view with its source lines, for the record (and for a reader when the CUDA view is empty).
-    ncu -i "$logs/ncu-lines/$c.ncu-rep" --page source --csv --print-source cuda,sass >"$logs/ncu-lines/$c.cuda-sass.csv" 2>>"$logs/ncu-lines/$c.err"
+    # ncu 2025.3.1: --print-source cuda prints the source alone; cuda,sass gives each source line's
+    # figures on its line row (then the line's SASS rows).
+    ncu -i "$logs/ncu-lines/$c.ncu-rep" --page source --csv --print-source cuda,sass >"$logs/ncu-lines/$c.cuda-sass.csv" 2>"$logs/ncu-lines/$c.err"
   done <"$logs/lines-cases.txt"
-  first=$(head -1 "$logs/lines-cases.txt" | cut -d' ' -f1)
-  { echo "--- the head of ncu's per-line CSV of $first"; head -c 1500 "$logs/ncu-lines/$first.csv"; echo; head -c 600 "$logs/ncu-lines/$first.err"; } >>"$OUT/summary.txt" 2>&1
   python3 scripts/lines-vs-ncu.py "$OUT/lines.json" "$logs/ncu-lines" --output "$OUT/lines-vs-ncu.txt" >>"$logs/lines-vs-ncu.log" 2>&1
   echo "[lines-vs-ncu] exit $?" | tee -a "$OUT/summary.txt"
   tail -1 "$OUT/lines-vs-ncu.txt" | tee -a "$OUT/summary.txt"
