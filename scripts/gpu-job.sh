@@ -49,7 +49,7 @@ ncu_levels() {
             sgemm_naive_n512:sgemm_naive sgemm_naive_rows_n4096:sgemm_naive_rows sgemm_tiled_n4096:sgemm_tiled; do
     c=${ck%%:*}; k=${ck#*:}
     timeout "${ROOFLINT_NCU_TIMEOUT:-60}" ncu --clock-control none --csv --page raw --print-units base --metrics "$level_metrics" -k "regex:^${k}\$" \
-        --launch-count 3 "$build/examples/rooflint-examples" --filter "^${c}\$" --no-counters --repetitions 3 \
+        --launch-count 3 "$build/examples/rooflint-examples" --filter "^${c}\$" --no-counters --lines=off --repetitions 3 \
         --warmup 0 --quiet >"$logs/ncu-levels/$c.csv" 2>"$logs/ncu-levels/$c.err"
   done
   floor=$(dram_write_floor)
@@ -339,16 +339,16 @@ fi
 if [[ $mode == full ]]; then
   section "ncu side by side (dram__bytes_read.sum, dram__bytes_write.sum)"
   run ncu-examples ncu --clock-control none --metrics dram__bytes_read.sum,dram__bytes_write.sum,gpu__time_duration.sum \
-      "$build/examples/rooflint-examples" --no-counters --repetitions 1
+      "$build/examples/rooflint-examples" --no-counters --lines=off --repetitions 1
   grep -E "^  [a-z_]|dram__|gpu__time" "$logs/ncu-examples.log" | head -200 >"$OUT/ncu.txt"
 
   section "ncu side by side per level"
   ncu_levels "$OUT/ncu.txt"
 
   section "overhead: verifier vs ncu on the same program"
-  run overhead-verifier "$build/examples/rooflint-examples" --repetitions 1
+  run overhead-verifier "$build/examples/rooflint-examples" --repetitions 1 --lines=off
   run overhead-ncu ncu --clock-control none --metrics dram__bytes_read.sum,dram__bytes_write.sum,gpu__time_duration.sum,lts__t_bytes.sum \
-      "$build/examples/rooflint-examples" --no-counters --repetitions 1
+      "$build/examples/rooflint-examples" --no-counters --lines=off --repetitions 1
   grep -h "^wall" "$logs"/overhead-*.log | tee -a "$OUT/summary.txt"
   section "overhead: rooflint-verify -- program against ncu (1 and 4 rounds of the example program)"
   inject_overhead "$OUT/summary.txt" 1 4
