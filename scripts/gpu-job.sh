@@ -3,11 +3,12 @@
 # tree built here (scripts/build-gpu.sh) and carried along, and writes logs and reports under $OUT.
 #
 #   ROOFLINT_BUILD_DIR=.carry/gpu ROOFLINT_MANIFESTS=.carry/manifests OUT=/some/dir \
-#     bash scripts/gpu-job.sh [quick|full|levels|ncu-levels|inject|overhead|traffic]      (carry .carry/gpu and .carry/manifests: build-gpu.sh)
+#     bash scripts/gpu-job.sh [quick|full|levels|ncu-levels|inject|overhead|traffic|lines]      (carry .carry/gpu and .carry/manifests: build-gpu.sh)
 #
 # levels: the hierarchical roofline only (ceilings against their peers, the examples, ncu per level).
 # inject: rooflint-verify -- program's overhead against ncu's on the example program only.
 # traffic: the analyzer's predicted traffic against the observed, per level (the traffic corpus program).
+# lines: per-line traffic on the examples (--lines=all) beside ncu's per-line sectors.
 #
 # Steps: device state; GPU tests; rooflint-ceilings (thorough and quick, timed); verification of every
 # example with reports; ncu side by side for the traffic figures; the verifier's overhead against ncu;
@@ -48,7 +49,7 @@ ncu_levels() {
             sgemm_naive_n512:sgemm_naive sgemm_naive_rows_n4096:sgemm_naive_rows sgemm_tiled_n4096:sgemm_tiled; do
     c=${ck%%:*}; k=${ck#*:}
     timeout "${ROOFLINT_NCU_TIMEOUT:-60}" ncu --clock-control none --csv --page raw --print-units base --metrics "$level_metrics" -k "regex:^${k}\$" \
-        --launch-count 3 "$build/examples/rooflint-examples" --filter "^${c}\$" --no-counters --repetitions 3 \
+        --launch-count 3 "$build/examples/rooflint-examples" --filter "^${c}\$" --no-counters --lines=off --repetitions 3 \
         --warmup 0 --quiet >"$logs/ncu-levels/$c.csv" 2>"$logs/ncu-levels/$c.err"
   done
   floor=$(dram_write_floor)
@@ -215,6 +216,49 @@ if [[ $mode == traffic ]]; then
   exit 0
 fi
 
+# lines: per-line traffic (docs/verifier.md, "Per-line traffic"): the examples under --lines=all with the
+# analyzer's manifests (their predicted accesses), the same run with --lines=off (what the pass adds to the
+# total), and ncu's L2 theoretical sectors of global memory per CUDA source line (SourceCounters, the
+# source page) on the first launch of each case's kernel; scripts/lines-vs-ncu.py sets both side by side
+# per (file, line). ncu reads the sources at the paths the binary's line table names:
+# ROOFLINT_SOURCE_ROOT (the tree the binaries were built from) is linked to this tree when it is absent.
+if [[ $mode == lines ]]; then
+  section "device"
+  nvidia-smi --query-gpu=name,uuid,driver_version,clocks.sm,clocks.mem,power.draw,clocks_event_reasons.active --format=csv | tee -a "$OUT/summary.txt"
+  ncu --version 2>&1 | tail -1 | tee -a "$OUT/summary.txt"
+  root=${ROOFLINT_SOURCE_ROOT:-}
+  if [[ -n $root && ! -e $root ]]; then mkdir -p "$(dirname "$root")" && ln -s "$PWD" "$root"; fi
+  examples=("$build/examples/rooflint-examples" --repetitions 10 --no-fp-counters)
+  section "verify the examples with per-line traffic (--lines=all) and without (--lines=off)"
+  run lines-on timeout 200 "${examples[@]}" --lines=all --manifest "$manifests" --json "$OUT/lines.json"
+  run lines-off timeout 120 "${examples[@]}" --lines=off --json "$logs/lines-off.json"
+  cp "$logs/lines-on.log" "$OUT/lines.txt"
+  grep -h "per-line traffic" "$logs/lines-on.log" | grep "rooflint-verify:" | tee -a "$OUT/summary.txt"
+  for l in on off; do echo "--lines=$l: $(grep -h '^wall' "$logs/lines-$l.log")" | tee -a "$OUT/summary.txt"; done
+  section "ncu per CUDA source line (SourceCounters) on the same kernels"
+  mkdir -p "$logs/ncu-lines"
+  python3 -c 'import json,sys
+for c in json.load(open(sys.argv[1]))["cases"]:
+    if (c.get("lines") or {}).get("collected"): print(c["name"], c["kernel"])' "$OUT/lines.json" >"$logs/lines-cases.txt"
+  ncu_until=$((SECONDS + ${ROOFLINT_NCU_BUDGET:-240}))  # no new ncu run after this many seconds
+  while read -r c k; do
+    if ((SECONDS >= ncu_until)); then echo "ncu: budget spent, $c and later cases not run" | tee -a "$OUT/summary.txt"; break; fi
+    timeout "${ROOFLINT_NCU_TIMEOUT:-60}" ncu --clock-control none --section SourceCounters --import-source yes \
+        -k "regex:^${k}\$" --launch-count 1 -f -o "$logs/ncu-lines/$c" "$build/examples/rooflint-examples" \
+        --filter "^${c}\$" --no-counters --lines=off --repetitions 1 --warmup 0 --quiet >"$logs/ncu-lines/$c.log" 2>&1
+    # ncu 2025.3.1: --print-source cuda prints the source alone; cuda,sass gives each source line's
+    # figures on its line row (then the line's SASS rows).
+    ncu -i "$logs/ncu-lines/$c.ncu-rep" --page source --csv --print-source cuda,sass >"$logs/ncu-lines/$c.cuda-sass.csv" 2>"$logs/ncu-lines/$c.err"
+  done <"$logs/lines-cases.txt"
+  python3 scripts/lines-vs-ncu.py "$OUT/lines.json" "$logs/ncu-lines" --output "$OUT/lines-vs-ncu.txt" >>"$logs/lines-vs-ncu.log" 2>&1
+  echo "[lines-vs-ncu] exit $?" | tee -a "$OUT/summary.txt"
+  tail -1 "$OUT/lines-vs-ncu.txt" | tee -a "$OUT/summary.txt"
+  rm -f "$logs"/ncu-lines/*.ncu-rep
+  tar -C "$OUT" -czf "$OUT/logs.tar.gz" logs && rm -rf "$logs"
+  section "done"
+  exit 0
+fi
+
 # ncu-levels: only ncu per level beside a verify.json of an earlier run ($ROOFLINT_VERIFY_JSON) on the
 # same machine kind.
 if [[ $mode == ncu-levels ]]; then
@@ -295,16 +339,16 @@ fi
 if [[ $mode == full ]]; then
   section "ncu side by side (dram__bytes_read.sum, dram__bytes_write.sum)"
   run ncu-examples ncu --clock-control none --metrics dram__bytes_read.sum,dram__bytes_write.sum,gpu__time_duration.sum \
-      "$build/examples/rooflint-examples" --no-counters --repetitions 1
+      "$build/examples/rooflint-examples" --no-counters --lines=off --repetitions 1
   grep -E "^  [a-z_]|dram__|gpu__time" "$logs/ncu-examples.log" | head -200 >"$OUT/ncu.txt"
 
   section "ncu side by side per level"
   ncu_levels "$OUT/ncu.txt"
 
   section "overhead: verifier vs ncu on the same program"
-  run overhead-verifier "$build/examples/rooflint-examples" --repetitions 1
+  run overhead-verifier "$build/examples/rooflint-examples" --repetitions 1 --lines=off
   run overhead-ncu ncu --clock-control none --metrics dram__bytes_read.sum,dram__bytes_write.sum,gpu__time_duration.sum,lts__t_bytes.sum \
-      "$build/examples/rooflint-examples" --no-counters --repetitions 1
+      "$build/examples/rooflint-examples" --no-counters --lines=off --repetitions 1
   grep -h "^wall" "$logs"/overhead-*.log | tee -a "$OUT/summary.txt"
   section "overhead: rooflint-verify -- program against ncu (1 and 4 rounds of the example program)"
   inject_overhead "$OUT/summary.txt" 1 4

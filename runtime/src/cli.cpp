@@ -61,6 +61,19 @@ CLI::Validator non_empty(const std::string& what) {
       [what](std::string& text) -> std::string { return text.empty() ? "needs " + what + ", not an empty value" : ""; }, "");
 }
 
+CLI::Validator one_of(std::vector<std::string> values) {
+  return CLI::Validator(
+      [values](std::string& text) -> std::string {
+        for (const std::string& v : values)
+          if (text == v) return {};
+        std::string list;
+        for (std::size_t i = 0; i < values.size(); ++i)
+          list += (i == 0 ? "" : i + 1 == values.size() ? " or " : ", ") + values[i];
+        return "needs one of " + list + ", not '" + text + "'";
+      },
+      "");
+}
+
 void print_error(const std::string& tool, const std::string& message) {
   std::cerr << tool << ": error: " << message << "\n";
 }

@@ -4,6 +4,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -25,6 +26,9 @@ CLI::Validator at_least(double lo, const std::string& what);
 /// A value that is not empty: `--ceilings "$CEILINGS"` with the variable unset must fail, not mean
 /// "no file". @p what completes "needs ...".
 CLI::Validator non_empty(const std::string& what);
+
+/// One of @p values, exactly ("--lines=all"); else "needs one of a, b or c, not 'x'".
+CLI::Validator one_of(std::vector<std::string> values);
 
 /// Prints "TOOL: error: MESSAGE" on stderr, the form of every error of the tools.
 void print_error(const std::string& tool, const std::string& message);

@@ -32,6 +32,7 @@
 #include "rooflint/runtime/device.h"
 #include "rooflint/runtime/inject.h"
 #include "rooflint/runtime/report.h"
+#include "verify/lines.h"
 
 
 namespace {
@@ -257,7 +258,13 @@ std::optional<int> parse_options(int argc, char** argv, tool_options& t) {
                  ROOFLINT_INJECT_FROM_BINDIR " relative to it)")->type_name("F")->check(file);
   app.add_flag("--no-counters", [&](std::int64_t) { t.verify.counters = false; }, "timing only: no CUPTI counters");
   app.add_flag("--quiet", t.quiet, "no report table on stderr (the files are still written)");
+  std::string lines = "off";
+  app.add_option("--lines", lines,
+                 "per-line traffic: not available here (it needs one process per kernel: run the harness with "
+                 "--lines); failing or all say so in the report (default off)")
+      ->type_name("WHEN")->check(cli::one_of({"failing", "all", "off"}));
   if (const auto code = cli::parse(app, options_end, argv, exit_usage)) return *code;
+  t.verify.lines = *parse_lines_mode(lines);
   if (t.first_program_arg < 0 || t.first_program_arg >= argc) return usage_error("no program: give it after '--'");
   if (t.manifest_args.empty()) return usage_error("no manifest: give --manifest FILE or --manifest BUILD_DIR");
   return std::nullopt;
@@ -410,6 +417,7 @@ std::optional<int> run_program(char** argv, const tool_options& t, const std::st
 /// and the warnings of what was not measured (nothing, or kernels inside CUDA graphs).
 program_report make_report(const run_inputs& in, library_output& out, const tool_options& t, const std::string& command) {
   program_report report = make_program_report(in.kernels, out.events, t.verify, in.ceilings);
+  lines_unavailable_in_program_mode(report.run, t.verify.lines);
   report.program = command;
   report.apis = std::move(out.apis);
   report.program_outcome = describe_end(out.end, t.timeout_s, report.program_status);

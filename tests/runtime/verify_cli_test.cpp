@@ -133,3 +133,33 @@ TEST(VerifyMain, AnEmptyFileValueIsAUsageError) {
         << option;
   }
 }
+
+// --lines (per-line traffic, docs/verifier.md): one of failing, all, off; --manifest must name a manifest
+// or a directory, checked before anything is measured.
+TEST(VerifyMain, LinesTakesFailingAllOrOff) {
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(run({"--lines=sometimes", "--quiet"}), exit_usage);
+  const std::string err = testing::internal::GetCapturedStderr();
+  EXPECT_NE(err.find("needs one of failing, all or off, not 'sometimes'"), std::string::npos) << err;
+  EXPECT_EQ(run({"--lines", "--quiet"}), exit_usage);  // a value is needed
+}
+
+TEST(VerifyMain, HelpNamesLinesAndManifest) {
+  testing::internal::CaptureStdout();
+  EXPECT_EQ(run({"--help"}), exit_passed);
+  const std::string out = testing::internal::GetCapturedStdout();
+  EXPECT_NE(out.find("--lines WHEN"), std::string::npos) << out;
+  EXPECT_NE(out.find("--manifest PATH"), std::string::npos) << out;
+}
+
+TEST(VerifyMain, AManifestThatIsNothingIsAUsageErrorBeforeMeasuring) {
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(run({"--filter", "cli_", "--manifest", "/nonexistent/manifests", "--quiet"}), exit_usage);
+  const std::string err = testing::internal::GetCapturedStderr();
+  EXPECT_NE(err.find("/nonexistent/manifests"), std::string::npos) << err;
+  // Not read when the per-line pass is off.
+  if (device_present_in_child()) return;
+  testing::internal::CaptureStdout();
+  EXPECT_EQ(run({"--filter", "cli_", "--manifest", "/nonexistent/manifests", "--lines=off", "--quiet"}), exit_cannot_measure);
+  testing::internal::GetCapturedStdout();
+}

@@ -363,3 +363,43 @@ TEST(CaseData, RandomIntegersStayInTheirRangeZerosAreZeroAndAnOwnKernelFills) {
   // 65,536 uniform draws over 1000 ids miss a given id with probability (999/1000)^65536, about 4e-29.
   EXPECT_EQ(std::count(seen.begin(), seen.end(), true), v);
 }
+
+// Per-line traffic (docs/verifier.md, "Per-line traffic") through verify(): the case's own process under
+// CUPTI's SASS metrics. gather33 over n = 2^26 floats: n / 32 = 2097152 warp requests per instruction;
+// the load's lanes are 132 bytes apart, one 32-byte sector each: 32 sectors per request against the 4 its
+// 128 bytes need; the store is coalesced: 4 against 4. Summed per kind over the observed lines, or over
+// the unmapped instructions where this binary has no line information. In a fresh process (death-test
+// style threadsafe: verify forks before any CUDA call). Where CUPTI's SASS metrics are not available
+// (no counter permission, another profiler) the child says why and passes.
+TEST(VerifyLinesDeathTest, TheGatherLoadTouchesThirtyTwoSectorsPerRequestAgainstAnIdealOfFour) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  if (!device_present_in_child()) GTEST_SKIP() << "no CUDA device";
+  const auto run = [] {
+    verify_options o;
+    o.filter = "^gpu_gather33_n64M$";
+    o.repetitions = 3;
+    o.lines = lines_mode::all;
+    auto report = verify(o);
+    if (!report) _exit(100);
+    const line_report& l = report->cases.at(0).lines;
+    if (!l.collected) {
+      std::fprintf(stderr, "per-line traffic not available: %s\n", l.not_available.c_str());
+      _exit(0);
+    }
+    double req[4] = {}, sec[4] = {}, ideal[4] = {};
+    for (const observed_line& x : l.observed) {
+      const int k = static_cast<int>(x.op);
+      req[k] += x.requests, sec[k] += x.sectors, ideal[k] += x.ideal_sectors;
+    }
+    for (const instruction_traffic& t : l.unmapped) {
+      const int k = static_cast<int>(t.op);
+      req[k] += t.requests, sec[k] += t.sectors, ideal[k] += t.ideal_sectors();
+    }
+    const int ld = static_cast<int>(memory_op::load), st = static_cast<int>(memory_op::store);
+    std::fprintf(stderr, "load %.0f requests %.1f/%.1f store %.0f requests %.1f/%.1f\n", req[ld], sec[ld] / req[ld],
+                 ideal[ld] / req[ld], req[st], sec[st] / req[st], ideal[st] / req[st]);
+    _exit(0);
+  };
+  EXPECT_EXIT(run(), ::testing::ExitedWithCode(0),
+              "load 2097152 requests 32\\.0/4\\.0 store 2097152 requests 4\\.0/4\\.0|per-line traffic not available");
+}

@@ -97,6 +97,10 @@ std::string lines_text(const line_report& report, const std::string& indent) {
   std::string out = indent + fmt::format("per-line traffic (SASS metrics, their own replay: {}):\n",
                                          model::format_significant(1e3 * report.cost_s, 3) + " ms");
   for (const line_row& r : report.rows) out += indent + "  " + file_line(r.where) + " " + line_row_text(r) + "\n";
+  if (report.rows.empty() && report.unpredicted.empty())  // nothing to compare and nothing in excess
+    out += indent + fmt::format("  no predicted access (no manifest names the kernel, or --manifest was not given) and no "
+                                "line with excess sectors; {} lines observed\n",
+                                report.observed.size());
   if (!report.unpredicted.empty()) {
     out += indent + "  lines with no predicted access, most excess sectors first:\n";
     for (const line_row& r : report.unpredicted) out += indent + "    " + file_line(r.where) + " " + line_row_text(r) + "\n";
@@ -154,6 +158,12 @@ json lines_json(const line_report& report) {
   json rows = json::array(), unpredicted = json::array();
   for (const line_row& r : report.rows) rows.push_back(row_json(r));
   for (const line_row& r : report.unpredicted) unpredicted.push_back(row_json(r));
+  json observed = json::array();
+  for (const observed_line& o : report.observed) {
+    json entry = {{"file", o.where.file}, {"line", o.where.line}, {"op", std::string(name(o.op))}};
+    entry.update(observed_json(o));
+    observed.push_back(std::move(entry));
+  }
   return {{"source", "CUPTI SASS metrics: smsp__sass_inst_executed_op_global_*, smsp__sass_sectors_mem_global, "
                      "smsp__sass_sectors_mem_global_ideal or smsp__sass_data_bytes_mem_global_op_*"},
           {"collected", report.collected},
@@ -162,7 +172,8 @@ json lines_json(const line_report& report) {
           {"cost_s", report.cost_s},
           {"rows", rows},
           {"unpredicted", unpredicted},
-          {"unmapped_instructions", report.unmapped.size()}};
+          {"unmapped_instructions", report.unmapped.size()},
+          {"observed", observed}};
 }
 
 std::vector<json> lines_sarif_results(const line_report& report, const std::string& kernel) {

@@ -32,6 +32,7 @@
 #include "cli.h"
 #include "rooflint/files/atomic_file.h"
 #include "rooflint/runtime/verify.h"
+#include "verify/lines.h"
 #include "verify/measurement_json.h"
 #include "verify/session.h"
 
@@ -193,6 +194,89 @@ std::vector<measurement> run_isolated(const std::vector<const case_definition*>&
     }
   }
   return results;
+}
+
+/// The per-line pass (--lines): for each measured case, one more child process (forked before any CUDA
+/// call in it) that sets the case up and observes one launch under CUPTI's SASS metrics, after every
+/// case's counters and timing. The child sends one "L <json>" line; its wall time is the pass's cost.
+/// Nothing here fails a case: every failure is the case's not_available reason.
+std::vector<line_report> run_lines_isolated(const std::vector<const case_definition*>& cases,
+                                            const std::vector<measurement>& measured, const verify_options& o,
+                                            const predicted_by_kernel& predicted) {
+  const std::size_t n = cases.size();
+  std::vector<line_report> reports(n);
+  const bool show_always = o.lines == lines_mode::all;
+  for (std::size_t j = 0; j < n; ++j) {
+    if (measured[j].status != run_status::measured) continue;  // nothing to look at per line
+    const std::string tag = "[" + std::to_string(j + 1) + "/" + std::to_string(n) + "] " + cases[j]->name;
+    const auto kernel = predicted.find(std::string(cases[j]->spec->kernel_name.view()));
+    const std::vector<predicted_access> none;
+    const std::vector<predicted_access>& accesses = kernel == predicted.end() ? none : kernel->second;
+    line_observation observation;
+    const auto t0 = std::chrono::steady_clock::now();
+    int fds[2];
+    if (::pipe(fds) != 0) {
+      observation.not_available = std::string("pipe() failed: ") + std::strerror(errno);
+    } else {
+      std::fflush(stdout);
+      std::fflush(stderr);
+      const pid_t pid = ::fork();
+      if (pid < 0) {
+        observation.not_available = std::string("fork() failed: ") + std::strerror(errno);
+        ::close(fds[0]);
+        ::close(fds[1]);
+      } else if (pid == 0) {  // child: CUDA and CUPTI are initialised here, for this one case
+        ::close(fds[0]);
+        write_all(fds[1], "L " + line_observation_to_json(observe_lines(*cases[j])) + "\n");
+        ::close(fds[1]);
+        std::fflush(stderr);
+        ::_exit(0);
+      } else {
+        ::close(fds[1]);
+        std::string buffer;
+        bool killed = false;
+        for (;;) {
+          pollfd p{fds[0], POLLIN, 0};
+          const int ready = ::poll(&p, 1, o.timeout_s * 1000);
+          if (ready == 0) {
+            ::kill(pid, SIGKILL);
+            killed = true;
+            break;
+          }
+          if (ready < 0) {
+            if (errno == EINTR) continue;
+            break;
+          }
+          char chunk[65536];
+          const ssize_t got = ::read(fds[0], chunk, sizeof chunk);
+          if (got < 0 && errno == EINTR) continue;
+          if (got <= 0) break;
+          buffer.append(chunk, static_cast<std::size_t>(got));
+        }
+        ::close(fds[0]);
+        int status = 0;
+        while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+        }
+        const std::size_t eol = buffer.find('\n');
+        if (buffer.rfind("L ", 0) == 0 && eol != std::string::npos) {
+          auto got = line_observation_from_json(buffer.substr(2, eol - 2));
+          if (got) observation = std::move(*got);
+          else observation.not_available = got.err().message;
+        } else {
+          observation.not_available = killed ? "the per-line process reported nothing for " + std::to_string(o.timeout_s) + " s and was killed"
+                                             : "the per-line process " + describe_exit(status) + " before reporting";
+        }
+      }
+    }
+    const double cost_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    reports[j] = line_report_of(observation, accesses, cost_s, show_always);
+    progress(o, tag + ": per-line traffic " +
+                    (observation.not_available.empty()
+                         ? "in " + model::format_duration(cost_s) + " (the window " + model::format_duration(observation.window_s) +
+                               "; " + std::to_string(observation.observed.size()) + " lines)"
+                         : "not available: " + observation.not_available));
+  }
+  return reports;
 }
 
 std::vector<measurement> run_in_process(const std::vector<const case_definition*>& cases, const verify_options& o) {
@@ -357,9 +441,25 @@ result<run_report> verify(const verify_options& o) {
   const std::vector<const case_definition*>& cases = *selected;
   auto ceilings = load_ceilings(o);
   if (!ceilings) return ceilings.err();
+  predicted_by_kernel predicted;
+  if (o.lines != lines_mode::off) {
+    auto read = read_predicted_accesses(o.manifests);
+    if (!read) return read.err();
+    predicted = std::move(*read);
+  }
   const std::vector<measurement> measured = o.isolate ? run_isolated(cases, o) : run_in_process(cases, o);
   ROOFLINT_TRY(check_ceilings_apply(*ceilings, measured, o));
-  return make_report(cases, measured, o, *ceilings);
+  std::vector<line_report> lines(cases.size());
+  if (o.lines != lines_mode::off && o.isolate) lines = run_lines_isolated(cases, measured, o, predicted);
+  run_report run = make_report(cases, measured, o, *ceilings);
+  if (o.lines != lines_mode::off)
+    for (std::size_t j = 0; j < cases.size(); ++j) {
+      run.cases[j].lines = std::move(lines[j]);
+      if (!o.isolate && measured[j].status == run_status::measured)
+        run.cases[j].lines.not_available = std::string(lines_need_a_process) + "; run without --no-isolation";
+      run.cases[j].lines.show_always = o.lines == lines_mode::all;
+    }
+  return run;
 }
 
 result<run_report> verify_in_process(const std::string& case_name, const verify_options& o) {
@@ -426,7 +526,17 @@ int run_main(int argc, char** argv) {
   app.add_option("--junit", reports[1].path, "write JUnit XML")->type_name("FILE")->check(cli::non_empty("a file"));
   app.add_option("--svg", reports[2].path, "write the SVG roofline chart")->type_name("FILE")->check(cli::non_empty("a file"));
   app.add_flag("--quiet", [&](std::int64_t) { o.progress = false; }, "no progress lines on stderr");
+  std::string lines = std::string(name(o.lines));
+  app.add_option("--lines", lines,
+                 "per-line traffic (CUPTI SASS metrics, one more process per case): failing (default: collected for every "
+                 "case, printed under a failed one), all (printed for every case) or off")
+      ->type_name("WHEN")->check(cli::one_of({"failing", "all", "off"}));
+  app.add_option("--manifest", o.manifests,
+                 "the analyzer's manifests (a file, or a directory searched for *.rooflint.json) whose predicted "
+                 "accesses the per-line rows compare with (repeatable)")
+      ->type_name("PATH")->check(cli::non_empty("a file or directory"));
   if (const auto code = cli::parse(app, argc, argv, exit_usage)) return *code;
+  o.lines = *parse_lines_mode(lines);
   const auto usage_error = [&](const std::string& message) {
     cli::print_error(program, message);
     return static_cast<int>(exit_usage);

@@ -184,6 +184,9 @@ struct line_report {
   std::vector<line_row> rows;     ///< one per predicted (line, kind), in manifest order
   std::vector<line_row> unpredicted;  ///< lines not predicted, most excess sectors first
   std::vector<instruction_traffic> unmapped;  ///< instructions with no line
+  /// Every observed line, in file and line order (the JSON report's "observed": what a per-line
+  /// comparison with another tool reads); filled by the collection, not by join_lines.
+  std::vector<observed_line> observed;
 };
 
 /// The band within which an observed amplification agrees with the predicted one: |observed - predicted|

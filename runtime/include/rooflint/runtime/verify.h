@@ -10,6 +10,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "rooflint/files/ceilings_file.h"
@@ -34,6 +35,14 @@ struct run_report {
   int exit_code = 0;
 };
 
+/// Per-line traffic (--lines; docs/verifier.md, "Per-line traffic"): off; collected for every measured
+/// case and printed in the table under a failed case (failing, the default); collected and printed for
+/// every case (all). The JSON report has it wherever it was collected.
+enum class lines_mode { off, failing, all };
+std::string_view name(lines_mode m);
+/// @return The mode named @p text ("off", "failing", "all"), or nullopt.
+std::optional<lines_mode> parse_lines_mode(std::string_view text);
+
 struct verify_options {
   std::string filter = ".*";         ///< ECMAScript regex matched against case names (search)
   std::string ceilings_path;         ///< measured peaks; empty: datasheet
@@ -45,6 +54,10 @@ struct verify_options {
   bool isolate = true;               ///< measure in a child process, a fresh one after a fault (fork); false: in this process
   int timeout_s = 600;               ///< a child that reports nothing for this long is killed
   bool progress = true;              ///< progress lines on stderr
+  lines_mode lines = lines_mode::failing;  ///< per-line traffic: one more process per case (isolation only)
+  /// The analyzer's manifests (files, or directories searched for *.rooflint.json) whose predicted
+  /// accesses the per-line rows compare with, matched by the spec's kernel name (--manifest).
+  std::vector<std::string> manifests;
 };
 
 /// A case to compare, as the comparison needs it: the spec, the bound sizes, where it was stated.
