@@ -203,7 +203,7 @@ TEST(LinesMode, NamesReadBack) {
   for (const lines_mode m : {lines_mode::off, lines_mode::failing, lines_mode::all}) EXPECT_EQ(parse_lines_mode(name(m)), m);
   EXPECT_FALSE(parse_lines_mode("always"));
   EXPECT_FALSE(parse_lines_mode(""));
-  EXPECT_EQ(verify_options{}.lines, lines_mode::failing);  // the default: collected, printed under a failed case
+  EXPECT_EQ(verify_options{}.lines, lines_mode::failing);  // the default: collected for the cases that fail
 }
 
 TEST(LinesMode, ProgramModeSaysWhyEveryCaseHasNone) {

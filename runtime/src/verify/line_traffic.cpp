@@ -234,11 +234,8 @@ line_report join_lines(const std::vector<predicted_access>& predicted, const std
     }
     if (requests <= 0) r.status = line_status::not_evaluated;
     else if (!r.observed) r.status = line_status::not_observed;
-    else if (!std::isnan(r.observed->amplification()))
-      r.status = agrees(r.observed->amplification(), r.predicted_amplification()) ? line_status::agrees : line_status::differs;
-    else  // no data bytes, no observed ideal: the sectors per request against the predicted ones
-      r.status = agrees(r.observed->sectors_per_request(), r.predicted_sectors_per_request) ? line_status::agrees
-                                                                                             : line_status::differs;
+    else  // the sectors per request, both over the analyzer's ideal (line_row::observed_amplification)
+      r.status = agrees(r.observed_amplification(), r.predicted_amplification()) ? line_status::agrees : line_status::differs;
   }
   // A second atomic kind on the same line (ATOM and RED both) stays unmatched and is listed below.
   report.rows = std::move(rows);

@@ -57,7 +57,9 @@ std::string accesses_note(const line_row& row) {
 std::string line_row_text(const line_row& row) {
   const std::string what = std::string(name(row.op)) + (row.predicted.empty() ? "" : " " + tensors_text(row));
   const observed_line* o = row.observed ? &*row.observed : nullptr;
+  // Beside a prediction, on the analyzer's scale (line_row::observed_amplification); else the chip's.
   const auto observed_amp = [&]() {
+    if (!std::isnan(row.observed_amplification())) return fmt::format("{:.1f}x", row.observed_amplification());
     return std::isnan(o->amplification()) ? fmt::format("{:.1f} sectors per request", o->sectors_per_request())
                                           : fmt::format("{:.1f}x", o->amplification());
   };

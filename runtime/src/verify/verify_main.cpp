@@ -201,13 +201,13 @@ std::vector<measurement> run_isolated(const std::vector<const case_definition*>&
 /// case's counters and timing. The child sends one "L <json>" line; its wall time is the pass's cost.
 /// Nothing here fails a case: every failure is the case's not_available reason.
 std::vector<line_report> run_lines_isolated(const std::vector<const case_definition*>& cases,
-                                            const std::vector<measurement>& measured, const verify_options& o,
-                                            const predicted_by_kernel& predicted) {
+                                            const std::vector<measurement>& measured, const std::vector<bool>& wanted,
+                                            const verify_options& o, const predicted_by_kernel& predicted) {
   const std::size_t n = cases.size();
   std::vector<line_report> reports(n);
   const bool show_always = o.lines == lines_mode::all;
   for (std::size_t j = 0; j < n; ++j) {
-    if (measured[j].status != run_status::measured) continue;  // nothing to look at per line
+    if (measured[j].status != run_status::measured || !wanted[j]) continue;  // nothing to look at per line
     const std::string tag = "[" + std::to_string(j + 1) + "/" + std::to_string(n) + "] " + cases[j]->name;
     const auto kernel = predicted.find(std::string(cases[j]->spec->kernel_name.view()));
     const std::vector<predicted_access> none;
@@ -449,9 +449,13 @@ result<run_report> verify(const verify_options& o) {
   }
   const std::vector<measurement> measured = o.isolate ? run_isolated(cases, o) : run_in_process(cases, o);
   ROOFLINT_TRY(check_ceilings_apply(*ceilings, measured, o));
-  std::vector<line_report> lines(cases.size());
-  if (o.lines != lines_mode::off && o.isolate) lines = run_lines_isolated(cases, measured, o, predicted);
   run_report run = make_report(cases, measured, o, *ceilings);
+  // The per-line pass for every case (all) or the failed ones (failing): their verdicts are known now.
+  std::vector<bool> wanted(cases.size(), false);
+  for (std::size_t j = 0; j < cases.size(); ++j)
+    wanted[j] = o.lines == lines_mode::all || (o.lines == lines_mode::failing && run.cases[j].status == case_status::failed);
+  std::vector<line_report> lines(cases.size());
+  if (o.lines != lines_mode::off && o.isolate) lines = run_lines_isolated(cases, measured, wanted, o, predicted);
   if (o.lines != lines_mode::off)
     for (std::size_t j = 0; j < cases.size(); ++j) {
       run.cases[j].lines = std::move(lines[j]);
@@ -528,8 +532,8 @@ int run_main(int argc, char** argv) {
   app.add_flag("--quiet", [&](std::int64_t) { o.progress = false; }, "no progress lines on stderr");
   std::string lines = std::string(name(o.lines));
   app.add_option("--lines", lines,
-                 "per-line traffic (CUPTI SASS metrics, one more process per case): failing (default: collected for every "
-                 "case, printed under a failed one), all (printed for every case) or off")
+                 "per-line traffic (CUPTI SASS metrics, one more process per case): failing (default: collected and "
+                 "printed for the cases that fail), all (every case) or off")
       ->type_name("WHEN")->check(cli::one_of({"failing", "all", "off"}));
   app.add_option("--manifest", o.manifests,
                  "the analyzer's manifests (a file, or a directory searched for *.rooflint.json) whose predicted "

@@ -172,6 +172,13 @@ struct line_row {
   double predicted_amplification() const {
     return predicted_ideal_sectors_per_request > 0 ? predicted_sectors_per_request / predicted_ideal_sectors_per_request : 0;
   }
+  /// The observed sectors per request over the predicted ideal: the amplification on the analyzer's
+  /// scale. The chip's ideal is defined otherwise (two rows of a 16 x 16 block: the chip counts 2 ideal
+  /// sectors where the useful 8 bytes fill 1), so the rows compare the sectors, which both count alike.
+  double observed_amplification() const {
+    return observed && predicted_ideal_sectors_per_request > 0 ? observed->sectors_per_request() / predicted_ideal_sectors_per_request
+                                                               : NAN;
+  }
 };
 
 /// Per-line traffic of one case: the collection's outcome and the joined rows.

@@ -35,9 +35,9 @@ struct run_report {
   int exit_code = 0;
 };
 
-/// Per-line traffic (--lines; docs/verifier.md, "Per-line traffic"): off; collected for every measured
-/// case and printed in the table under a failed case (failing, the default); collected and printed for
-/// every case (all). The JSON report has it wherever it was collected.
+/// Per-line traffic (--lines; docs/verifier.md, "Per-line traffic"): off; collected and printed for the
+/// cases that fail, once the verdicts are known (failing, the default); for every measured case (all).
+/// The JSON report has it wherever it was collected.
 enum class lines_mode { off, failing, all };
 std::string_view name(lines_mode m);
 /// @return The mode named @p text ("off", "failing", "all"), or nullopt.
