@@ -233,7 +233,7 @@ if [[ $mode == lines ]]; then
   run lines-on timeout 200 "${examples[@]}" --lines=all --manifest "$manifests" --json "$OUT/lines.json"
   run lines-off timeout 120 "${examples[@]}" --lines=off --json "$logs/lines-off.json"
   cp "$logs/lines-on.log" "$OUT/lines.txt"
-  grep -h "per-line traffic" "$logs/lines-on.log" | grep "rooflint-verify:" | tee -a "$OUT/summary.txt"
+  grep -h "per-line traffic" "$logs/lines-on.log" | grep -E "^[a-z-]+: \[" | tee -a "$OUT/summary.txt"
   for l in on off; do echo "--lines=$l: $(grep -h '^wall' "$logs/lines-$l.log")" | tee -a "$OUT/summary.txt"; done
   section "ncu per CUDA source line (SourceCounters) on the same kernels"
   mkdir -p "$logs/ncu-lines"

@@ -101,6 +101,13 @@ run_report recorded_run() {
 
 }  // namespace
 
+// A harness binary (rooflint-examples, a user's verifier) speaks under its own name, not rooflint-verify's.
+TEST(ReportTable, StartsWithTheNameOfTheProgramThatRanIt) {
+  run_report run = recorded_run();
+  run.tool = "my-kernels-verify";
+  EXPECT_EQ(to_table(run).rfind("my-kernels-verify: NVIDIA H200 | peaks: ", 0), 0u) << to_table(run).substr(0, 200);
+}
+
 TEST(ReportTable, ShowsEachCaseWithRatiosAndFindings) {
   const std::string table = to_table(recorded_run());
   EXPECT_TRUE(matches_in_order(table, {

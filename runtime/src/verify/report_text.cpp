@@ -81,7 +81,7 @@ std::string predicted_against_observed(const case_report& r) {
 
 std::string to_table(const run_report& run) {
   std::string out;
-  out += fmt::format("rooflint-verify: {} | peaks: {} | counters: {}\n", run.device.empty() ? "no device" : run.device,
+  out += fmt::format("{}: {} | peaks: {} | counters: {}\n", run.tool, run.device.empty() ? "no device" : run.device,
                      run.peaks_label, run.counters_mode);
   for (const auto& w : run.warnings) out += "warning: " + w + "\n";
   // The roofs per level: a kernel's bytes at a level meet the roof of their read/write mix.

@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <functional>
 #include <iostream>
 #include <regex>
@@ -41,7 +42,7 @@ namespace rooflint::runtime {
 namespace {
 
 void progress(const verify_options& o, const std::string& line) {
-  if (o.progress) fmt::print(stderr, "rooflint-verify: {}\n", line);
+  if (o.progress) fmt::print(stderr, "{}: {}\n", o.tool, line);
 }
 
 bool write_all(int fd, const std::string& text) {
@@ -347,6 +348,7 @@ run_report make_report(const std::vector<const case_definition*>& cases, const s
 run_report compare_cases(const std::vector<case_source>& cases, const std::vector<measurement>& measured,
                          const verify_options& o, const std::optional<ceilings::ceilings_file>& ceilings) {
   run_report run;
+  run.tool = o.tool;
   if (ceilings) run.ceilings_clocks = ceilings->clocks;
   for (const auto& m : measured)
     if (!m.device.name.empty()) {
@@ -511,6 +513,7 @@ int run_main(int argc, char** argv) {
       {"SVG", "", [](const run_report& r) -> result<std::string> { return to_svg(r); }},
   };
   const std::string program = argc > 0 ? std::string(argv[0]) : "rooflint-verify";
+  o.tool = std::filesystem::path(program).filename().string();  // rooflint-examples, a user's harness
   CLI::App app(description, program);
   cli::configure(app, exit_codes_text);
   app.add_option("--filter", o.filter, "run the cases whose name matches REGEX (ECMAScript, search; default: all)")->type_name("REGEX");

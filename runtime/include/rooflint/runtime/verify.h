@@ -24,6 +24,7 @@ namespace rooflint::runtime {
 
 /// The whole run: environment and every case.
 struct run_report {
+  std::string tool = "rooflint-verify";  ///< the program that ran it: its lines start with this name
   std::string device;
   std::string peaks_label;           ///< "measured (ceilings.json)" or "datasheet (H200): spec-sheet peaks ..."
   model::peaks peaks;                ///< peaks.device is not used by the reports (it views a string that a copy does not own)
@@ -45,6 +46,7 @@ std::optional<lines_mode> parse_lines_mode(std::string_view text);
 
 struct verify_options {
   std::string filter = ".*";         ///< ECMAScript regex matched against case names (search)
+  std::string tool = "rooflint-verify";  ///< the program's name, which its progress lines and table start with
   std::string ceilings_path;         ///< measured peaks; empty: datasheet
   double tolerance = 0;              ///< > 0: overrides the default traffic bands (not a spec's own)
   bool counters = true;              ///< false: timing only (--no-counters)
