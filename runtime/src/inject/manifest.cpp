@@ -85,6 +85,20 @@ result<std::vector<manifest_kernel>> read_manifest(const std::string& path) {
   return kernels_of(*file, path);
 }
 
+result<std::vector<manifest_kernel>> read_manifests(const std::vector<std::string>& paths) {
+  std::vector<manifest_kernel> out;
+  for (const std::string& p : paths) {
+    auto files = find_manifests(p);
+    if (!files) return files.err();
+    for (const std::string& f : *files) {
+      auto kernels = read_manifest(f);
+      if (!kernels) return kernels.err();
+      for (manifest_kernel& k : *kernels) out.push_back(std::move(k));
+    }
+  }
+  return out;
+}
+
 result<std::vector<std::string>> find_manifests(const std::string& path) {
   namespace fs = std::filesystem;
   std::error_code ec;

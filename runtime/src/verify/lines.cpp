@@ -229,35 +229,17 @@ void lines_unavailable_in_program_mode(run_report& run, lines_mode mode) {
   run.warnings.push_back(std::string("--lines: ") + lines_not_in_program_mode);
 }
 
-result<predicted_by_kernel> read_predicted_accesses(const std::vector<std::string>& paths) {
-  namespace fs = std::filesystem;
-  std::vector<std::string> files;
-  for (const std::string& p : paths) {
-    std::error_code ec;
-    if (fs::is_directory(p, ec)) {
-      std::vector<std::string> found;
-      for (auto it = fs::recursive_directory_iterator(p, fs::directory_options::skip_permission_denied, ec);
-           !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
-        const std::string f = it->path().string();
-        if (it->is_regular_file(ec) && f.size() > 14 && f.compare(f.size() - 14, 14, ".rooflint.json") == 0) found.push_back(f);
-      }
-      std::sort(found.begin(), found.end());
-      files.insert(files.end(), found.begin(), found.end());
-    } else if (fs::is_regular_file(p, ec)) {
-      files.push_back(p);
-    } else {
-      return error{error_code::invalid_argument, "--manifest '" + p + "' is neither a manifest file nor a directory"};
-    }
-  }
+predicted_by_kernel predicted_accesses_by_kernel(const std::vector<inject::manifest_kernel>& kernels) {
   predicted_by_kernel out;
-  for (const std::string& f : files) {
-    std::string why;
-    auto m = manifest::load(f, why);
-    if (!m) return error{error_code::invalid_argument, "--manifest: " + why};
-    for (const manifest::kernel& k : m->kernels)
-      if (k.predicted && !out.count(k.name)) out[k.name] = detail::predicted_accesses_of(k.predicted->accesses);
-  }
+  for (const inject::manifest_kernel& k : kernels)
+    if (k.traffic_predicted && !out.count(k.kernel_name)) out[k.kernel_name] = detail::predicted_accesses_of(k.predicted_accesses);
   return out;
+}
+
+result<predicted_by_kernel> read_predicted_accesses(const std::vector<std::string>& paths) {
+  auto kernels = inject::read_manifests(paths);
+  if (!kernels) return kernels.err();
+  return predicted_accesses_by_kernel(*kernels);
 }
 
 }  // namespace rooflint::runtime

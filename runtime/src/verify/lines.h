@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "rooflint/runtime/inject.h"
 #include "rooflint/runtime/line_traffic.h"
 #include "rooflint/runtime/result.h"
 #include "rooflint/runtime/verify.h"
@@ -42,9 +43,13 @@ line_report line_report_of(const line_observation& o, const std::vector<predicte
 /// Predicted accesses per spec kernel name, from the manifests of verify_options::manifests.
 using predicted_by_kernel = std::map<std::string, std::vector<predicted_access>>;
 
+/// @return The predicted accesses of @p kernels (the manifests' entries), by kernel name; a kernel named
+/// twice keeps its first entry.
+predicted_by_kernel predicted_accesses_by_kernel(const std::vector<inject::manifest_kernel>& kernels);
+
 /// @return The predicted accesses of every kernel of the manifests at @p paths (a file, or a directory
-/// searched recursively for *.rooflint.json); a kernel named twice keeps its first entry. Errors
-/// (invalid_argument) name the file: an unreadable or malformed manifest, a path that is neither.
+/// searched recursively for *.rooflint.json). Errors (invalid_argument) name the file: an unreadable or
+/// malformed manifest, a path that is neither.
 result<predicted_by_kernel> read_predicted_accesses(const std::vector<std::string>& paths);
 
 /// The reason given in place of the rows where no process of its own could be run for a case.

@@ -280,6 +280,23 @@ std::vector<line_report> run_lines_isolated(const std::vector<const case_definit
   return reports;
 }
 
+/// The analyzer's predicted traffic of each case's kernel, as rooflint-verify -- program shows it: the
+/// lines per tensor, and the kernel's ratio per level at the case's sizes (kernel_predicted_ratios).
+void attach_predictions(run_report& run, const std::vector<const case_definition*>& cases,
+                        const std::vector<inject::manifest_kernel>& analyzed) {
+  for (std::size_t j = 0; j < cases.size() && j < run.cases.size(); ++j) {
+    const std::string_view kernel = cases[j]->spec->kernel_name.view();
+    const auto k = std::find_if(analyzed.begin(), analyzed.end(), [&](const inject::manifest_kernel& m) {
+      return m.kernel_name == kernel && m.traffic_predicted;
+    });
+    if (k == analyzed.end()) continue;
+    case_report& r = run.cases[j];
+    r.predicted_traffic = inject::predicted_traffic_lines(k->predicted);
+    const auto& sizes = cases[j]->sizes;
+    r.predicted_ratio = inject::kernel_predicted_ratios(*k, cases[j]->spec->bind(std::span<const dsl::size_binding>(sizes.data(), sizes.size())).bound);
+  }
+}
+
 std::vector<measurement> run_in_process(const std::vector<const case_definition*>& cases, const verify_options& o) {
   std::vector<measurement> results(cases.size());
   std::vector<bool> done(cases.size(), false);
@@ -443,15 +460,15 @@ result<run_report> verify(const verify_options& o) {
   const std::vector<const case_definition*>& cases = *selected;
   auto ceilings = load_ceilings(o);
   if (!ceilings) return ceilings.err();
-  predicted_by_kernel predicted;
-  if (o.lines != lines_mode::off) {
-    auto read = read_predicted_accesses(o.manifests);
-    if (!read) return read.err();
-    predicted = std::move(*read);
-  }
+  // The analyzer's manifests (--manifest): its predictions beside each case's figures, and the accesses
+  // the per-line rows compare with.
+  auto analyzed = inject::read_manifests(o.manifests);
+  if (!analyzed) return analyzed.err();
+  const predicted_by_kernel predicted = predicted_accesses_by_kernel(*analyzed);
   const std::vector<measurement> measured = o.isolate ? run_isolated(cases, o) : run_in_process(cases, o);
   ROOFLINT_TRY(check_ceilings_apply(*ceilings, measured, o));
   run_report run = make_report(cases, measured, o, *ceilings);
+  attach_predictions(run, cases, *analyzed);
   // The per-line pass for every case (all) or the failed ones (failing): their verdicts are known now.
   std::vector<bool> wanted(cases.size(), false);
   for (std::size_t j = 0; j < cases.size(); ++j)
@@ -539,8 +556,8 @@ int run_main(int argc, char** argv) {
                  "printed for the cases that fail), all (every case) or off")
       ->type_name("WHEN")->check(cli::one_of({"failing", "all", "off"}));
   app.add_option("--manifest", o.manifests,
-                 "the analyzer's manifests (a file, or a directory searched for *.rooflint.json) whose predicted "
-                 "accesses the per-line rows compare with (repeatable)")
+                 "the analyzer's manifests (a file, or a directory searched for *.rooflint.json): its predicted "
+                 "traffic beside each case's counts, and the accesses the per-line rows compare with (repeatable)")
       ->type_name("PATH")->check(cli::non_empty("a file or directory"));
   if (const auto code = cli::parse(app, argc, argv, exit_usage)) return *code;
   o.lines = *parse_lines_mode(lines);

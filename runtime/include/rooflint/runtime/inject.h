@@ -111,6 +111,10 @@ result<std::vector<manifest_kernel>> parse_manifest(const std::string& text, con
 /// Errors: invalid_argument (no such path, or a directory without manifests).
 result<std::vector<std::string>> find_manifests(const std::string& path);
 
+/// @return The kernels of the manifests @p paths name (each a file, or a directory find_manifests
+/// searches), in order. Errors (invalid_argument) name the path or the file.
+result<std::vector<manifest_kernel>> read_manifests(const std::vector<std::string>& paths);
+
 /// A launch's grid and block.
 struct launch_shape {
   std::int64_t grid[3] = {1, 1, 1};
