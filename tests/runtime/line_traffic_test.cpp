@@ -554,3 +554,18 @@ TEST(CuptiCorrelation, TheCrcOfACubinIsStableAndItsLow32BitsMatchARecord) {
 
 }  // namespace
 }  // namespace rooflint::runtime
+
+// A naive SGEMM's 16 x 16 block: a warp's two rows of A are 2 sectors for 8 useful bytes. The analyzer's
+// ideal is 1.5 sectors per request over A and B (the useful bytes packed), the chip's 2.0 (as the H200
+// counted them, docs/measurements/h200-2026-12-02/lines): the same 2.0 sectors per request on both sides
+// agree, on the analyzer's scale (2.0 / 1.5 = 1.33x), and the row names both ideals.
+TEST(JoinLines, TheSectorsAreComparedOverTheAnalyzersIdealWhereTheChipCountsAnother) {
+  const auto r = join_lines({access("/w/sgemm.cu", 34, 38, "A", false, warps, 2, 1.5)},
+                            {line_of("/w/sgemm.cu", 34, memory_op::load, warps, 2 * warps, 2 * warps)});
+  ASSERT_EQ(r.rows.size(), 1u);
+  EXPECT_EQ(r.rows[0].status, line_status::agrees);
+  EXPECT_NEAR(r.rows[0].observed_amplification(), 4.0 / 3, 1e-12);
+  EXPECT_NE(detail::line_row_text(r.rows[0]).find("observed 1.3x (2.0 sectors per request against an ideal 1.5 (the chip's 2.0)"),
+            std::string::npos)
+      << detail::line_row_text(r.rows[0]);
+}

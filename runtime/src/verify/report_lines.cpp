@@ -35,10 +35,19 @@ std::string file_line(const source_location& where) {
 /// "8x" for a prediction (3 significant digits, as the analyzer states it).
 std::string predicted_text(double amplification) { return model::format_significant(amplification, 3) + "x"; }
 
-/// The observed figures: "32.0 sectors per request against an ideal 4.0, 32768 requests".
-std::string observed_figures(const observed_line& o) {
-  std::string ideal = std::isnan(o.ideal_sectors) ? std::string("no ideal (the chip counts no ideal sectors and no data bytes)")
-                                                  : fmt::format("an ideal {:.1f}", o.ideal_sectors_per_request());
+/// The observed figures: "32.0 sectors per request against an ideal 4.0, 32768 requests". Beside a
+/// prediction the ideal is the analyzer's, which the row's amplification uses, and the chip's follows
+/// where it differs ("against an ideal 1.5 (the chip's 2.0)").
+std::string observed_figures(const observed_line& o, double predicted_ideal = 0) {
+  const double chip = o.ideal_sectors_per_request();
+  std::string ideal;
+  if (predicted_ideal > 0) {
+    ideal = fmt::format("an ideal {:.1f}", predicted_ideal);
+    if (!std::isnan(chip) && std::abs(chip - predicted_ideal) > 0.05) ideal += fmt::format(" (the chip's {:.1f})", chip);
+  } else {
+    ideal = std::isnan(chip) ? std::string("no ideal (the chip counts no ideal sectors and no data bytes)")
+                             : fmt::format("an ideal {:.1f}", chip);
+  }
   return fmt::format("{:.1f} sectors per request against {}, {} requests", o.sectors_per_request(), ideal,
                      model::format_significant(o.requests, 6));
 }
@@ -66,10 +75,11 @@ std::string line_row_text(const line_row& row) {
   switch (row.status) {
     case line_status::agrees:
       return fmt::format("{}: predicted {}, observed {} ({}){}", what, predicted_text(row.predicted_amplification()),
-                         observed_amp(), observed_figures(*o), accesses_note(row));
+                         observed_amp(), observed_figures(*o, row.predicted_ideal_sectors_per_request), accesses_note(row));
     case line_status::differs:
       return fmt::format("{}: observed {} where {} was predicted ({}; predicted {:.1f} of {:.1f} sectors per request){}", what,
-                         observed_amp(), predicted_text(row.predicted_amplification()), observed_figures(*o),
+                         observed_amp(), predicted_text(row.predicted_amplification()),
+                         observed_figures(*o, row.predicted_ideal_sectors_per_request),
                          row.predicted_sectors_per_request, row.predicted_ideal_sectors_per_request, accesses_note(row));
     case line_status::not_observed:
       return fmt::format("{}: predicted {}, not observed (no {} instruction on this line executed){}", what,
