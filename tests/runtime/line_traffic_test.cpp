@@ -553,8 +553,6 @@ TEST(CuptiCorrelation, TheCrcOfACubinIsStableAndItsLow32BitsMatchARecord) {
 }
 
 }  // namespace
-}  // namespace rooflint::runtime
-
 // A naive SGEMM's 16 x 16 block: a warp's two rows of A are 2 sectors for 8 useful bytes. The analyzer's
 // ideal is 1.5 sectors per request over A and B (the useful bytes packed), the chip's 2.0 (as the H200
 // counted them, docs/measurements/h200-2026-12-02/lines): the same 2.0 sectors per request on both sides
@@ -569,3 +567,5 @@ TEST(JoinLines, TheSectorsAreComparedOverTheAnalyzersIdealWhereTheChipCountsAnot
             std::string::npos)
       << detail::line_row_text(r.rows[0]);
 }
+
+}  // namespace rooflint::runtime
