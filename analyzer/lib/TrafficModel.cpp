@@ -1078,11 +1078,15 @@ KernelEvaluation evaluateTraffic(llvm::Function &F, const KernelRecord &Record, 
   // Index tensors whose values the spec states: what the kernel loads from them is drawn so.
   std::set<int> Indexed;
   std::vector<std::optional<std::int64_t>> IndexBound(F.arg_size());
-  std::string Drawn;
+  std::string Drawn, Undrawn;
   for (const dsl::tensor_info &T : Record.Spec.tensor_list()) {
-    if (T.indices != dsl::index_distribution::uniform || T.arg < 0 || std::size_t(T.arg) >= F.arg_size() ||
-        T.index_bound < 0 || !(Record.Sizes.values[std::size_t(T.index_bound)] >= 1))
+    if (T.indices != dsl::index_distribution::uniform || T.arg < 0 || std::size_t(T.arg) >= F.arg_size() || T.index_bound < 0)
       continue;
+    if (!(Record.Sizes.values[std::size_t(T.index_bound)] >= 1)) {
+      Undrawn += "; '" + std::string(T.name.view()) + "' states its indices below '" +
+                 std::string(Record.Spec.dims[std::size_t(T.index_bound)].name.view()) + "', which has no size";
+      continue;
+    }
     const std::int64_t Bound = std::llround(Record.Sizes.values[std::size_t(T.index_bound)]);
     Indexed.insert(T.arg);
     IndexBound[std::size_t(T.arg)] = Bound;
@@ -1156,7 +1160,11 @@ KernelEvaluation evaluateTraffic(llvm::Function &F, const KernelRecord &Record, 
     std::fclose(Debug);
   }
   Out.Sampled = std::to_string(Blocks.size()) + " of " + std::to_string(Launch.Grid.count()) + " blocks evaluated";
-  if (!Drawn.empty()) Out.Sampled += "; indices drawn as the spec states: " + Drawn;
+  if (!Drawn.empty() && E->indexLoads() > 0) Out.Sampled += "; indices drawn as the spec states: " + Drawn;
+  else if (!Drawn.empty())  // stated, but read by loads the evaluation does not follow
+    Out.Sampled += "; indices stated (" + Drawn + ") but not read by a plain load the evaluation follows (an __ldg, "
+                   "inline PTX or a cache-hint load is not)";
+  Out.Sampled += Undrawn;
   LevelModel M(Record, Blocks, Launch, PerSm, Levels, Middle, Neighbour);
   std::string KernelWide;
   for (const UnmodelledAccess &U : E->unmodelled())

@@ -440,6 +440,7 @@ public:
   unsigned Params = 0;
   /// The pointer parameters whose values the spec states (index tensors): loads from them are evaluated.
   std::set<int> Indexed;
+  unsigned IndexLoads = 0;  ///< Op::Loaded instructions compiled
 
   bool build(Function &F, std::string &Why);
   Region regionOf(std::uint64_t Address) const;
@@ -807,6 +808,7 @@ bool WarpEvaluator::Program::build(Function &F, std::string &Why) {
           Instr X{Op::Loaded, static_cast<std::uint8_t>(I.getType()->getIntegerBitWidth()), 64, 0, slotOf(&I)};
           X.A = refOf(cast<LoadInst>(I).getPointerOperand());
           Code.Body.push_back(std::move(X));
+          ++IndexLoads;
         } else if (Slice.count(&I)) {
           Code.Body.push_back({Op::Unknown, 64, 64, 0, slotOf(&I)});  // loaded data
         }
@@ -912,6 +914,7 @@ std::unique_ptr<WarpEvaluator> WarpEvaluator::compile(Function &F, const std::se
 }
 
 const std::vector<AccessSite> &WarpEvaluator::sites() const { return P->Sites; }
+unsigned WarpEvaluator::indexLoads() const { return P->IndexLoads; }
 const std::vector<UnmodelledAccess> &WarpEvaluator::unmodelled() const { return P->Unmodelled; }
 Region WarpEvaluator::regionOf(std::uint64_t Address) const { return P->regionOf(Address); }
 

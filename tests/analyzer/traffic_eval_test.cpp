@@ -388,3 +388,53 @@ inline constexpr auto pairs_spec = kernel<pairs>("pairs", custom(0, in<0>("x", f
   EXPECT_NEAR(X.Low, 1.0, 1e-3) << X.Basis;
   EXPECT_NEAR(X.High, 33.0 / 32, 1e-3) << X.Basis;
 }
+
+// A gather y[i] = x[idx[i]] over N = 2^24 elements whose spec states idx uniform over [0, N): a warp's
+// 32 lanes pick 32 random elements of 2^21 sectors, all in distinct sectors but for a collision in
+// about 32 * 31 / 2 / 2^21 = 0.02% of requests: 32 sectors for 4 useful ones, 8x at L1 (N/32 requests
+// of 32 sectors over the N * 4 compulsory bytes). Unstated, the same kernel is not predicted.
+TEST(TrafficEvaluation, AGatherThroughStatedUniformIndicesIsEvaluated) {
+  const std::string Kernel = R"(
+__global__ void gather(float *y, const float *x, const int *idx, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = x[idx[i]];
+}
+)";
+  const std::string Stated = Kernel + R"(inline constexpr auto spec = kernel<gather>("gather",
+    custom(0, out<0>("y", f32, N), in<1>("x", f32, N), in<2>("idx", i32, N).indices(uniform(N))))
+    .at(N(1 << 24)).sizes(N(arg<3>)).block(256).grid(ceil_div(N, 256));
+)";
+  const Prediction P = predict(Stated, "gather");
+  ASSERT_NE(P.Kernel, nullptr);
+  const Level X = P.at("x", "l1");
+  EXPECT_EQ(X.K, Kind::Value) << X.Basis;
+  EXPECT_NEAR(X.Ratio, 8.0, 8.0 * 1e-3) << X.Basis;
+  EXPECT_NE(P.Kernel->PredictionNote.find("indices drawn as the spec states: 'idx' uniform over [0, N = 16777216)"),
+            std::string::npos)
+      << P.Kernel->PredictionNote;
+  std::string Unstated = Stated;
+  Unstated.replace(Unstated.find(".indices(uniform(N))"), std::string(".indices(uniform(N))").size(), "");
+  EXPECT_EQ(predict(Unstated, "gather").at("x", "l1").K, Kind::NotPredicted);
+}
+
+// The same indices read by inline PTX: the statement is kept, but the evaluation follows only plain
+// loads, and the note says so instead of claiming the indices were drawn.
+TEST(TrafficEvaluation, IndicesReadByInlinePtxAreSaidNotFollowed) {
+  const Prediction P = predict(R"(
+__global__ void gather_asm(float *y, const float *x, const int *idx, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    int j;
+    asm("ld.global.s32 %0, [%1];" : "=r"(j) : "l"(idx + i));
+    y[i] = x[j];
+  }
+}
+inline constexpr auto spec = kernel<gather_asm>("gather_asm",
+    custom(0, out<0>("y", f32, N), in<1>("x", f32, N), in<2>("idx", i32, N).indices(uniform(N))))
+    .at(N(1 << 20)).sizes(N(arg<3>)).block(256).grid(ceil_div(N, 256));
+)", "gather_asm");
+  ASSERT_NE(P.Kernel, nullptr);
+  EXPECT_EQ(P.at("x", "l1").K, Kind::NotPredicted);
+  EXPECT_NE(P.Kernel->PredictionNote.find("but not read by a plain load the evaluation follows"), std::string::npos)
+      << P.Kernel->PredictionNote;
+}

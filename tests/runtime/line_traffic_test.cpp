@@ -349,7 +349,7 @@ TEST(JoinLines, ARelativePathMatchesTheAbsoluteOneAndAFileNameOnlyWhenUnique) {
   EXPECT_EQ(ambiguous.rows[0].status, line_status::not_observed);
 }
 
-TEST(JoinLines, WithoutDataBytesTheSectorsPerRequestAreCompared) {
+TEST(JoinLines, WithoutAnObservedIdealTheSectorsAreComparedOverThePredictedOne) {
   const auto r = join_lines({access("/w/k.cu", 5, 3, "x", false, warps, 32, 4)},
                             {line_of("/w/k.cu", 5, memory_op::load, warps, 32 * warps, NAN)});
   EXPECT_EQ(r.rows[0].status, line_status::agrees);
@@ -383,6 +383,7 @@ TEST(LinesReport, JsonRowsCarryThePredictionAndTheObservedFigures) {
   EXPECT_EQ(j["rows"][0]["op"], "load");
   EXPECT_EQ(j["rows"][0]["status"], "agrees");
   EXPECT_EQ(j["rows"][0]["predicted"]["amplification"], 8.0);
+  EXPECT_EQ(j["rows"][0]["predicted"]["observed_amplification"], 8.0);  // 32 observed sectors over the predicted ideal 4
   EXPECT_EQ(j["rows"][0]["observed"]["sectors_per_request"], 32.0);
   EXPECT_EQ(j["rows"][0]["accesses"][0]["tensor"], "A");
   EXPECT_TRUE(j["rows"][1]["observed"].is_null());
@@ -553,6 +554,15 @@ TEST(CuptiCorrelation, TheCrcOfACubinIsStableAndItsLow32BitsMatchARecord) {
 }
 
 }  // namespace
+// A prediction with no ideal (0 sectors per request of useful bytes: nothing to scale by): the sectors
+// per request themselves are compared, 8 observed against 8 predicted.
+TEST(JoinLines, WithoutAPredictedIdealTheSectorsPerRequestAreCompared) {
+  const auto r = join_lines({access("/w/k.cu", 9, 3, "x", false, warps, 8, 0)},
+                            {line_of("/w/k.cu", 9, memory_op::load, warps, 8 * warps, 4 * warps)});
+  ASSERT_EQ(r.rows.size(), 1u);
+  EXPECT_EQ(r.rows[0].status, line_status::agrees);
+}
+
 // A naive SGEMM's 16 x 16 block: a warp's two rows of A are 2 sectors for 8 useful bytes. The analyzer's
 // ideal is 1.5 sectors per request over A and B (the useful bytes packed), the chip's 2.0 (as the H200
 // counted them, docs/measurements/h200-2026-12-02/lines): the same 2.0 sectors per request on both sides

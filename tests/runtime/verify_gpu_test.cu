@@ -400,6 +400,9 @@ TEST(VerifyLinesDeathTest, TheGatherLoadTouchesThirtyTwoSectorsPerRequestAgainst
                  ideal[ld] / req[ld], req[st], sec[st] / req[st], ideal[st] / req[st]);
     _exit(0);
   };
+  // Not available passes only for what the machine decides (counter permission, another profiler, a
+  // device or chip without the metrics), never for a broken child, protocol or correlation.
   EXPECT_EXIT(run(), ::testing::ExitedWithCode(0),
-              "load 2097152 requests 32\\.0/4\\.0 store 2097152 requests 4\\.0/4\\.0|per-line traffic not available");
+              "load 2097152 requests 32\\.0/4\\.0 store 2097152 requests 4\\.0/4\\.0|"
+              "per-line traffic not available: .*(permission|profil|do not support|offers no SASS metric)");
 }

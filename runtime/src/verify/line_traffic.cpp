@@ -234,8 +234,11 @@ line_report join_lines(const std::vector<predicted_access>& predicted, const std
     }
     if (requests <= 0) r.status = line_status::not_evaluated;
     else if (!r.observed) r.status = line_status::not_observed;
-    else  // the sectors per request, both over the analyzer's ideal (line_row::observed_amplification)
+    else if (r.predicted_ideal_sectors_per_request > 0)  // both over the analyzer's ideal (line_row::observed_amplification)
       r.status = agrees(r.observed_amplification(), r.predicted_amplification()) ? line_status::agrees : line_status::differs;
+    else  // no ideal predicted: the sectors per request themselves
+      r.status = agrees(r.observed->sectors_per_request(), r.predicted_sectors_per_request) ? line_status::agrees
+                                                                                             : line_status::differs;
   }
   // A second atomic kind on the same line (ATOM and RED both) stays unmatched and is listed below.
   report.rows = std::move(rows);

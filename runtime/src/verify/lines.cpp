@@ -104,6 +104,9 @@ line_observation observe(const case_definition& c) {
 
   auto got = cupti::collect_sass_lines(0, run_once);
   if (!got) return unavailable(got.err().message);
+  // Dropped records would undercount lines' sectors: no figures rather than short ones.
+  if (got->dropped > 0)
+    return unavailable("CUPTI dropped " + std::to_string(got->dropped) + " SASS metric records at the end of the window");
   out.window_s = got->window_s;
   out.metrics = got->metrics;
   const std::vector<instruction_traffic> instructions = instructions_from_sass(got->records);

@@ -110,8 +110,8 @@ std::string lines_text(const line_report& report, const std::string& indent) {
                                          model::format_significant(1e3 * report.cost_s, 3) + " ms");
   for (const line_row& r : report.rows) out += indent + "  " + file_line(r.where) + " " + line_row_text(r) + "\n";
   if (report.rows.empty() && report.unpredicted.empty())  // nothing to compare and nothing in excess
-    out += indent + fmt::format("  no predicted access (no manifest names the kernel, or --manifest was not given) and no "
-                                "line with excess sectors; {} lines observed\n",
+    out += indent + fmt::format("  no predicted access (the manifests give none for this kernel, or --manifest was not given) "
+                                "and no line with excess sectors; {} lines observed\n",
                                 report.observed.size());
   if (!report.unpredicted.empty()) {
     out += indent + "  lines with no predicted access, most excess sectors first:\n";
@@ -154,7 +154,9 @@ json row_json(const line_row& r) {
   if (r.predicted_ideal_sectors_per_request > 0)
     predicted = {{"sectors_per_request", r.predicted_sectors_per_request},
                  {"ideal_sectors_per_request", r.predicted_ideal_sectors_per_request},
-                 {"amplification", r.predicted_amplification()}};
+                 {"amplification", r.predicted_amplification()},
+                 // The observed sectors over this ideal: what the row's status compares.
+                 {"observed_amplification", number_or_null(r.observed_amplification())}};
   return {{"file", r.where.file},
           {"line", r.where.line},
           {"op", std::string(name(r.op))},
@@ -195,7 +197,10 @@ std::vector<json> lines_sarif_results(const line_report& report, const std::stri
     if (!r.predicted.empty() && r.predicted.front().column > 0) region["startColumn"] = r.predicted.front().column;
     json properties = {{"status", std::string(name(r.status))}, {"kernel", kernel}};
     if (r.observed) properties["observed"] = observed_json(*r.observed);
-    if (r.predicted_ideal_sectors_per_request > 0) properties["predicted_amplification"] = r.predicted_amplification();
+    if (r.predicted_ideal_sectors_per_request > 0) {
+      properties["predicted_amplification"] = r.predicted_amplification();
+      properties["observed_amplification"] = number_or_null(r.observed_amplification());  // over the same ideal
+    }
     return json{{"ruleId", line_traffic_rule},
                 {"level", r.status == line_status::differs ? "warning" : "note"},
                 {"message", {{"text", "kernel '" + kernel + "': " + line_row_text(r)}}},

@@ -292,8 +292,11 @@ void attach_predictions(run_report& run, const std::vector<const case_definition
     if (k == analyzed.end()) continue;
     case_report& r = run.cases[j];
     r.predicted_traffic = inject::predicted_traffic_lines(k->predicted);
+    // The case's sizes bound by name into the manifest's own spec (its dimensions' order), and only when
+    // they bind there: a manifest of another spec of the same kernel name gets no ratio.
     const auto& sizes = cases[j]->sizes;
-    r.predicted_ratio = inject::kernel_predicted_ratios(*k, cases[j]->spec->bind(std::span<const dsl::size_binding>(sizes.data(), sizes.size())).bound);
+    const dsl::binding_result bound = k->spec.bind(std::span<const dsl::size_binding>(sizes.data(), sizes.size()));
+    if (bound.ok()) r.predicted_ratio = inject::kernel_predicted_ratios(*k, bound.bound);
   }
 }
 
@@ -478,7 +481,7 @@ result<run_report> verify(const verify_options& o) {
   if (o.lines != lines_mode::off)
     for (std::size_t j = 0; j < cases.size(); ++j) {
       run.cases[j].lines = std::move(lines[j]);
-      if (!o.isolate && measured[j].status == run_status::measured)
+      if (!o.isolate && wanted[j] && measured[j].status == run_status::measured)
         run.cases[j].lines.not_available = std::string(lines_need_a_process) + "; run without --no-isolation";
       run.cases[j].lines.show_always = o.lines == lines_mode::all;
     }

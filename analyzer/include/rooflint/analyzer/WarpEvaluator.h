@@ -109,6 +109,9 @@ public:
   ~WarpEvaluator();
 
   const std::vector<AccessSite> &sites() const;
+  /// The loads of index tensors whose values the evaluation draws (Op::Loaded): 0 when the kernel reads
+  /// its indices in a way it does not follow (__ldg, inline PTX, a cache-hint load).
+  unsigned indexLoads() const;
   const std::vector<UnmodelledAccess> &unmodelled() const;
   /// The region an address lies in (tensorBase(), the kernel's variables).
   Region regionOf(std::uint64_t Address) const;
