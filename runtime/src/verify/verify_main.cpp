@@ -91,6 +91,47 @@ std::size_t skip_without_device(const std::vector<const case_definition*>& cases
   return skipped;
 }
 
+/// How a child process ended: its wait status, and whether it was killed for writing nothing.
+struct child_end {
+  int status = 0;
+  bool killed = false;
+};
+
+/// Reads child @p pid's output from @p fd until the child closes it, handing each whole line to
+/// @p on_line; a child that writes nothing for @p timeout_s seconds is killed. Closes @p fd and reaps
+/// the child. The one supervision loop of the case processes and the per-line processes.
+child_end drain_child(int fd, pid_t pid, int timeout_s, const std::function<void(const std::string&)>& on_line) {
+  child_end end;
+  std::string buffer;
+  for (;;) {
+    pollfd p{fd, POLLIN, 0};
+    const int ready = ::poll(&p, 1, timeout_s * 1000);
+    if (ready == 0) {
+      ::kill(pid, SIGKILL);
+      end.killed = true;
+      break;
+    }
+    if (ready < 0) {
+      if (errno == EINTR) continue;
+      break;
+    }
+    char chunk[65536];
+    const ssize_t got = ::read(fd, chunk, sizeof chunk);
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) break;
+    buffer.append(chunk, static_cast<std::size_t>(got));
+    for (std::size_t eol; (eol = buffer.find('\n')) != std::string::npos;) {
+      const std::string line = buffer.substr(0, eol);
+      buffer.erase(0, eol + 1);
+      on_line(line);
+    }
+  }
+  ::close(fd);
+  while (::waitpid(pid, &end.status, 0) < 0 && errno == EINTR) {
+  }
+  return end;
+}
+
 /// Runs @p cases in child processes (forked before any CUDA call here): one child measures cases in
 /// order until one faults (its CUDA context may be dead), then a fresh child goes on with the next.
 std::vector<measurement> run_isolated(const std::vector<const case_definition*>& cases, const verify_options& o) {
@@ -132,52 +173,28 @@ std::vector<measurement> run_isolated(const std::vector<const case_definition*>&
       ::_exit(0);
     }
     ::close(fds[1]);
-    std::string buffer;
     long current = -1;
-    bool killed = false;
     auto started = std::chrono::steady_clock::now();
-    for (;;) {
-      pollfd p{fds[0], POLLIN, 0};
-      const int ready = ::poll(&p, 1, o.timeout_s * 1000);
-      if (ready == 0) {
-        ::kill(pid, SIGKILL);
-        killed = true;
-        break;
+    const child_end end = drain_child(fds[0], pid, o.timeout_s, [&](const std::string& line) {
+      if (line.rfind("B ", 0) == 0) {
+        current = std::stol(line.substr(2));
+        started = std::chrono::steady_clock::now();
+        progress(o, "[" + std::to_string(current + 1) + "/" + std::to_string(n) + "] " + cases[current]->name + ": measuring");
+      } else if (line.rfind("R ", 0) == 0) {
+        const std::size_t space = line.find(' ', 2);
+        const long j = std::stol(line.substr(2, space - 2));
+        auto m = measurement_from_json(line.substr(space + 1));
+        results[j] = m ? std::move(*m) : measurement{cases[j]->name, run_status::crashed, m.err().message};
+        done[j] = true;
+        const std::size_t skipped = results[j].status == run_status::no_device ? skip_without_device(cases, results, done, j) : 0;
+        progress(o, "[" + std::to_string(j + 1) + "/" + std::to_string(n) + "] " + cases[j]->name + ": " +
+                        std::string(name(results[j].status)) + " in " + seconds_text(std::chrono::steady_clock::now() - started) +
+                        passes_text(results[j]) + (results[j].error.empty() ? "" : ": " + results[j].error) +
+                        (skipped ? "; the " + std::to_string(skipped) + " other cases are not run" : ""));
       }
-      if (ready < 0) {
-        if (errno == EINTR) continue;
-        break;
-      }
-      char chunk[65536];
-      const ssize_t got = ::read(fds[0], chunk, sizeof chunk);
-      if (got < 0 && errno == EINTR) continue;
-      if (got <= 0) break;
-      buffer.append(chunk, static_cast<std::size_t>(got));
-      for (std::size_t eol; (eol = buffer.find('\n')) != std::string::npos;) {
-        const std::string line = buffer.substr(0, eol);
-        buffer.erase(0, eol + 1);
-        if (line.rfind("B ", 0) == 0) {
-          current = std::stol(line.substr(2));
-          started = std::chrono::steady_clock::now();
-          progress(o, "[" + std::to_string(current + 1) + "/" + std::to_string(n) + "] " + cases[current]->name + ": measuring");
-        } else if (line.rfind("R ", 0) == 0) {
-          const std::size_t space = line.find(' ', 2);
-          const long j = std::stol(line.substr(2, space - 2));
-          auto m = measurement_from_json(line.substr(space + 1));
-          results[j] = m ? std::move(*m) : measurement{cases[j]->name, run_status::crashed, m.err().message};
-          done[j] = true;
-          const std::size_t skipped = results[j].status == run_status::no_device ? skip_without_device(cases, results, done, j) : 0;
-          progress(o, "[" + std::to_string(j + 1) + "/" + std::to_string(n) + "] " + cases[j]->name + ": " +
-                          std::string(name(results[j].status)) + " in " + seconds_text(std::chrono::steady_clock::now() - started) +
-                          passes_text(results[j]) + (results[j].error.empty() ? "" : ": " + results[j].error) +
-                          (skipped ? "; the " + std::to_string(skipped) + " other cases are not run" : ""));
-        }
-      }
-    }
-    ::close(fds[0]);
-    int status = 0;
-    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
+    });
+    const int status = end.status;
+    const bool killed = end.killed;
     if (current >= 0 && !done[current]) {
       results[current] = {cases[current]->name, run_status::crashed,
                           killed ? "case '" + cases[current]->name + "' reported nothing for " + std::to_string(o.timeout_s) +
@@ -234,33 +251,16 @@ std::vector<line_report> run_lines_isolated(const std::vector<const case_definit
         ::_exit(0);
       } else {
         ::close(fds[1]);
-        std::string buffer;
-        bool killed = false;
-        for (;;) {
-          pollfd p{fds[0], POLLIN, 0};
-          const int ready = ::poll(&p, 1, o.timeout_s * 1000);
-          if (ready == 0) {
-            ::kill(pid, SIGKILL);
-            killed = true;
-            break;
-          }
-          if (ready < 0) {
-            if (errno == EINTR) continue;
-            break;
-          }
-          char chunk[65536];
-          const ssize_t got = ::read(fds[0], chunk, sizeof chunk);
-          if (got < 0 && errno == EINTR) continue;
-          if (got <= 0) break;
-          buffer.append(chunk, static_cast<std::size_t>(got));
-        }
-        ::close(fds[0]);
-        int status = 0;
-        while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-        }
-        const std::size_t eol = buffer.find('\n');
-        if (buffer.rfind("L ", 0) == 0 && eol != std::string::npos) {
-          auto got = line_observation_from_json(buffer.substr(2, eol - 2));
+        std::string first;  // the child's one line
+        bool any = false;
+        const child_end end = drain_child(fds[0], pid, o.timeout_s, [&](const std::string& line) {
+          if (!any) first = line;
+          any = true;
+        });
+        const bool killed = end.killed;
+        const int status = end.status;
+        if (any && first.rfind("L ", 0) == 0) {
+          auto got = line_observation_from_json(first.substr(2));
           if (got) observation = std::move(*got);
           else observation.not_available = got.err().message;
         } else {
