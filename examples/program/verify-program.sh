@@ -1,7 +1,8 @@
 #!/bin/sh
 # A GPU test step (CTest label gpu): runs PROGRAM under rooflint-verify (measuring LAUNCHES launches per
-# kernel and sizes) and checks that it exits 0 and that its output holds every EXPECTED fragment (each a
-# fixed string). Exit 77 (skipped) when the program itself finds no CUDA device (it exits 77 then).
+# kernel and sizes) and checks that it exits 0 (or $ROOFLINT_WANT_STATUS) and that its output holds every
+# EXPECTED fragment (each a fixed string). Exit 77 (skipped) when the program itself finds no CUDA device
+# (it exits 77 then).
 #   verify-program.sh ROOFLINT_VERIFY MANIFESTS LAUNCHES "EXPECTED1|EXPECTED2|..." PROGRAM [ARGS...]
 verify=$1 manifests=$2 launches=$3 expected=$4
 shift 4
@@ -10,7 +11,8 @@ if [ $? -eq 77 ]; then echo "no CUDA device: skipped"; exit 77; fi
 out=$("$verify" --launches "$launches" --manifest "$manifests" -- "$@" 2>&1)
 status=$?
 printf '%s\n' "$out"
-[ $status -eq 0 ] || { echo "verify-program.sh: rooflint-verify exited $status (want 0)"; exit 1; }
+want_status=${ROOFLINT_WANT_STATUS:-0}
+[ $status -eq "$want_status" ] || { echo "verify-program.sh: rooflint-verify exited $status (want $want_status)"; exit 1; }
 old_ifs=$IFS
 IFS='|'
 for want in $expected; do

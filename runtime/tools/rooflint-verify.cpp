@@ -153,6 +153,13 @@ bool write_file(const std::string& path, const std::string& text, const char* wh
   return true;
 }
 
+/// " in process 1234 (python3 train.py)": the process of an API count line, or empty.
+std::string process_text(const api_counts& a) {
+  if (!a.pid) return {};
+  const std::string cmd = a.command.size() > 80 ? a.command.substr(0, 77) + "..." : a.command;
+  return fmt::format(" in process {}{}", a.pid, cmd.empty() ? std::string() : " (" + cmd + ")");
+}
+
 /// "rooflint's own time: 12.4 ms per measured launch over 54 (arm 0.4, drain 2.0, counters 9.1, clock
 /// 0.9 ms)": where the run's time beyond the program's own goes (docs/verifier.md, overhead).
 std::string own_time_line(const api_counts& a) {
@@ -164,7 +171,7 @@ std::string own_time_line(const api_counts& a) {
     phases += (phases.empty() ? "" : ", ") + phase + " " + fmt::format("{:.1f}", seconds * per);
   }
   return fmt::format("rooflint's own time: {:.1f} ms per measured launch over {} ({} ms){}", total * per, a.measured,
-                     phases, a.pid ? fmt::format(" in process {}", a.pid) : "");
+                     phases, process_text(a));
 }
 
 /// @return The run's exit status: 128 + the signal when rooflint-verify was interrupted, else 4 when
@@ -193,7 +200,8 @@ std::string program_json(const program_report& p, const std::vector<baseline_cas
     for (const auto& [name, n] : a.runtime) r[name] = n;
     nlohmann::json own = nlohmann::json::object();
     for (const auto& [phase, seconds] : a.rooflint_seconds) own[phase] = seconds;
-    apis.push_back({{"pid", a.pid}, {"driver", d}, {"runtime", r}, {"measured", a.measured}, {"rooflint_seconds", own}});
+    apis.push_back({{"pid", a.pid}, {"command", a.command}, {"driver", d}, {"runtime", r}, {"measured", a.measured},
+                    {"rooflint_seconds", own}});
   }
   j["launch_apis"] = apis;
   if (!baseline.empty()) {
@@ -482,6 +490,7 @@ void print_summary(const program_report& report) {
                  k.unbound ? (", sizes did not bind " + std::to_string(k.unbound)).c_str() : "");
   for (const api_counts& a : report.apis)
     if (a.measured > 0) std::fprintf(stderr, "%s\n", own_time_line(a).c_str());
+    else if (report.apis.size() > 1) std::fprintf(stderr, "no annotated launch measured%s\n", process_text(a).c_str());
   for (const std::string& r : report.remarks) std::fprintf(stderr, "remark: %s\n", r.c_str());
   std::fprintf(stderr, "program '%s' %s\n", report.program.c_str(), report.program_outcome.c_str());
 }

@@ -280,6 +280,7 @@ TEST(InjectLines, RoundTripALaunchWithItsMeasurement) {
 TEST(InjectLines, RoundTripTheApiCountsWithRooflintsOwnTime) {
   api_counts c;
   c.pid = 4242;
+  c.command = "python3 worker.py --rank 1";
   c.driver = {{"cuLaunchKernel", 40}, {"cuLaunchKernelEx", 3}};
   c.runtime = {{"cudaLaunchKernel", 40}};
   c.measured = 43;
@@ -289,6 +290,7 @@ TEST(InjectLines, RoundTripTheApiCountsWithRooflintsOwnTime) {
   const auto back = api_counts_from_json(line);
   ASSERT_TRUE(back.ok()) << back.err().message;
   EXPECT_EQ(back->pid, 4242);
+  EXPECT_EQ(back->command, c.command);
   EXPECT_EQ(back->measured, 43);
   EXPECT_EQ(back->driver, c.driver);
   EXPECT_EQ(back->runtime, c.runtime);
@@ -382,6 +384,63 @@ TEST(InjectReport, GroupsLaunchesByKernelAndSizesAndComparesThem) {
   // rows was annotated but never launched; fixed has no .sizes() and is not a kernel of the program report.
   ASSERT_EQ(p.remarks.size(), 1u);
   EXPECT_NE(p.remarks[0].find("kernel 'rows' is annotated but was never launched"), std::string::npos);
+}
+
+// Two worker processes of one program on one GPU: the second's counters are not readable (it waited in
+// vain for the GPU's counters). A kernel whose bytes were not counted is never a pass: its case could not
+// be measured, and the run exits 3 (the documented precedence of 3 over 1).
+TEST(InjectReport, AKernelWhoseCountersCouldNotBeReadIsNeverAPass) {
+  const auto ks = example();
+  const manifest_kernel& axpy = kernel_named(ks, "axpy");
+  const double n = 1 << 26;
+  measurement uncounted = measured_axpy(n, 200e-6);
+  uncounted.counters = {};
+  uncounted.counters.unavailable_reason = "core group not collected: the GPU's performance counters were held by process 4242";
+  verify_options o;  // counters required (the default)
+  const program_report p = make_program_report(ks, {axpy_launch(axpy, n, uncounted)}, o, std::nullopt);
+  ASSERT_EQ(p.run.cases.size(), 1u);
+  const case_report& c = p.run.cases[0];
+  EXPECT_EQ(c.status, case_status::error);
+  ASSERT_FALSE(c.findings.empty());
+  EXPECT_EQ(c.findings[0].id, "rooflint-not-measured");
+  EXPECT_EQ(c.findings[0].level, severity::error);
+  EXPECT_NE(c.findings[0].message.find("held by process 4242"), std::string::npos) << c.findings[0].message;
+  EXPECT_EQ(p.run.exit_code, exit_cannot_measure);
+  EXPECT_NE(to_table(p.run).find("1 could not be measured"), std::string::npos);
+
+  // The same launch measured by the other process too: the case takes the counted launch's counters.
+  const program_report both = make_program_report(ks, {axpy_launch(axpy, n, uncounted), axpy_launch(axpy, n, measured_axpy(n, 210e-6))}, o, std::nullopt);
+  ASSERT_EQ(both.run.cases.size(), 1u);
+  EXPECT_EQ(both.run.cases[0].status, case_status::passed);
+  EXPECT_TRUE(both.run.cases[0].compared.traffic_measured);
+
+  // --no-counters asked for timing only: the timing verdicts decide.
+  o.counters = false;
+  uncounted.counters.unavailable_reason = "counters switched off (--no-counters)";
+  const program_report timing = make_program_report(ks, {axpy_launch(axpy, n, uncounted)}, o, std::nullopt);
+  EXPECT_EQ(timing.run.cases[0].status, case_status::passed);
+  EXPECT_EQ(timing.run.exit_code, exit_passed);
+}
+
+// Launches seen at some sizes but none measured there (inside a CUDA graph, a forked child, another
+// thread's window) are a case that could not be measured, with the reason: never absent from the report.
+TEST(InjectReport, SizesWhoseLaunchesWereAllUnmeasuredAreACaseThatCouldNotBeMeasured) {
+  const auto ks = example();
+  const manifest_kernel& axpy = kernel_named(ks, "axpy");
+  launch_event captured = axpy_launch(axpy, 1 << 22, std::nullopt);
+  captured.not_measured = "launched while its stream was capturing a CUDA graph";
+  verify_options o;
+  const program_report p =
+      make_program_report(ks, {captured, captured, axpy_launch(axpy, 1 << 20, measured_axpy(1 << 20, 5e-6))}, o, std::nullopt);
+  ASSERT_EQ(p.run.cases.size(), 2u);
+  const auto graph = std::find_if(p.run.cases.begin(), p.run.cases.end(), [](const case_report& c) { return c.name == "axpy [N=4194304]"; });
+  ASSERT_NE(graph, p.run.cases.end());
+  EXPECT_EQ(graph->status, case_status::error);
+  ASSERT_FALSE(graph->findings.empty());
+  EXPECT_EQ(graph->findings[0].id, "rooflint-not-measured");
+  EXPECT_NE(graph->findings[0].message.find("2 launches of kernel 'axpy' at N=4194304 seen, none measured: launched while its stream was capturing"),
+            std::string::npos) << graph->findings[0].message;
+  EXPECT_EQ(p.run.exit_code, exit_cannot_measure);
 }
 
 TEST(InjectBaseline, FlagsADropBeyondTheNoiseAndSaysNoChangeOtherwise) {

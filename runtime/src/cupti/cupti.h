@@ -196,6 +196,11 @@ class range_profiler {
   /// per range CUPTI recorded, in launch order.
   result<std::vector<std::optional<std::vector<double>>>> close_batch();
 
+  /// Disables the enabled profiler, so that another process may count on the GPU (counter_turn); the
+  /// next collection enables a fresh one (the set-up a reused profiler saves, paid again). Call it
+  /// with no batch open and no collection in progress.
+  void release();
+
  private:
   range_profiler() = default;
   result<void> set_up(const config& cfg, int capacity, int range_mode);

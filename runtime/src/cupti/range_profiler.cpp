@@ -159,16 +159,24 @@ namespace {
 /// returned CUPTI_ERROR_UNKNOWN once another list's config had been set, and after a multi-pass
 /// group a later collection crashed); a fresh enable per collection ran clean. It costs the first
 /// Start's set-up (~0.1 s, docs/cupti.md §1.2) per metric group.
-result<void> reenable(CUcontext ctx, CUpti_RangeProfiler_Object*& object) {
-  CUpti_RangeProfiler_Disable_Params disable{CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE};
-  disable.pRangeProfilerObject = object;
-  ROOFLINT_TRY_CUPTI(cuptiRangeProfilerDisable(&disable));
-  object = nullptr;
-  CUpti_RangeProfiler_Enable_Params enable{CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE};
-  enable.ctx = ctx;
-  ROOFLINT_TRY_CUPTI(cuptiRangeProfilerEnable(&enable));
-  object = enable.pRangeProfilerObject;
+result<void> enable(CUcontext ctx, CUpti_RangeProfiler_Object*& object) {
+  CUpti_RangeProfiler_Enable_Params params{CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE};
+  params.ctx = ctx;
+  ROOFLINT_TRY_CUPTI(cuptiRangeProfilerEnable(&params));
+  object = params.pRangeProfilerObject;
   return success();
+}
+
+void disable(CUpti_RangeProfiler_Object*& object) {
+  CUpti_RangeProfiler_Disable_Params params{CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE};
+  params.pRangeProfilerObject = object;
+  (void)cuptiRangeProfilerDisable(&params);
+  object = nullptr;
+}
+
+result<void> reenable(CUcontext ctx, CUpti_RangeProfiler_Object*& object) {
+  disable(object);
+  return enable(ctx, object);
 }
 }  // namespace
 
@@ -245,7 +253,8 @@ result<void> range_profiler::set_up(const config& cfg, int capacity, int range_m
   s.clean.reset();
   const CUpti_ProfilerReplayMode replay = range == CUPTI_UserRange ? CUPTI_UserReplay : replay_mode(cfg.passes(), s.forced_kernel_replay);
   if (reuse && set_up_collection(s.object, names, capacity, cfg.image(), s.counter_data, false, replay, range)) return success();
-  if (s.object_used) ROOFLINT_TRY(reenable(s.ctx, s.object));
+  if (!s.object) ROOFLINT_TRY(enable(s.ctx, s.object));  // released (another process's turn came between)
+  else if (s.object_used) ROOFLINT_TRY(reenable(s.ctx, s.object));
   s.object_used = true;
   return set_up_collection(s.object, names, capacity, cfg.image(), s.counter_data, true, replay, range);
 }
@@ -311,6 +320,14 @@ result<void> range_profiler::open_batch(const config& cfg, int capacity, bool us
   ROOFLINT_TRY_CUPTI(cuptiRangeProfilerStart(&start));
   s.batch = state::open_batch_state{&cfg, capacity, user_range, 0, false};
   return success();
+}
+
+void range_profiler::release() {
+  state& s = *state_;
+  if (s.batch || !s.object) return;
+  disable(s.object);
+  s.object_used = false;
+  s.clean.reset();
 }
 
 bool range_profiler::batch_open() const { return state_->batch.has_value(); }

@@ -61,8 +61,8 @@ std::string to_json_line(const api_counts& c) {
   for (const auto& [api, n] : c.driver) driver[api] = n;
   for (const auto& [api, n] : c.runtime) runtime[api] = n;
   for (const auto& [phase, s] : c.rooflint_seconds) own[phase] = s;
-  return nlohmann::json{{"type", "apis"},       {"pid", c.pid},           {"driver", driver},
-                        {"runtime", runtime},   {"measured", c.measured}, {"rooflint_seconds", own}}
+  return nlohmann::json{{"type", "apis"},     {"pid", c.pid},           {"command", c.command},        {"driver", driver},
+                        {"runtime", runtime}, {"measured", c.measured}, {"rooflint_seconds", own}}
              .dump() +
          "\n";
 }
@@ -73,6 +73,7 @@ result<api_counts> api_counts_from_json(const std::string& line) {
     if (j.value("type", "") != "apis") return error{error_code::invalid_argument, "not an API count line"};
     api_counts c;
     c.pid = j.value("pid", 0L);
+    c.command = j.value("command", std::string());
     c.measured = j.value("measured", 0L);
     for (const auto& [api, n] : j.at("driver").items()) c.driver.emplace_back(api, n.get<long>());
     for (const auto& [api, n] : j.at("runtime").items()) c.runtime.emplace_back(api, n.get<long>());

@@ -22,17 +22,21 @@ double median_of(std::vector<double> v) {
   return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-/// One case: a kernel at one set of sizes, with every measured launch of it.
+/// One case: a kernel at one set of sizes, with every measured launch of it, or why none was.
 struct grouped_case {
   const manifest_kernel* kernel = nullptr;
   std::string sizes;
   dsl::sizes values;
   std::vector<const measurement*> launches;
+  long seen = 0;             ///< bound launches seen at these sizes
+  std::string not_measured;  ///< why the first launch left unmeasured was (a busy window, a graph, a fork)
 };
 
-/// The first measured launch's counters; the timing over all measured launches (median, min, max).
+/// The counters of the first launch that has them (in a program of several processes one may have
+/// waited in vain for the GPU's counters); the timing over all measured launches (median, min, max).
 measurement merge(const grouped_case& g, const std::string& name) {
-  measurement m = *g.launches.front();
+  const auto counted = std::find_if(g.launches.begin(), g.launches.end(), [](const measurement* l) { return l->counters.available; });
+  measurement m = **(counted != g.launches.end() ? counted : g.launches.begin());
   m.case_name = name;
   std::vector<double> times;
   for (const measurement* l : g.launches)
@@ -44,6 +48,18 @@ measurement merge(const grouped_case& g, const std::string& name) {
     m.timing.min_s = *std::min_element(times.begin(), times.end());
     m.timing.max_s = *std::max_element(times.begin(), times.end());
   }
+  return m;
+}
+
+/// A (kernel, sizes) the program launched but whose launches were all left unmeasured: it could not be
+/// measured, and says why (never a silent absence from the report).
+measurement never_measured(const grouped_case& g, const std::string& name) {
+  measurement m;
+  m.case_name = name;
+  m.status = run_status::not_measured;
+  m.error = std::to_string(g.seen) + (g.seen == 1 ? " launch" : " launches") + " of kernel '" + g.kernel->kernel_name +
+            "' at " + g.sizes + " seen, none measured: " +
+            (g.not_measured.empty() ? std::string("no window was opened for them") : g.not_measured);
   return m;
 }
 
@@ -147,8 +163,6 @@ program_report make_program_report(const std::vector<manifest_kernel>& kernels, 
       continue;
     }
     if (!e.measured && !e.not_measured.empty() && kl.not_measured.empty()) kl.not_measured = e.not_measured;
-    if (!e.measured || !e.m) continue;
-    ++kl.measured;
     auto g = std::find_if(groups.begin(), groups.end(),
                           [&](const grouped_case& c) { return c.kernel == &k && c.sizes == e.sizes; });
     if (g == groups.end()) {
@@ -159,15 +173,21 @@ program_report make_program_report(const std::vector<manifest_kernel>& kernels, 
       groups.push_back(std::move(c));
       g = groups.end() - 1;
     }
+    ++g->seen;
+    if (!e.measured && g->not_measured.empty()) g->not_measured = e.not_measured;
+    if (!e.measured || !e.m) continue;
+    ++kl.measured;
     g->launches.push_back(&*e.m);
   }
 
   std::vector<case_source> sources;
   std::vector<measurement> measured;
   for (const grouped_case& g : groups) {
+    // A region's instance left unfinished before its sizes were read has none: its remark says so.
+    if (g.launches.empty() && g.sizes.empty()) continue;
     const std::string name = g.kernel->kernel_name + " [" + g.sizes + "]";
     sources.push_back({{name, &g.kernel->spec, g.values}, g.kernel->file, g.kernel->line});
-    measured.push_back(merge(g, name));
+    measured.push_back(g.launches.empty() ? never_measured(g, name) : merge(g, name));
   }
   for (const auto& [k, problem] : unbound) {
     measurement m;

@@ -20,6 +20,7 @@ std::string_view name(run_status s) {
     case run_status::faulted: return "faulted";
     case run_status::crashed: return "crashed";
     case run_status::bad_case: return "bad_case";
+    case run_status::not_measured: return "not_measured";
   }
   return "unknown";
 }
@@ -79,6 +80,7 @@ const diagnostics::diagnostic& case_diagnostic(run_status s) {
   switch (s) {
     case run_status::faulted: return diagnostics::case_faulted;
     case run_status::crashed: return diagnostics::case_crashed;
+    case run_status::not_measured: return diagnostics::not_measured;
     default: return diagnostics::case_bad_case;
   }
 }
@@ -336,6 +338,7 @@ case_report compare(const case_input& in, const measurement& m, const model::pea
     case run_status::faulted:
     case run_status::crashed:
     case run_status::bad_case:
+    case run_status::not_measured:
       r.status = case_status::error;
       add(r, severity::error, case_diagnostic(m.status), m.error);
       return r;

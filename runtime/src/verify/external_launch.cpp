@@ -71,8 +71,14 @@ result<void> verify_session::begin_external(cudaStream_t launch_stream, int laun
   external_window_ = -1;
   bool batch = false;
   {
-    phase_timer arm(phase_seconds(external_phase::arm));
+    turn_error_ = {};
     if (options_.counters) {
+      // Another process of the program may be counting on this GPU: wait for its turn to end.
+      phase_timer wait_turn(phase_seconds(external_phase::turn));
+      if (auto turn = take_counter_turn(); !turn) turn_error_ = turn.err();
+    }
+    phase_timer arm(phase_seconds(external_phase::arm));
+    if (options_.counters && turn_error_.message.empty()) {
       ensure_profiler(groups::core);  // its failure (permission, another profiler) leaves timing-only verdicts
       if (profiler_ && core_) {
         // A batch needs a one-pass group (one user-replay pass is the program's own launches).
@@ -152,6 +158,8 @@ measurement verify_session::end_external(const std::string& case_name, cudaStrea
   }
   if (!options_.counters) {
     k.unavailable_reason = "counters switched off (--no-counters)";
+  } else if (!turn_error_.message.empty()) {
+    k.unavailable_reason = "core group not collected: " + turn_error_.message;
   } else if (!profiler_) {
     k.permission_denied = profiler_error_.code == error_code::permission_denied;
     k.unavailable_reason = profiler_error_.message;

@@ -152,6 +152,8 @@ bool verify_session::count(const case_definition& c, int launches, const std::fu
                            const std::function<result<void>()>& launch, const std::string& fault, counter_values& k) {
   if (!options_.counters) {
     k.unavailable_reason = "counters switched off (--no-counters)";
+  } else if (auto turn = take_counter_turn(); !turn) {
+    k.unavailable_reason = "core group not collected: " + turn.err().message;
   } else {
     ensure_profiler(groups::all);
     if (!profiler_) {
@@ -201,7 +203,21 @@ bool verify_session::count(const case_definition& c, int launches, const std::fu
       }
     }
   }
+  if (counters_wanted_elsewhere()) yield_counters();
   return true;
+}
+
+result<void> verify_session::take_counter_turn() {
+  if (!turn_) turn_.emplace(device_.uuid);
+  return turn_->take(counter_turn::default_limit());
+}
+
+bool verify_session::counters_wanted_elsewhere() const { return turn_ && turn_->others_waiting(); }
+
+void verify_session::yield_counters() {
+  if (!turn_ || !turn_->held()) return;
+  if (profiler_) profiler_->release();
+  turn_->give_back();
 }
 
 /// Times the case's cold runs (L2 flushed before each, outside the CUDA events) and samples the SM clock.

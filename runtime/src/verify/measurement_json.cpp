@@ -165,7 +165,8 @@ result<measurement> measurement_from_json(const std::string& text) {
     m.case_name = j.at("case").get<std::string>();
     const std::string status = j.at("run_status").get<std::string>();
     bool known = false;
-    for (auto s : {run_status::measured, run_status::no_device, run_status::faulted, run_status::crashed, run_status::bad_case})
+    for (auto s : {run_status::measured, run_status::no_device, run_status::faulted, run_status::crashed, run_status::bad_case,
+                   run_status::not_measured})
       if (name(s) == status) {
         m.status = s;
         known = true;

@@ -13,6 +13,7 @@
 #include "cupti/cupti.h"
 #include "verify/external_launch_batch.h"
 #include "verify/l2_flush.h"
+#include "support/counter_turn.h"
 #include "support/nvml.h"
 #include "rooflint/runtime/verify.h"
 
@@ -70,8 +71,15 @@ class verify_session {
   /// earlier work), "flush" (the L2 sweep), "start" (CUDA events, the profiler's Start or a batch's
   /// range push), "launch" (the program's launch call while counted: CUPTI's own work on it, and the
   /// kernel when the call waits), "stop" (waiting for the launch, a batch's range pop), "decode" (Stop,
-  /// decoding and evaluating), "clock" (NVML's SM clock).
+  /// decoding and evaluating), "clock" (NVML's SM clock), "turn" (waiting while another process counted
+  /// on the GPU: counter_turn).
   const std::vector<std::pair<std::string, double>>& external_seconds() const { return external_seconds_; }
+
+  /// Whether another process waits for this GPU's counters while this session holds them (counter_turn).
+  bool counters_wanted_elsewhere() const;
+  /// Gives the GPU's counters back (no batch may be open: close it first): the profiler is disabled and
+  /// the turn released; the next window or case takes a turn again.
+  void yield_counters();
 
  private:
   result<void> ensure_device();
@@ -79,6 +87,8 @@ class verify_session {
   /// pass on the program's own launch), every group for a case. Each config costs CUPTI host work once.
   enum class groups { core, all };
   void ensure_profiler(groups wanted);
+  /// Takes this GPU's counter turn before the profiler counts (waits for another process's window).
+  result<void> take_counter_turn();
   std::optional<cupti::config> make_group(const char* group, std::vector<std::string> metrics);
   /// measure()'s counting step (measure.cu); @p fault: the message a faulted launch left (empty: none).
   bool count(const case_definition& c, int launches, const std::function<result<void>()>& prepare,
@@ -100,13 +110,16 @@ class verify_session {
   std::vector<std::string> group_notes_;
   std::optional<cupti::config> core_, fp_, tensor_;
   cupti::range_profiler* profiler_ = nullptr;
+  std::optional<counter_turn> turn_;  ///< this GPU's counters, between processes (after ensure_device)
+  error turn_error_;                  ///< why the open window could not take the turn (empty message: it did)
   bool external_counting_ = false;      ///< begin_external started the profiler
   cudaEvent_t external_start_ = nullptr, external_stop_ = nullptr;  ///< the process's (range_profiler::shared)
   /// The phases of external_seconds_, in its order.
-  enum class external_phase { arm, wait, flush, start, launch, stop, decode, clock };
+  enum class external_phase { arm, wait, flush, start, launch, stop, decode, clock, turn };
   double& phase_seconds(external_phase p);
   std::vector<std::pair<std::string, double>> external_seconds_{{"arm", 0},   {"wait", 0},   {"flush", 0},  {"start", 0},
-                                                                {"launch", 0}, {"stop", 0},   {"decode", 0}, {"clock", 0}};
+                                                                {"launch", 0}, {"stop", 0},   {"decode", 0}, {"clock", 0},
+                                                                {"turn", 0}};
   int external_batch_capacity_ = 0;  ///< set_external_batch
   bool external_batch_user_ = false;
   int batch_kernels_ = 0;                ///< kernels launched in the open auto-range batch (its ranges so far)

@@ -363,6 +363,17 @@ run_report make_report(const std::vector<const case_definition*>& cases, const s
   return compare_cases(sources, measured, o, ceilings);
 }
 
+/// A case measured while counters were required whose counters could not be read (another profiler on
+/// the GPU, another process's turn that outlasted the wait, a batch that was lost): its timing verdicts
+/// stand, but it has no traffic verdict, so it never passes: it could not be measured.
+void require_counters(case_report& r, const counter_values& k) {
+  const std::string why = k.unavailable_reason.empty() ? std::string("counters unavailable") : k.unavailable_reason;
+  std::erase_if(r.findings, [](const finding& f) { return f.id == diagnostics::timing_only.name; });
+  r.findings.insert(r.findings.begin(), {severity::error, std::string(diagnostics::not_measured.name),
+                                         "traffic not counted, so no traffic verdict (counters were required): " + why});
+  if (r.status == case_status::passed) r.status = case_status::error;
+}
+
 }  // namespace
 
 run_report compare_cases(const std::vector<case_source>& cases, const std::vector<measurement>& measured,
@@ -408,6 +419,7 @@ run_report compare_cases(const std::vector<case_source>& cases, const std::vecto
         r.findings.push_back({severity::warning, std::string(diagnostics::clock_state.name), w});
       counted = counted || m.counters.available;
       if (!m.counters.available && why_not_counted.empty()) why_not_counted = m.counters.unavailable_reason;
+      if (!m.counters.available && o.counters) require_counters(r, m.counters);
     }
     run.cases.push_back(std::move(r));
   }

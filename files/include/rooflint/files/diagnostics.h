@@ -98,6 +98,9 @@ inline constexpr diagnostic clock_state{"rooflint-clock-state", level::warning, 
 inline constexpr diagnostic timing_only{"rooflint-timing-only", level::warning, tool::verifier,
     "Warns that no hardware counters were read, so only the timing verdicts were given.",
     "docs/diagnostics/rooflint-timing-only.md"};
+inline constexpr diagnostic not_measured{"rooflint-not-measured", level::error, tool::verifier,
+    "Reports a kernel whose traffic could not be counted while counters were required, so it has no traffic verdict.",
+    "docs/diagnostics/rooflint-not-measured.md"};
 inline constexpr diagnostic flops{"rooflint-flops", level::remark, tool::verifier,
     "States the FLOPs a kernel executed against its spec's ideal FLOPs.",
     "docs/diagnostics/rooflint-flops.md"};
@@ -145,7 +148,8 @@ inline constexpr std::array all{bound,           expectation,  param_name,      
                                 not_cold,        missing_writes, faster_than_roof, roofline_fraction, clock_state,
                                 timing_only,     flops,        counters,         no_device,       no_peaks,
                                 case_faulted,    case_crashed, case_bad_case,    launches,        not_launched,
-                                regression,      baseline,     binding,          precision,       reread};
+                                regression,      baseline,     binding,          precision,       reread,
+                                not_measured};
 
 /// @return The entry named @p n, or nullptr.
 constexpr const diagnostic* find(std::string_view n) {

@@ -224,6 +224,7 @@ result<launch_event> launch_event_from_json(const std::string& line);
 /// What the injection library saw of the launch APIs (the end-of-process line).
 struct api_counts {
   long pid = 0;
+  std::string command;  ///< the process's command line (/proc/self/cmdline, spaces between arguments)
   std::vector<std::pair<std::string, long>> driver, runtime;  ///< API name -> calls seen (every kernel)
   long measured = 0;  ///< launches this process measured
   /// rooflint's own wall time around those launches, per phase (arm, drain, counters, clock), in s

@@ -113,6 +113,7 @@ enum class run_status {
   faulted,     ///< the kernel (or a CUDA call of the case) failed; the context may be dead
   crashed,     ///< the child process died or hung without reporting
   bad_case,    ///< the case's sizes do not bind to its spec
+  not_measured,  ///< a program's launches were seen but none could be counted (error says why)
 };
 
 std::string_view name(run_status s);

@@ -214,6 +214,17 @@ void close_batch_after_window(std::unique_lock<std::mutex>& lock) {
   flush_batch();
 }
 
+/// Gives the GPU's counters to another process that waits for them (under state->mutex, between
+/// windows): the open batch is decoded first and its lines written. The processes of a program (workers
+/// on one GPU) so take turns window by window; a process alone keeps its batch open.
+void yield_counters_if_wanted() {
+  if (!in_owner() || !state->session || state->window.open() || instance.counting) return;
+  if (!state->session->counters_wanted_elsewhere()) return;
+  flush_batch();
+  own_calls own;
+  state->session->yield_counters();
+}
+
 /// Before a window opens (under state->mutex): a batch open across an allocation or a free is closed,
 /// so that the window's session starts afresh (memory_apis says why).
 void before_window() {
@@ -424,6 +435,7 @@ void finish_instance() {
   }
   emit_measured(e, window);
   instance = {};
+  yield_counters_if_wanted();
 }
 
 /// @return Whether the launch belongs to a region (then handled here, and not as a kernel of its own).
@@ -531,6 +543,7 @@ void on_launch_exit() {
   e.measured = true;
   e.m = std::move(m);
   emit_measured(e, window);
+  yield_counters_if_wanted();
 }
 
 void CUPTIAPI callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void* data) {
@@ -579,6 +592,7 @@ void CUPTIAPI callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId cbid
     if (state->session) {  // a batch at its limit is closed before another kernel would be a range of it
       std::lock_guard<std::mutex> lock(state->mutex);
       if (!state->window.open() && state->session->external_batch_full()) flush_batch();
+      yield_counters_if_wanted();
     }
     on_launch_enter(cbid, cb);
   } else {
@@ -603,6 +617,21 @@ void flush_at_exit() {
   flush_batch();
 }
 
+/// This process's command line, its arguments separated by spaces (a worker of a program is told
+/// apart from its parent by it).
+std::string command_line() {
+  std::string cmd;
+  if (FILE* f = std::fopen("/proc/self/cmdline", "rb")) {
+    char buf[512];
+    std::size_t n;
+    while ((n = std::fread(buf, 1, sizeof buf, f)) > 0 && cmd.size() < 4096) cmd.append(buf, n);
+    std::fclose(f);
+  }
+  while (!cmd.empty() && cmd.back() == '\0') cmd.pop_back();
+  std::replace(cmd.begin(), cmd.end(), '\0', ' ');
+  return cmd;
+}
+
 void report_api_counts() {
   if (!state) return;
   {
@@ -612,6 +641,7 @@ void report_api_counts() {
   }
   api_counts c;
   c.pid = static_cast<long>(::getpid());
+  c.command = command_line();
   {
     std::lock_guard<std::mutex> lock(state->mutex);
     c.driver.assign(state->driver_calls.begin(), state->driver_calls.end());
