@@ -206,14 +206,21 @@ std::string program_json(const program_report& p, const std::vector<baseline_cas
   j["launch_apis"] = apis;
   if (!baseline.empty()) {
     nlohmann::json b = nlohmann::json::array();
-    for (const baseline_case& c : baseline)
-      b.push_back({{"name", c.name}, {"old_roofline_fraction", c.old_fraction}, {"new_roofline_fraction", c.new_fraction},
+    for (const baseline_case& c : baseline) {
+      nlohmann::json levels = nlohmann::json::array();
+      for (const baseline_level& l : c.levels)
+        levels.push_back({{"level", std::string(rooflint::model::name(l.level))}, {"old_bytes", l.old_bytes}, {"new_bytes", l.new_bytes},
+                          {"change", l.change}, {"band", l.band}});
+      b.push_back({{"name", c.name}, {"verdict", std::string(name(c.outcome))}, {"levels", levels},
+                   {"old_roofline_fraction", c.old_fraction}, {"new_roofline_fraction", c.new_fraction},
                    {"change", c.change}, {"noise_band", c.band},
                    {"outcome", c.outcome == baseline_case::verdict::regression    ? "regression"
                                : c.outcome == baseline_case::verdict::improvement ? "improvement"
                                : c.outcome == baseline_case::verdict::no_change   ? "no change"
+                               : c.outcome == baseline_case::verdict::undecided   ? "undecided"
                                : c.outcome == baseline_case::verdict::new_case    ? "new"
                                                                                   : "missing"}});
+    }
     j["baseline"] = b;
   }
   j["exit_code"] = exit_code_of(p);

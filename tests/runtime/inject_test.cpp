@@ -460,7 +460,8 @@ TEST(InjectBaseline, FlagsADropBeyondTheNoiseAndSaysNoChangeOtherwise) {
   ASSERT_EQ(same->size(), 1u);
   EXPECT_EQ((*same)[0].outcome, baseline_case::verdict::no_change);
   EXPECT_NEAR((*same)[0].band, 3 * 4.0 / (2 * 202), 1e-9);
-  EXPECT_NE(baseline_findings(*same)[0].second.message.find("no change against the baseline"), std::string::npos);
+  EXPECT_NE(baseline_findings(*same)[0].second.message.find("SAME as the baseline: DRAM 1.00x"), std::string::npos)
+      << baseline_findings(*same)[0].second.message;
   const auto slower = compare_baseline(run_at({220e-6}), baseline);  // fraction 202/220 - 1 = -8.2%
   EXPECT_EQ((*slower)[0].outcome, baseline_case::verdict::regression);
   EXPECT_NEAR((*slower)[0].change, 202.0 / 220.0 - 1, 1e-9);
@@ -468,6 +469,53 @@ TEST(InjectBaseline, FlagsADropBeyondTheNoiseAndSaysNoChangeOtherwise) {
   const auto faster = compare_baseline(run_at({180e-6}), baseline);
   EXPECT_EQ((*faster)[0].outcome, baseline_case::verdict::improvement);
   EXPECT_FALSE(compare_baseline(run_at({200e-6}), "{}").ok());  // not a rooflint-verify report
+}
+
+// The counter figures decide apart from the time: a kernel that moves twice its DRAM bytes at the same
+// time is WORSE (its bytes beyond the 5% counter band), though its roofline fraction did not move; one
+// that moves the same bytes (inside the band) at the same time is SAME; without counter figures and with
+// a time band wider than 30% the gate cannot tell: UNDECIDED.
+TEST(InjectBaseline, CountsDecideApartFromTheTimeAndANoisyRunWithoutCountsIsUndecided) {
+  const auto ks = example();
+  const manifest_kernel& axpy = kernel_named(ks, "axpy");
+  const double n = 1 << 26;
+  verify_options o;
+  const auto run_of = [&](const measurement& m) { return make_program_report(ks, {axpy_launch(axpy, n, m)}, o, std::nullopt).run; };
+  const std::string baseline = to_json(run_of(measured_axpy(n, 200e-6)));
+
+  measurement twice = measured_axpy(n, 200e-6);
+  twice.counters.dram_read_bytes *= 2;  // 16 n read instead of 8 n: DRAM bytes (8n + 4n) -> (16n + 4n), 1.67x
+  const auto worse = compare_baseline(run_of(twice), baseline);
+  ASSERT_TRUE(worse.ok()) << worse.err().message;
+  EXPECT_EQ((*worse)[0].outcome, baseline_case::verdict::regression);
+  EXPECT_EQ(name((*worse)[0].outcome), "WORSE");
+  EXPECT_NEAR((*worse)[0].change, 0, 1e-12);  // the time, and so the fraction, did not move
+  ASSERT_FALSE((*worse)[0].levels.empty());
+  EXPECT_EQ((*worse)[0].levels[0].level, model::memory_level::dram);
+  EXPECT_NEAR((*worse)[0].levels[0].change, 20.0 / 12.0 - 1, 1e-9);
+  EXPECT_NEAR((*worse)[0].levels[0].band, 0.05, 1e-12);  // 12 n = 768 MiB: the 256 KiB floor is far below 5%
+  EXPECT_NE(baseline_findings(*worse)[0].second.message.find("WORSE than the baseline: DRAM 1.67x"), std::string::npos)
+      << baseline_findings(*worse)[0].second.message;
+
+  measurement near = measured_axpy(n, 200e-6);
+  near.counters.dram_read_bytes *= 1.02;  // +1.3% of the DRAM bytes: inside the 5% band
+  EXPECT_EQ((*compare_baseline(run_of(near), baseline))[0].outcome, baseline_case::verdict::no_change);
+
+  // Timing only on both sides (no levels), launches of 100, 200 and 300 us: relative noise
+  // (300 - 100) / (2 x 200) = 50%, band 150%.
+  o.counters = false;
+  std::vector<launch_event> noisy;
+  for (double seconds : {100e-6, 200e-6, 300e-6}) {
+    measurement m = measured_axpy(n, seconds);
+    m.counters = {};
+    noisy.push_back(axpy_launch(axpy, n, m));
+  }
+  const run_report timing_only = make_program_report(ks, noisy, o, std::nullopt).run;
+  const auto undecided = compare_baseline(timing_only, to_json(timing_only));
+  ASSERT_TRUE(undecided.ok()) << undecided.err().message;
+  EXPECT_TRUE((*undecided)[0].levels.empty());
+  EXPECT_EQ((*undecided)[0].outcome, baseline_case::verdict::undecided);
+  EXPECT_EQ(baseline_findings(*undecided)[0].second.level, severity::warning);
 }
 
 // A baseline whose fields have another type, or a value out of range, is refused with the case and the

@@ -8,6 +8,8 @@
 #include <nlohmann/json.hpp>
 
 #include "rooflint/files/diagnostics.h"
+#include "rooflint/files/model_names.h"
+#include "rooflint/files/record.h"
 #include "rooflint/runtime/inject.h"
 
 namespace rooflint::runtime::inject {
@@ -58,6 +60,19 @@ struct baseline_reader {
     if (tv.available && !(tv.min_s <= tv.median_s && tv.median_s <= tv.max_s)) fail("measured.timing", "has min_s, median_s, max_s out of order");
     return tv;
   }
+  /// compared.levels (version 2): the bytes of each level counted.
+  void read_levels(const json& compared, baseline_entry& e) {
+    const auto levels = compared.find("levels");
+    if (levels == compared.end() || levels->is_null()) return;
+    if (!levels->is_array()) return fail("compared.levels", "is not an array");
+    for (const json& l : *levels) {
+      const auto name = l.is_object() ? l.find("level") : l.end();
+      model::memory_level level{};
+      if (name == l.end() || !name->is_string() || !files::parse_name(name->get<std::string>(), level))
+        return fail("compared.levels", "has an entry without a known 'level'");
+      e.bytes[static_cast<std::size_t>(level)] = figure(l, "bytes", "compared.levels.bytes");
+    }
+  }
   /// One case: its name, fraction and noise.
   std::pair<std::string, baseline_entry> entry(const json& c, std::size_t index) {
     where = "the baseline: case " + std::to_string(index);
@@ -72,7 +87,10 @@ struct baseline_reader {
     }
     where = "the baseline: case '" + name->get<std::string>() + "'";
     baseline_entry e;
-    if (const json* compared = object(c, "compared", "compared")) e.fraction = figure(*compared, "roofline_fraction", "compared.roofline_fraction");
+    if (const json* compared = object(c, "compared", "compared")) {
+      e.fraction = figure(*compared, "roofline_fraction", "compared.roofline_fraction");
+      read_levels(*compared, e);
+    }
     if (const json* measured = object(c, "measured", "measured"))
       if (const json* t = object(*measured, "timing", "measured.timing")) e.noise = relative_noise(timing(*t));
     return {name->get<std::string>(), e};
@@ -93,7 +111,42 @@ std::string header_problem(const json& doc) {
   return "";
 }
 
+/// The levels counted in both runs, each with its change and band.
+std::vector<baseline_level> level_changes(const baseline_entry& old, const comparison& now) {
+  std::vector<baseline_level> out;
+  for (const level_traffic& t : now.levels) {
+    const auto& before = old.bytes[static_cast<std::size_t>(t.level)];
+    if (!t.measured || !before || *before <= 0) continue;
+    out.push_back({t.level, *before, t.bytes(), t.bytes() / *before - 1, counter_band(*before)});
+  }
+  return out;
+}
+
+/// SAME, WORSE, BETTER or UNDECIDED from the counter figures and the time (baseline_case says how).
+baseline_case::verdict decide(const baseline_case& b) {
+  const bool more_bytes = std::any_of(b.levels.begin(), b.levels.end(), [](const baseline_level& l) { return l.change > l.band; });
+  const bool fewer_bytes = std::any_of(b.levels.begin(), b.levels.end(), [](const baseline_level& l) { return l.change < -l.band; });
+  if (more_bytes || b.change < -b.band) return baseline_case::verdict::regression;
+  if (fewer_bytes || b.change > b.band) return baseline_case::verdict::improvement;
+  if (b.levels.empty() && b.band > undecided_band) return baseline_case::verdict::undecided;
+  return baseline_case::verdict::no_change;
+}
+
 }  // namespace
+
+std::string_view name(baseline_case::verdict v) {
+  switch (v) {
+    case baseline_case::verdict::no_change: return "SAME";
+    case baseline_case::verdict::regression: return "WORSE";
+    case baseline_case::verdict::improvement: return "BETTER";
+    case baseline_case::verdict::undecided: return "UNDECIDED";
+    case baseline_case::verdict::new_case: return "NEW";
+    case baseline_case::verdict::missing: return "MISSING";
+  }
+  return "?";
+}
+
+double counter_band(double old_bytes) { return old_bytes > 0 ? std::max(0.05, 256.0 * 1024 / old_bytes) : 0.05; }
 
 result<std::map<std::string, baseline_entry>> read_baseline(const std::string& baseline_json) {
   const json doc = json::parse(baseline_json, nullptr, /*allow_exceptions=*/false);
@@ -126,13 +179,12 @@ result<std::vector<baseline_case>> compare_baseline(const run_report& current, c
     }
     b.old_fraction = o->second.fraction;
     b.band = std::max(3 * std::max(o->second.noise, relative_noise(r.measured.timing)), floor);
+    b.levels = level_changes(o->second, r.compared);
     if (b.new_fraction <= 0) {
       b.outcome = baseline_case::verdict::missing;
     } else {
       b.change = b.new_fraction / b.old_fraction - 1;
-      b.outcome = b.change < -b.band ? baseline_case::verdict::regression
-                  : b.change > b.band ? baseline_case::verdict::improvement
-                                      : baseline_case::verdict::no_change;
+      b.outcome = decide(b);
     }
     out.push_back(b);
     old.erase(o);
@@ -149,22 +201,37 @@ result<std::vector<baseline_case>> compare_baseline(const run_report& current, c
 
 namespace {
 std::string percent(double fraction) { return fmt::format("{:.1f}%", fraction * 100); }
+
+/// "DRAM 1.00x, L2 2.00x the baseline's bytes (band 5.0%); ": the counter figures, or nothing.
+std::string levels_text(const baseline_case& b) {
+  if (b.levels.empty()) return {};
+  std::string out;
+  for (const baseline_level& l : b.levels)
+    out += (out.empty() ? "" : ", ") + std::string(model::label(l.level)) + " " + fmt::format("{:.2f}x", 1 + l.change);
+  return out + " the baseline's bytes (band " + percent(b.levels.front().band) + "); ";
+}
 }  // namespace
 
 std::vector<std::pair<std::string, finding>> baseline_findings(const std::vector<baseline_case>& cases) {
   std::vector<std::pair<std::string, finding>> out;
   for (const baseline_case& b : cases) {
-    const std::string fractions = "roofline fraction " + percent(b.new_fraction) + ", baseline " + percent(b.old_fraction) +
-                                  " (" + (b.change >= 0 ? "+" : "") + percent(b.change) + "; noise band " + percent(b.band) + ")";
+    const std::string fractions = levels_text(b) + "roofline fraction " + percent(b.new_fraction) + ", baseline " +
+                                  percent(b.old_fraction) + " (" + (b.change >= 0 ? "+" : "") + percent(b.change) +
+                                  "; noise band " + percent(b.band) + ")";
     switch (b.outcome) {
       case baseline_case::verdict::regression:
-        out.push_back({b.name, {severity::error, std::string(diagnostics::regression.name), "regression against the baseline: " + fractions}});
+        out.push_back({b.name, {severity::error, std::string(diagnostics::regression.name), "WORSE than the baseline: " + fractions}});
         break;
       case baseline_case::verdict::improvement:
-        out.push_back({b.name, {severity::remark, std::string(diagnostics::baseline.name), "improved against the baseline: " + fractions}});
+        out.push_back({b.name, {severity::remark, std::string(diagnostics::baseline.name), "BETTER than the baseline: " + fractions}});
         break;
       case baseline_case::verdict::no_change:
-        out.push_back({b.name, {severity::remark, std::string(diagnostics::baseline.name), "no change against the baseline: " + fractions}});
+        out.push_back({b.name, {severity::remark, std::string(diagnostics::baseline.name), "SAME as the baseline: " + fractions}});
+        break;
+      case baseline_case::verdict::undecided:
+        out.push_back({b.name, {severity::warning, std::string(diagnostics::baseline.name),
+                                "UNDECIDED against the baseline (no counter figures, and a time band wider than " +
+                                    percent(undecided_band) + "): " + fractions}});
         break;
       case baseline_case::verdict::new_case:
         out.push_back({b.name, {severity::remark, std::string(diagnostics::baseline.name), "not in the baseline (a new case, or not measured there)"}});

@@ -275,19 +275,44 @@ program_report make_program_report(const std::vector<manifest_kernel>& kernels, 
 // ---------------------------------------------------------------------------------------------------
 // The baseline gate
 
-/// One case's roofline fraction against a previous report.
+/// One level's observed bytes against the baseline's: counter figures, near-deterministic, so their band
+/// is tight (counter_band) where the time's comes from the repetitions.
+struct baseline_level {
+  model::memory_level level = model::memory_level::dram;
+  double old_bytes = 0, new_bytes = 0;
+  double change = 0;  ///< new / old - 1
+  double band = 0;    ///< relative: a change beyond it is a change of the kernel's traffic
+};
+
+/// One case against a previous report: its bytes per level (counters) and its roofline fraction (time).
+/// SAME: every figure inside its band; WORSE: a level moves more bytes, or the fraction dropped, beyond
+/// the band; BETTER: a figure improved beyond its band and none got worse; UNDECIDED: no counter figure
+/// on both sides and a time band too wide (above undecided_band) to tell a change from noise.
 struct baseline_case {
   std::string name;
   double old_fraction = 0, new_fraction = 0;  ///< t_min / t_measured
   double band = 0;              ///< relative noise band: a drop beyond it is a regression
   double change = 0;            ///< new / old - 1
-  enum class verdict { no_change, regression, improvement, new_case, missing } outcome = verdict::no_change;
+  std::vector<baseline_level> levels;  ///< the levels counted in both runs
+  enum class verdict { no_change, regression, improvement, undecided, new_case, missing } outcome = verdict::no_change;
 };
+
+/// "SAME", "WORSE", "BETTER", "UNDECIDED", "NEW", "MISSING".
+std::string_view name(baseline_case::verdict v);
+
+/// The relative band of a level's bytes: 5% (counts repeat within it run to run: the same launches on the
+/// H200 repeat their DRAM reads within 1%, their DRAM writes within a few per cent), and never less
+/// than 256 KiB (the traffic check's own absolute allowance) over the baseline's bytes.
+double counter_band(double old_bytes);
+/// A time band wider than this (30%) cannot tell a change from noise: without counters, UNDECIDED.
+inline constexpr double undecided_band = 0.30;
 
 /// One case of a baseline report, as the gate reads it.
 struct baseline_entry {
   double fraction = 0;  ///< its roofline fraction (0: not measured)
   double noise = 0;     ///< relative_noise of its timing
+  /// Observed bytes per level (index: model::memory_level); a level not counted has none.
+  std::array<std::optional<double>, model::memory_level_count> bytes{};
 };
 
 /// Reads a baseline report (a rooflint-verify JSON report, version 1 or 2): its cases by name. Every
