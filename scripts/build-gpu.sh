@@ -3,7 +3,11 @@
 # the tests, without the analyzer (the device has no clang), in Release. The build tree is larger than
 # the 64 MiB a device call carries, so its executables (and the injection library) are copied, in the
 # same layout, into .carry/gpu, and the analyzer's manifests of the examples (from build/, if built
-# there) into .carry/manifests. Then, on the device:
+# there) into .carry/manifests. The PyTorch extension example's kernels (examples/torch_extension/
+# kernels.cu) are built by torch on the device, not here: their manifest is made by the analyzer of
+# build/ ($ROOFLINT_ANALYZER), as docs/python.md tells a user, into .carry/manifests/torch_extension/
+# (gpu-job.sh python; rooflint-verify --manifest .carry/manifests finds it too, and reports its kernels
+# as never launched by the other programs). Then, on the device:
 #   ROOFLINT_BUILD_DIR=.carry/gpu ROOFLINT_MANIFESTS=.carry/manifests bash scripts/gpu-job.sh full
 # with carry [".carry/gpu", ".carry/manifests"].
 set -euo pipefail
@@ -17,4 +21,12 @@ mkdir -p .carry/gpu .carry/manifests
    ! -path '*/CMakeFiles/*' ! -path 'tests/fuzz/*' -print) |
   while read -r f; do mkdir -p ".carry/gpu/$(dirname "$f")"; cp "build-gpu/$f" ".carry/gpu/$f"; done
 find build/examples -name '*.rooflint.json' -exec cp {} .carry/manifests/ \; 2>/dev/null || true
+analyzer=${ROOFLINT_ANALYZER:-build/analyzer/rooflint}
+if [[ -x $analyzer ]]; then
+  mkdir -p .carry/manifests/torch_extension
+  "$analyzer" --quiet --manifest .carry/manifests/torch_extension/kernels.rooflint.json \
+      examples/torch_extension/kernels.cu -- -std=c++20 -Idsl/include -Imodel/include >/dev/null
+else
+  echo "build-gpu.sh: no analyzer at $analyzer (set ROOFLINT_ANALYZER): no manifest of examples/torch_extension/kernels.cu, so gpu-job.sh python cannot run" >&2
+fi
 du -sh .carry/gpu .carry/manifests

@@ -3,12 +3,13 @@
 # tree built here (scripts/build-gpu.sh) and carried along, and writes logs and reports under $OUT.
 #
 #   ROOFLINT_BUILD_DIR=.carry/gpu ROOFLINT_MANIFESTS=.carry/manifests OUT=/some/dir \
-#     bash scripts/gpu-job.sh [quick|full|levels|ncu-levels|inject|overhead|traffic|lines]      (carry .carry/gpu and .carry/manifests: build-gpu.sh)
+#     bash scripts/gpu-job.sh [quick|full|levels|ncu-levels|inject|overhead|traffic|lines|python]      (carry .carry/gpu and .carry/manifests: build-gpu.sh)
 #
 # levels: the hierarchical roofline only (ceilings against their peers, the examples, ncu per level).
 # inject: rooflint-verify -- program's overhead against ncu's on the example program only.
 # traffic: the analyzer's predicted traffic against the observed, per level (the traffic corpus program).
 # lines: per-line traffic on the examples (--lines=all) beside ncu's per-line sectors.
+# python: PyTorch as the program: examples/torch_extension's run.py and run_workers.py under rooflint-verify.
 #
 # Steps: device state; GPU tests; rooflint-ceilings (thorough and quick, timed); verification of every
 # example with reports; ncu side by side for the traffic figures; the verifier's overhead against ncu;
@@ -179,6 +180,102 @@ if [[ $mode == inject ]]; then
   nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,power.draw,clocks_event_reasons.active --format=csv | tee -a "$OUT/summary.txt"
   section "overhead: rooflint-verify -- program against ncu (1 and 4 rounds of the example program)"
   inject_overhead "$OUT/summary.txt" 1 4
+  tar -C "$OUT" -czf "$OUT/logs.tar.gz" logs && rm -rf "$logs"
+  section "done"
+  exit 0
+fi
+
+# processes: several processes of one program on one GPU (examples/program/concurrent.sh), as the workers
+# of a training or serving job: the 10-launch program (2 rounds of 5 kernels) alone, as 2 and as 4
+# processes, each under rooflint-verify measuring every launch; per run the launches seen and measured and
+# the verdicts against the single process's. Then the CUDA graph program (a size launched only inside the
+# graph could not be measured: exit 3), and the baseline gate: the program against its own earlier
+# report (every case SAME), and against that report with one case's bytes halved (so the run moves 2x the
+# baseline's bytes there: WORSE, the rest SAME).
+if [[ $mode == processes ]]; then
+  section "device"
+  nvidia-smi --query-gpu=name,uuid,driver_version,clocks.sm,clocks.mem,power.draw,clocks_event_reasons.active --format=csv | tee -a "$OUT/summary.txt"
+  launches_program="$build/examples/program/rooflint-example-launches"
+  verify=("$build/runtime/rooflint-verify" --manifest "$manifests" --launches 1000)
+  section "one, two and four processes of the 10-launch program on one GPU"
+  for n in 1 2 4; do
+    run "processes-$n" "${verify[@]}" --json "$OUT/processes-$n.json" -- sh examples/program/concurrent.sh "$n" "$launches_program" 2
+    grep -h "cases:\|launches seen\|own time\|not-measured\|^wall" "$logs/processes-$n.log" | grep -v " seen 0" | tee -a "$OUT/summary.txt"
+  done
+  python3 - "$OUT" <<'PY' 2>&1 | tee -a "$OUT/summary.txt"
+import json, sys
+out = sys.argv[1]
+def cases(n):
+    r = json.load(open(f"{out}/processes-{n}.json"))
+    seen = sum(k["launches_seen"] for k in r["kernels"]); measured = sum(k["launches_measured"] for k in r["kernels"])
+    return {c["name"]: c["status"] for c in r["cases"]}, seen, measured, len([a for a in r["launch_apis"] if a["measured"] > 0])
+alone, _, _, _ = cases(1)
+for n in (1, 2, 4):
+    verdicts, seen, measured, processes = cases(n)
+    same = sum(verdicts.get(k) == v for k, v in alone.items())
+    print(f"{n} process(es): {processes} measured, launches seen {seen}, measured {measured}; "
+          f"verdicts equal to the single process's: {same} of {len(alone)}")
+PY
+  section "a CUDA graph program: the size launched only inside the graph could not be measured"
+  run edge-graph "${verify[@]}" --json "$logs/edge-graph.json" -- "$build/examples/program/rooflint-example-edge" graph
+  grep -h "cases:\|not-measured\|graph" "$logs/edge-graph.log" | tee -a "$OUT/summary.txt"
+  section "the baseline gate: the program against its own report, and against a report with one case's bytes halved"
+  run gate-same "${verify[@]}" --baseline "$OUT/processes-1.json" --json "$OUT/gate-same.json" -- "$launches_program" 2
+  python3 - "$OUT/processes-1.json" "$logs/halved.json" <<'PY' 2>&1 | tee -a "$OUT/summary.txt"
+import json, sys
+r = json.load(open(sys.argv[1]))
+c = next(c for c in r["cases"] if c["compared"].get("levels"))
+for l in c["compared"]["levels"]:
+    for k in ("bytes", "read_bytes", "write_bytes"): l[k] = l[k] / 2
+json.dump(r, open(sys.argv[2], "w"))
+print(f"baseline with the bytes of '{c['name']}' halved at every level")
+PY
+  run gate-worse "${verify[@]}" --baseline "$logs/halved.json" --json "$OUT/gate-worse.json" -- "$launches_program" 2
+  for g in same worse; do
+    python3 -c 'import json,sys
+r = json.load(open(sys.argv[1]))
+print(sys.argv[2] + ": exit", r["exit_code"])
+for b in r["baseline"]:
+    levels = ", ".join(f"{l['level']} {1 + l['change']:.3f}x (band {100 * l['band']:.0f}%)" for l in b["levels"])
+    print(f"  {b['verdict']:9s} {b['name']}: {levels}; fraction {100 * b['new_roofline_fraction']:.1f}% vs {100 * b['old_roofline_fraction']:.1f}% (band {100 * b['noise_band']:.1f}%)")' \
+      "$OUT/gate-$g.json" "gate-$g" 2>&1 | tee -a "$OUT/summary.txt"
+  done
+  section "done"
+  exit 0
+fi
+
+# python: PyTorch as the program (docs/python.md). torch builds examples/torch_extension (binding.cpp and
+# kernels.cu) here with nvcc; the manifest of kernels.cu comes from the build machine (build-gpu.sh:
+# $manifests/torch_extension/kernels.rooflint.json, or $ROOFLINT_PYTHON_MANIFEST). The quick ceilings
+# give L1 and L2 their roofs; then run.py, and run_workers.py (two workers spawned with
+# torch.multiprocessing on this one GPU), each under rooflint-verify with a JSON report into $OUT and the
+# text report in the summary. torch's build of the extension goes to a scratch directory outside $OUT.
+if [[ $mode == python ]]; then
+  section "device"
+  nvidia-smi --query-gpu=name,uuid,driver_version,clocks.sm,clocks.mem,power.draw,clocks_event_reasons.active --format=csv | tee -a "$OUT/summary.txt"
+  { python3 -c 'import torch; print("torch", torch.__version__, "built for CUDA", torch.version.cuda, "| GPU:", torch.cuda.is_available())' 2>&1 | tail -1
+    nvcc --version 2>&1 | tail -2 | head -1
+    if command -v ninja >/dev/null; then echo "ninja $(ninja --version)"; else echo "no ninja on PATH (torch.utils.cpp_extension.load needs it)"; fi
+  } | tee -a "$OUT/summary.txt"
+  manifest=${ROOFLINT_PYTHON_MANIFEST:-$manifests/torch_extension/kernels.rooflint.json}
+  example=examples/torch_extension
+  TORCH_EXTENSIONS_DIR=$(mktemp -d "${TMPDIR:-/tmp}/rooflint-torch-extensions.XXXXXX")
+  export TORCH_EXTENSIONS_DIR ROOFLINT_INCLUDE=$PWD/dsl/include:$PWD/model/include
+  section "ceilings (quick)"
+  run ceilings-quick "$build/runtime/rooflint-ceilings" --quick --output "$OUT/ceilings.json"
+  tail -2 "$logs/ceilings-quick.log" >>"$OUT/summary.txt"
+  verify=("$build/runtime/rooflint-verify" --manifest "$manifest" --timeout 240)
+  [[ -s $OUT/ceilings.json ]] && verify+=(--ceilings "$OUT/ceilings.json")
+  section "build the extension (torch.utils.cpp_extension.load), outside rooflint-verify"
+  run python-build python3 -c 'import sys; sys.path.insert(0, sys.argv[1]); import run; run.build_extension(verbose=True)' "$example"
+  tail -3 "$logs/python-build.log" >>"$OUT/summary.txt"
+  section "rooflint-verify -- python3 run.py"
+  run python-run "${verify[@]}" --json "$OUT/python-run.json" -- python3 "$example/run.py"
+  grep -v '^+ ' "$logs/python-run.log" >>"$OUT/summary.txt"
+  section "rooflint-verify -- python3 run_workers.py (two spawned workers on one GPU)"
+  run python-workers "${verify[@]}" --json "$OUT/python-workers.json" -- python3 "$example/run_workers.py"
+  grep -v '^+ ' "$logs/python-workers.log" >>"$OUT/summary.txt"
+  rm -rf "$TORCH_EXTENSIONS_DIR"
   tar -C "$OUT" -czf "$OUT/logs.tar.gz" logs && rm -rf "$logs"
   section "done"
   exit 0
