@@ -232,13 +232,15 @@ print(f"baseline with the bytes of '{c['name']}' halved at every level")
 PY
   run gate-worse "${verify[@]}" --baseline "$logs/halved.json" --json "$OUT/gate-worse.json" -- "$launches_program" 2
   for g in same worse; do
-    python3 -c 'import json,sys
+    python3 - "$OUT/gate-$g.json" "gate-$g" <<'PY' 2>&1 | tee -a "$OUT/summary.txt"
+import json, sys
 r = json.load(open(sys.argv[1]))
 print(sys.argv[2] + ": exit", r["exit_code"])
 for b in r["baseline"]:
     levels = ", ".join(f"{l['level']} {1 + l['change']:.3f}x (band {100 * l['band']:.0f}%)" for l in b["levels"])
-    print(f"  {b['verdict']:9s} {b['name']}: {levels}; fraction {100 * b['new_roofline_fraction']:.1f}% vs {100 * b['old_roofline_fraction']:.1f}% (band {100 * b['noise_band']:.1f}%)")' \
-      "$OUT/gate-$g.json" "gate-$g" 2>&1 | tee -a "$OUT/summary.txt"
+    print(f"  {b['verdict']:9s} {b['name']}: {levels}; fraction {100 * b['new_roofline_fraction']:.1f}% vs "
+          f"{100 * b['old_roofline_fraction']:.1f}% (band {100 * b['noise_band']:.1f}%)")
+PY
   done
   section "done"
   exit 0
