@@ -12,6 +12,7 @@ packages=(
   librange-v3-dev libgtest-dev nlohmann-json3-dev libfmt-dev
   libcli11-dev                                              # the command line of rooflint-summary and the runtime tools
   python3 python3-jsonschema                                # tests: SARIF against its JSON schema
+  python3-yaml                                              # tests: the CI workflow of examples/ci
 )
 
 missing=()

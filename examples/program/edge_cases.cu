@@ -9,7 +9,9 @@
 ///   graph           captures two saxpy launches at 2^22 into a CUDA graph and launches it (its kernels
 ///                   are reported as not measured, with the reason), then launches saxpy at 2^20 directly
 ///                   (measured).
-/// Usage: rooflint-example-edge fork|exit-in-flight|graph
+///   last-device     sets the last device current (as a rank of a multi-GPU job does), launches saxpy at
+///                   2^20 twice and checks that the current device stayed its own (measured on that GPU).
+/// Usage: rooflint-example-edge fork|exit-in-flight|graph|last-device
 
 #include <cuda_runtime.h>
 #include <sys/wait.h>
@@ -82,6 +84,27 @@ int run_graph() {
   return 0;
 }
 
+/// A worker of a multi-GPU job: works on the last device (as a DDP rank does after cudaSetDevice), launches
+/// saxpy at 2^20 twice, and checks that its current device is still its own after each (a verifier that
+/// switched it would send the program's next kernels and allocations to another GPU).
+int run_last_device(int devices) {
+  const int mine = devices - 1;
+  check(cudaSetDevice(mine), "set device");
+  auto x = random_floats(1 << 20, 1), y = random_floats(1 << 20, 2);
+  for (int i = 0; i < 2; ++i) {
+    launch_saxpy(1 << 20, x, y);
+    check(cudaDeviceSynchronize(), "saxpy");
+    int now = -1;
+    check(cudaGetDevice(&now), "get device");
+    if (now != mine) {
+      std::printf("the current device changed from %d to %d across a launch\n", mine, now);
+      return 1;
+    }
+  }
+  std::printf("two launches on device %d of %d; the current device stayed %d\n", mine, devices, mine);
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -94,6 +117,7 @@ int main(int argc, char** argv) {
   if (std::strcmp(mode, "fork") == 0) return run_fork();
   if (std::strcmp(mode, "exit-in-flight") == 0) return run_exit_in_flight();
   if (std::strcmp(mode, "graph") == 0) return run_graph();
-  std::fprintf(stderr, "usage: rooflint-example-edge fork|exit-in-flight|graph\n");
+  if (std::strcmp(mode, "last-device") == 0) return run_last_device(devices);
+  std::fprintf(stderr, "usage: rooflint-example-edge fork|exit-in-flight|graph|last-device\n");
   return 2;
 }

@@ -1,7 +1,9 @@
-// rooflint-summary: the verdicts of one or more analyzer manifests as a table, for build logs and
-// CI step summaries ($GITHUB_STEP_SUMMARY with --markdown).
+// rooflint-summary: the verdicts of analyzer manifests, or of rooflint-verify JSON reports from one or
+// many machines merged into one table keyed by case and GPU, for build logs and CI step summaries
+// ($GITHUB_STEP_SUMMARY with --markdown, kept under its 1 MiB limit).
 //   rooflint-summary build/examples/*.rooflint.json
 //   rooflint-summary --markdown build/my_kernels.rooflint.json >> "$GITHUB_STEP_SUMMARY"
+//   rooflint-summary --markdown h200/verify.json a100/verify.json >> "$GITHUB_STEP_SUMMARY"
 // Host only (the files library, fmt, CLI11): it needs no LLVM and no CUDA. See docs/analyzer.md.
 
 #include <CLI/CLI.hpp>
@@ -11,11 +13,15 @@
 #include <cerrno>
 #include <cstring>
 #include <iostream>
+#include <map>
+#include <tuple>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "rooflint/files/input_file.h"
 #include "rooflint/files/manifest.h"
+#include "rooflint/files/verify_report.h"
 #include "rooflint/model/describe.h"
 
 namespace {
@@ -134,12 +140,131 @@ std::string markdown_table(const std::vector<row>& rows) {
   return out;
 }
 
-/// Prints the table of @p manifests on stdout. @return The exit status.
-int summarize(const std::vector<std::string>& manifests, bool markdown) {
+// ---------------------------------------------------------------------------------------------------
+// rooflint-verify reports, from one or many machines
+
+namespace verify_report = rooflint::verify_report;
+
+/// One case on one GPU (or a report that measured nothing: its reason).
+struct case_row {
+  std::string name, gpu, status, dram, l2, l1, fraction, gate;
+};
+
+std::string status_text(const std::string& s) {
+  return s == "passed" ? "PASS" : s == "failed" ? "FAIL" : s == "skipped" ? "SKIP" : s == "error" ? "could not be measured" : s;
+}
+
+std::string level_cell(const verify_report::case_entry& c, rooflint::model::memory_level level) {
+  for (const verify_report::level& l : c.compared.levels)
+    if (l.level == level && l.traffic_ratio > 0) return format_significant(l.traffic_ratio, 3) + "x";
+  return "-";
+}
+
+std::vector<case_row> report_rows(const verify_report::report& r, const std::string& path) {
+  const std::string gpu = r.device.empty() ? std::string("(no GPU)") : r.device;
+  std::vector<case_row> rows;
+  for (const verify_report::case_entry& c : r.cases) {
+    case_row row{c.name, gpu, status_text(c.status), level_cell(c, rooflint::model::memory_level::dram),
+                 level_cell(c, rooflint::model::memory_level::l2), level_cell(c, rooflint::model::memory_level::l1),
+                 c.compared.roofline_fraction > 0 ? fmt::format("{:.1f}%", 100 * c.compared.roofline_fraction) : "-", "-"};
+    for (const verify_report::baseline_entry& b : r.baseline)
+      if (b.name == c.name && !b.verdict.empty()) row.gate = b.verdict;
+    rows.push_back(std::move(row));
+  }
+  // A machine whose counters or GPU could not be used: said, never a failure of the gate by itself.
+  if (rows.empty())
+    rows.push_back({"(" + path + ")", gpu, "unverifiable: " + (r.warnings.empty() ? std::string("no case was measured") : r.warnings.front()),
+                    "-", "-", "-", "-", "-"});
+  return rows;
+}
+
+const std::vector<std::string> case_headers{"case", "GPU", "status", "DRAM", "L2", "L1", "roofline", "vs baseline"};
+
+std::vector<std::string> cells_of(const case_row& r) { return {r.name, r.gpu, r.status, r.dram, r.l2, r.l1, r.fraction, r.gate}; }
+
+/// "12 cases on 2 GPUs: 10 passed, 1 failed, 1 could not be measured; vs baseline: 1 WORSE, 11 SAME".
+std::string cases_sentence(const std::vector<case_row>& rows) {
+  std::vector<std::string> gpus;
+  std::map<std::string, int> statuses, gates;
+  for (const case_row& r : rows) {
+    if (std::find(gpus.begin(), gpus.end(), r.gpu) == gpus.end()) gpus.push_back(r.gpu);
+    ++statuses[r.status.rfind("unverifiable", 0) == 0 ? std::string("unverifiable") : r.status];
+    if (r.gate != "-") ++gates[r.gate];
+  }
+  const auto counts = [](const std::map<std::string, int>& m) {
+    std::vector<std::string> parts;
+    for (const auto& [what, n] : m) parts.push_back(fmt::format("{} {}", n, what));
+    return fmt::format("{}", fmt::join(parts, ", "));
+  };
+  std::string s = fmt::format("{} case{} on {} GPU{}: {}", rows.size(), rows.size() == 1 ? "" : "s", gpus.size(),
+                              gpus.size() == 1 ? "" : "s", counts(statuses));
+  return gates.empty() ? s : s + "; vs baseline: " + counts(gates);
+}
+
+/// Rows of text or Markdown, cut before @p max_bytes with a line that says how many were left out.
+std::string table_text(const std::vector<std::string>& headers, const std::vector<std::vector<std::string>>& rows, bool markdown,
+                       std::size_t max_bytes) {
+  std::vector<std::size_t> width;
+  for (const std::string& h : headers) width.push_back(h.size());
+  if (!markdown)
+    for (const auto& c : rows)
+      for (std::size_t i = 0; i < c.size(); ++i) width[i] = std::max(width[i], c[i].size());
+  const auto line = [&](const std::vector<std::string>& c) {
+    std::string s;
+    for (std::size_t i = 0; i < c.size(); ++i)
+      s += markdown ? "| " + markdown_cell(c[i]) + " " : fmt::format("{:<{}}", c[i], i + 1 < c.size() ? width[i] + 2 : 0);
+    if (markdown) return s + "|\n";
+    while (!s.empty() && s.back() == ' ') s.pop_back();
+    return s + "\n";
+  };
+  std::string out = line(headers);
+  if (markdown) {
+    out += "|";
+    for (std::size_t i = 0; i < headers.size(); ++i) out += "---|";
+    out += "\n";
+  }
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    std::string next = line(rows[i]);
+    if (out.size() + next.size() + 200 > max_bytes) {
+      out += fmt::format("{} more row{} not shown (the summary is kept under {} bytes): see the reports\n", rows.size() - i,
+                         rows.size() - i == 1 ? "" : "s", max_bytes);
+      break;
+    }
+    out += next;
+  }
+  return out;
+}
+
+/// The table of verification reports, merged: one row per case and GPU, sorted by case, then GPU.
+std::string reports_table(std::vector<case_row> rows, bool markdown, std::size_t max_bytes) {
+  std::stable_sort(rows.begin(), rows.end(), [](const case_row& a, const case_row& b) { return std::tie(a.name, a.gpu) < std::tie(b.name, b.gpu); });
+  std::vector<std::vector<std::string>> cells;
+  for (const case_row& r : rows) cells.push_back(cells_of(r));
+  const std::string sentence = cases_sentence(rows);
+  return (markdown ? "### rooflint-verify: " + sentence + "\n\n" : sentence + "\n") + table_text(case_headers, cells, markdown, max_bytes);
+}
+
+/// Prints the tables of @p paths (manifests, verification reports, or both) on stdout. @return The exit status.
+int summarize(const std::vector<std::string>& paths, bool markdown, std::size_t max_bytes) {
   std::vector<row> rows;
+  std::vector<case_row> cases;
   std::vector<std::string> peaks;  // each different peaks sentence once, in the order first seen
-  for (const std::string& path : manifests) {
-    std::string error;
+  for (const std::string& path : paths) {
+    std::string error, text;
+    if (auto why = rooflint::io::read_regular_file(path, text)) {
+      std::cerr << "rooflint-summary: error: " << *why << "\n";
+      return bad_manifest;
+    }
+    if (verify_report::is_verify_report(text)) {
+      auto r = verify_report::from_json(text, path, error);
+      if (!r) {
+        std::cerr << "rooflint-summary: error: " << error << "\n";
+        return bad_manifest;
+      }
+      auto more = report_rows(*r, path);
+      cases.insert(cases.end(), more.begin(), more.end());
+      continue;
+    }
     auto s = read_manifest(path, error);
     if (!s) {
       std::cerr << "rooflint-summary: error: " << error << "\n";
@@ -148,12 +273,15 @@ int summarize(const std::vector<std::string>& manifests, bool markdown) {
     rows.insert(rows.end(), s->rows.begin(), s->rows.end());
     if (std::find(peaks.begin(), peaks.end(), s->peaks) == peaks.end()) peaks.push_back(s->peaks);
   }
-  std::string peaks_line = fmt::format("Peaks: {}", fmt::join(peaks, " | "));
-  if (markdown)
-    std::cout << fmt::format("### rooflint: {} kernel{}\n\n{}\n\n{}", rows.size(), rows.size() == 1 ? "" : "s",
-                             peaks_line, markdown_table(rows));
-  else
-    std::cout << peaks_line << "\n" << text_table(rows);
+  if (!rows.empty()) {
+    std::string peaks_line = fmt::format("Peaks: {}", fmt::join(peaks, " | "));
+    if (markdown)
+      std::cout << fmt::format("### rooflint: {} kernel{}\n\n{}\n\n{}", rows.size(), rows.size() == 1 ? "" : "s",
+                               peaks_line, markdown_table(rows));
+    else
+      std::cout << peaks_line << "\n" << text_table(rows);
+  }
+  if (!cases.empty()) std::cout << (rows.empty() ? "" : "\n") << reports_table(std::move(cases), markdown, max_bytes);
   // A table lost to a full disk (or a closed file) must not pass for one printed.
   if (!std::cout.flush()) {
     std::cerr << "rooflint-summary: error: cannot write the table to the standard output: " << std::strerror(errno) << "\n";
@@ -165,21 +293,27 @@ int summarize(const std::vector<std::string>& manifests, bool markdown) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"rooflint-summary: the verdicts of rooflint manifests as a table (docs/analyzer.md).\n"
-               "Exit status: 0 printed; 2 bad command line; 3 a manifest cannot be read or is not one (missing,\n"
-               "a directory or device, not JSON, another schema or version); 5 the table cannot be written\n"
-               "(the standard output failed: a full disk)."};
+  CLI::App app{"rooflint-summary: the verdicts of rooflint manifests, and of rooflint-verify JSON reports (of one or\n"
+               "many machines, merged into one table by case and GPU), as tables (docs/analyzer.md, docs/ci.md).\n"
+               "Exit status: 0 printed; 2 bad command line; 3 a file cannot be read or is neither a manifest nor a\n"
+               "report (missing, a directory or device, not JSON, another schema or version); 5 the table cannot be\n"
+               "written (the standard output failed: a full disk). The verdicts themselves never change it."};
   std::vector<std::string> manifests;
   bool markdown = false;
-  app.add_option("manifests", manifests, "manifests written by rooflint --manifest")->required();
+  std::size_t max_bytes = 1000000;
+  app.add_option("files", manifests, "manifests written by rooflint --manifest, reports written by rooflint-verify --json")->required();
   app.add_flag("--markdown", markdown, "GitHub-flavoured Markdown (for $GITHUB_STEP_SUMMARY) instead of text");
+  app.add_option("--max-bytes", max_bytes,
+                 "cut the reports' table before this many bytes, saying how many rows were left out (default 1000000: "
+                 "GitHub cuts a step summary at 1 MiB)")
+      ->check(CLI::Range(std::size_t{1000}, std::size_t{1} << 40));
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     return app.exit(e) == 0 ? ok : usage;
   }
   try {
-    return summarize(manifests, markdown);
+    return summarize(manifests, markdown, max_bytes);
   } catch (const std::exception& e) {  // what the readers' checks missed is still a manifest that cannot be read
     std::cerr << "rooflint-summary: error: " << e.what() << "\n";
     return bad_manifest;

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "rooflint/files/verify_report.h"
 #include "rooflint/runtime/report.h"
 #include "verify_recorded.h"
 
@@ -352,4 +353,33 @@ TEST(ReportSvg, DrawsThePredictedWithAccessPatternDotBesideTheCompulsoryOne) {
   EXPECT_NE(table.find("  predicted (access pattern): A: DRAM 10x (a basis)\n  predicted for the kernel: DRAM 10x"), std::string::npos)
       << table;
   EXPECT_NE(table.find("L2 not predicted"), std::string::npos) << table;
+}
+
+// The contract between the verifier's JSON writer and the report's reader in rooflint::files (what
+// rooflint-summary reads): every field the reader knows, read back as written.
+TEST(ReportJson, TheFilesReaderReadsWhatTheWriterWrites) {
+  const run_report run = recorded_run();
+  std::string error;
+  const auto read = verify_report::from_json(to_json(run), "recorded", error);
+  ASSERT_TRUE(read) << error;
+  EXPECT_EQ(read->version, verify_report::version);
+  EXPECT_EQ(read->device, run.device);
+  EXPECT_EQ(read->exit_code, run.exit_code);
+  ASSERT_EQ(read->cases.size(), run.cases.size());
+  for (std::size_t i = 0; i < run.cases.size(); ++i) {
+    const case_report& w = run.cases[i];
+    const verify_report::case_entry& r = read->cases[i];
+    EXPECT_EQ(r.name, w.name);
+    EXPECT_EQ(r.kernel, w.kernel);
+    EXPECT_EQ(r.sizes, w.sizes);
+    EXPECT_EQ(r.status, name(w.status));
+    EXPECT_DOUBLE_EQ(r.compared.roofline_fraction, w.compared.roofline_fraction);
+    EXPECT_DOUBLE_EQ(r.compared.t_measured_s, w.compared.t_measured_s);
+    ASSERT_EQ(r.compared.levels.size(), w.compared.levels.size());
+    for (std::size_t l = 0; l < w.compared.levels.size(); ++l) {
+      EXPECT_EQ(r.compared.levels[l].level, w.compared.levels[l].level);
+      EXPECT_DOUBLE_EQ(r.compared.levels[l].bytes, w.compared.levels[l].bytes());
+      EXPECT_DOUBLE_EQ(r.compared.levels[l].traffic_ratio, w.compared.levels[l].ratio);
+    }
+  }
 }

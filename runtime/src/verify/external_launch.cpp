@@ -66,8 +66,11 @@ void verify_session::note_external_launch() {
 bool verify_session::external_batch_open() const { return profiler_ && profiler_->batch_open(); }
 
 result<void> verify_session::begin_external(cudaStream_t launch_stream, int launches) {
-  ROOFLINT_TRY(ensure_device());
+  ROOFLINT_TRY(ensure_device(/*current=*/true));
   external_counting_ = false;
+  if (int now = ordinal_; cudaGetDevice(&now) == cudaSuccess && now != ordinal_)
+    return error{error_code::unavailable, "launched on device " + std::to_string(now) + ", while this process counts on device " +
+                                              std::to_string(ordinal_) + " (its first measured launch's): one GPU per process is measured"};
   external_window_ = -1;
   bool batch = false;
   {

@@ -84,13 +84,16 @@ verify_session::~verify_session() {
   if (stream_) cudaStreamDestroy(stream_);
 }
 
-result<void> verify_session::ensure_device() {
+result<void> verify_session::ensure_device(bool current) {
   if (device_ready_) return success();
   auto count = device_count();
   if (!count) return count.err();
-  auto props = query_device(0);
+  // A program's launch is counted on the device it runs on; the thread's current device is the
+  // program's and is never changed (a worker on GPU 3 would otherwise launch its next kernels on GPU 0).
+  if (current) ROOFLINT_TRY_CUDA(cudaGetDevice(&ordinal_));
+  auto props = query_device(ordinal_);
   if (!props) return props.err();
-  ROOFLINT_TRY_CUDA(cudaSetDevice(0));
+  if (!current) ROOFLINT_TRY_CUDA(cudaSetDevice(ordinal_));
   ROOFLINT_TRY_CUDA(cudaFree(nullptr));
   device_.name = props->name;
   device_.uuid = props->uuid;
@@ -113,7 +116,7 @@ result<void> verify_session::ensure_device() {
 void verify_session::ensure_profiler(groups wanted) {
   if (!profiler_tried_) {
     profiler_tried_ = true;
-    auto shared = cupti::range_profiler::shared(0);
+    auto shared = cupti::range_profiler::shared(ordinal_);
     if (!shared) {
       profiler_error_ = shared.err();
       return;

@@ -82,7 +82,9 @@ class verify_session {
   void yield_counters();
 
  private:
-  result<void> ensure_device();
+  /// The device, its L2 flush buffer and stream. @p current: the thread's current device (a program's
+  /// launch, left current), else device 0 (a case of the harness).
+  result<void> ensure_device(bool current = false);
   /// The profiler and the metric groups' configs: the core group only for external launches (one
   /// pass on the program's own launch), every group for a case. Each config costs CUPTI host work once.
   enum class groups { core, all };
@@ -99,6 +101,7 @@ class verify_session {
 
   verify_options options_;
   bool device_ready_ = false;
+  int ordinal_ = 0;  ///< the device counted on (ensure_device)
   device_snapshot device_;
   std::optional<l2_flush> flush_;
   cudaStream_t stream_ = nullptr;

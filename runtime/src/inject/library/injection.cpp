@@ -426,7 +426,7 @@ void finish_instance() {
       m = state->session->end_external(e.mangled_name, instance.stream, region_launches(instance), &window);
     } else {
       m.case_name = e.mangled_name;
-      m.status = instance.begin_error.code == error_code::unavailable ? run_status::no_device : run_status::faulted;
+      m.status = instance.begin_error.code == error_code::unavailable ? run_status::not_measured : run_status::faulted;
       m.error = "not measured: " + instance.begin_error.message;
     }
     state->window.set_closed();
@@ -536,7 +536,7 @@ void on_launch_exit() {
     m.case_name = e.mangled_name;
     // The device, the flush or the events failed (the profiler's own failures are timing-only verdicts,
     // from end_external): the launch ran, unmeasured.
-    m.status = pending.begin_error.code == error_code::unavailable ? run_status::no_device : run_status::faulted;
+    m.status = pending.begin_error.code == error_code::unavailable ? run_status::not_measured : run_status::faulted;
     m.error = "not measured: " + pending.begin_error.message;
   }
   state->window.set_closed();
