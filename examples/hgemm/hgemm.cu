@@ -221,4 +221,7 @@ ROOFLINT_VERIFY_CASE(hgemm_cublas_n4096, hgemm_cublas_spec, N(4096)) {
   return l;
 }
 
+// cuBLAS's GemmEx on the tensor cores is the reference of the WMMA kernel: the same work.
+ROOFLINT_VERIFY_REFERENCE(hgemm_wmma_n4096, hgemm_cublas_n4096);
+
 }  // namespace hgemm_example

@@ -374,4 +374,10 @@ inline rooflint::runtime::launcher prepare_cublas(rooflint::runtime::case_contex
 ROOFLINT_VERIFY_CASE(sgemm_cublas_n512, sgemm_cublas_spec, N(512)) { return prepare_cublas(ctx); }
 ROOFLINT_VERIFY_CASE(sgemm_cublas_n4096, sgemm_cublas_spec, N(4096)) { return prepare_cublas(ctx); }
 
+// cuBLAS is the reference each SGEMM at 4096 is set beside: the same work, how far from it each one is.
+ROOFLINT_VERIFY_REFERENCE(sgemm_naive_n4096, sgemm_cublas_n4096);
+ROOFLINT_VERIFY_REFERENCE(sgemm_naive_rows_n4096, sgemm_cublas_n4096);
+ROOFLINT_VERIFY_REFERENCE(sgemm_tiled_n4096, sgemm_cublas_n4096);
+ROOFLINT_VERIFY_REFERENCE(sgemm_register_blocked_n4096, sgemm_cublas_n4096);
+
 }  // namespace sgemm_example

@@ -18,13 +18,19 @@ template <> struct table<verify_report::comparison> {
       field{"t_measured_s", &verify_report::comparison::t_measured_s, {.optional = true, .min = 0}},
       field{"levels", &verify_report::comparison::levels, {.since = 2, .optional = true}}};
 };
+template <> struct table<verify_report::reference_entry> {
+  static constexpr auto fields = std::tuple{
+      field{"name", &verify_report::reference_entry::name},
+      field{"roofline_fraction", &verify_report::reference_entry::roofline_fraction, {.optional = true, .min = 0}}};
+};
 template <> struct table<verify_report::case_entry> {
   static constexpr auto fields = std::tuple{
       field{"name", &verify_report::case_entry::name},
       field{"kernel", &verify_report::case_entry::kernel, {.optional = true}},
       field{"sizes", &verify_report::case_entry::sizes, {.optional = true}},
       field{"status", &verify_report::case_entry::status},
-      field{"compared", &verify_report::case_entry::compared}};
+      field{"compared", &verify_report::case_entry::compared},
+      field{"reference", &verify_report::case_entry::reference, {.optional = true}}};
 };
 template <> struct table<verify_report::baseline_entry> {
   static constexpr auto fields = std::tuple{

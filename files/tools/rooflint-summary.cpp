@@ -147,7 +147,7 @@ namespace verify_report = rooflint::verify_report;
 
 /// One case on one GPU (or a report that measured nothing: its reason).
 struct case_row {
-  std::string name, gpu, status, dram, l2, l1, fraction, gate;
+  std::string name, gpu, status, dram, l2, l1, fraction, reference, gate;
 };
 
 std::string status_text(const std::string& s) {
@@ -166,7 +166,8 @@ std::vector<case_row> report_rows(const verify_report::report& r, const std::str
   for (const verify_report::case_entry& c : r.cases) {
     case_row row{c.name, gpu, status_text(c.status), level_cell(c, rooflint::model::memory_level::dram),
                  level_cell(c, rooflint::model::memory_level::l2), level_cell(c, rooflint::model::memory_level::l1),
-                 c.compared.roofline_fraction > 0 ? fmt::format("{:.1f}%", 100 * c.compared.roofline_fraction) : "-", "-"};
+                 c.compared.roofline_fraction > 0 ? fmt::format("{:.1f}%", 100 * c.compared.roofline_fraction) : "-",
+                 c.reference ? fmt::format("{}: {:.1f}%", c.reference->name, 100 * c.reference->roofline_fraction) : "-", "-"};
     for (const verify_report::baseline_entry& b : r.baseline)
       if (b.name == c.name && !b.verdict.empty()) row.gate = b.verdict;
     rows.push_back(std::move(row));
@@ -174,13 +175,15 @@ std::vector<case_row> report_rows(const verify_report::report& r, const std::str
   // A machine whose counters or GPU could not be used: said, never a failure of the gate by itself.
   if (rows.empty())
     rows.push_back({"(" + path + ")", gpu, "unverifiable: " + (r.warnings.empty() ? std::string("no case was measured") : r.warnings.front()),
-                    "-", "-", "-", "-", "-"});
+                    "-", "-", "-", "-", "-", "-"});
   return rows;
 }
 
-const std::vector<std::string> case_headers{"case", "GPU", "status", "DRAM", "L2", "L1", "roofline", "vs baseline"};
+const std::vector<std::string> case_headers{"case", "GPU", "status", "DRAM", "L2", "L1", "roofline", "reference", "vs baseline"};
 
-std::vector<std::string> cells_of(const case_row& r) { return {r.name, r.gpu, r.status, r.dram, r.l2, r.l1, r.fraction, r.gate}; }
+std::vector<std::string> cells_of(const case_row& r) {
+  return {r.name, r.gpu, r.status, r.dram, r.l2, r.l1, r.fraction, r.reference, r.gate};
+}
 
 /// "12 cases on 2 GPUs: 10 passed, 1 failed, 1 could not be measured; vs baseline: 1 WORSE, 11 SAME".
 std::string cases_sentence(const std::vector<case_row>& rows) {
@@ -237,7 +240,7 @@ std::string table_text(const std::vector<std::string>& headers, const std::vecto
 
 /// The table of verification reports, merged: one row per case and GPU, sorted by case, then GPU.
 std::string reports_table(std::vector<case_row> rows, bool markdown, std::size_t max_bytes) {
-  std::stable_sort(rows.begin(), rows.end(), [](const case_row& a, const case_row& b) { return std::tie(a.name, a.gpu) < std::tie(b.name, b.gpu); });
+  std::sort(rows.begin(), rows.end(), [](const case_row& a, const case_row& b) { return std::tie(a.name, a.gpu) < std::tie(b.name, b.gpu); });
   std::vector<std::vector<std::string>> cells;
   for (const case_row& r : rows) cells.push_back(cells_of(r));
   const std::string sentence = cases_sentence(rows);

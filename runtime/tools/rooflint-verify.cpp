@@ -232,6 +232,7 @@ struct tool_options {
   verify_options verify;
   std::vector<std::string> manifest_args;
   std::string json_path, junit_path, svg_path, baseline_path, library = default_library();
+  std::vector<std::string> references;  ///< --reference KERNEL=REFERENCE
   int launches = 1;
   int timeout_s = 3600;        ///< the program's whole run, in seconds
   bool quiet = false;
@@ -265,6 +266,16 @@ std::optional<int> parse_options(int argc, char** argv, tool_options& t) {
       ->type_name("X")->check(cli::at_least(1, "a ratio of at least 1 (1.10 allows 10% extra bytes)"));
   app.add_option("--baseline", t.baseline_path,
                  "a previous --json report: a drop of a case's roofline fraction beyond the noise fails")->type_name("FILE")->check(file);
+  app.add_option("--reference", t.references,
+                 "KERNEL=REFERENCE: set each case of KERNEL beside the case of REFERENCE (a kernel or region of the "
+                 "manifests) at the same sizes, when it states the same work (repeatable)")
+      ->type_name("KERNEL=REFERENCE")
+      ->check(CLI::Validator(
+          [](const std::string& v) {
+            const auto eq = v.find('=');
+            return eq == std::string::npos || eq == 0 || eq + 1 == v.size() ? std::string("expected KERNEL=REFERENCE") : std::string();
+          },
+          "KERNEL=REFERENCE"));
   app.add_option("--json", t.json_path, "write the JSON report")->type_name("FILE")->check(file);
   app.add_option("--junit", t.junit_path, "write JUnit XML")->type_name("FILE")->check(file);
   app.add_option("--svg", t.svg_path, "write the SVG roofline chart")->type_name("FILE")->check(file);
@@ -546,6 +557,9 @@ int verify_program(int argc, char** argv) {
   library_output out;
   if (const auto code = run_program(argv, t, program, in.manifest_list, out)) return *code;
   program_report report = make_report(in, out, t, command);
+  std::vector<reference_pair> pairs;
+  for (const std::string& r : t.references) pairs.push_back({r.substr(0, r.find('=')), r.substr(r.find('=') + 1)});
+  pair_references(report.run, pairs);
   std::vector<baseline_case> baseline;
   if (const auto code = apply_baseline(report, t, in.baseline_text, baseline)) return *code;
   if (!t.quiet) print_summary(report);

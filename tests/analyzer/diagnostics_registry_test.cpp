@@ -77,8 +77,9 @@ TEST(DiagnosticsRegistry, FindsByNameAndCountsPerTool) {
   ASSERT_NE(diagnostics::find("rooflint-expectation"), nullptr);
   EXPECT_EQ(diagnostics::find("rooflint-expectation")->default_level, diagnostics::level::warning);
   EXPECT_EQ(diagnostics::find("rooflint-expected-bound"), nullptr);  // the verifier's old name is gone
-  // 10 analyzer diagnostics (rooflint-expectation is both tools', and rooflint-reread), 17 of the
-  // verifier (with rooflint-binding, rooflint-precision and rooflint-not-measured) plus that one.
+  // 10 analyzer diagnostics (rooflint-expectation is both tools', and rooflint-reread), 18 of the
+  // verifier (with rooflint-binding, rooflint-precision, rooflint-not-measured and rooflint-reference)
+  // plus that one.
   EXPECT_EQ(diagnostics::count(diagnostics::tool::analyzer), 10u);
-  EXPECT_EQ(diagnostics::count(diagnostics::tool::verifier), 22u);  // 18 + rooflint-verify -- program: launches, not-launched, regression, baseline
+  EXPECT_EQ(diagnostics::count(diagnostics::tool::verifier), 23u);  // 19 + rooflint-verify -- program: launches, not-launched, regression, baseline
 }

@@ -111,3 +111,14 @@ TEST_F(CounterTurn, AWaitPastTheLimitNamesTheHolderAndADeadHolderLeavesTheTurnFr
   EXPECT_EQ(exit_status(dies_holding), 0);
   EXPECT_TRUE(turn.take(0ms).ok());
 }
+
+// A lock directory that cannot be written (a read-only /tmp in a container) must not stop the counting:
+// the turn is "taken" without a lock, and unlocked() says why.
+TEST_F(CounterTurn, ALockFileThatCannotBeOpenedCountsWithoutTurnsAndSaysWhy) {
+  ::setenv("ROOFLINT_LOCK_DIR", "/nonexistent/rooflint-locks", 1);
+  counter_turn turn(gpu);
+  ASSERT_TRUE(turn.take(0ms).ok());
+  EXPECT_FALSE(turn.held());
+  EXPECT_NE(turn.unlocked().find("processes on this GPU do not take turns"), std::string::npos) << turn.unlocked();
+  EXPECT_FALSE(turn.others_waiting());
+}

@@ -13,7 +13,10 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "rooflint/files/verify_report.h"
+#include "rooflint/model/describe.h"
 #include "rooflint/runtime/report.h"
 #include "verify_recorded.h"
 
@@ -382,4 +385,54 @@ TEST(ReportJson, TheFilesReaderReadsWhatTheWriterWrites) {
       EXPECT_DOUBLE_EQ(r.compared.levels[l].traffic_ratio, w.compared.levels[l].ratio);
     }
   }
+}
+
+// A case beside its reference implementation of the same work (ROOFLINT_VERIFY_REFERENCE): the recorded
+// gather-like case (16x the reads, 2 ms) against the recorded saxpy (t_min / median from the recording)
+// states the same work (the same spec and sizes), so both fractions, the time ratio and the bytes per
+// level are set side by side; the JSON carries them, and the report's reader reads them back.
+TEST(ReportReference, SetsACaseBesideItsReferenceOfTheSameWork) {
+  run_report run = recorded_run();
+  pair_references(run, {{"gather_stride33", "saxpy_n64M"}, {"saxpy_n64M", "not_a_case"}});
+  const case_report& good = run.cases[0];
+  const case_report& bad = run.cases[1];
+  ASSERT_TRUE(bad.reference);
+  EXPECT_EQ(bad.reference->name, "saxpy_n64M");
+  EXPECT_DOUBLE_EQ(bad.reference->roofline_fraction, good.compared.roofline_fraction);
+  EXPECT_DOUBLE_EQ(bad.reference->t_measured_s, good.compared.t_measured_s);
+  const auto remark = std::find_if(bad.findings.begin(), bad.findings.end(), [](const finding& f) { return f.id == "rooflint-reference"; });
+  ASSERT_NE(remark, bad.findings.end());
+  EXPECT_EQ(remark->level, severity::remark);
+  // 2 ms against the recorded saxpy's median: the time ratio is their quotient.
+  const std::string ratio = model::format_significant(2e-3 / good.compared.t_measured_s, 3) + "x the reference's";
+  EXPECT_NE(remark->message.find("reference 'saxpy_n64M' reaches " + fmt::format("{:.1f}%", 100 * good.compared.roofline_fraction)),
+            std::string::npos) << remark->message;
+  EXPECT_NE(remark->message.find(ratio), std::string::npos) << remark->message;
+  EXPECT_NE(remark->message.find("DRAM "), std::string::npos) << remark->message;
+  // A reference the run did not measure: said, never a failure.
+  EXPECT_FALSE(good.reference);
+  EXPECT_EQ(good.status, case_status::passed);
+  EXPECT_NE(to_table(run).find("reference 'not_a_case' was not measured in this run"), std::string::npos);
+
+  std::string error;
+  const auto read = verify_report::from_json(to_json(run), "paired", error);
+  ASSERT_TRUE(read) << error;
+  ASSERT_TRUE(read->cases[1].reference);
+  EXPECT_EQ(read->cases[1].reference->name, "saxpy_n64M");
+  EXPECT_DOUBLE_EQ(read->cases[1].reference->roofline_fraction, good.compared.roofline_fraction);
+}
+
+// A reference whose spec states other work (saxpy at another size) is not compared: a warning says so.
+TEST(ReportReference, AReferenceOfOtherWorkIsNotCompared) {
+  run_report run = recorded_run();
+  dsl::sizes half = saxpy_sizes();
+  half.values[0] /= 2;
+  case_report smaller = compare({"saxpy_half", &saxpy_spec, half}, recorded_saxpy(), run.peaks, tolerances_for(saxpy_spec, 0));
+  run.cases.push_back(smaller);
+  pair_references(run, {{"saxpy_n64M", "saxpy_half"}});
+  EXPECT_FALSE(run.cases[0].reference);
+  const auto w = std::find_if(run.cases[0].findings.begin(), run.cases[0].findings.end(), [](const finding& f) { return f.id == "rooflint-reference"; });
+  ASSERT_NE(w, run.cases[0].findings.end());
+  EXPECT_EQ(w->level, severity::warning);
+  EXPECT_NE(w->message.find("states other work"), std::string::npos) << w->message;
 }

@@ -78,9 +78,13 @@ result<void> counter_turn::take(std::chrono::milliseconds limit) {
   if (held_) return success();
   if (lock_fd_ < 0) lock_fd_ = open_lock_file(path_);
   if (waiting_fd_ < 0) waiting_fd_ = open_lock_file(path_ + ".waiting");
-  if (lock_fd_ < 0 || waiting_fd_ < 0)
-    return error{error_code::internal, "cannot open the GPU's counter lock '" + path_ + "': " + std::strerror(errno) +
-                                           " (set ROOFLINT_LOCK_DIR to a writable directory)"};
+  if (lock_fd_ < 0 || waiting_fd_ < 0) {
+    // Counting goes on without turns (a read-only /tmp in a container must not stop the measurement).
+    if (unlocked_.empty())
+      unlocked_ = "the GPU's counter lock '" + path_ + "' cannot be opened (" + std::strerror(errno) +
+                  "): processes on this GPU do not take turns at its counters (set ROOFLINT_LOCK_DIR to a writable directory)";
+    return success();
+  }
   if (lock(lock_fd_, LOCK_EX | LOCK_NB) != 0) {
     if (errno != EWOULDBLOCK) return error{error_code::internal, "flock('" + path_ + "') failed: " + std::strerror(errno)};
     // Said while waiting, so that the holder gives the turn back at its next quiet moment.

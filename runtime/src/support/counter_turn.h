@@ -26,14 +26,17 @@ class counter_turn {
   counter_turn& operator=(const counter_turn&) = delete;
 
   /// Takes the turn, waiting at most @p limit while another process holds it (marked as waiting all
-  /// that time). Held already: returns at once. Errors: unavailable (the limit passed: the message
-  /// names the holder's pid and command), internal (the lock file cannot be opened or locked).
+  /// that time). Held already: returns at once. A lock file that cannot be opened is no error: counting
+  /// goes on without turns, and unlocked() says why. Errors: unavailable (the limit passed: the message
+  /// names the holder's pid and command), internal (the lock cannot be taken).
   result<void> take(std::chrono::milliseconds limit);
   bool held() const { return held_; }
   /// Whether another process waits for the turn (only meaningful while held()).
   bool others_waiting() const;
   /// Gives the turn back (nothing if not held).
   void give_back();
+  /// Why turns are not taken (the lock file could not be opened), or empty.
+  const std::string& unlocked() const { return unlocked_; }
 
   /// The lock file of @p gpu_uuid (its waiting file: the same name with ".waiting" appended).
   static std::string lock_path(const std::string& gpu_uuid);
@@ -43,6 +46,7 @@ class counter_turn {
  private:
   std::string holder_text() const;
   std::string path_;
+  std::string unlocked_;
   int lock_fd_ = -1, waiting_fd_ = -1;
   mutable int probe_fd_ = -1;  ///< the waiting file again, to test it without our own lock in the way
   bool held_ = false;

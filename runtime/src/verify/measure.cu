@@ -211,8 +211,11 @@ bool verify_session::count(const case_definition& c, int launches, const std::fu
 }
 
 result<void> verify_session::take_counter_turn() {
-  if (!turn_) turn_.emplace(device_.uuid);
-  return turn_->take(counter_turn::default_limit());
+  const bool first = !turn_;
+  if (first) turn_.emplace(device_.uuid);
+  auto taken = turn_->take(counter_turn::default_limit());
+  if (first && !turn_->unlocked().empty()) group_notes_.push_back(turn_->unlocked());
+  return taken;
 }
 
 bool verify_session::counters_wanted_elsewhere() const { return turn_ && turn_->others_waiting(); }

@@ -21,4 +21,18 @@ int register_case(case_definition c) {
 
 const std::vector<case_definition>& registered_cases() { return registry(); }
 
+namespace {
+std::vector<reference_pair>& references() {
+  static std::vector<reference_pair> pairs;
+  return pairs;
+}
+}  // namespace
+
+int register_reference(reference_pair pair) {
+  references().push_back(std::move(pair));
+  return static_cast<int>(references().size()) - 1;
+}
+
+const std::vector<reference_pair>& registered_references() { return references(); }
+
 }  // namespace rooflint::runtime

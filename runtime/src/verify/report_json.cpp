@@ -131,6 +131,16 @@ nlohmann::json report_value(const run_report& run) {
         // The kernel's predicted ratio per level ("dram", "l2", "l1"; null: not predicted).
         {"predicted_ratio", predicted_ratio_json(r)},
     });
+    // The reference implementation of the same work beside the case (additive: only where one was measured).
+    if (r.reference) {
+      json ratios = json::object();
+      for (const model::memory_level l : model::memory_levels)
+        ratios[std::string(model::name(l))] = r.reference->level_ratio[static_cast<std::size_t>(l)] > 0
+                                                  ? json(r.reference->level_ratio[static_cast<std::size_t>(l)])
+                                                  : json(nullptr);
+      cases.back()["reference"] = {{"name", r.reference->name}, {"roofline_fraction", r.reference->roofline_fraction},
+                                   {"t_measured_s", r.reference->t_measured_s}, {"traffic_ratio", ratios}};
+    }
     // Per-line traffic (report_lines.h), additive: only where it was collected or said why not.
     if (r.lines.collected || !r.lines.not_available.empty()) cases.back()["lines"] = detail::lines_json(r.lines);
   }

@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "rooflint/files/diagnostics.h"
 #include "rooflint/model/describe.h"
 #include "rooflint/runtime/report.h"
 #include "verify/format.h"
@@ -119,6 +120,10 @@ std::string to_table(const run_report& run) {
     // Beside the observed ratios above: what the analyzer predicted from the access pattern.
     for (const std::string& p : r.predicted_traffic) out += "  predicted (access pattern): " + p + "\n";
     if (!r.predicted_traffic.empty()) out += "  " + predicted_against_observed(r) + "\n";
+    // Beside its reference implementation (a remark, printed for a passing case too).
+    for (const finding& f : r.findings)
+      if (f.id == diagnostics::reference.name && f.level == severity::remark && r.status == case_status::passed)
+        out += fmt::format("  {}: {} [{}]\n", name(f.level), f.message, f.id);
     // Per-line traffic: for a failed case, or every case when asked (line_report::show_always).
     if (r.status == case_status::failed || r.lines.show_always) out += detail::lines_text(r.lines);
     for (const finding& f : r.findings)

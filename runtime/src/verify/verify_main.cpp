@@ -484,6 +484,7 @@ result<run_report> verify(const verify_options& o) {
   ROOFLINT_TRY(check_ceilings_apply(*ceilings, measured, o));
   run_report run = make_report(cases, measured, o, *ceilings);
   attach_predictions(run, cases, *analyzed);
+  pair_references(run, registered_references());
   // The per-line pass for every case (all) or the failed ones (failing): their verdicts are known now.
   std::vector<bool> wanted(cases.size(), false);
   for (std::size_t j = 0; j < cases.size(); ++j)

@@ -101,6 +101,9 @@ inline constexpr diagnostic timing_only{"rooflint-timing-only", level::warning, 
 inline constexpr diagnostic not_measured{"rooflint-not-measured", level::error, tool::verifier,
     "Reports a kernel whose traffic could not be counted while counters were required, so it has no traffic verdict.",
     "docs/diagnostics/rooflint-not-measured.md"};
+inline constexpr diagnostic reference{"rooflint-reference", level::warning, tool::verifier,
+    "States how far a kernel is from its reference implementation of the same work: both roofline fractions, the time ratio and the bytes per level.",
+    "docs/diagnostics/rooflint-reference.md"};
 inline constexpr diagnostic flops{"rooflint-flops", level::remark, tool::verifier,
     "States the FLOPs a kernel executed against its spec's ideal FLOPs.",
     "docs/diagnostics/rooflint-flops.md"};
@@ -149,7 +152,7 @@ inline constexpr std::array all{bound,           expectation,  param_name,      
                                 timing_only,     flops,        counters,         no_device,       no_peaks,
                                 case_faulted,    case_crashed, case_bad_case,    launches,        not_launched,
                                 regression,      baseline,     binding,          precision,       reread,
-                                not_measured};
+                                not_measured,    reference};
 
 /// @return The entry named @p n, or nullptr.
 constexpr const diagnostic* find(std::string_view n) {

@@ -34,12 +34,19 @@ struct comparison {
   std::vector<level> levels;     ///< the levels counted
 };
 
+/// The case's reference implementation of the same work, measured in the same run.
+struct reference_entry {
+  std::string name;
+  double roofline_fraction = 0;
+};
+
 struct case_entry {
   std::string name;    ///< "saxpy [N=67108864]": the kernel and its sizes, unique in a report
   std::string kernel;
   std::string sizes;
   std::string status;  ///< "passed", "failed", "skipped", "error" (could not be measured)
   comparison compared;
+  std::optional<reference_entry> reference;
 };
 
 /// One case's verdict against a baseline report (rooflint-verify --baseline).

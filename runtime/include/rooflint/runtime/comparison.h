@@ -142,6 +142,15 @@ struct predicted_level_ratio {
   bool predicted() const { return kind != manifest::prediction_kind::not_predicted; }
 };
 
+/// A case's reference implementation of the same work, measured in the same run (pair_references).
+struct reference_result {
+  std::string name;                  ///< the reference's case
+  double roofline_fraction = 0;      ///< its t_min / t_measured
+  double t_measured_s = 0;
+  /// Its bytes per level over the compulsory bytes (index: model::memory_level); 0: not counted.
+  std::array<double, model::memory_level_count> level_ratio{};
+};
+
 /// Everything the reports show about one case.
 struct case_report {
   std::string name;
@@ -165,6 +174,9 @@ struct case_report {
   /// Per-line traffic (line_traffic.h): each predicted access's observed sectors per request beside the
   /// prediction, and the lines that moved the most excess sectors; `collected` false when not run.
   line_report lines;
+  /// Its reference implementation's figures, when the run measured one (ROOFLINT_VERIFY_REFERENCE,
+  /// rooflint-verify --reference).
+  std::optional<reference_result> reference;
 };
 
 /// Inputs of one comparison, so it can be tested without a registry or a GPU.

@@ -44,6 +44,13 @@ std::string_view name(lines_mode m);
 /// @return The mode named @p text ("off", "failing", "all"), or nullopt.
 std::optional<lines_mode> parse_lines_mode(std::string_view text);
 
+/// Sets each candidate case beside its reference (reference_pair: case names, or kernel names, a program's
+/// cases then paired at equal sizes): case_report::reference and a rooflint-reference remark with both
+/// roofline fractions, the time ratio and the bytes per level. A reference that states other work
+/// (ideal FLOPs or compulsory bytes differ) is not compared: a warning says so; one the run did not
+/// measure: a remark.
+void pair_references(run_report& run, const std::vector<reference_pair>& pairs);
+
 struct verify_options {
   std::string filter = ".*";         ///< ECMAScript regex matched against case names (search)
   std::string tool = "rooflint-verify";  ///< the program's name, which its progress lines and table start with

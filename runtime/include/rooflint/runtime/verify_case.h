@@ -158,10 +158,26 @@ constexpr case_context::kind case_context::element_kind() {
 /// @return Every registered case, in registration order.
 const std::vector<case_definition>& registered_cases();
 
+/// A case and the case of its reference implementation (a library call such as cuBLAS, a region, another
+/// kernel) of the same work: the report sets both side by side ("the reference reaches 76% of the floor,
+/// this kernel 11%").
+struct reference_pair {
+  std::string candidate, reference;
+};
+/// Registers @p pair; returns its index. Called at static-initialisation time by ROOFLINT_VERIFY_REFERENCE.
+int register_reference(reference_pair pair);
+const std::vector<reference_pair>& registered_references();
+
 }  // namespace rooflint::runtime
 
 #define ROOFLINT_DETAIL_CAT2(a, b) a##b
 #define ROOFLINT_DETAIL_CAT(a, b) ROOFLINT_DETAIL_CAT2(a, b)
+
+/// Names the case @p reference_case as the reference implementation of @p candidate_case (the same work:
+/// ideal FLOPs and compulsory bytes), e.g. ROOFLINT_VERIFY_REFERENCE(sgemm_tiled_n4096, sgemm_cublas_n4096).
+#define ROOFLINT_VERIFY_REFERENCE(candidate_case, reference_case)                                          \
+  [[maybe_unused]] static const int ROOFLINT_DETAIL_CAT(rooflint_reference_, candidate_case) =            \
+      ::rooflint::runtime::register_reference({#candidate_case, #reference_case})
 
 /// Defines and registers a verification case: ROOFLINT_VERIFY_CASE(name, spec, sizes...) { body }.
 /// The body sees `rooflint::runtime::case_context& ctx` and returns a rooflint::runtime::launcher.
