@@ -55,7 +55,7 @@ like coreutils' timeout, it cannot read the terminal). SIGINT, SIGTERM and SIGHU
 are passed on to that group; the program is waited for (SIGKILL 10 s after the signal or the timeout's
 SIGTERM), and the report is still written, marked interrupted.
 
-exit codes: 0 every verdict passed; 1 a verdict failed (or a regression against --baseline); 2 bad usage
+exit codes: 0 every verdict passed; 1 a verdict failed (or a case WORSE than --baseline); 2 bad usage
 (unknown option or bad value, an empty value, no or unreadable manifest, an unreadable or empty
 --baseline, a program that does not exist, is not executable or cannot be executed (a missing
 interpreter, a damaged file), an --inject-library that is not a CUDA injection library, a report that
@@ -265,7 +265,8 @@ std::optional<int> parse_options(int argc, char** argv, tool_options& t) {
                  "largest acceptable observed/compulsory bytes ratio where the spec sets none (default 1.10)")
       ->type_name("X")->check(cli::at_least(1, "a ratio of at least 1 (1.10 allows 10% extra bytes)"));
   app.add_option("--baseline", t.baseline_path,
-                 "a previous --json report: a drop of a case's roofline fraction beyond the noise fails")->type_name("FILE")->check(file);
+                 "a previous --json report: per case SAME, BETTER, WORSE or UNDECIDED (bytes per level and time judged "
+                 "apart); WORSE fails")->type_name("FILE")->check(file);
   app.add_option("--reference", t.references,
                  "KERNEL=REFERENCE: set each case of KERNEL beside the case of REFERENCE (a kernel or region of the "
                  "manifests) at the same sizes, when it states the same work (repeatable)")
@@ -485,17 +486,7 @@ std::optional<int> apply_baseline(program_report& report, const tool_options& t,
   auto b = compare_baseline(report.run, baseline_text);
   if (!b) return usage_error("--baseline '" + t.baseline_path + "': " + b.err().message);
   baseline = std::move(*b);
-  bool regression = false;
-  for (const auto& [name, f] : baseline_findings(baseline))
-    for (case_report& r : report.run.cases)
-      if (r.name == name) {
-        r.findings.push_back(f);
-        if (f.level == severity::error) {
-          r.status = case_status::failed;
-          regression = true;
-        }
-      }
-  if (regression && report.run.exit_code == exit_passed) report.run.exit_code = exit_failed;
+  apply_baseline(report.run, baseline);
   return std::nullopt;
 }
 

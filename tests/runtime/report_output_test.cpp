@@ -361,13 +361,17 @@ TEST(ReportSvg, DrawsThePredictedWithAccessPatternDotBesideTheCompulsoryOne) {
 // The contract between the verifier's JSON writer and the report's reader in rooflint::files (what
 // rooflint-summary reads): every field the reader knows, read back as written.
 TEST(ReportJson, TheFilesReaderReadsWhatTheWriterWrites) {
-  const run_report run = recorded_run();
+  run_report run = recorded_run();
+  run.baseline_verdicts = {{"saxpy_n64M", "SAME"}, {"gather_stride33", "WORSE"}};
   std::string error;
   const auto read = verify_report::from_json(to_json(run), "recorded", error);
   ASSERT_TRUE(read) << error;
   EXPECT_EQ(read->version, verify_report::version);
   EXPECT_EQ(read->device, run.device);
   EXPECT_EQ(read->exit_code, run.exit_code);
+  ASSERT_EQ(read->baseline.size(), 2u);
+  EXPECT_EQ(read->baseline[1].name, "gather_stride33");
+  EXPECT_EQ(read->baseline[1].verdict, "WORSE");
   ASSERT_EQ(read->cases.size(), run.cases.size());
   for (std::size_t i = 0; i < run.cases.size(); ++i) {
     const case_report& w = run.cases[i];

@@ -4,6 +4,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -61,6 +62,19 @@ TEST(VerifyMain, InvalidRegexIsAUsageError) { EXPECT_EQ(run({"--filter", "(", "-
 
 TEST(VerifyMain, UnreadableCeilingsFileIsAUsageError) {
   EXPECT_EQ(run({"--ceilings", "/nonexistent/ceilings.json", "--quiet"}), exit_usage);
+}
+
+// The gate is refused before the run, never silently off: a baseline that cannot be read, or is no
+// rooflint-verify report, is a usage error.
+TEST(VerifyMain, ABaselineThatIsNoReportIsAUsageErrorBeforeTheRun) {
+  EXPECT_EQ(run({"--baseline", "/nonexistent/base.json", "--quiet"}), exit_usage);
+  const std::string not_a_report = ::testing::TempDir() + "rooflint-not-a-report.json";
+  std::FILE* f = std::fopen(not_a_report.c_str(), "w");
+  ASSERT_NE(f, nullptr);
+  std::fputs("{\"schema\": \"rooflint-manifest\", \"version\": 5}", f);
+  std::fclose(f);
+  EXPECT_EQ(run({"--baseline", not_a_report, "--quiet"}), exit_usage);
+  std::remove(not_a_report.c_str());
 }
 
 TEST(VerifyMain, ListPrintsRegisteredCases) {

@@ -212,6 +212,21 @@ std::string levels_text(const baseline_case& b) {
 }
 }  // namespace
 
+void apply_baseline(run_report& run, const std::vector<baseline_case>& cases) {
+  bool regression = false;
+  for (const auto& [name, f] : baseline_findings(cases))
+    for (case_report& r : run.cases)
+      if (r.name == name) {
+        r.findings.push_back(f);
+        if (f.level == severity::error) {
+          r.status = case_status::failed;
+          regression = true;
+        }
+      }
+  for (const baseline_case& b : cases) run.baseline_verdicts.emplace_back(b.name, std::string(name(b.outcome)));
+  if (regression && run.exit_code == exit_passed) run.exit_code = exit_failed;
+}
+
 std::vector<std::pair<std::string, finding>> baseline_findings(const std::vector<baseline_case>& cases) {
   std::vector<std::pair<std::string, finding>> out;
   for (const baseline_case& b : cases) {

@@ -160,6 +160,11 @@ nlohmann::json report_value(const run_report& run) {
       {"exit_code", run.exit_code},
       {"cases", cases},
   };
+  if (!run.baseline_verdicts.empty()) {
+    json gate = json::array();
+    for (const auto& [name, verdict] : run.baseline_verdicts) gate.push_back({{"name", name}, {"verdict", verdict}});
+    out["baseline"] = gate;
+  }
   if (run.ceilings_clocks)
     out["ceilings_clocks"] = {{"sm_mhz_min", run.ceilings_clocks->sm_mhz_min}, {"sm_mhz_max", run.ceilings_clocks->sm_mhz_max}};
   return out;

@@ -32,6 +32,8 @@
 #include "rooflint/runtime/report.h"
 #include "cli.h"
 #include "rooflint/files/atomic_file.h"
+#include "rooflint/files/input_file.h"
+#include "rooflint/runtime/inject.h"
 #include "rooflint/runtime/verify.h"
 #include "verify/lines.h"
 #include "verify/measurement_json.h"
@@ -521,10 +523,11 @@ const char* const description =
     "with CUPTI, times it with CUDA events (cold L2, median of many runs), and compares both with its spec.";
 
 const char* const exit_codes_text =
-    "exit codes: 0 every verdict passed; 1 a verdict failed; 2 bad usage (an unknown option, a bad value or an\n"
-    "empty one, a --filter that matches nothing, an unreadable --ceilings file, an output file that cannot be\n"
-    "written); 3 could not measure (no GPU, no counter permission while counters were required, a case\n"
-    "faulted, crashed or hung, a --ceilings file of another GPU or driver, an internal error)";
+    "exit codes: 0 every verdict passed; 1 a verdict failed (or a case WORSE than --baseline); 2 bad usage (an\n"
+    "unknown option, a bad value or an empty one, a --filter that matches nothing, an unreadable --ceilings\n"
+    "file or --baseline, an output file that cannot be written); 3 could not measure (no GPU, no counter\n"
+    "permission while counters were required, a case faulted, crashed or hung, a --ceilings file of another\n"
+    "GPU or driver, an internal error)";
 
 /// The report files asked for: what, where, and how to render it.
 struct report_file {
@@ -562,6 +565,11 @@ int run_main(int argc, char** argv) {
                "skip the SASS FP instruction counters (they can cost ~80x an FFMA-dense kernel's time)");
   app.add_flag("--no-isolation", [&](std::int64_t) { o.isolate = false; }, "run every case in this process (a faulting kernel then stops the run)");
   app.add_option("--timeout", o.timeout_s, "a case that reports nothing for S seconds is killed (default 600)")->type_name("S")->check(cli::at_least(1, "seconds"));
+  std::string baseline_path, baseline_text;
+  app.add_option("--baseline", baseline_path,
+                 "a previous --json report: per case SAME, BETTER, WORSE or UNDECIDED (bytes per level and time judged "
+                 "apart); WORSE fails")
+      ->type_name("FILE")->check(cli::non_empty("a file"));
   app.add_option("--json", reports[0].path, "write the JSON report")->type_name("FILE")->check(cli::non_empty("a file"));
   app.add_option("--junit", reports[1].path, "write JUnit XML")->type_name("FILE")->check(cli::non_empty("a file"));
   app.add_option("--svg", reports[2].path, "write the SVG roofline chart")->type_name("FILE")->check(cli::non_empty("a file"));
@@ -591,6 +599,11 @@ int run_main(int argc, char** argv) {
     }
     return exit_passed;
   }
+  // Before the run: an unreadable or empty baseline would turn the gate off.
+  if (!baseline_path.empty()) {
+    if (const auto why = io::read_regular_file(baseline_path, baseline_text)) return usage_error("--baseline: " + *why);
+    if (auto b = inject::read_baseline(baseline_text); !b) return usage_error("--baseline '" + baseline_path + "': " + b.err().message);
+  }
   // Before the run, not after minutes of measuring: each report file must be writable.
   for (const report_file& r : reports)
     if (!r.path.empty())
@@ -600,6 +613,11 @@ int run_main(int argc, char** argv) {
   if (!run) {
     cli::print_error(program, run.err().message);
     return run.err().code == error_code::invalid_argument ? exit_usage : exit_cannot_measure;
+  }
+  if (!baseline_path.empty()) {
+    auto gate = inject::compare_baseline(*run, baseline_text);
+    if (!gate) return usage_error("--baseline '" + baseline_path + "': " + gate.err().message);
+    inject::apply_baseline(*run, *gate);
   }
   std::fputs(to_table(*run).c_str(), stdout);
   std::fflush(stdout);

@@ -337,4 +337,7 @@ result<std::vector<baseline_case>> compare_baseline(const run_report& current, c
 /// remark), and a run-wide sentence.
 std::vector<std::pair<std::string, finding>> baseline_findings(const std::vector<baseline_case>& cases);
 
+/// Adds the gate's findings and verdicts to @p run: a WORSE case fails (and a run that passed exits 1).
+void apply_baseline(run_report& run, const std::vector<baseline_case>& cases);
+
 }  // namespace rooflint::runtime::inject

@@ -34,6 +34,8 @@ struct run_report {
   std::vector<std::string> warnings; ///< run-wide warnings (clock mismatch, datasheet peaks, ...)
   std::vector<case_report> cases;
   int exit_code = 0;
+  /// Each case's verdict against --baseline ("SAME", "WORSE", ...; inject::apply_baseline), by case name.
+  std::vector<std::pair<std::string, std::string>> baseline_verdicts;
 };
 
 /// Per-line traffic (--lines; docs/verifier.md, "Per-line traffic"): off; collected and printed for the
