@@ -276,7 +276,7 @@ std::optional<int> parse_options(int argc, char** argv, tool_options& t) {
             const auto eq = v.find('=');
             return eq == std::string::npos || eq == 0 || eq + 1 == v.size() ? std::string("expected KERNEL=REFERENCE") : std::string();
           },
-          "KERNEL=REFERENCE"));
+          ""));
   app.add_option("--json", t.json_path, "write the JSON report")->type_name("FILE")->check(file);
   app.add_option("--junit", t.junit_path, "write JUnit XML")->type_name("FILE")->check(file);
   app.add_option("--svg", t.svg_path, "write the SVG roofline chart")->type_name("FILE")->check(file);

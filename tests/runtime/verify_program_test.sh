@@ -190,6 +190,11 @@ case_bad_values_are_usage_errors() {
     has "needs a file, not an empty value"
     lacks "^ran$" out
   done
+  for v in saxpy "=saxpy_ref" "saxpy=" ""; do  # --reference is KERNEL=REFERENCE, both named
+    run 2 --reference "$v" --manifest "$manifest" -- /bin/echo ran
+    has "^rooflint-verify: error: --reference: expected KERNEL=REFERENCE"
+    lacks "^ran$" out
+  done
 }
 
 # An empty, directory, FIFO, device or malformed --baseline is refused before the program runs: the
