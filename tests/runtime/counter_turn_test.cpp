@@ -122,3 +122,50 @@ TEST_F(CounterTurn, ALockFileThatCannotBeOpenedCountsWithoutTurnsAndSaysWhy) {
   EXPECT_NE(turn.unlocked().find("processes on this GPU do not take turns"), std::string::npos) << turn.unlocked();
   EXPECT_FALSE(turn.others_waiting());
 }
+
+// The holder hands the turn over: it waits until the waiter holds it, so it cannot take it straight back
+// at its next launch (the waiter tries only every few milliseconds).
+TEST_F(CounterTurn, HandingOverWaitsUntilTheWaiterHoldsTheTurn) {
+  counter_turn turn(gpu);
+  ASSERT_TRUE(turn.take(0ms).ok());
+  const pid_t child = start_child([] {
+    counter_turn other(gpu);
+    if (!other.take(20s).ok()) return 1;
+    std::this_thread::sleep_for(500ms);  // holds it a while
+    return 0;
+  });
+  bool seen = false;
+  for (int i = 0; i < 1000 && !seen; ++i) {
+    seen = turn.others_waiting();
+    if (!seen) std::this_thread::sleep_for(10ms);
+  }
+  ASSERT_TRUE(seen);
+  turn.hand_over(2s);
+  EXPECT_FALSE(turn.take(0ms).ok());  // the child holds it now
+  EXPECT_EQ(exit_status(child), 0);
+}
+
+// A child of fork() inherits the holder's lock file; once it lets go of its copies, the holder's death
+// frees the turn even while the child lives on.
+TEST_F(CounterTurn, AForkedChildDoesNotKeepItsParentsTurn) {
+  int ready[2];
+  ASSERT_EQ(::pipe(ready), 0);
+  const pid_t holder = start_child([&] {
+    counter_turn turn(gpu);
+    if (!turn.take(0ms).ok()) return 1;
+    if (::fork() == 0) {  // lives on after the holder: 2 s
+      turn.forget_after_fork();
+      (void)!::write(ready[1], "r", 1);
+      std::this_thread::sleep_for(2s);
+      ::_exit(0);
+    }
+    char c;
+    (void)!::read(ready[0], &c, 1);
+    ::_exit(0);  // dies holding the turn, without giving it back
+  });
+  EXPECT_EQ(exit_status(holder), 0);
+  counter_turn turn(gpu);
+  EXPECT_TRUE(turn.take(0ms).ok());
+  ::close(ready[0]);
+  ::close(ready[1]);
+}

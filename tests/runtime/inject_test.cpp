@@ -455,18 +455,23 @@ TEST(InjectBaseline, FlagsADropBeyondTheNoiseAndSaysNoChangeOtherwise) {
   };
   // Baseline: 200, 202, 204 us: median 202, relative noise (204 - 200) / (2 x 202) = 0.99%; band 3 x 0.99% = 2.97%.
   const std::string baseline = to_json(run_at({200e-6, 202e-6, 204e-6}));
-  const auto same = compare_baseline(run_at({203e-6}), baseline);  // fraction -0.5%: inside the band
+  // Each current run times two launches: the time is judged only where both runs have a noise estimate.
+  const auto same = compare_baseline(run_at({203e-6, 203e-6}), baseline);  // fraction -0.5%: inside the band
   ASSERT_TRUE(same.ok()) << same.err().message;
   ASSERT_EQ(same->size(), 1u);
   EXPECT_EQ((*same)[0].outcome, baseline_case::verdict::no_change);
   EXPECT_NEAR((*same)[0].band, 3 * 4.0 / (2 * 202), 1e-9);
   EXPECT_NE(baseline_findings(*same)[0].second.message.find("SAME as the baseline: DRAM 1.00x"), std::string::npos)
       << baseline_findings(*same)[0].second.message;
-  const auto slower = compare_baseline(run_at({220e-6}), baseline);  // fraction 202/220 - 1 = -8.2%
+  const auto slower = compare_baseline(run_at({220e-6, 220e-6}), baseline);  // fraction 202/220 - 1 = -8.2%
   EXPECT_EQ((*slower)[0].outcome, baseline_case::verdict::regression);
   EXPECT_NEAR((*slower)[0].change, 202.0 / 220.0 - 1, 1e-9);
   EXPECT_EQ(baseline_findings(*slower)[0].second.level, severity::error);
-  const auto faster = compare_baseline(run_at({180e-6}), baseline);
+  const auto faster = compare_baseline(run_at({180e-6, 180e-6}), baseline);
+  // One timed launch has no noise estimate: its 8.2% drop is not judged; the equal bytes say SAME.
+  const auto single = compare_baseline(run_at({220e-6}), baseline);
+  EXPECT_FALSE((*single)[0].time_judged);
+  EXPECT_EQ((*single)[0].outcome, baseline_case::verdict::no_change);
   EXPECT_EQ((*faster)[0].outcome, baseline_case::verdict::improvement);
   EXPECT_FALSE(compare_baseline(run_at({200e-6}), "{}").ok());  // not a rooflint-verify report
 }

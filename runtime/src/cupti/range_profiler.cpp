@@ -101,8 +101,6 @@ result<range_profiler> range_profiler::create(int ordinal) {
   };
   s.always_reenable = env_is("ROOFLINT_PROFILER_REENABLE", "1");
   s.forced_kernel_replay = env_is("ROOFLINT_PROFILER_REPLAY", "kernel");
-  ROOFLINT_TRY_CUDA(cudaSetDevice(ordinal));
-  ROOFLINT_TRY_CUDA(cudaFree(nullptr));  // creates the primary context
   // The driver's cuCtxGetCurrent through the runtime, so that the library does not link libcuda.so.1:
   // binaries built with it must start on machines without a driver and say "no GPU".
   using get_current_fn = CUresult (*)(CUcontext*);
@@ -111,8 +109,15 @@ result<range_profiler> range_profiler::create(int ordinal) {
   ROOFLINT_TRY_CUDA(cudaGetDriverEntryPointByVersion("cuCtxGetCurrent", &fn, CUDART_VERSION, cudaEnableDefault, &found));
   if (found != cudaDriverEntryPointSuccess || !fn)
     return error{error_code::internal, "cudaGetDriverEntryPointByVersion('cuCtxGetCurrent') found no such driver entry point"};
-  if (const CUresult r = reinterpret_cast<get_current_fn>(fn)(&s.ctx); r != CUDA_SUCCESS || !s.ctx)
-    return error{error_code::internal, "cuCtxGetCurrent failed (" + std::to_string(r) + "): no current CUDA context"};
+  const auto get_current = reinterpret_cast<get_current_fn>(fn);
+  // A program's own current context (its launches run there) is profiled as it is; only a thread with
+  // none gets the device's primary context.
+  if (get_current(&s.ctx) != CUDA_SUCCESS || !s.ctx) {
+    ROOFLINT_TRY_CUDA(cudaSetDevice(ordinal));
+    ROOFLINT_TRY_CUDA(cudaFree(nullptr));  // creates the primary context
+    if (const CUresult r = get_current(&s.ctx); r != CUDA_SUCCESS || !s.ctx)
+      return error{error_code::internal, "cuCtxGetCurrent failed (" + std::to_string(r) + "): no current CUDA context"};
+  }
 
   CUpti_Profiler_Initialize_Params init{CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
   ROOFLINT_TRY_CUPTI(cuptiProfilerInitialize(&init));

@@ -92,7 +92,11 @@ struct baseline_reader {
       read_levels(*compared, e);
     }
     if (const json* measured = object(c, "measured", "measured"))
-      if (const json* t = object(*measured, "timing", "measured.timing")) e.noise = relative_noise(timing(*t));
+      if (const json* t = object(*measured, "timing", "measured.timing")) {
+        const timing_values tv = timing(*t);
+        e.noise = relative_noise(tv);
+        e.repetitions = tv.available ? tv.repetitions : 0;
+      }
     return {name->get<std::string>(), e};
   }
 };
@@ -126,9 +130,10 @@ std::vector<baseline_level> level_changes(const baseline_entry& old, const compa
 baseline_case::verdict decide(const baseline_case& b) {
   const bool more_bytes = std::any_of(b.levels.begin(), b.levels.end(), [](const baseline_level& l) { return l.change > l.band; });
   const bool fewer_bytes = std::any_of(b.levels.begin(), b.levels.end(), [](const baseline_level& l) { return l.change < -l.band; });
-  if (more_bytes || b.change < -b.band) return baseline_case::verdict::regression;
-  if (fewer_bytes || b.change > b.band) return baseline_case::verdict::improvement;
-  if (b.levels.empty() && b.band > undecided_band) return baseline_case::verdict::undecided;
+  const bool slower = b.time_judged && b.change < -b.band, faster = b.time_judged && b.change > b.band;
+  if (more_bytes || slower) return baseline_case::verdict::regression;
+  if (fewer_bytes || faster) return baseline_case::verdict::improvement;
+  if (b.levels.empty() && (!b.time_judged || b.band > undecided_band)) return baseline_case::verdict::undecided;
   return baseline_case::verdict::no_change;
 }
 
@@ -180,6 +185,7 @@ result<std::vector<baseline_case>> compare_baseline(const run_report& current, c
     b.old_fraction = o->second.fraction;
     b.band = std::max(3 * std::max(o->second.noise, relative_noise(r.measured.timing)), floor);
     b.levels = level_changes(o->second, r.compared);
+    b.time_judged = o->second.repetitions >= 2 && r.measured.timing.available && r.measured.timing.repetitions >= 2;
     if (b.new_fraction <= 0) {
       b.outcome = baseline_case::verdict::missing;
     } else {
@@ -219,7 +225,7 @@ void apply_baseline(run_report& run, const std::vector<baseline_case>& cases) {
       if (r.name == name) {
         r.findings.push_back(f);
         if (f.level == severity::error) {
-          r.status = case_status::failed;
+          if (r.status == case_status::passed) r.status = case_status::failed;  // "could not be measured" stays so
           regression = true;
         }
       }
@@ -230,9 +236,10 @@ void apply_baseline(run_report& run, const std::vector<baseline_case>& cases) {
 std::vector<std::pair<std::string, finding>> baseline_findings(const std::vector<baseline_case>& cases) {
   std::vector<std::pair<std::string, finding>> out;
   for (const baseline_case& b : cases) {
-    const std::string fractions = levels_text(b) + "roofline fraction " + percent(b.new_fraction) + ", baseline " +
-                                  percent(b.old_fraction) + " (" + (b.change >= 0 ? "+" : "") + percent(b.change) +
-                                  "; noise band " + percent(b.band) + ")";
+    const std::string fractions =
+        levels_text(b) + "roofline fraction " + percent(b.new_fraction) + ", baseline " + percent(b.old_fraction) + " (" +
+        (b.change >= 0 ? "+" : "") + percent(b.change) +
+        (b.time_judged ? "; noise band " + percent(b.band) : std::string("; time not judged: a run of one timed repetition has no noise estimate")) + ")";
     switch (b.outcome) {
       case baseline_case::verdict::regression:
         out.push_back({b.name, {severity::error, std::string(diagnostics::regression.name), "WORSE than the baseline: " + fractions}});
@@ -245,8 +252,8 @@ std::vector<std::pair<std::string, finding>> baseline_findings(const std::vector
         break;
       case baseline_case::verdict::undecided:
         out.push_back({b.name, {severity::warning, std::string(diagnostics::baseline.name),
-                                "UNDECIDED against the baseline (no counter figures, and a time band wider than " +
-                                    percent(undecided_band) + "): " + fractions}});
+                                "UNDECIDED against the baseline (no counter figures, and a time that cannot tell: a band wider than " +
+                                    percent(undecided_band) + " or a single timed run): " + fractions}});
         break;
       case baseline_case::verdict::new_case:
         out.push_back({b.name, {severity::remark, std::string(diagnostics::baseline.name), "not in the baseline (a new case, or not measured there)"}});

@@ -82,7 +82,8 @@ result<void> counter_turn::take(std::chrono::milliseconds limit) {
     // Counting goes on without turns (a read-only /tmp in a container must not stop the measurement).
     if (unlocked_.empty())
       unlocked_ = "the GPU's counter lock '" + path_ + "' cannot be opened (" + std::strerror(errno) +
-                  "): processes on this GPU do not take turns at its counters (set ROOFLINT_LOCK_DIR to a writable directory)";
+                  "): processes on this GPU do not take turns at its counters (set ROOFLINT_LOCK_DIR to a directory every "
+                  "process of the run can write: a file another user made in a sticky /tmp may be refused)";
     return success();
   }
   if (lock(lock_fd_, LOCK_EX | LOCK_NB) != 0) {
@@ -128,6 +129,27 @@ void counter_turn::give_back() {
   if (!held_) return;
   (void)lock(lock_fd_, LOCK_UN);
   held_ = false;
+}
+
+void counter_turn::hand_over(std::chrono::milliseconds limit) {
+  if (!held_) return;
+  give_back();
+  // The waiter lets go of its shared lock on the waiting file as soon as it holds the turn.
+  const auto until = std::chrono::steady_clock::now() + limit;
+  while (probe_fd_ >= 0 && std::chrono::steady_clock::now() < until) {
+    if (lock(probe_fd_, LOCK_EX | LOCK_NB) == 0) {
+      (void)lock(probe_fd_, LOCK_UN);
+      return;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+}
+
+void counter_turn::forget_after_fork() {
+  held_ = false;  // never unlocked here: the lock belongs to the parent's open file
+  close_fd(lock_fd_);
+  close_fd(waiting_fd_);
+  close_fd(probe_fd_);
 }
 
 std::string counter_turn::holder_text() const {

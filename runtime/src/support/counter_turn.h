@@ -35,6 +35,13 @@ class counter_turn {
   bool others_waiting() const;
   /// Gives the turn back (nothing if not held).
   void give_back();
+  /// Gives the turn back to a process that waits for it, and waits (at most @p limit) until that process
+  /// has taken it: the one giving it back would otherwise take it again at its next launch, before the
+  /// waiter's next try.
+  void hand_over(std::chrono::milliseconds limit);
+  /// In a child of fork(): closes the child's copies of the lock files without unlocking them (they share
+  /// the parent's lock, which stays the parent's).
+  void forget_after_fork();
   /// Why turns are not taken (the lock file could not be opened), or empty.
   const std::string& unlocked() const { return unlocked_; }
 

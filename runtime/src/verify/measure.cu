@@ -223,7 +223,11 @@ bool verify_session::counters_wanted_elsewhere() const { return turn_ && turn_->
 void verify_session::yield_counters() {
   if (!turn_ || !turn_->held()) return;
   if (profiler_) profiler_->release();
-  turn_->give_back();
+  turn_->hand_over(std::chrono::milliseconds(100));
+}
+
+void verify_session::forget_counter_turn_after_fork() {
+  if (turn_) turn_->forget_after_fork();
 }
 
 /// Times the case's cold runs (L2 flushed before each, outside the CUDA events) and samples the SM clock.

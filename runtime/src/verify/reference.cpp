@@ -58,6 +58,7 @@ void pair_references(run_report& run, const std::vector<reference_pair>& pairs) 
   for (const reference_pair& p : pairs)
     for (case_report& c : run.cases) {
       if (c.name != p.candidate && c.kernel != p.candidate) continue;
+      if (c.compared.roofline_fraction <= 0) continue;  // not measured: the case says why, nothing to set beside
       const case_report* ref = find_case(run, p.reference, c.sizes);
       const std::string id(diagnostics::reference.name);
       if (!ref || ref->compared.roofline_fraction <= 0) {

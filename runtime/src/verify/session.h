@@ -80,6 +80,8 @@ class verify_session {
   /// Gives the GPU's counters back (no batch may be open: close it first): the profiler is disabled and
   /// the turn released; the next window or case takes a turn again.
   void yield_counters();
+  /// In a child of fork(): lets go of the parent's counter turn without giving it back (counter_turn).
+  void forget_counter_turn_after_fork();
 
  private:
   /// The device, its L2 flush buffer and stream. @p current: the thread's current device (a program's

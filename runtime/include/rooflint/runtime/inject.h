@@ -287,13 +287,16 @@ struct baseline_level {
 /// One case against a previous report: its bytes per level (counters) and its roofline fraction (time).
 /// SAME: every figure inside its band; WORSE: a level moves more bytes, or the fraction dropped, beyond
 /// the band; BETTER: a figure improved beyond its band and none got worse; UNDECIDED: no counter figure
-/// on both sides and a time band too wide (above undecided_band) to tell a change from noise.
+/// on both sides and a time that cannot tell a change from noise (a band above undecided_band, or a run
+/// of a single timed repetition, whose noise is unknown). The time is judged only when both runs timed
+/// at least two repetitions.
 struct baseline_case {
   std::string name;
   double old_fraction = 0, new_fraction = 0;  ///< t_min / t_measured
   double band = 0;              ///< relative noise band: a drop beyond it is a regression
   double change = 0;            ///< new / old - 1
   std::vector<baseline_level> levels;  ///< the levels counted in both runs
+  bool time_judged = false;     ///< both runs timed at least two repetitions: the fraction's change counts
   enum class verdict { no_change, regression, improvement, undecided, new_case, missing } outcome = verdict::no_change;
 };
 
@@ -311,6 +314,7 @@ inline constexpr double undecided_band = 0.30;
 struct baseline_entry {
   double fraction = 0;  ///< its roofline fraction (0: not measured)
   double noise = 0;     ///< relative_noise of its timing
+  int repetitions = 0;  ///< its timed repetitions (fewer than 2: its noise is unknown)
   /// Observed bytes per level (index: model::memory_level); a level not counted has none.
   std::array<std::optional<double>, model::memory_level_count> bytes{};
 };

@@ -79,6 +79,7 @@ struct region_instance {
   error begin_error;
   cudaStream_t stream = nullptr;
   bool repeat = false;    ///< its (region, sizes) was measured often enough already
+  bool counted = false;   ///< counted towards --launches for its (region, sizes)
   launch_event event;
 };
 region_instance instance;
@@ -349,6 +350,8 @@ void abandon_instance(const std::string& reason, bool counters_usable = true) {
     state->window.set_closed();
   }
   launch_event& e = instance.event;
+  // An instance left unfinished measured nothing: a later complete one at its sizes is no repeat.
+  if (instance.counted) --state->measured_per_key[state->regions[static_cast<std::size_t>(instance.region)].mangled_name + "|" + e.sizes];
   e.measured = false;
   e.m.reset();
   if (e.sizes.empty()) e.bound = true;  // not read yet: no binding problem, the instance is only unfinished
@@ -406,7 +409,10 @@ void on_region_launch(const region_step& step, CUpti_CallbackId cbid, const laun
     instance.counting = false;
     state->window.set_closed();
   }
-  if (w.count) ++state->measured_per_key[r.mangled_name + "|" + e.sizes];
+  if (w.count) {
+    ++state->measured_per_key[r.mangled_name + "|" + e.sizes];
+    instance.counted = true;
+  }
   if (step.completes) {
     instance.active = true;  // a one-kernel region opens and closes at this launch
     region_completes = true;
@@ -660,6 +666,7 @@ void forked_child() {
   state->measured_per_key.clear();
   state->driver_calls.clear();
   state->runtime_calls.clear();
+  if (state->session) state->session->forget_counter_turn_after_fork();  // the GPU's turn stays the parent's
   state->session = nullptr;  // the parent's (leaked in the child: its CUDA state is unusable here)
   state->window.reset_after_fork();
   instance = {};
