@@ -53,11 +53,16 @@ namespace rooflint::verify_report {
 
 using files::json_codec::json;
 
-bool is_verify_report(const std::string& text) {
-  const json doc = json::parse(text, nullptr, /*allow_exceptions=*/false);
+namespace {
+bool has_report_schema(const json& doc) {
   if (!doc.is_object()) return false;
   const auto schema = doc.find("schema");
   return schema != doc.end() && schema->is_string() && schema->get<std::string>() == "rooflint-verify";
+}
+}  // namespace
+
+bool is_verify_report(const std::string& text) {
+  return has_report_schema(json::parse(text, nullptr, /*allow_exceptions=*/false));
 }
 
 std::optional<report> from_json(const std::string& text, const std::string& path, std::string& error) {
@@ -67,7 +72,7 @@ std::optional<report> from_json(const std::string& text, const std::string& path
     error = where + " is not a JSON object";
     return std::nullopt;
   }
-  if (!is_verify_report(text)) {
+  if (!has_report_schema(doc)) {
     error = where + " is not a rooflint-verify report: its 'schema' is not \"rooflint-verify\"";
     return std::nullopt;
   }

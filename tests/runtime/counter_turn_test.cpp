@@ -48,6 +48,15 @@ int exit_status(pid_t pid) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : 100;
 }
 
+/// Whether the holder @p turn sees another process wait, within 10 s (the child's start-up).
+bool sees_a_waiter(const counter_turn& turn) {
+  for (int i = 0; i < 1000; ++i) {
+    if (turn.others_waiting()) return true;
+    std::this_thread::sleep_for(10ms);
+  }
+  return false;
+}
+
 constexpr const char* gpu = "GPU-00000000-1111-2222-3333-444444444444";
 
 }  // namespace
@@ -74,12 +83,7 @@ TEST_F(CounterTurn, TheHolderSeesAWaiterAndTheWaiterGetsTheTurnWhenItIsGivenBack
     counter_turn other(gpu);
     return other.take(20s).ok() && other.held() ? 0 : 1;
   });
-  bool seen = false;
-  for (int i = 0; i < 1000 && !seen; ++i) {  // up to 10 s for the child to start waiting
-    seen = turn.others_waiting();
-    if (!seen) std::this_thread::sleep_for(10ms);
-  }
-  EXPECT_TRUE(seen);
+  EXPECT_TRUE(sees_a_waiter(turn));
   turn.give_back();
   EXPECT_EQ(exit_status(child), 0);
   EXPECT_FALSE(turn.others_waiting());  // nobody waits once the child got its turn (and ended)
@@ -134,12 +138,7 @@ TEST_F(CounterTurn, HandingOverWaitsUntilTheWaiterHoldsTheTurn) {
     std::this_thread::sleep_for(500ms);  // holds it a while
     return 0;
   });
-  bool seen = false;
-  for (int i = 0; i < 1000 && !seen; ++i) {
-    seen = turn.others_waiting();
-    if (!seen) std::this_thread::sleep_for(10ms);
-  }
-  ASSERT_TRUE(seen);
+  ASSERT_TRUE(sees_a_waiter(turn));
   turn.hand_over(2s);
   EXPECT_FALSE(turn.take(0ms).ok());  // the child holds it now
   EXPECT_EQ(exit_status(child), 0);

@@ -35,6 +35,21 @@ const char* support_name(CUpti_Profiler_Support_Level level) {
   }
 }
 
+result<void> enable(CUcontext ctx, CUpti_RangeProfiler_Object*& object) {
+  CUpti_RangeProfiler_Enable_Params params{CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE};
+  params.ctx = ctx;
+  ROOFLINT_TRY_CUPTI(cuptiRangeProfilerEnable(&params));
+  object = params.pRangeProfilerObject;
+  return success();
+}
+
+void disable(CUpti_RangeProfiler_Object*& object) {
+  CUpti_RangeProfiler_Disable_Params params{CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE};
+  params.pRangeProfilerObject = object;
+  (void)cuptiRangeProfilerDisable(&params);
+  object = nullptr;
+}
+
 }  // namespace
 
 struct range_profiler::state {
@@ -69,11 +84,7 @@ struct range_profiler::state {
   bool forced_kernel_replay = false;  ///< ROOFLINT_PROFILER_REPLAY=kernel
 
   ~state() {
-    if (object) {
-      CUpti_RangeProfiler_Disable_Params p{CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE};
-      p.pRangeProfilerObject = object;
-      (void)cuptiRangeProfilerDisable(&p);
-    }
+    if (object) disable(object);
     if (initialized) {
       CUpti_Profiler_DeInitialize_Params p{CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE};
       (void)cuptiProfilerDeInitialize(&p);
@@ -151,10 +162,7 @@ result<range_profiler> range_profiler::create(int ordinal) {
   avail.pCounterAvailabilityImage = s.availability.data();
   ROOFLINT_TRY_CUPTI(cuptiProfilerGetCounterAvailability(&avail));
 
-  CUpti_RangeProfiler_Enable_Params enable{CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE};
-  enable.ctx = s.ctx;
-  ROOFLINT_TRY_CUPTI(cuptiRangeProfilerEnable(&enable));  // INSUFFICIENT_PRIVILEGES surfaces here
-  s.object = enable.pRangeProfilerObject;
+  ROOFLINT_TRY(enable(s.ctx, s.object));  // INSUFFICIENT_PRIVILEGES surfaces here
   return rp;
 }
 
@@ -164,21 +172,6 @@ namespace {
 /// returned CUPTI_ERROR_UNKNOWN once another list's config had been set, and after a multi-pass
 /// group a later collection crashed); a fresh enable per collection ran clean. It costs the first
 /// Start's set-up (~0.1 s, docs/cupti.md §1.2) per metric group.
-result<void> enable(CUcontext ctx, CUpti_RangeProfiler_Object*& object) {
-  CUpti_RangeProfiler_Enable_Params params{CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE};
-  params.ctx = ctx;
-  ROOFLINT_TRY_CUPTI(cuptiRangeProfilerEnable(&params));
-  object = params.pRangeProfilerObject;
-  return success();
-}
-
-void disable(CUpti_RangeProfiler_Object*& object) {
-  CUpti_RangeProfiler_Disable_Params params{CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE};
-  params.pRangeProfilerObject = object;
-  (void)cuptiRangeProfilerDisable(&params);
-  object = nullptr;
-}
-
 result<void> reenable(CUcontext ctx, CUpti_RangeProfiler_Object*& object) {
   disable(object);
   return enable(ctx, object);

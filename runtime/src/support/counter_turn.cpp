@@ -1,5 +1,7 @@
 #include "support/counter_turn.h"
 
+#include "support/process.h"
+
 #include <fcntl.h>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -8,7 +10,6 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <thread>
 
 namespace rooflint::runtime {
@@ -37,11 +38,7 @@ void close_fd(int& fd) {
 
 /// "1234 (python3 train.py)": a process and its command line, as /proc shows it.
 std::string process_text(long pid) {
-  std::ifstream in("/proc/" + std::to_string(pid) + "/cmdline", std::ios::binary);
-  std::string cmd((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  while (!cmd.empty() && cmd.back() == '\0') cmd.pop_back();
-  for (char& c : cmd)
-    if (c == '\0') c = ' ';
+  std::string cmd = command_line_of(pid);
   if (cmd.size() > 120) cmd = cmd.substr(0, 117) + "...";
   return std::to_string(pid) + (cmd.empty() ? std::string() : " (" + cmd + ")");
 }

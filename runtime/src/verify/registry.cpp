@@ -1,4 +1,5 @@
-// The registry of verification cases (ROOFLINT_VERIFY_CASE, verify_case.h).
+// The registries of verification cases and of their references (ROOFLINT_VERIFY_CASE,
+// ROOFLINT_VERIFY_REFERENCE, verify_case.h).
 
 #include <utility>
 #include <vector>
@@ -8,31 +9,25 @@
 namespace rooflint::runtime {
 
 namespace {
-std::vector<case_definition>& registry() {
-  static std::vector<case_definition> cases;  // function-local: safe during static initialisation
-  return cases;
+/// The registry of T: function-local, so safe to fill during static initialisation.
+template <class T>
+std::vector<T>& registry() {
+  static std::vector<T> entries;
+  return entries;
+}
+
+/// Appends @p entry. @return Its index.
+template <class T>
+int add(T entry) {
+  registry<T>().push_back(std::move(entry));
+  return static_cast<int>(registry<T>().size()) - 1;
 }
 }  // namespace
 
-int register_case(case_definition c) {
-  registry().push_back(std::move(c));
-  return static_cast<int>(registry().size()) - 1;
-}
+int register_case(case_definition c) { return add(std::move(c)); }
+const std::vector<case_definition>& registered_cases() { return registry<case_definition>(); }
 
-const std::vector<case_definition>& registered_cases() { return registry(); }
-
-namespace {
-std::vector<reference_pair>& references() {
-  static std::vector<reference_pair> pairs;
-  return pairs;
-}
-}  // namespace
-
-int register_reference(reference_pair pair) {
-  references().push_back(std::move(pair));
-  return static_cast<int>(references().size()) - 1;
-}
-
-const std::vector<reference_pair>& registered_references() { return references(); }
+int register_reference(reference_pair pair) { return add(std::move(pair)); }
+const std::vector<reference_pair>& registered_references() { return registry<reference_pair>(); }
 
 }  // namespace rooflint::runtime

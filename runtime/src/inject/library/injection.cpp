@@ -37,6 +37,7 @@
 #include <vector>
 
 #include "inject/library/injection_support.h"
+#include "support/process.h"
 #include "rooflint/runtime/inject.h"
 #include "verify/session.h"
 
@@ -623,21 +624,6 @@ void flush_at_exit() {
   flush_batch();
 }
 
-/// This process's command line, its arguments separated by spaces (a worker of a program is told
-/// apart from its parent by it).
-std::string command_line() {
-  std::string cmd;
-  if (FILE* f = std::fopen("/proc/self/cmdline", "rb")) {
-    char buf[512];
-    std::size_t n;
-    while ((n = std::fread(buf, 1, sizeof buf, f)) > 0 && cmd.size() < 4096) cmd.append(buf, n);
-    std::fclose(f);
-  }
-  while (!cmd.empty() && cmd.back() == '\0') cmd.pop_back();
-  std::replace(cmd.begin(), cmd.end(), '\0', ' ');
-  return cmd;
-}
-
 void report_api_counts() {
   if (!state) return;
   {
@@ -647,7 +633,7 @@ void report_api_counts() {
   }
   api_counts c;
   c.pid = static_cast<long>(::getpid());
-  c.command = command_line();
+  c.command = command_line_of(c.pid);  // a worker of a program is told apart from its parent by it
   {
     std::lock_guard<std::mutex> lock(state->mutex);
     c.driver.assign(state->driver_calls.begin(), state->driver_calls.end());
