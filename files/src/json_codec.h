@@ -207,6 +207,13 @@ inline void read_poly(const json& j, dsl::poly& p, reader& r, const std::string&
   p.term_count = static_cast<std::uint8_t>(terms->size());
 }
 
+/// "outside the range 1 to 10000", "less than 0" (no upper bound), "more than 1" (no lower bound).
+inline std::string range_text(double lo, double hi) {
+  if (std::isinf(hi)) return "less than " + number_text(lo);
+  if (std::isinf(lo)) return "more than " + number_text(hi);
+  return "outside the range " + number_text(lo) + " to " + number_text(hi);
+}
+
 /// An integer at full width: 4294967298 is not 2, 1.5 is not 1.
 template <class T>
 void read_integer(const json& j, T& out, reader& r, const std::string& where, const field_rules& rules) {
@@ -215,7 +222,7 @@ void read_integer(const json& j, T& out, reader& r, const std::string& where, co
   const double hi = std::min<double>(rules.max, double(std::numeric_limits<T>::max()));
   const bool negative = j.is_number_integer() && !j.is_number_unsigned() && j.get<std::int64_t>() < 0;
   const long double x = negative ? (long double)j.get<std::int64_t>() : (long double)j.get<std::uint64_t>();
-  if (x < lo || x > hi) return r.fail(where, "is " + j.dump() + ", outside the range " + number_text(lo) + " to " + number_text(hi));
+  if (x < lo || x > hi) return r.fail(where, "is " + j.dump() + ", " + range_text(lo, hi));
   out = static_cast<T>(negative ? j.get<std::int64_t>() : static_cast<std::int64_t>(j.get<std::uint64_t>()));
 }
 
@@ -264,7 +271,7 @@ void read(const json& j, T&& out_ref, reader& r, const std::string& where, const
     if (!j.is_number()) return r.fail(where, "must be a number, not " + type_of(j));
     const double x = j.get<double>();
     if (!(x >= rules.min && x <= rules.max))
-      return r.fail(where, "is " + number_text(x) + ", outside the range " + number_text(rules.min) + " to " + number_text(rules.max));
+      return r.fail(where, "is " + number_text(x) + ", " + range_text(rules.min, rules.max));
     out = x;
   } else if constexpr (is_optional<U>::value) {
     if (j.is_null() || (!rules.empty_name.empty() && j.is_string() && j.get<std::string>() == rules.empty_name)) {

@@ -259,7 +259,7 @@ int summarize(const std::vector<std::string>& paths, bool markdown, std::size_t 
       return bad_manifest;
     }
     if (verify_report::is_verify_report(text)) {
-      auto r = verify_report::from_json(text, path, error);
+      auto r = verify_report::from_json(text, "report '" + path + "'", error);
       if (!r) {
         std::cerr << "rooflint-summary: error: " << error << "\n";
         return bad_manifest;

@@ -202,7 +202,7 @@ case_bad_values_are_usage_errors() {
 case_bad_baselines_are_refused_before_the_run() {
   : > empty.json
   run 2 --baseline empty.json --manifest "$manifest" -- /bin/echo ran
-  has "^rooflint-verify: error: --baseline 'empty.json': the baseline is not JSON$"
+  has "^rooflint-verify: error: --baseline 'empty.json': the baseline is not a JSON object$"
   mkdir dir.json
   run 2 --baseline dir.json --manifest "$manifest" -- /bin/echo ran
   has "^rooflint-verify: error: --baseline: cannot read 'dir.json': Is a directory$"
@@ -213,10 +213,10 @@ case_bad_baselines_are_refused_before_the_run() {
   has "cannot read 'fifo.json': not a regular file"
   printf '{"schema": "rooflint-verify", "version": 99, "cases": []}' > v99.json
   run 2 --baseline v99.json --manifest "$manifest" -- /bin/echo ran
-  has "a rooflint-verify report of a version this rooflint-verify does not read"
-  printf '{"schema": "rooflint-verify", "version": 2, "cases": [{"name": "k", "compared": {"roofline_fraction": "high"}}]}' > typed.json
+  has "the baseline: 'version' is not one this reader knows"
+  printf '{"schema": "rooflint-verify", "version": 2, "cases": [{"name": "k", "status": "passed", "compared": {"roofline_fraction": "high"}}]}' > typed.json
   run 2 --baseline typed.json --manifest "$manifest" -- /bin/echo ran
-  has "the baseline: case 'k': field 'compared.roofline_fraction' is not a finite number of at least 0"
+  has "the baseline: '/cases/0/compared/roofline_fraction' must be a number, not a string"
   lacks "^ran$" out
 }
 

@@ -5,11 +5,9 @@
 #include <cmath>
 #include <fmt/format.h>
 #include <map>
-#include <nlohmann/json.hpp>
 
 #include "rooflint/files/diagnostics.h"
-#include "rooflint/files/model_names.h"
-#include "rooflint/files/record.h"
+#include "rooflint/files/verify_report.h"
 #include "rooflint/runtime/inject.h"
 
 namespace rooflint::runtime::inject {
@@ -21,98 +19,21 @@ double relative_noise(const timing_values& t) {
 
 namespace {
 
-using nlohmann::json;
-
-/// Reads a baseline report's fields with checks of type and range; the first failure names the case
-/// and the field. A figure a report did not measure is written as null (or left out): it reads as 0.
-struct baseline_reader {
-  std::string where = "the baseline";
-  std::string failure;
-
-  void fail(const std::string& field, const std::string& what) {
-    if (failure.empty()) failure = where + ": field '" + field + "' " + what;
-  }
-  /// An object, or nullptr when @p key is absent or null.
-  const json* object(const json& o, const char* key, const std::string& field) {
-    const auto it = o.find(key);
-    if (it == o.end() || it->is_null()) return nullptr;
-    if (!it->is_object()) fail(field, "is not an object");
-    return it->is_object() ? &*it : nullptr;
-  }
-  double figure(const json& o, const char* key, const std::string& field) {
-    const auto it = o.find(key);
-    if (it == o.end() || it->is_null()) return 0;
-    const double x = it->is_number() ? it->get<double>() : -1;
-    if (!it->is_number() || !std::isfinite(x) || x < 0) fail(field, "is not a finite number of at least 0");
-    return failure.empty() ? x : 0;
-  }
-  timing_values timing(const json& t) {
-    timing_values tv;
-    const auto available = t.find("available");
-    if (available != t.end() && !available->is_boolean()) fail("measured.timing.available", "is not true or false");
-    tv.available = available != t.end() && available->is_boolean() && available->get<bool>();
-    const double repetitions = figure(t, "repetitions", "measured.timing.repetitions");
-    if (repetitions != std::floor(repetitions) || repetitions > 1e9) fail("measured.timing.repetitions", "is not a count");
-    tv.repetitions = failure.empty() ? static_cast<int>(repetitions) : 0;
-    tv.median_s = figure(t, "median_s", "measured.timing.median_s");
-    tv.min_s = figure(t, "min_s", "measured.timing.min_s");
-    tv.max_s = figure(t, "max_s", "measured.timing.max_s");
-    if (tv.available && !(tv.min_s <= tv.median_s && tv.median_s <= tv.max_s)) fail("measured.timing", "has min_s, median_s, max_s out of order");
-    return tv;
-  }
-  /// compared.levels (version 2): the bytes of each level counted.
-  void read_levels(const json& compared, baseline_entry& e) {
-    const auto levels = compared.find("levels");
-    if (levels == compared.end() || levels->is_null()) return;
-    if (!levels->is_array()) return fail("compared.levels", "is not an array");
-    for (const json& l : *levels) {
-      const auto name = l.is_object() ? l.find("level") : l.end();
-      model::memory_level level{};
-      if (name == l.end() || !name->is_string() || !files::parse_name(name->get<std::string>(), level))
-        return fail("compared.levels", "has an entry without a known 'level'");
-      e.bytes[static_cast<std::size_t>(level)] = figure(l, "bytes", "compared.levels.bytes");
-    }
-  }
-  /// One case: its name, fraction and noise.
-  std::pair<std::string, baseline_entry> entry(const json& c, std::size_t index) {
-    where = "the baseline: case " + std::to_string(index);
-    if (!c.is_object()) {
-      failure = where + " is not an object";
-      return {};
-    }
-    const auto name = c.find("name");
-    if (name == c.end() || !name->is_string() || name->get<std::string>().empty()) {
-      fail("name", "is missing or not a non-empty string");
-      return {};
-    }
-    where = "the baseline: case '" + name->get<std::string>() + "'";
-    baseline_entry e;
-    if (const json* compared = object(c, "compared", "compared")) {
-      e.fraction = figure(*compared, "roofline_fraction", "compared.roofline_fraction");
-      read_levels(*compared, e);
-    }
-    if (const json* measured = object(c, "measured", "measured"))
-      if (const json* t = object(*measured, "timing", "measured.timing")) {
-        const timing_values tv = timing(*t);
-        e.noise = relative_noise(tv);
-        e.repetitions = tv.available ? tv.repetitions : 0;
-      }
-    return {name->get<std::string>(), e};
-  }
-};
-
-/// The report's schema and version: a rooflint-verify JSON report of version 1 or 2.
-std::string header_problem(const json& doc) {
-  if (!doc.is_object()) return "the baseline is not a JSON object";
-  const auto schema = doc.find("schema");
-  if (schema == doc.end() || !schema->is_string() || schema->get<std::string>() != "rooflint-verify")
-    return "the baseline is not a rooflint-verify JSON report (--json): its 'schema' is not \"rooflint-verify\"";
-  const auto version = doc.find("version");
-  if (version == doc.end() || !version->is_number_integer() || *version < 1 || *version > 2)
-    return "the baseline is a rooflint-verify report of a version this rooflint-verify does not read (it reads 1 and 2)";
-  const auto cases = doc.find("cases");
-  if (cases == doc.end() || !cases->is_array()) return "the baseline has no 'cases' array";
-  return "";
+/// The gate's view of one case of a baseline report: its fraction, its noise, its bytes per level.
+baseline_entry entry_of(const verify_report::case_entry& c) {
+  baseline_entry e;
+  e.fraction = c.compared.roofline_fraction;
+  for (const verify_report::level& l : c.compared.levels) e.bytes[static_cast<std::size_t>(l.level)] = l.bytes;
+  const verify_report::timed_runs& t = c.measured.timing;
+  timing_values tv;
+  tv.available = t.available;
+  tv.repetitions = t.repetitions;
+  tv.median_s = t.median_s;
+  tv.min_s = t.min_s;
+  tv.max_s = t.max_s;
+  e.noise = relative_noise(tv);
+  e.repetitions = t.available ? t.repetitions : 0;
+  return e;
 }
 
 /// The levels counted in both runs, each with its change and band.
@@ -154,16 +75,11 @@ std::string_view name(baseline_case::verdict v) {
 double counter_band(double old_bytes) { return old_bytes > 0 ? std::max(0.05, 256.0 * 1024 / old_bytes) : 0.05; }
 
 result<std::map<std::string, baseline_entry>> read_baseline(const std::string& baseline_json) {
-  const json doc = json::parse(baseline_json, nullptr, /*allow_exceptions=*/false);
-  if (doc.is_discarded()) return error{error_code::invalid_argument, "the baseline is not JSON"};
-  if (std::string problem = header_problem(doc); !problem.empty()) return error{error_code::invalid_argument, problem};
+  std::string why;
+  const std::optional<verify_report::report> report = verify_report::from_json(baseline_json, "the baseline", why);
+  if (!report) return error{error_code::invalid_argument, why};
   std::map<std::string, baseline_entry> cases;
-  baseline_reader r;
-  for (std::size_t i = 0; i < doc["cases"].size(); ++i) {
-    auto [name, e] = r.entry(doc["cases"][i], i);
-    if (!r.failure.empty()) return error{error_code::invalid_argument, r.failure};
-    if (!cases.emplace(name, e).second) return error{error_code::invalid_argument, r.where + " appears twice"};
-  }
+  for (const verify_report::case_entry& c : report->cases) cases.emplace(c.name, entry_of(c));
   return cases;
 }
 

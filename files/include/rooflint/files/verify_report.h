@@ -34,6 +34,18 @@ struct comparison {
   std::vector<level> levels;     ///< the levels counted
 };
 
+/// The timed runs of the case (measured.timing): their spread is the noise a gate judges a change by.
+struct timed_runs {
+  bool available = false;
+  int repetitions = 0;  ///< timed runs
+  double median_s = 0, min_s = 0, max_s = 0;
+};
+
+/// What was measured (measured); the report has more, which this reader leaves alone.
+struct measurement {
+  timed_runs timing;
+};
+
 /// The case's reference implementation of the same work, measured in the same run.
 struct reference_entry {
   std::string name;
@@ -46,6 +58,7 @@ struct case_entry {
   std::string sizes;
   std::string status;  ///< "passed", "failed", "skipped", "error" (could not be measured)
   comparison compared;
+  measurement measured;
   std::optional<reference_entry> reference;
 };
 
@@ -67,9 +80,12 @@ struct report {
 /// @return Whether @p text is a JSON object whose schema is "rooflint-verify" (it may still be invalid).
 bool is_verify_report(const std::string& text);
 
-/// Reads a report; errors name @p path and the field by its JSON pointer ("'/cases/3/status' must be a
-/// string, not an integer").
-std::optional<report> from_json(const std::string& text, const std::string& path, std::string& error);
+/// Reads a report; errors begin with @p source, what the text is to the user ("report 'r.json'", "the
+/// baseline"), and name the field by its JSON pointer ("'/cases/3/status' must be a string, not an
+/// integer"). Besides the types and ranges of the fields, it checks what a reader relies
+/// on: case names unique, a timing's min, median and max in order.
+std::optional<report> from_json(const std::string& text, const std::string& source, std::string& error);
+/// Reads the report in the file @p path; errors begin with "report '<path>'".
 std::optional<report> load(const std::string& path, std::string& error);
 
 }  // namespace rooflint::verify_report

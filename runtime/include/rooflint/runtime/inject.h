@@ -319,11 +319,10 @@ struct baseline_entry {
   std::array<std::optional<double>, model::memory_level_count> bytes{};
 };
 
-/// Reads a baseline report (a rooflint-verify JSON report, version 1 or 2): its cases by name. Every
-/// field the gate reads is checked for its type and range (a fraction or a time is a finite number
-/// of at least 0, or null; min_s <= median_s <= max_s); names are unique. Errors (invalid_argument)
-/// name the case and the field: "the baseline: case 'saxpy [N=1024]': field 'compared.roofline_fraction'
-/// is not a finite number of at least 0".
+/// Reads a baseline report (a rooflint-verify JSON report, read by verify_report::from_json): its cases
+/// by name. Every field the gate reads is checked for its type and range, min_s <= median_s <= max_s,
+/// names unique. Errors (invalid_argument) begin "the baseline" and name the field by its JSON pointer:
+/// "the baseline: '/cases/0/compared/roofline_fraction' must be ...".
 result<std::map<std::string, baseline_entry>> read_baseline(const std::string& baseline_json);
 
 /// Relative noise of a timing from its repetitions: half their range over the median,
