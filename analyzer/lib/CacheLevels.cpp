@@ -12,6 +12,9 @@ std::optional<CacheLevels> CacheLevels::of(const model::gpu_geometry &G) {
   L.MaxBlocksPerSm = G.max_blocks_per_sm;
   L.ReservedSharedPerBlock = G.reserved_shared_bytes_per_block;
   L.SectorBytes = G.sector_bytes;
+  L.DriverSharedPerBlock = G.driver_shared_bytes_per_block;
+  L.L1KeptFraction = G.l1_kept_fraction;
+  L.L2KeptFraction = G.l2_kept_fraction;
   L.SharedConfigsKiB.assign(G.shared.kib.begin(), G.shared.kib.begin() + G.shared.count);
   return L;
 }

@@ -802,8 +802,9 @@ private:
     std::string Why = "the sectors L1 does not serve, for the sampled blocks of one SM (" + std::to_string(PerSm) +
                       " resident) through an L1 of " + bytesText(L1Available()) + " per SM";
     if (Kept.Point > Full.Point * 1.02)
-      Why += "; a range: L1 keeps a working set whole only up to about " +
-             model::format_significant(Levels.L1KeptFraction) + " of itself";
+      Why += Levels.L1KeptFraction > 0 ? "; a range: L1 keeps a working set whole only up to about " +
+                                             model::format_significant(Levels.L1KeptFraction) + " of itself"
+                                       : "; a range: how much of L1 keeps a working set is not measured on this GPU";
     // Blocks that share the tensor's sectors may find them in L1 when they share an SM, which the
     // order the blocks run decides: down to each sector once.
     // Loads that bypass L1 (ld.global.cg) reach L2 whichever blocks share an SM.
@@ -857,7 +858,10 @@ private:
     if (Reads.Sum <= 0) return {};
     const double U = Reads.Union;
     const double Kept = Levels.L2KeptFraction * double(Levels.L2Bytes);
-    const std::string Fraction = model::format_significant(Levels.L2KeptFraction) + " of L2 (" + bytesText(Levels.L2Bytes) + ")";
+    // Without a measured kept fraction nothing is known to stay in L2 (Kept is 0): the reads are a range.
+    const std::string Fraction = Levels.L2KeptFraction > 0
+                                     ? model::format_significant(Levels.L2KeptFraction) + " of L2 (" + bytesText(Levels.L2Bytes) + ")"
+                                     : "the part of L2 that keeps it (not measured on this GPU)";
     const std::string FootText = "the kernel's footprint (" + bytesText(std::int64_t(KernelFootprint)) + ")";
     const auto once = [&](const std::string &Why) {
       return Bytes{Reads.Low, U, Reads.High, Why + ": each 64-byte granule read comes from DRAM once"};

@@ -54,15 +54,22 @@ TEST(GpuGeometry, LayerConditionUsesTheChosenGpusL1) {
   EXPECT_EQ(A100.L2Ratio, 2);
 }
 
-// Rows of 32 KiB, 256-thread blocks. H200: 8 blocks per SM (2048 threads), 256 KiB of rows per SM, on 132
-// SMs 33 MiB: over 0.4 * 60 MiB = 24 MiB and under 60: part. L4: 6 blocks per SM (1536 threads), 192 KiB,
-// on 58 SMs 10.9 MiB: within 0.4 * 48 MiB = 19.2 MiB, so L2 serves the passes (1x at DRAM).
-TEST(GpuGeometry, LayerConditionUsesTheChosenGpusL2AndSms) {
-  EXPECT_EQ(layerCondition(3, 32 * 1024, 256, 0, levelsOf("H200")).InL2, Kept::Part);
-  const LayerCondition L4 = layerCondition(3, 32 * 1024, 256, 0, levelsOf("L4"));
+// The SMs and L2 of the chosen GPU, and its own measured kept fraction. Rows of 64 KiB, 256-thread
+// blocks. H200: 8 blocks per SM (2048 threads), 512 KiB of rows per SM, on 132 SMs 66 MiB: over its
+// 60 MiB of L2, every pass from DRAM (3x). L4: 6 blocks per SM (1536 threads), 384 KiB, on 58 SMs
+// 21.75 MiB: under its 48 MiB, and how much of the L4's L2 keeps rows between passes is not measured
+// (no H200 figure stands in): part, not predicted. Rows of 8 KiB on the H200: 8.25 MiB, within 0.4 of
+// its L2 (its measured fraction): 1x.
+TEST(GpuGeometry, LayerConditionUsesTheChosenGpusL2SmsAndKeptFraction) {
+  const LayerCondition H200 = layerCondition(3, 64 * 1024, 256, 0, levelsOf("H200"));
+  EXPECT_EQ(H200.InL2, Kept::None);
+  EXPECT_EQ(H200.DramRatio, 3);
+  const LayerCondition L4 = layerCondition(3, 64 * 1024, 256, 0, levelsOf("L4"));
   EXPECT_EQ(L4.BlocksPerSm, 6);  // sm_89: 1536 threads per SM
-  EXPECT_EQ(L4.InL2, Kept::All);
-  EXPECT_EQ(L4.DramRatio, 1);
+  EXPECT_EQ(L4.InL2, Kept::Part);
+  EXPECT_EQ(L4.DramRatio, 0);
+  EXPECT_EQ(levelsOf("L4").L2KeptFraction, 0);
+  EXPECT_EQ(layerCondition(3, 8 * 1024, 256, 0, levelsOf("H200")).DramRatio, 1);
 }
 
 TEST(GpuGeometry, AGpuWithoutCacheSizesHasNoLevels) {
@@ -70,13 +77,15 @@ TEST(GpuGeometry, AGpuWithoutCacheSizesHasNoLevels) {
   EXPECT_FALSE(CacheLevels::of(model::find_gpu("GH200")->geometry).has_value());
 }
 
-// C = 700: rows of 2800 bytes; 8 blocks of 256 threads per SM keep 22400 bytes between passes, beside
-// the 32 KiB shared-memory configuration the driver picks for them (8 x its 4 KiB margin). L1 left:
-// H200 256 - 32 = 224 KiB, A100 192 - 32 = 160 KiB. The model runs L1 at that capacity and at the 1/8
-// of it the H200 kept whole (docs/traffic.md), and gives the range between the two runs. H200: 1/8 of
-// 224 KiB is 28672 bytes, over the rows: both runs serve the later passes from L1, and the range is one
-// pass's sectors at L2. A100: 1/8 of 160 KiB is 20480 bytes, under the rows: its high run sends all three
-// passes to L2, 3x the H200's high figure; its low run (the whole 160 KiB) is the H200's low one.
+// C = 700: rows of 2800 bytes; 8 blocks of 256 threads per SM keep 22400 bytes between passes. H200:
+// beside the 32 KiB shared-memory configuration its driver picks for them (8 x its measured 4 KiB
+// margin), 256 - 32 = 224 KiB of L1. A100: its driver's margin is not measured, the blocks' own need
+// taken (8 x the 1 KiB reserved a block): the 8 KiB configuration, 192 - 8 = 184 KiB. The model
+// runs L1 at that capacity and at the fraction of it the GPU is measured to keep whole, and gives the
+// range between the two runs. H200: 1/8 of 224 KiB is 28672 bytes, over the rows: both runs serve the
+// later passes from L1, and the range is one pass's sectors at L2. A100: no kept fraction measured, so
+// its high run keeps nothing and sends all three passes to L2, 3x the H200's high figure; its low run
+// (the whole 184 KiB) is the H200's low one.
 TEST(GpuGeometry, PredictedRatiosFollowTheGpu) {
   using Kind = KernelRecord::PredictedTraffic::Kind;
   const auto H200 = softmaxPrediction("700", "H200");
@@ -89,7 +98,8 @@ TEST(GpuGeometry, PredictedRatiosFollowTheGpu) {
   EXPECT_NEAR(A.High, 3 * H.High, 1e-9);
   EXPECT_LT(H.High, 1.5);  // one pass, at the sector overhead of rows that do not start on a sector
   EXPECT_NE(H.Basis.find("an L1 of 224 KiB per SM"), std::string::npos) << H.Basis;
-  EXPECT_NE(A.Basis.find("an L1 of 160 KiB per SM"), std::string::npos) << A.Basis;
+  EXPECT_NE(A.Basis.find("an L1 of 184 KiB per SM"), std::string::npos) << A.Basis;
+  EXPECT_NE(A.Basis.find("not measured on this GPU"), std::string::npos) << A.Basis;
 }
 
 TEST(GpuGeometry, UnknownCacheSizesPredictNothing) {

@@ -145,18 +145,10 @@ struct CacheLevels {
   /// The shared-memory capacities an SM can be configured with, KiB, ascending; L1 is the rest.
   std::vector<int> SharedConfigsKiB;
   int SectorBytes = 0;  ///< the unit L1 and L2 move
-  /// The driver's choice for blocks with little shared memory, bytes per resident block: measured,
-  /// not documented (H200, 2026-12-01, scripts/probes/l1-capacity.sh: 8 blocks of 256 threads -> a
-  /// 32 KiB configuration; 2 blocks of 1024 -> 8 KiB; 8 blocks of 24 KiB -> 228 KiB). It misses the
-  /// probe's 8 blocks of 8 KiB (dynamic) shared memory: 100 KiB by this rule, 132 KiB chosen.
-  std::int64_t DriverSharedPerBlock = 4 * 1024;
-  /// A working set kept between passes: at most this fraction of L1 (per SM) or L2 (the chip) gives 1x
-  /// at the next level, at least the whole capacity gives one read per pass; between, part of the
-  /// passes reach the next level (not predicted). Measured on the H200 (2026-12-01, the same probe:
-  /// three-pass rows, with and without the last pass writing its row): L2 reads 1.00-1.06x at up to
-  /// 0.14 of L1, 1.00-1.34x at 0.26-0.29, 2.37-2.92x of 3 from the whole of L1; DRAM reads 1.00-1.11x at
-  /// up to 0.41 of L2, 1.95x at 0.55 (writing), 2.94-2.98x of 3 at 1.1.
-  double L1KeptFraction = 1.0 / 8, L2KeptFraction = 0.4;
+  /// The GPU's measured keeping figures (model::gpu_geometry, where they are measured and what they
+  /// mean); 0: unknown.
+  std::int64_t DriverSharedPerBlock = 0;
+  double L1KeptFraction = 0, L2KeptFraction = 0;
 
   /// @return The levels of a GPU of geometry @p G, or nullopt when a figure they need is unknown (no
   /// other GPU's figure stands in for it).

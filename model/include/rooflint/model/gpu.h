@@ -51,8 +51,17 @@ struct gpu_geometry {
   /// The smallest transfer between L2 and DRAM, bytes: 64 on HBM (a 4-byte gather at a stride of 33
   /// floats moved 64 bytes of DRAM reads per load on the H200, docs/measurements/h200-2026-12-01); 0 unknown.
   int dram_access_bytes = 0;
+  /// How the caches keep a working set between passes over it, measured (the replacement policy is
+  /// not documented); 0: unknown, and the predictions that rest on it become ranges. A working set of
+  /// at most this fraction of the L1 left beside shared memory (per SM), or of L2 (the chip), is read
+  /// again from that level; from the whole capacity on, every pass goes to the next.
+  double l1_kept_fraction = 0, l2_kept_fraction = 0;
+  /// The shared memory the driver provisions per resident block when choosing an SM's configuration for
+  /// blocks with little of it, bytes (measured, not documented); 0: unknown, the blocks' own need taken.
+  std::int64_t driver_shared_bytes_per_block = 0;
 
-  /// @return Whether every figure the cache-level prediction needs is known (dram_access_bytes is not needed).
+  /// @return Whether every figure the cache-level prediction needs is known (the DRAM access size and the
+  /// measured keeping figures are not needed: without them, the predictions that use them are ranges).
   constexpr bool known() const {
     return sm_count > 0 && l2_bytes > 0 && l1_shared_bytes_per_sm > 0 && shared.count > 0 && max_threads_per_sm > 0 &&
            max_blocks_per_sm > 0 && warp_size > 0 && sector_bytes > 0 && line_bytes > 0 &&
