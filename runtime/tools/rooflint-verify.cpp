@@ -32,7 +32,7 @@
 #include "rooflint/runtime/device.h"
 #include "rooflint/runtime/inject.h"
 #include "rooflint/runtime/report.h"
-#include "verify/lines.h"
+#include "measure/lines.h"
 
 
 namespace {

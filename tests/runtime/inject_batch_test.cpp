@@ -1,4 +1,4 @@
-// Batched counting under rooflint-verify (runtime/src/verify/external_launch_batch.h, cupti.h): which
+// Batched counting under rooflint-verify (runtime/src/measure/external_launch_batch.h, cupti.h): which
 // ranges of a batch belong to which window, how a window's kernels are summed, and when a batch closes.
 // Host only: the values are made up here, the expected sums worked out by hand in the comments.
 
@@ -6,7 +6,7 @@
 
 #include "cupti/cupti.h"
 #include "rooflint/runtime/inject.h"
-#include "verify/external_launch_batch.h"
+#include "measure/external_launch_batch.h"
 
 using namespace rooflint::runtime;
 

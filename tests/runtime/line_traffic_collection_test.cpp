@@ -1,6 +1,6 @@
 // Per-line traffic's collection and its way through the verifier, without a GPU: the metrics chosen among
 // those a chip offers, CUPTI's flushed records merged per instruction (cupti/sass_lines.h), the line the
-// per-line process sends its parent and the parent's join (verify/lines.h), the manifests' predicted
+// per-line process sends its parent and the parent's join (measure/lines.h), the manifests' predicted
 // accesses, --lines in the report of rooflint-verify -- program, and the per-line process on a machine
 // without a device (its reason, never a crash).
 //
@@ -21,8 +21,8 @@
 #include "cupti/sass_lines.h"
 #include "rooflint/runtime/line_traffic.h"
 #include "rooflint/runtime/verify.h"
-#include "verify/lines.h"
-#include "verify/report_lines.h"
+#include "measure/lines.h"
+#include "report/report_lines.h"
 #include "verify_recorded.h"
 
 namespace rooflint::runtime {

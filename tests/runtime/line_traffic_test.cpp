@@ -1,4 +1,4 @@
-// Per-line traffic (rooflint/runtime/line_traffic.h, verify/report_lines.h, cupti/source_correlation.h):
+// Per-line traffic (rooflint/runtime/line_traffic.h, report/report_lines.h, cupti/source_correlation.h):
 // SASS records to instructions, the line table, the per-line sums, the join with the analyzer's predicted
 // accesses and the report rows, on synthetic records shaped as CUPTI 13.0's cuptiSassMetricsFlushData gives
 // them (one record per PC and metric, merged per PC; cupti_sass_metrics.h); and CUPTI's source correlation
@@ -22,7 +22,7 @@
 #include "cupti/source_correlation.h"
 #include "rooflint/runtime/line_traffic.h"
 #include "rooflint/runtime/report.h"
-#include "verify/report_lines.h"
+#include "report/report_lines.h"
 
 namespace rooflint::runtime {
 namespace {

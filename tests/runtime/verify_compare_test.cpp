@@ -8,7 +8,7 @@
 
 #include <algorithm>
 
-#include "verify/measurement_json.h"
+#include "report/measurement_json.h"
 #include "verify_recorded.h"
 
 using namespace rooflint;

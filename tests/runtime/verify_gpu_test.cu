@@ -13,7 +13,7 @@
 #include "support/cuda_check.h"
 #include "cupti/cupti.h"
 #include "rooflint/runtime/gtest.h"
-#include "verify/l2_flush.h"
+#include "measure/l2_flush.h"
 #include "rooflint/runtime/verify.h"
 
 using namespace rooflint;

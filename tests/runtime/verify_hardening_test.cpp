@@ -11,7 +11,7 @@
 #include "rooflint/runtime/report.h"
 #include "rooflint/runtime/verify.h"
 #include "rooflint/runtime/verify_case.h"
-#include "verify/measurement_json.h"
+#include "report/measurement_json.h"
 #include "verify_recorded.h"
 
 using namespace rooflint::runtime;

@@ -9,7 +9,7 @@
 /// only the first window of a process collects; setting the configuration a second time fails; the API
 /// works neither while the activity API is enabled nor after the range profiler was used in the process.
 /// So collect_sass_lines() is called once per process, in a process that did nothing else with CUPTI:
-/// the verifier forks one per case for it (verify/lines.cpp).
+/// the verifier forks one per case for it (measure/lines.cpp).
 
 #include <cstdint>
 #include <functional>

@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "rooflint/runtime/inject.h"
-#include "verify/measurement_json.h"
+#include "report/measurement_json.h"
 
 namespace rooflint::runtime::inject {
 

@@ -76,7 +76,7 @@ inline constexpr diagnostic reread{"rooflint-reread", level::warning, tool::anal
     "Warns when a kernel reads a tensor in several passes whose rows do not stay in cache between them.",
     "docs/diagnostics/rooflint-reread.md"};
 
-// The verifier's (runtime/src/verify).
+// The verifier's (runtime/src/compare, runtime/src/inject).
 inline constexpr diagnostic ideal_traffic{"rooflint-ideal-traffic", level::error, tool::verifier,
     "Reports a kernel that moves more bytes than its compulsory traffic, and whether that changes its floor.",
     "docs/diagnostics/rooflint-ideal-traffic.md"};

@@ -4,7 +4,7 @@
 /// read it see it: what a table of many runs needs of each case (its name, kernel, sizes and status, its
 /// roofline fraction, its bytes and traffic ratio per level) and, from `rooflint-verify --baseline`, each
 /// case's gate verdict. Keys the reader does not know are left alone; those it knows are checked for
-/// their type. The verifier writes the report (runtime/src/verify/report_json.cpp); a runtime test reads
+/// their type. The verifier writes the report (runtime/src/report/report_json.cpp); a runtime test reads
 /// what it writes with this reader (tests/runtime/report_output_test.cpp), so that the two agree.
 ///
 /// std only: the JSON library is private to rooflint::files.

@@ -39,7 +39,7 @@
 #include "inject/library/injection_support.h"
 #include "support/process.h"
 #include "rooflint/runtime/inject.h"
-#include "verify/session.h"
+#include "measure/session.h"
 
 namespace rooflint::runtime::inject {
 namespace {

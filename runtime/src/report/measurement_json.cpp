@@ -12,8 +12,8 @@
 #include <nlohmann/json.hpp>
 
 #include "rooflint/files/atomic_file.h"
-#include "verify/json_detail.h"
-#include "verify/measurement_json.h"
+#include "report/json_detail.h"
+#include "report/measurement_json.h"
 
 namespace rooflint::runtime {
 

@@ -13,11 +13,11 @@
 #include "support/cuda_check.h"
 #include "cupti/cupti.h"
 #include "rooflint/runtime/device.h"
-#include "verify/l2_flush.h"
+#include "measure/l2_flush.h"
 #include "support/nvml.h"
 #include "support/statistics.h"
 #include "rooflint/runtime/verify.h"
-#include "verify/session.h"
+#include "measure/session.h"
 
 namespace rooflint::runtime {
 

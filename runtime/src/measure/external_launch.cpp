@@ -16,8 +16,8 @@
 
 #include "support/cuda_check.h"
 #include "support/nvml.h"
-#include "verify/external_launch_batch.h"
-#include "verify/session.h"
+#include "measure/external_launch_batch.h"
+#include "measure/session.h"
 
 namespace rooflint::runtime {
 

@@ -1,14 +1,14 @@
 // Per-line traffic in the reports: text rows, the "lines" JSON object, SARIF results at the line, and the
 // manifest's predicted accesses (docs/verifier.md, "Per-line traffic").
 
-#include "verify/report_lines.h"
+#include "report/report_lines.h"
 
 #include <cmath>
 #include <filesystem>
 
 #include <fmt/format.h>
 
-#include "verify/format.h"
+#include "report/format.h"
 
 namespace rooflint::runtime::detail {
 

@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "cupti/cupti.h"
-#include "verify/external_launch_batch.h"
-#include "verify/l2_flush.h"
+#include "measure/external_launch_batch.h"
+#include "measure/l2_flush.h"
 #include "support/counter_turn.h"
 #include "support/nvml.h"
 #include "rooflint/runtime/verify.h"

@@ -1,7 +1,7 @@
 // Per-line traffic of a registered case: one launch under CUPTI's SASS metrics in a process of its own,
-// the line it sends back, and the join with the manifests' predicted accesses (verify/lines.h).
+// the line it sends back, and the join with the manifests' predicted accesses (measure/lines.h).
 
-#include "verify/lines.h"
+#include "measure/lines.h"
 
 #include <cuda_runtime.h>
 
@@ -17,7 +17,7 @@
 #include "cupti/sass_lines.h"
 #include "cupti/source_correlation.h"
 #include "rooflint/files/manifest.h"
-#include "verify/report_lines.h"
+#include "report/report_lines.h"
 
 namespace rooflint::runtime {
 

@@ -4,7 +4,7 @@
 #include <utility>
 
 #include "support/cuda_check.h"
-#include "verify/l2_flush.h"
+#include "measure/l2_flush.h"
 
 namespace rooflint::runtime {
 

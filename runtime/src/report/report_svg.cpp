@@ -19,7 +19,7 @@
 
 #include "rooflint/model/describe.h"
 #include "rooflint/runtime/report.h"
-#include "verify/format.h"
+#include "report/format.h"
 
 namespace rooflint::runtime {
 

@@ -4,8 +4,8 @@
 
 #include "rooflint/files/atomic_file.h"
 #include "rooflint/runtime/report.h"
-#include "verify/json_detail.h"
-#include "verify/report_lines.h"
+#include "report/json_detail.h"
+#include "report/report_lines.h"
 
 namespace rooflint::runtime {
 

@@ -9,7 +9,7 @@
 #include "rooflint/dsl/formula.h"
 #include "rooflint/model/describe.h"
 #include "rooflint/runtime/comparison.h"
-#include "verify/format.h"
+#include "report/format.h"
 
 namespace rooflint::runtime {
 

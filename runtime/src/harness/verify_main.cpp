@@ -35,9 +35,9 @@
 #include "rooflint/files/input_file.h"
 #include "rooflint/runtime/inject.h"
 #include "rooflint/runtime/verify.h"
-#include "verify/lines.h"
-#include "verify/measurement_json.h"
-#include "verify/session.h"
+#include "measure/lines.h"
+#include "report/measurement_json.h"
+#include "measure/session.h"
 
 namespace rooflint::runtime {
 

@@ -7,8 +7,8 @@
 #include "rooflint/files/diagnostics.h"
 #include "rooflint/model/describe.h"
 #include "rooflint/runtime/report.h"
-#include "verify/format.h"
-#include "verify/report_lines.h"
+#include "report/format.h"
+#include "report/report_lines.h"
 
 namespace rooflint::runtime {
 
