@@ -19,6 +19,7 @@
 
 #include "rooflint/files/ceilings_file.h"
 #include "support/clock_state.h"
+#include "support/statistics.h"
 #include "rooflint/runtime/device.h"
 #include "rooflint/runtime/result.h"
 
@@ -49,16 +50,6 @@ struct measure_settings {
   static measure_settings thorough_settings();
 };
 
-/// Times of repetitions of one measured thing, seconds.
-struct timing_stats {
-  int repetitions = 0;
-  double median_s = 0, min_s = 0, max_s = 0;
-  /// @return (max - min) / median, 0..1: how much the repetitions disagree.
-  double spread() const { return median_s > 0 ? (max_s - min_s) / median_s : 0; }
-};
-
-/// @return The statistics of @p seconds (empty: all zero).
-timing_stats summarize(std::vector<double> seconds);
 
 /// One bandwidth probe at one launch shape.
 struct bandwidth_result {

@@ -12,17 +12,6 @@
 
 namespace rooflint::runtime {
 
-timing_stats summarize(std::vector<double> seconds) {
-  timing_stats s;
-  if (seconds.empty()) return s;
-  std::sort(seconds.begin(), seconds.end());
-  s.repetitions = static_cast<int>(seconds.size());
-  s.median_s = median(seconds);
-  s.min_s = seconds.front();
-  s.max_s = seconds.back();
-  return s;
-}
-
 namespace detail {
 
 result<void> stream_guard::create() {

@@ -45,13 +45,12 @@ std::string unbound_text(const case_definition& c, const Binding& binding) {
 
 /// The statistics of the timed runs @p times (s) and the SM clock over them.
 void store_timing(timing_values& t, const std::vector<double>& times, const clock_summary& clocks) {
-  t.available = !times.empty();
-  t.repetitions = static_cast<int>(times.size());
-  t.median_s = median(times);
-  if (!times.empty()) {
-    t.min_s = *std::min_element(times.begin(), times.end());
-    t.max_s = *std::max_element(times.begin(), times.end());
-  }
+  const timing_stats runs = summarize(times);
+  t.available = runs.repetitions > 0;
+  t.repetitions = runs.repetitions;
+  t.median_s = runs.median_s;
+  t.min_s = runs.min_s;
+  t.max_s = runs.max_s;
   if (clocks.samples > 0) {
     t.clock_available = true;
     t.sm_mhz_min = clocks.sm_mhz_min;

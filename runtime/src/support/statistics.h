@@ -16,4 +16,24 @@ inline double median(std::vector<double> values) {
   return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
 }
 
+/// Times of repetitions of one measured thing, seconds.
+struct timing_stats {
+  int repetitions = 0;
+  double median_s = 0, min_s = 0, max_s = 0;
+  /// @return (max - min) / median, 0..1: how much the repetitions disagree.
+  double spread() const { return median_s > 0 ? (max_s - min_s) / median_s : 0; }
+};
+
+/// @return The statistics of @p seconds (empty: all zero).
+inline timing_stats summarize(std::vector<double> seconds) {
+  timing_stats s;
+  if (seconds.empty()) return s;
+  std::sort(seconds.begin(), seconds.end());
+  s.repetitions = static_cast<int>(seconds.size());
+  s.median_s = median(seconds);
+  s.min_s = seconds.front();
+  s.max_s = seconds.back();
+  return s;
+}
+
 }  // namespace rooflint::runtime
