@@ -8,7 +8,8 @@
 # levels: the hierarchical roofline only (ceilings against their peers, the examples, ncu per level).
 # inject: rooflint-verify -- program's overhead against ncu's on the example program only.
 # traffic: the analyzer's predicted traffic against the observed, per level (the traffic corpus program).
-# lines: per-line traffic on the examples (--lines=all) beside ncu's per-line sectors.
+# lines: per-line traffic on the examples (--lines=all) beside ncu's per-line sectors, and rooflint-verify
+#   --lines=failing over the example program beside the harness's lines (scripts/lines-agree.py).
 # python: PyTorch as the program: examples/torch_extension's run.py and run_workers.py under rooflint-verify.
 #
 # Steps: device state; GPU tests; rooflint-ceilings (thorough and quick, timed); verification of every
@@ -317,7 +318,7 @@ fi
 
 # lines: per-line traffic (docs/verifier.md, "Per-line traffic"): the examples under --lines=all with the
 # analyzer's manifests (their predicted accesses), the same run with --lines=off (what the pass adds to the
-# total), and ncu's L2 theoretical sectors of global memory per CUDA source line (SourceCounters, the
+# total), rooflint-verify --lines=failing over the example program (its lines against the harness's), and ncu's L2 theoretical sectors of global memory per CUDA source line (SourceCounters, the
 # source page) on the first launch of each case's kernel; scripts/lines-vs-ncu.py sets both side by side
 # per (file, line). ncu reads the sources at the paths the binary's line table names:
 # ROOFLINT_SOURCE_ROOT (the tree the binaries were built from) is linked to this tree when it is absent.
@@ -334,6 +335,20 @@ if [[ $mode == lines ]]; then
   cp "$logs/lines-on.log" "$OUT/lines.txt"
   grep -h "per-line traffic" "$logs/lines-on.log" | grep -E "^[a-z-]+: \[" | tee -a "$OUT/summary.txt"
   for l in on off; do echo "--lines=$l: $(grep -h '^wall' "$logs/lines-$l.log")" | tee -a "$OUT/summary.txt"; done
+  # rooflint-verify -- program: the example program's failing cases, one rerun of the program each under
+  # the injection library's lines mode; their observed lines against the harness's of the same cases.
+  program="$build/examples/program/rooflint-example-program"
+  if [[ -x $build/runtime/rooflint-verify && -x $program ]]; then
+    section "rooflint-verify --lines=failing -- the example program (a rerun per failing case)"
+    run lines-program timeout 300 "$build/runtime/rooflint-verify" --manifest "$manifests" --lines=failing \
+        --json "$OUT/lines-program.json" -- "$program"
+    cp "$logs/lines-program.log" "$OUT/lines-program.txt"
+    grep -h "per-line traffic of" "$logs/lines-program.log" | tee -a "$OUT/summary.txt"
+    echo "--lines=failing over the program: $(grep -h '^wall' "$logs/lines-program.log")" | tee -a "$OUT/summary.txt"
+    python3 scripts/lines-agree.py "$OUT/lines.json" "$OUT/lines-program.json" >"$OUT/lines-program-vs-harness.txt" 2>&1
+    echo "[lines-agree] exit $?" | tee -a "$OUT/summary.txt"
+    tail -1 "$OUT/lines-program-vs-harness.txt" | tee -a "$OUT/summary.txt"
+  fi
   section "ncu per CUDA source line (SourceCounters) on the same kernels"
   mkdir -p "$logs/ncu-lines"
   python3 -c 'import json,sys

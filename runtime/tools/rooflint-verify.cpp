@@ -25,6 +25,7 @@
 
 #include "cli.h"
 #include "inject/library_check.h"
+#include "inject/program_lines.h"
 #include "inject/supervise.h"
 #include "rooflint/files/atomic_file.h"
 #include "rooflint/files/ceilings_file.h"
@@ -47,8 +48,9 @@ constexpr const char* description =
     "Runs the program with rooflint's CUPTI injection library and verifies, against their specs, the\n"
     "launches of the kernels the manifests annotate: sizes bound from each launch's arguments and grid, the\n"
     "first launch of each distinct (kernel, sizes) measured cold (L2 flushed before it) by CUPTI's range\n"
-    "profiler during the program's own launch (nothing is run twice), compared like the harness verifier.\n"
-    "The program's output and exit status pass through; the report goes to stderr.";
+    "profiler during the program's own launch (no launch is replayed), compared like the harness verifier.\n"
+    "The program's output and exit status pass through; the report goes to stderr. Per-line traffic\n"
+    "(--lines=failing|all) runs the program again, once per case, with its output discarded.";
 
 constexpr const char* exit_codes_text = R"(The program runs in a process group of its own (so that a timeout or a signal reaches its children too;
 like coreutils' timeout, it cannot read the terminal). SIGINT, SIGTERM and SIGHUP sent to rooflint-verify
@@ -62,7 +64,9 @@ interpreter, a damaged file), an --inject-library that is not a CUDA injection l
 cannot be written); 3 could not measure (no GPU, no counter permission, no annotated launch measured, sizes
 that did not bind, an internal error); 4 the program itself failed (non-zero exit, a signal, or it ran past
 --timeout; its status is in the report), which takes precedence over 3, 1, 0; 128 + N: rooflint-verify was
-interrupted by signal N (130 SIGINT, 143 SIGTERM, 129 SIGHUP), which takes precedence over all others)";
+interrupted by signal N (130 SIGINT, 143 SIGTERM, 129 SIGHUP), which takes precedence over all others.
+A per-line rerun (--lines) that fails or runs past --timeout leaves its case's rows "not available" and the
+exit code as it was)";
 
 int usage_error(const std::string& message) {
   cli::print_error("rooflint-verify", message);
@@ -112,25 +116,6 @@ std::string default_library() {
   for (const std::string& c : library_candidates())
     if (::access(c.c_str(), R_OK) == 0) return c;
   return {};
-}
-
-std::string describe_status(int status, int& code) {
-  if (WIFSIGNALED(status)) {
-    code = 128 + WTERMSIG(status);
-    return "killed by signal " + std::to_string(WTERMSIG(status)) + " (" + strsignal(WTERMSIG(status)) + ")";
-  }
-  code = WIFEXITED(status) ? WEXITSTATUS(status) : 1;
-  return "exited with code " + std::to_string(code);
-}
-
-/// "SIGINT", "SIGTERM", "SIGHUP": the forwarded signals by name.
-std::string signal_name(int sig) {
-  switch (sig) {
-    case SIGINT: return "SIGINT";
-    case SIGTERM: return "SIGTERM";
-    case SIGHUP: return "SIGHUP";
-  }
-  return "signal " + std::to_string(sig);
 }
 
 /// "killed by signal 15 (Terminated) after running past --timeout 5 s", "exited with code 0 after
@@ -284,11 +269,13 @@ std::optional<int> parse_options(int argc, char** argv, tool_options& t) {
                  "the injection library (default: librooflint-inject.so beside this executable, else in "
                  ROOFLINT_INJECT_FROM_BINDIR " relative to it)")->type_name("F")->check(file);
   app.add_flag("--no-counters", [&](std::int64_t) { t.verify.counters = false; }, "timing only: no CUPTI counters");
-  app.add_flag("--quiet", t.quiet, "no report table on stderr (the files are still written)");
+  app.add_flag("--quiet", t.quiet, "no report table or per-line progress on stderr (the files are still written)");
   std::string lines = "off";
   app.add_option("--lines", lines,
-                 "per-line traffic: not available here (it needs one process per kernel: run the harness with "
-                 "--lines); failing or all say so in the report (default off)")
+                 "per-line traffic (CUPTI SASS metrics), collected by running the program again once per case after "
+                 "the measured run, with the same arguments and --timeout and its output discarded: failing (once per "
+                 "case whose verdict failed), all (once per measured case), or off (default: a rerun repeats the "
+                 "program's side effects and time)")
       ->type_name("WHEN")->check(cli::one_of({"failing", "all", "off"}));
   if (const auto code = cli::parse(app, options_end, argv, exit_usage)) return *code;
   t.verify.lines = *parse_lines_mode(lines);
@@ -361,33 +348,6 @@ struct library_output {
   program_end end;
 };
 
-/// The file the injection library appends its lines to: created empty, and removed when the run ends
-/// however it ends (an error, an exception, an interrupted program).
-class output_file {
- public:
-  output_file() {
-    const char* dir = std::getenv("TMPDIR");
-    std::string name = std::string(dir && *dir ? dir : "/tmp") + "/rooflint-verify-XXXXXX";
-    const int fd = ::mkstemp(name.data());
-    if (fd < 0) {
-      why_ = "cannot create a temporary file '" + name + "': " + std::strerror(errno);
-      return;
-    }
-    ::close(fd);
-    path_ = name;
-  }
-  ~output_file() {
-    if (!path_.empty()) ::unlink(path_.c_str());
-  }
-  output_file(const output_file&) = delete;
-  output_file& operator=(const output_file&) = delete;
-  const std::string& path() const { return path_; }
-  const std::string& why() const { return why_; }  ///< why it could not be created, or empty
-
- private:
-  std::string path_, why_;
-};
-
 /// Reads the injection library's lines from @p path into @p out. The program could have replaced the
 /// file (by a FIFO, by gigabytes): it is read only when it is a regular file of a sane size.
 void read_library_output(const std::string& path, library_output& out) {
@@ -415,7 +375,7 @@ void read_library_output(const std::string& path, library_output& out) {
 std::optional<int> run_program(char** argv, const tool_options& t, const std::string& program,
                                const std::string& manifest_list, library_output& out) {
   block_forwarded_signals();  // from here a signal is passed on to the program, never the end of this process
-  output_file output;
+  temporary_file output;  // the file the injection library appends its lines to
   if (!output.why().empty()) {
     cli::print_error("rooflint-verify", output.why());
     return exit_cannot_measure;
@@ -444,7 +404,6 @@ std::optional<int> run_program(char** argv, const tool_options& t, const std::st
 /// and the warnings of what was not measured (nothing, or kernels inside CUDA graphs).
 program_report make_report(const run_inputs& in, library_output& out, const tool_options& t, const std::string& command) {
   program_report report = make_program_report(in.kernels, out.events, t.verify, in.ceilings);
-  lines_unavailable_in_program_mode(report.run, t.verify.lines);
   report.program = command;
   report.apis = std::move(out.apis);
   report.program_outcome = describe_end(out.end, t.timeout_s, report.program_status);
@@ -476,6 +435,24 @@ program_report make_report(const run_inputs& in, library_output& out, const tool
                                     "(CUPTI 13.0's auto range records only a graph's first kernel node)");
   }
   return report;
+}
+
+/// Per-line traffic (--lines): the program run again once per chosen case (program_lines.h), the
+/// cases' rows joined with the manifests' predicted accesses; with --lines=off a failed case says how.
+void collect_lines(program_report& report, char** argv, const tool_options& t, const std::string& program,
+                   const run_inputs& in) {
+  if (t.verify.lines == lines_mode::off) {
+    hint_lines_of_failed_cases(report.run);
+    return;
+  }
+  rerun_setup setup;
+  setup.program = program;
+  for (char** a = argv + t.first_program_arg; *a; ++a) setup.argv.emplace_back(*a);
+  setup.library = t.library;
+  setup.manifest_list = in.manifest_list;
+  setup.timeout_s = t.timeout_s;
+  if (!t.quiet) setup.progress = [](const std::string& line) { std::fprintf(stderr, "rooflint-verify: %s\n", line.c_str()); };
+  collect_program_lines(report, t.verify.lines, setup, predicted_accesses_by_kernel(in.kernels));
 }
 
 /// Compares the run with the --baseline report: a regression fails its case (and the run).
@@ -551,6 +528,7 @@ int verify_program(int argc, char** argv) {
   std::vector<reference_pair> pairs;
   for (const std::string& r : t.references) pairs.push_back({r.substr(0, r.find('=')), r.substr(r.find('=') + 1)});
   pair_references(report.run, pairs);
+  collect_lines(report, argv, t, program, in);
   std::vector<baseline_case> baseline;
   if (const auto code = apply_baseline(report, t, in.baseline_text, baseline)) return *code;
   if (!t.quiet) print_summary(report);

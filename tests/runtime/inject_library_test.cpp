@@ -1,6 +1,7 @@
 // The injection library's host-side pieces (runtime/src/inject/library/injection_support.h): the
-// measurement window a batch's closing waits for, the stream a _ptsz launch's null stream is, and the
-// library's mutex held across fork(). Host only: no CUDA call is made.
+// measurement window a batch's closing waits for, the stream a _ptsz launch's null stream is, the
+// library's mutex held across fork(), and its lines mode's request (line_observer.h). Host only: no CUDA
+// call is made.
 
 #include <gtest/gtest.h>
 #include <sys/wait.h>
@@ -8,10 +9,12 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdlib>
 #include <mutex>
 #include <thread>
 
 #include "inject/library/injection_support.h"
+#include "inject/library/line_observer.h"
 
 using namespace rooflint::runtime::inject;
 using namespace std::chrono_literals;
@@ -96,4 +99,40 @@ TEST(InjectLibrary, AForkWhileAnotherThreadHoldsTheMutexLeavesTheChildsCopyUnloc
   EXPECT_EQ(WEXITSTATUS(status), 0) << "the child's copy of the mutex was locked (or its handler did not run)";
   EXPECT_TRUE(library_mutex.try_lock());  // the parent's is released after the fork
   library_mutex.unlock();
+}
+
+// The lines mode (a per-line rerun of rooflint-verify -- program) is on when ROOFLINT_LINES_KERNEL names a
+// kernel, and observes only a launch of that kernel whose sizes bound to exactly those asked for.
+TEST(InjectLinesMode, TheRequestIsTheEnvironmentsAndMatchesOnlyItsLaunch) {
+  ::unsetenv(env_lines_kernel);
+  EXPECT_FALSE(lines_request_from_environment());  // the measuring mode
+  ::setenv(env_lines_kernel, "", 1);
+  EXPECT_FALSE(lines_request_from_environment());
+  ::setenv(env_lines_kernel, "_Z14gather_stridediPKfPf", 1);
+  ::setenv(env_lines_sizes, "N=67108864", 1);
+  ::setenv(env_lines_out, "/tmp/rooflint-verify-x", 1);
+  const auto request = lines_request_from_environment();
+  ::unsetenv(env_lines_kernel);
+  ::unsetenv(env_lines_sizes);
+  ::unsetenv(env_lines_out);
+  ASSERT_TRUE(request);
+  EXPECT_EQ(request->out_path, "/tmp/rooflint-verify-x");
+  EXPECT_TRUE(is_requested_launch(*request, "_Z14gather_stridediPKfPf", "N=67108864"));
+  EXPECT_FALSE(is_requested_launch(*request, "_Z14gather_stridediPKfPf", "N=1024"));   // other sizes
+  EXPECT_FALSE(is_requested_launch(*request, "_Z14gather_stridediPKfPf", ""));         // sizes that did not bind
+  EXPECT_FALSE(is_requested_launch(*request, "_Z5saxpyifPKfPf", "N=67108864"));         // another kernel
+}
+
+// A line (an observation of many lines is long) is written to its end, and a file that could not be
+// opened is said, never a crash.
+TEST(InjectLibrary, ALineIsAppendedWhole) {
+  char path[] = "/tmp/rooflint-append-XXXXXX";
+  const int fd = ::mkstemp(path);
+  ASSERT_GE(fd, 0);
+  const std::string line(100000, 'x');
+  EXPECT_TRUE(append_whole(fd, line + "\n"));
+  EXPECT_EQ(::lseek(fd, 0, SEEK_END), 100001);  // 100000 characters and the newline
+  ::close(fd);
+  ::unlink(path);
+  EXPECT_FALSE(append_whole(-1, "lost\n"));
 }

@@ -1,8 +1,8 @@
 // Per-line traffic's collection and its way through the verifier, without a GPU: the metrics chosen among
 // those a chip offers, CUPTI's flushed records merged per instruction (cupti/sass_lines.h), the line the
 // per-line process sends its parent and the parent's join (measure/lines.h), the manifests' predicted
-// accesses, --lines in the report of rooflint-verify -- program, and the per-line process on a machine
-// without a device (its reason, never a crash).
+// accesses, and the per-line process on a machine without a device (its reason, never a crash).
+// rooflint-verify -- program's reruns: program_lines_test.cpp.
 //
 // Where the numbers come from: the H200 probe of 2026-12-02 (docs/measurements/h200-2026-12-02/sass-lines/
 // probe.log): GH100 offers smsp__sass_inst_executed_op_global_{ld,st,atom,red}, smsp__sass_sectors_mem_global
@@ -204,23 +204,6 @@ TEST(LinesMode, NamesReadBack) {
   EXPECT_FALSE(parse_lines_mode("always"));
   EXPECT_FALSE(parse_lines_mode(""));
   EXPECT_EQ(verify_options{}.lines, lines_mode::failing);  // the default: collected for the cases that fail
-}
-
-TEST(LinesMode, ProgramModeSaysWhyEveryCaseHasNone) {
-  run_report run;
-  run.cases.resize(2);
-  lines_unavailable_in_program_mode(run, lines_mode::off);
-  EXPECT_TRUE(run.warnings.empty());
-  EXPECT_TRUE(run.cases[0].lines.not_available.empty());
-
-  lines_unavailable_in_program_mode(run, lines_mode::all);
-  ASSERT_EQ(run.warnings.size(), 1u);
-  for (const case_report& c : run.cases) {
-    EXPECT_FALSE(c.lines.collected);
-    EXPECT_TRUE(c.lines.show_always);
-    EXPECT_NE(c.lines.not_available.find("one process per kernel"), std::string::npos);
-    EXPECT_NE(c.lines.not_available.find("harness"), std::string::npos);
-  }
 }
 
 TEST(PredictedAccesses, ADirectoryIsSearchedForManifests) {

@@ -239,4 +239,20 @@ PY
   lacks "^ran$" out
 }
 
+# --- per-line traffic (--lines) ------------------------------------------------------------------------
+# A rerun per case collected for: without a measured case (no GPU here) there is none, so the program runs
+# once, as without --lines; a value other than failing, all or off is a usage error before it runs at all.
+case_lines_rerun_only_measured_cases() {
+  printf '#!/bin/sh\necho run >> runs.txt\n' > counted.sh
+  chmod +x counted.sh
+  run 3 --lines=all --manifest "$manifest" -- ./counted.sh
+  [[ $(wc -l < runs.txt) -eq 1 ]] || fail "the program ran $(wc -l < runs.txt) times, expected once"
+  lacks "per-line traffic of"
+  run 2 --lines=sometimes --manifest "$manifest" -- ./counted.sh
+  [[ $(wc -l < runs.txt) -eq 1 ]] || fail "the program ran after a bad --lines"
+  run 0 --help
+  has "output discarded" out
+  [[ -z $(ls -A "$TMPDIR") ]] || fail "a temporary file was left: $(ls -A "$TMPDIR")"
+}
+
 "case_$case_name"

@@ -30,11 +30,7 @@ constexpr const char* required_metrics[] = {"smsp__sass_inst_executed_op_global_
 bool is_elf(const char* image, std::size_t size) { return size > 4 && std::memcmp(image, "\x7f" "ELF", 4) == 0; }
 
 void CUPTIAPI on_resource(void* userdata, CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void* data) {
-  if (domain != CUPTI_CB_DOMAIN_RESOURCE || cbid != CUPTI_CBID_RESOURCE_MODULE_LOADED || !data) return;
-  const auto* rd = static_cast<const CUpti_ResourceData*>(data);
-  const auto* md = static_cast<const CUpti_ModuleResourceData*>(rd->resourceDescriptor);
-  if (!md || !md->pCubin || md->cubinSize == 0) return;
-  static_cast<cubin_capture*>(userdata)->add(md->pCubin, md->cubinSize);
+  static_cast<cubin_capture*>(userdata)->on_callback(domain, cbid, data);
 }
 
 /// The current context through the runtime's driver entry point (the library does not link libcuda.so.1).
@@ -66,11 +62,17 @@ result<void> set_config(const std::vector<std::pair<std::string, std::uint64_t>>
   return success();
 }
 
-/// The window after Enable: the launch, the records, then Disable whatever happened.
-result<std::vector<sass_raw_record>> window(CUcontext ctx, const std::function<result<void>()>& launch) {
-  const result<void> launched = launch();
+void unset_config(int ordinal) {
+  CUpti_SassMetricsUnsetConfig_Params unset{CUpti_SassMetricsUnsetConfig_Params_STRUCT_SIZE};
+  unset.deviceIndex = static_cast<std::uint32_t>(ordinal);
+  cuptiSassMetricsUnsetConfig(&unset);
+}
+
+/// The records of the window open in @p ctx, once the device has finished the launch (a program's launch
+/// is only queued at its API's exit).
+result<std::vector<sass_raw_record>> records_of(CUcontext ctx) {
+  ROOFLINT_TRY_CUDA(cudaDeviceSynchronize());
   std::vector<sass_raw_record> raw;
-  if (!launched) return launched.err();
   CUpti_SassMetricsGetDataProperties_Params props{CUpti_SassMetricsGetDataProperties_Params_STRUCT_SIZE};
   props.ctx = ctx;
   ROOFLINT_TRY_CUPTI(cuptiSassMetricsGetDataProperties(&props));
@@ -143,6 +145,20 @@ result<std::unique_ptr<cubin_capture>> cubin_capture::create() {
   return c;
 }
 
+result<std::unique_ptr<cubin_capture>> cubin_capture::attach(CUpti_SubscriberHandle subscriber) {
+  std::unique_ptr<cubin_capture> c(new cubin_capture());
+  ROOFLINT_TRY_CUPTI(cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_MODULE_LOADED));
+  return c;  // the subscriber stays the caller's: not unsubscribed here
+}
+
+void cubin_capture::on_callback(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void* data) {
+  if (domain != CUPTI_CB_DOMAIN_RESOURCE || cbid != CUPTI_CBID_RESOURCE_MODULE_LOADED || !data) return;
+  const auto* rd = static_cast<const CUpti_ResourceData*>(data);
+  const auto* md = static_cast<const CUpti_ModuleResourceData*>(rd->resourceDescriptor);
+  if (!md || !md->pCubin || md->cubinSize == 0) return;
+  add(md->pCubin, md->cubinSize);
+}
+
 cubin_capture::~cubin_capture() {
   if (subscriber_) cuptiUnsubscribe(static_cast<CUpti_SubscriberHandle>(subscriber_));
 }
@@ -159,10 +175,13 @@ std::vector<std::shared_ptr<const std::vector<char>>> cubin_capture::cubins() co
   return cubins_;
 }
 
-result<sass_collection> collect_sass_lines(int ordinal, const std::function<result<void>()>& launch) {
+result<std::unique_ptr<sass_window>> sass_window::begin(int ordinal) {
   auto ctx = current_context();
   if (!ctx) return ctx.err();
-  sass_collection out;
+  std::unique_ptr<sass_window> w(new sass_window());
+  w->ctx_ = *ctx;
+  w->ordinal_ = ordinal;
+  sass_collection& out = w->out_;
 
   CUpti_Profiler_Initialize_Params init{CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
   ROOFLINT_TRY_CUPTI(cuptiProfilerInitialize(&init));
@@ -211,35 +230,55 @@ result<sass_collection> collect_sass_lines(int ordinal, const std::function<resu
     if (auto again = set_config(required, ordinal); !again) return set.err();
     configured = std::move(required);
   }
-  std::map<std::uint64_t, std::string> names;
   for (const auto& [name, id] : configured) {
-    names[id] = name;
+    w->names_[id] = name;
     out.metrics.push_back(name);
   }
 
-  const auto t0 = std::chrono::steady_clock::now();
+  w->t0_ = std::chrono::steady_clock::now();
   CUpti_SassMetricsEnable_Params enable{CUpti_SassMetricsEnable_Params_STRUCT_SIZE};
   enable.ctx = *ctx;
   enable.enableLazyPatching = 1;  // eager patching was refused on the H200 (docs/verifier.md)
   if (const CUptiResult r = cuptiSassMetricsEnable(&enable); r != CUPTI_SUCCESS) {
-    CUpti_SassMetricsUnsetConfig_Params unset{CUpti_SassMetricsUnsetConfig_Params_STRUCT_SIZE};
-    unset.deviceIndex = static_cast<std::uint32_t>(ordinal);
-    cuptiSassMetricsUnsetConfig(&unset);
+    unset_config(ordinal);
     return detail::cupti_error(r, "cuptiSassMetricsEnable", __FILE__, __LINE__);
   }
-  auto raw = window(*ctx, launch);
+  w->enabled_ = true;
+  return w;
+}
+
+result<sass_collection> sass_window::end() {
+  const auto ctx = static_cast<CUcontext>(ctx_);
+  auto raw = records_of(ctx);
   CUpti_SassMetricsDisable_Params disable{CUpti_SassMetricsDisable_Params_STRUCT_SIZE};
-  disable.ctx = *ctx;
+  disable.ctx = ctx;
   const CUptiResult disabled = cuptiSassMetricsDisable(&disable);
-  out.window_s = seconds_since(t0);
-  CUpti_SassMetricsUnsetConfig_Params unset{CUpti_SassMetricsUnsetConfig_Params_STRUCT_SIZE};
-  unset.deviceIndex = static_cast<std::uint32_t>(ordinal);
-  cuptiSassMetricsUnsetConfig(&unset);
+  out_.window_s = seconds_since(t0_);
+  unset_config(ordinal_);
+  enabled_ = false;
   if (!raw) return raw.err();
   if (disabled != CUPTI_SUCCESS) return detail::cupti_error(disabled, "cuptiSassMetricsDisable", __FILE__, __LINE__);
-  out.dropped = disable.numOfDroppedRecords;
-  out.records = merge_sass_records(*raw, names);
-  return out;
+  out_.dropped = disable.numOfDroppedRecords;
+  out_.records = merge_sass_records(*raw, names_);
+  return out_;
+}
+
+sass_window::~sass_window() { close(); }
+
+void sass_window::close() {
+  if (!enabled_) return;
+  CUpti_SassMetricsDisable_Params disable{CUpti_SassMetricsDisable_Params_STRUCT_SIZE};
+  disable.ctx = static_cast<CUcontext>(ctx_);
+  cuptiSassMetricsDisable(&disable);
+  unset_config(ordinal_);
+  enabled_ = false;
+}
+
+result<sass_collection> collect_sass_lines(int ordinal, const std::function<result<void>()>& launch) {
+  auto window = sass_window::begin(ordinal);
+  if (!window) return window.err();
+  if (const result<void> launched = launch(); !launched) return launched.err();  // the window closes unread
+  return (*window)->end();
 }
 
 }  // namespace rooflint::runtime::cupti

@@ -8,9 +8,15 @@
 /// Measured on the H200 with CUPTI 13.0.1 (docs/verifier.md, "Per-line traffic"; scripts/probes/sass-lines.cu):
 /// only the first window of a process collects; setting the configuration a second time fails; the API
 /// works neither while the activity API is enabled nor after the range profiler was used in the process.
-/// So collect_sass_lines() is called once per process, in a process that did nothing else with CUPTI:
-/// the verifier forks one per case for it (measure/lines.cpp).
+/// So one window is opened per process, in a process that did nothing else with CUPTI: the harness
+/// forks one per case for it (measure/lines.cpp, collect_sass_lines around the case's launch), and
+/// rooflint-verify -- program reruns the program with the injection library in its lines mode, which
+/// opens the window around the program's own launch (inject/library/line_observer.cpp: sass_window's
+/// begin at the launch API's entry, end at its exit).
 
+#include <cupti_callbacks.h>
+
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -46,11 +52,16 @@ std::vector<sass_record> merge_sass_records(const std::vector<sass_raw_record>& 
 
 /// The cubins of the modules loaded while it lives (CUPTI_CBID_RESOURCE_MODULE_LOADED). Create it before
 /// the kernel's module loads: before the first CUDA call of the process, or at least before the kernel's
-/// first launch (lazy module loading). One per process (a CUPTI subscriber; another profiler attached
-/// makes create() fail with unavailable).
+/// first launch (lazy module loading). One per process: CUPTI takes one subscriber per process (another
+/// profiler attached makes create() fail with unavailable).
 class cubin_capture {
  public:
+  /// A capture with a subscriber of its own.
   static result<std::unique_ptr<cubin_capture>> create();
+  /// A capture fed by @p subscriber, the caller's (an injection library's, the process's one subscriber):
+  /// the module-loaded callback is enabled on it, and the caller's callback hands its callbacks to
+  /// on_callback().
+  static result<std::unique_ptr<cubin_capture>> attach(CUpti_SubscriberHandle subscriber);
   ~cubin_capture();
   cubin_capture(const cubin_capture&) = delete;
   cubin_capture& operator=(const cubin_capture&) = delete;
@@ -59,6 +70,8 @@ class cubin_capture {
   std::vector<std::shared_ptr<const std::vector<char>>> cubins() const;
   /// Keeps a copy of @p size bytes at @p image when they are an ELF image (the callback's work).
   void add(const char* image, std::size_t size);
+  /// A CUPTI callback: a module-loaded one's cubin is added, any other is ignored.
+  void on_callback(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void* data);
 
  private:
   cubin_capture() = default;
@@ -76,12 +89,39 @@ struct sass_collection {
   std::size_t dropped = 0;  ///< records CUPTI dropped at disable
 };
 
-/// Collects the line metrics over the launches @p launch makes (one kernel launch: CUPTI 13.0 collects
-/// the first function of a window), on device @p ordinal, whose primary context must be current and
-/// whose kernel's module should be loaded already (a warm-up launch). @p launch synchronises and says
-/// whether the launch worked. Errors: unavailable (device or chip without SASS metrics, another
-/// profiler attached, hardware busy), permission_denied (no counter permission), internal (a CUPTI call
-/// failed, no records: each names the call).
+/// One collection window of the line metrics over one kernel launch (CUPTI 13.0 collects the first
+/// function of a window), split around a launch the caller makes: begin() before it, end() after it.
+/// A window destroyed without end() (the launch failed) is disabled and its configuration unset.
+class sass_window {
+ public:
+  /// Configures the metrics of line_traffic_metrics() the chip of device @p ordinal offers (the required
+  /// ones alone when the chip refuses the full set) and enables patching in the current context, which
+  /// must be the device's. Errors: unavailable (device or chip without SASS metrics, another profiler
+  /// attached, hardware busy), permission_denied (no counter permission), internal (a CUPTI call
+  /// failed: it is named).
+  static result<std::unique_ptr<sass_window>> begin(int ordinal);
+  /// Waits for the device (the launch completes), flushes the records, disables patching and unsets the
+  /// configuration. Errors: internal (a call failed, or no records: each names the call).
+  result<sass_collection> end();
+  ~sass_window();
+  sass_window(const sass_window&) = delete;
+  sass_window& operator=(const sass_window&) = delete;
+
+ private:
+  sass_window() = default;
+  void close();
+  void* ctx_ = nullptr;  ///< the CUcontext patching was enabled in
+  int ordinal_ = 0;
+  bool enabled_ = false;
+  std::map<std::uint64_t, std::string> names_;  ///< the configured metrics by id
+  sass_collection out_;
+  std::chrono::steady_clock::time_point t0_;
+};
+
+/// Collects the line metrics over the launch @p launch makes (sass_window's begin, the launch, end), on
+/// device @p ordinal, whose primary context must be current and whose kernel's module should be loaded
+/// already (a warm-up launch). @p launch synchronises and says whether the launch worked. Errors: those
+/// of sass_window, and the launch's.
 result<sass_collection> collect_sass_lines(int ordinal, const std::function<result<void>()>& launch);
 
 }  // namespace rooflint::runtime::cupti

@@ -186,6 +186,8 @@ program_report make_program_report(const std::vector<manifest_kernel>& kernels, 
     // A region's instance left unfinished before its sizes were read has none: its remark says so.
     if (g.launches.empty() && g.sizes.empty()) continue;
     const std::string name = g.kernel->kernel_name + " [" + g.sizes + "]";
+    out.case_launches.emplace(name, case_launch{g.kernel->mangled_name, g.sizes,
+                                                g.kernel->is_region() ? static_cast<int>(g.kernel->region.size()) : 1});
     sources.push_back({{name, &g.kernel->spec, g.values}, g.kernel->file, g.kernel->line});
     measured.push_back(g.launches.empty() ? never_measured(g, name) : merge(g, name));
   }

@@ -10,8 +10,10 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <optional>
+#include <string>
 
 extern char** environ;
 
@@ -136,8 +138,16 @@ program_end wait_for(watch& w) {
 /// In the child: its own process group, the signal mask and SIGCHLD action it had, then exec. exec's
 /// errno goes to @p report_fd (close-on-exec: closed unwritten when exec succeeds).
 [[noreturn]] void exec_child(const std::string& path, char* const* argv, char* const* envp, int report_fd,
-                             const struct sigaction& child_action) {
+                             const struct sigaction& child_action, bool discard_output) {
   ::setpgid(0, 0);
+  if (discard_output) {
+    const int null = ::open("/dev/null", O_WRONLY);
+    if (null >= 0) {
+      ::dup2(null, STDOUT_FILENO);
+      ::dup2(null, STDERR_FILENO);
+      if (null > STDERR_FILENO) ::close(null);
+    }
+  }
   ::sigaction(SIGCHLD, &child_action, nullptr);
   ::sigprocmask(SIG_SETMASK, &saved_mask, nullptr);
   ::execve(path.c_str(), argv, envp);
@@ -188,6 +198,40 @@ int take_pending_signal() {
   return sig > 0 ? sig : 0;
 }
 
+std::string describe_status(int status, int& code) {
+  if (WIFSIGNALED(status)) {
+    code = 128 + WTERMSIG(status);
+    return "killed by signal " + std::to_string(WTERMSIG(status)) + " (" + strsignal(WTERMSIG(status)) + ")";
+  }
+  code = WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+  return "exited with code " + std::to_string(code);
+}
+
+std::string signal_name(int sig) {
+  switch (sig) {
+    case SIGINT: return "SIGINT";
+    case SIGTERM: return "SIGTERM";
+    case SIGHUP: return "SIGHUP";
+  }
+  return "signal " + std::to_string(sig);
+}
+
+temporary_file::temporary_file() {
+  const char* dir = std::getenv("TMPDIR");
+  std::string name = std::string(dir && *dir ? dir : "/tmp") + "/rooflint-verify-XXXXXX";
+  const int fd = ::mkstemp(name.data());
+  if (fd < 0) {
+    why_ = "cannot create a temporary file '" + name + "': " + std::strerror(errno);
+    return;
+  }
+  ::close(fd);
+  path_ = name;
+}
+
+temporary_file::~temporary_file() {
+  if (!path_.empty()) ::unlink(path_.c_str());
+}
+
 std::string exec_failure(const std::string& path, int error) {
   std::string text = "cannot run '" + path + "': " + std::strerror(error);
   if (error == ENOENT) {
@@ -221,7 +265,7 @@ result<program_end> run_supervised(const program_launch& launch) {
     ::close(report[1]);
     return error{error_code::internal, std::string("fork failed: ") + std::strerror(errno)};
   }
-  if (pid == 0) exec_child(launch.path, argv.data(), envp.data(), report[1], old);
+  if (pid == 0) exec_child(launch.path, argv.data(), envp.data(), report[1], old, launch.discard_output);
   ::setpgid(pid, pid);  // also here: a signal passed on before the child's own call still finds its group
   ::close(report[1]);
   const int failed = exec_errno(report[0]);

@@ -29,6 +29,7 @@ struct program_launch {
   std::vector<std::pair<std::string, std::string>> environment;  ///< set in the program's environment
   int timeout_s = 3600;                                    ///< then SIGTERM, and SIGKILL after grace_s
   int grace_s = grace_seconds;
+  bool discard_output = false;                             ///< its stdout and stderr go to /dev/null
 };
 
 /// How the program ended.
@@ -52,6 +53,28 @@ int take_pending_signal();
 /// of its group gets SIGKILL. Errors (invalid_argument): it could not be started (fork failed), or
 /// its exec failed ("cannot run 'x': Exec format error ..."): it never ran.
 result<program_end> run_supervised(const program_launch& launch);
+
+/// A file created empty for the injection library to write to (in $TMPDIR, else /tmp), removed when
+/// this goes, however the run ends (an error, an exception, an interrupted program).
+class temporary_file {
+ public:
+  temporary_file();
+  ~temporary_file();
+  temporary_file(const temporary_file&) = delete;
+  temporary_file& operator=(const temporary_file&) = delete;
+  const std::string& path() const { return path_; }
+  const std::string& why() const { return why_; }  ///< why it could not be created, or empty
+
+ private:
+  std::string path_, why_;
+};
+
+/// @return "killed by signal 11 (Segmentation fault)" or "exited with code 3" for the wait status
+/// @p status; @p code is set to the exit code, or 128 + the signal.
+std::string describe_status(int status, int& code);
+
+/// @return "SIGINT", "SIGTERM", "SIGHUP": a forwarded signal by name ("signal N" for another).
+std::string signal_name(int sig);
 
 /// @return "cannot run 'PATH': REASON", REASON errno's text and, where it helps, what to check: a
 /// script whose interpreter is missing (ENOENT for a file that exists), a file that is no executable

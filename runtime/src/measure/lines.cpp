@@ -1,5 +1,6 @@
-// Per-line traffic of a registered case: one launch under CUPTI's SASS metrics in a process of its own,
-// the line it sends back, and the join with the manifests' predicted accesses (measure/lines.h).
+// Per-line traffic: one launch under CUPTI's SASS metrics in a process of its own (a registered case's,
+// or a program's under the injection library's lines mode), the observation it sends back, and the join
+// with the manifests' predicted accesses (measure/lines.h).
 
 #include "measure/lines.h"
 
@@ -102,33 +103,7 @@ line_observation observe(const case_definition& c) {
     if (const cudaError_t s = cudaStreamSynchronize(stream); s != cudaSuccess) return unavailable("restoring inputs failed: " + cuda_text(s));
   }
 
-  auto got = cupti::collect_sass_lines(0, run_once);
-  if (!got) return unavailable(got.err().message);
-  // Dropped records would undercount lines' sectors: no figures rather than short ones.
-  if (got->dropped > 0)
-    return unavailable("CUPTI dropped " + std::to_string(got->dropped) + " SASS metric records at the end of the window");
-  out.window_s = got->window_s;
-  out.metrics = got->metrics;
-  const std::vector<instruction_traffic> instructions = instructions_from_sass(got->records);
-  if (instructions.empty())
-    return unavailable("the SASS metrics saw no global load, store or atomic instruction execute (" +
-                       std::to_string(got->records.size()) + " patched instructions)");
-
-  // The cubins the records name (their CRC), for the PCs' lines.
-  std::set<std::uint32_t> crcs;
-  for (const sass_record& r : got->records) crcs.insert(r.cubin_crc);
-  const auto captured = (*capture)->cubins();
-  std::vector<std::shared_ptr<const std::vector<char>>> matching;
-  for (const auto& cubin : captured)
-    if (auto crc = cupti::cubin_crc(*cubin); crc && crcs.count(static_cast<std::uint32_t>(*crc))) matching.push_back(cubin);
-  if (matching.empty())
-    return unavailable(captured.empty() ? std::string("CUPTI's module-loaded callback handed over no cubin, so PCs cannot be mapped to lines")
-                                        : "none of the " + std::to_string(captured.size()) +
-                                              " captured cubins has the CRC the SASS records name");
-  auto table = build_line_table(instructions, correlation_over(matching));
-  if (!table) return unavailable("mapping PCs to lines failed: " + table.err().message);
-  out.line_info = table->has_line_info();
-  out.observed = observed_lines(instructions, *table, &out.unmapped);
+  out = observation_of(cupti::collect_sass_lines(0, run_once), **capture);
   cudaStreamDestroy(stream);
   return out;
 }
@@ -144,12 +119,58 @@ std::optional<memory_op> op_named(const std::string& text) {
   return std::nullopt;
 }
 
+/// observation_of's work, which may throw.
+line_observation observe_collection(const result<cupti::sass_collection>& got, const cupti::cubin_capture& capture) {
+  line_observation out;
+  const auto unavailable = [&](std::string why) {
+    out.not_available = std::move(why);
+    return out;
+  };
+  if (!got) return unavailable(got.err().message);
+  // Dropped records would undercount lines' sectors: no figures rather than short ones.
+  if (got->dropped > 0)
+    return unavailable("CUPTI dropped " + std::to_string(got->dropped) + " SASS metric records at the end of the window");
+  out.window_s = got->window_s;
+  out.metrics = got->metrics;
+  const std::vector<instruction_traffic> instructions = instructions_from_sass(got->records);
+  if (instructions.empty())
+    return unavailable("the SASS metrics saw no global load, store or atomic instruction execute (" +
+                       std::to_string(got->records.size()) + " patched instructions)");
+
+  // The cubins the records name (their CRC), for the PCs' lines.
+  std::set<std::uint32_t> crcs;
+  for (const sass_record& r : got->records) crcs.insert(r.cubin_crc);
+  const auto captured = capture.cubins();
+  std::vector<std::shared_ptr<const std::vector<char>>> matching;
+  for (const auto& cubin : captured)
+    if (auto crc = cupti::cubin_crc(*cubin); crc && crcs.count(static_cast<std::uint32_t>(*crc))) matching.push_back(cubin);
+  if (matching.empty())
+    return unavailable(captured.empty() ? std::string("CUPTI's module-loaded callback handed over no cubin, so PCs cannot be mapped to lines")
+                                        : "none of the " + std::to_string(captured.size()) +
+                                              " captured cubins has the CRC the SASS records name");
+  auto table = build_line_table(instructions, correlation_over(matching));
+  if (!table) return unavailable("mapping PCs to lines failed: " + table.err().message);
+  out.line_info = table->has_line_info();
+  out.observed = observed_lines(instructions, *table, &out.unmapped);
+  return out;
+}
+
 }  // namespace
 
 line_observation observe_lines(const case_definition& c) {
   try {
     return observe(c);
   } catch (const std::exception& e) {  // a failure no check foresaw: said, never a crash of the case
+    line_observation o;
+    o.not_available = std::string("internal error: ") + e.what();
+    return o;
+  }
+}
+
+line_observation observation_of(const result<cupti::sass_collection>& got, const cupti::cubin_capture& capture) {
+  try {
+    return observe_collection(got, capture);
+  } catch (const std::exception& e) {  // a failure no check foresaw: said, never the end of the process
     line_observation o;
     o.not_available = std::string("internal error: ") + e.what();
     return o;
@@ -165,9 +186,10 @@ std::string line_observation_to_json(const line_observation& o) {
   for (const instruction_traffic& t : o.unmapped)
     unmapped.push_back({{"function", t.function}, {"pc", t.pc}, {"op", std::string(name(t.op))}, {"requests", t.requests},
                         {"sectors", t.sectors}, {"chip_ideal", number(t.chip_ideal)}, {"data_bytes", number(t.data_bytes)}});
+  // A path or function name that is not UTF-8 is written with U+FFFD, never an exception.
   return json{{"not_available", o.not_available}, {"line_info", o.line_info}, {"observed", observed},
               {"unmapped", unmapped}, {"metrics", o.metrics}, {"window_s", o.window_s}}
-      .dump();
+      .dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
 result<line_observation> line_observation_from_json(const std::string& text) {
@@ -220,16 +242,6 @@ line_report line_report_of(const line_observation& o, const std::vector<predicte
   r.unmapped = o.unmapped;
   r.observed = o.observed;
   return r;
-}
-
-void lines_unavailable_in_program_mode(run_report& run, lines_mode mode) {
-  if (mode == lines_mode::off) return;
-  for (case_report& r : run.cases) {
-    r.lines = line_report{};
-    r.lines.not_available = lines_not_in_program_mode;
-    r.lines.show_always = mode == lines_mode::all;
-  }
-  run.warnings.push_back(std::string("--lines: ") + lines_not_in_program_mode);
 }
 
 predicted_by_kernel predicted_accesses_by_kernel(const std::vector<inject::manifest_kernel>& kernels) {

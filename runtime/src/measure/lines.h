@@ -1,13 +1,15 @@
 #pragma once
-// Per-line traffic of a registered case (docs/verifier.md, "Per-line traffic"): what one process that
-// ran nothing else with CUPTI observes over one launch of the case under CUPTI's SASS metrics
-// (cupti/sass_lines.h), the line it sends its parent, and the parent's join with the analyzer's
-// predicted accesses (line_traffic.h's join_lines).
+// Per-line traffic (docs/verifier.md, "Per-line traffic"): what one process that ran nothing else with
+// CUPTI observes over one launch under CUPTI's SASS metrics (cupti/sass_lines.h): a registered case's,
+// in a process the harness forks, or a program's own, under the injection library's lines mode
+// (inject/program_lines.h); the observation it sends its parent, and the parent's join with the
+// analyzer's predicted accesses (line_traffic.h's join_lines).
 
 #include <map>
 #include <string>
 #include <vector>
 
+#include "cupti/sass_lines.h"
 #include "rooflint/runtime/inject.h"
 #include "rooflint/runtime/line_traffic.h"
 #include "rooflint/runtime/result.h"
@@ -29,6 +31,10 @@ struct line_observation {
 /// fresh process (CUDA and CUPTI untouched: the SASS metrics collect in the first window of a process,
 /// and not after the range profiler). Never throws; every failure is a not_available reason.
 line_observation observe_lines(const case_definition& c);
+
+/// @return The observation of one window's collection @p got (or why there is none): its instructions
+/// mapped to lines through the cubins of @p capture that its records name (their CRC). Never throws.
+line_observation observation_of(const result<cupti::sass_collection>& got, const cupti::cubin_capture& capture);
 
 /// @return @p o as one line of JSON (the child's line to its parent).
 std::string line_observation_to_json(const line_observation& o);
@@ -56,14 +62,5 @@ result<predicted_by_kernel> read_predicted_accesses(const std::vector<std::strin
 inline constexpr const char* lines_need_a_process =
     "per-line traffic needs a process of its own per kernel (CUPTI's SASS metrics collect once per process, "
     "and not after the range profiler)";
-
-/// The reason rooflint-verify -- program gives: it sees the program's launches in one process.
-inline constexpr const char* lines_not_in_program_mode =
-    "per-line traffic needs one process per kernel (CUPTI's SASS metrics collect once per process), which "
-    "rooflint-verify -- program does not have; run the kernel's ROOFLINT_VERIFY_CASE harness with --lines";
-
-/// rooflint-verify -- program with --lines other than off: every case says lines_not_in_program_mode in
-/// place of the rows (printed under a failed case, or every case for all), and the run warns once.
-void lines_unavailable_in_program_mode(run_report& run, lines_mode mode);
 
 }  // namespace rooflint::runtime

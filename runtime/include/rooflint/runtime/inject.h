@@ -34,6 +34,12 @@ inline constexpr const char* env_launches = "ROOFLINT_INJECT_LAUNCHES";    ///< 
 inline constexpr const char* env_counters = "ROOFLINT_INJECT_COUNTERS";    ///< "0": timing only (--no-counters)
 inline constexpr const char* env_batch = "ROOFLINT_INJECT_BATCH";          ///< windows per profiling session; "0": one per launch
 inline constexpr const char* env_ranges = "ROOFLINT_INJECT_RANGES";        ///< "auto": every kernel of a batch a range (default: a user range per window)
+/// The lines mode of a per-line rerun (inject/program_lines.h): set, the library measures nothing and
+/// does nothing else with CUPTI; it observes the first launch of this kernel (its mangled name) at
+/// env_lines_sizes under CUPTI's SASS metrics and appends what it saw to env_lines_out.
+inline constexpr const char* env_lines_kernel = "ROOFLINT_LINES_KERNEL";
+inline constexpr const char* env_lines_sizes = "ROOFLINT_LINES_SIZES";  ///< the sizes, as sizes_text() writes them
+inline constexpr const char* env_lines_out = "ROOFLINT_LINES_OUT";      ///< file the observation is appended to (one JSON line)
 /// Windows (measured launches or region instances) counted in one profiling session before it is
 /// decoded: the Start/Stop cost is paid once per batch, and a program killed by a signal loses the
 /// counters of at most this many launches (reported as not measured: launch_event::pending).
@@ -247,6 +253,14 @@ struct kernel_launches {
   long unbound = 0;         ///< of them, sizes did not bind
 };
 
+/// The launches one case of a program stands for, as the injection library named them (launch_event's
+/// mangled_name and sizes): what a per-line rerun waits for (inject/program_lines.h).
+struct case_launch {
+  std::string mangled_name;  ///< the kernel's mangled name, or the region's region_key
+  std::string sizes;         ///< sizes_text() at its launches
+  int kernels = 1;           ///< kernel launches in one of them: a region's kernels, 1 for a kernel
+};
+
 /// The program run and what was measured, around the harness's run_report.
 struct program_report {
   run_report run;                        ///< cases (one per measured (kernel, sizes)), findings, exit code
@@ -259,6 +273,7 @@ struct program_report {
   int interrupted_by = 0;                ///< the signal rooflint-verify received and passed on to the program; 0 if none
   std::vector<api_counts> apis;
   std::vector<std::string> remarks;      ///< "kernel 'x' is annotated but was never launched ..." [rooflint-not-launched]
+  std::map<std::string, case_launch> case_launches;  ///< by case name: the launches of every case of launches
 };
 
 /// Exit code when the program itself failed (non-zero exit or a signal): takes precedence over 3, 1, 0.

@@ -14,7 +14,8 @@
 //     entry opens one window of counters for all the region's kernels (one range each, summed), the last
 //     kernel's exit closes it, and the instance is one line, like one launch of a kernel.
 // Unannotated kernels are not touched. The library's own launches (the L2 flush) are recognised by a
-// thread-local flag and pass through.
+// thread-local flag and pass through. With ROOFLINT_LINES_KERNEL set (a per-line rerun of the program),
+// none of this runs: the lines mode does (line_observer.h).
 
 #include <cuda.h>
 #include <cuda_runtime.h>
@@ -37,6 +38,8 @@
 #include <vector>
 
 #include "inject/library/injection_support.h"
+#include "inject/library/launch_api.h"
+#include "inject/library/line_observer.h"
 #include "support/process.h"
 #include "rooflint/runtime/inject.h"
 #include "measure/session.h"
@@ -119,17 +122,7 @@ thread_local pending_launch pending;
 thread_local bool region_completes = false;  ///< this thread's launch closes a region instance at its exit
 
 void emit(const std::string& line) {
-  if (state->out_fd < 0) return;
-  // One write per line with O_APPEND: lines of forked or concurrent processes do not interleave.
-  const char* p = line.data();
-  std::size_t left = line.size();
-  while (left > 0) {
-    const ssize_t n = ::write(state->out_fd, p, left);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return;
-    p += n;
-    left -= static_cast<std::size_t>(n);
-  }
+  if (state->out_fd >= 0) append_whole(state->out_fd, line);
 }
 
 /// Device memory allocated or freed. Measured on the H200 (2026-12-01): inside a batch, a window that
@@ -242,100 +235,9 @@ void register_exit_flush() {
   std::atexit(flush_at_exit);
 }
 
-/// What a launch API's parameters say: the function's arguments and its shape.
-struct launch_call {
-  void** kernel_params = nullptr;
-  void** extra = nullptr;
-  CUstream stream = nullptr;
-  launch_shape shape;
-};
-
-launch_call decode(CUpti_CallbackId cbid, const void* params) {
-  launch_call c;
-  const auto from = [&](const auto* p) {
-    c.kernel_params = p->kernelParams;
-    c.stream = p->hStream;
-    c.shape = {{p->gridDimX, p->gridDimY, p->gridDimZ}, {p->blockDimX, p->blockDimY, p->blockDimZ}};
-  };
-  const auto from_config = [&](const CUlaunchConfig* cfg) {
-    if (!cfg) return;
-    c.stream = cfg->hStream;
-    c.shape = {{cfg->gridDimX, cfg->gridDimY, cfg->gridDimZ}, {cfg->blockDimX, cfg->blockDimY, cfg->blockDimZ}};
-  };
-  switch (cbid) {
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel: {
-      const auto* p = static_cast<const cuLaunchKernel_params*>(params);
-      from(p);
-      c.extra = p->extra;
-      break;
-    }
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz: {
-      const auto* p = static_cast<const cuLaunchKernel_ptsz_params*>(params);
-      from(p);
-      c.extra = p->extra;
-      break;
-    }
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel: from(static_cast<const cuLaunchCooperativeKernel_params*>(params)); break;
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz:
-      from(static_cast<const cuLaunchCooperativeKernel_ptsz_params*>(params));
-      break;
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx: {
-      const auto* p = static_cast<const cuLaunchKernelEx_params*>(params);
-      c.kernel_params = p->kernelParams;
-      c.extra = p->extra;
-      from_config(p->config);
-      break;
-    }
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz: {
-      const auto* p = static_cast<const cuLaunchKernelEx_ptsz_params*>(params);
-      c.kernel_params = p->kernelParams;
-      c.extra = p->extra;
-      from_config(p->config);
-      break;
-    }
-    default: break;
-  }
-  return c;
-}
-
-/// Whether @p stream is capturing a CUDA graph (a launch on it is recorded, not run). Our own CUDA
-/// calls would break the capture (a device synchronisation is not permitted during one), so such a
-/// launch is seen and not measured. An answer the driver cannot give counts as capturing.
-/// @p cbid: the launch API, whose null stream may be the thread's own (stream_to_query).
-bool capturing(CUpti_CallbackId cbid, CUstream stream) {
-  CUstreamCaptureStatus status = CU_STREAM_CAPTURE_STATUS_NONE;
-  return cuStreamIsCapturing(stream_to_query(cbid, stream), &status) != CUDA_SUCCESS ||
-         status != CU_STREAM_CAPTURE_STATUS_NONE;
-}
-
 const char* const graph_capture_reason =
     "launched while its stream was capturing a CUDA graph: the kernel runs when the graph is launched, and graph "
     "launches are not measured (CUPTI 13.0's auto range records only a graph's first kernel node)";
-
-/// The packed argument buffer of `extra` (CU_LAUNCH_PARAM_BUFFER_POINTER / _SIZE), if any.
-std::pair<const void*, std::size_t> packed_buffer(void** extra) {
-  const void* buffer = nullptr;
-  std::size_t size = 0;
-  for (int i = 0; extra && extra[i] != CU_LAUNCH_PARAM_END && i < 16; i += 2) {
-    if (extra[i] == CU_LAUNCH_PARAM_BUFFER_POINTER) buffer = extra[i + 1];
-    if (extra[i] == CU_LAUNCH_PARAM_BUFFER_SIZE && extra[i + 1]) size = *static_cast<std::size_t*>(extra[i + 1]);
-  }
-  return {buffer, size};
-}
-
-const char* driver_api_name(CUpti_CallbackId cbid) {
-  switch (cbid) {
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel: return "cuLaunchKernel";
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz: return "cuLaunchKernel_ptsz";
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx: return "cuLaunchKernelEx";
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz: return "cuLaunchKernelEx_ptsz";
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel: return "cuLaunchCooperativeKernel";
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz: return "cuLaunchCooperativeKernel_ptsz";
-    case CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch: return "cuGraphLaunch";
-    case CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz: return "cuGraphLaunch_ptsz";
-    default: return "other";
-  }
-}
 
 int region_launches(const region_instance& i) { return static_cast<int>(state->regions[static_cast<std::size_t>(i.region)].region.size()); }
 
@@ -376,8 +278,7 @@ void on_region_launch(const region_step& step, CUpti_CallbackId cbid, const laun
   launch_event& e = instance.event;
   const int site = r.spec.launch.sizes[0].site;  // regions without launch sizes are not tracked
   if (step.position == site) {
-    const auto [packed, packed_size] = packed_buffer(call.extra);
-    const dsl::launch_values values = launch_values_from(r, call.kernel_params, packed, packed_size, call.shape);
+    const dsl::launch_values values = launch_values_of(r, call);
     const dsl::binding_result b = r.spec.bind_launch(values);
     e.bound = b.ok();
     if (!e.bound) {
@@ -470,8 +371,7 @@ void on_launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackData* cb) {
   if (found == state->kernels.end()) return;  // not annotated: untouched
   const manifest_kernel& k = found->second;
   const launch_call call = decode(cbid, cb->functionParams);
-  const auto [packed, packed_size] = packed_buffer(call.extra);
-  const dsl::launch_values values = launch_values_from(k, call.kernel_params, packed, packed_size, call.shape);
+  const dsl::launch_values values = launch_values_of(k, call);
 
   pending = {};
   launch_event& e = pending.event;
@@ -658,7 +558,26 @@ void forked_child() {
   instance = {};
 }
 
+/// The kernels and regions of the manifests in @p list (':'-separated) whose launches can bind: a spec
+/// without .sizes() cannot bind a launch, and is left alone.
+std::vector<manifest_kernel> launchable_kernels(const char* list) {
+  std::vector<manifest_kernel> out;
+  const std::string paths = list ? list : "";
+  for (std::size_t start = 0; start <= paths.size();) {
+    const std::size_t end = std::min(paths.find(':', start), paths.size());
+    if (end > start)
+      if (auto kernels = read_manifest(paths.substr(start, end - start)))
+        for (auto& k : *kernels)
+          if (k.spec.launch.kind != dsl::binding_kind::none && k.unverifiable.empty()) out.push_back(std::move(k));
+    start = end + 1;
+  }
+  return out;
+}
+
 int initialize() {
+  std::vector<manifest_kernel> kernels = launchable_kernels(std::getenv(env_manifests));
+  // A per-line rerun: the lines mode alone, nothing of the measuring below (line_observer.h says why).
+  if (const auto request = lines_request_from_environment()) return start_line_observer(*request, std::move(kernels));
   state = new injection_state;
   state->owner_pid = static_cast<long>(::getpid());
   if (const char* b = std::getenv(env_batch); b && *b) state->batch_capacity = std::max(0, std::atoi(b));
@@ -668,22 +587,12 @@ int initialize() {
   if (const char* n = std::getenv(env_launches); n && std::atoi(n) > 0) state->launches_per_key = std::atoi(n);
   if (const char* c = std::getenv(env_counters); c && std::string(c) == "0") state->options.counters = false;
   state->options.progress = false;
-  if (const char* list = std::getenv(env_manifests)) {
-    std::string paths = list;
-    for (std::size_t start = 0; start <= paths.size();) {
-      const std::size_t end = std::min(paths.find(':', start), paths.size());
-      if (end > start)
-        if (auto kernels = read_manifest(paths.substr(start, end - start)))
-          for (auto& k : *kernels) {  // a spec without .sizes() cannot bind a launch: left alone
-            if (k.spec.launch.kind == dsl::binding_kind::none || !k.unverifiable.empty()) continue;
-            if (k.is_region()) {
-              if (std::none_of(state->regions.begin(), state->regions.end(), [&](const manifest_kernel& r) { return r.mangled_name == k.mangled_name; }))
-                state->regions.push_back(std::move(k));
-            } else {
-              state->kernels.emplace(k.mangled_name, std::move(k));
-            }
-          }
-      start = end + 1;
+  for (auto& k : kernels) {
+    if (k.is_region()) {
+      if (std::none_of(state->regions.begin(), state->regions.end(), [&](const manifest_kernel& r) { return r.mangled_name == k.mangled_name; }))
+        state->regions.push_back(std::move(k));
+    } else {
+      state->kernels.emplace(k.mangled_name, std::move(k));
     }
   }
   std::vector<std::vector<manifest_region_kernel>> members;
@@ -694,11 +603,8 @@ int initialize() {
     std::fprintf(stderr, "rooflint-inject: cuptiSubscribe failed (another CUPTI client, such as ncu or nsys, is attached?); nothing is measured\n");
     return 1;
   }
-  for (const CUpti_CallbackId id :
-       {CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
-        CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
-        CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel, CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz,
-        CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch, CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz})
+  for (const CUpti_CallbackId id : kernel_launch_apis) cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, id);
+  for (const CUpti_CallbackId id : {CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch, CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz})
     cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, id);
   // Runtime launch APIs are only counted: every runtime launch reaches a driver launch API, which is
   // where launches are bound and measured (docs/verifier.md records what the H200 showed).

@@ -1,11 +1,16 @@
 #pragma once
-// Pieces of the injection library (injection.cpp) that need no GPU, apart so that host tests reach
-// them (tests/runtime/inject_library_test.cpp): the measurement window's gate, the stream a launch
-// API's null stream stands for, and holding the library's mutex across fork().
+// Pieces of the injection library (injection.cpp, line_observer.cpp) that need no GPU, apart so that
+// host tests reach them (tests/runtime/inject_library_test.cpp): the measurement window's gate, the
+// stream a launch API's null stream stands for, holding the library's mutex across fork(), and the
+// write of one line to a file other processes append to.
 
 #include <cuda.h>
 #include <cupti.h>
 #include <pthread.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <string>
 
 #include <chrono>
 #include <condition_variable>
@@ -63,6 +68,21 @@ inline bool per_thread_stream_api(CUpti_CallbackId cbid) {
 /// which is not the one capturing.
 inline CUstream stream_to_query(CUpti_CallbackId cbid, CUstream stream) {
   return stream == nullptr && per_thread_stream_api(cbid) ? CU_STREAM_PER_THREAD : stream;
+}
+
+/// Writes @p text to @p fd (opened with O_APPEND) in one write where the kernel allows, so that the lines
+/// of forked or concurrent processes do not interleave. @return Whether all of it was written.
+inline bool append_whole(int fd, const std::string& text) {
+  const char* p = text.data();
+  std::size_t left = text.size();
+  while (left > 0) {
+    const ssize_t n = ::write(fd, p, left);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    p += n;
+    left -= static_cast<std::size_t>(n);
+  }
+  return true;
 }
 
 /// Holds @p mutex across every fork() of the process (pthread_atfork; call once): a fork while another
