@@ -216,7 +216,7 @@ std::string program_json(const program_report& p, const std::vector<baseline_cas
 struct tool_options {
   verify_options verify;
   std::vector<std::string> manifest_args;
-  std::string json_path, junit_path, svg_path, baseline_path, library = default_library();
+  std::string json_path, junit_path, svg_path, sarif_path, baseline_path, library = default_library();
   std::vector<std::string> references;  ///< --reference KERNEL=REFERENCE
   int launches = 1;
   int timeout_s = 3600;        ///< the program's whole run, in seconds
@@ -265,6 +265,8 @@ std::optional<int> parse_options(int argc, char** argv, tool_options& t) {
   app.add_option("--json", t.json_path, "write the JSON report")->type_name("FILE")->check(file);
   app.add_option("--junit", t.junit_path, "write JUnit XML")->type_name("FILE")->check(file);
   app.add_option("--svg", t.svg_path, "write the SVG roofline chart")->type_name("FILE")->check(file);
+  app.add_option("--sarif", t.sarif_path, "write SARIF 2.1.0 for code scanning: the findings at each kernel's spec, the per-line traffic rows at their access")
+      ->type_name("FILE")->check(file);
   app.add_option("--inject-library", t.library,
                  "the injection library (default: librooflint-inject.so beside this executable, else in "
                  ROOFLINT_INJECT_FROM_BINDIR " relative to it)")->type_name("F")->check(file);
@@ -487,6 +489,7 @@ int write_reports(const program_report& report, const tool_options& t, const std
   if (!t.json_path.empty()) written = write_file(t.json_path, program_json(report, baseline), "JSON") && written;
   if (!t.junit_path.empty()) written = write_file(t.junit_path, to_junit(report.run), "JUnit") && written;
   if (!t.svg_path.empty()) written = write_file(t.svg_path, to_svg(report.run), "SVG") && written;
+  if (!t.sarif_path.empty()) written = write_file(t.sarif_path, to_sarif(report.run, report.run.tool), "SARIF") && written;
   // An interrupted run and a failed program outrank a report not written: they say more of the run.
   if (!written && !report.interrupted_by && !report.program_failed) return exit_usage;
   return exit_code_of(report);
@@ -495,7 +498,7 @@ int write_reports(const program_report& report, const tool_options& t, const std
 /// Checks what is needed before the program runs. @return An exit status when the run ends here.
 std::optional<int> check_before_run(const tool_options& t, const char* program_name, std::string& program) {
   // Before the program runs, not after: a report that cannot be written would lose the whole run.
-  for (const std::string* path : {&t.json_path, &t.junit_path, &t.svg_path})
+  for (const std::string* path : {&t.json_path, &t.junit_path, &t.svg_path, &t.sarif_path})
     if (!path->empty())
       if (const auto unwritable = rooflint::io::check_writable(*path)) return usage_error(*unwritable);
   std::string why;

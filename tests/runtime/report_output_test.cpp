@@ -130,6 +130,35 @@ TEST(ReportTable, ShowsEachCaseWithRatiosAndFindings) {
   }));
 }
 
+// SARIF for code scanning: the recorded run's failing case (16x the compulsory DRAM reads, above) is an
+// error result at its spec's line, under the rule of its finding, which the log's rules describe with
+// the registry's summary; the passing case's findings are notes at its own line.
+TEST(ReportSarif, PutsEachFindingAtItsSpecsLine) {
+  const run_report run = recorded_run();
+  const auto log = nlohmann::json::parse(to_sarif(run, "rooflint-examples"));
+  EXPECT_EQ(log["version"], "2.1.0");
+  const auto& sarif_run = log["runs"][0];
+  EXPECT_EQ(sarif_run["tool"]["driver"]["name"], "rooflint-examples");
+  std::size_t findings = 0;
+  for (const case_report& c : run.cases) findings += c.findings.size();
+  ASSERT_EQ(sarif_run["results"].size(), findings);  // no per-line rows: none collected
+  bool error_at_gather = false;
+  for (const auto& r : sarif_run["results"]) {
+    const auto& where = r["locations"][0]["physicalLocation"];
+    if (r["level"] == "error") {
+      EXPECT_EQ(r["ruleId"], "rooflint-ideal-traffic");
+      EXPECT_EQ(where["artifactLocation"]["uri"], "examples/gather/gather.cu");
+      EXPECT_EQ(where["region"]["startLine"], 12);
+      error_at_gather = true;
+    }
+    bool described = false;
+    for (const auto& rule : sarif_run["tool"]["driver"]["rules"])
+      described = described || (rule["id"] == r["ruleId"] && rule.contains("shortDescription"));
+    EXPECT_TRUE(described) << r["ruleId"];
+  }
+  EXPECT_TRUE(error_at_gather);
+}
+
 TEST(ReportJunit, FailedVerdictIsAFailureElement) {
   const std::string xml = to_junit(recorded_run());
   EXPECT_TRUE(matches_in_order(xml, {

@@ -547,6 +547,7 @@ int run_main(int argc, char** argv) {
       {"JSON", "", [](const run_report& r) { return to_json_checked(r); }},
       {"JUnit", "", [](const run_report& r) -> result<std::string> { return to_junit(r); }},
       {"SVG", "", [](const run_report& r) -> result<std::string> { return to_svg(r); }},
+      {"SARIF", "", [](const run_report& r) -> result<std::string> { return to_sarif(r, r.tool); }},
   };
   const std::string program = argc > 0 ? std::string(argv[0]) : "rooflint-verify";
   o.tool = std::filesystem::path(program).filename().string();  // rooflint-examples, a user's harness
@@ -573,6 +574,8 @@ int run_main(int argc, char** argv) {
   app.add_option("--json", reports[0].path, "write the JSON report")->type_name("FILE")->check(cli::non_empty("a file"));
   app.add_option("--junit", reports[1].path, "write JUnit XML")->type_name("FILE")->check(cli::non_empty("a file"));
   app.add_option("--svg", reports[2].path, "write the SVG roofline chart")->type_name("FILE")->check(cli::non_empty("a file"));
+  app.add_option("--sarif", reports[3].path, "write SARIF 2.1.0 for code scanning: the findings at each case's spec, the per-line traffic rows at their access")
+      ->type_name("FILE")->check(cli::non_empty("a file"));
   app.add_flag("--quiet", [&](std::int64_t) { o.progress = false; }, "no progress lines on stderr");
   std::string lines = std::string(name(o.lines));
   app.add_option("--lines", lines,
