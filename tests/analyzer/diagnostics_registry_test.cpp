@@ -81,5 +81,5 @@ TEST(DiagnosticsRegistry, FindsByNameAndCountsPerTool) {
   // verifier (with rooflint-binding, rooflint-precision, rooflint-not-measured and rooflint-reference)
   // plus that one.
   EXPECT_EQ(diagnostics::count(diagnostics::tool::analyzer), 10u);
-  EXPECT_EQ(diagnostics::count(diagnostics::tool::verifier), 23u);  // 19 + rooflint-verify -- program: launches, not-launched, regression, baseline
+  EXPECT_EQ(diagnostics::count(diagnostics::tool::verifier), 24u);  // 19 + rooflint-verify -- program: launches, not-launched, regression, baseline; + line-traffic
 }

@@ -201,7 +201,7 @@ std::vector<json> lines_sarif_results(const line_report& report, const std::stri
       properties["predicted_amplification"] = r.predicted_amplification();
       properties["observed_amplification"] = number_or_null(r.observed_amplification());  // over the same ideal
     }
-    return json{{"ruleId", line_traffic_rule},
+    return json{{"ruleId", std::string(line_traffic_rule)},
                 {"level", r.status == line_status::differs ? "warning" : "note"},
                 {"message", {{"text", "kernel '" + kernel + "': " + line_row_text(r)}}},
                 {"locations", json::array({{{"physicalLocation",

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "rooflint/files/diagnostics.h"
 #include "rooflint/files/manifest.h"
 #include "rooflint/runtime/line_traffic.h"
 #include "rooflint/runtime/result.h"
@@ -14,7 +15,7 @@
 namespace rooflint::runtime::detail {
 
 /// The SARIF rule id of the per-line results (also the text's and JSON's name for them).
-inline constexpr const char* line_traffic_rule = "rooflint-line-traffic";
+inline constexpr std::string_view line_traffic_rule = diagnostics::line_traffic.name;
 
 /// @return The manifest's `predicted_traffic.accesses` of one kernel, as the per-line join takes them
 /// (the manifest's reader checked their types and ranges: rooflint/files/manifest.h).

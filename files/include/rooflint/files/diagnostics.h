@@ -144,6 +144,9 @@ inline constexpr diagnostic regression{"rooflint-regression", level::error, tool
 inline constexpr diagnostic baseline{"rooflint-baseline", level::warning, tool::verifier,
     "States how a case compares with the baseline report when it did not regress.",
     "docs/diagnostics/rooflint-baseline.md"};
+inline constexpr diagnostic line_traffic{"rooflint-line-traffic", level::warning, tool::verifier,
+    "Sets the sectors per request observed at one source line beside the analyzer's prediction for that line.",
+    "docs/diagnostics/rooflint-line-traffic.md"};
 // clang-format on
 
 inline constexpr std::array all{bound,           expectation,  param_name,       uncovered_param, read_only_written,
@@ -152,7 +155,7 @@ inline constexpr std::array all{bound,           expectation,  param_name,      
                                 timing_only,     flops,        counters,         no_device,       no_peaks,
                                 case_faulted,    case_crashed, case_bad_case,    launches,        not_launched,
                                 regression,      baseline,     binding,          precision,       reread,
-                                not_measured,    reference};
+                                not_measured,    reference,    line_traffic};
 
 /// @return The entry named @p n, or nullptr.
 constexpr const diagnostic* find(std::string_view n) {
