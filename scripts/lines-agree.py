@@ -11,18 +11,16 @@ metrics count one launch of the same kernel at the same sizes; the inputs' value
 these kernels). Prints one line per case; a case collected on one side only is listed with the other
 side's reason. Exit 1 if a compared case differs, else 0.
 """
-import json
+import importlib.util
 import os
-import re
 import sys
 
 
-def cases(path):
-    out = {}
-    for c in json.load(open(path)).get("cases", []):
-        sizes = tuple(sorted((k, float(v)) for k, v in re.findall(r"(\w+)\s*=\s*([0-9.eE+]+)", c.get("sizes", "") or c.get("name", ""))))
-        out[(c.get("kernel", ""), sizes)] = c
-    return out
+# The reports' cases by (kernel, sizes): the same key verdicts-agree.py matches cases by.
+_verdicts_agree = importlib.util.spec_from_file_location("verdicts_agree", os.path.join(os.path.dirname(__file__), "verdicts-agree.py"))
+_module = importlib.util.module_from_spec(_verdicts_agree)
+_verdicts_agree.loader.exec_module(_module)
+cases = _module.cases
 
 
 def observed(case):
