@@ -567,6 +567,10 @@ public:
              const CacheLevels &Levels, std::int64_t Middle, const std::array<std::int64_t, 3> &Neighbour)
       : R(R), Blocks(Blocks), L(L), PerSm(PerSm), Levels(Levels), X(Blocks, L.Grid), Middle(Middle), Neighbour(Neighbour) {}
 
+  /// The tensors every access of which is addressed through stated indices (parameter -> whether the
+  /// indices are distinct): their footprints are random draws (footprint()).
+  std::map<int, bool> DrawnThrough;
+
   void predict(KernelEvaluation &Out, const std::string &KernelWide, const std::map<int, std::string> &Unmodelled,
                const std::map<int, std::string> &Conditional) {
     const double Footprint = kernelFootprint();
@@ -723,6 +727,15 @@ private:
     const double Cap = Extent > 0 ? std::ceil(Extent / Unit) * Unit : F.Sum;
     if (translates(Param, First, Unit)) {
       F.Union = F.Low = F.High = std::min({F.Sum, spread(Param, Of, First, Unit, L.Grid), Cap});
+    } else if (const auto D = DrawnThrough.find(Param); D != DrawnThrough.end() && Extent > 0) {
+      // Addresses drawn through stated indices: the blocks' footprints are independent draws from the
+      // tensor's granules, whose union is G (1 - exp(-draws / G)) in expectation, a value for uniform
+      // indices; distinct ones repeat no row, so their union reaches the blocks' sum where rows do not
+      // share granules: a range up to it, the point there.
+      const double Granules = Cap / Unit;
+      const double Expected = std::min(F.Sum, -std::expm1(-F.Sum / Unit / Granules) * Granules * Unit);
+      F.Low = F.Union = F.High = Expected;
+      if (D->second) F.Union = F.High = std::min(F.Sum, Cap);
     } else {
       double Largest = 0;
       for (const BlockTally &B : Blocks)
@@ -1063,6 +1076,19 @@ void shareTheSmMissRates(std::vector<BlockTally> &Blocks, std::size_t SmBlocks) 
     }
 }
 
+/// The parameters every access of which is addressed through stated indices (LevelModel::DrawnThrough),
+/// each with whether the indices are distinct (when every stated index tensor is).
+std::map<int, bool> drawnThrough(const std::vector<AccessSite> &Sites, const std::vector<std::optional<IndexValues>> &Indices) {
+  const bool Distinct = std::all_of(Indices.begin(), Indices.end(), [](const auto &V) { return !V || V->Distinct; });
+  std::map<int, bool> AllDrawn;
+  for (const AccessSite &S : Sites)
+    if (S.Param >= 0) AllDrawn.try_emplace(S.Param, true).first->second &= S.Drawn;
+  std::map<int, bool> Out;
+  for (const auto &[Param, Drawn] : AllDrawn)
+    if (Drawn) Out.emplace(Param, Distinct);
+  return Out;
+}
+
 }  // namespace
 
 KernelEvaluation evaluateTraffic(llvm::Function &F, const KernelRecord &Record, const LaunchChoice &Launch,
@@ -1081,10 +1107,10 @@ KernelEvaluation evaluateTraffic(llvm::Function &F, const KernelRecord &Record, 
   }
   // Index tensors whose values the spec states: what the kernel loads from them is drawn so.
   std::set<int> Indexed;
-  std::vector<std::optional<std::int64_t>> IndexBound(F.arg_size());
+  std::vector<std::optional<IndexValues>> Indices(F.arg_size());
   std::string Drawn, Undrawn;
   for (const dsl::tensor_info &T : Record.Spec.tensor_list()) {
-    if (T.indices != dsl::index_distribution::uniform || T.arg < 0 || std::size_t(T.arg) >= F.arg_size() || T.index_bound < 0)
+    if (T.indices == dsl::index_distribution::unstated || T.arg < 0 || std::size_t(T.arg) >= F.arg_size() || T.index_bound < 0)
       continue;
     if (!(Record.Sizes.values[std::size_t(T.index_bound)] >= 1)) {
       Undrawn += "; '" + std::string(T.name.view()) + "' states its indices below '" +
@@ -1093,8 +1119,9 @@ KernelEvaluation evaluateTraffic(llvm::Function &F, const KernelRecord &Record, 
     }
     const std::int64_t Bound = std::llround(Record.Sizes.values[std::size_t(T.index_bound)]);
     Indexed.insert(T.arg);
-    IndexBound[std::size_t(T.arg)] = Bound;
-    Drawn += std::string(Drawn.empty() ? "" : ", ") + "'" + std::string(T.name.view()) + "' uniform over [0, " +
+    const bool Distinct = T.indices == dsl::index_distribution::distinct;
+    Indices[std::size_t(T.arg)] = IndexValues{Bound, Distinct};
+    Drawn += std::string(Drawn.empty() ? "" : ", ") + "'" + std::string(T.name.view()) + (Distinct ? "' distinct in [0, " : "' uniform over [0, ") +
              std::string(Record.Spec.dims[std::size_t(T.index_bound)].name.view()) + " = " + std::to_string(Bound) + ")";
   }
   std::string Why;
@@ -1103,7 +1130,7 @@ KernelEvaluation evaluateTraffic(llvm::Function &F, const KernelRecord &Record, 
     Out.Failure = Why;
     return Out;
   }
-  EvalLaunch EL{Launch.Grid, Launch.Block, {}, IndexBound};
+  EvalLaunch EL{Launch.Grid, Launch.Block, {}, Indices};
   EL.Scalars.resize(F.arg_size());
   for (int I = 0; I < Record.Spec.launch.size_count; ++I) {
     const dsl::launch_size &L = Record.Spec.launch.sizes[std::size_t(I)];
@@ -1170,6 +1197,7 @@ KernelEvaluation evaluateTraffic(llvm::Function &F, const KernelRecord &Record, 
                    "inline PTX or a cache-hint load is not)";
   Out.Sampled += Undrawn;
   LevelModel M(Record, Blocks, Launch, PerSm, Levels, Middle, Neighbour);
+  M.DrawnThrough = drawnThrough(E->sites(), Indices);
   std::string KernelWide;
   for (const UnmodelledAccess &U : E->unmodelled())
     if (U.Param < 0) KernelWide = "line " + std::to_string(U.Line) + ": " + U.What + " may touch global memory in a way the evaluation does not count";

@@ -45,7 +45,7 @@ enum class Op : std::uint8_t {
   ZExt, SExt, Trunc, Copy,  // A, From width (ZExt/SExt), result at Width
   Gep,     // A + Imm + sum of Terms
   Special, // Pred: which register
-  Loaded,  // the value at address A of an index tensor whose values the spec states (EvalLaunch::IndexBound)
+  Loaded,  // the value at address A of an index tensor whose values the spec states (EvalLaunch::Indices)
   Unknown, // a value the evaluator does not model
   Access,  // a global access: A = address, Pred = site
   Barrier,
@@ -456,6 +456,21 @@ private:
     return Load && Load->getType()->isIntegerTy() && Load->getType()->getIntegerBitWidth() <= 64 &&
            Indexed.count(paramBehind(Load->getPointerOperand()));
   }
+  /// @return Whether @p V is computed from a value loaded from an index tensor (a gathered address).
+  bool dependsOnIndex(const Value *V) const {
+    if (Indexed.empty()) return false;
+    std::vector<const Value *> Work{V};
+    std::set<const Value *> Seen;
+    while (!Work.empty()) {
+      const auto *I = dyn_cast<Instruction>(Work.back());
+      Work.pop_back();
+      if (!I || !Seen.insert(I).second) continue;
+      if (loadsIndex(*I)) return true;
+      if (isa<LoadInst>(I)) continue;  // other loaded data: not an index the spec describes
+      for (const Value *Op : I->operands()) Work.push_back(Op);
+    }
+    return false;
+  }
   std::string Failure;
 
   Ref constant(std::int64_t V) {
@@ -780,6 +795,7 @@ bool WarpEvaluator::Program::build(Function &F, std::string &Why) {
     S.Bytes = P.Bytes;
     S.BypassesL1 = P.Bypass;
     S.Param = paramBehind(P.Base);
+    S.Drawn = dependsOnIndex(P.Base);
     positionOf(*P.At, S.File, S.Line, S.Column);
     SiteOf.insert({P.At, static_cast<unsigned>(Sites.size())});
     Sites.push_back(std::move(S));
@@ -871,6 +887,28 @@ std::uint64_t uniformIndex(std::uint64_t Address, std::uint64_t Bound) {
   Z = (Z ^ (Z >> 30)) * 0xbf58476d1ce4e5b9ull;
   Z = (Z ^ (Z >> 27)) * 0x94d049bb133111ebull;
   return (Z ^ (Z >> 31)) % Bound;
+}
+
+/// The index at element @p Element of a tensor whose values are all different in [0, @p Bound): a fixed
+/// pseudo-random permutation of [0, Bound) at Element mod Bound. A four-round Feistel network permutes
+/// the smallest even-bit power of two over Bound; values past Bound walk the cycle on until one falls
+/// inside (Black and Rogaway's cycle walking), which keeps it a bijection of [0, Bound).
+std::uint64_t distinctIndex(std::uint64_t Element, std::uint64_t Bound) {
+  unsigned Half = 1;
+  while ((std::uint64_t(1) << (2 * Half)) < Bound) ++Half;
+  const std::uint64_t Mask = (std::uint64_t(1) << Half) - 1;
+  const auto round = [&](std::uint64_t V, unsigned Key) { return uniformIndex(V * 4 + Key, Mask + 1); };
+  std::uint64_t V = Element % Bound;
+  do {
+    std::uint64_t Left = V >> Half, Right = V & Mask;
+    for (unsigned Key = 0; Key < 4; ++Key) {
+      const std::uint64_t Next = Left ^ round(Right, Key);
+      Left = Right;
+      Right = Next;
+    }
+    V = Left << Half | Right;
+  } while (V >= Bound);
+  return V;
 }
 
 std::int64_t signExtend(std::uint64_t V, unsigned Bits) { return Bits >= 64 ? static_cast<std::int64_t>(V) : SignExtend64(V, Bits); }
@@ -1056,10 +1094,11 @@ void Stepper::executeLanes(Warp &W, const Instr &X, LaneMask Active) const {
       const unsigned Lane = static_cast<unsigned>(std::countr_zero(M));
       const std::uint64_t Address = static_cast<std::uint64_t>(value(W, X.A, Lane));
       const Region R = P.regionOf(Address);
-      const std::optional<std::int64_t> Bound =
-          R.K == Region::Parameter && std::size_t(R.Index) < L.IndexBound.size() ? L.IndexBound[std::size_t(R.Index)] : std::nullopt;
-      if (!Bound || *Bound <= 0) K &= ~(LaneMask(1) << Lane);
-      else result(Lane, uniformIndex(Address, std::uint64_t(*Bound)));
+      const std::optional<IndexValues> V =
+          R.K == Region::Parameter && std::size_t(R.Index) < L.Indices.size() ? L.Indices[std::size_t(R.Index)] : std::nullopt;
+      if (!V || V->Bound <= 0) K &= ~(LaneMask(1) << Lane);
+      else if (!V->Distinct) result(Lane, uniformIndex(Address, std::uint64_t(V->Bound)));
+      else result(Lane, distinctIndex((Address - tensorBase(unsigned(R.Index))) / std::max(1u, Bits / 8), std::uint64_t(V->Bound)));
     }
     break;
   case Op::Barrier: return;

@@ -66,7 +66,7 @@ static_assert(gather_strided_spec.read_bytes_at(gather_strided_spec.declared().b
 inline constexpr auto embedding_gather_spec =
     kernel<embedding_gather>("embedding_gather",
                              custom(0, in<0>("table", f32, V, D).touches(B * T * D),  // table: (V,D), B*T rows touched
-                                    in<1>("ids", i32, B, T),                          // ids: (B,T)
+                                    in<1>("ids", i32, B, T).indices(distinct(V)),     // ids: (B,T), distinct rows
                                     out<2>("out", f32, B, T, D)))                     // out: (B,T,D)
         .at(V(1 << 20), D(1024), B(32), T(2048))
         // At a launch: D = d, and rows = B*T with T fixed at 2048 by .at() (the kernel sees only the product,

@@ -77,13 +77,12 @@ __global__ void fill_half(__half* x, std::size_t n, unsigned seed) {
   }
 }
 
-__global__ void fill_ids(int* ids, std::size_t n, int below, unsigned seed) {
+/// n distinct ids below `below`, a power of two: i -> (i * odd + seed) mod below is a bijection, as the
+/// gather's spec states (`.indices(distinct(V))`) and gather.cu's harness draws them.
+__global__ void fill_distinct_ids(int* ids, std::size_t n, int below, unsigned seed) {
   for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
-       i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
-    unsigned h = static_cast<unsigned>(i) * 2654435761u ^ seed * 40503u;
-    h ^= h >> 15; h *= 2246822519u; h ^= h >> 13;
-    ids[i] = static_cast<int>(h % static_cast<unsigned>(below));
-  }
+       i += static_cast<std::size_t>(gridDim.x) * blockDim.x)
+    ids[i] = static_cast<int>((static_cast<unsigned>(i) * 2654435761u + seed) & static_cast<unsigned>(below - 1));
 }
 
 /// A device buffer of n elements, freed at scope end.

@@ -76,7 +76,7 @@ void run_vectors(cudaStream_t s1, cudaStream_t s2) {
     const int v = 1 << 20, d = 1024, rows = 32 * 2048;
     auto table = random_floats(static_cast<std::size_t>(v) * d, 7);
     buffer<int> ids(rows);
-    fill_ids<<<256, 256>>>(ids, rows, v, 8);
+    fill_distinct_ids<<<256, 256>>>(ids, rows, v, 12345u);
     buffer<float> out(static_cast<std::size_t>(rows) * d);
     embedding_gather<<<rows, 256>>>(table, ids, out, rows, d);
     report("embedding_gather", cudaDeviceSynchronize() == cudaSuccess);

@@ -65,7 +65,8 @@ cannot be written); 3 could not measure (no GPU, no counter permission, no annot
 that did not bind, an internal error); 4 the program itself failed (non-zero exit, a signal, or it ran past
 --timeout; its status is in the report), which takes precedence over 3, 1, 0; 128 + N: rooflint-verify was
 interrupted by signal N (130 SIGINT, 143 SIGTERM, 129 SIGHUP), which takes precedence over all others.
-A per-line rerun (--lines) that fails or runs past --timeout leaves its case's rows "not available" and the
+A per-line rerun (--lines) that ends otherwise than the measured run did (another exit code, a signal,
+past --timeout) leaves its case's rows "not available" and the
 exit code as it was)";
 
 int usage_error(const std::string& message) {
@@ -531,9 +532,9 @@ int verify_program(int argc, char** argv) {
   std::vector<reference_pair> pairs;
   for (const std::string& r : t.references) pairs.push_back({r.substr(0, r.find('=')), r.substr(r.find('=') + 1)});
   pair_references(report.run, pairs);
-  collect_lines(report, argv, t, program, in);
   std::vector<baseline_case> baseline;
   if (const auto code = apply_baseline(report, t, in.baseline_text, baseline)) return *code;
+  collect_lines(report, argv, t, program, in);  // after the gate: a case WORSE than the baseline has failed
   if (!t.quiet) print_summary(report);
   return write_reports(report, t, baseline);
 }

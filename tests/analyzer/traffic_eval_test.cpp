@@ -417,6 +417,59 @@ __global__ void gather(float *y, const float *x, const int *idx, int n) {
   EXPECT_EQ(predict(Unstated, "gather").at("x", "l1").K, Kind::NotPredicted);
 }
 
+// Distinct indices against uniform ones, where a warp sees the difference: out[i] = table[idx[i] * 8],
+// a table of R = 32 rows of 8 floats (one 32-byte sector a row, 1 KiB), N = 2^16 lookups. idx stated
+// distinct over [0, R): element e holds a permutation of [0, 32) at e mod 32, so the 32 lanes of every
+// warp (32 consecutive elements) read the 32 rows: 32 sectors a request, N / 32 = 2048 requests of
+// 32 sectors over the table's 1 KiB: 2048x at L1. Stated uniform over [0, R), 32 draws of 32 rows hit
+// 32 * (1 - (31/32)^32) = 20.3 distinct rows on average: about 1300x, well below.
+TEST(TrafficEvaluation, DistinctIndicesGiveEveryLaneOfAWarpItsOwnRow) {
+  const std::string Kernel = R"(
+__global__ void lookup(float *out, const float *table, const int *idx, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = table[idx[i] * 8];
+}
+inline constexpr struct R final : dim<"R", 32> {} R;
+inline constexpr struct Eight final : dim<"Eight", 8> {} Eight;
+)";
+  const auto spec = [](const std::string &Values) {
+    return R"(inline constexpr auto spec = kernel<lookup>("lookup",
+    custom(0, out<0>("out", f32, N), in<1>("table", f32, R, Eight), in<2>("idx", i32, N).indices()" + Values + R"()))
+    .at(N(1 << 16)).sizes(N(arg<3>)).block(256).grid(ceil_div(N, 256));
+)";
+  };
+  const Prediction Distinct = predict(Kernel + spec("distinct(R)"), "lookup");
+  ASSERT_NE(Distinct.Kernel, nullptr);
+  const Level D = Distinct.at("table", "l1");
+  EXPECT_EQ(D.K, Kind::Value) << D.Basis;
+  EXPECT_NEAR(D.Ratio, 2048.0, 2048.0 * 1e-6) << D.Basis;
+  EXPECT_NE(Distinct.Kernel->PredictionNote.find("'idx' distinct in [0, R = 32)"), std::string::npos) << Distinct.Kernel->PredictionNote;
+  const Level U = predict(Kernel + spec("uniform(R)"), "lookup").at("table", "l1");
+  EXPECT_NEAR(U.Ratio, 2048.0 * (1 - std::pow(31.0 / 32, 32)) / 1.0, 2048.0 * 0.05) << U.Basis;
+}
+
+// A gather whose footprint is the blocks' random draws: loss[t] = probs[t * V + target[t]], T = 4096
+// tokens, V = 50257 (probs 823 MB, touched one float a token: 16 KiB compulsory), targets stated uniform
+// over [0, V). Each token reads its own row, so each read is its own 64-byte granule at DRAM: 4096
+// granules of 64 bytes over 16 KiB, 16x. The expected union of 4096 draws from the 12.9 million granules
+// of probs is 4096 (1 - 4096 / (2 * 12.9e6)), 16x within 0.02%: a value, where a footprint that does
+// not translate with the block is otherwise a range from the largest block's (1x) to the blocks' sum.
+TEST(TrafficEvaluation, AGatheredFootprintIsTheExpectedUnionOfItsDraws) {
+  const Prediction P = predict(R"(
+__global__ void pick(float *loss, const float *probs, const int *target, int t, int v) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < t) loss[i] = probs[(long long)i * v + target[i]];
+}
+inline constexpr auto spec = kernel<pick>("pick",
+    custom(0, out<0>("loss", f32, N), in<1>("probs", f32, N, M).touches(N), in<2>("target", i32, N).indices(uniform(M))))
+    .at(N(4096), M(50257)).sizes(N(arg<3>), M(arg<4>)).block(256).grid(ceil_div(N, 256));
+)", "pick");
+  ASSERT_NE(P.Kernel, nullptr);
+  const Level D = P.at("probs", "dram");
+  EXPECT_EQ(D.K, Kind::Value) << D.Basis;
+  EXPECT_NEAR(D.Ratio, 16.0, 16.0 * 0.01) << D.Basis;
+}
+
 // The same indices read by inline PTX: the statement is kept, but the evaluation follows only plain
 // loads, and the note says so instead of claiming the indices were drawn.
 TEST(TrafficEvaluation, IndicesReadByInlinePtxAreSaidNotFollowed) {

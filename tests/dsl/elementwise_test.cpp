@@ -50,6 +50,10 @@ inline constexpr auto lookup = kernel<embed>("embed", custom(0, in<0>("idx", i32
 inline constexpr auto lookup_uniform = kernel<embed>("embed", custom(0, in<0>("idx", i32, B, T).indices(uniform(V)),
                                                                      in<1>("table", f32, V, D).touches(B * T * D),
                                                                      out<2>("y", f32, B, T, D)));
+// And with each token a row of its own: distinct ids below V.
+inline constexpr auto lookup_distinct = kernel<embed>("embed", custom(0, in<0>("idx", i32, B, T).indices(distinct(V)),
+                                                                      in<1>("table", f32, V, D).touches(B * T * D),
+                                                                      out<2>("y", f32, B, T, D)));
 }  // namespace
 
 TEST(VectorAdd, OneFlopPerTwelveBytesWhenElementwiseIsCounted) {
@@ -200,6 +204,10 @@ TEST(Indices, TheSpecRecordsTheDistributionOfAnIndexTensorAndItsBound) {
   EXPECT_EQ(lookup_uniform.tensors[1].indices, index_distribution::unstated);
   EXPECT_EQ(lookup.tensors[0].indices, index_distribution::unstated);
   EXPECT_EQ(lookup.tensors[0].index_bound, -1);
+  static_assert(lookup_distinct.tensors[0].indices == index_distribution::distinct);
+  EXPECT_EQ(lookup_distinct.tensors[0].index_bound, lookup_distinct.dim_index(name_t("V")));
+  EXPECT_EQ(name(index_distribution::distinct), "distinct");
   // The statement is about the values, not the bytes: the same compulsory bytes as without it.
   EXPECT_EQ(to_string(lookup_uniform.bytes()), to_string(lookup.bytes()));
+  EXPECT_EQ(to_string(lookup_distinct.bytes()), to_string(lookup.bytes()));
 }

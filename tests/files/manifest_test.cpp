@@ -78,7 +78,7 @@ manifest::manifest_file every_field() {
   s.tensors[0].arg = 2;
   s.tensors[0].rank = 1;
   s.tensors[0].elements = s.op.flops;
-  s.tensors[0].indices = dsl::index_distribution::uniform;
+  s.tensors[0].indices = dsl::index_distribution::distinct;
   s.tensors[0].index_bound = 0;
   s.tensor_count = 1;
   s.mode_chosen = true;

@@ -228,6 +228,20 @@ TEST_F(ProgramLines, ARerunThatExitsNonZeroIsNotAvailableEvenWithAnObservation) 
   EXPECT_FALSE(p.program_failed);
 }
 
+TEST_F(ProgramLines, ARerunThatExitsAsTheMeasuredRunDidCounts) {
+  // A program that exits 3 by design (its own test failed), measured so and rerun so: its rows count.
+  program_report p = example_report();
+  p.program_status = 3;
+  collect_program_lines(p, lines_mode::failing, setup("fail"), gather_predicted());
+  EXPECT_TRUE(p.run.cases[0].lines.collected) << p.run.cases[0].lines.not_available;
+  // Exiting otherwise than the measured run did is not the same run: not available, both codes named.
+  p = example_report();
+  p.program_status = 1;
+  collect_program_lines(p, lines_mode::failing, setup("fail"), gather_predicted());
+  EXPECT_EQ(p.run.cases[0].lines.not_available.rfind("the rerun exited with code 3 where the measured run exited with code 1", 0), 0u)
+      << p.run.cases[0].lines.not_available;
+}
+
 TEST_F(ProgramLines, ARerunPastTheTimeoutIsStoppedAndSaysSo) {
   program_report p = example_report();
   const auto t0 = std::chrono::steady_clock::now();
@@ -256,26 +270,26 @@ TEST(ProgramLinesObservation, TheFirstWrittenWithFiguresIsTaken) {
   reason.not_available = "the rerun never launched kernel 'gather_strided' at N=67108864 outside a CUDA graph";
   rerun_result r;
   r.written = line_observation_to_json(reason) + "\n" + text_of(recorded_observation);
-  const line_observation o = observation_of_rerun(r, "gather_strided", gather, 60);
+  const line_observation o = observation_of_rerun(r, "gather_strided", gather, 60, 0);
   EXPECT_EQ(o.not_available, "");
   EXPECT_EQ(o.observed.size(), 2u);
   EXPECT_EQ(o.window_s, 0.0148);
   // Only a reason: it is the case's.
   r.written = line_observation_to_json(reason) + "\n";
-  EXPECT_EQ(observation_of_rerun(r, "gather_strided", gather, 60).not_available, reason.not_available);
+  EXPECT_EQ(observation_of_rerun(r, "gather_strided", gather, 60, 0).not_available, reason.not_available);
 }
 
 TEST(ProgramLinesObservation, WhatCannotBeReadOrStartedSaysWhy) {
   const case_launch gather{"_Z14gather_stridediPKfPf", "N=67108864", 1};
   rerun_result r;
   r.written = "{\"not_available\": \"\"}\n";  // fields missing
-  EXPECT_EQ(observation_of_rerun(r, "gather_strided", gather, 60).not_available.rfind("the rerun's observation could not be read: ", 0), 0u);
+  EXPECT_EQ(observation_of_rerun(r, "gather_strided", gather, 60, 0).not_available.rfind("the rerun's observation could not be read: ", 0), 0u);
   r.written.clear();
   r.unreadable = "cannot read '/tmp/x': not a regular file (a FIFO, socket or device)";
-  EXPECT_EQ(observation_of_rerun(r, "gather_strided", gather, 60).not_available,
+  EXPECT_EQ(observation_of_rerun(r, "gather_strided", gather, 60, 0).not_available,
             "the rerun's observation could not be read: " + r.unreadable);
   r.end = error{error_code::invalid_argument, "cannot run './p': No such file or directory"};
-  EXPECT_EQ(observation_of_rerun(r, "gather_strided", gather, 60).not_available,
+  EXPECT_EQ(observation_of_rerun(r, "gather_strided", gather, 60, 0).not_available,
             "the rerun could not start: cannot run './p': No such file or directory");
 }
 

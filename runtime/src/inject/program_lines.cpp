@@ -29,15 +29,17 @@ result<std::optional<line_observation>> first_observation(const std::string& wri
   return first;
 }
 
-/// "ran past --timeout 60 s and was stopped", "exited with code 1 (...)": how a rerun that did not exit
-/// with code 0 ended; empty when it did.
-std::string unclean_end(const program_end& end, int timeout_s) {
+/// "ran past --timeout 60 s and was stopped", "exited with code 1 (...)": how a rerun that did not end
+/// as the measured run did (its exit code @p measured_code) ended; empty when it did.
+std::string unclean_end(const program_end& end, int timeout_s, int measured_code) {
   if (end.timed_out) return "ran past --timeout " + std::to_string(timeout_s) + " s and was stopped";
   if (end.interrupted_by)
     return "was interrupted: rooflint-verify received " + signal_name(end.interrupted_by) + " and passed it on";
   int code = 0;
   const std::string text = describe_status(end.status, code);
-  return code == 0 ? std::string() : text + " (its output was discarded: run the program alone to see why)";
+  if (code == measured_code) return {};
+  return text + (measured_code ? " where the measured run exited with code " + std::to_string(measured_code) : std::string()) +
+         " (its output was discarded: run the program alone to see why)";
 }
 
 line_observation not_available(std::string why) {
@@ -124,14 +126,14 @@ std::vector<std::pair<std::string, std::string>> lines_environment(const std::st
 }
 
 line_observation observation_of_rerun(const rerun_result& r, const std::string& kernel, const case_launch& launch,
-                                      int timeout_s) {
+                                      int timeout_s, int measured_code) {
   if (!r.end) return not_available("the rerun could not start: " + r.end.err().message);
   if (!r.unreadable.empty()) return not_available("the rerun's observation could not be read: " + r.unreadable);
   auto written = first_observation(r.written);
   if (!written) return not_available("the rerun's observation could not be read: " + written.err().message);
-  // Figures count only from a rerun that ran as the measured run did, to its end: a program that failed
-  // or was stopped this time may not have run the case's launch as it did then.
-  if (const std::string end = unclean_end(*r.end, timeout_s); !end.empty())
+  // Figures count only from a rerun that ran as the measured run did, to the same end: a program that
+  // failed or was stopped this time may not have run the case's launch as it did then.
+  if (const std::string end = unclean_end(*r.end, timeout_s, measured_code); !end.empty())
     return not_available("the rerun " + end +
                          (*written && !(*written)->not_available.empty() ? "; " + (*written)->not_available : ""));
   if (!*written)
@@ -165,7 +167,7 @@ void rerun_case(program_report& report, case_report& r, const std::string& which
   const auto t0 = std::chrono::steady_clock::now();
   const rerun_result result = rerun(setup, launch);
   const double cost_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  const line_observation o = observation_of_rerun(result, r.kernel, launch, setup.timeout_s);
+  const line_observation o = observation_of_rerun(result, r.kernel, launch, setup.timeout_s, report.program_status);
   const auto accesses = predicted.find(r.kernel);
   r.lines = line_report_of(o, accesses == predicted.end() ? std::vector<predicted_access>{} : accesses->second, cost_s,
                            show_always);

@@ -42,10 +42,11 @@ struct rerun_result {
 };
 
 /// @return The observation of a rerun for the launches @p launch of kernel @p kernel: the written one
-/// with figures (else the first written) when the program exited with code 0; otherwise, or when
-/// nothing was written, not_available saying why (its exit, --timeout @p timeout_s, a passed-on signal).
+/// with figures (else the first written) when the program exited with the measured run's code
+/// @p measured_code (a program that exits 1 by design gets its rows); otherwise, or when nothing was
+/// written, not_available saying why (its exit, --timeout @p timeout_s, a passed-on signal).
 line_observation observation_of_rerun(const rerun_result& r, const std::string& kernel, const case_launch& launch,
-                                      int timeout_s);
+                                      int timeout_s, int measured_code);
 
 /// What the reruns need: the program as the measured run ran it.
 struct rerun_setup {

@@ -8,10 +8,11 @@
 #include "corpus.h"
 
 // Encoder, one thread per token (b,t) walking its C channels: out[bt, c] = wte[inp[bt], c] + wpe[t, c].
-// B = 32, T = 1024, C = 768, V = 50257; the program's tokens are distinct rows (bt * 7919 mod V), so the
-// touched table is B * T rows (96 MiB). 256 threads a block, 128 blocks (one an SM). Lanes walk rows
-// 3 KiB apart: wte, wpe and out 32 sectors a request for 4: 8x at L1 a walk of a row. Each lane's next
-// 7 iterations use its sector (8 warps an SM): wte 1x at L2, each row once: 1x at DRAM. wpe's rows are
+// B = 32, T = 1024, C = 768, V = 50257; the program's tokens are distinct rows (bt * 7919 mod V, as the
+// spec states: `.indices(distinct(VT))`), so the touched table is B * T rows (96 MiB). 256 threads a
+// block, 128 blocks (one an SM). Lanes walk rows 3 KiB apart: wte, wpe and out 32 sectors a request
+// for 4: 8x at L1 a walk of a row. Each lane's next 7 iterations use its sector (8 warps an SM): wte
+// 1x at L2, each row once: 1x at DRAM. wpe's rows are
 // walked by the B = 32 tokens of each position, in blocks on other SMs: 8 * 32 = 256x at L1, 32x at
 // L2; 3 MiB read again within the one wave: DRAM 1x. out: every store reaches L2, 8x; the lane fills its
 // sectors in L2: near 1x at DRAM less what stays there (0.37x..1x). inp: 1x.
@@ -214,7 +215,8 @@ __global__ void softmax_online_per_warp(float* y, const float* x, int N, int C) 
 }
 
 // Cross-entropy forward, one thread per token: loss[bt] = -log(probs[bt, target[bt]]). BT = 4096, V =
-// 50257 (probs 823 MB, of which the kernel touches one float a token: compulsory 16 KiB). probs: a
+// 50257 (probs 823 MB, of which the kernel touches one float a token: compulsory 16 KiB); the targets are
+// distinct (bt * 7919 mod V, stated `.indices(distinct(V))`). probs: a
 // gather through the targets; lanes' rows are 196 KiB apart: a sector for 4 bytes, 8x at L1 and L2, and
 // a 64-byte granule at DRAM: 16x. targets, losses: 1x.
 // truth: targets l1 1x, targets l2 1x, targets dram 1x, probs l1 8x, probs l2 8x, probs dram 16x, losses l1 1x, losses l2 1x
@@ -422,12 +424,12 @@ inline constexpr struct VT final : dim<"VT", 50257> {} VT;  // the vocabulary of
 
 inline constexpr auto encoder_forward_per_token_spec =
     kernel<encoder_forward_per_token>("encoder_forward_per_token",
-                                      custom(0, out<0>("out", f32, B, T, C), in<1>("inp", i32, B, T),
+                                      custom(0, out<0>("out", f32, B, T, C), in<1>("inp", i32, B, T).indices(distinct(VT)),
                                              in<2>("wte", f32, VT, C).touches(B * T * C), in<3>("wpe", f32, T, C)))
         .at(B(32), T(1024), C(768)).sizes(B(arg<4>), T(arg<5>), C(arg<6>)).block(256).grid(ceil_div(B * T, 256));
 inline constexpr auto encoder_forward_flat_spec =
     kernel<encoder_forward_flat>("encoder_forward_flat",
-                                 custom(0, out<0>("out", f32, B, T, C), in<1>("inp", i32, B, T),
+                                 custom(0, out<0>("out", f32, B, T, C), in<1>("inp", i32, B, T).indices(distinct(VT)),
                                         in<2>("wte", f32, VT, C).touches(B * T * C), in<3>("wpe", f32, T, C)))
         .at(B(32), T(1024), C(768)).sizes(B(arg<4>), T(arg<5>), C(arg<6>)).block(256).grid(ceil_div(B * T * C, 256));
 inline constexpr auto layernorm_forward_per_row_spec =
@@ -464,7 +466,7 @@ inline constexpr auto softmax_online_per_warp_spec =
         .at(N(16384), C(4096)).sizes(N(arg<2>), C(arg<3>)).block(256).grid(ceil_div(N, 8));
 inline constexpr auto crossentropy_forward_spec =
     kernel<crossentropy_forward>("crossentropy_forward",
-                                 custom(0, out<0>("losses", f32, BT), in<1>("probs", f32, BT, V).touches(BT), in<2>("targets", i32, BT)))
+                                 custom(0, out<0>("losses", f32, BT), in<1>("probs", f32, BT, V).touches(BT), in<2>("targets", i32, BT).indices(distinct(V))))
         .at(BT(4096), V(50257)).sizes(BT(arg<3>), V(arg<4>)).block(256).grid(ceil_div(BT, 256));
 inline constexpr auto crossentropy_softmax_backward_spec =
     kernel<crossentropy_softmax_backward>("crossentropy_softmax_backward",

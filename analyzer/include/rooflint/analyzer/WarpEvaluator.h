@@ -40,15 +40,21 @@ struct Dim3 {
   bool operator==(const Dim3 &) const = default;
 };
 
+/// The values of an index tensor: in [0, Bound), drawn independently (uniform) or all different.
+struct IndexValues {
+  std::int64_t Bound = 0;
+  bool Distinct = false;
+};
+
 /// The launch an evaluation runs.
 struct EvalLaunch {
   Dim3 Grid, Block;
   /// Per kernel parameter: the integer value the spec binds (a size), or none (unknown). Pointer
   /// parameters are given TensorBase(index) whatever this holds.
   std::vector<std::optional<std::int64_t>> Scalars;
-  /// Per pointer parameter: the bound of the values of an index tensor the spec states uniform over
-  /// [0, bound) (dsl::tensor_ref::indices), or none: what is loaded from it is unknown.
-  std::vector<std::optional<std::int64_t>> IndexBound;
+  /// Per pointer parameter: the values of an index tensor as the spec states them
+  /// (dsl::tensor_ref::indices), or none: what is loaded from it is unknown.
+  std::vector<std::optional<IndexValues>> Indices;
 };
 
 /// Address bits that name a memory region: each pointer parameter, each `__device__` variable and
@@ -69,6 +75,7 @@ struct AccessSite {
   unsigned Bytes = 0;      ///< bytes one lane moves
   bool BypassesL1 = false; ///< ld.global.cg / .cv, volatile: served by L2 (the L1 is not looked up)
   int Param = -1;          ///< the pointer parameter its address is based on, when the IR shows it
+  bool Drawn = false;      ///< its address depends on a value loaded from an index tensor the spec states
   std::string File;        ///< the innermost inlined source position
   unsigned Line = 0, Column = 0;
 };
@@ -104,7 +111,7 @@ class WarpEvaluator {
 public:
   /// Compiles @p F; fails (with the reason) on what the evaluator cannot run: a call that was not
   /// inlined, an integer wider than 64 bits in the slice.
-  /// Integers loaded from the parameters in @p IndexTensors are evaluated (EvalLaunch::IndexBound).
+  /// Integers loaded from the parameters in @p IndexTensors are evaluated (EvalLaunch::Indices).
   static std::unique_ptr<WarpEvaluator> compile(llvm::Function &F, const std::set<int> &IndexTensors, std::string &Why);
   ~WarpEvaluator();
 

@@ -42,14 +42,16 @@ inline constexpr std::size_t max_rank = 6;
 /// with values drawn so; without a statement their traffic is not predicted.
 enum class index_distribution : std::uint8_t {
   unstated,
-  uniform,  ///< independent, uniformly distributed over [0, size of a dimension)
+  uniform,   ///< independent, uniformly distributed over [0, size of a dimension)
+  distinct,  ///< no value twice, in no order: a shuffle of [0, size of a dimension) or a part of one
 };
 
-/// @return The distribution's name in manifests: "unstated", "uniform".
+/// @return The distribution's name in manifests: "unstated", "uniform", "distinct".
 constexpr std::string_view name(index_distribution d) {
   switch (d) {
     case index_distribution::unstated: return "unstated";
     case index_distribution::uniform: return "uniform";
+    case index_distribution::distinct: return "distinct";
   }
   return "unknown";
 }
@@ -57,7 +59,7 @@ constexpr std::string_view name(index_distribution d) {
 /// A statement of an index tensor's values: its distribution and the dimension that bounds them.
 struct index_values {
   index_distribution distribution = index_distribution::unstated;
-  name_t below;  ///< uniform: the values lie in [0, size of this dimension)
+  name_t below;  ///< the values lie in [0, size of this dimension)
 };
 
 /// Indices drawn independently and uniformly from [0, D): token ids of a vocabulary of V,
@@ -65,6 +67,13 @@ struct index_values {
 template <Dim D>
 consteval index_values uniform(D) {
   return {index_distribution::uniform, dim_name<D>()};
+}
+
+/// Indices that are all different, drawn from [0, D) in an order with no pattern: a permutation of D
+/// rows, or each token of a batch a row of its own, `in<2>("idx", i32, N).indices(distinct(N))`.
+template <Dim D>
+consteval index_values distinct(D) {
+  return {index_distribution::distinct, dim_name<D>()};
 }
 
 template <class... Ts>
@@ -190,7 +199,8 @@ struct tensor_ref {
     return t;
   }
 
-  /// States how the values of this tensor, an index array, are distributed: `.indices(uniform(V))`.
+  /// States how the values of this tensor, an index array, are distributed: `.indices(uniform(V))`,
+  /// `.indices(distinct(N))`.
   /// The analyzer evaluates the accesses they index with values drawn so (docs/dsl.md, "Index
   /// tensors"); the verifier measures whatever the program's data is.
   consteval tensor_ref indices(index_values v) const {

@@ -20,7 +20,7 @@ template <> struct enum_names<dsl::role> {
   static constexpr auto names = detail::names_by_value<dsl::role, 4>();
 };
 template <> struct enum_names<dsl::index_distribution> {
-  static constexpr auto names = detail::names_by_value<dsl::index_distribution, 2>();
+  static constexpr auto names = detail::names_by_value<dsl::index_distribution, 3>();
 };
 template <> struct enum_names<dsl::size_source> {
   static constexpr auto names = detail::names_by_value<dsl::size_source, 3>();
