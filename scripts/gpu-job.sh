@@ -3,13 +3,16 @@
 # tree built here (scripts/build-gpu.sh) and carried along, and writes logs and reports under $OUT.
 #
 #   ROOFLINT_BUILD_DIR=.carry/gpu ROOFLINT_MANIFESTS=.carry/manifests OUT=/some/dir \
-#     bash scripts/gpu-job.sh [quick|full|levels|ncu-levels|inject|overhead|traffic|lines|python]      (carry .carry/gpu and .carry/manifests: build-gpu.sh)
+#     bash scripts/gpu-job.sh [quick|full|levels|ncu-levels|inject|overhead|processes|traffic|lines|corpus-lines|python]
+#   (carry .carry/gpu and .carry/manifests: build-gpu.sh)
 #
 # levels: the hierarchical roofline only (ceilings against their peers, the examples, ncu per level).
 # inject: rooflint-verify -- program's overhead against ncu's on the example program only.
 # traffic: the analyzer's predicted traffic against the observed, per level (the traffic corpus program).
 # lines: per-line traffic on the examples (--lines=all) beside ncu's per-line sectors, and rooflint-verify
 #   --lines=failing over the example program beside the harness's lines (scripts/lines-agree.py).
+# corpus-lines: per-line traffic of the traffic corpus's kernels (one rooflint-verify run per kernel)
+#   beside ncu's per-line sectors (a few kernels per ncu run).
 # python: PyTorch as the program: examples/torch_extension's run.py and run_workers.py under rooflint-verify.
 #
 # Steps: device state; GPU tests; rooflint-ceilings (thorough and quick, timed); verification of every
@@ -368,6 +371,174 @@ for c in json.load(open(sys.argv[1]))["cases"]:
   echo "[lines-vs-ncu] exit $?" | tee -a "$OUT/summary.txt"
   tail -1 "$OUT/lines-vs-ncu.txt" | tee -a "$OUT/summary.txt"
   rm -f "$logs"/ncu-lines/*.ncu-rep
+  tar -C "$OUT" -czf "$OUT/logs.tar.gz" logs && rm -rf "$logs"
+  section "done"
+  exit 0
+fi
+
+# corpus-lines: per-line traffic of the traffic corpus's kernels (tests/analyzer/traffic_corpus) beside
+# ncu's per-line sectors, as `lines` does for the examples. rooflint-verify --lines=all over the whole
+# corpus program would rerun all of it once per case: instead each kernel K of the corpus's manifest
+# ($ROOFLINT_TRAFFIC_MANIFEST, default $manifests/traffic_corpus.rooflint.json) gets a run of its own,
+# `rooflint-verify --lines=all -- rooflint-traffic-corpus =K` (the program's filter: K's cases alone, so
+# the measured run and the rerun launch K only), one JSON report per kernel, while
+# ROOFLINT_CORPUS_LINES_BUDGET seconds last. Then ncu's SourceCounters on the kernels whose lines were
+# collected, cheapest first (their rerun's cost), a few kernels per ncu process (one run of the program
+# with those kernels' cases; ROOFLINT_CORPUS_NCU_GROUP at most, about ROOFLINT_CORPUS_NCU_GROUP_S seconds
+# of reruns), while ROOFLINT_NCU_BUDGET lasts; each report's source page is exported once for all its
+# kernels, and once per kernel (-k on import) for those that export does not tell apart.
+# scripts/lines-vs-ncu.py sets both side by side per (file, line) and counts the per-line rows against
+# the analyzer's prediction. ROOFLINT_CORPUS_PART=i/n takes every n-th kernel from the i-th (the corpus
+# in n calls). ncu reads the sources at the paths of the binary's line table: ROOFLINT_SOURCE_ROOT, else
+# the root that rooflint's observed lines name, is linked to this tree when it is absent.
+if [[ $mode == corpus-lines ]]; then
+  section "device"
+  nvidia-smi --query-gpu=name,uuid,driver_version,clocks.sm,clocks.mem,power.draw,clocks_event_reasons.active --format=csv | tee -a "$OUT/summary.txt"
+  ncu --version 2>&1 | tail -1 | tee -a "$OUT/summary.txt"
+  corpus=$build/tests/analyzer/rooflint-traffic-corpus
+  manifest=${ROOFLINT_TRAFFIC_MANIFEST:-$manifests/traffic_corpus.rooflint.json}
+  kernel_reports="$logs/corpus-lines" ncu_dir="$logs/ncu-corpus"
+  mkdir -p "$kernel_reports" "$ncu_dir"
+  if [[ ! -s $manifest || ! -x $corpus ]]; then
+    echo "corpus-lines needs $corpus and the corpus's manifest $manifest (ROOFLINT_TRAFFIC_MANIFEST): not there" | tee -a "$OUT/summary.txt"
+    tar -C "$OUT" -czf "$OUT/logs.tar.gz" logs && rm -rf "$logs"
+    exit 1
+  fi
+  python3 - "$manifest" "${ROOFLINT_CORPUS_PART:-1/1}" >"$logs/corpus-kernels.txt" <<'PY'
+import json, sys
+i, n = (int(v) for v in sys.argv[2].split("/"))
+kernels = [k for k in json.load(open(sys.argv[1]))["kernels"] if k.get("mangled_name")]  # regions have none
+for j, k in enumerate(kernels):
+    if j % n == i - 1:
+        print(k["name"])
+PY
+  echo "$(wc -l <"$logs/corpus-kernels.txt") kernels of $manifest (part ${ROOFLINT_CORPUS_PART:-1/1})" | tee -a "$OUT/summary.txt"
+
+  section "rooflint-verify --lines=all -- rooflint-traffic-corpus =K, one run per kernel"
+  until=$((SECONDS + ${ROOFLINT_CORPUS_LINES_BUDGET:-210}))  # no new run after this
+  while read -r k <&3; do
+    if ((SECONDS >= until)); then
+      echo "rooflint-verify: budget spent, $k and the $(($(wc -l <"$logs/corpus-kernels.txt") - $(find "$kernel_reports" -name '*.log' | wc -l) - 1)) kernels after it not run" | tee -a "$OUT/summary.txt"
+      break
+    fi
+    # stdin from /dev/null: the loop reads the kernels' list on fd 3, which the program must not take.
+    /usr/bin/time -f "wall %e s" timeout 120 "$build/runtime/rooflint-verify" --manifest "$manifest" --lines=all --timeout 60 \
+        --json "$kernel_reports/$k.json" -- "$corpus" "=$k" </dev/null >"$kernel_reports/$k.log" 2>&1
+    echo "exit $?" >>"$kernel_reports/$k.log"
+  done 3<"$logs/corpus-kernels.txt"
+  python3 - "$kernel_reports" <<'PY' 2>&1 | tee -a "$OUT/summary.txt"
+import collections, glob, json, os, re, sys
+runs = sorted(glob.glob(sys.argv[1] + "/*.log"))
+wall = collected = 0.0
+why, exits = collections.Counter(), collections.Counter()
+for log in runs:
+    text = open(log, errors="replace").read()
+    m = re.search(r"^wall ([0-9.]+) s", text, re.M)
+    wall += float(m.group(1)) if m else 0
+    exits[(re.findall(r"^exit (\d+)", text, re.M) or ["?"])[-1]] += 1
+    try:
+        cases = json.load(open(log[:-4] + ".json")).get("cases", [])
+    except (OSError, ValueError):
+        why["no report"] += 1
+        continue
+    lines = [c.get("lines") or {} for c in cases]
+    if any(l.get("collected") for l in lines):
+        collected += 1
+    elif not cases:
+        why["no case measured (not launched by the program?)"] += 1
+    else:
+        why[next((l.get("not_available") for l in lines if l.get("not_available")), "no lines object")[:100]] += 1
+print(f"rooflint-verify: {len(runs)} kernels run in {wall:.0f} s (exit codes {dict(exits)}): per-line traffic of "
+      f"{collected:.0f}; without: {sum(why.values())}")
+for reason, n in why.most_common():
+    print(f"  {n:3d} {reason}")
+PY
+
+  # ncu opens the sources at the paths the binary's line table names (those rooflint observed).
+  root=${ROOFLINT_SOURCE_ROOT:-}
+  if [[ -z $root ]]; then
+    root=$(python3 - "$kernel_reports" <<'PY'
+import glob, json, sys
+for f in sorted(glob.glob(sys.argv[1] + "/*.json")):
+    try:
+        cases = json.load(open(f)).get("cases", [])
+    except ValueError:
+        continue
+    for o in (o for c in cases for o in (c.get("lines") or {}).get("observed") or []):
+        i = o["file"].find("/tests/analyzer/traffic_corpus/")
+        if i > 0:
+            print(o["file"][:i])
+            sys.exit()
+PY
+    )
+  fi
+  if [[ -n $root && ! -e $root ]]; then mkdir -p "$(dirname "$root")" && ln -s "$PWD" "$root"; fi
+  echo "sources for ncu: ${root:-(not known)} -> $(readlink -f "${root:-.}")" | tee -a "$OUT/summary.txt"
+
+  section "ncu per CUDA source line (SourceCounters) on the kernels with per-line traffic"
+  # Groups of kernels, cheapest rerun first: a group's ncu run is lost when it runs past its time, and
+  # the budget then leaves out the costliest kernels, not the many cheap ones.
+  python3 - "$kernel_reports" "$manifest" "${ROOFLINT_CORPUS_NCU_GROUP:-12}" "${ROOFLINT_CORPUS_NCU_GROUP_S:-10}" >"$ncu_dir/groups.txt" <<'PY'
+import glob, json, os, sys
+reports, manifest, most, seconds = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4])
+spec = {k["name"]: k for k in json.load(open(manifest))["kernels"]}
+kernels = []
+for f in glob.glob(reports + "/*.json"):
+    try:
+        cases = json.load(open(f)).get("cases", [])
+    except ValueError:
+        continue
+    done = [c for c in cases if (c.get("lines") or {}).get("collected") and c.get("kernel") in spec]
+    if done:
+        kernels.append((max((c["lines"].get("cost_s") or 0) for c in done), done[0]["kernel"]))
+groups, cost = [[]], 0.0
+for s, k in sorted(kernels):
+    if groups[-1] and (len(groups[-1]) >= most or cost + s > seconds):
+        groups.append([])
+        cost = 0.0
+    groups[-1].append(k)
+    cost += s
+for g in (g for g in groups if g):
+    # the program's filter, ncu's kernel filter (mangled names), the spec names, the functions' own names
+    function = lambda k: spec[k].get("function", k).split("::")[-1] or k
+    print("|".join("=" + k for k in g), "|".join(spec[k]["mangled_name"] for k in g), " ".join(g),
+          " ".join(function(k) for k in g), sep="\t")
+PY
+  echo "$(wc -l <"$ncu_dir/groups.txt") ncu runs for $(cut -f3 "$ncu_dir/groups.txt" | wc -w) kernels" | tee -a "$OUT/summary.txt"
+  ncu_until=$((SECONDS + ${ROOFLINT_NCU_BUDGET:-120}))  # no new ncu run after this
+  g=0 profiled=0
+  while IFS=$'\t' read -r filter regex names functions <&3; do
+    read -ra names <<<"$names"
+    read -ra functions <<<"$functions"
+    left=$((ncu_until - SECONDS))
+    if ((left <= 0)); then echo "ncu: budget spent, ${#names[@]} kernels from ${names[0]} on and later groups not run" | tee -a "$OUT/summary.txt"; break; fi
+    g=$((g + 1)) rep="$ncu_dir/group-$g"
+    # At most the budget left and 30 s more: a group past it is lost, the job's time is not.
+    limit=$((left + 30 < ${ROOFLINT_NCU_TIMEOUT:-120} ? left + 30 : ${ROOFLINT_NCU_TIMEOUT:-120}))
+    /usr/bin/time -f "wall %e s" timeout "$limit" ncu --clock-control none --section SourceCounters --import-source yes \
+        --kernel-name-base mangled -k "regex:^(${regex})\$" -f -o "$rep" "$corpus" "$filter" </dev/null >"$rep.log" 2>&1
+    s=$?
+    if [[ ! -s $rep.ncu-rep ]]; then
+      echo "ncu group $g (${names[*]}): exit $s, no report" | tee -a "$OUT/summary.txt"
+      continue
+    fi
+    profiled=$((profiled + ${#names[@]}))
+    # ncu 2025.3.1: --print-source cuda prints the source alone; cuda,sass gives each source line's
+    # figures on its line row (then the line's SASS rows).
+    ncu -i "$rep.ncu-rep" --page source --csv --print-source cuda,sass >"$rep.all-kernels.csv" 2>"$rep.err"
+    apart=$(python3 scripts/lines-vs-ncu.py --sections --manifest "$manifest" "$rep.all-kernels.csv" 2>>"$rep.err")
+    for i in "${!names[@]}"; do
+      grep -qxF "${names[i]}" <<<"$apart" && continue
+      ncu -i "$rep.ncu-rep" -k "regex:^${functions[i]}\$" --page source --csv --print-source cuda,sass \
+          >"$ncu_dir/${names[i]}.cuda-sass.csv" 2>>"$rep.err"
+    done
+    echo "ncu group $g: ${#names[@]} kernels, exit $s, $(grep -h '^wall' "$rep.log"); $(grep -c . <<<"$apart") told apart in one export" | tee -a "$OUT/summary.txt"
+  done 3<"$ncu_dir/groups.txt"
+  echo "ncu: $profiled kernels profiled in $g runs" | tee -a "$OUT/summary.txt"
+  python3 scripts/lines-vs-ncu.py "$kernel_reports" "$ncu_dir" --manifest "$manifest" --output "$OUT/corpus-lines-vs-ncu.txt" >>"$logs/lines-vs-ncu.log" 2>&1
+  echo "[lines-vs-ncu] exit $?" | tee -a "$OUT/summary.txt"
+  tail -2 "$OUT/corpus-lines-vs-ncu.txt" | tee -a "$OUT/summary.txt"
+  rm -f "$ncu_dir"/*.ncu-rep
   tar -C "$OUT" -czf "$OUT/logs.tar.gz" logs && rm -rf "$logs"
   section "done"
   exit 0
