@@ -3,11 +3,13 @@
 # tree built here (scripts/build-gpu.sh) and carried along, and writes logs and reports under $OUT.
 #
 #   ROOFLINT_BUILD_DIR=.carry/gpu ROOFLINT_MANIFESTS=.carry/manifests OUT=/some/dir \
-#     bash scripts/gpu-job.sh [quick|full|levels|ncu-levels|inject|overhead|processes|traffic|lines|corpus-lines|python]
+#     bash scripts/gpu-job.sh [quick|full|levels|ncu-levels|inject|overhead|overhead3|processes|traffic|lines|corpus-lines|python]
 #   (carry .carry/gpu and .carry/manifests: build-gpu.sh)
 #
 # levels: the hierarchical roofline only (ceilings against their peers, the examples, ncu per level).
 # inject: rooflint-verify -- program's overhead against ncu's on the example program only.
+# overhead3: the same on three programs side by side: the example program, rooflint-example-large (a dozen
+#   large kernels) and a Python program calling the PyTorch extension, with rooflint's time per phase.
 # traffic: the analyzer's predicted traffic against the observed, per level (the traffic corpus program).
 # lines: per-line traffic on the examples (--lines=all) beside ncu's per-line sectors, and rooflint-verify
 #   --lines=failing over the example program beside the harness's lines (scripts/lines-agree.py).
@@ -69,38 +71,55 @@ core_metrics=(dram__bytes_read.sum dram__bytes_write.sum gpu__time_duration.sum 
 # for $4 rounds (its last argument), each alone, under rooflint-verify measuring every annotated launch,
 # and under ncu collecting the same core metrics with its own L2 flush on the same launches (-k: the
 # manifests' kernels). Overhead = wall - the plain program's wall; its growth from the short run to the
-# long one over the launches added is the cost per launch, the rest a fixed cost (start-up). The issue's
-# ratio: rooflint's overhead over ncu's, on the long run. $2: a label for the logs; then the program and
-# the arguments before the rounds.
+# long one over the launches added is the cost per launch, the rest a fixed cost (start-up). The ratio:
+# rooflint's overhead over ncu's, on the long run (target: $overhead_target, default 0.3). $2: a label for
+# the logs; then the program and the arguments before the rounds. The manifests: $overhead_manifests
+# (a file or a directory), default $manifests; $overhead_timeout, when set, stops each run after that
+# many seconds. The figures also go to $logs/LABEL-overhead.json (the overhead3 table).
 #   program_overhead SUMMARY LABEL SHORT LONG PROGRAM [ARGS...]
 program_overhead() {
-  local out=$1 label=$2 short=$3 long=$4 program=$5 kernels rounds
+  local out=$1 label=$2 short=$3 long=$4 program=$5 kernels rounds mf=${overhead_manifests:-$manifests} limit=()
   shift 5
-  kernels=$(python3 -c 'import json,glob,sys
-ks=[k for f in glob.glob(sys.argv[1]+"/**/*.json",recursive=True) for k in json.load(open(f)).get("kernels",[])]
+  [[ -n ${overhead_timeout:-} ]] && limit=(timeout "$overhead_timeout")
+  kernels=$(python3 -c 'import json,glob,os,sys
+p=sys.argv[1]
+files=glob.glob(p+"/**/*.json",recursive=True) if os.path.isdir(p) else [p]
+ks=[k for f in files for k in json.load(open(f)).get("kernels",[])]
 names=sorted({n for k in ks for n in [k.get("mangled_name")]+[r.get("mangled_name") for r in ((k.get("region") or {}).get("kernels") or [])] if n})
-print("|".join(names))' "$manifests")
+print("|".join(names))' "$mf")
   for rounds in "$short" "$long"; do
-    run "$label-plain-$rounds" "$program" "$@" "$rounds"
-    run "$label-inject-$rounds" "$build/runtime/rooflint-verify" --manifest "$manifests" --launches 1000 \
+    run "$label-plain-$rounds" ${limit[@]+"${limit[@]}"} "$program" "$@" "$rounds"
+    run "$label-inject-$rounds" ${limit[@]+"${limit[@]}"} "$build/runtime/rooflint-verify" --manifest "$mf" --launches 1000 \
         --json "$logs/$label-inject-$rounds.json" -- "$program" "$@" "$rounds"
-    run "$label-ncu-$rounds" ncu --clock-control none --cache-control all --kernel-name-base mangled \
+    run "$label-ncu-$rounds" ${limit[@]+"${limit[@]}"} ncu --clock-control none --cache-control all --kernel-name-base mangled \
         -k "regex:^(${kernels})\$" --metrics "$(IFS=,; echo "${core_metrics[*]}")" "$program" "$@" "$rounds"
   done
-  python3 - "$logs" "$out" "$short" "$long" "$label" <<'PY'
-import json, re, sys
-logs, out, short, long_, label = sys.argv[1:6]
+  python3 - "$logs" "$out" "$short" "$long" "$label" "${overhead_target:-0.3}" <<'PY'
+import json, math, re, sys
+logs, out, short, long_, label, target = sys.argv[1:7]
 def wall(name):
-    m = re.search(r"wall ([0-9.]+) s", open(f"{logs}/{name}.log").read())
+    try:
+        m = re.search(r"wall ([0-9.]+) s", open(f"{logs}/{name}.log").read())
+    except OSError:
+        m = None
     return float(m.group(1)) if m else float("nan")
+def report(rounds):
+    try:
+        return json.load(open(f"{logs}/{label}-inject-{rounds}.json"))
+    except (OSError, ValueError):
+        return {}
 def launches(tool, rounds):
-    if tool == "ncu": return open(f"{logs}/{label}-ncu-{rounds}.log").read().count("==PROF== Profiling")
-    try: return sum(k["launches_measured"] for k in json.load(open(f"{logs}/{label}-inject-{rounds}.json"))["kernels"])
-    except (OSError, ValueError, KeyError): return 0
-over = {}
+    if tool == "ncu":
+        try:
+            return open(f"{logs}/{label}-ncu-{rounds}.log").read().count("==PROF== Profiling")
+        except OSError:
+            return 0
+    return sum(k.get("launches_measured", 0) for k in report(rounds).get("kernels", []))
+over, figures = {}, {"label": label, "short": int(short), "long": int(long_), "target": float(target)}
 with open(out, "a") as f:
     for r in (short, long_):
         plain = wall(f"{label}-plain-{r}")
+        figures[f"plain_{r}"] = plain
         print(f"{r} rounds: plain program {plain:.2f} s", file=f)
         for tool in ("inject", "ncu"):
             w, n = wall(f"{label}-{tool}-{r}"), launches(tool, r)
@@ -109,11 +128,25 @@ with open(out, "a") as f:
                   f" over {n} launches measured", file=f)
     for tool, what in (("inject", "rooflint-verify"), ("ncu", "ncu")):
         (o1, n1), (o2, n2) = over[tool, short], over[tool, long_]
+        figures[tool] = {"overhead_s": o2, "launches": n2, "per_launch_s": None, "fixed_s": None}
         if n2 > n1:
             per = (o2 - o1) / (n2 - n1)
+            figures[tool].update(per_launch_s=per, fixed_s=o1 - per * n1)
             print(f"{what:16s} {per * 1e3:6.1f} ms per launch, {o1 - per * n1:5.2f} s fixed (start-up)", file=f)
-    ratio = over["inject", long_][0] / over["ncu", long_][0]
-    print(f"rooflint-verify's overhead is {ratio:.2f}x ncu's on {long_} rounds ({over['inject', long_][1]} launches; target <= 0.3x)", file=f)
+    theirs = over["ncu", long_][0]
+    ratio = over["inject", long_][0] / theirs if theirs > 0 else float("nan")
+    figures["ratio"] = ratio
+    print(f"rooflint-verify's overhead is {ratio:.2f}x ncu's on {long_} rounds ({over['inject', long_][1]} launches; "
+          f"target <= {target}x)", file=f)
+# rooflint's own time per measured launch and phase on the long run, every process of the program together.
+apis = [a for a in report(long_).get("launch_apis", []) if a.get("measured", 0) > 0]
+measured = sum(a["measured"] for a in apis)
+phases = {}
+for a in apis:
+    for phase, seconds in (a.get("rooflint_seconds") or {}).items():
+        phases[phase] = phases.get(phase, 0.0) + seconds
+figures["own_ms_per_launch"] = {p: 1e3 * s / measured for p, s in phases.items()} if measured else {}
+json.dump(figures, open(f"{logs}/{label}-overhead.json", "w"), indent=1)
 PY
   grep -h "own time" "$logs/$label"-inject-*.log >>"$out"
 }
@@ -184,6 +217,88 @@ if [[ $mode == inject ]]; then
   nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,power.draw,clocks_event_reasons.active --format=csv | tee -a "$OUT/summary.txt"
   section "overhead: rooflint-verify -- program against ncu (1 and 4 rounds of the example program)"
   inject_overhead "$OUT/summary.txt" 1 4
+  tar -C "$OUT" -czf "$OUT/logs.tar.gz" logs && rm -rf "$logs"
+  section "done"
+  exit 0
+fi
+
+# overhead3: rooflint-verify's overhead against ncu's with the same core metrics (program_overhead) on
+# three programs, one after another: the example program (every example kernel once a round at the
+# harness's sizes, freeing GBs between them), rooflint-example-large (a dozen large kernels a round on
+# buffers allocated once) and a Python program calling the PyTorch extension (examples/torch_extension/
+# rounds.py: two small kernels a round; torch builds the extension first, as in `python`, outside the
+# timed runs). Then one table: the plain program's wall, each tool's overhead on the long run, the
+# ratio (target <= 0.2x) and rooflint's own time per measured launch by phase. Rounds, SHORT:LONG:
+# ROOFLINT_OVERHEAD3_EXAMPLE (1:4), ROOFLINT_OVERHEAD3_LARGE (2:10), ROOFLINT_OVERHEAD3_PYTHON (10:100).
+# No program starts after ROOFLINT_OVERHEAD3_BUDGET seconds (300); each run stops after 150 s.
+if [[ $mode == overhead3 ]]; then
+  section "device"
+  nvidia-smi --query-gpu=name,uuid,driver_version,clocks.sm,clocks.mem,power.draw,clocks_event_reasons.active --format=csv | tee -a "$OUT/summary.txt"
+  ncu --version 2>&1 | tail -1 | tee -a "$OUT/summary.txt"
+  overhead_target=0.2 overhead_timeout=150
+  until=$((SECONDS + ${ROOFLINT_OVERHEAD3_BUDGET:-300}))  # no program starts after this
+  labels=()
+  r=${ROOFLINT_OVERHEAD3_EXAMPLE:-1:4}
+  section "the example program (${r%%:*} and ${r##*:} rounds)"
+  program_overhead "$OUT/summary.txt" example "${r%%:*}" "${r##*:}" "$build/examples/program/rooflint-example-program" ""
+  labels+=(example)
+  r=${ROOFLINT_OVERHEAD3_LARGE:-2:10}
+  section "rooflint-example-large: a dozen large kernels a round (${r%%:*} and ${r##*:} rounds)"
+  if ((SECONDS >= until)); then
+    echo "budget spent: not run" | tee -a "$OUT/summary.txt"
+  elif [[ ! -x $build/examples/program/rooflint-example-large ]]; then
+    echo "no $build/examples/program/rooflint-example-large: not run" | tee -a "$OUT/summary.txt"
+  else
+    program_overhead "$OUT/summary.txt" large "${r%%:*}" "${r##*:}" "$build/examples/program/rooflint-example-large"
+    labels+=(large)
+  fi
+  r=${ROOFLINT_OVERHEAD3_PYTHON:-10:100}
+  section "python3 examples/torch_extension/rounds.py: the PyTorch extension's two kernels a round (${r%%:*} and ${r##*:} rounds)"
+  python_manifest=${ROOFLINT_PYTHON_MANIFEST:-$manifests/torch_extension/kernels.rooflint.json}
+  example=examples/torch_extension
+  TORCH_EXTENSIONS_DIR=$(mktemp -d "${TMPDIR:-/tmp}/rooflint-torch-extensions.XXXXXX")
+  export TORCH_EXTENSIONS_DIR ROOFLINT_INCLUDE=$PWD/dsl/include:$PWD/model/include
+  if ((SECONDS >= until)); then
+    echo "budget spent: not run" | tee -a "$OUT/summary.txt"
+  elif [[ ! -s $python_manifest ]]; then
+    echo "no manifest $python_manifest (ROOFLINT_PYTHON_MANIFEST): not run" | tee -a "$OUT/summary.txt"
+  elif run python-build timeout 300 python3 -c 'import sys; sys.path.insert(0, sys.argv[1]); import run; run.build_extension(verbose=True)' "$example"; then
+    grep -h "^wall" "$logs/python-build.log" | sed 's/^/the extension built by torch: /' | tee -a "$OUT/summary.txt"
+    overhead_manifests=$python_manifest program_overhead "$OUT/summary.txt" python "${r%%:*}" "${r##*:}" python3 "$example/rounds.py"
+    labels+=(python)
+  else
+    tail -5 "$logs/python-build.log" | tee -a "$OUT/summary.txt"
+  fi
+  rm -rf "$TORCH_EXTENSIONS_DIR"
+  section "side by side: overhead on the long run, rooflint-verify against ncu (core metrics)"
+  python3 - "$logs" "$overhead_target" "${labels[@]}" <<'PY' 2>&1 | tee -a "$OUT/summary.txt"
+import json, math, sys
+logs, target, labels = sys.argv[1], sys.argv[2], sys.argv[3:]
+names = {"example": "example program", "large": "rooflint-example-large", "python": "python3 rounds.py (torch)"}
+def seconds(v):
+    return "-" if v is None or (isinstance(v, float) and math.isnan(v)) else f"{v:.2f} s"
+def per(t):
+    return f"{t['per_launch_s'] * 1e3:.1f} ms/launch" if t.get("per_launch_s") is not None else "-"
+print(f"{'program':26s} {'rounds':>6s} {'plain':>8s}   {'rooflint-verify overhead':34s} {'ncu overhead':34s} {'ratio':>6s}   rooflint's own time per measured launch (ms)")
+for label in labels:
+    try:
+        f = json.load(open(f"{logs}/{label}-overhead.json"))
+    except (OSError, ValueError) as e:
+        print(f"{names.get(label, label):26s} no figures: {e}")
+        continue
+    i, n = f["inject"], f["ncu"]
+    own = f.get("own_ms_per_launch") or {}
+    phases = ", ".join(f"{p} {v:.1f}" for p, v in sorted(own.items(), key=lambda kv: -kv[1]) if v >= 0.05)
+    ratio = f.get("ratio")
+    ratio = "-" if ratio is None or math.isnan(ratio) else f"{ratio:.2f}x"
+    print(f"{names.get(label, label):26s} {f['long']:6d} {seconds(f.get('plain_' + str(f['long']))):>8s}   "
+          f"{seconds(i['overhead_s']) + ' over ' + str(i['launches']) + ', ' + per(i):34s} "
+          f"{seconds(n['overhead_s']) + ' over ' + str(n['launches']) + ', ' + per(n):34s} {ratio:>6s}   "
+          f"{sum(own.values()):.1f} ({phases})")
+print(f"ratio: rooflint-verify's overhead over ncu's on the long run (target <= {target}x); "
+      "launches: those each tool measured (ncu counts a region's kernels one by one); per launch: the overhead's growth from "
+      "the short run to the long one over the launches added")
+PY
   tar -C "$OUT" -czf "$OUT/logs.tar.gz" logs && rm -rf "$logs"
   section "done"
   exit 0
@@ -514,8 +629,8 @@ PY
     if ((left <= 0)); then echo "ncu: budget spent, ${#names[@]} kernels from ${names[0]} on and later groups not run" | tee -a "$OUT/summary.txt"; break; fi
     g=$((g + 1)) rep="$ncu_dir/group-$g"
     # At most the budget left and 30 s more: a group past it is lost, the job's time is not.
-    limit=$((left + 30 < ${ROOFLINT_NCU_TIMEOUT:-120} ? left + 30 : ${ROOFLINT_NCU_TIMEOUT:-120}))
-    /usr/bin/time -f "wall %e s" timeout "$limit" ncu --clock-control none --section SourceCounters --import-source yes \
+    group_limit=$((left + 30 < ${ROOFLINT_NCU_TIMEOUT:-120} ? left + 30 : ${ROOFLINT_NCU_TIMEOUT:-120}))
+    /usr/bin/time -f "wall %e s" timeout "$group_limit" ncu --clock-control none --section SourceCounters --import-source yes \
         --kernel-name-base mangled -k "regex:^(${regex})\$" -f -o "$rep" "$corpus" "$filter" </dev/null >"$rep.log" 2>&1
     s=$?
     if [[ ! -s $rep.ncu-rep ]]; then
