@@ -61,7 +61,7 @@ def identity(text):
     t = (text or "").strip()
     if t.startswith("_Z"):
         return t
-    t = t.split("(")[0].strip()
+    t = t.replace("(anonymous namespace)", "").split("(")[0].strip()
     while t.endswith(">"):
         depth = 0
         for i in range(len(t) - 1, -1, -1):
