@@ -7,7 +7,11 @@
 # kernels.cu) are built by torch on the device, not here: their manifest is made by the analyzer of
 # build/ ($ROOFLINT_ANALYZER), as docs/python.md tells a user, into .carry/manifests/torch_extension/
 # (gpu-job.sh python; rooflint-verify --manifest .carry/manifests finds it too, and reports its kernels
-# as never launched by the other programs). Then, on the device:
+# as never launched by the other programs). The traffic corpus's manifest (build/tests/analyzer/
+# traffic_corpus.rooflint.json, made where the analyzer is built) goes to .carry/corpus, apart from the
+# examples' (its many kernels would be reported as never launched by every other program): gpu-job.sh
+# traffic and corpus-lines take it as ROOFLINT_TRAFFIC_MANIFEST=.carry/corpus/traffic_corpus.rooflint.json,
+# with .carry/corpus carried too. Then, on the device:
 #   ROOFLINT_BUILD_DIR=.carry/gpu ROOFLINT_MANIFESTS=.carry/manifests bash scripts/gpu-job.sh full
 # with carry [".carry/gpu", ".carry/manifests"].
 set -euo pipefail
@@ -15,12 +19,15 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DROOFLINT_BUILD_ANALYZER=OFF >/dev/null
 cmake --build build-gpu -j "$(nproc)"
-rm -rf .carry/gpu .carry/manifests
+rm -rf .carry/gpu .carry/manifests .carry/corpus
 mkdir -p .carry/gpu .carry/manifests
 (cd build-gpu && find runtime examples tests -maxdepth 3 -type f \( -perm -u+x -o -name '*.so' \) \
    ! -path '*/CMakeFiles/*' ! -path 'tests/fuzz/*' -print) |
   while read -r f; do mkdir -p ".carry/gpu/$(dirname "$f")"; cp "build-gpu/$f" ".carry/gpu/$f"; done
 find build/examples -name '*.rooflint.json' -exec cp {} .carry/manifests/ \; 2>/dev/null || true
+if [[ -f build/tests/analyzer/traffic_corpus.rooflint.json ]]; then
+  mkdir -p .carry/corpus && cp build/tests/analyzer/traffic_corpus.rooflint.json .carry/corpus/
+fi
 analyzer=${ROOFLINT_ANALYZER:-build/analyzer/rooflint}
 if [[ -x $analyzer ]]; then
   mkdir -p .carry/manifests/torch_extension
@@ -30,3 +37,4 @@ else
   echo "build-gpu.sh: no analyzer at $analyzer (set ROOFLINT_ANALYZER): no manifest of examples/torch_extension/kernels.cu, so gpu-job.sh python cannot run" >&2
 fi
 du -sh .carry/gpu .carry/manifests
+if [[ -d .carry/corpus ]]; then du -sh .carry/corpus; fi

@@ -3,13 +3,18 @@
 # tree built here (scripts/build-gpu.sh) and carried along, and writes logs and reports under $OUT.
 #
 #   ROOFLINT_BUILD_DIR=.carry/gpu ROOFLINT_MANIFESTS=.carry/manifests OUT=/some/dir \
-#     bash scripts/gpu-job.sh [quick|full|levels|ncu-levels|inject|overhead|traffic|lines|python]      (carry .carry/gpu and .carry/manifests: build-gpu.sh)
+#     bash scripts/gpu-job.sh [quick|full|levels|ncu-levels|inject|overhead|overhead3|processes|traffic|lines|corpus-lines|python]
+#   (carry .carry/gpu and .carry/manifests: build-gpu.sh)
 #
 # levels: the hierarchical roofline only (ceilings against their peers, the examples, ncu per level).
 # inject: rooflint-verify -- program's overhead against ncu's on the example program only.
+# overhead3: the same on three programs side by side: the example program, rooflint-example-large (a dozen
+#   large kernels) and a Python program calling the PyTorch extension, with rooflint's time per phase.
 # traffic: the analyzer's predicted traffic against the observed, per level (the traffic corpus program).
 # lines: per-line traffic on the examples (--lines=all) beside ncu's per-line sectors, and rooflint-verify
 #   --lines=failing over the example program beside the harness's lines (scripts/lines-agree.py).
+# corpus-lines: per-line traffic of the traffic corpus's kernels (one rooflint-verify run per kernel)
+#   beside ncu's per-line sectors (a few kernels per ncu run).
 # python: PyTorch as the program: examples/torch_extension's run.py and run_workers.py under rooflint-verify.
 #
 # Steps: device state; GPU tests; rooflint-ceilings (thorough and quick, timed); verification of every
@@ -66,38 +71,55 @@ core_metrics=(dram__bytes_read.sum dram__bytes_write.sum gpu__time_duration.sum 
 # for $4 rounds (its last argument), each alone, under rooflint-verify measuring every annotated launch,
 # and under ncu collecting the same core metrics with its own L2 flush on the same launches (-k: the
 # manifests' kernels). Overhead = wall - the plain program's wall; its growth from the short run to the
-# long one over the launches added is the cost per launch, the rest a fixed cost (start-up). The issue's
-# ratio: rooflint's overhead over ncu's, on the long run. $2: a label for the logs; then the program and
-# the arguments before the rounds.
+# long one over the launches added is the cost per launch, the rest a fixed cost (start-up). The ratio:
+# rooflint's overhead over ncu's, on the long run (target: $overhead_target, default 0.3). $2: a label for
+# the logs; then the program and the arguments before the rounds. The manifests: $overhead_manifests
+# (a file or a directory), default $manifests; $overhead_timeout, when set, stops each run after that
+# many seconds. The figures also go to $logs/LABEL-overhead.json (the overhead3 table).
 #   program_overhead SUMMARY LABEL SHORT LONG PROGRAM [ARGS...]
 program_overhead() {
-  local out=$1 label=$2 short=$3 long=$4 program=$5 kernels rounds
+  local out=$1 label=$2 short=$3 long=$4 program=$5 kernels rounds mf=${overhead_manifests:-$manifests} limit=()
   shift 5
-  kernels=$(python3 -c 'import json,glob,sys
-ks=[k for f in glob.glob(sys.argv[1]+"/**/*.json",recursive=True) for k in json.load(open(f)).get("kernels",[])]
+  [[ -n ${overhead_timeout:-} ]] && limit=(timeout "$overhead_timeout")
+  kernels=$(python3 -c 'import json,glob,os,sys
+p=sys.argv[1]
+files=glob.glob(p+"/**/*.json",recursive=True) if os.path.isdir(p) else [p]
+ks=[k for f in files for k in json.load(open(f)).get("kernels",[])]
 names=sorted({n for k in ks for n in [k.get("mangled_name")]+[r.get("mangled_name") for r in ((k.get("region") or {}).get("kernels") or [])] if n})
-print("|".join(names))' "$manifests")
+print("|".join(names))' "$mf")
   for rounds in "$short" "$long"; do
-    run "$label-plain-$rounds" "$program" "$@" "$rounds"
-    run "$label-inject-$rounds" "$build/runtime/rooflint-verify" --manifest "$manifests" --launches 1000 \
+    run "$label-plain-$rounds" ${limit[@]+"${limit[@]}"} "$program" "$@" "$rounds"
+    run "$label-inject-$rounds" ${limit[@]+"${limit[@]}"} "$build/runtime/rooflint-verify" --manifest "$mf" --launches 1000 \
         --json "$logs/$label-inject-$rounds.json" -- "$program" "$@" "$rounds"
-    run "$label-ncu-$rounds" ncu --clock-control none --cache-control all --kernel-name-base mangled \
+    run "$label-ncu-$rounds" ${limit[@]+"${limit[@]}"} ncu --clock-control none --cache-control all --kernel-name-base mangled \
         -k "regex:^(${kernels})\$" --metrics "$(IFS=,; echo "${core_metrics[*]}")" "$program" "$@" "$rounds"
   done
-  python3 - "$logs" "$out" "$short" "$long" "$label" <<'PY'
-import json, re, sys
-logs, out, short, long_, label = sys.argv[1:6]
+  python3 - "$logs" "$out" "$short" "$long" "$label" "${overhead_target:-0.3}" <<'PY'
+import json, math, re, sys
+logs, out, short, long_, label, target = sys.argv[1:7]
 def wall(name):
-    m = re.search(r"wall ([0-9.]+) s", open(f"{logs}/{name}.log").read())
+    try:
+        m = re.search(r"wall ([0-9.]+) s", open(f"{logs}/{name}.log").read())
+    except OSError:
+        m = None
     return float(m.group(1)) if m else float("nan")
+def report(rounds):
+    try:
+        return json.load(open(f"{logs}/{label}-inject-{rounds}.json"))
+    except (OSError, ValueError):
+        return {}
 def launches(tool, rounds):
-    if tool == "ncu": return open(f"{logs}/{label}-ncu-{rounds}.log").read().count("==PROF== Profiling")
-    try: return sum(k["launches_measured"] for k in json.load(open(f"{logs}/{label}-inject-{rounds}.json"))["kernels"])
-    except (OSError, ValueError, KeyError): return 0
-over = {}
+    if tool == "ncu":
+        try:
+            return open(f"{logs}/{label}-ncu-{rounds}.log").read().count("==PROF== Profiling")
+        except OSError:
+            return 0
+    return sum(k.get("launches_measured", 0) for k in report(rounds).get("kernels", []))
+over, figures = {}, {"label": label, "short": int(short), "long": int(long_), "target": float(target)}
 with open(out, "a") as f:
     for r in (short, long_):
         plain = wall(f"{label}-plain-{r}")
+        figures[f"plain_{r}"] = plain
         print(f"{r} rounds: plain program {plain:.2f} s", file=f)
         for tool in ("inject", "ncu"):
             w, n = wall(f"{label}-{tool}-{r}"), launches(tool, r)
@@ -106,11 +128,25 @@ with open(out, "a") as f:
                   f" over {n} launches measured", file=f)
     for tool, what in (("inject", "rooflint-verify"), ("ncu", "ncu")):
         (o1, n1), (o2, n2) = over[tool, short], over[tool, long_]
+        figures[tool] = {"overhead_s": o2, "launches": n2, "per_launch_s": None, "fixed_s": None}
         if n2 > n1:
             per = (o2 - o1) / (n2 - n1)
+            figures[tool].update(per_launch_s=per, fixed_s=o1 - per * n1)
             print(f"{what:16s} {per * 1e3:6.1f} ms per launch, {o1 - per * n1:5.2f} s fixed (start-up)", file=f)
-    ratio = over["inject", long_][0] / over["ncu", long_][0]
-    print(f"rooflint-verify's overhead is {ratio:.2f}x ncu's on {long_} rounds ({over['inject', long_][1]} launches; target <= 0.3x)", file=f)
+    theirs = over["ncu", long_][0]
+    ratio = over["inject", long_][0] / theirs if theirs > 0 else float("nan")
+    figures["ratio"] = ratio
+    print(f"rooflint-verify's overhead is {ratio:.2f}x ncu's on {long_} rounds ({over['inject', long_][1]} launches; "
+          f"target <= {target}x)", file=f)
+# rooflint's own time per measured launch and phase on the long run, every process of the program together.
+apis = [a for a in report(long_).get("launch_apis", []) if a.get("measured", 0) > 0]
+measured = sum(a["measured"] for a in apis)
+phases = {}
+for a in apis:
+    for phase, seconds in (a.get("rooflint_seconds") or {}).items():
+        phases[phase] = phases.get(phase, 0.0) + seconds
+figures["own_ms_per_launch"] = {p: 1e3 * s / measured for p, s in phases.items()} if measured else {}
+json.dump(figures, open(f"{logs}/{label}-overhead.json", "w"), indent=1)
 PY
   grep -h "own time" "$logs/$label"-inject-*.log >>"$out"
 }
@@ -181,6 +217,88 @@ if [[ $mode == inject ]]; then
   nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,power.draw,clocks_event_reasons.active --format=csv | tee -a "$OUT/summary.txt"
   section "overhead: rooflint-verify -- program against ncu (1 and 4 rounds of the example program)"
   inject_overhead "$OUT/summary.txt" 1 4
+  tar -C "$OUT" -czf "$OUT/logs.tar.gz" logs && rm -rf "$logs"
+  section "done"
+  exit 0
+fi
+
+# overhead3: rooflint-verify's overhead against ncu's with the same core metrics (program_overhead) on
+# three programs, one after another: the example program (every example kernel once a round at the
+# harness's sizes, freeing GBs between them), rooflint-example-large (a dozen large kernels a round on
+# buffers allocated once) and a Python program calling the PyTorch extension (examples/torch_extension/
+# rounds.py: two small kernels a round; torch builds the extension first, as in `python`, outside the
+# timed runs). Then one table: the plain program's wall, each tool's overhead on the long run, the
+# ratio (target <= 0.2x) and rooflint's own time per measured launch by phase. Rounds, SHORT:LONG:
+# ROOFLINT_OVERHEAD3_EXAMPLE (1:4), ROOFLINT_OVERHEAD3_LARGE (2:10), ROOFLINT_OVERHEAD3_PYTHON (10:100).
+# No program starts after ROOFLINT_OVERHEAD3_BUDGET seconds (300); each run stops after 150 s.
+if [[ $mode == overhead3 ]]; then
+  section "device"
+  nvidia-smi --query-gpu=name,uuid,driver_version,clocks.sm,clocks.mem,power.draw,clocks_event_reasons.active --format=csv | tee -a "$OUT/summary.txt"
+  ncu --version 2>&1 | tail -1 | tee -a "$OUT/summary.txt"
+  overhead_target=0.2 overhead_timeout=150
+  until=$((SECONDS + ${ROOFLINT_OVERHEAD3_BUDGET:-300}))  # no program starts after this
+  labels=()
+  r=${ROOFLINT_OVERHEAD3_EXAMPLE:-1:4}
+  section "the example program (${r%%:*} and ${r##*:} rounds)"
+  program_overhead "$OUT/summary.txt" example "${r%%:*}" "${r##*:}" "$build/examples/program/rooflint-example-program" ""
+  labels+=(example)
+  r=${ROOFLINT_OVERHEAD3_LARGE:-2:10}
+  section "rooflint-example-large: a dozen large kernels a round (${r%%:*} and ${r##*:} rounds)"
+  if ((SECONDS >= until)); then
+    echo "budget spent: not run" | tee -a "$OUT/summary.txt"
+  elif [[ ! -x $build/examples/program/rooflint-example-large ]]; then
+    echo "no $build/examples/program/rooflint-example-large: not run" | tee -a "$OUT/summary.txt"
+  else
+    program_overhead "$OUT/summary.txt" large "${r%%:*}" "${r##*:}" "$build/examples/program/rooflint-example-large"
+    labels+=(large)
+  fi
+  r=${ROOFLINT_OVERHEAD3_PYTHON:-10:100}
+  section "python3 examples/torch_extension/rounds.py: the PyTorch extension's two kernels a round (${r%%:*} and ${r##*:} rounds)"
+  python_manifest=${ROOFLINT_PYTHON_MANIFEST:-$manifests/torch_extension/kernels.rooflint.json}
+  example=examples/torch_extension
+  TORCH_EXTENSIONS_DIR=$(mktemp -d "${TMPDIR:-/tmp}/rooflint-torch-extensions.XXXXXX")
+  export TORCH_EXTENSIONS_DIR ROOFLINT_INCLUDE=$PWD/dsl/include:$PWD/model/include
+  if ((SECONDS >= until)); then
+    echo "budget spent: not run" | tee -a "$OUT/summary.txt"
+  elif [[ ! -s $python_manifest ]]; then
+    echo "no manifest $python_manifest (ROOFLINT_PYTHON_MANIFEST): not run" | tee -a "$OUT/summary.txt"
+  elif run python-build timeout 300 python3 -c 'import sys; sys.path.insert(0, sys.argv[1]); import run; run.build_extension(verbose=True)' "$example"; then
+    grep -h "^wall" "$logs/python-build.log" | sed 's/^/the extension built by torch: /' | tee -a "$OUT/summary.txt"
+    overhead_manifests=$python_manifest program_overhead "$OUT/summary.txt" python "${r%%:*}" "${r##*:}" python3 "$example/rounds.py"
+    labels+=(python)
+  else
+    tail -5 "$logs/python-build.log" | tee -a "$OUT/summary.txt"
+  fi
+  rm -rf "$TORCH_EXTENSIONS_DIR"
+  section "side by side: overhead on the long run, rooflint-verify against ncu (core metrics)"
+  python3 - "$logs" "$overhead_target" "${labels[@]}" <<'PY' 2>&1 | tee -a "$OUT/summary.txt"
+import json, math, sys
+logs, target, labels = sys.argv[1], sys.argv[2], sys.argv[3:]
+names = {"example": "example program", "large": "rooflint-example-large", "python": "python3 rounds.py (torch)"}
+def seconds(v):
+    return "-" if v is None or (isinstance(v, float) and math.isnan(v)) else f"{v:.2f} s"
+def per(t):
+    return f"{t['per_launch_s'] * 1e3:.1f} ms/launch" if t.get("per_launch_s") is not None else "-"
+print(f"{'program':26s} {'rounds':>6s} {'plain':>8s}   {'rooflint-verify overhead':34s} {'ncu overhead':34s} {'ratio':>6s}   rooflint's own time per measured launch (ms)")
+for label in labels:
+    try:
+        f = json.load(open(f"{logs}/{label}-overhead.json"))
+    except (OSError, ValueError) as e:
+        print(f"{names.get(label, label):26s} no figures: {e}")
+        continue
+    i, n = f["inject"], f["ncu"]
+    own = f.get("own_ms_per_launch") or {}
+    phases = ", ".join(f"{p} {v:.1f}" for p, v in sorted(own.items(), key=lambda kv: -kv[1]) if v >= 0.05)
+    ratio = f.get("ratio")
+    ratio = "-" if ratio is None or math.isnan(ratio) else f"{ratio:.2f}x"
+    print(f"{names.get(label, label):26s} {f['long']:6d} {seconds(f.get('plain_' + str(f['long']))):>8s}   "
+          f"{seconds(i['overhead_s']) + ' over ' + str(i['launches']) + ', ' + per(i):34s} "
+          f"{seconds(n['overhead_s']) + ' over ' + str(n['launches']) + ', ' + per(n):34s} {ratio:>6s}   "
+          f"{sum(own.values()):.1f} ({phases})")
+print(f"ratio: rooflint-verify's overhead over ncu's on the long run (target <= {target}x); "
+      "launches: those each tool measured (ncu counts a region's kernels one by one); per launch: the overhead's growth from "
+      "the short run to the long one over the launches added")
+PY
   tar -C "$OUT" -czf "$OUT/logs.tar.gz" logs && rm -rf "$logs"
   section "done"
   exit 0
@@ -368,6 +486,174 @@ for c in json.load(open(sys.argv[1]))["cases"]:
   echo "[lines-vs-ncu] exit $?" | tee -a "$OUT/summary.txt"
   tail -1 "$OUT/lines-vs-ncu.txt" | tee -a "$OUT/summary.txt"
   rm -f "$logs"/ncu-lines/*.ncu-rep
+  tar -C "$OUT" -czf "$OUT/logs.tar.gz" logs && rm -rf "$logs"
+  section "done"
+  exit 0
+fi
+
+# corpus-lines: per-line traffic of the traffic corpus's kernels (tests/analyzer/traffic_corpus) beside
+# ncu's per-line sectors, as `lines` does for the examples. rooflint-verify --lines=all over the whole
+# corpus program would rerun all of it once per case: instead each kernel K of the corpus's manifest
+# ($ROOFLINT_TRAFFIC_MANIFEST, default $manifests/traffic_corpus.rooflint.json) gets a run of its own,
+# `rooflint-verify --lines=all -- rooflint-traffic-corpus =K` (the program's filter: K's cases alone, so
+# the measured run and the rerun launch K only), one JSON report per kernel, while
+# ROOFLINT_CORPUS_LINES_BUDGET seconds last. Then ncu's SourceCounters on the kernels whose lines were
+# collected, cheapest first (their rerun's cost), a few kernels per ncu process (one run of the program
+# with those kernels' cases; ROOFLINT_CORPUS_NCU_GROUP at most, about ROOFLINT_CORPUS_NCU_GROUP_S seconds
+# of reruns), while ROOFLINT_NCU_BUDGET lasts; each report's source page is exported once for all its
+# kernels, and once per kernel (-k on import) for those that export does not tell apart.
+# scripts/lines-vs-ncu.py sets both side by side per (file, line) and counts the per-line rows against
+# the analyzer's prediction. ROOFLINT_CORPUS_PART=i/n takes every n-th kernel from the i-th (the corpus
+# in n calls). ncu reads the sources at the paths of the binary's line table: ROOFLINT_SOURCE_ROOT, else
+# the root that rooflint's observed lines name, is linked to this tree when it is absent.
+if [[ $mode == corpus-lines ]]; then
+  section "device"
+  nvidia-smi --query-gpu=name,uuid,driver_version,clocks.sm,clocks.mem,power.draw,clocks_event_reasons.active --format=csv | tee -a "$OUT/summary.txt"
+  ncu --version 2>&1 | tail -1 | tee -a "$OUT/summary.txt"
+  corpus=$build/tests/analyzer/rooflint-traffic-corpus
+  manifest=${ROOFLINT_TRAFFIC_MANIFEST:-$manifests/traffic_corpus.rooflint.json}
+  kernel_reports="$logs/corpus-lines" ncu_dir="$logs/ncu-corpus"
+  mkdir -p "$kernel_reports" "$ncu_dir"
+  if [[ ! -s $manifest || ! -x $corpus ]]; then
+    echo "corpus-lines needs $corpus and the corpus's manifest $manifest (ROOFLINT_TRAFFIC_MANIFEST): not there" | tee -a "$OUT/summary.txt"
+    tar -C "$OUT" -czf "$OUT/logs.tar.gz" logs && rm -rf "$logs"
+    exit 1
+  fi
+  python3 - "$manifest" "${ROOFLINT_CORPUS_PART:-1/1}" >"$logs/corpus-kernels.txt" <<'PY'
+import json, sys
+i, n = (int(v) for v in sys.argv[2].split("/"))
+kernels = [k for k in json.load(open(sys.argv[1]))["kernels"] if k.get("mangled_name")]  # regions have none
+for j, k in enumerate(kernels):
+    if j % n == i - 1:
+        print(k["name"])
+PY
+  echo "$(wc -l <"$logs/corpus-kernels.txt") kernels of $manifest (part ${ROOFLINT_CORPUS_PART:-1/1})" | tee -a "$OUT/summary.txt"
+
+  section "rooflint-verify --lines=all -- rooflint-traffic-corpus =K, one run per kernel"
+  until=$((SECONDS + ${ROOFLINT_CORPUS_LINES_BUDGET:-210}))  # no new run after this
+  while read -r k <&3; do
+    if ((SECONDS >= until)); then
+      echo "rooflint-verify: budget spent, $k and the $(($(wc -l <"$logs/corpus-kernels.txt") - $(find "$kernel_reports" -name '*.log' | wc -l) - 1)) kernels after it not run" | tee -a "$OUT/summary.txt"
+      break
+    fi
+    # stdin from /dev/null: the loop reads the kernels' list on fd 3, which the program must not take.
+    /usr/bin/time -f "wall %e s" timeout 120 "$build/runtime/rooflint-verify" --manifest "$manifest" --lines=all --timeout 60 \
+        --json "$kernel_reports/$k.json" -- "$corpus" "=$k" </dev/null >"$kernel_reports/$k.log" 2>&1
+    echo "exit $?" >>"$kernel_reports/$k.log"
+  done 3<"$logs/corpus-kernels.txt"
+  python3 - "$kernel_reports" <<'PY' 2>&1 | tee -a "$OUT/summary.txt"
+import collections, glob, json, os, re, sys
+runs = sorted(glob.glob(sys.argv[1] + "/*.log"))
+wall = collected = 0.0
+why, exits = collections.Counter(), collections.Counter()
+for log in runs:
+    text = open(log, errors="replace").read()
+    m = re.search(r"^wall ([0-9.]+) s", text, re.M)
+    wall += float(m.group(1)) if m else 0
+    exits[(re.findall(r"^exit (\d+)", text, re.M) or ["?"])[-1]] += 1
+    try:
+        cases = json.load(open(log[:-4] + ".json")).get("cases", [])
+    except (OSError, ValueError):
+        why["no report"] += 1
+        continue
+    lines = [c.get("lines") or {} for c in cases]
+    if any(l.get("collected") for l in lines):
+        collected += 1
+    elif not cases:
+        why["no case measured (not launched by the program?)"] += 1
+    else:
+        why[next((l.get("not_available") for l in lines if l.get("not_available")), "no lines object")[:100]] += 1
+print(f"rooflint-verify: {len(runs)} kernels run in {wall:.0f} s (exit codes {dict(exits)}): per-line traffic of "
+      f"{collected:.0f}; without: {sum(why.values())}")
+for reason, n in why.most_common():
+    print(f"  {n:3d} {reason}")
+PY
+
+  # ncu opens the sources at the paths the binary's line table names (those rooflint observed).
+  root=${ROOFLINT_SOURCE_ROOT:-}
+  if [[ -z $root ]]; then
+    root=$(python3 - "$kernel_reports" <<'PY'
+import glob, json, sys
+for f in sorted(glob.glob(sys.argv[1] + "/*.json")):
+    try:
+        cases = json.load(open(f)).get("cases", [])
+    except ValueError:
+        continue
+    for o in (o for c in cases for o in (c.get("lines") or {}).get("observed") or []):
+        i = o["file"].find("/tests/analyzer/traffic_corpus/")
+        if i > 0:
+            print(o["file"][:i])
+            sys.exit()
+PY
+    )
+  fi
+  if [[ -n $root && ! -e $root ]]; then mkdir -p "$(dirname "$root")" && ln -s "$PWD" "$root"; fi
+  echo "sources for ncu: ${root:-(not known)} -> $(readlink -f "${root:-.}")" | tee -a "$OUT/summary.txt"
+
+  section "ncu per CUDA source line (SourceCounters) on the kernels with per-line traffic"
+  # Groups of kernels, cheapest rerun first: a group's ncu run is lost when it runs past its time, and
+  # the budget then leaves out the costliest kernels, not the many cheap ones.
+  python3 - "$kernel_reports" "$manifest" "${ROOFLINT_CORPUS_NCU_GROUP:-12}" "${ROOFLINT_CORPUS_NCU_GROUP_S:-10}" >"$ncu_dir/groups.txt" <<'PY'
+import glob, json, os, sys
+reports, manifest, most, seconds = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4])
+spec = {k["name"]: k for k in json.load(open(manifest))["kernels"]}
+kernels = []
+for f in glob.glob(reports + "/*.json"):
+    try:
+        cases = json.load(open(f)).get("cases", [])
+    except ValueError:
+        continue
+    done = [c for c in cases if (c.get("lines") or {}).get("collected") and c.get("kernel") in spec]
+    if done:
+        kernels.append((max((c["lines"].get("cost_s") or 0) for c in done), done[0]["kernel"]))
+groups, cost = [[]], 0.0
+for s, k in sorted(kernels):
+    if groups[-1] and (len(groups[-1]) >= most or cost + s > seconds):
+        groups.append([])
+        cost = 0.0
+    groups[-1].append(k)
+    cost += s
+for g in (g for g in groups if g):
+    # the program's filter, ncu's kernel filter (mangled names), the spec names, the functions' own names
+    function = lambda k: spec[k].get("function", k).split("::")[-1] or k
+    print("|".join("=" + k for k in g), "|".join(spec[k]["mangled_name"] for k in g), " ".join(g),
+          " ".join(function(k) for k in g), sep="\t")
+PY
+  echo "$(wc -l <"$ncu_dir/groups.txt") ncu runs for $(cut -f3 "$ncu_dir/groups.txt" | wc -w) kernels" | tee -a "$OUT/summary.txt"
+  ncu_until=$((SECONDS + ${ROOFLINT_NCU_BUDGET:-120}))  # no new ncu run after this
+  g=0 profiled=0
+  while IFS=$'\t' read -r filter regex names functions <&3; do
+    read -ra names <<<"$names"
+    read -ra functions <<<"$functions"
+    left=$((ncu_until - SECONDS))
+    if ((left <= 0)); then echo "ncu: budget spent, ${#names[@]} kernels from ${names[0]} on and later groups not run" | tee -a "$OUT/summary.txt"; break; fi
+    g=$((g + 1)) rep="$ncu_dir/group-$g"
+    # At most the budget left and 30 s more: a group past it is lost, the job's time is not.
+    group_limit=$((left + 30 < ${ROOFLINT_NCU_TIMEOUT:-120} ? left + 30 : ${ROOFLINT_NCU_TIMEOUT:-120}))
+    /usr/bin/time -f "wall %e s" timeout "$group_limit" ncu --clock-control none --section SourceCounters --import-source yes \
+        --kernel-name-base mangled -k "regex:^(${regex})\$" -f -o "$rep" "$corpus" "$filter" </dev/null >"$rep.log" 2>&1
+    s=$?
+    if [[ ! -s $rep.ncu-rep ]]; then
+      echo "ncu group $g (${names[*]}): exit $s, no report" | tee -a "$OUT/summary.txt"
+      continue
+    fi
+    profiled=$((profiled + ${#names[@]}))
+    # ncu 2025.3.1: --print-source cuda prints the source alone; cuda,sass gives each source line's
+    # figures on its line row (then the line's SASS rows).
+    ncu -i "$rep.ncu-rep" --page source --csv --print-source cuda,sass >"$rep.all-kernels.csv" 2>"$rep.err"
+    apart=$(python3 scripts/lines-vs-ncu.py --sections --manifest "$manifest" "$rep.all-kernels.csv" 2>>"$rep.err")
+    for i in "${!names[@]}"; do
+      grep -qxF "${names[i]}" <<<"$apart" && continue
+      ncu -i "$rep.ncu-rep" -k "regex:^${functions[i]}\$" --page source --csv --print-source cuda,sass \
+          >"$ncu_dir/${names[i]}.cuda-sass.csv" 2>>"$rep.err"
+    done
+    echo "ncu group $g: ${#names[@]} kernels, exit $s, $(grep -h '^wall' "$rep.log"); $(grep -c . <<<"$apart") told apart in one export" | tee -a "$OUT/summary.txt"
+  done 3<"$ncu_dir/groups.txt"
+  echo "ncu: $profiled kernels profiled in $g runs" | tee -a "$OUT/summary.txt"
+  python3 scripts/lines-vs-ncu.py "$kernel_reports" "$ncu_dir" --manifest "$manifest" --output "$OUT/corpus-lines-vs-ncu.txt" >>"$logs/lines-vs-ncu.log" 2>&1
+  echo "[lines-vs-ncu] exit $?" | tee -a "$OUT/summary.txt"
+  tail -2 "$OUT/corpus-lines-vs-ncu.txt" | tee -a "$OUT/summary.txt"
+  rm -f "$ncu_dir"/*.ncu-rep
   tar -C "$OUT" -czf "$OUT/logs.tar.gz" logs && rm -rf "$logs"
   section "done"
   exit 0

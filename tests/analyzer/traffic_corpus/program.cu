@@ -7,8 +7,8 @@
 /// everyday.cu: their run_*_cases(), beside their specs, each file in a unit of its own: program_*.cu), each once
 /// on zeroed buffers (indices filled in range). `rooflint-verify --manifest M -- program`
 /// sets the analyzer's predicted traffic per level (manifest version 4) beside what the counters see
-/// (scripts/gpu-job.sh traffic). Usage: rooflint-traffic-corpus [substring]: only the cases whose name
-/// contains it.
+/// (scripts/gpu-job.sh traffic). Usage: rooflint-traffic-corpus [filter]: the cases whose name, or kernel's
+/// name, contains the filter ('|' between alternatives, "=name" for a whole name: corpus::wanted).
 #define ROOFLINT_CORPUS_REAL_CUDA
 #include <cuda_runtime.h>
 
@@ -115,10 +115,9 @@ inline constexpr auto tiled_4096_spec =
 
 namespace {
 
-std::string filter;
 int failures = 0;
 
-bool wanted(const char* name) { return filter.empty() || std::strstr(name, filter.c_str()) != nullptr; }
+bool wanted(const char* name) { return corpus::wanted(name); }
 
 float* zeros(std::size_t n) {
   void* p = nullptr;
@@ -150,14 +149,14 @@ void elementwise_cases() {
     done("stride33");
     cudaFree(x), cudaFree(y);
   }
-  if (wanted("row_pointer")) {
+  if (wanted("row_pointer_per_lane")) {
     const int rows = 1 << 16, cols = 1024;
     float *x = zeros(std::size_t(rows) * cols), *y = zeros(rows);
     row_pointer_per_lane<<<rows / 256, 256>>>(x, y, cols);
     done("row_pointer_per_lane");
     cudaFree(x), cudaFree(y);
   }
-  if (wanted("transpose")) {
+  if (wanted("transpose_naive")) {
     const int rows = 8192, cols = 8192;
     float *in = zeros(std::size_t(rows) * cols), *out = zeros(std::size_t(rows) * cols);
     transpose_naive<<<dim3(cols / 32, rows / 8), dim3(32, 8)>>>(in, out, rows, cols);
@@ -171,7 +170,7 @@ void softmax_cases() {
   // (rooflint-reread: 1x); C = 50257 (R = 1024): 196 KiB rows, over L1 and, on 132 SMs, over L2: 3x at DRAM.
   for (const auto [rows, cols] : {std::pair{65536, 512}, std::pair{1024, 50257}}) {
     const std::string name = "softmax_three_pass C=" + std::to_string(cols);
-    if (!wanted(name.c_str())) continue;
+    if (!wanted(name.c_str()) && !wanted(cols == 512 ? "softmax_three_pass" : "softmax_three_pass_uncached")) continue;
     float *x = zeros(std::size_t(rows) * cols), *y = zeros(std::size_t(rows) * cols);
     if (cols == 512) softmax_three_pass<<<rows, 256>>>(x, y, cols);
     else softmax_three_pass_uncached<<<rows, 256>>>(x, y, cols);
@@ -185,14 +184,14 @@ void gemm_cases() {
   for (const int n : {512, 4096}) {
     const std::size_t e = std::size_t(n) * n;
     const std::string naive = "reuse_gemm_naive N=" + std::to_string(n), tiled = "reuse_gemm_tiled N=" + std::to_string(n);
-    if (wanted(naive.c_str())) {
+    if (wanted(naive.c_str()) || wanted(n == 512 ? "reuse_gemm_naive" : "reuse_gemm_naive_n4096")) {
       float *a = zeros(e), *b = zeros(e), *c = zeros(e);
       if (n == 512) reuse_gemm_naive<<<dim3(n / 32, n / 8), dim3(32, 8)>>>(a, b, c, n);
       else reuse_gemm_naive_n4096<<<dim3(n / 32, n / 8), dim3(32, 8)>>>(a, b, c, n);
       done(naive.c_str());
       cudaFree(a), cudaFree(b), cudaFree(c);
     }
-    if (wanted(tiled.c_str())) {
+    if (wanted(tiled.c_str()) || wanted(n == 512 ? "reuse_gemm_tiled" : "reuse_gemm_tiled_n4096")) {
       float *a = zeros(e), *b = zeros(e), *c = zeros(e);
       if (n == 512) reuse_gemm_tiled<<<dim3(n / 32, n / 32), dim3(32, 32)>>>(a, b, c, n);
       else reuse_gemm_tiled_n4096<<<dim3(n / 32, n / 32), dim3(32, 32)>>>(a, b, c, n);
@@ -215,7 +214,7 @@ void run_indexed_part();
 void run_everyday_part();
 
 int main(int argc, char** argv) {
-  if (argc > 1) filter = corpus::filter = argv[1];
+  if (argc > 1) corpus::filter = argv[1];
   elementwise_cases();
   softmax_cases();
   gemm_cases();

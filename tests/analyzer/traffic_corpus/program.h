@@ -6,6 +6,7 @@
 /// reported and skipped, and the program exits non-zero when any case failed.
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -15,10 +16,25 @@
 
 namespace corpus {
 
-inline std::string filter;  ///< only the cases whose name contains it ("" = all)
+inline std::string filter;  ///< which cases run ("" = all): see wanted()
 inline int failures = 0;
 
-inline bool wanted(const char* name) { return filter.empty() || std::strstr(name, filter.c_str()) != nullptr; }
+/// Whether the case (or kernel) @p name runs under the filter: alternatives separated by '|', each a
+/// substring of the name, or, written "=name", the whole name (a run of exactly one kernel's cases, as
+/// scripts/gpu-job.sh corpus-lines reruns them one kernel at a time).
+inline bool wanted(const char* name) {
+  if (filter.empty()) return true;
+  for (std::size_t begin = 0; begin <= filter.size();) {
+    const std::size_t end = std::min(filter.find('|', begin), filter.size());
+    const std::string alternative = filter.substr(begin, end - begin);
+    const bool exact = !alternative.empty() && alternative[0] == '=';
+    if (exact ? alternative.compare(1, std::string::npos, name) == 0
+              : !alternative.empty() && std::strstr(name, alternative.c_str()) != nullptr)
+      return true;
+    begin = end + 1;
+  }
+  return false;
+}
 
 /// Blocks of @p threads covering @p n items.
 inline unsigned blocks(long long n, int threads) { return static_cast<unsigned>((n + threads - 1) / threads); }
