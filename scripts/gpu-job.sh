@@ -422,7 +422,8 @@ if [[ $mode == traffic ]]; then
     reports+=("$OUT/traffic-examples.json")
   fi
   section "predicted against observed per level"
-  python3 scripts/traffic-vs-observed.py "$OUT/predicted-vs-observed.txt" "${reports[@]}" --manifest "$manifests" >>"$OUT/summary.txt" 2>&1
+  python3 scripts/traffic-vs-observed.py "$OUT/predicted-vs-observed.txt" "${reports[@]}" --manifest "$manifests" \
+      --manifest "${ROOFLINT_TRAFFIC_MANIFEST:-$manifests/traffic_corpus.rooflint.json}" >>"$OUT/summary.txt" 2>&1
   for f in "$OUT"/*; do
     case $(basename "$f") in
       summary.txt|predicted-vs-observed.txt|traffic-corpus.json|traffic-corpus.svg|traffic-examples.json|traffic-examples.svg|logs) ;;

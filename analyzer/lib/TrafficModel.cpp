@@ -1234,6 +1234,7 @@ KernelEvaluation evaluateTraffic(llvm::Function &F, const KernelRecord &Record, 
       if (B.Sites[S].Param >= 0) A.Param = B.Sites[S].Param;
     }
     if (A.Param < 0) A.Param = A.Site.Param;
+    if (const auto C = E->dataConditioned().find(unsigned(S)); C != E->dataConditioned().end()) A.ConditionLine = C->second;
     // The copies of one source access that unrolling made are one access.
     const auto Same = std::find_if(Out.Accesses.begin(), Out.Accesses.end(), [&](const AccessTraffic &O) {
       return O.Site.K == A.Site.K && O.Site.Line == A.Site.Line && O.Site.Column == A.Site.Column &&
@@ -1248,6 +1249,7 @@ KernelEvaluation evaluateTraffic(llvm::Function &F, const KernelRecord &Record, 
     Same->IdealSectors += A.IdealSectors;
     Same->L2Sectors += A.L2Sectors;
     Same->Unknown |= A.Unknown;
+    Same->ConditionLine = std::max(Same->ConditionLine, A.ConditionLine);
   }
   return Out;
 }

@@ -247,6 +247,9 @@ void predictTraffic(const KernelTraffic &T, const FunctionDecl &Kernel, KernelRe
     P.Store = A.Site.K == AccessSite::Store;
     P.Atomic = A.Site.K == AccessSite::Atomic;
     if (A.Unknown) P.Note = "the address depends on what the build cannot know";
+    else if (A.ConditionLine)
+      P.Note = "it runs only where the condition at line " + std::to_string(A.ConditionLine) +
+               " holds, which depends on data the build cannot know";
     else if (A.Requests > 0) {
       P.Requests = A.Requests;
       P.SectorsPerRequest = A.Sectors / A.Requests;

@@ -321,6 +321,24 @@ TEST(JoinLines, AnAccessTheAnalyzerCouldNotEvaluateSaysWhy) {
             std::string::npos);
 }
 
+// y[r * K + k] = x[r * C + cols[k]] on one line: cols is evaluated (1x), x's address comes from cols
+// (not evaluated). The line's observed loads are both (20 sectors per request for 4 + 4 ideal ones): a
+// figure of cols alone (1x) would be set against all of them, so the row states none and says why.
+TEST(JoinLines, ALineWithAnAccessNotEvaluatedHasNoPredictedFigure) {
+  predicted_access x;
+  x.file = "/w/k.cu";
+  x.line = 14;
+  x.tensor = "x";
+  x.note = "the address depends on what the build cannot know";
+  const auto r = join_lines({access("/w/k.cu", 14, 20, "cols", false, warps, 4, 4), x},
+                            {line_of("/w/k.cu", 14, memory_op::load, 2 * warps, 20 * warps, 8 * warps)});
+  ASSERT_EQ(r.rows.size(), 1u);
+  EXPECT_EQ(r.rows[0].status, line_status::not_evaluated);
+  EXPECT_EQ(r.rows[0].predicted_sectors_per_request, 0);
+  EXPECT_NE(detail::line_row_text(r.rows[0]).find("not predicted (the address depends on what the build cannot know)"), std::string::npos)
+      << detail::line_row_text(r.rows[0]);
+}
+
 TEST(JoinLines, LinesNotPredictedAreListedMostExcessFirstAndWithoutThoseWithNone) {
   const auto r = join_lines({access("/w/k.cu", 5, 3, "x", false, warps, 4, 4)},
                             {line_of("/w/k.cu", 5, memory_op::load, warps, 4 * warps, 4 * warps),

@@ -206,9 +206,12 @@ line_report join_lines(const std::vector<predicted_access>& predicted, const std
 
   std::vector<bool> used(observed.size(), false);
   for (line_row& r : rows) {
+    // A line with an access the analyzer could not evaluate has no predicted figure: the line's observed
+    // sectors are all its accesses', and a figure of some of them would be compared with the whole.
+    const bool whole = std::all_of(r.predicted.begin(), r.predicted.end(), [](const predicted_access& a) { return a.evaluated(); });
     double requests = 0, sectors = 0, ideal = 0;
     for (const predicted_access& a : r.predicted)
-      if (a.evaluated()) {
+      if (whole) {
         requests += *a.requests;
         sectors += *a.requests * *a.sectors_per_request;
         ideal += *a.requests * *a.ideal_sectors_per_request;

@@ -3,6 +3,7 @@
 
 #include "report/report_lines.h"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 
@@ -85,9 +86,10 @@ std::string line_row_text(const line_row& row) {
       return fmt::format("{}: predicted {}, not observed (no {} instruction on this line executed){}", what,
                          predicted_text(row.predicted_amplification()), name(row.op), accesses_note(row));
     case line_status::not_evaluated: {
-      const std::string why = row.predicted.empty() || row.predicted.front().note.empty()
-                                  ? std::string("the analyzer gave no figures")
-                                  : row.predicted.front().note;
+      // The first access without figures is why the line has none.
+      const auto unevaluated = std::find_if(row.predicted.begin(), row.predicted.end(), [](const predicted_access& a) { return !a.evaluated(); });
+      const std::string why = unevaluated == row.predicted.end() || unevaluated->note.empty() ? std::string("the analyzer gave no figures")
+                                                                                              : unevaluated->note;
       return o ? fmt::format("{}: not predicted ({}), observed {} ({}){}", what, why, observed_amp(), observed_figures(*o),
                              accesses_note(row))
                : fmt::format("{}: not predicted ({}), not observed{}", what, why, accesses_note(row));

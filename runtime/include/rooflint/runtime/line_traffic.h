@@ -153,7 +153,7 @@ enum class line_status {
                   ///< observed sectors per request within the band of the predicted ones)
   differs,        ///< outside the band
   not_observed,   ///< predicted, but no instruction of that kind executed on that line (or no line info)
-  not_evaluated,  ///< predicted access with no figures (the analyzer's note says why)
+  not_evaluated,  ///< an access of the line with no figures (the analyzer's note says why): none for the line
   not_predicted,  ///< observed on a line the analyzer predicted nothing for
 };
 std::string_view name(line_status s);
@@ -166,8 +166,8 @@ struct line_row {
   std::vector<predicted_access> predicted;  ///< manifest order; empty for a line not predicted
   std::optional<observed_line> observed;
   line_status status = line_status::not_observed;
-  /// The predicted accesses together: requests-weighted sectors and ideal sectors per request (the
-  /// evaluated ones only); 0 when none is evaluated.
+  /// The predicted accesses together: requests-weighted sectors and ideal sectors per request; 0 when
+  /// one of them is not evaluated.
   double predicted_sectors_per_request = 0, predicted_ideal_sectors_per_request = 0;
   double predicted_amplification() const {
     return predicted_ideal_sectors_per_request > 0 ? predicted_sectors_per_request / predicted_ideal_sectors_per_request : 0;
