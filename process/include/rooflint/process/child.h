@@ -98,11 +98,10 @@ class child {
   child& operator=(const child&) = delete;
   ~child();
 
-  pid_t pid() const { return pid_; }
-  bool own_group() const { return own_group_; }
+  pid_t pid() const { return pid_; }  ///< -1 once reaped
 
   /// Waits until output arrives, the pipe closes or @p deadline passes, and appends what came to
-  /// @p into (one read: at most 64 KiB). A child without a pipe is closed at once.
+  /// @p into (one read: at most 64 KiB). Without a pipe (none asked for, or closed): closed at once.
   read_status read_some(std::string& into, clock::time_point deadline = clock::time_point::max());
 
   /// read_some until the pipe closes or @p deadline passes. @return closed or timed_out.
@@ -126,7 +125,7 @@ class child {
   /// @return Whether it has ended; it is not reaped (see kill_group).
   bool exited() const;
 
-  /// Waits for it to end and reaps it. @return Its wait status.
+  /// Waits for it to end and reaps it. @return Its wait status (0 when it was reaped already).
   int wait();
 
   /// Waits for it within time limits (limits): past @p deadline its group gets SIGTERM, @p grace later
