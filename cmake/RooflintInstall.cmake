@@ -3,8 +3,8 @@
 #   <prefix>/bin/rooflint, rooflint-ceilings, rooflint-verify, rooflint-summary (those that are built)
 #   <prefix>/lib/rooflint/librooflint-inject.so  the CUPTI injection library rooflint-verify loads into a
 #                                                program; rooflint-verify finds it from its own path
-#   <prefix>/include/rooflint/...            public headers: model, dsl, files, runtime
-#   <prefix>/lib/librooflint_*.a             rooflint::files, rooflint::runtime
+#   <prefix>/include/rooflint/...            public headers: model, dsl, files, process, runtime
+#   <prefix>/lib/librooflint_*.a             rooflint::files, rooflint::process, rooflint::runtime
 #   <prefix>/lib/cmake/rooflint/             rooflintConfig.cmake, rooflintConfigVersion.cmake, the
 #                                            exported targets, RooflintAnalyze.cmake, RooflintCuda20.cmake
 #   <prefix>/share/doc/rooflint/             README.md, LICENSE, CHANGELOG.md
@@ -17,7 +17,9 @@
 #
 # Three export sets, so that each part asks only for what it needs when found (see rooflintConfig.cmake.in):
 #   rooflintTargets          rooflint::model, rooflint::dsl (header-only, std only), rooflint::files (the
-#                            manifest, the ceilings file, the writer of every output; static, no dependency)
+#                            manifest, the ceilings file, the writer of every output; static, no dependency),
+#                            rooflint::process (child processes; static, no dependency: the static
+#                            rooflint::runtime links it)
 #   rooflintRuntimeTargets   rooflint::runtime (needs the CUDA toolkit: find_dependency(CUDAToolkit))
 #   rooflintAnalyzerTargets  rooflint::analyzer (an imported executable)
 # Paths inside are relative to the prefix (install(EXPORT) computes _IMPORT_PREFIX), so the prefix can move.
@@ -48,16 +50,17 @@ endif()" COMPONENT ${component})
   endforeach()
 endfunction()
 
-foreach(part model dsl files)
+foreach(part model dsl files process)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/${part}/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} COMPONENT rooflint_dev)
 endforeach()
 set_target_properties(rooflint_model PROPERTIES EXPORT_NAME model)
 set_target_properties(rooflint_dsl PROPERTIES EXPORT_NAME dsl)
 set_target_properties(rooflint_files PROPERTIES EXPORT_NAME files)
-install(TARGETS rooflint_model rooflint_dsl rooflint_files EXPORT rooflintTargets
+set_target_properties(rooflint_process PROPERTIES EXPORT_NAME process)
+install(TARGETS rooflint_model rooflint_dsl rooflint_files rooflint_process EXPORT rooflintTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT rooflint_dev)
 rooflint_install_strip(rooflint_dev ${CMAKE_INSTALL_LIBDIR}
-  $<TARGET_FILE_NAME:rooflint_files>)
+  $<TARGET_FILE_NAME:rooflint_files> $<TARGET_FILE_NAME:rooflint_process>)
 install(EXPORT rooflintTargets NAMESPACE rooflint:: DESTINATION ${ROOFLINT_INSTALL_CMAKEDIR} COMPONENT rooflint_dev)
 
 set(ROOFLINT_PACKAGE_HAS_RUNTIME OFF)

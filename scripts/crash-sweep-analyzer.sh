@@ -11,7 +11,7 @@ max_headers=${2:-1000}
 cuda=${CUDA_PATH:-/usr/local/cuda}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-flags=(-std=c++20 -Idsl/include -Imodel/include -Ifiles/include -Iruntime/include -Iexamples -Itests/analyzer/inputs)
+flags=(-std=c++20 -Idsl/include -Imodel/include -Ifiles/include -Iprocess/include -Iruntime/include -Iexamples -Itests/analyzer/inputs)
 
 crashes=0
 runs=0

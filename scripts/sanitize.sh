@@ -38,7 +38,7 @@ if [[ ${1:-} == runtime ]]; then
     -DROOFLINT_BUILD_ANALYZER=OFF -DROOFLINT_BUILD_EXAMPLES=OFF -DCMAKE_CUDA_ARCHITECTURES=90 \
     -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache \
     -DCMAKE_CXX_FLAGS="$flags" >/dev/null
-  cmake --build "$dir" -j"${SANITIZE_JOBS:-$(nproc)}" --target rooflint_runtime_tests rooflint_files_tests \
+  cmake --build "$dir" -j"${SANITIZE_JOBS:-$(nproc)}" --target rooflint_runtime_tests rooflint_files_tests rooflint_process_tests \
     rooflint-verify rooflint-ceilings rooflint-inject
   ctest --test-dir "$dir" -R '^(rooflint_runtime|rooflint_files|rooflint-verify\.cli|[A-Z][A-Za-z]*\.)' \
     -LE 'gpu|fuzz' -E 'NOT_BUILT|^CuptiHost\.' -j"${SANITIZE_JOBS:-$(nproc)}" --output-on-failure
@@ -46,7 +46,8 @@ elif [[ ${1:-} == all ]]; then
   cmake --build "$dir" -j"$(nproc)"
   ctest --test-dir "$dir" -LE 'gpu|fuzz' -j"$(nproc)" --output-on-failure
 else
-  cmake --build "$dir" -j"$(nproc)" --target rooflint rooflint-summary rooflint_analyzer_tests rooflint_files_tests
+  cmake --build "$dir" -j"$(nproc)" --target rooflint rooflint-summary rooflint_analyzer_tests rooflint_files_tests \
+    rooflint_process_tests
   ctest --test-dir "$dir" -R '^(rooflint\.cli|rooflint_files|[A-Z][A-Za-z]*\.)' -LE 'gpu|fuzz' \
     -E 'NOT_BUILT' -j"$(nproc)" --output-on-failure
 fi

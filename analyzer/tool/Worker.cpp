@@ -1,13 +1,6 @@
 #include "Worker.h"
 
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <cerrno>
 #include <cstdlib>
-#include <csignal>
 #include <cstring>
 
 #include "clang/Basic/DiagnosticOptions.h"
@@ -17,8 +10,7 @@
 #include "rooflint/analyzer/CudaSetup.h"
 #include "rooflint/analyzer/Outputs.h"
 #include "rooflint/analyzer/PchCache.h"
-
-extern char **environ;
+#include "rooflint/process/child.h"
 
 namespace rooflint::analyzer {
 
@@ -76,45 +68,28 @@ int runWorker(const clang::tooling::CompilationDatabase &Base, const std::string
 
 WorkerOutcome runProcess(const std::string &Program, const std::vector<std::string> &Args) {
   WorkerOutcome R;
-  int Pipe[2];
-  // Close-on-exec, so a worker started by another thread at the same moment does not hold this
-  // pipe's write end open (its reader would wait for that worker too).
-  if (pipe2(Pipe, O_CLOEXEC) != 0) {
-    R.Reason = std::string("cannot create a pipe: ") + std::strerror(errno);
-    return R;
-  }
-  posix_spawn_file_actions_t Actions;
-  posix_spawn_file_actions_init(&Actions);
-  posix_spawn_file_actions_adddup2(&Actions, Pipe[1], STDOUT_FILENO);
-  posix_spawn_file_actions_addopen(&Actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
-  std::vector<char *> Argv;
-  for (const std::string &A : Args) Argv.push_back(const_cast<char *>(A.c_str()));
-  Argv.push_back(nullptr);
-  pid_t Pid = 0;
-  const int SpawnError = posix_spawn(&Pid, Program.c_str(), &Actions, nullptr, Argv.data(), environ);
-  posix_spawn_file_actions_destroy(&Actions);
-  close(Pipe[1]);
-  if (SpawnError != 0) {
-    close(Pipe[0]);
-    R.Reason = "cannot start '" + Program + "': " + std::strerror(SpawnError);
+  process::launch Launch;
+  Launch.path = Program;
+  Launch.argv = Args;
+  Launch.output = process::stream::pipe;
+  Launch.errors = process::stream::discard;
+  auto Child = process::child::start(Launch);
+  if (!Child) {
+    const process::start_failure &F = Child.failure();
+    R.Reason = F.at == process::start_failure::step::pipe
+                   ? std::string("cannot create a pipe: ") + std::strerror(F.error)
+                   : "cannot start '" + Program + "': " + std::strerror(F.error);
     return R;
   }
   R.Started = true;
-  char Buffer[65536];
-  for (;;) {
-    const ssize_t N = read(Pipe[0], Buffer, sizeof Buffer);
-    if (N > 0) R.Output.append(Buffer, static_cast<size_t>(N));
-    else if (N == 0 || errno != EINTR) break;
-  }
-  close(Pipe[0]);
-  int WaitStatus = 0;
-  while (waitpid(Pid, &WaitStatus, 0) < 0 && errno == EINTR) {
-  }
-  if (WIFSIGNALED(WaitStatus)) {
+  Child->read_to_end(R.Output);
+  Child->close_output();
+  const int Status = Child->wait();
+  if (const int Signal = process::killed_by(Status)) {
     R.Signalled = true;
-    R.Reason = strsignal(WTERMSIG(WaitStatus));
+    R.Reason = strsignal(Signal);
   } else {
-    R.ExitCode = WEXITSTATUS(WaitStatus);
+    R.ExitCode = process::exit_code(Status);
   }
   return R;
 }

@@ -32,7 +32,7 @@ struct WorkerOutcome {
 };
 
 /// Runs @p Program with @p Args (Args[0] is the program's name), stdout into a pipe, stderr to
-/// /dev/null; waits for it. Safe to call from several threads at once.
+/// /dev/null (rooflint::process); waits for it. Safe to call from several threads at once.
 WorkerOutcome runProcess(const std::string &Program, const std::vector<std::string> &Args);
 
 }  // namespace rooflint::analyzer

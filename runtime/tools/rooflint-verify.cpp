@@ -30,6 +30,7 @@
 #include "rooflint/files/atomic_file.h"
 #include "rooflint/files/ceilings_file.h"
 #include "rooflint/files/input_file.h"
+#include "rooflint/process/child.h"
 #include "rooflint/runtime/device.h"
 #include "rooflint/runtime/inject.h"
 #include "rooflint/runtime/report.h"
@@ -122,7 +123,8 @@ std::string default_library() {
 /// "killed by signal 15 (Terminated) after running past --timeout 5 s", "exited with code 0 after
 /// rooflint-verify passed on SIGINT": how the program ended, and why.
 std::string describe_end(const program_end& end, int timeout_s, int& code) {
-  std::string text = describe_status(end.status, code);
+  code = rooflint::process::exit_code(end.status);
+  std::string text = rooflint::process::describe_status(end.status);
   std::string why;
   if (end.timed_out) why = "running past --timeout " + std::to_string(timeout_s) + " s";
   if (end.interrupted_by) why += (why.empty() ? "" : " and ") + std::string("rooflint-verify passed on ") + signal_name(end.interrupted_by);

@@ -88,7 +88,8 @@ if(STEP STREQUAL "install")
   if(NOT STATUS EQUAL 0)
     fail("cannot unpack ${archive}")
   endif()
-  set(installed include/rooflint/dsl.h include/rooflint/files/ceilings_file.h bin/rooflint bin/rooflint-summary
+  set(installed include/rooflint/dsl.h include/rooflint/files/ceilings_file.h include/rooflint/process/child.h
+      lib/librooflint_process.a bin/rooflint bin/rooflint-summary
       lib/cmake/rooflint/rooflintConfig.cmake lib/cmake/rooflint/rooflintConfigVersion.cmake
       lib/cmake/rooflint/RooflintAnalyze.cmake share/doc/rooflint/LICENSE share/doc/rooflint/README.md)
   if(HAS_RUNTIME)

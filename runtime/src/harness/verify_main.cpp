@@ -2,10 +2,6 @@
 // process forked before any CUDA call here, so that a faulting kernel ends only its child), the
 // comparison and the reports.
 
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -33,6 +29,7 @@
 #include "cli.h"
 #include "rooflint/files/atomic_file.h"
 #include "rooflint/files/input_file.h"
+#include "rooflint/process/child.h"
 #include "rooflint/runtime/inject.h"
 #include "rooflint/runtime/verify.h"
 #include "measure/lines.h"
@@ -60,12 +57,6 @@ bool write_all(int fd, const std::string& text) {
     left -= static_cast<std::size_t>(n);
   }
   return true;
-}
-
-std::string describe_exit(int status) {
-  if (WIFSIGNALED(status)) return std::string("killed by signal ") + std::to_string(WTERMSIG(status)) + " (" + strsignal(WTERMSIG(status)) + ")";
-  if (WIFEXITED(status)) return "exited with code " + std::to_string(WEXITSTATUS(status));
-  return "ended abnormally";
 }
 
 std::string seconds_text(std::chrono::steady_clock::duration d) {
@@ -99,39 +90,34 @@ struct child_end {
   bool killed = false;
 };
 
-/// Reads child @p pid's output from @p fd until the child closes it, handing each whole line to
-/// @p on_line; a child that writes nothing for @p timeout_s seconds is killed. Closes @p fd and reaps
-/// the child. The one supervision loop of the case processes and the per-line processes.
-child_end drain_child(int fd, pid_t pid, int timeout_s, const std::function<void(const std::string&)>& on_line) {
+/// Reads @p child's output until it closes it, handing each whole line to @p on_line; a child that
+/// writes nothing for @p timeout_s seconds is killed. Reaps the child. The one supervision loop of the
+/// case processes and the per-line processes.
+child_end drain_child(process::child& child, int timeout_s, const std::function<void(const std::string&)>& on_line) {
   child_end end;
   std::string buffer;
   for (;;) {
-    pollfd p{fd, POLLIN, 0};
-    const int ready = ::poll(&p, 1, timeout_s * 1000);
-    if (ready == 0) {
-      ::kill(pid, SIGKILL);
+    const auto got = child.read_some(buffer, process::clock::now() + std::chrono::seconds(timeout_s));
+    if (got == process::read_status::timed_out) {
+      child.kill();
       end.killed = true;
       break;
     }
-    if (ready < 0) {
-      if (errno == EINTR) continue;
-      break;
-    }
-    char chunk[65536];
-    const ssize_t got = ::read(fd, chunk, sizeof chunk);
-    if (got < 0 && errno == EINTR) continue;
-    if (got <= 0) break;
-    buffer.append(chunk, static_cast<std::size_t>(got));
+    if (got == process::read_status::closed) break;
     for (std::size_t eol; (eol = buffer.find('\n')) != std::string::npos;) {
       const std::string line = buffer.substr(0, eol);
       buffer.erase(0, eol + 1);
       on_line(line);
     }
   }
-  ::close(fd);
-  while (::waitpid(pid, &end.status, 0) < 0 && errno == EINTR) {
-  }
+  child.close_output();
+  end.status = child.wait();
   return end;
+}
+
+/// "pipe() failed: ...", "fork() failed: ...": why no child process could be forked.
+std::string fork_failure(const process::start_failure& f) {
+  return std::string(f.at == process::start_failure::step::pipe ? "pipe() failed: " : "fork() failed: ") + std::strerror(f.error);
 }
 
 /// Runs @p cases in child processes (forked before any CUDA call here): one child measures cases in
@@ -142,42 +128,24 @@ std::vector<measurement> run_isolated(const std::vector<const case_definition*>&
   std::vector<bool> done(n, false);
   std::size_t next = 0;
   while (next < n) {
-    int fds[2];
-    if (::pipe(fds) != 0) {
-      for (std::size_t j = next; j < n; ++j)
-        results[j] = {cases[j]->name, run_status::crashed, std::string("pipe() failed: ") + std::strerror(errno)};
-      break;
-    }
-    std::fflush(stdout);
-    std::fflush(stderr);
-    const pid_t pid = ::fork();
-    if (pid < 0) {
-      for (std::size_t j = next; j < n; ++j)
-        results[j] = {cases[j]->name, run_status::crashed, std::string("fork() failed: ") + std::strerror(errno)};
-      ::close(fds[0]);
-      ::close(fds[1]);
-      break;
-    }
-    if (pid == 0) {  // child: CUDA is initialised here, never in the parent
-      ::close(fds[0]);
-      {
-        verify_session session(o);
-        for (std::size_t j = next; j < n; ++j) {
-          if (!write_all(fds[1], "B " + std::to_string(j) + "\n")) break;
-          const measurement m = session.measure(*cases[j]);
-          if (!write_all(fds[1], "R " + std::to_string(j) + " " + measurement_to_json(m) + "\n")) break;
-          if (m.status == run_status::faulted) break;  // the context may be dead: a fresh process goes on
-          if (m.status == run_status::no_device) break;  // no device now, none for the next case either
-        }
+    auto child = process::child::fork([&](int out) {  // the child: CUDA is initialised here, never in the parent
+      verify_session session(o);
+      for (std::size_t j = next; j < n; ++j) {
+        if (!write_all(out, "B " + std::to_string(j) + "\n")) break;
+        const measurement m = session.measure(*cases[j]);
+        if (!write_all(out, "R " + std::to_string(j) + " " + measurement_to_json(m) + "\n")) break;
+        if (m.status == run_status::faulted) break;  // the context may be dead: a fresh process goes on
+        if (m.status == run_status::no_device) break;  // no device now, none for the next case either
       }
-      ::close(fds[1]);
-      std::fflush(stderr);
-      ::_exit(0);
+      return 0;
+    });
+    if (!child) {
+      for (std::size_t j = next; j < n; ++j) results[j] = {cases[j]->name, run_status::crashed, fork_failure(child.failure())};
+      break;
     }
-    ::close(fds[1]);
     long current = -1;
     auto started = std::chrono::steady_clock::now();
-    const child_end end = drain_child(fds[0], pid, o.timeout_s, [&](const std::string& line) {
+    const child_end end = drain_child(*child, o.timeout_s, [&](const std::string& line) {
       if (line.rfind("B ", 0) == 0) {
         current = std::stol(line.substr(2));
         started = std::chrono::steady_clock::now();
@@ -195,13 +163,11 @@ std::vector<measurement> run_isolated(const std::vector<const case_definition*>&
                         (skipped ? "; the " + std::to_string(skipped) + " other cases are not run" : ""));
       }
     });
-    const int status = end.status;
-    const bool killed = end.killed;
     if (current >= 0 && !done[current]) {
       results[current] = {cases[current]->name, run_status::crashed,
-                          killed ? "case '" + cases[current]->name + "' reported nothing for " + std::to_string(o.timeout_s) +
-                                       " s and was killed (a hung kernel?)"
-                                 : "the process measuring case '" + cases[current]->name + "' " + describe_exit(status)};
+                          end.killed ? "case '" + cases[current]->name + "' reported nothing for " + std::to_string(o.timeout_s) +
+                                           " s and was killed (a hung kernel?)"
+                                     : "the process measuring case '" + cases[current]->name + "' " + process::describe_status(end.status)};
       done[current] = true;
       progress(o, "[" + std::to_string(current + 1) + "/" + std::to_string(n) + "] " + cases[current]->name + ": " + results[current].error);
     }
@@ -209,7 +175,8 @@ std::vector<measurement> run_isolated(const std::vector<const case_definition*>&
     while (next < n && done[next]) ++next;
     if (next == before) {  // the child died before starting a case: do not loop forever
       for (std::size_t j = next; j < n; ++j)
-        results[j] = {cases[j]->name, run_status::crashed, "the measuring process " + describe_exit(status) + " before case '" + cases[j]->name + "'"};
+        results[j] = {cases[j]->name, run_status::crashed,
+                      "the measuring process " + process::describe_status(end.status) + " before case '" + cases[j]->name + "'"};
       break;
     }
   }
@@ -234,41 +201,26 @@ std::vector<line_report> run_lines_isolated(const std::vector<const case_definit
     const std::vector<predicted_access>& accesses = kernel == predicted.end() ? none : kernel->second;
     line_observation observation;
     const auto t0 = std::chrono::steady_clock::now();
-    int fds[2];
-    if (::pipe(fds) != 0) {
-      observation.not_available = std::string("pipe() failed: ") + std::strerror(errno);
+    auto child = process::child::fork([&](int out) {  // the child: CUDA and CUPTI are initialised here, for this one case
+      write_all(out, "L " + line_observation_to_json(observe_lines(*cases[j])) + "\n");
+      return 0;
+    });
+    if (!child) {
+      observation.not_available = fork_failure(child.failure());
     } else {
-      std::fflush(stdout);
-      std::fflush(stderr);
-      const pid_t pid = ::fork();
-      if (pid < 0) {
-        observation.not_available = std::string("fork() failed: ") + std::strerror(errno);
-        ::close(fds[0]);
-        ::close(fds[1]);
-      } else if (pid == 0) {  // child: CUDA and CUPTI are initialised here, for this one case
-        ::close(fds[0]);
-        write_all(fds[1], "L " + line_observation_to_json(observe_lines(*cases[j])) + "\n");
-        ::close(fds[1]);
-        std::fflush(stderr);
-        ::_exit(0);
+      std::string first;  // the child's one line
+      bool any = false;
+      const child_end end = drain_child(*child, o.timeout_s, [&](const std::string& line) {
+        if (!any) first = line;
+        any = true;
+      });
+      if (any && first.rfind("L ", 0) == 0) {
+        auto got = line_observation_from_json(first.substr(2));
+        if (got) observation = std::move(*got);
+        else observation.not_available = got.err().message;
       } else {
-        ::close(fds[1]);
-        std::string first;  // the child's one line
-        bool any = false;
-        const child_end end = drain_child(fds[0], pid, o.timeout_s, [&](const std::string& line) {
-          if (!any) first = line;
-          any = true;
-        });
-        const bool killed = end.killed;
-        const int status = end.status;
-        if (any && first.rfind("L ", 0) == 0) {
-          auto got = line_observation_from_json(first.substr(2));
-          if (got) observation = std::move(*got);
-          else observation.not_available = got.err().message;
-        } else {
-          observation.not_available = killed ? "the per-line process reported nothing for " + std::to_string(o.timeout_s) + " s and was killed"
-                                             : "the per-line process " + describe_exit(status) + " before reporting";
-        }
+        observation.not_available = end.killed ? "the per-line process reported nothing for " + std::to_string(o.timeout_s) + " s and was killed"
+                                               : "the per-line process " + process::describe_status(end.status) + " before reporting";
       }
     }
     const double cost_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

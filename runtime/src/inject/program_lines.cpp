@@ -9,6 +9,7 @@
 
 #include "rooflint/files/input_file.h"
 #include "rooflint/model/describe.h"
+#include "rooflint/process/child.h"
 
 namespace rooflint::runtime::inject {
 
@@ -35,9 +36,9 @@ std::string unclean_end(const program_end& end, int timeout_s, int measured_code
   if (end.timed_out) return "ran past --timeout " + std::to_string(timeout_s) + " s and was stopped";
   if (end.interrupted_by)
     return "was interrupted: rooflint-verify received " + signal_name(end.interrupted_by) + " and passed it on";
-  int code = 0;
-  const std::string text = describe_status(end.status, code);
+  const int code = process::exit_code(end.status);
   if (code == measured_code) return {};
+  const std::string text = process::describe_status(end.status);
   return text + (measured_code ? " where the measured run exited with code " + std::to_string(measured_code) : std::string()) +
          " (its output was discarded: run the program alone to see why)";
 }

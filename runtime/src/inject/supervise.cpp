@@ -1,10 +1,10 @@
 // Running the program under rooflint-verify (supervise.h): its own process group, a time limit, the
-// forwarded signals, and a wait that always ends.
+// forwarded signals, and a wait that always ends. Starting, signalling and reaping it, and the time
+// limits, are rooflint::process's; the signals passed on are this file's.
 
 #include "supervise.h"
 
 #include <fcntl.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -12,10 +12,9 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
-#include <optional>
 #include <string>
 
-extern char** environ;
+#include "rooflint/process/child.h"
 
 namespace rooflint::runtime::inject {
 
@@ -33,136 +32,41 @@ sigset_t forwarded_set() {
   return set;
 }
 
-/// The environment of the program: this process's, with @p set added or replaced. Built before fork,
-/// so that the child only calls async-signal-safe functions.
-std::vector<std::string> environment_with(const std::vector<std::pair<std::string, std::string>>& set) {
-  std::vector<std::string> env;
-  for (char** e = environ; e && *e; ++e) {
-    const std::string entry(*e);
-    const bool replaced = std::any_of(set.begin(), set.end(), [&](const auto& kv) { return entry.rfind(kv.first + "=", 0) == 0; });
-    if (!replaced) env.push_back(entry);
-  }
-  for (const auto& [key, value] : set) env.push_back(key + "=" + value);
-  return env;
-}
-
-std::vector<char*> pointers(std::vector<std::string>& strings) {
-  std::vector<char*> p;
-  for (std::string& s : strings) p.push_back(s.data());
-  p.push_back(nullptr);
-  return p;
-}
-
-/// Sends @p sig to the program's process group; to the program alone when it left the group (setsid).
-/// A stopped program (one that read the terminal from a background group) is continued, so that the
-/// signal takes effect.
-void signal_group(pid_t pid, int sig) {
-  if (::kill(-pid, sig) != 0) ::kill(pid, sig);
-  if (sig != SIGKILL && (::kill(-pid, SIGCONT) != 0)) ::kill(pid, SIGCONT);
-}
-
 timespec until(steady::time_point when) {
   const auto left = std::max(steady::duration::zero(), when - steady::now());
   const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(left).count();
   return timespec{static_cast<time_t>(ns / 1000000000), static_cast<long>(ns % 1000000000)};
 }
 
-/// The supervision of a started program: the limits, and what has been done to it.
-struct watch {
-  pid_t pid;
-  steady::duration grace;
-  steady::time_point deadline;                ///< the timeout
-  std::optional<steady::time_point> kill_at;  ///< SIGKILL after a SIGTERM or a passed-on signal
-  std::optional<steady::time_point> give_up;  ///< after SIGKILL: stop waiting (a process stuck in the kernel)
+/// Waits for the started program under @p launch's limits, taking the forwarded signals meanwhile and
+/// passing each on to its group, then reaps it.
+program_end wait_for(process::child& program, const program_launch& launch) {
+  process::limits limits(program, steady::now() + std::chrono::seconds(launch.timeout_s), std::chrono::seconds(launch.grace_s));
   program_end end;
-
-  /// The next time something is due (the deadline, SIGKILL, giving up).
-  steady::time_point next() const {
-    if (give_up) return *give_up;
-    if (kill_at) return *kill_at;
-    return deadline;
-  }
-
-  /// Acts on the time limits. @return false when waiting is given up.
-  bool on_time() {
-    const auto now = steady::now();
-    if (give_up && now >= *give_up) return false;
-    if (kill_at && now >= *kill_at) {
-      signal_group(pid, SIGKILL);
-      end.killed = true;
-      kill_at.reset();
-      give_up = now + grace;
-    } else if (!end.timed_out && !kill_at && now >= deadline) {
-      end.timed_out = true;
-      signal_group(pid, SIGTERM);
-      kill_at = now + grace;
-    }
-    return true;
-  }
-
-  void on_signal(int sig) {
-    if (end.interrupted_by == 0) end.interrupted_by = sig;
-    signal_group(pid, sig);
-    if (!kill_at && !give_up) kill_at = steady::now() + grace;
-  }
-
-  bool exited() const {
-    siginfo_t info{};
-    // WNOWAIT: the program stays a zombie, so its process group's id cannot be reused before we are done.
-    return ::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == pid;
-  }
-};
-
-/// Waits for the started program under @p w's limits, then reaps it.
-program_end wait_for(watch& w) {
   sigset_t set = forwarded_set();
   sigaddset(&set, SIGCHLD);
   bool waiting = true;
-  while (waiting && !w.exited()) {
-    const timespec left = until(w.next());
+  while (waiting && !program.exited()) {
+    const timespec left = until(limits.next());
     siginfo_t info{};
     const int sig = ::sigtimedwait(&set, &info, &left);
-    if (sig > 0 && sig != SIGCHLD) w.on_signal(sig);
-    else if (sig < 0 && errno == EAGAIN) waiting = w.on_time();
-  }
-  if (!waiting) {  // SIGKILL did not end it within the grace period (stuck in the kernel): not reaped
-    w.end.status = SIGKILL;  // reported as killed by SIGKILL, which is what ends it
-    return w.end;
-  }
-  if (w.end.timed_out || w.end.interrupted_by) ::kill(-w.pid, SIGKILL);  // what is left of its group
-  while (::waitpid(w.pid, &w.end.status, 0) < 0 && errno == EINTR) {
-  }
-  return w.end;
-}
-
-/// In the child: its own process group, the signal mask and SIGCHLD action it had, then exec. exec's
-/// errno goes to @p report_fd (close-on-exec: closed unwritten when exec succeeds).
-[[noreturn]] void exec_child(const std::string& path, char* const* argv, char* const* envp, int report_fd,
-                             const struct sigaction& child_action, bool discard_output) {
-  ::setpgid(0, 0);
-  if (discard_output) {
-    const int null = ::open("/dev/null", O_WRONLY);
-    if (null >= 0) {
-      ::dup2(null, STDOUT_FILENO);
-      ::dup2(null, STDERR_FILENO);
-      if (null > STDERR_FILENO) ::close(null);
+    if (sig > 0 && sig != SIGCHLD) {
+      if (end.interrupted_by == 0) end.interrupted_by = sig;
+      program.signal(sig);
+      limits.start_grace();
+    } else if (sig < 0 && errno == EAGAIN) {
+      waiting = limits.on_time();
     }
   }
-  ::sigaction(SIGCHLD, &child_action, nullptr);
-  ::sigprocmask(SIG_SETMASK, &saved_mask, nullptr);
-  ::execve(path.c_str(), argv, envp);
-  const int error = errno;
-  [[maybe_unused]] const ssize_t n = ::write(report_fd, &error, sizeof error);
-  ::_exit(127);
-}
-
-/// @return exec's errno as the child reported it, or 0 when exec succeeded (the pipe closed unwritten).
-int exec_errno(int report_fd) {
-  int error = 0;
-  ssize_t n;
-  while ((n = ::read(report_fd, &error, sizeof error)) < 0 && errno == EINTR) {
+  end.timed_out = limits.timed_out();
+  end.killed = limits.killed();
+  if (!waiting) {  // SIGKILL did not end it within the grace period (stuck in the kernel): not reaped
+    end.status = SIGKILL;  // reported as killed by SIGKILL, which is what ends it
+    return end;
   }
-  return n == static_cast<ssize_t>(sizeof error) ? error : 0;
+  if (end.timed_out || end.interrupted_by) program.kill_group();  // what is left of its group
+  end.status = program.wait();
+  return end;
 }
 
 /// @return The interpreter a script names on its '#!' line, or "".
@@ -196,15 +100,6 @@ int take_pending_signal() {
   siginfo_t info{};
   const int sig = ::sigtimedwait(&set, &info, &now);
   return sig > 0 ? sig : 0;
-}
-
-std::string describe_status(int status, int& code) {
-  if (WIFSIGNALED(status)) {
-    code = 128 + WTERMSIG(status);
-    return "killed by signal " + std::to_string(WTERMSIG(status)) + " (" + strsignal(WTERMSIG(status)) + ")";
-  }
-  code = WIFEXITED(status) ? WEXITSTATUS(status) : 1;
-  return "exited with code " + std::to_string(code);
 }
 
 std::string signal_name(int sig) {
@@ -246,8 +141,6 @@ std::string exec_failure(const std::string& path, int error) {
 
 result<program_end> run_supervised(const program_launch& launch) {
   if (!mask_saved) block_forwarded_signals();
-  std::vector<std::string> args = launch.argv, env = environment_with(launch.environment);
-  std::vector<char*> argv = pointers(args), envp = pointers(env);
   // SIGCHLD must stay pending for the wait below: its default action (not SIG_IGN, which a parent may
   // have left), and blocked, or one that came before sigtimedwait would be discarded.
   struct sigaction dfl {}, old {};
@@ -257,26 +150,22 @@ result<program_end> run_supervised(const program_launch& launch) {
   sigemptyset(&child_signal);
   sigaddset(&child_signal, SIGCHLD);
   ::sigprocmask(SIG_BLOCK, &child_signal, nullptr);
-  int report[2];
-  if (::pipe2(report, O_CLOEXEC) != 0) return error{error_code::internal, std::string("pipe2 failed: ") + std::strerror(errno)};
-  const pid_t pid = ::fork();
-  if (pid < 0) {
-    ::close(report[0]);
-    ::close(report[1]);
-    return error{error_code::internal, std::string("fork failed: ") + std::strerror(errno)};
+  process::launch l;
+  l.path = launch.path;
+  l.argv = launch.argv;
+  l.environment = launch.environment;
+  l.own_group = true;
+  if (launch.discard_output) l.output = l.errors = process::stream::discard;
+  l.signal_mask = saved_mask;          // the program gets the mask and the SIGCHLD action it had
+  l.signal_actions = {{SIGCHLD, old}};
+  auto program = process::child::start(l);
+  if (!program) {  // it never ran
+    const process::start_failure& f = program.failure();
+    if (f.at == process::start_failure::step::exec) return error{error_code::invalid_argument, exec_failure(launch.path, f.error)};
+    return error{error_code::internal, std::string(f.at == process::start_failure::step::pipe ? "pipe2 failed: " : "fork failed: ") +
+                                           std::strerror(f.error)};
   }
-  if (pid == 0) exec_child(launch.path, argv.data(), envp.data(), report[1], old, launch.discard_output);
-  ::setpgid(pid, pid);  // also here: a signal passed on before the child's own call still finds its group
-  ::close(report[1]);
-  const int failed = exec_errno(report[0]);
-  ::close(report[0]);
-  if (failed != 0) {
-    while (::waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
-    }
-    return error{error_code::invalid_argument, exec_failure(launch.path, failed)};
-  }
-  watch w{pid, std::chrono::seconds(launch.grace_s), steady::now() + std::chrono::seconds(launch.timeout_s), {}, {}, {}};
-  return wait_for(w);
+  return wait_for(*program, launch);
 }
 
 }  // namespace rooflint::runtime::inject

@@ -34,7 +34,7 @@ struct program_launch {
 
 /// How the program ended.
 struct program_end {
-  int status = 0;           ///< its wait status
+  int status = 0;           ///< its wait status (rooflint::process::describe_status)
   bool timed_out = false;   ///< it ran past timeout_s (and was sent SIGTERM)
   int interrupted_by = 0;   ///< the first forwarded signal rooflint-verify received while it ran, or 0
   bool killed = false;      ///< its process group was sent SIGKILL after the grace period
@@ -50,8 +50,8 @@ int take_pending_signal();
 /// Starts the program (a process group of its own) and waits for it: a forwarded signal received
 /// meanwhile is sent to its group; past the timeout its group gets SIGTERM; after either, SIGKILL
 /// once the grace period is over. When the program ends after a signal or the timeout, what is left
-/// of its group gets SIGKILL. Errors (invalid_argument): it could not be started (fork failed), or
-/// its exec failed ("cannot run 'x': Exec format error ..."): it never ran.
+/// of its group gets SIGKILL. Errors, when it never ran: internal, it could not be started (no pipe,
+/// fork failed); invalid_argument, its exec failed ("cannot run 'x': Exec format error ...").
 result<program_end> run_supervised(const program_launch& launch);
 
 /// A file created empty for the injection library to write to (in $TMPDIR, else /tmp), removed when
@@ -68,10 +68,6 @@ class temporary_file {
  private:
   std::string path_, why_;
 };
-
-/// @return "killed by signal 11 (Segmentation fault)" or "exited with code 3" for the wait status
-/// @p status; @p code is set to the exit code, or 128 + the signal.
-std::string describe_status(int status, int& code);
 
 /// @return "SIGINT", "SIGTERM", "SIGHUP": a forwarded signal by name ("signal N" for another).
 std::string signal_name(int sig);
