@@ -44,6 +44,17 @@ void progress(const verify_options& o, const std::string& line) {
   if (o.progress) fmt::print(stderr, "{}: {}\n", o.tool, line);
 }
 
+/// Runs a forked child's @p body: an exception it throws is said on stderr, as the parent's own handler
+/// would, and ends the child with exit_cannot_measure (it must not unwind into the parent's code).
+int in_child(const verify_options& o, const std::function<int()>& body) {
+  try {
+    return body();
+  } catch (const std::exception& e) {
+    cli::print_error(o.tool, std::string("internal error: ") + e.what());
+    return exit_cannot_measure;
+  }
+}
+
 bool write_all(int fd, const std::string& text) {
   const char* p = text.data();
   std::size_t left = text.size();
@@ -129,15 +140,17 @@ std::vector<measurement> run_isolated(const std::vector<const case_definition*>&
   std::size_t next = 0;
   while (next < n) {
     auto child = process::child::fork([&](int out) {  // the child: CUDA is initialised here, never in the parent
-      verify_session session(o);
-      for (std::size_t j = next; j < n; ++j) {
-        if (!write_all(out, "B " + std::to_string(j) + "\n")) break;
-        const measurement m = session.measure(*cases[j]);
-        if (!write_all(out, "R " + std::to_string(j) + " " + measurement_to_json(m) + "\n")) break;
-        if (m.status == run_status::faulted) break;  // the context may be dead: a fresh process goes on
-        if (m.status == run_status::no_device) break;  // no device now, none for the next case either
-      }
-      return 0;
+      return in_child(o, [&] {
+        verify_session session(o);
+        for (std::size_t j = next; j < n; ++j) {
+          if (!write_all(out, "B " + std::to_string(j) + "\n")) break;
+          const measurement m = session.measure(*cases[j]);
+          if (!write_all(out, "R " + std::to_string(j) + " " + measurement_to_json(m) + "\n")) break;
+          if (m.status == run_status::faulted) break;  // the context may be dead: a fresh process goes on
+          if (m.status == run_status::no_device) break;  // no device now, none for the next case either
+        }
+        return 0;
+      });
     });
     if (!child) {
       for (std::size_t j = next; j < n; ++j) results[j] = {cases[j]->name, run_status::crashed, fork_failure(child.failure())};
@@ -202,8 +215,10 @@ std::vector<line_report> run_lines_isolated(const std::vector<const case_definit
     line_observation observation;
     const auto t0 = std::chrono::steady_clock::now();
     auto child = process::child::fork([&](int out) {  // the child: CUDA and CUPTI are initialised here, for this one case
-      write_all(out, "L " + line_observation_to_json(observe_lines(*cases[j])) + "\n");
-      return 0;
+      return in_child(o, [&] {
+        write_all(out, "L " + line_observation_to_json(observe_lines(*cases[j])) + "\n");
+        return 0;
+      });
     });
     if (!child) {
       observation.not_available = fork_failure(child.failure());
