@@ -308,13 +308,18 @@ TEST(JoinLines, APredictedLineWithNoInstructionIsNotObserved) {
   EXPECT_EQ(detail::line_row_text(r.rows[0]), "store y: predicted 1x, not observed (no store instruction on this line executed)");
 }
 
-TEST(JoinLines, AnAccessTheAnalyzerCouldNotEvaluateSaysWhy) {
+/// An access of @p tensor at /w/k.cu:@p line the analyzer could not evaluate: no figures, its note.
+predicted_access unevaluated(unsigned line, const std::string& tensor) {
   predicted_access a;
   a.file = "/w/k.cu";
-  a.line = 14;
-  a.tensor = "idx";
+  a.line = line;
+  a.tensor = tensor;
   a.note = "the address depends on what the build cannot know";
-  const auto r = join_lines({a}, {line_of("/w/k.cu", 14, memory_op::load, warps, 20 * warps, 4 * warps)});
+  return a;
+}
+
+TEST(JoinLines, AnAccessTheAnalyzerCouldNotEvaluateSaysWhy) {
+  const auto r = join_lines({unevaluated(14, "idx")}, {line_of("/w/k.cu", 14, memory_op::load, warps, 20 * warps, 4 * warps)});
   ASSERT_EQ(r.rows.size(), 1u);
   EXPECT_EQ(r.rows[0].status, line_status::not_evaluated);
   EXPECT_NE(detail::line_row_text(r.rows[0]).find("not predicted (the address depends on what the build cannot know), observed 5.0x"),
@@ -325,12 +330,7 @@ TEST(JoinLines, AnAccessTheAnalyzerCouldNotEvaluateSaysWhy) {
 // (not evaluated). The line's observed loads are both (20 sectors per request for 4 + 4 ideal ones): a
 // figure of cols alone (1x) would be set against all of them, so the row states none and says why.
 TEST(JoinLines, ALineWithAnAccessNotEvaluatedHasNoPredictedFigure) {
-  predicted_access x;
-  x.file = "/w/k.cu";
-  x.line = 14;
-  x.tensor = "x";
-  x.note = "the address depends on what the build cannot know";
-  const auto r = join_lines({access("/w/k.cu", 14, 20, "cols", false, warps, 4, 4), x},
+  const auto r = join_lines({access("/w/k.cu", 14, 20, "cols", false, warps, 4, 4), unevaluated(14, "x")},
                             {line_of("/w/k.cu", 14, memory_op::load, 2 * warps, 20 * warps, 8 * warps)});
   ASSERT_EQ(r.rows.size(), 1u);
   EXPECT_EQ(r.rows[0].status, line_status::not_evaluated);

@@ -210,8 +210,8 @@ line_report join_lines(const std::vector<predicted_access>& predicted, const std
     // sectors are all its accesses', and a figure of some of them would be compared with the whole.
     const bool whole = std::all_of(r.predicted.begin(), r.predicted.end(), [](const predicted_access& a) { return a.evaluated(); });
     double requests = 0, sectors = 0, ideal = 0;
-    for (const predicted_access& a : r.predicted)
-      if (whole) {
+    if (whole)
+      for (const predicted_access& a : r.predicted) {
         requests += *a.requests;
         sectors += *a.requests * *a.sectors_per_request;
         ideal += *a.requests * *a.ideal_sectors_per_request;
