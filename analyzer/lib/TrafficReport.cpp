@@ -89,6 +89,38 @@ void noteLevels(Reporter &Report, SourceLocation At, const KernelRecord *Record,
                       figureText(L2) + " at L2 and " + figureText(Dram) + " at DRAM");
 }
 
+/// "'idx' uniform over [0, V)": the index tensors of @p S and what the spec states of their values.
+std::string statedIndicesText(const dsl::spec &S) {
+  std::string Out;
+  for (const dsl::tensor_info &T : S.tensor_list()) {
+    if (T.indices == dsl::index_distribution::unstated || T.index_bound < 0) continue;
+    Out += std::string(Out.empty() ? "" : ", ") + "'" + std::string(T.name.view()) +
+           (T.indices == dsl::index_distribution::distinct ? "' distinct in [0, " : "' uniform over [0, ") +
+           std::string(S.dims[std::size_t(T.index_bound)].name.view()) + ")";
+  }
+  return Out;
+}
+
+/// The warning for a load or store whose address comes from indices the spec states (a gather or a
+/// scatter): the address analysis sees only a loaded value, so the figure is the evaluation's, at the
+/// spec's sizes; "" when the evaluation gives none or its requests move no more than they use.
+std::string drawnMessage(const TrafficAccess &A, const TrafficSite &Site, const KernelRecord *Record) {
+  if (!Record || A.Pattern != LanePattern::Unknown) return "";
+  for (const KernelRecord::PredictedAccess &P : Record->PredictedAccesses) {
+    if (!P.Drawn || P.File != Site.File || P.Line != Site.Line || P.Column != Site.Column) continue;
+    if (P.Requests <= 0 || P.IdealSectorsPerRequest <= 0) return "";
+    const double X = P.SectorsPerRequest / P.IdealSectorsPerRequest;
+    if (X < 1.05) return "";
+    const std::string What = std::string(A.Store ? "store" : "load") + " through " +
+                             (A.Tensor.empty() ? std::string("a global pointer") : "'" + A.Tensor + "'");
+    return What + " is addressed by the indices the spec states (" + statedIndicesText(Record->Spec) + "): at " +
+           sizesText(*Record) + " a warp request touches " + model::format_significant(P.SectorsPerRequest) +
+           " sectors where its useful bytes need " + model::format_significant(P.IdealSectorsPerRequest) + " (" +
+           model::format_significant(X) + "x the traffic)";
+  }
+  return "";
+}
+
 /// The rooflint-reread diagnostic of @p R: the verdict at the spec's sizes in the warning (from the
 /// evaluated prediction: whether the passes reach L2), the figures in notes.
 void reportReRead(const ReRead &R, const KernelTraffic &T, const FunctionDecl &Kernel, Reporter &Report,
@@ -155,7 +187,8 @@ void reportTraffic(const KernelTraffic &T, const FunctionDecl &Kernel, Reporter 
   for (const Item &It : Ordered) {
     const TrafficAccess &A = *It.A;
     const TrafficSite &Site = *It.S;
-    const std::string Message = uncoalescedMessage(A);
+    std::string Message = uncoalescedMessage(A);
+    if (Message.empty()) Message = drawnMessage(A, Site, Record);
     if (Message.empty()) continue;
     const SourceLocation Loc = locationOf(SM, Site.File, Site.Line, Site.Column);
     if (Loc.isInvalid() || SM.isInSystemHeader(Loc)) continue;
@@ -246,6 +279,7 @@ void predictTraffic(const KernelTraffic &T, const FunctionDecl &Kernel, KernelRe
     P.Tensor = tensorName(A.Param);
     P.Store = A.Site.K == AccessSite::Store;
     P.Atomic = A.Site.K == AccessSite::Atomic;
+    P.Drawn = A.Site.Drawn;
     if (A.Unknown) P.Note = "the address depends on what the build cannot know";
     else if (A.ConditionLine)
       P.Note = "it runs only where the condition at line " + std::to_string(A.ConditionLine) +

@@ -207,7 +207,7 @@ inline constexpr struct N final : dim<"N"> {} N;
 /// Every SGEMM here computes the same operation: C (N,N) = A (N,N) @ B (N,N), f32, row-major; at a
 /// launch N = n (parameter 3).
 template <auto Kernel, std::size_t L>
-consteval auto square_sgemm(const char (&name)[L]) {
+constexpr auto square_sgemm(const char (&name)[L]) {
   return kernel<Kernel>(name, matmul(in<0>("A", f32, N, N),     // A: (N,N)
                                      in<1>("B", f32, N, N),     // B: (N,N)
                                      out<2>("C", f32, N, N)))   // C: (N,N)

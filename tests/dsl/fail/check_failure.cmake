@@ -5,7 +5,7 @@
 # (g++: \' and \"; clang: \"): the output is compared with those escapes undone.
 # With USER_LINE, the error must also point at SOURCE's own line first:
 #  - clang, nvcc: the first line that reports an error is located in SOURCE ("case.cpp:8:23: error: ...",
-#    "case.cpp(8): error: ...": a require() in a consteval builder fails the constant expression there);
+#    "case.cpp(8): error: ...": a require() fails the constexpr variable's constant expression there);
 #  - g++, which reports an error where it happens (in the DSL's headers), names a line of SOURCE before
 #    that error ("case.cpp:8:60:   in 'constexpr' expansion of ...").
 execute_process(COMMAND ${COMMAND} RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE out)

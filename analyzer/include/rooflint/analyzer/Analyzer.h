@@ -98,6 +98,7 @@ struct KernelRecord {
     std::string Tensor;      ///< the spec's tensor name ("" when the access is to no tensor of the spec)
     int Param = -1;
     bool Store = false, Atomic = false;
+    bool Drawn = false;      ///< addressed through indices the spec states (`.indices(...)`)
     double Requests = 0;     ///< warp requests over the launch; 0 with Note when not evaluated
     double SectorsPerRequest = 0, IdealSectorsPerRequest = 0;
     std::string Note;

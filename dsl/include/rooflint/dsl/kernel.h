@@ -14,8 +14,11 @@
 /// Compile-time checks: the argument index is a parameter of the kernel; that parameter is a pointer
 /// whose element type can hold the tensor's dtype (the message says which dtypes it holds); a written
 /// tensor is not bound to a pointer to const; no parameter is bound twice, except by parts of it
-/// (tensor_ref::slice); names are short and distinct. Each check is a require() evaluated by the
-/// consteval builder, so a misuse is reported at the spec, the user's line.
+/// (tensor_ref::slice); names are short and distinct. Each check is a require() in a constexpr builder,
+/// evaluated where the spec initialises its constexpr variable, so a misuse is reported at the spec, the
+/// user's line. The builders are constexpr, not consteval: clang evaluates every consteval call of a
+/// chain (`kernel<f>(...).at(...).block(...)`) as a constant expression of its own, the whole chain
+/// before it again each time (six evaluations of a five-call spec, 5x the compile time, measured).
 ///
 /// `.sizes(N(arg<0>))` states how each size is read from a launch (launch.h), or defined by others
 /// (`HS(C / NH)`); the parameter must be an integer, and every dimension is bound exactly one way.
@@ -374,7 +377,7 @@ struct kernel_spec : spec {
 
   /// Declares the sizes the build-time verdict uses: `.at(M(4096), N(4096), K(4096))`.
   template <class... B>
-  consteval kernel_spec at(B... given) const {
+  constexpr kernel_spec at(B... given) const {
     detail::require(detail::distinct_dimensions<B...>(), "rooflint: at: a dimension is given twice");
     kernel_spec s = *this;
     std::array<bool, max_dims> seen{};
@@ -404,7 +407,7 @@ struct kernel_spec : spec {
   /// bound exactly one way: read here, defined here, a static size, derived by the operation, or given to
   /// a preceding `.at()`.
   template <class... B>
-  consteval kernel_spec sizes(const B&... given) const {
+  constexpr kernel_spec sizes(const B&... given) const {
     constexpr bool entries = ((LaunchSize<B> || DefinedSize<B>) && ...);
     detail::require(entries, "rooflint: sizes: each entry must be a dimension read from the launch or defined by others: N(arg<0>), N(4 * arg<1>), R(grid_dim.x), HS(C / NH)");
     kernel_spec s = *this;
@@ -456,7 +459,7 @@ struct kernel_spec : spec {
   /// States the threads per block the kernel is written for: `.block(256)`, `.block(16, 16)`. The
   /// analyzer evaluates the kernel's addresses for this block (and the grid of `.grid()`).
   template <std::integral... T>
-  consteval kernel_spec block(T... threads) const {
+  constexpr kernel_spec block(T... threads) const {
     detail::require(sizeof...(T) >= 1 && sizeof...(T) <= 3, "rooflint: block: give 1 to 3 extents (x, y, z)");
     kernel_spec s = *this;
     const std::array<std::int64_t, sizeof...(T)> list{static_cast<std::int64_t>(threads)...};
@@ -475,7 +478,7 @@ struct kernel_spec : spec {
   /// `.grid(ceil_div(N, 16), ceil_div(M, 16))`, `.grid(R)` (one block per row). Each extent is a
   /// polynomial of the spec's dimensions or ceil_div of one by a constant.
   template <SizeLike... E>
-  consteval kernel_spec grid(const E&... extents) const {
+  constexpr kernel_spec grid(const E&... extents) const {
     detail::require(sizeof...(E) >= 1 && sizeof...(E) <= 3, "rooflint: grid: give 1 to 3 extents (x, y, z)");
     kernel_spec s = *this;
     const std::array<size_expr, sizeof...(E)> list{to_expr(extents)...};
@@ -485,7 +488,7 @@ struct kernel_spec : spec {
   }
 
   /// States the verdict the kernel should get; the analyzer warns when it gets the other one.
-  consteval kernel_spec expect(expected_bound b) const {
+  constexpr kernel_spec expect(expected_bound b) const {
     detail::require(expected.bound == expected_bound::any || expected.bound == b, "rooflint: expect: the spec already expects the other bound");
     kernel_spec s = *this;
     s.expected.bound = b;
@@ -493,7 +496,7 @@ struct kernel_spec : spec {
   }
 
   /// The largest acceptable ratio of measured DRAM bytes to compulsory bytes (>= 1).
-  consteval kernel_spec max_traffic_ratio(double ratio) const {
+  constexpr kernel_spec max_traffic_ratio(double ratio) const {
     detail::require(ratio >= 1, "rooflint: max_traffic_ratio: the ratio must be at least 1");
     kernel_spec s = *this;
     s.expected.max_traffic_ratio = ratio;
@@ -501,7 +504,7 @@ struct kernel_spec : spec {
   }
 
   /// The smallest acceptable roofline fraction t_min / t_measured, in (0, 1].
-  consteval kernel_spec min_roofline_fraction(double fraction) const {
+  constexpr kernel_spec min_roofline_fraction(double fraction) const {
     detail::require(fraction > 0 && fraction <= 1, "rooflint: min_roofline_fraction: the fraction must be in (0, 1]");
     kernel_spec s = *this;
     s.expected.min_roofline_fraction = fraction;
@@ -509,7 +512,7 @@ struct kernel_spec : spec {
   }
 
   /// Chooses the compute roof: `.math(model::math_mode::tf32_tensor)` for f32 data on TF32 tensor cores.
-  consteval kernel_spec math(model::math_mode mode) const {
+  constexpr kernel_spec math(model::math_mode mode) const {
     kernel_spec s = *this;
     s.mode = mode;
     s.mode_chosen = true;
@@ -517,7 +520,7 @@ struct kernel_spec : spec {
   }
 
   /// Counts elementwise, reduction, softmax and layernorm FLOPs (torch.utils.flop_counter counts 0).
-  consteval kernel_spec count_elementwise() const {
+  constexpr kernel_spec count_elementwise() const {
     kernel_spec s = *this;
     s.convention.count_elementwise = true;
     detail::refresh(s);
@@ -525,7 +528,7 @@ struct kernel_spec : spec {
   }
 
   /// Counts causal attention as half the dense FLOPs (torch.utils.flop_counter does not halve).
-  consteval kernel_spec halve_causal() const {
+  constexpr kernel_spec halve_causal() const {
     kernel_spec s = *this;
     s.convention.halve_causal = true;
     detail::refresh(s);
@@ -536,7 +539,7 @@ struct kernel_spec : spec {
 /// Binds the operation @p op (and any @p extra tensors or uncounted pointers) to kernel Kernel.
 /// The checks are require()s evaluated here, so a misuse is reported at the spec, the user's line.
 template <auto Kernel, std::size_t N, class... Ts, Binding... Extra>
-consteval kernel_spec<Kernel> kernel(const char (&name)[N], const operation<Ts...>& op, const Extra&... extra) {
+constexpr kernel_spec<Kernel> kernel(const char (&name)[N], const operation<Ts...>& op, const Extra&... extra) {
   constexpr bool is_function = std::is_pointer_v<decltype(Kernel)> && std::is_function_v<std::remove_pointer_t<decltype(Kernel)>>;
   detail::require(is_function, "rooflint: kernel: the template argument must be a __global__ function");
   detail::require(N > 1 && N <= name_capacity, "rooflint: kernel: a kernel name must have 1 to 31 characters");
@@ -604,7 +607,7 @@ consteval kernel_spec<Kernel> kernel(const char (&name)[N], const operation<Ts..
 /// template is one function per instantiation: `kernel<scale_t<float>>`, one spec each (docs/dsl.md).
 template <class Signature, Signature* Kernel, std::size_t N, class... Ts, Binding... Extra>
   requires std::is_function_v<Signature>
-consteval kernel_spec<Kernel> kernel(const char (&name)[N], const operation<Ts...>& op, const Extra&... extra) {
+constexpr kernel_spec<Kernel> kernel(const char (&name)[N], const operation<Ts...>& op, const Extra&... extra) {
   return kernel<Kernel>(name, op, extra...);
 }
 

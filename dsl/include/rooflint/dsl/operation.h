@@ -115,7 +115,7 @@ struct operation {
   ///
   /// A matrix product whose lhs and rhs have different dtypes must state it.
   template <dtype Compute, dtype Accumulate = Compute>
-  consteval operation precision(dtype_tag<Compute>, dtype_tag<Accumulate> = {}) const {
+  constexpr operation precision(dtype_tag<Compute>, dtype_tag<Accumulate> = {}) const {
     detail::require(is_integer(Compute) == is_integer(Accumulate), "rooflint: precision: integer math accumulates in an integer dtype, floating-point math in a floating-point one");
     detail::require(model::size_bytes(Accumulate) >= model::size_bytes(Compute), "rooflint: precision: the accumulate dtype must be at least as wide as the compute dtype");
     detail::require(!info.precision_stated, "rooflint: precision: the operation already states its precision");
@@ -133,7 +133,7 @@ struct operation {
   ///     layernorm(in<0>("x", f32, B, T, C), out<1>("y", f32, B, T, C))
   ///         .with(out<2>("mean", f32, B, T), out<3>("rstd", f32, B, T))
   template <class... Es>
-  consteval operation<Ts..., Es...> with(Es... extra) const {
+  constexpr operation<Ts..., Es...> with(Es... extra) const {
     static_assert(sizeof...(Es) > 0, "rooflint: with: name the extra tensors (out<3>(\"mean\", f32, B, T))");
     detail::require((Tensor<Es> && ...), "rooflint: with: an extra tensor must be in, out or inout (an uncounted pointer goes to kernel())");
     if constexpr ((Tensor<Es> && ...)) {
@@ -178,7 +178,7 @@ constexpr operation<Ts...> with_operands(operation<Ts...> op) {
 
 /// C (M,N) = A (M,K) @ B (K,N). Ideal FLOPs 2*M*N*K.
 template <Tensor A, Tensor B, Tensor C>
-consteval operation<A, B, C> matmul(const A& a, const B& b, const C& c) {
+constexpr operation<A, B, C> matmul(const A& a, const B& b, const C& c) {
   detail::require(HasRank<A, 2>, "rooflint: matmul: lhs must have rank 2, shape (M,K)");
   detail::require(HasRank<B, 2>, "rooflint: matmul: rhs must have rank 2, shape (K,N)");
   detail::require(HasRank<C, 2>, "rooflint: matmul: output must have rank 2, shape (M,N)");
@@ -191,7 +191,7 @@ consteval operation<A, B, C> matmul(const A& a, const B& b, const C& c) {
 
 /// C (Bt,M,N) = A (Bt,M,K) @ B (Bt,K,N), batched. Ideal FLOPs 2*Bt*M*N*K.
 template <Tensor A, Tensor B, Tensor C>
-consteval operation<A, B, C> bmm(const A& a, const B& b, const C& c) {
+constexpr operation<A, B, C> bmm(const A& a, const B& b, const C& c) {
   detail::require(HasRank<A, 3> && HasRank<B, 3> && HasRank<C, 3>, "rooflint: bmm: operands must have rank 3: (Bt,M,K), (Bt,K,N), (Bt,M,N)");
   detail::require(SameDimAt<A, 0, B, 0> && SameDimAt<A, 0, C, 0>, "rooflint: bmm: operands must share the batch dimension");
   detail::require(SameDimAt<A, 2, B, 1>, "rooflint: bmm: lhs (Bt,M,K) and rhs (Bt,K,N) must contract the same dimension K");
@@ -202,7 +202,7 @@ consteval operation<A, B, C> bmm(const A& a, const B& b, const C& c) {
 
 /// C (M,N) = bias + A (M,K) @ B (K,N); bias (N) or (M,N). Ideal FLOPs 2*M*N*K (bias not counted, as torch).
 template <Tensor Bias, Tensor A, Tensor B, Tensor C>
-consteval operation<A, B, Bias, C> addmm(const Bias& bias, const A& a, const B& b, const C& c) {
+constexpr operation<A, B, Bias, C> addmm(const Bias& bias, const A& a, const B& b, const C& c) {
   detail::require((HasRank<Bias, 1> && SameDimAt<Bias, 0, C, 1>) || SameShape<Bias, C>, "rooflint: addmm: bias must have shape (N) or (M,N)");
   detail::require(Read<Bias>, "rooflint: addmm: bias must be read");
   const auto product = matmul(a, b, c);
@@ -215,7 +215,7 @@ consteval operation<A, B, Bias, C> addmm(const Bias& bias, const A& a, const B& 
 
 /// Y (M,N) = X (M,K) @ W^T, W (N,K) as torch.nn.Linear stores it. Ideal FLOPs 2*M*N*K.
 template <Tensor X, Tensor W, Tensor Y>
-consteval operation<X, W, Y> linear(const X& x, const W& w, const Y& y) {
+constexpr operation<X, W, Y> linear(const X& x, const W& w, const Y& y) {
   detail::require(HasRank<X, 2> && HasRank<W, 2> && HasRank<Y, 2>, "rooflint: linear: operands must have rank 2: X (M,K), W (N,K), Y (M,N)");
   detail::require(SameDimAt<X, 1, W, 1>, "rooflint: linear: X (M,K) and W (N,K) must share the dimension K");
   detail::require(SameDimAt<Y, 0, X, 0> && SameDimAt<Y, 1, W, 0>, "rooflint: linear: output must have shape (M,N)");
@@ -225,7 +225,7 @@ consteval operation<X, W, Y> linear(const X& x, const W& w, const Y& y) {
 
 /// linear with a bias b (N), not counted in FLOPs.
 template <Tensor X, Tensor W, Tensor Bias, Tensor Y>
-consteval operation<X, W, Bias, Y> linear(const X& x, const W& w, const Bias& b, const Y& y) {
+constexpr operation<X, W, Bias, Y> linear(const X& x, const W& w, const Bias& b, const Y& y) {
   detail::require(HasRank<Bias, 1> && SameDimAt<Bias, 0, W, 0>, "rooflint: linear: bias must have shape (N)");
   const auto product = linear(x, w, y);
   return detail::with_operands<X, W>(detail::make_op(op_kind::linear, "linear", product.info.flops, x, w, b, y));
@@ -278,7 +278,7 @@ constexpr poly kernel_elements(std::index_sequence<I...>) {
 /// output uses the input's own spatial dimension (a 'same' convolution), whose size binding then checks. Ideal FLOPs
 /// 2 * N * C_out * prod(out spatial) * C/groups * prod(kernel).
 template <std::size_t S, Tensor X, Tensor W, Tensor Y>
-consteval operation<X, W, Y> conv(const X& x, const W& w, const Y& y, conv_options o = {}) {
+constexpr operation<X, W, Y> conv(const X& x, const W& w, const Y& y, conv_options o = {}) {
   static_assert(S >= 1 && S <= 3, "rooflint: conv: 1 to 3 spatial dimensions");
   detail::require(HasRank<X, S + 2> && HasRank<W, S + 2> && HasRank<Y, S + 2>, "rooflint: conv: input (N,C,spatial...), weight (C_out,C/groups,kernel...) and output (N,C_out,out...) must have rank spatial + 2");
   detail::require(SameDimAt<X, 0, Y, 0>, "rooflint: conv: input and output must share the batch dimension N");
@@ -307,11 +307,11 @@ consteval operation<X, W, Y> conv(const X& x, const W& w, const Y& y, conv_optio
 }
 
 template <Tensor X, Tensor W, Tensor Y>
-consteval operation<X, W, Y> conv1d(const X& x, const W& w, const Y& y, conv_options o = {}) { return conv<1>(x, w, y, o); }
+constexpr operation<X, W, Y> conv1d(const X& x, const W& w, const Y& y, conv_options o = {}) { return conv<1>(x, w, y, o); }
 template <Tensor X, Tensor W, Tensor Y>
-consteval operation<X, W, Y> conv2d(const X& x, const W& w, const Y& y, conv_options o = {}) { return conv<2>(x, w, y, o); }
+constexpr operation<X, W, Y> conv2d(const X& x, const W& w, const Y& y, conv_options o = {}) { return conv<2>(x, w, y, o); }
 template <Tensor X, Tensor W, Tensor Y>
-consteval operation<X, W, Y> conv3d(const X& x, const W& w, const Y& y, conv_options o = {}) { return conv<3>(x, w, y, o); }
+constexpr operation<X, W, Y> conv3d(const X& x, const W& w, const Y& y, conv_options o = {}) { return conv<3>(x, w, y, o); }
 
 // ---------------------------------------------------------------------------------------------
 // Attention
@@ -321,7 +321,7 @@ enum class masking : std::uint8_t { none, causal };
 /// Scaled-dot-product attention forward: O (B,H,Sq,Dv) = softmax(Q (B,H,Sq,D) K^T (B,H,Sk,D)) V (B,H,Sk,Dv).
 /// Ideal FLOPs 2*B*H*Sq*Sk*D + 2*B*H*Sq*Sk*Dv (torch's sdpa rule).
 template <Tensor Q, Tensor K, Tensor V, Tensor O>
-consteval operation<Q, K, V, O> attention(const Q& q, const K& k, const V& v, const O& o, masking mask = masking::none) {
+constexpr operation<Q, K, V, O> attention(const Q& q, const K& k, const V& v, const O& o, masking mask = masking::none) {
   constexpr bool batch_heads = SameDimAt<Q, 0, K, 0> && SameDimAt<Q, 1, K, 1> && SameDimAt<Q, 0, V, 0> && SameDimAt<Q, 1, V, 1> &&
                               SameDimAt<Q, 0, O, 0> && SameDimAt<Q, 1, O, 1>;
   detail::require(HasRank<Q, 4> && HasRank<K, 4> && HasRank<V, 4> && HasRank<O, 4>, "rooflint: attention: Q, K, V and O must have rank 4: (B,H,S,D)");
@@ -362,7 +362,7 @@ constexpr operation<Ts...> make_elementwise(const char* name, double flops_per_e
 /// Tensors that broadcast together, @p flops_per_element FLOP per element of the shape they broadcast
 /// to; every written tensor has that shape.
 template <Tensor First, Tensor... Rest>
-consteval operation<First, Rest...> elementwise(double flops_per_element, const First& first, const Rest&... rest) {
+constexpr operation<First, Rest...> elementwise(double flops_per_element, const First& first, const Rest&... rest) {
   detail::require(Broadcastable<First, Rest...>, "rooflint: elementwise: the shapes do not broadcast (aligned from the last dimension, two dimensions must be the same, or one missing or of static size 1)");
   detail::require(Written<First> || (Written<Rest> || ...), "rooflint: elementwise: at least one tensor must be written");
   detail::require(detail::written_have_broadcast_shape<First, Rest...>(), "rooflint: elementwise: every written tensor must have the shape all the tensors broadcast to");
@@ -372,7 +372,7 @@ consteval operation<First, Rest...> elementwise(double flops_per_element, const 
 
 /// out = f(in), elementwise, @p flops_per_element FLOP per element of out; in broadcasts to out's shape.
 template <Tensor In, Tensor Out>
-consteval operation<In, Out> unary(double flops_per_element, const In& in, const Out& out) {
+constexpr operation<In, Out> unary(double flops_per_element, const In& in, const Out& out) {
   detail::require(HasBroadcastShape<Out, In, Out>, "rooflint: unary: the input must broadcast to the output's shape (aligned from the last dimension, each dimension the output's, missing, or of static size 1)");
   detail::require(Read<In> && Written<Out>, "rooflint: unary: the input must be read and the output written");
   detail::require(flops_per_element >= 0, "rooflint: unary: the FLOP count per element must not be negative");
@@ -382,7 +382,7 @@ consteval operation<In, Out> unary(double flops_per_element, const In& in, const
 /// out = f(a, b), elementwise, @p flops_per_element FLOP per element of out; a and b broadcast to
 /// out's shape: `binary(1, in<0>("x", f32, R, C), in<1>("bias", f32, C), out<2>("y", f32, R, C))`.
 template <Tensor A, Tensor B, Tensor Out>
-consteval operation<A, B, Out> binary(double flops_per_element, const A& a, const B& b, const Out& out) {
+constexpr operation<A, B, Out> binary(double flops_per_element, const A& a, const B& b, const Out& out) {
   detail::require(HasBroadcastShape<Out, A, B, Out>, "rooflint: binary: both inputs must broadcast to the output's shape (aligned from the last dimension, each dimension the output's, missing, or of static size 1)");
   detail::require(Read<A> && Read<B> && Written<Out>, "rooflint: binary: both inputs must be read and the output written");
   detail::require(flops_per_element >= 0, "rooflint: binary: the FLOP count per element must not be negative");
@@ -391,7 +391,7 @@ consteval operation<A, B, Out> binary(double flops_per_element, const A& a, cons
 
 /// Sum (or max, ...) of in over the dimensions that out lacks; 1 FLOP per input element.
 template <Tensor In, Tensor Out>
-consteval operation<In, Out> reduction(const In& in, const Out& out) {
+constexpr operation<In, Out> reduction(const In& in, const Out& out) {
   detail::require(DimsSubsetOf<Out, In>, "rooflint: reduction: every dimension of the output must be a dimension of the input");
   detail::require(Out::rank < In::rank, "rooflint: reduction: the output must have fewer dimensions than the input");
   detail::require(Read<In> && Written<Out>, "rooflint: reduction: input must be read and output written");
@@ -409,7 +409,7 @@ template <class... Ds>
 struct over_dims {};
 
 template <Dim... Ds>
-consteval over_dims<std::remove_cvref_t<Ds>...> over(Ds...) {
+constexpr over_dims<std::remove_cvref_t<Ds>...> over(Ds...) {
   static_assert(sizeof...(Ds) > 0, "rooflint: over: name the dimensions the operation works over: over(C), over(H, W)");
   return {};
 }
@@ -484,7 +484,7 @@ constexpr operation<Ts...> make_norm(const char* name, double flops_per_element,
 
 /// Softmax along the last dimension, or the dimension over(...) names; 5 FLOP per element.
 template <Tensor In, Tensor Out, OverDims... Over>
-consteval operation<In, Out> softmax(const In& in, const Out& out, Over...) {
+constexpr operation<In, Out> softmax(const In& in, const Out& out, Over...) {
   static_assert(sizeof...(Over) <= 1, "rooflint: softmax: give over(...) once");
   detail::require(SameShape<In, Out>, "rooflint: softmax: input and output must have the same shape");
   detail::require(Read<In> && Written<Out>, "rooflint: softmax: input must be read and output written");
@@ -504,7 +504,7 @@ consteval operation<In, Out> softmax(const In& in, const Out& out, Over...) {
 
 /// Layer normalisation without scale or shift; 6 FLOP per element.
 template <Tensor In, Tensor Out, OverDims... Over>
-consteval operation<In, Out> layernorm(const In& in, const Out& out, Over...) {
+constexpr operation<In, Out> layernorm(const In& in, const Out& out, Over...) {
   static_assert(sizeof...(Over) <= 1, "rooflint: layernorm: give over(...) once");
   detail::check_norm<false, In, Out, void, void, Over...>();
   return detail::make_norm("layernorm", 6, In::elements(), in, out);
@@ -512,7 +512,7 @@ consteval operation<In, Out> layernorm(const In& in, const Out& out, Over...) {
 
 /// Layer normalisation with a scale gamma only (torch's LayerNorm(bias=False)); 7 FLOP per element.
 template <Tensor In, Tensor Gamma, Tensor Out, OverDims... Over>
-consteval operation<In, Gamma, Out> layernorm(const In& in, const Gamma& gamma, const Out& out, Over...) {
+constexpr operation<In, Gamma, Out> layernorm(const In& in, const Gamma& gamma, const Out& out, Over...) {
   static_assert(sizeof...(Over) <= 1, "rooflint: layernorm: give over(...) once");
   detail::check_norm<false, In, Out, Gamma, void, Over...>();
   return detail::make_norm("layernorm", 7, In::elements(), in, gamma, out);
@@ -520,7 +520,7 @@ consteval operation<In, Gamma, Out> layernorm(const In& in, const Gamma& gamma, 
 
 /// Layer normalisation with scale gamma and shift beta, both (C) for input (..., C); 8 FLOP per element.
 template <Tensor In, Tensor Gamma, Tensor Beta, Tensor Out, OverDims... Over>
-consteval operation<In, Gamma, Beta, Out> layernorm(const In& in, const Gamma& gamma, const Beta& beta, const Out& out, Over...) {
+constexpr operation<In, Gamma, Beta, Out> layernorm(const In& in, const Gamma& gamma, const Beta& beta, const Out& out, Over...) {
   static_assert(sizeof...(Over) <= 1, "rooflint: layernorm: give over(...) once");
   detail::check_norm<false, In, Out, Gamma, Beta, Over...>();
   return detail::make_norm("layernorm", 8, In::elements(), in, gamma, beta, out);
@@ -528,7 +528,7 @@ consteval operation<In, Gamma, Beta, Out> layernorm(const In& in, const Gamma& g
 
 /// RMS normalisation without scale; 3 FLOP per element.
 template <Tensor In, Tensor Out, OverDims... Over>
-consteval operation<In, Out> rmsnorm(const In& in, const Out& out, Over...) {
+constexpr operation<In, Out> rmsnorm(const In& in, const Out& out, Over...) {
   static_assert(sizeof...(Over) <= 1, "rooflint: rmsnorm: give over(...) once");
   detail::check_norm<true, In, Out, void, void, Over...>();
   return detail::make_norm("rmsnorm", 3, In::elements(), in, out);
@@ -536,7 +536,7 @@ consteval operation<In, Out> rmsnorm(const In& in, const Out& out, Over...) {
 
 /// RMS normalisation with a scale gamma (C) for input (..., C); 4 FLOP per element.
 template <Tensor In, Tensor Gamma, Tensor Out, OverDims... Over>
-consteval operation<In, Gamma, Out> rmsnorm(const In& in, const Gamma& gamma, const Out& out, Over...) {
+constexpr operation<In, Gamma, Out> rmsnorm(const In& in, const Gamma& gamma, const Out& out, Over...) {
   static_assert(sizeof...(Over) <= 1, "rooflint: rmsnorm: give over(...) once");
   detail::check_norm<true, In, Out, Gamma, void, Over...>();
   return detail::make_norm("rmsnorm", 4, In::elements(), in, gamma, out);
@@ -546,7 +546,7 @@ consteval operation<In, Gamma, Out> rmsnorm(const In& in, const Gamma& gamma, co
 /// under every convention. The FLOP count may use only dimensions of these tensors and must not be
 /// negative at any sizes.
 template <SizeLike F, Tensor... Ts>
-consteval operation<Ts...> custom(const F& flops, const Ts&... ts) {
+constexpr operation<Ts...> custom(const F& flops, const Ts&... ts) {
   static_assert(sizeof...(Ts) > 0, "rooflint: custom: name the tensors the operation reads and writes");
   const size_expr f = to_expr(flops);
   using dims = detail::probe<typename detail::concat<typename Ts::shape...>::type>;

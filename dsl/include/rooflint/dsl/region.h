@@ -45,21 +45,21 @@ namespace rooflint::dsl {
 
 /// A tensor the region reads: `in("x", f32, R, C)`.
 template <dtype D, std::size_t N, Dim... Ds>
-consteval tensor_ref<region_tensor_arg, D, role::read, std::remove_cvref_t<Ds>...> in(const char (&name)[N], dtype_tag<D>, Ds...) {
+constexpr tensor_ref<region_tensor_arg, D, role::read, std::remove_cvref_t<Ds>...> in(const char (&name)[N], dtype_tag<D>, Ds...) {
   detail::check_tensor_name<N>();
   return {name_t(name)};
 }
 
 /// A tensor the region writes: `out("y", f32, R, C)`.
 template <dtype D, std::size_t N, Dim... Ds>
-consteval tensor_ref<region_tensor_arg, D, role::write, std::remove_cvref_t<Ds>...> out(const char (&name)[N], dtype_tag<D>, Ds...) {
+constexpr tensor_ref<region_tensor_arg, D, role::write, std::remove_cvref_t<Ds>...> out(const char (&name)[N], dtype_tag<D>, Ds...) {
   detail::check_tensor_name<N>();
   return {name_t(name)};
 }
 
 /// A tensor the region reads and writes in place (counted twice): `inout("y", f32, N)`.
 template <dtype D, std::size_t N, Dim... Ds>
-consteval tensor_ref<region_tensor_arg, D, role::read_write, std::remove_cvref_t<Ds>...> inout(const char (&name)[N], dtype_tag<D>, Ds...) {
+constexpr tensor_ref<region_tensor_arg, D, role::read_write, std::remove_cvref_t<Ds>...> inout(const char (&name)[N], dtype_tag<D>, Ds...) {
   detail::check_tensor_name<N>();
   return {name_t(name)};
 }
@@ -129,13 +129,13 @@ template <auto... Kernels>
 struct region_spec : spec {
   /// Declares the sizes the build-time verdict uses: `.at(R(65536), C(4096))` (as kernel_spec::at).
   template <class... B>
-  consteval region_spec at(B... given) const { return with(borrowed().at(given...)); }
+  constexpr region_spec at(B... given) const { return with(borrowed().at(given...)); }
 
   /// States how sizes are read at the launch of the region's Site-th kernel (0 = the first), which must
   /// be given by its function: `.sizes<0>(R(grid_dim.x), C(arg<2>))`. The checks are kernel_spec::sizes'
   /// against that kernel's parameters.
   template <int Site, class... B>
-  consteval region_spec sizes(const B&... given) const {
+  constexpr region_spec sizes(const B&... given) const {
     detail::require(Site >= 0 && Site < static_cast<int>(sizeof...(Kernels)), "rooflint: region: sizes<I>: I must be the index of one of the region's kernels");
     if constexpr (Site >= 0 && Site < static_cast<int>(sizeof...(Kernels))) {
       constexpr auto site = detail::region_kernel_at<Site, Kernels...>();
@@ -155,22 +155,22 @@ struct region_spec : spec {
     return *this;
   }
 
-  consteval region_spec expect(expected_bound b) const { return with(borrowed().expect(b)); }
-  consteval region_spec max_traffic_ratio(double r) const { return with(borrowed().max_traffic_ratio(r)); }
-  consteval region_spec min_roofline_fraction(double f) const { return with(borrowed().min_roofline_fraction(f)); }
-  consteval region_spec math(model::math_mode m) const { return with(borrowed().math(m)); }
-  consteval region_spec count_elementwise() const { return with(borrowed().count_elementwise()); }
-  consteval region_spec halve_causal() const { return with(borrowed().halve_causal()); }
+  constexpr region_spec expect(expected_bound b) const { return with(borrowed().expect(b)); }
+  constexpr region_spec max_traffic_ratio(double r) const { return with(borrowed().max_traffic_ratio(r)); }
+  constexpr region_spec min_roofline_fraction(double f) const { return with(borrowed().min_roofline_fraction(f)); }
+  constexpr region_spec math(model::math_mode m) const { return with(borrowed().math(m)); }
+  constexpr region_spec count_elementwise() const { return with(borrowed().count_elementwise()); }
+  constexpr region_spec halve_causal() const { return with(borrowed().halve_causal()); }
 
  private:
   /// This region's spec value in a kernel_spec, whose builders then run unchanged.
-  consteval kernel_spec<&detail::region_placeholder> borrowed() const {
+  constexpr kernel_spec<&detail::region_placeholder> borrowed() const {
     kernel_spec<&detail::region_placeholder> k;
     static_cast<spec&>(k) = *this;
     return k;
   }
   /// The region with the spec value a borrowed builder returned.
-  consteval region_spec with(const spec& built) const {
+  constexpr region_spec with(const spec& built) const {
     region_spec r = *this;
     static_cast<spec&>(r) = built;
     return r;
@@ -180,7 +180,7 @@ struct region_spec : spec {
 /// Binds the operation @p op to a region of the kernels Kernels (functions, or library_kernel<"pattern">
 /// for a library's kernels), launched in this order. The tensors name no parameter: `in("x", f32, R, C)`.
 template <auto... Kernels, std::size_t N, class... Ts>
-consteval region_spec<Kernels...> region(const char (&name)[N], const operation<Ts...>& op) {
+constexpr region_spec<Kernels...> region(const char (&name)[N], const operation<Ts...>& op) {
   detail::require(sizeof...(Kernels) >= 1, "rooflint: region: a region names at least one kernel: region<k1, k2>(...)");
   detail::require(sizeof...(Kernels) <= max_region_kernels, "rooflint: region: a region has at most 8 kernels");
   detail::require((detail::is_region_kernel<Kernels>() && ...), "rooflint: region: each kernel is a __global__ function or a library_kernel<\"pattern\">");

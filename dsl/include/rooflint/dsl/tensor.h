@@ -65,14 +65,14 @@ struct index_values {
 /// Indices drawn independently and uniformly from [0, D): token ids of a vocabulary of V,
 /// `in<1>("tokens", i32, B, T).indices(uniform(V))`.
 template <Dim D>
-consteval index_values uniform(D) {
+constexpr index_values uniform(D) {
   return {index_distribution::uniform, dim_name<D>()};
 }
 
 /// Indices that are all different, drawn from [0, D) in an order with no pattern: a permutation of D
 /// rows, or each token of a batch a row of its own, `in<2>("idx", i32, N).indices(distinct(N))`.
 template <Dim D>
-consteval index_values distinct(D) {
+constexpr index_values distinct(D) {
   return {index_distribution::distinct, dim_name<D>()};
 }
 
@@ -185,7 +185,7 @@ struct tensor_ref {
   /// B*T tokens reads min(B*T, V) rows of V, a strided gather one element in S): compulsory bytes
   /// count only those. The part may use min, max and ceil_div (dim.h).
   template <SizeLike P>
-  consteval tensor_ref touches(const P& part) const {
+  constexpr tensor_ref touches(const P& part) const {
     tensor_ref t = *this;
     const size_expr e = to_expr(part);
     t.touched = e.value;
@@ -203,7 +203,7 @@ struct tensor_ref {
   /// `.indices(distinct(N))`.
   /// The analyzer evaluates the accesses they index with values drawn so (docs/dsl.md, "Index
   /// tensors"); the verifier measures whatever the program's data is.
-  consteval tensor_ref indices(index_values v) const {
+  constexpr tensor_ref indices(index_values v) const {
     detail::require(is_integer(D), "rooflint: indices: an index tensor has an integer dtype");
     detail::require(R != role::write, "rooflint: indices: the kernel must read an index tensor");
     detail::require(values.distribution == index_distribution::unstated, "rooflint: indices: the tensor already states its values");
@@ -217,7 +217,7 @@ struct tensor_ref {
   /// V packed in one (B,T,3,NH,HS) buffer are three tensors (B,T,NH,HS) at offsets 0, NH * HS and
   /// 2 * NH * HS. Each counts its own elements in the compulsory bytes.
   template <SizeLike P>
-  consteval tensor_ref slice(const P& offset) const {
+  constexpr tensor_ref slice(const P& offset) const {
     tensor_ref t = *this;
     const size_expr e = to_expr(offset);
     detail::require(!detail::probe<shape>::negative_somewhere(e.value, e.sizes), "rooflint: slice: the offset must not be negative");
@@ -247,21 +247,21 @@ constexpr void check_tensor_name() {
 
 /// A tensor the kernel reads (each element once, for compulsory bytes).
 template <int Arg, dtype D, std::size_t N, Dim... Ds>
-consteval tensor_ref<Arg, D, role::read, std::remove_cvref_t<Ds>...> in(const char (&name)[N], dtype_tag<D>, Ds...) {
+constexpr tensor_ref<Arg, D, role::read, std::remove_cvref_t<Ds>...> in(const char (&name)[N], dtype_tag<D>, Ds...) {
   detail::check_tensor_name<N>();
   return {name_t(name)};
 }
 
 /// A tensor the kernel writes (each element once).
 template <int Arg, dtype D, std::size_t N, Dim... Ds>
-consteval tensor_ref<Arg, D, role::write, std::remove_cvref_t<Ds>...> out(const char (&name)[N], dtype_tag<D>, Ds...) {
+constexpr tensor_ref<Arg, D, role::write, std::remove_cvref_t<Ds>...> out(const char (&name)[N], dtype_tag<D>, Ds...) {
   detail::check_tensor_name<N>();
   return {name_t(name)};
 }
 
 /// A tensor the kernel reads and writes in place (counted twice).
 template <int Arg, dtype D, std::size_t N, Dim... Ds>
-consteval tensor_ref<Arg, D, role::read_write, std::remove_cvref_t<Ds>...> inout(const char (&name)[N], dtype_tag<D>, Ds...) {
+constexpr tensor_ref<Arg, D, role::read_write, std::remove_cvref_t<Ds>...> inout(const char (&name)[N], dtype_tag<D>, Ds...) {
   detail::check_tensor_name<N>();
   return {name_t(name)};
 }
@@ -281,7 +281,7 @@ template <class D, class... Ds>
 concept MisusedTensor = !(is_dtype_tag<std::remove_cvref_t<D>>::value && (Dim<Ds> && ...));
 
 template <class D, class... Ds>
-consteval not_a_tensor misused_tensor() {
+constexpr not_a_tensor misused_tensor() {
   static_assert(is_dtype_tag<std::remove_cvref_t<D>>::value, "rooflint: tensor: the dtype must be a dtype tag (f32, bf16, i32, ...), not a C++ type (float) or a model::dtype value");
   static_assert(!is_dtype_tag<std::remove_cvref_t<D>>::value || (Dim<Ds> && ...), "rooflint: tensor: every shape entry must be a dimension tag (N, S), not a number or an expression (N*S): give the product a dimension of its own");
   return {};
@@ -289,23 +289,23 @@ consteval not_a_tensor misused_tensor() {
 }  // namespace detail
 
 template <int Arg, class D, std::size_t N, class... Ds> requires detail::MisusedTensor<D, Ds...>
-consteval detail::not_a_tensor in(const char (&)[N], D, Ds...) { return detail::misused_tensor<D, Ds...>(); }
+constexpr detail::not_a_tensor in(const char (&)[N], D, Ds...) { return detail::misused_tensor<D, Ds...>(); }
 template <int Arg, class D, std::size_t N, class... Ds> requires detail::MisusedTensor<D, Ds...>
-consteval detail::not_a_tensor out(const char (&)[N], D, Ds...) { return detail::misused_tensor<D, Ds...>(); }
+constexpr detail::not_a_tensor out(const char (&)[N], D, Ds...) { return detail::misused_tensor<D, Ds...>(); }
 template <int Arg, class D, std::size_t N, class... Ds> requires detail::MisusedTensor<D, Ds...>
-consteval detail::not_a_tensor inout(const char (&)[N], D, Ds...) { return detail::misused_tensor<D, Ds...>(); }
+constexpr detail::not_a_tensor inout(const char (&)[N], D, Ds...) { return detail::misused_tensor<D, Ds...>(); }
 
 /// in<0, float>("x", N): a C++ type where the dtype tag belongs.
 template <int Arg, class T, std::size_t N, class... Ds>
-consteval detail::not_a_tensor in(const char (&)[N], Ds...) { return detail::misused_tensor<T, Ds...>(); }
+constexpr detail::not_a_tensor in(const char (&)[N], Ds...) { return detail::misused_tensor<T, Ds...>(); }
 template <int Arg, class T, std::size_t N, class... Ds>
-consteval detail::not_a_tensor out(const char (&)[N], Ds...) { return detail::misused_tensor<T, Ds...>(); }
+constexpr detail::not_a_tensor out(const char (&)[N], Ds...) { return detail::misused_tensor<T, Ds...>(); }
 template <int Arg, class T, std::size_t N, class... Ds>
-consteval detail::not_a_tensor inout(const char (&)[N], Ds...) { return detail::misused_tensor<T, Ds...>(); }
+constexpr detail::not_a_tensor inout(const char (&)[N], Ds...) { return detail::misused_tensor<T, Ds...>(); }
 
 /// A pointer parameter that is not part of the operation's traffic.
 template <int Arg, std::size_t N>
-consteval uncounted_ref<Arg> uncounted(const char (&name)[N]) {
+constexpr uncounted_ref<Arg> uncounted(const char (&name)[N]) {
   detail::check_tensor_name<N>();
   return {name_t(name)};
 }

@@ -1,6 +1,6 @@
 #pragma once
 /// @file report.h
-/// Compile-time error reporting for checks on values (sizes, counts) inside consteval functions,
+/// Compile-time error reporting for checks on values (sizes, counts) inside constexpr builders,
 /// where a static_assert cannot see the arguments. fmt's technique: a call to this deliberately
 /// non-constexpr function stops constant evaluation, and the compiler prints the calling line,
 /// which carries the literal message ("rooflint: at: a size must be positive").
