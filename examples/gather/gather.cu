@@ -14,6 +14,7 @@
 #include "rooflint/dsl.h"
 #include "../common/example_check.h"
 #include "../common/verdict.h"
+#include "rooflint/runtime.h"
 
 /// The gather stride, in floats: 132 bytes, so no two gathered floats share a 32-byte sector or a
 /// 64-byte DRAM burst.
@@ -84,7 +85,6 @@ inline std::vector<int> distinct_ids(int rows, int v) {
   return ids;
 }
 
-
 // Each spec's .expect() holds on the H200's datasheet peaks at its declared sizes (the analyzer
 // reports the same verdicts).
 static_assert(rooflint::examples::meets_its_expectation(gather_strided_spec, "H200"));
@@ -118,8 +118,6 @@ ROOFLINT_EXAMPLE_CHECK(embedding_gather) {
     for (int j = 0; j < d; ++j) want[static_cast<std::size_t>(r) * d + j] = table[static_cast<std::size_t>(ids[r]) * d + j];
   return close("out", dout.to_host(), want, 0, 0);
 }
-
-#include "rooflint/runtime.h"
 
 namespace gather_example {
 

@@ -16,6 +16,8 @@
 #include "rooflint/dsl.h"
 #include "../common/example_check.h"
 #include "../common/verdict.h"
+#include "rooflint/runtime.h"
+#include "../common/launch_count.h"
 
 inline constexpr int hgemm_bm = 128, hgemm_bn = 128, hgemm_bk = 32;  // block tile of C, K step
 inline constexpr int hgemm_a_ld = hgemm_bk + 8;   // shared row pitch of A, halves: +16 bytes against bank conflicts
@@ -154,7 +156,6 @@ inline void launch_cublas(const __half* A, const __half* B, float* C, int n, cud
                CUDA_R_32F, n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
 }
 
-
 // Each spec's .expect() holds on the H200's datasheet peaks at its declared sizes (the analyzer
 // reports the same verdicts).
 static_assert(rooflint::examples::meets_its_expectation(hgemm_wmma_spec, "H200"));
@@ -195,9 +196,6 @@ bool check_hgemm(void (*launch)(const __half*, const __half*, float*, int, cudaS
 
 ROOFLINT_EXAMPLE_CHECK(hgemm_wmma) { return check_hgemm(hgemm_example::launch_wmma, "hgemm_wmma"); }
 ROOFLINT_EXAMPLE_CHECK(hgemm_cublas) { return check_hgemm(hgemm_example::launch_cublas, "hgemm_cublas"); }
-
-#include "rooflint/runtime.h"
-#include "../common/launch_count.h"
 
 namespace hgemm_example {
 

@@ -17,6 +17,7 @@
 #include "../common/block_reduce.cuh"
 #include "../common/example_check.h"
 #include "../common/verdict.h"
+#include "rooflint/runtime.h"
 
 inline constexpr int layernorm_threads = 256;
 inline constexpr float layernorm_eps = 1e-5f;
@@ -178,7 +179,6 @@ inline std::vector<float> reference(const std::vector<float>& x, const std::vect
   return y;
 }
 
-
 // Each spec's .expect() holds on the H200's datasheet peaks at its declared sizes (the analyzer
 // reports the same verdicts).
 static_assert(rooflint::examples::meets_its_expectation(layernorm_naive_spec, "H200"));
@@ -204,8 +204,6 @@ ROOFLINT_EXAMPLE_CHECK(layernorm_naive) { return check_layernorm(false, 4096); }
 ROOFLINT_EXAMPLE_CHECK(layernorm_single_pass) {
   return check_layernorm(true, 4096) && check_layernorm(true, 1000) && check_layernorm(true, 12);
 }
-
-#include "rooflint/runtime.h"
 
 namespace layernorm_example {
 

@@ -15,6 +15,7 @@
 #include "../common/block_reduce.cuh"
 #include "../common/example_check.h"
 #include "../common/verdict.h"
+#include "rooflint/runtime.h"
 
 inline constexpr int reduction_threads = 256;
 inline constexpr int reduction_max_blocks = 4096;  // capacity of the partials buffer
@@ -89,7 +90,6 @@ inline int blocks_for_device() {
   return std::clamp(8 * sms, 1, reduction_max_blocks);
 }
 
-
 // Each spec's .expect() holds on the H200's datasheet peaks at its declared sizes (the analyzer
 // reports the same verdicts).
 static_assert(rooflint::examples::meets_its_expectation(reduce_sum_spec, "H200"));
@@ -113,8 +113,6 @@ ROOFLINT_EXAMPLE_CHECK(reduce_sum) {
   }
   return ok;
 }
-
-#include "rooflint/runtime.h"
 
 namespace reduction_example {
 

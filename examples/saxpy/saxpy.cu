@@ -8,6 +8,7 @@
 #include "rooflint/dsl.h"
 #include "../common/example_check.h"
 #include "../common/verdict.h"
+#include "rooflint/runtime.h"
 
 /// y[i] = a * x[i] + y[i]. One float4 per thread, 16-byte coalesced loads and stores; a scalar tail
 /// covers N not divisible by 4. N/1024 blocks of 256 threads (262144 at N = 2^28).
@@ -50,7 +51,6 @@ static_assert(saxpy_spec.written_bytes_at(saxpy_spec.declared().bound) == 4.0 * 
 /// @return Blocks of 256 threads for one float4 (or the scalar tail) per thread.
 inline unsigned blocks_for(int n) { return static_cast<unsigned>(((n + 3) / 4 + 255) / 256); }
 
-
 // Each spec's .expect() holds on the H200's datasheet peaks at its declared sizes (the analyzer
 // reports the same verdicts).
 static_assert(rooflint::examples::meets_its_expectation(saxpy_spec, "H200"));
@@ -69,8 +69,6 @@ ROOFLINT_EXAMPLE_CHECK(saxpy) {
   for (int i = 0; i < n; ++i) want[i] = std::fma(a, x[i], y[i]);
   return close("y", dy.to_host(), want, 0, 0);
 }
-
-#include "rooflint/runtime.h"
 
 namespace saxpy_example {
 

@@ -16,6 +16,8 @@
 #include "rooflint/dsl.h"
 #include "../common/example_check.h"
 #include "../common/verdict.h"
+#include "rooflint/runtime.h"
+#include "../common/launch_count.h"
 
 // ---------------------------------------------------------------------------------------------------
 // Naive
@@ -283,7 +285,6 @@ inline void launch_cublas(const float* A, const float* B, float* C, int n, cudaS
   sgemm_with_cublas(h, A, B, C, n);
 }
 
-
 // Each spec's .expect() holds on the H200's datasheet peaks at its declared sizes (the analyzer
 // reports the same verdicts).
 static_assert(rooflint::examples::meets_its_expectation(sgemm_naive_spec, "H200"));
@@ -333,9 +334,6 @@ ROOFLINT_EXAMPLE_CHECK(sgemm_cublas) { return check_sgemm(sgemm_example::launch_
 
 // ---------------------------------------------------------------------------------------------------
 // Verification cases: each kernel at N = 512 (everything fits in L2) and N = 4096 (B alone exceeds it).
-
-#include "rooflint/runtime.h"
-#include "../common/launch_count.h"
 
 namespace sgemm_example {
 

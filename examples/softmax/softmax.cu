@@ -17,6 +17,7 @@
 #include "../common/block_reduce.cuh"
 #include "../common/example_check.h"
 #include "../common/verdict.h"
+#include "rooflint/runtime.h"
 
 inline constexpr int softmax_threads = 256;
 
@@ -178,7 +179,6 @@ inline std::vector<float> reference(const std::vector<float>& x, int rows, int c
   return y;
 }
 
-
 // Each spec's .expect() holds on the H200's datasheet peaks at its declared sizes (the analyzer
 // reports the same verdicts).
 static_assert(rooflint::examples::meets_its_expectation(softmax_naive_spec, "H200"));
@@ -209,8 +209,6 @@ ROOFLINT_EXAMPLE_CHECK(softmax_online) {
   }
   return ok;
 }
-
-#include "rooflint/runtime.h"
 
 namespace softmax_example {
 

@@ -12,6 +12,7 @@
 #include "rooflint/dsl.h"
 #include "../common/example_check.h"
 #include "../common/verdict.h"
+#include "rooflint/runtime.h"
 
 inline constexpr int transpose_tile = 32;        // a tile is 32 x 32 elements
 inline constexpr int transpose_block_rows = 8;   // a block is 32 x 8 threads: 4 elements per thread
@@ -77,7 +78,6 @@ static_assert(transpose_tiled_spec.bytes_at(transpose_tiled_spec.declared().boun
 inline dim3 grid_for(int rows, int cols) { return dim3(cols / transpose_tile, rows / transpose_tile); }
 inline dim3 block() { return dim3(transpose_tile, transpose_block_rows); }
 
-
 // Each spec's .expect() holds on the H200's datasheet peaks at its declared sizes (the analyzer
 // reports the same verdicts).
 static_assert(rooflint::examples::meets_its_expectation(transpose_naive_spec, "H200"));
@@ -102,8 +102,6 @@ bool check_transpose(void (*kernel)(const float*, float*, int, int), const char*
 
 ROOFLINT_EXAMPLE_CHECK(transpose_naive) { return check_transpose(transpose_naive, "transpose_naive"); }
 ROOFLINT_EXAMPLE_CHECK(transpose_tiled) { return check_transpose(transpose_tiled, "transpose_tiled"); }
-
-#include "rooflint/runtime.h"
 
 namespace transpose_example {
 

@@ -9,6 +9,7 @@
 #include "rooflint/dsl.h"
 #include "../common/example_check.h"
 #include "../common/verdict.h"
+#include "rooflint/runtime.h"
 
 /// c[i] = a[i] + b[i]. One float4 per thread (16-byte loads and stores, coalesced across the warp);
 /// a scalar tail covers N not divisible by 4. The grid has N/1024 blocks of 256 threads: at
@@ -50,7 +51,6 @@ static_assert(vector_add_spec.flops_at(vector_add_spec.declared().bound) == 1.0 
 /// @return Blocks of 256 threads for one float4 (or the scalar tail) per thread.
 inline unsigned blocks_for(int n) { return static_cast<unsigned>(((n + 3) / 4 + 255) / 256); }
 
-
 // Each spec's .expect() holds on the H200's datasheet peaks at its declared sizes (the analyzer
 // reports the same verdicts).
 static_assert(rooflint::examples::meets_its_expectation(vector_add_spec, "H200"));
@@ -68,8 +68,6 @@ ROOFLINT_EXAMPLE_CHECK(vector_add) {
   for (int i = 0; i < n; ++i) want[i] = a[i] + b[i];
   return close("c", dc.to_host(), want, 0, 0);
 }
-
-#include "rooflint/runtime.h"
 
 namespace vector_add_example {
 
