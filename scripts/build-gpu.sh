@@ -13,7 +13,10 @@
 # traffic and corpus-lines take it as ROOFLINT_TRAFFIC_MANIFEST=.carry/corpus/traffic_corpus.rooflint.json,
 # with .carry/corpus carried too. Then, on the device:
 #   ROOFLINT_BUILD_DIR=.carry/gpu ROOFLINT_MANIFESTS=.carry/manifests bash scripts/gpu-job.sh full
-# with carry [".carry/gpu", ".carry/manifests"].
+# with carry [".carry/gpu", ".carry/manifests"]. The CTest tests labelled gpu that need the analyzer's build
+# tree (rooflint-verify over the example programs) are written as .carry/gpu/gpu-ctests.sh, with their
+# paths mapped onto the copies (scripts/carry-gpu-ctests.py); gpu-job.sh runs it among the GPU tests.
+# ROOFLINT_ANALYZER_BUILD: the build tree with the analyzer (default build/).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -24,11 +27,16 @@ mkdir -p .carry/gpu .carry/manifests
 (cd build-gpu && find runtime examples tests -maxdepth 3 -type f \( -perm -u+x -o -name '*.so' \) \
    ! -path '*/CMakeFiles/*' ! -path 'tests/fuzz/*' -print) |
   while read -r f; do mkdir -p ".carry/gpu/$(dirname "$f")"; cp "build-gpu/$f" ".carry/gpu/$f"; done
-find build/examples -name '*.rooflint.json' -exec cp {} .carry/manifests/ \; 2>/dev/null || true
-if [[ -f build/tests/analyzer/traffic_corpus.rooflint.json ]]; then
-  mkdir -p .carry/corpus && cp build/tests/analyzer/traffic_corpus.rooflint.json .carry/corpus/
+analyzer_build=${ROOFLINT_ANALYZER_BUILD:-build}
+find "$analyzer_build/examples" -name '*.rooflint.json' -exec cp {} .carry/manifests/ \; 2>/dev/null || true
+if [[ -f $analyzer_build/tests/analyzer/traffic_corpus.rooflint.json ]]; then
+  mkdir -p .carry/corpus && cp "$analyzer_build/tests/analyzer/traffic_corpus.rooflint.json" .carry/corpus/
 fi
-analyzer=${ROOFLINT_ANALYZER:-build/analyzer/rooflint}
+if [[ -f $analyzer_build/tests/runtime/CTestTestfile.cmake ]]; then
+  python3 scripts/carry-gpu-ctests.py "$analyzer_build/tests/runtime/CTestTestfile.cmake" "$PWD" \
+      "$(cd "$analyzer_build" && pwd)" .carry/gpu/gpu-ctests.sh
+fi
+analyzer=${ROOFLINT_ANALYZER:-$analyzer_build/analyzer/rooflint}
 if [[ -x $analyzer ]]; then
   mkdir -p .carry/manifests/torch_extension
   "$analyzer" --quiet --manifest .carry/manifests/torch_extension/kernels.rooflint.json \

@@ -700,6 +700,11 @@ for t in "$build"/tests/*/rooflint_*_tests; do
   run "test-$(basename "$t")" "$t" --gtest_brief=1
   tail -3 "$logs/test-$(basename "$t").log" >>"$OUT/summary.txt"
 done
+# CTest's GPU tests over the example programs (build-gpu.sh writes them with carried paths).
+if [[ -f $build/gpu-ctests.sh ]]; then
+  run gpu-ctests bash "$build/gpu-ctests.sh" "$logs/gpu-ctests"
+  grep -E "^(passed|FAILED|[0-9]+ failed)" "$logs/gpu-ctests.log" >>"$OUT/summary.txt"
+fi
 
 section "ceilings"
 run ceilings-quick "$build/runtime/rooflint-ceilings" --quick --output "$OUT/ceilings-quick.json"
