@@ -33,7 +33,7 @@ if [[ -f $analyzer_build/tests/analyzer/traffic_corpus.rooflint.json ]]; then
   mkdir -p .carry/corpus && cp "$analyzer_build/tests/analyzer/traffic_corpus.rooflint.json" .carry/corpus/
 fi
 if [[ -f $analyzer_build/tests/runtime/CTestTestfile.cmake ]]; then
-  python3 scripts/carry-gpu-ctests.py "$analyzer_build/tests/runtime/CTestTestfile.cmake" "$PWD" \
+  python3 scripts/carry-gpu-ctests.py "$analyzer_build/tests/runtime" "$PWD" \
       "$(cd "$analyzer_build" && pwd)" .carry/gpu/gpu-ctests.sh
 fi
 analyzer=${ROOFLINT_ANALYZER:-$analyzer_build/analyzer/rooflint}

@@ -445,6 +445,12 @@ std::string sizesText(const KernelRecord &K) {
   return dsl::sizes_text(K.Spec, K.Sizes, " = ");
 }
 
+std::string statedIndexText(const dsl::spec &S, const dsl::tensor_info &T, std::optional<std::int64_t> Bound) {
+  return "'" + std::string(T.name.view()) +
+         (T.indices == dsl::index_distribution::distinct ? "' distinct in [0, " : "' uniform over [0, ") +
+         std::string(S.dims[std::size_t(T.index_bound)].name.view()) + (Bound ? " = " + std::to_string(*Bound) : "") + ")";
+}
+
 std::string boundSentence(const KernelRecord &K, const model::peaks &P) {
   return K.subject() + " is " + model::describe(*K.Result, P, K.Spec.mode) + " at " + sizesText(K);
 }

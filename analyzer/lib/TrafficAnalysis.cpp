@@ -1007,9 +1007,13 @@ const KernelTraffic *DeviceTraffic::find(const std::string &MangledName) const {
   return nullptr;
 }
 
+std::string accessText(const TrafficAccess &A) {
+  return std::string(A.Store ? "store" : "load") + " through " +
+         (A.Tensor.empty() ? std::string("a global pointer") : "'" + A.Tensor + "'");
+}
+
 std::string uncoalescedMessage(const TrafficAccess &A) {
-  const std::string What = std::string(A.Store ? "store" : "load") + " through " +
-                           (A.Tensor.empty() ? std::string("a global pointer") : "'" + A.Tensor + "'");
+  const std::string What = accessText(A);
   const std::string X = model::format_significant(A.Amplification) + "x";
   // A guarded access that fewer lanes run: the request is theirs.
   const std::string Warp = A.ActiveLanes < 32 ? "the " + std::to_string(A.ActiveLanes) + " lanes of a warp that run it (at most)"

@@ -1121,8 +1121,7 @@ KernelEvaluation evaluateTraffic(llvm::Function &F, const KernelRecord &Record, 
     Indexed.insert(T.arg);
     const bool Distinct = T.indices == dsl::index_distribution::distinct;
     Indices[std::size_t(T.arg)] = IndexValues{Bound, Distinct};
-    Drawn += std::string(Drawn.empty() ? "" : ", ") + "'" + std::string(T.name.view()) + (Distinct ? "' distinct in [0, " : "' uniform over [0, ") +
-             std::string(Record.Spec.dims[std::size_t(T.index_bound)].name.view()) + " = " + std::to_string(Bound) + ")";
+    Drawn += std::string(Drawn.empty() ? "" : ", ") + statedIndexText(Record.Spec, T, Bound);
   }
   std::string Why;
   std::unique_ptr<WarpEvaluator> E = WarpEvaluator::compile(F, Indexed, Why);

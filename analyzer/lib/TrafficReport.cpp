@@ -92,12 +92,9 @@ void noteLevels(Reporter &Report, SourceLocation At, const KernelRecord *Record,
 /// "'idx' uniform over [0, V)": the index tensors of @p S and what the spec states of their values.
 std::string statedIndicesText(const dsl::spec &S) {
   std::string Out;
-  for (const dsl::tensor_info &T : S.tensor_list()) {
-    if (T.indices == dsl::index_distribution::unstated || T.index_bound < 0) continue;
-    Out += std::string(Out.empty() ? "" : ", ") + "'" + std::string(T.name.view()) +
-           (T.indices == dsl::index_distribution::distinct ? "' distinct in [0, " : "' uniform over [0, ") +
-           std::string(S.dims[std::size_t(T.index_bound)].name.view()) + ")";
-  }
+  for (const dsl::tensor_info &T : S.tensor_list())
+    if (T.indices != dsl::index_distribution::unstated && T.index_bound >= 0)
+      Out += std::string(Out.empty() ? "" : ", ") + statedIndexText(S, T);
   return Out;
 }
 
@@ -111,9 +108,7 @@ std::string drawnMessage(const TrafficAccess &A, const TrafficSite &Site, const 
     if (P.Requests <= 0 || P.IdealSectorsPerRequest <= 0) return "";
     const double X = P.SectorsPerRequest / P.IdealSectorsPerRequest;
     if (X < 1.05) return "";
-    const std::string What = std::string(A.Store ? "store" : "load") + " through " +
-                             (A.Tensor.empty() ? std::string("a global pointer") : "'" + A.Tensor + "'");
-    return What + " is addressed by the indices the spec states (" + statedIndicesText(Record->Spec) + "): at " +
+    return accessText(A) + " is addressed by the indices the spec states (" + statedIndicesText(Record->Spec) + "): at " +
            sizesText(*Record) + " a warp request touches " + model::format_significant(P.SectorsPerRequest) +
            " sectors where its useful bytes need " + model::format_significant(P.IdealSectorsPerRequest) + " (" +
            model::format_significant(X) + "x the traffic)";

@@ -141,6 +141,10 @@ std::string boundSentence(const KernelRecord &K, const model::peaks &P);
 /// @return "N = 4096, K = 512" for the record's sizes.
 std::string sizesText(const KernelRecord &K);
 
+/// @return "'idx' uniform over [0, V)" (with " = 50257" after the bound's name when @p Bound is given):
+/// what the spec states of the values of index tensor @p T.
+std::string statedIndexText(const dsl::spec &S, const dsl::tensor_info &T, std::optional<std::int64_t> Bound = {});
+
 /// @return The number with thousands separators ("137,438,953,472").
 std::string withSeparators(double Value);
 

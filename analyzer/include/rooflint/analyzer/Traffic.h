@@ -217,4 +217,7 @@ void predictTraffic(const KernelTraffic &T, const clang::FunctionDecl &Kernel, K
 /// The message of the rooflint-uncoalesced warning for @p A (empty when it is not amplified).
 std::string uncoalescedMessage(const TrafficAccess &A);
 
+/// @return "load through 'x'" (or "store through a global pointer"): how messages name access @p A.
+std::string accessText(const TrafficAccess &A);
+
 }  // namespace rooflint::analyzer
