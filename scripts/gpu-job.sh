@@ -507,6 +507,7 @@ fi
 # the analyzer's prediction. ROOFLINT_CORPUS_PART=i/n takes every n-th kernel from the i-th (the corpus
 # in n calls). ncu reads the sources at the paths of the binary's line table: ROOFLINT_SOURCE_ROOT, else
 # the root that rooflint's observed lines name, is linked to this tree when it is absent.
+# ROOFLINT_CORPUS_KERNELS="a b": those kernels of the corpus only.
 if [[ $mode == corpus-lines ]]; then
   section "device"
   nvidia-smi --query-gpu=name,uuid,driver_version,clocks.sm,clocks.mem,power.draw,clocks_event_reasons.active --format=csv | tee -a "$OUT/summary.txt"
@@ -520,10 +521,12 @@ if [[ $mode == corpus-lines ]]; then
     tar -C "$OUT" -czf "$OUT/logs.tar.gz" logs && rm -rf "$logs"
     exit 1
   fi
-  python3 - "$manifest" "${ROOFLINT_CORPUS_PART:-1/1}" >"$logs/corpus-kernels.txt" <<'PY'
+  python3 - "$manifest" "${ROOFLINT_CORPUS_PART:-1/1}" "${ROOFLINT_CORPUS_KERNELS:-}" >"$logs/corpus-kernels.txt" <<'PY'
 import json, sys
 i, n = (int(v) for v in sys.argv[2].split("/"))
-kernels = [k for k in json.load(open(sys.argv[1]))["kernels"] if k.get("mangled_name")]  # regions have none
+wanted = set(sys.argv[3].replace(",", " ").split())
+kernels = [k for k in json.load(open(sys.argv[1]))["kernels"]
+           if k.get("mangled_name") and (not wanted or k["name"] in wanted)]  # regions have no mangled name
 for j, k in enumerate(kernels):
     if j % n == i - 1:
         print(k["name"])

@@ -33,6 +33,7 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/Path.h"
 #include "rooflint/analyzer/Traffic.h"
+#include "rooflint/analyzer/WarpEvaluator.h"
 #include "rooflint/model/describe.h"
 
 using namespace llvm;
@@ -664,32 +665,14 @@ SectorCount countFor(const std::vector<std::int64_t> &LaneOffsets, const std::ve
   return countSectors(All, Sizes);
 }
 
-/// The file of a debug location, made absolute with its compilation directory.
-std::string pathOf(const DILocation &Loc) {
-  SmallString<256> Path(Loc.getFilename());
-  if (!sys::path::is_absolute(Path) && !Loc.getDirectory().empty()) {
-    Path = Loc.getDirectory();
-    sys::path::append(Path, Loc.getFilename());
-  }
-  return Path.str().str();
-}
-
 TrafficAccess KernelAnalysis::describe(const Group &G) {
   TrafficAccess A;
   A.Store = G.Store;
   Instruction *First = G.Members.front().I;
-  if (const DebugLoc &DLoc = First->getDebugLoc()) {
-    A.Line = DLoc->getLine();
-    A.Column = DLoc->getColumn();
-    A.File = pathOf(*DLoc);
-  }
+  positionOf(*First, A.File, A.Line, A.Column);
   for (const Member &M : G.Members) {
     TrafficSite S{A.File, 0, 0, G.Store};
-    if (const DebugLoc &ML = M.I->getDebugLoc()) {
-      S.Line = ML->getLine();
-      S.Column = ML->getColumn();
-      S.File = pathOf(*ML);
-    }
+    positionOf(*M.I, S.File, S.Line, S.Column);
     const bool Known = std::any_of(A.Sites.begin(), A.Sites.end(), [&](const TrafficSite &T) {
       return T.File == S.File && T.Line == S.Line && T.Column == S.Column;
     });

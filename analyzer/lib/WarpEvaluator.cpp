@@ -7,6 +7,8 @@
 #include <map>
 #include <set>
 
+#include "rooflint/files/source_position.h"
+
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Analysis/PostDominators.h"
@@ -87,20 +89,6 @@ struct BlockCode {
   unsigned Line = 0;                    ///< the terminator's source line
   std::string File;
 };
-
-/// The source position of @p I (the innermost inlined location).
-void positionOf(const Instruction &I, std::string &File, unsigned &Line, unsigned &Column) {
-  const DebugLoc &DL = I.getDebugLoc();
-  if (!DL) return;
-  Line = DL->getLine();
-  Column = DL->getColumn();
-  SmallString<256> Path(DL->getFilename());
-  if (!sys::path::is_absolute(Path) && !DL->getDirectory().empty()) {
-    Path = DL->getDirectory();
-    sys::path::append(Path, DL->getFilename());
-  }
-  File = Path.str().str();
-}
 
 std::optional<SpecialReg> specialOfIntrinsic(Intrinsic::ID Id) {
   switch (Id) {
@@ -1405,6 +1393,28 @@ std::optional<EvalFailure> WarpEvaluator::run(const EvalLaunch &Launch, const st
     }
   }
   return std::nullopt;
+}
+
+void positionOf(const Instruction &I, std::string &File, unsigned &Line, unsigned &Column) {
+  const DILocation *Loc = I.getDebugLoc().get();
+  const auto pathOf = [](const DILocation &L) {
+    SmallString<256> Path(L.getFilename());
+    if (!sys::path::is_absolute(Path) && !L.getDirectory().empty()) {
+      Path = L.getDirectory();
+      sys::path::append(Path, L.getFilename());
+    }
+    return Path.str().str();
+  };
+  if (!Loc) return;
+  std::string Path = pathOf(*Loc);
+  // Out of the toolchain's headers to the line that called them (an __ldg's, an atomicAdd's).
+  while (Loc->getInlinedAt() && files::is_toolchain_header(Path)) {
+    Loc = Loc->getInlinedAt();
+    Path = pathOf(*Loc);
+  }
+  File = std::move(Path);
+  Line = Loc->getLine();
+  Column = Loc->getColumn();
 }
 
 }  // namespace rooflint::analyzer

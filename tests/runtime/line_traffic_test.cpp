@@ -9,9 +9,11 @@
 // lane 132 B from the next, so each lane has its own sector: 32 per request, 8x the 4 of the 128 B used.
 
 #include <elf.h>
+#include <unistd.h>
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <memory>
@@ -19,6 +21,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cupti/inlined_calls.h"
 #include "cupti/source_correlation.h"
 #include "rooflint/runtime/line_traffic.h"
 #include "rooflint/runtime/report.h"
@@ -546,6 +549,68 @@ TEST(CuptiCorrelation, GivesAnInlinedHelpersLoadTheHelpersLine) {
   const std::set<unsigned> lines = lines_of(read_cubin("line_table_kernels.lineinfo.cubin"), "_Z14inlined_kernelPKfPfi", nullptr);
   EXPECT_TRUE(lines.count(m.at("helper.load")));  // the innermost location, not the call's line
   EXPECT_TRUE(lines.count(m.at("inlined.store")));
+}
+
+// __ldg and atomicAdd are toolkit code inlined into the kernel: CUPTI places their instructions on the
+// toolkit headers' lines; the correlation walks out to the lines that called them (every PC of the kernel
+// in line_table_kernels.cu, which lines_of asserts), and a helper of the user's keeps its own line.
+TEST(CuptiCorrelation, PutsInlinedToolkitCodeOnTheLineThatCalledIt) {
+  const auto m = markers();
+  const std::set<unsigned> lines = lines_of(read_cubin("line_table_kernels.lineinfo.cubin"), "_Z14toolkit_kernelPKfPfi", nullptr);
+  EXPECT_TRUE(lines.count(m.at("helper.ldg")));
+  EXPECT_TRUE(lines.count(m.at("toolkit.ldg")));
+  EXPECT_TRUE(lines.count(m.at("toolkit.atomic")));
+}
+
+// The cubin's own line table: the __ldg in the user's helper is three deep (the toolkit's line, inlined
+// at the helper's, inlined at the kernel's), as nvcc's inlined-call contexts say.
+TEST(InlinedCalls, ChainsTheToolkitsLineThroughTheHelperToTheKernel) {
+  const auto cubin = read_cubin("line_table_kernels.lineinfo.cubin");
+  const auto calls = cupti::inlined_calls::parse(*cubin);
+  ASSERT_TRUE(calls.ok()) << calls.err().message;
+  const auto m = markers();
+  bool three_deep = false;
+  const std::string kernel = "_Z14toolkit_kernelPKfPfi";
+  for (std::uint32_t pc = 0; pc < function_size(*cubin, kernel); pc += 16) {
+    const std::vector<source_location> chain = calls->chain(kernel, pc);
+    ASSERT_FALSE(chain.empty()) << "pc " << pc;
+    EXPECT_NE(chain.back().file.find("line_table_kernels.cu"), std::string::npos) << chain.back().file;  // the kernel's own line
+    if (chain.size() == 3 && chain[1].line == m.at("helper.ldg") && chain[2].line == m.at("toolkit.ldg"))
+      three_deep = chain[0].file.find("sm_32_intrinsics") != std::string::npos;
+  }
+  EXPECT_TRUE(three_deep);
+  EXPECT_TRUE(calls->chain("_Z7missingv", 0).empty());
+}
+
+// Images that are not cubins, or cut short anywhere, are refused or read as far as they go: never a read
+// out of bounds (the sanitizer build runs this too).
+TEST(InlinedCalls, RefusesWhatIsNotAnElfAndSurvivesACubinCutAnywhere) {
+  EXPECT_FALSE(cupti::inlined_calls::parse({}).ok());
+  EXPECT_FALSE(cupti::inlined_calls::parse(std::vector<char>(100, 'x')).ok());
+  const auto cubin = read_cubin("line_table_kernels.lineinfo.cubin");
+  for (std::size_t cut = 0; cut < cubin->size(); cut += 7) {
+    const auto calls = cupti::inlined_calls::parse(std::vector<char>(cubin->begin(), cubin->begin() + cut));
+    if (calls.ok()) (void)calls->chain("_Z14toolkit_kernelPKfPfi", 0x100);
+  }
+  std::vector<char> scrambled = *cubin;
+  for (std::size_t i = 64; i < scrambled.size(); i += 13) scrambled[i] = static_cast<char>(scrambled[i] ^ 0x5a);
+  if (const auto calls = cupti::inlined_calls::parse(scrambled); calls.ok()) (void)calls->chain("_Z14toolkit_kernelPKfPfi", 0x100);
+}
+
+// user_line: only an innermost line in a toolchain header that the chain starts at is replaced, by the
+// first call outside the toolchain; a toolkit tree is made here (a folder with cuda_runtime_api.h).
+TEST(InlinedCalls, TheUsersLineIsTheFirstCallOutsideTheToolchain) {
+  const auto root = std::filesystem::temp_directory_path() / ("rooflint-user-line-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(root / "include");
+  std::ofstream(root / "include/cuda_runtime_api.h") << "\n";
+  std::ofstream(root / "include/sm_32_intrinsics.hpp") << "\n";
+  const source_location header{(root / "include/sm_32_intrinsics.hpp").string(), 270}, helper{"/w/k.cu", 6}, call{"/w/k.cu", 11};
+  EXPECT_EQ(cupti::user_line(header, {header, helper, call}), helper);
+  EXPECT_EQ(cupti::user_line(header, {header, call}), call);
+  EXPECT_EQ(cupti::user_line(header, {}), header);                       // no table: CUPTI's line
+  EXPECT_EQ(cupti::user_line(header, {{header.file, 134}, call}), header);  // the table disagrees: CUPTI's line
+  EXPECT_EQ(cupti::user_line(helper, {helper, call}), helper);           // the user's helper keeps its line
+  std::filesystem::remove_all(root);
 }
 
 TEST(CuptiCorrelation, ACubinBuiltWithoutLineinfoHasNoLineInfo) {

@@ -10,6 +10,7 @@
 
 #include "cupti/cupti.h"
 #include "cupti/cupti_check.h"
+#include "cupti/inlined_calls.h"
 
 namespace rooflint::runtime::cupti {
 
@@ -23,7 +24,11 @@ result<std::uint64_t> cubin_crc(const std::vector<char>& cubin) {
 }
 
 correlate_fn correlation_of(std::shared_ptr<const std::vector<char>> cubin) {
-  return [cubin = std::move(cubin)](const std::string& function, std::uint32_t pc) -> result<source_location> {
+  // The cubin's own line table gives the calls CUPTI's innermost line was inlined at; a cubin whose table
+  // cannot be read keeps CUPTI's lines.
+  auto parsed = inlined_calls::parse(*cubin);
+  auto calls = std::make_shared<const inlined_calls>(parsed ? std::move(*parsed) : inlined_calls{});
+  return [cubin = std::move(cubin), calls](const std::string& function, std::uint32_t pc) -> result<source_location> {
     CUpti_GetSassToSourceCorrelationParams p{CUpti_GetSassToSourceCorrelationParamsSize};
     p.cubin = cubin->data();
     p.cubinSize = cubin->size();
@@ -42,7 +47,7 @@ correlate_fn correlation_of(std::shared_ptr<const std::vector<char>> cubin) {
     if (file.empty()) return where;  // no line information for this PC
     where.file = std::filesystem::path(file).is_absolute() || dir.empty() ? file : (std::filesystem::path(dir) / file).string();
     where.line = p.lineNumber;
-    return where;
+    return user_line(where, calls->chain(function, pc));
   };
 }
 

@@ -29,6 +29,7 @@
 
 namespace llvm {
 class Function;
+class Instruction;
 }  // namespace llvm
 
 namespace rooflint::analyzer {
@@ -63,6 +64,11 @@ inline constexpr unsigned RegionShift = 40;
 /// The first byte of parameter @p Param's tensor.
 inline constexpr std::uint64_t tensorBase(unsigned Param) { return (std::uint64_t(Param) + 1) << RegionShift; }
 
+/// The position an access of @p I is reported at: the innermost location of its debug location outside
+/// the toolchain's headers (rooflint/files/source_position.h: an `__ldg` or `atomicAdd` is at the line
+/// that calls it), the file made absolute with its compilation directory; nothing when @p I has none.
+void positionOf(const llvm::Instruction &I, std::string &File, unsigned &Line, unsigned &Column);
+
 /// What a memory region is.
 struct Region {
   enum Kind : std::uint8_t { None, Parameter, DeviceVariable, Shared, Local } K = None;
@@ -76,7 +82,7 @@ struct AccessSite {
   bool BypassesL1 = false; ///< ld.global.cg / .cv, volatile: served by L2 (the L1 is not looked up)
   int Param = -1;          ///< the pointer parameter its address is based on, when the IR shows it
   bool Drawn = false;      ///< its address depends on a value loaded from an index tensor the spec states
-  std::string File;        ///< the innermost inlined source position
+  std::string File;        ///< where it is reported (positionOf)
   unsigned Line = 0, Column = 0;
 };
 

@@ -85,7 +85,8 @@ std::vector<instruction_traffic> instructions_from_sass(const std::vector<sass_r
 
 /// PC -> file:line for the functions of one module, from the kernel's line information (`-lineinfo`):
 /// CUPTI's cuptiGetSassToSourceCorrelation on the cubin, which gives the innermost location of an
-/// inlined instruction (the inlined function's line, not its call's).
+/// inlined instruction (the inlined function's line, not its call's), out of the toolchain's headers to
+/// the line that called them (rooflint/files/source_position.h).
 class line_table {
  public:
   /// Records that @p pc of @p function is at @p where (unknown: the binary has no line for it).
