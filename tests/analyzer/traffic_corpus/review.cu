@@ -2,7 +2,7 @@
 // runtime values, bit masks, products of loop indices, a modular gather, re-reads through '%' and '/',
 // grid-stride loops that repeat work, a window of neighbouring loads, a thread, a warp or a block per
 // row, guards that leave lanes idle, passes in a __noinline__ helper, float4 passes, atomics, __ldg,
-// __ldcs and inline PTX loads, 2-D blocks 16 and 8 threads wide.
+// __ldcs and inline PTX loads, cp.async copies into shared memory, 2-D blocks 16 and 8 threads wide.
 //
 // Each kernel's comment works the traffic out per tensor and level at its spec's sizes (README.md: the
 // rules and the H200's figures they use) and ends with its truth line.
@@ -278,6 +278,48 @@ __global__ void ptx_cg_window(const float* x, float* y, int n) {
   y[i] = s;
 }
 
+// The shared-memory address of a generic pointer into shared memory, for cp.async's destination.
+__device__ __forceinline__ unsigned shared_address(const void* p) {
+  unsigned long long s;
+  asm("cvta.to.shared.u64 %0, %1;" : "=l"(s) : "l"(p));
+  return static_cast<unsigned>(s);
+}
+
+// A copy staged through shared memory by cp.async.cg (LDGSTS.BYPASS: the H200 counts its sectors as
+// global loads, scripts/probes/async-copy.sh), 16 bytes a thread: y = 2 x, n = 2^22 float4s (64 MiB a
+// tensor). A warp's 32 copies are 512 consecutive bytes: 16 sectors for 16, 1x at L1 and L2, each
+// granule from DRAM once. y: float4 stores, 16 sectors for 16: 1x; up to 60 of its 64 MiB may stay in L2.
+// truth: x l1 1x, x l2 1x, x dram 1x, y l1 1x, y l2 1x, y dram 0.06x..1x
+__global__ void async_copy_cg(const float4* x, float4* y, int n4) {
+  __shared__ float4 staged[256];
+  const int i = blockIdx.x * 256 + threadIdx.x;  // x, y: (N) floats, N = 4 n4
+  if (i >= n4) return;
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(shared_address(&staged[threadIdx.x])), "l"(x + i));
+  asm volatile("cp.async.wait_all;\n" ::);
+  const float4 v = staged[threadIdx.x];
+  y[i] = float4{2 * v.x, 2 * v.y, 2 * v.z, 2 * v.w};
+}
+
+// A tiled transpose whose tile comes in by cp.async.ca with a src-size (cuda_pipeline's form), 32 x 32
+// tiles, blocks of 32 x 8: out (W,H) = in (H,W)^T, H = W = 8192 (256 MiB each). Thread t of a block
+// copies 16 bytes of row t / 8 of the tile: a warp's 32 copies are 4 whole rows of 128 bytes, 16 sectors
+// for 16: in 1x at L1 and L2, each granule from DRAM once. The store out[(32 bx + r) H + 32 by + tx]: a
+// warp's 32 consecutive floats, 4 sectors for 4: 1x; DRAM 0.766x (1 - 60 MiB / 256 MiB: what L2 holds
+// at the end)..1x.
+// truth: in l1 1x, in l2 1x, in dram 1x, out l1 1x, out l2 1x, out dram 0.766x..1x
+__global__ void async_copy_transpose(const float* in, float* out, int H, int W) {
+  __shared__ __align__(16) float tile[32][36];  // rows of 144 bytes: each 16-byte chunk stays aligned
+  const int t = threadIdx.y * 32 + threadIdx.x, r = t / 8, c = 4 * (t % 8);  // in: (H,W)  out: (W,H)
+  const float* from = in + static_cast<long long>(blockIdx.y * 32 + r) * W + blockIdx.x * 32 + c;
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 16, 16;\n" ::"r"(shared_address(&tile[r][c])), "l"(from));
+  asm volatile("cp.async.wait_all;\n" ::);
+  __syncthreads();
+  for (int j = 0; j < 4; ++j) {
+    const int row = threadIdx.y + 8 * j;
+    out[static_cast<long long>(blockIdx.x * 32 + row) * H + blockIdx.y * 32 + threadIdx.x] = tile[threadIdx.x][row];
+  }
+}
+
 // The naive transpose with 16 x 16 blocks: out (W,H) = in (H,W)^T, H = W = 8192 (256 MiB each). A warp
 // is two rows of 16 threads: the read in[r * W + c] is two 64-byte runs, 4 sectors for 4: 1x. The store
 // out[c * H + r]: 16 columns H floats apart, the two rows adjacent floats: 16 sectors for 128 bytes,
@@ -431,6 +473,12 @@ inline constexpr auto ldg_ldcs_spec =
 inline constexpr auto ptx_cg_window_spec =
     kernel<ptx_cg_window>("ptx_cg_window", custom(0, in<0>("x", f32, N), out<1>("y", f32, N)))
         .at(N(1 << 25)).sizes(N(arg<2>)).block(256).grid(ceil_div(N, 256));
+inline constexpr auto async_copy_cg_spec =
+    kernel<async_copy_cg>("async_copy_cg", custom(0, in<0>("x", f32, N), out<1>("y", f32, N)))
+        .at(N(1 << 24)).sizes(N(4 * arg<2>)).block(256).grid(ceil_div(N, 1024));
+inline constexpr auto async_copy_transpose_spec =
+    kernel<async_copy_transpose>("async_copy_transpose", custom(0, in<0>("in", f32, H, W), out<1>("out", f32, W, H)))
+        .at(H(8192), W(8192)).sizes(H(arg<2>), W(arg<3>)).block(32, 8).grid(ceil_div(W, 32), ceil_div(H, 32));
 inline constexpr auto transpose_bx16_spec =
     kernel<transpose_bx16>("transpose_bx16", custom(0, in<0>("in", f32, H, W), out<1>("out", f32, W, H)))
         .at(H(8192), W(8192)).sizes(H(arg<2>), W(arg<3>)).block(16, 16).grid(ceil_div(W, 16), ceil_div(H, 16));
@@ -593,6 +641,20 @@ inline void run_review_cases() {
     const int n = 1 << 25;
     float *x = c.zeros<float>(Z(n) + 3), *y = c.zeros<float>(n);
     if (c.ready()) ptx_cg_window<<<blocks(n, 256), 256>>>(x, y, n);
+    c.done();
+  }
+  if (wanted("async_copy_cg")) {
+    Case c("async_copy_cg");
+    const int n4 = 1 << 22;
+    float4 *x = c.zeros<float4>(n4), *y = c.zeros<float4>(n4);
+    if (c.ready()) async_copy_cg<<<blocks(n4, 256), 256>>>(x, y, n4);
+    c.done();
+  }
+  if (wanted("async_copy_transpose")) {
+    Case c("async_copy_transpose");
+    const int H = 8192, W = 8192;
+    float *in = c.zeros<float>(Z(H) * W), *out = c.zeros<float>(Z(H) * W);
+    if (c.ready()) async_copy_transpose<<<dim3(W / 32, H / 32), dim3(32, 8)>>>(in, out, H, W);
     c.done();
   }
   if (wanted("transpose_bx16")) {
