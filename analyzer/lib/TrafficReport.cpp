@@ -283,8 +283,6 @@ void predictTraffic(const KernelTraffic &T, const FunctionDecl &Kernel, KernelRe
       P.Requests = A.Requests;
       P.SectorsPerRequest = A.Sectors / A.Requests;
       P.IdealSectorsPerRequest = A.IdealSectors / A.Requests;
-      if (A.Site.AsyncCopy)
-        P.Note = "a cp.async copy (LDGSTS): the chip counts its sectors as a load's, but no load request of it per line";
     }
     Record.PredictedAccesses.push_back(std::move(P));
   }

@@ -149,7 +149,6 @@ struct AccessOf {
   AccessSite::Kind K = AccessSite::Load;
   bool Bypass = false;
   unsigned Align = 1;  ///< bytes the pointer is known to be aligned to
-  bool Async = false;  ///< a cp.async copy into shared memory: an instruction of its own, never merged
 };
 
 /// One request the hardware issues: @p Bytes at Base + Offset, emitted where @p At runs. Adjacent
@@ -162,7 +161,6 @@ struct Planned {
   unsigned Bytes = 0;
   AccessSite::Kind K = AccessSite::Load;
   bool Bypass = false;
-  bool Async = false;
 };
 
 /// A pointer into the thread's own stack (local memory), a struct parameter's copy, or a variable of
@@ -200,61 +198,6 @@ Value *asmPointer(const CallInst &CI, StringRef Asm) {
   if (Operand < Outputs || Operand - Outputs >= CI.arg_size()) return nullptr;
   Value *P = CI.getArgOperand(Operand - Outputs);
   return P->getType()->isPointerTy() || P->getType()->isIntegerTy(64) ? P : nullptr;
-}
-
-/// An asm operand, "$2" or a literal "16": the constant it names, or nothing (a register operand).
-std::optional<std::uint64_t> asmConstant(const CallInst &CI, StringRef Text) {
-  Text = Text.trim();
-  std::uint64_t Value = 0;
-  if (!Text.starts_with("$")) return Text.getAsInteger(0, Value) ? std::nullopt : std::optional(Value);
-  unsigned Operand = 0;
-  if (Text.drop_front().getAsInteger(10, Operand) || !CI.getType()->isVoidTy() || Operand >= CI.arg_size())
-    return std::nullopt;
-  if (const auto *C = dyn_cast<ConstantInt>(CI.getArgOperand(Operand))) return C->getZExtValue();
-  return std::nullopt;
-}
-
-/// An asynchronous copy from global to shared memory, "cp.async.{ca,cg}.shared.global [$0], [$1], 16{, src}"
-/// in inline assembly (cuda_pipeline's and hand-written kernels'): one LDGSTS, which the chip counts as a
-/// global load (its sectors in l1tex's op_ld: the H200, scripts/probes/async-copy.sh), of the source's
-/// bytes (the src-size where one is given, the cp-size else) at the second bracket's pointer, not looked
-/// up in L1 for .cg (LDGSTS.BYPASS). A src-size in a register (known only at run time) is not modelled.
-std::optional<AccessOf> asmAsyncCopyOf(const CallInst &CI, StringRef Asm) {
-  if (!Asm.contains("cp.async.ca.shared.global") && !Asm.contains("cp.async.cg.shared.global")) return std::nullopt;
-  const std::size_t First = Asm.find(']'), Open = Asm.find('[', First), Close = Asm.find(']', Open);
-  if (First == StringRef::npos || Open == StringRef::npos || Close == StringRef::npos) return std::nullopt;
-  Value *P = asmPointer(CI, Asm.drop_front(Open));
-  SmallVector<StringRef, 3> Sizes;
-  Asm.substr(Close + 1).split(';').first.split(Sizes, ',', -1, false);
-  if (!P || Sizes.empty()) return std::nullopt;
-  const std::optional<std::uint64_t> Copy = asmConstant(CI, Sizes[0]);
-  const std::optional<std::uint64_t> Source = Sizes.size() > 1 ? asmConstant(CI, Sizes[1]) : Copy;
-  if (!Copy || !Source || *Copy > 16 || *Source > *Copy) return std::nullopt;
-  return AccessOf{P, static_cast<unsigned>(*Source), AccessSite::Load, Asm.contains(".cg."), static_cast<unsigned>(*Copy), true};
-}
-
-/// The intrinsics of the same copies (clang's __nvvm_cp_async_* builtins): (shared, global{, src-size}).
-std::optional<AccessOf> intrinsicAsyncCopyOf(const IntrinsicInst &II) {
-  unsigned Bytes = 0;
-  bool Bypass = false, SourceSize = false;
-  switch (II.getIntrinsicID()) {
-  case Intrinsic::nvvm_cp_async_ca_shared_global_4_s: SourceSize = true; [[fallthrough]];
-  case Intrinsic::nvvm_cp_async_ca_shared_global_4: Bytes = 4; break;
-  case Intrinsic::nvvm_cp_async_ca_shared_global_8_s: SourceSize = true; [[fallthrough]];
-  case Intrinsic::nvvm_cp_async_ca_shared_global_8: Bytes = 8; break;
-  case Intrinsic::nvvm_cp_async_ca_shared_global_16_s: SourceSize = true; [[fallthrough]];
-  case Intrinsic::nvvm_cp_async_ca_shared_global_16: Bytes = 16; break;
-  case Intrinsic::nvvm_cp_async_cg_shared_global_16_s: SourceSize = true; [[fallthrough]];
-  case Intrinsic::nvvm_cp_async_cg_shared_global_16: Bytes = 16, Bypass = true; break;
-  default: return std::nullopt;
-  }
-  unsigned Read = Bytes;
-  if (SourceSize) {
-    const auto *C = II.arg_size() > 2 ? dyn_cast<ConstantInt>(II.getArgOperand(2)) : nullptr;
-    if (!C || C->getZExtValue() > Bytes) return std::nullopt;
-    Read = static_cast<unsigned>(C->getZExtValue());
-  }
-  return AccessOf{II.getArgOperand(1), Read, AccessSite::Load, Bypass, Bytes, true};
 }
 
 /// CUDA's cache-hint loads and stores (__ldcs, __ldcg, __stcs, ...): clang 19 sees them declared only
@@ -320,27 +263,21 @@ std::optional<AccessOf> accessOf(Instruction &I, const DataLayout &DL) {
     case Intrinsic::nvvm_ldu_global_f:
     case Intrinsic::nvvm_ldu_global_i:
     case Intrinsic::nvvm_ldu_global_p: A = {II->getArgOperand(0), storeBytes(DL, II->getType()), AccessSite::Load, false}; break;
-    default:
-      if (auto Copy = intrinsicAsyncCopyOf(*II)) A = *Copy;
-      else return std::nullopt;
+    default: return std::nullopt;
     }
   } else if (auto *CI = dyn_cast<CallInst>(&I); CI && CI->isInlineAsm()) {
     const StringRef Asm = cast<InlineAsm>(CI->getCalledOperand())->getAsmString();
     const bool Load = Asm.contains("ld.global"), Store = Asm.contains("st.global");
-    Value *P = Load || Store ? asmPointer(*CI, Asm) : nullptr;
-    if (auto Copy = asmAsyncCopyOf(*CI, Asm)) {
-      A = *Copy;
-    } else if (P) {
-      unsigned Bytes = 0;
-      if (Load) Bytes = CI->getType()->isVoidTy() ? 0 : storeBytes(DL, CI->getType());
-      else
-        for (Value *Arg : CI->args())
-          if (Arg != P) Bytes += storeBytes(DL, Arg->getType());
-      const bool Bypass = Load && (Asm.contains(".cg") || Asm.contains(".cv") || Asm.contains(".volatile"));
-      A = {P, Bytes, Load ? AccessSite::Load : AccessSite::Store, Bypass};
-    } else {
-      return std::nullopt;
-    }
+    if (!Load && !Store) return std::nullopt;
+    Value *P = asmPointer(*CI, Asm);
+    if (!P) return std::nullopt;
+    unsigned Bytes = 0;
+    if (Load) Bytes = CI->getType()->isVoidTy() ? 0 : storeBytes(DL, CI->getType());
+    else
+      for (Value *Arg : CI->args())
+        if (Arg != P) Bytes += storeBytes(DL, Arg->getType());
+    const bool Bypass = Load && (Asm.contains(".cg") || Asm.contains(".cv") || Asm.contains(".volatile"));
+    A = {P, Bytes, Load ? AccessSite::Load : AccessSite::Store, Bypass};
   } else if (auto *Call = dyn_cast<CallInst>(&I); Call && cacheHintAccessOf(*Call, DL)) {
     A = *cacheHintAccessOf(*Call, DL);
   } else {
@@ -428,8 +365,7 @@ void planBlock(const std::vector<std::pair<Instruction *, AccessOf>> &Accesses, 
       std::size_t Order = First.Order;
       Instruction *At = First.I;
       std::size_t M = N + 1;
-      for (; M < List.size() && !First.A.Async && !List[M].A.Async && List[M].Offset == End && List[M].A.Bypass == First.A.Bypass;
-           ++M) {
+      for (; M < List.size() && List[M].Offset == End && List[M].A.Bypass == First.A.Bypass; ++M) {
         const std::int64_t Span = End + List[M].A.Bytes - First.Offset;
         if (Span > 16 || std::int64_t(First.A.Align) < std::int64_t(PowerOf2Ceil(std::uint64_t(Span)))) break;
         End += List[M].A.Bytes;
@@ -438,7 +374,7 @@ void planBlock(const std::vector<std::pair<Instruction *, AccessOf>> &Accesses, 
           At = List[M].I;
         }
       }
-      Ordered.push_back({Order, {At, First.Base, First.Offset, unsigned(End - First.Offset), First.A.K, First.A.Bypass, First.A.Async}});
+      Ordered.push_back({Order, {At, First.Base, First.Offset, unsigned(End - First.Offset), First.A.K, First.A.Bypass}});
       N = M;
     }
   }
@@ -447,8 +383,7 @@ void planBlock(const std::vector<std::pair<Instruction *, AccessOf>> &Accesses, 
 }
 
 /// A call that may touch global memory through a pointer argument in a way the evaluator does not
-/// count: an intrinsic (wmma, TMA, memcpy) or inline assembly other than a plain ld.global/st.global or
-/// a cp.async copy.
+/// count: an intrinsic (wmma, TMA, memcpy) or inline assembly other than a plain ld.global/st.global.
 bool unmodelledUse(const CallInst &Call) {
   const bool PointerArg = any_of(Call.args(), [](const Value *A) {
     return A->getType()->isPointerTy() && !notGlobalSpace(A) && !isa<AllocaInst>(getUnderlyingObject(A, 16));
@@ -456,10 +391,8 @@ bool unmodelledUse(const CallInst &Call) {
   if (!PointerArg) return false;
   if (Call.isInlineAsm()) {
     const StringRef Asm = cast<InlineAsm>(Call.getCalledOperand())->getAsmString();
-    if (asmAsyncCopyOf(Call, Asm)) return false;  // modelled (a src-size of 0 reads nothing)
     return !((Asm.contains("ld.global") || Asm.contains("st.global")) && asmPointer(Call, Asm));
   }
-  if (const auto *II = dyn_cast<IntrinsicInst>(&Call); II && intrinsicAsyncCopyOf(*II)) return false;
   const Function *Callee = Call.getCalledFunction();
   if (!Callee) return true;
   if (Callee->isIntrinsic()) return !harmlessIntrinsic(Callee->getIntrinsicID());
@@ -849,7 +782,6 @@ bool WarpEvaluator::Program::build(Function &F, std::string &Why) {
     S.K = P.K;
     S.Bytes = P.Bytes;
     S.BypassesL1 = P.Bypass;
-    S.AsyncCopy = P.Async;
     S.Param = paramBehind(P.Base);
     S.Drawn = dependsOnIndex(P.Base);
     positionOf(*P.At, S.File, S.Line, S.Column);

@@ -424,47 +424,6 @@ __global__ void gather(float *y, const float *x, const int *idx, int n) {
   EXPECT_EQ(U.Run.Output.find("is addressed by the indices"), std::string::npos) << U.Run.Output;
 }
 
-// cp.async copies into shared memory are loads (LDGSTS: the H200 counts their sectors in l1tex's op_ld,
-// scripts/probes/async-copy.sh). Each thread copies the 16 bytes at x + 32 i: a warp's 32 copies are
-// 32 bytes apart, 32 sectors of which it uses half each: 32 sectors for 16 needed, 2x at L1; .cg does
-// not look L1 up, and no sector is read twice: 2x at L2. A src-size held in a register (bytes known
-// only at run time) is not modelled: x is then not predicted.
-TEST(TrafficEvaluation, AnAsyncCopyIntoSharedMemoryIsALoadOfItsBytes) {
-  const std::string Kernel = R"(
-__global__ void staged(float *y, const float *x, int n, int src) {
-  __shared__ float buf[256 * 4];
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  unsigned long long s;
-  asm("cvta.to.shared.u64 %0, %1;" : "=l"(s) : "l"(&buf[4 * threadIdx.x]));
-  if (i < n) {
-    COPY;
-    asm volatile("cp.async.wait_all;" ::);
-    y[i] = buf[4 * threadIdx.x];
-  }
-}
-inline constexpr struct Eight final : dim<"Eight", 8> {} Eight;
-inline constexpr auto spec = kernel<staged>("staged",
-    custom(0, out<0>("y", f32, N), in<1>("x", f32, N, Eight).touches(4 * N)))
-    .at(N(1 << 22)).sizes(N(arg<2>)).block(256).grid(ceil_div(N, 256));
-)";
-  const auto with = [&](const std::string &Copy) {
-    std::string Source = Kernel;
-    Source.replace(Source.find("COPY"), 4, Copy);
-    return Source;
-  };
-  const Prediction P =
-      predict(with(R"(asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" :: "r"(unsigned(s)), "l"(x + 8 * i)))"), "staged");
-  ASSERT_NE(P.Kernel, nullptr);
-  for (const char *At : {"l1", "l2"}) {
-    const Level X = P.at("x", At);
-    EXPECT_EQ(X.K, Kind::Value) << At << ": " << X.Basis;
-    EXPECT_NEAR(X.Ratio, 2.0, 2.0 * 1e-3) << At << ": " << X.Basis;
-  }
-  const Prediction Sized = predict(
-      with(R"(asm volatile("cp.async.ca.shared.global [%0], [%1], 16, %2;" :: "r"(unsigned(s)), "l"(x + 8 * i), "r"(src)))"), "staged");
-  EXPECT_EQ(Sized.at("x", "l1").K, Kind::NotPredicted);
-}
-
 // Distinct indices against uniform ones, where a warp sees the difference: out[i] = table[idx[i] * 8],
 // a table of R = 32 rows of 8 floats (one 32-byte sector a row, 1 KiB), N = 2^16 lookups. idx stated
 // distinct over [0, R): element e holds a permutation of [0, 32) at e mod 32, so the 32 lanes of every

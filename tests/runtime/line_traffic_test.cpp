@@ -303,17 +303,6 @@ TEST(JoinLines, AnInlinedHelpersLineMatchesWhereBothSidesNameTheHelper) {
   EXPECT_EQ(r.rows[0].observed->requests, 2 * warps);
 }
 
-// A cp.async copy: the chip's per-line counters count no load request of its LDGSTS, so its line is never
-// observed; the row says why (the analyzer's note) instead of "no instruction executed".
-TEST(JoinLines, ALineTheCountersCannotSeeSaysWhyItIsNotObserved) {
-  predicted_access copy = access("/w/k.cu", 20, 5, "x", false, warps, 16, 16);
-  copy.note = "a cp.async copy (LDGSTS): the chip counts its sectors as a load's, but no load request of it per line";
-  const auto r = join_lines({copy}, {});
-  ASSERT_EQ(r.rows.size(), 1u);
-  EXPECT_EQ(r.rows[0].status, line_status::not_observed);
-  EXPECT_EQ(detail::line_row_text(r.rows[0]), "load x: predicted 1x, not observed (" + copy.note + ")");
-}
-
 TEST(JoinLines, APredictedLineWithNoInstructionIsNotObserved) {
   const auto r = join_lines({access("/w/k.cu", 12, 3, "y", true, warps, 4, 4)},
                             {line_of("/w/k.cu", 12, memory_op::load, warps, 4 * warps, 4 * warps)});

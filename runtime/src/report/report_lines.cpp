@@ -82,13 +82,9 @@ std::string line_row_text(const line_row& row) {
                          observed_amp(), predicted_text(row.predicted_amplification()),
                          observed_figures(*o, row.predicted_ideal_sectors_per_request),
                          row.predicted_sectors_per_request, row.predicted_ideal_sectors_per_request, accesses_note(row));
-    case line_status::not_observed: {
-      // An access the counters cannot see per line (a cp.async copy) says so in its note.
-      const auto noted = std::find_if(row.predicted.begin(), row.predicted.end(), [](const predicted_access& a) { return !a.note.empty(); });
-      const std::string why = noted != row.predicted.end() ? noted->note : fmt::format("no {} instruction on this line executed", name(row.op));
-      return fmt::format("{}: predicted {}, not observed ({}){}", what, predicted_text(row.predicted_amplification()), why,
-                         accesses_note(row));
-    }
+    case line_status::not_observed:
+      return fmt::format("{}: predicted {}, not observed (no {} instruction on this line executed){}", what,
+                         predicted_text(row.predicted_amplification()), name(row.op), accesses_note(row));
     case line_status::not_evaluated: {
       // The first access without figures is why the line has none.
       const auto unevaluated = std::find_if(row.predicted.begin(), row.predicted.end(), [](const predicted_access& a) { return !a.evaluated(); });

@@ -286,7 +286,8 @@ __device__ __forceinline__ unsigned shared_address(const void* p) {
 }
 
 // A copy staged through shared memory by cp.async.cg (LDGSTS.BYPASS: the H200 counts its sectors as
-// global loads, scripts/probes/async-copy.sh), 16 bytes a thread: y = 2 x, n = 2^22 float4s (64 MiB a
+// global loads, scripts/probes/async-copy.sh; the analyzer does not follow cp.async, whose counts also
+// depend on the shared destination: x is not predicted, its truth is the count), 16 bytes a thread: y = 2 x, n = 2^22 float4s (64 MiB a
 // tensor). A warp's 32 copies are 512 consecutive bytes: 16 sectors for 16, 1x at L1 and L2, each
 // granule from DRAM once. y: float4 stores, 16 sectors for 16: 1x; up to 60 of its 64 MiB may stay in L2.
 // truth: x l1 1x, x l2 1x, x dram 1x, y l1 1x, y l2 1x, y dram 0.06x..1x
@@ -300,8 +301,8 @@ __global__ void async_copy_cg(const float4* x, float4* y, int n4) {
   y[i] = float4{2 * v.x, 2 * v.y, 2 * v.z, 2 * v.w};
 }
 
-// A tiled transpose whose tile comes in by cp.async.ca with a src-size (cuda_pipeline's form), 32 x 32
-// tiles, blocks of 32 x 8: out (W,H) = in (H,W)^T, H = W = 8192 (256 MiB each). Thread t of a block
+// A tiled transpose whose tile comes in by cp.async.ca with a src-size (cuda_pipeline's form; not
+// followed by the analyzer, as above: 'in' is not predicted), 32 x 32 tiles, blocks of 32 x 8: out (W,H) = in (H,W)^T, H = W = 8192 (256 MiB each). Thread t of a block
 // copies 16 bytes of row t / 8 of the tile: a warp's 32 copies are 4 whole rows of 128 bytes, 16 sectors
 // for 16: in 1x at L1 and L2, each granule from DRAM once. The store out[(32 bx + r) H + 32 by + tx]: a
 // warp's 32 consecutive floats, 4 sectors for 4: 1x; DRAM 0.766x (1 - 60 MiB / 256 MiB: what L2 holds

@@ -80,8 +80,6 @@ struct AccessSite {
   enum Kind : std::uint8_t { Load, Store, Atomic } K = Load;
   unsigned Bytes = 0;      ///< bytes one lane moves
   bool BypassesL1 = false; ///< ld.global.cg / .cv, volatile: served by L2 (the L1 is not looked up)
-  bool AsyncCopy = false;  ///< a cp.async copy into shared memory (LDGSTS): a load to the chip's level
-                           ///< counters, no load request to its per-line ones
   int Param = -1;          ///< the pointer parameter its address is based on, when the IR shows it
   bool Drawn = false;      ///< its address depends on a value loaded from an index tensor the spec states
   std::string File;        ///< where it is reported (positionOf)
@@ -89,7 +87,7 @@ struct AccessSite {
 };
 
 /// A use of global memory the evaluator cannot count: an intrinsic or inline assembly that takes a
-/// pointer (a wmma or TMA load, a memcpy of unknown length), whose traffic is then unknown.
+/// pointer (a wmma or TMA load, cp.async, a memcpy), whose traffic is then unknown.
 struct UnmodelledAccess {
   int Param = -1;          ///< the pointer parameter, when the IR shows it
   std::string What;        ///< "'llvm.nvvm.wmma.m16n16k16.load.a.row.stride.f16.p0'"

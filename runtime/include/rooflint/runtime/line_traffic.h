@@ -136,7 +136,7 @@ struct predicted_access {
   bool store = false, atomic = false;
   std::optional<double> requests;  ///< warp requests over the launch the analyzer evaluated; nullopt: not evaluated
   std::optional<double> sectors_per_request, ideal_sectors_per_request;
-  std::string note;  ///< why the access was not evaluated, or what the per-line counters do not see of it
+  std::string note;  ///< why the access was not evaluated
   bool evaluated() const { return requests && sectors_per_request && ideal_sectors_per_request && *requests > 0; }
 };
 
