@@ -612,6 +612,19 @@ int KernelAnalysis::activeLanes(BasicBlock *BB) {
   return Lanes[BB] = static_cast<int>(Best);
 }
 
+/// The loads through the read-only (non-coherent) path, as clang lowers `__ldg` and `__ldu`.
+bool isReadOnlyLoad(Intrinsic::ID Id) {
+  switch (Id) {
+  case Intrinsic::nvvm_ldg_global_f:
+  case Intrinsic::nvvm_ldg_global_i:
+  case Intrinsic::nvvm_ldg_global_p:
+  case Intrinsic::nvvm_ldu_global_f:
+  case Intrinsic::nvvm_ldu_global_i:
+  case Intrinsic::nvvm_ldu_global_p: return true;
+  default: return false;
+  }
+}
+
 void KernelAnalysis::collect(std::vector<Group> &Groups) {
   for (BasicBlock &BB : F) {
     const std::size_t FirstOfBlock = Groups.size();
@@ -626,6 +639,9 @@ void KernelAnalysis::collect(std::vector<Group> &Groups) {
         Ptr = S->getPointerOperand();
         Ty = S->getValueOperand()->getType();
         Store = true;
+      } else if (auto *II = dyn_cast<IntrinsicInst>(&I); II && isReadOnlyLoad(II->getIntrinsicID())) {  // __ldg
+        Ptr = II->getArgOperand(0);
+        Ty = II->getType();
       }
       std::int64_t Size = Ty ? static_cast<std::int64_t>(DL.getTypeStoreSize(Ty).getFixedValue()) : 0;
       const auto add = [&](Value *P, std::int64_t Bytes, bool IsStore) {

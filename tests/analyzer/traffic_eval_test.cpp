@@ -317,6 +317,28 @@ TEST(TrafficEvaluation, ATableEveryBlockReadsComesFromDramOnce) {
   EXPECT_RANGE(P["reuse_row_scale:y:dram"], (1024 - 60.0) / 1024, (1024 - 60.0 * 1024 / (2048 + 1.0 / 64)) / 1024, 1.0);
 }
 
+// __ldg, as clang lowers it (__nvvm_ldg_f: a load through the read-only path), is a load to the warning
+// as to the evaluation: x[2 i], one float in two, 8 sectors for the 4 a warp's 128 bytes need: 2x, warned
+// at its line with the figure the manifest gives.
+TEST(TrafficEvaluation, AReadOnlyLoadIsWarnedAtItsLineAsAPlainLoadIs) {
+  const std::string Code = R"(
+inline constexpr struct Two final : dim<"Two", 2> {} Two;
+__global__ void strided_ldg(const float* x, float* y, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = __nvvm_ldg_f(x + 2 * i);
+}
+inline constexpr auto spec = kernel<strided_ldg>("strided_ldg", custom(0, in<0>("x", f32, N, Two).touches(N), out<1>("y", f32, N)))
+    .at(N(1 << 24)).sizes(N(arg<2>)).block(256).grid(ceil_div(N, 256));
+)";
+  const Prediction P = predict(Code, "strided_ldg");
+  ASSERT_NE(P.Kernel, nullptr);
+  EXPECT_NEAR(P.at("x", "l1").Ratio, 2.0, 2.0 * 1e-3) << P.at("x", "l1").Basis;
+  EXPECT_NE(P.Run.Output.find("load through 'x' is not unit-stride in 'threadIdx.x'; stride 2 elements of 4 bytes: a warp "
+                              "moves 256 bytes in 8 sectors for 128 bytes used (2x the traffic) [rooflint-uncoalesced]"),
+            std::string::npos)
+      << P.Run.Output;
+}
+
 // The cache-hint loads and stores (__ldcs, __ldcg, __stcs, ...), which clang 19 sees only declared (the
 // analyzer's CUDA setup declares them as CUDA's sm_32_intrinsics.h does; CUDA defines them with inline
 // PTX that clang's wrapper does not include): each call is the ld.global / st.global CUDA emits for it.
