@@ -2,7 +2,7 @@
 # Builds the tree that scripts/gpu-job.sh runs on the device machine: the CUDA runtime, the examples and
 # the tests, without the analyzer (the device has no clang), in Release. The build tree is larger than
 # the 64 MiB a device call carries, so its executables (and the injection library) are copied, in the
-# same layout, into .carry/gpu, and the analyzer's manifests of the examples (from build/, if built
+# same layout (with the cubins the tests correlate), into .carry/gpu, and the analyzer's manifests of the examples (from build/, if built
 # there) into .carry/manifests. The PyTorch extension example's kernels (examples/torch_extension/
 # kernels.cu) are built by torch on the device, not here: their manifest is made by the analyzer of
 # build/ ($ROOFLINT_ANALYZER), as docs/python.md tells a user, into .carry/manifests/torch_extension/
@@ -24,7 +24,7 @@ cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DROOFLINT_BUILD_ANA
 cmake --build build-gpu -j "$(nproc)"
 rm -rf .carry/gpu .carry/manifests .carry/corpus
 mkdir -p .carry/gpu .carry/manifests
-(cd build-gpu && find runtime examples tests -maxdepth 3 -type f \( -perm -u+x -o -name '*.so' \) \
+(cd build-gpu && find runtime examples tests -maxdepth 3 -type f \( -perm -u+x -o -name '*.so' -o -name '*.cubin' \) \
    ! -path '*/CMakeFiles/*' ! -path 'tests/fuzz/*' -print) |
   while read -r f; do mkdir -p ".carry/gpu/$(dirname "$f")"; cp "build-gpu/$f" ".carry/gpu/$f"; done
 analyzer_build=${ROOFLINT_ANALYZER_BUILD:-build}

@@ -24,6 +24,9 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-full}
 build=${ROOFLINT_BUILD_DIR:-build-gpu}
+# The tests name files of the build tree by their absolute paths (the cubins they correlate, the tools
+# they run): where only the carried copies came, in the same layout, build-gpu/ is made to point at them.
+if [[ $build == .carry/gpu && ! -e build-gpu ]]; then ln -s .carry/gpu build-gpu; fi
 OUT=${OUT:-out/gpu}
 logs="$OUT/logs"
 manifests=${ROOFLINT_MANIFESTS:-$build}
