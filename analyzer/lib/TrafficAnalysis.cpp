@@ -887,12 +887,7 @@ KernelTraffic KernelAnalysis::run() {
   K.Function = &F;
   if (const DISubprogram *SP = F.getSubprogram()) {
     K.Line = SP->getLine();
-    SmallString<256> Path(SP->getFilename());
-    if (!sys::path::is_absolute(Path) && !SP->getDirectory().empty()) {
-      Path = SP->getDirectory();
-      sys::path::append(Path, SP->getFilename());
-    }
-    K.File = Path.str().str();
+    K.File = sourcePath(SP->getFilename(), SP->getDirectory());
   }
   for (const GlobalVariable &GV : F.getParent()->globals()) {
     if (GV.getAddressSpace() != 3 || !GV.getValueType()->isSized()) continue;

@@ -1395,16 +1395,18 @@ std::optional<EvalFailure> WarpEvaluator::run(const EvalLaunch &Launch, const st
   return std::nullopt;
 }
 
+std::string sourcePath(std::string_view Filename, std::string_view Directory) {
+  SmallString<256> Path(Filename);
+  if (!sys::path::is_absolute(Path) && !Directory.empty()) {
+    Path = Directory;
+    sys::path::append(Path, Filename);
+  }
+  return Path.str().str();
+}
+
 void positionOf(const Instruction &I, std::string &File, unsigned &Line, unsigned &Column) {
   const DILocation *Loc = I.getDebugLoc().get();
-  const auto pathOf = [](const DILocation &L) {
-    SmallString<256> Path(L.getFilename());
-    if (!sys::path::is_absolute(Path) && !L.getDirectory().empty()) {
-      Path = L.getDirectory();
-      sys::path::append(Path, L.getFilename());
-    }
-    return Path.str().str();
-  };
+  const auto pathOf = [](const DILocation &L) { return sourcePath(L.getFilename(), L.getDirectory()); };
   if (!Loc) return;
   std::string Path = pathOf(*Loc);
   // Out of the toolchain's headers to the line that called them (an __ldg's, an atomicAdd's).

@@ -25,6 +25,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace llvm {
@@ -63,6 +64,10 @@ struct EvalLaunch {
 inline constexpr unsigned RegionShift = 40;
 /// The first byte of parameter @p Param's tensor.
 inline constexpr std::uint64_t tensorBase(unsigned Param) { return (std::uint64_t(Param) + 1) << RegionShift; }
+
+/// @return @p Filename made absolute with @p Directory (a debug location's or subprogram's compilation
+/// directory) when it is relative and the directory is known.
+std::string sourcePath(std::string_view Filename, std::string_view Directory);
 
 /// The position an access of @p I is reported at: the innermost location of its debug location outside
 /// the toolchain's headers (rooflint/files/source_position.h: an `__ldg` or `atomicAdd` is at the line
