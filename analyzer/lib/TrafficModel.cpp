@@ -380,9 +380,24 @@ double compulsoryBytes(const KernelRecord &R, const dsl::tensor_info &T) {
 Dim3 coordsOf(std::int64_t B, const Dim3 &G) { return {B % G.X, (B / G.X) % G.Y, B / (G.X * G.Y)}; }
 std::int64_t linearOf(const Dim3 &C, const Dim3 &G) { return C.X + G.X * (C.Y + G.Y * C.Z); }
 
+/// A 64-bit mix of @p X (splitmix64's finaliser): a fixed pseudo-random choice, the same on every run.
+std::uint64_t mix(std::uint64_t X) {
+  X += 0x9e3779b97f4a7c15ull;
+  X = (X ^ (X >> 30)) * 0xbf58476d1ce4e5b9ull;
+  X = (X ^ (X >> 27)) * 0x94d049bb133111ebull;
+  return X ^ (X >> 31);
+}
+
+/// Blocks spread over the grid that estimate its mean where the blocks' work varies (a causal mask's
+/// rows, a triangular loop): the structured blocks before them (an SM's first blocks, the middle, the
+/// last) are not a sample of the grid.
+constexpr int StratumBlocks = 64;
+/// Warp instructions the stratum may take at least (about 0.1 s of evaluation).
+constexpr std::uint64_t StratumInstructions = 4'000'000;
+
 /// The blocks evaluated: those one SM runs together first (0, S, 2S, ...: the block scheduler deals
 /// consecutive blocks to different SMs), then a middle block and its neighbours along each axis (the
-/// footprints' overlap), then the last blocks along x and y (partial tiles).
+/// footprints' overlap), then the last blocks along x and y (partial tiles), then the stratum.
 std::vector<std::vector<std::int64_t>> runsOf(const Dim3 &G, int Sms, int PerSm, std::int64_t &Middle,
                                              std::array<std::int64_t, 3> &Neighbour, std::size_t &FirstStratum) {
   std::vector<std::vector<std::int64_t>> Runs(1);
@@ -404,11 +419,16 @@ std::vector<std::vector<std::int64_t>> runsOf(const Dim3 &G, int Sms, int PerSm,
   add(linearOf({G.X - 1, 0, 0}, G));
   add(linearOf({0, G.Y - 1, 0}, G));
   add(linearOf({G.X - 1, G.Y - 1, 0}, G));
-  // Blocks spread over the grid (last: evaluated only where the work varies, evaluateTraffic).
+  // Blocks spread over the grid (last: evaluated only where the work varies, evaluateTraffic): one at a
+  // pseudo-random place in each of StratumBlocks equal parts of it (jittered sampling), whose mean
+  // estimates the grid's whatever the work's period along the block index (a causal mask's row is the
+  // index modulo the rows: eighths of a power-of-two grid, or a low-discrepancy sequence, fall on a few
+  // rows only).
   FirstStratum = Runs.size();
-  // Spread, and off any small period (a block's work that depends on its index modulo a few blocks).
-  for (const int Eighth : {1, 3, 5, 7}) add(Total * Eighth / 8);
-  for (const std::int64_t Prime : {1237, 4099, 7919, 15013}) add((Total / 2 + Prime) % Total);
+  for (std::int64_t K = 0; K < StratumBlocks; ++K) {
+    const std::int64_t Begin = Total * K / StratumBlocks, End = Total * (K + 1) / StratumBlocks;
+    if (End > Begin) add(Begin + std::int64_t(mix(std::uint64_t(K)) % std::uint64_t(End - Begin)));
+  }
   return Runs;
 }
 
@@ -418,15 +438,18 @@ struct Estimate {
   double Point = 0, Low = 0, High = 0;
 };
 
+/// Which of the four kinds of Extrapolation block @p B is: bit 0 last along x, bit 1 last along y.
+int kindOf(std::int64_t B, const Dim3 &G) {
+  const Dim3 C = coordsOf(B, G);
+  return (C.X == G.X - 1 ? 1 : 0) | (C.Y == G.Y - 1 ? 2 : 0);
+}
+
 class Extrapolation {
 public:
   Extrapolation(const std::vector<BlockTally> &Blocks, const Dim3 &G) : Blocks(Blocks) {
     const double Zs = double(G.Z), Xn = double(G.X - 1), Yn = double(G.Y - 1);
     Count = {Xn * Yn * Zs, 1 * Yn * Zs, Xn * 1 * Zs, 1 * 1 * Zs};
-    for (std::size_t I = 0; I < Blocks.size(); ++I) {
-      const Dim3 C = coordsOf(Blocks[I].Block, G);
-      Kind.push_back((C.X == G.X - 1 ? 1 : 0) | (C.Y == G.Y - 1 ? 2 : 0));
-    }
+    for (const BlockTally &B : Blocks) Kind.push_back(kindOf(B.Block, G));
   }
 
   /// The blocks one SM runs together sit at the start of the grid: they weigh as one sample, beside
@@ -1037,6 +1060,16 @@ private:
   }
 };
 
+/// Where the stratum (the blocks from @p FirstStratum on) holds blocks of a kind, they alone weigh in its
+/// averages: the structured blocks of that kind sit at chosen places (row 0 of a causal mask, over and
+/// over), the stratum spreads evenly over the grid.
+void weighTheStratumAlone(std::vector<BlockTally> &Blocks, std::size_t FirstStratum, const Dim3 &G) {
+  std::array<bool, 4> Sampled{};
+  for (std::size_t I = FirstStratum; I < Blocks.size(); ++I) Sampled[std::size_t(kindOf(Blocks[I].Block, G))] = true;
+  for (std::size_t I = 0; I < FirstStratum && I < Blocks.size(); ++I)
+    if (Sampled[std::size_t(kindOf(Blocks[I].Block, G))]) Blocks[I].Weight = 0;
+}
+
 /// Whether every interior block evaluated so far (not the last along x or y) requested the same sectors
 /// of each tensor.
 bool blocksAlike(const std::vector<BlockTally> &Blocks, const Dim3 &G) {
@@ -1146,12 +1179,23 @@ KernelEvaluation evaluateTraffic(llvm::Function &F, const KernelRecord &Record, 
   const auto Began = std::chrono::steady_clock::now();
   std::uint64_t Budget = evaluationBudget();
   const std::uint64_t Start = Budget;
+  std::uint64_t CostliestBlock = 0, StratumStart = 0, StratumAllowance = 0;
+  std::size_t FirstStratumBlock = ~std::size_t(0);
   for (std::size_t R = 0; R < Runs.size(); ++R) {
     const auto &Run = Runs[R];
     // Blocks spread over the grid average work that varies along it (a causal mask's rows); where every
     // interior block evaluated so far moved the same sectors, the grid's blocks are alike: not needed.
     if (R == FirstStratum && blocksAlike(Blocks, Launch.Grid)) break;
+    // The stratum may cost what the blocks before it did, or StratumInstructions, and stops short of the
+    // budget: fewer blocks spread over the grid, never a failure.
+    if (R == FirstStratum) {
+      FirstStratumBlock = Blocks.size();
+      StratumStart = Budget;
+      StratumAllowance = std::max(StratumInstructions, Start - Budget);
+    }
+    if (R >= FirstStratum && (StratumStart - Budget >= StratumAllowance || Budget < 2 * CostliestBlock)) break;
     const std::size_t First = Blocks.size();
+    const std::uint64_t Before = Budget;
     for (std::int64_t B : Run) {
       Blocks.push_back({B, &Run == &Runs.front() ? 1.0 / double(Run.size()) : 1.0, {},
                         std::vector<SiteTally>(E->sites().size()), false});
@@ -1163,7 +1207,9 @@ KernelEvaluation evaluateTraffic(llvm::Function &F, const KernelRecord &Record, 
       Out.Instructions = Start - Budget;
       return Out;
     }
+    CostliestBlock = std::max(CostliestBlock, (Before - Budget) / Run.size());
   }
+  weighTheStratumAlone(Blocks, FirstStratumBlock, Launch.Grid);
   Out.Instructions = Start - Budget;
   shareTheSmMissRates(Blocks, Runs.front().size());
   for (BlockTally &B : Blocks)

@@ -520,3 +520,50 @@ inline constexpr auto spec = kernel<gather_asm>("gather_asm",
   EXPECT_NE(P.Kernel->PredictionNote.find("but not read by a plain load the evaluation follows"), std::string::npos)
       << P.Kernel->PredictionNote;
 }
+
+// A causal mask's scores, one thread per (row t, column t2 <= t), T = 256, a block per row, 48 heads:
+// 12288 blocks, block b on row t = b mod 256. Its line `v += q[d] * k[d]` (d < 64) issues per warp w of
+// row t 64 requests for q (one address: 1 sector) and 64 for k (a lane per row of 3 KiB: a sector per
+// active lane, min(32, t + 1 - 32 w) lanes). Over a head: requests 128 * sum_t (t / 32 + 1) = 128 * 1152,
+// sectors 64 * (1152 + sum_t (t + 1)) = 64 * (1152 + 32896): 14.78 sectors a request, and qkv's 48 * 64 *
+// 34048 sectors over its compulsory 2 * 4 * 256 * 768 floats are 532x at L1 (the H200 counted those
+// 104,595,456 sectors on this line, 2026-12-03). The blocks the cache model evaluates (an SM's first,
+// the middle, the last) sit mostly on row 0 and gave 11.95 a request and 270x; the grid's mean comes
+// from blocks spread over it.
+TEST(TrafficEvaluation, WorkThatVariesAlongTheGridIsAveragedOverBlocksSpreadOverIt) {
+  const std::string Code = R"(
+inline constexpr struct B final : dim<"B"> {} B;
+inline constexpr struct T final : dim<"T"> {} T;
+inline constexpr struct C final : dim<"C"> {} C;
+inline constexpr struct NH final : dim<"NH"> {} NH;
+inline constexpr struct Three final : dim<"Three", 3> {} Three;
+__global__ void scores(float* preatt, const float* qkv, int b_, int t_, int c_, int nh) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= b_ * nh * t_ * t_) return;
+  const int t2 = i % t_, t = i / t_ % t_, h = i / (t_ * t_) % nh, b = i / (nh * t_ * t_);
+  const int hs = c_ / nh;
+  if (t2 > t) { preatt[i] = -1e30f; return; }
+  const float* q = qkv + b * t_ * 3 * c_ + t * 3 * c_ + h * hs;
+  const float* k = qkv + b * t_ * 3 * c_ + t2 * 3 * c_ + h * hs + c_;
+  float v = 0.f;
+  for (int d = 0; d < hs; ++d) v += q[d] * k[d];
+  preatt[i] = v;
+}
+inline constexpr auto spec = kernel<scores>("scores",
+    custom(0, out<0>("preatt", f32, B, NH, T, T), in<1>("qkv", f32, B, T, Three, C).touches(2 * B * T * C)))
+    .at(B(4), NH(12), T(256), C(768)).sizes(B(arg<2>), T(arg<3>), C(arg<4>), NH(arg<5>)).block(256).grid(ceil_div(B * NH * T * T, 256));
+)";
+  const Prediction P = predict(Code, "scores");
+  ASSERT_NE(P.Kernel, nullptr);
+  const auto *Line = P.access(lineOf(Code, "v += q[d] * k[d]"));
+  ASSERT_NE(Line, nullptr);
+  double Requests = 0, Sectors = 0;
+  for (const auto &A : P.Kernel->PredictedAccesses)
+    if (A.Line == Line->Line) Requests += A.Requests, Sectors += A.Requests * A.SectorsPerRequest;
+  const double Exact = 34048.0 / (2 * 1152);
+  EXPECT_NEAR(Sectors / Requests, Exact, 0.05 * Exact) << P.Kernel->PredictionNote;
+  const Level L1 = P.at("qkv", "l1");
+  EXPECT_LE(L1.Low, 532.0) << L1.Basis;
+  EXPECT_GE(L1.High, 532.0) << L1.Basis;
+  EXPECT_NEAR(L1.Ratio, 532.0, 0.1 * 532.0) << L1.Basis;
+}
