@@ -253,6 +253,7 @@ def row_counts(cases):
         for row in lines.get("rows") or []:
             counts[row.get("status", "?")] = counts.get(row.get("status", "?"), 0) + 1
         unpredicted += len(lines.get("unpredicted") or [])
+        counts["unplaced"] = counts.get("unplaced", 0) + int(lines.get("unplaced_accesses") or 0)
     return counts, unpredicted, collected
 
 
@@ -316,11 +317,11 @@ def main():
                 ncu_only += 1
                 print(f"  {os.path.basename(file) + ':' + str(line):34s} {'-':>16s} {ts:14.0f}   (ncu only)", file=out)
     counts, unpredicted, collected = row_counts(cases)
-    rows = sum(counts.values())
+    rows = sum(n for status, n in counts.items() if status != "unplaced")
     print(f"\nper-line rows against the analyzer's prediction, in {collected} cases: {counts.get('agrees', 0)} agree, "
           f"{counts.get('differs', 0)} differ, {counts.get('not_observed', 0)} not observed, "
           f"{counts.get('not_evaluated', 0)} not evaluated (of {rows} rows); {unpredicted} observed lines with no access "
-          f"predicted", file=out)
+          f"predicted; {counts.get('unplaced', 0)} predicted accesses with no line", file=out)
     share = within / compared if compared else float("nan")
     print(f"{compared} lines compared; {within} within {WITHIN:.0%} of ncu's sectors ({share:.1%}); "
           f"{ncu_only} lines with sectors in ncu only", file=out)

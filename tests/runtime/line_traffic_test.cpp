@@ -311,6 +311,19 @@ TEST(JoinLines, APredictedLineWithNoInstructionIsNotObserved) {
   EXPECT_EQ(detail::line_row_text(r.rows[0]), "store y: predicted 1x, not observed (no store instruction on this line executed)");
 }
 
+// An access the analyzer's IR gives no line (line 0): no row could be joined for it, so it is not one;
+// the report counts it.
+TEST(JoinLines, AnAccessWithNoLineIsCountedNotARow) {
+  const auto r = join_lines({access("/w/k.cu", 12, 3, "x", false, warps, 4, 4), access("", 0, 0, "x", false, warps, 4, 4)},
+                            {line_of("/w/k.cu", 12, memory_op::load, warps, 4 * warps, 4 * warps)});
+  ASSERT_EQ(r.rows.size(), 1u);
+  EXPECT_EQ(r.rows[0].status, line_status::agrees);
+  ASSERT_EQ(r.unplaced.size(), 1u);
+  EXPECT_NE(detail::lines_text(r).find("  1 predicted access has no line in the analyzer's debug information"), std::string::npos)
+      << detail::lines_text(r);
+  EXPECT_EQ(detail::lines_json(r)["unplaced_accesses"], 1);
+}
+
 /// An access of @p tensor at /w/k.cu:@p line the analyzer could not evaluate: no figures, its note.
 predicted_access unevaluated(unsigned line, const std::string& tensor) {
   predicted_access a;

@@ -185,6 +185,10 @@ line_report join_lines(const std::vector<predicted_access>& predicted, const std
   // Group the predicted accesses by (file, line, kind), keeping the manifest's order of first appearance.
   std::vector<line_row> rows;
   for (const predicted_access& a : predicted) {
+    if (a.line == 0) {  // no line to join: a row would only say "not observed"
+      report.unplaced.push_back(a);
+      continue;
+    }
     const memory_op kind = predicted_kind(a);
     auto it = std::find_if(rows.begin(), rows.end(), [&](const line_row& r) {
       return r.where.line == a.line && file_match(r.where.file, a.file) == 3 && r.op == kind;

@@ -121,6 +121,10 @@ std::string lines_text(const line_report& report, const std::string& indent) {
   }
   if (!report.unmapped.empty())
     out += indent + fmt::format("  {} global memory instructions have no line in the line table\n", report.unmapped.size());
+  if (!report.unplaced.empty())
+    out += indent + fmt::format("  {} predicted {} no line in the analyzer's debug information (their traffic is in the "
+                                "kernel's figures, not in a row)\n",
+                                report.unplaced.size(), report.unplaced.size() == 1 ? "access has" : "accesses have");
   if (!report.not_available.empty()) out += indent + "  note: " + report.not_available + "\n";
   return out;
 }
@@ -189,6 +193,7 @@ json lines_json(const line_report& report) {
           {"rows", rows},
           {"unpredicted", unpredicted},
           {"unmapped_instructions", report.unmapped.size()},
+          {"unplaced_accesses", report.unplaced.size()},
           {"observed", observed}};
 }
 

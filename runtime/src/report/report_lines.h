@@ -27,7 +27,7 @@ std::vector<predicted_access> predicted_accesses_of(const std::vector<manifest::
 std::string lines_text(const line_report& report, const std::string& indent = "  ");
 
 /// @return The case's "lines" object: collected, not_available, line_info, cost_s, rows, unpredicted,
-/// unmapped_instructions. Numbers are null where not known (NaN).
+/// unmapped_instructions, unplaced_accesses. Numbers are null where not known (NaN).
 nlohmann::json lines_json(const line_report& report);
 
 /// @return SARIF 2.1.0 result objects, one per row and per line not predicted, at the line (and the

@@ -192,6 +192,9 @@ struct line_report {
   std::vector<line_row> rows;     ///< one per predicted (line, kind), in manifest order
   std::vector<line_row> unpredicted;  ///< lines not predicted, most excess sectors first
   std::vector<instruction_traffic> unmapped;  ///< instructions with no line
+  /// Predicted accesses with no line (the analyzer's IR gave them none, as optimisation may): no row
+  /// can be joined for them; their traffic is in the kernel's figures only.
+  std::vector<predicted_access> unplaced;
   /// Every observed line, in file and line order (the JSON report's "observed": what a per-line
   /// comparison with another tool reads); filled by the collection, not by join_lines.
   std::vector<observed_line> observed;
@@ -207,7 +210,8 @@ inline constexpr double line_agreement_slack = 0.05;
 /// the best file match (file_match; a file-name-only match only when it names one observed file), and the
 /// @p top_unpredicted observed lines no prediction matched, most excess sectors first (lines with no
 /// excess are left out). Lines in other files than the predicted ones (an inlined function's line, such
-/// as a toolkit header's atomicAdd) are matched the same way and listed when not predicted.
+/// as a toolkit header's atomicAdd) are matched the same way and listed when not predicted. Accesses
+/// with no line (line 0) are line_report::unplaced, not rows.
 line_report join_lines(const std::vector<predicted_access>& predicted, const std::vector<observed_line>& observed,
                        std::size_t top_unpredicted = 5);
 
