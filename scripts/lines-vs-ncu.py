@@ -4,8 +4,9 @@
 the JSON report's cases[].lines.observed) against ncu's L2 theoretical sectors of global memory per CUDA
 source line (memory_l2_theoretical_sectors_global, the SourceCounters section; `ncu --page source --csv
 --print-source cuda`), and the ideal sectors beside ncu's ..._ideal. Prints one table per case, the
-per-line rows against the analyzer's prediction (cases[].lines.rows: how many agree, differ, ...), and
-the share of lines whose sectors agree within 2%.
+per-line rows against the analyzer's prediction (cases[].lines.rows: how many agree, differ, ...; and
+cases[].lines.unplaced_accesses, the predicted accesses with no line), and the share of lines whose
+sectors agree within 2%.
 
     python3 scripts/lines-vs-ncu.py VERIFY_JSON [VERIFY_JSON|DIR ...] NCU_DIR [--output FILE] [--manifest M]
     python3 scripts/lines-vs-ncu.py --sections CSV [CSV ...] [--manifest M]

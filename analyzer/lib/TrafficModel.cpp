@@ -388,10 +388,19 @@ std::uint64_t mix(std::uint64_t X) {
   return X ^ (X >> 31);
 }
 
+/// @p X's low @p Bits bits in reverse order.
+unsigned reverseBits(unsigned X, int Bits) {
+  unsigned R = 0;
+  for (int B = 0; B < Bits; ++B) R |= ((X >> B) & 1u) << (Bits - 1 - B);
+  return R;
+}
+
 /// Blocks spread over the grid that estimate its mean where the blocks' work varies (a causal mask's
 /// rows, a triangular loop): the structured blocks before them (an SM's first blocks, the middle, the
 /// last) are not a sample of the grid.
 constexpr int StratumBlocks = 64;
+/// Stratum blocks evaluated at the least for them alone to make the point estimate.
+constexpr std::size_t StratumEnough = 16;
 /// Warp instructions the stratum may take at least (about 0.1 s of evaluation).
 constexpr std::uint64_t StratumInstructions = 4'000'000;
 
@@ -399,7 +408,8 @@ constexpr std::uint64_t StratumInstructions = 4'000'000;
 /// consecutive blocks to different SMs), then a middle block and its neighbours along each axis (the
 /// footprints' overlap), then the last blocks along x and y (partial tiles), then the stratum.
 std::vector<std::vector<std::int64_t>> runsOf(const Dim3 &G, int Sms, int PerSm, std::int64_t &Middle,
-                                             std::array<std::int64_t, 3> &Neighbour, std::size_t &FirstStratum) {
+                                             std::array<std::int64_t, 3> &Neighbour, std::size_t &FirstStratum,
+                                             std::vector<std::int64_t> &Stratum) {
   std::vector<std::vector<std::int64_t>> Runs(1);
   const std::int64_t Total = G.count();
   for (int K = 0; K < PerSm && std::int64_t(K) * Sms < Total; ++K) Runs[0].push_back(std::int64_t(K) * Sms);
@@ -423,11 +433,17 @@ std::vector<std::vector<std::int64_t>> runsOf(const Dim3 &G, int Sms, int PerSm,
   // pseudo-random place in each of StratumBlocks equal parts of it (jittered sampling), whose mean
   // estimates the grid's whatever the work's period along the block index (a causal mask's row is the
   // index modulo the rows: eighths of a power-of-two grid, or a low-discrepancy sequence, fall on a few
-  // rows only).
+  // rows only). The parts are visited in bit-reversed order (0, 32, 16, 48, ...), so that the blocks
+  // of a stratum cut short are still spread over the grid. A pick that is already a run is evaluated
+  // there.
   FirstStratum = Runs.size();
-  for (std::int64_t K = 0; K < StratumBlocks; ++K) {
+  Stratum.clear();
+  for (unsigned I = 0; I < unsigned(StratumBlocks); ++I) {
+    const std::int64_t K = std::int64_t(reverseBits(I, std::countr_zero(unsigned(StratumBlocks))));
     const std::int64_t Begin = Total * K / StratumBlocks, End = Total * (K + 1) / StratumBlocks;
-    if (End > Begin) add(Begin + std::int64_t(mix(std::uint64_t(K)) % std::uint64_t(End - Begin)));
+    if (End <= Begin) continue;
+    Stratum.push_back(Begin + std::int64_t(mix(std::uint64_t(K)) % std::uint64_t(End - Begin)));
+    add(Stratum.back());
   }
   return Runs;
 }
@@ -452,8 +468,9 @@ public:
     for (const BlockTally &B : Blocks) Kind.push_back(kindOf(B.Block, G));
   }
 
-  /// The blocks one SM runs together sit at the start of the grid: they weigh as one sample, beside
-  /// the blocks spread over it.
+  /// Each block weighs as BlockTally::Weight says: the blocks one SM runs together at the start of the
+  /// grid as one sample, the other structured blocks one each, unless the stratum makes the estimate of
+  /// their kind (weighTheStratumAlone).
   template <class Fn> Estimate of(Fn Figure) const {
     Estimate E;
     std::array<double, 4> Sum{}, Lo{}, Hi{}, Weight{};
@@ -1060,14 +1077,19 @@ private:
   }
 };
 
-/// Where the stratum (the blocks from @p FirstStratum on) holds blocks of a kind, they alone weigh in its
-/// averages: the structured blocks of that kind sit at chosen places (row 0 of a causal mask, over and
-/// over), the stratum spreads evenly over the grid.
-void weighTheStratumAlone(std::vector<BlockTally> &Blocks, std::size_t FirstStratum, const Dim3 &G) {
+/// Where the evaluated blocks of the stratum (@p Stratum's picks, StratumEnough of them at least) hold
+/// blocks of a kind, they alone weigh in its averages, one each: the structured blocks of that kind sit
+/// at chosen places (row 0 of a causal mask, over and over), the stratum spreads evenly over the grid.
+void weighTheStratumAlone(std::vector<BlockTally> &Blocks, const std::vector<std::int64_t> &Stratum, const Dim3 &G) {
+  const auto picked = [&](const BlockTally &B) { return std::find(Stratum.begin(), Stratum.end(), B.Block) != Stratum.end(); };
   std::array<bool, 4> Sampled{};
-  for (std::size_t I = FirstStratum; I < Blocks.size(); ++I) Sampled[std::size_t(kindOf(Blocks[I].Block, G))] = true;
-  for (std::size_t I = 0; I < FirstStratum && I < Blocks.size(); ++I)
-    if (Sampled[std::size_t(kindOf(Blocks[I].Block, G))]) Blocks[I].Weight = 0;
+  std::size_t Evaluated = 0;
+  for (const BlockTally &B : Blocks)
+    if (picked(B)) Sampled[std::size_t(kindOf(B.Block, G))] = true, ++Evaluated;
+  if (Evaluated < StratumEnough) return;
+  for (BlockTally &B : Blocks)
+    if (picked(B)) B.Weight = 1;
+    else if (Sampled[std::size_t(kindOf(B.Block, G))]) B.Weight = 0;
 }
 
 /// Whether every interior block evaluated so far (not the last along x or y) requested the same sectors
@@ -1174,13 +1196,13 @@ KernelEvaluation evaluateTraffic(llvm::Function &F, const KernelRecord &Record, 
   std::int64_t Middle = 0;
   std::array<std::int64_t, 3> Neighbour{};
   std::size_t FirstStratum = 0;
-  const auto Runs = runsOf(Launch.Grid, Levels.Sms, PerSm, Middle, Neighbour, FirstStratum);
+  std::vector<std::int64_t> Stratum;
+  const auto Runs = runsOf(Launch.Grid, Levels.Sms, PerSm, Middle, Neighbour, FirstStratum, Stratum);
   std::vector<BlockTally> Blocks;
   const auto Began = std::chrono::steady_clock::now();
   std::uint64_t Budget = evaluationBudget();
   const std::uint64_t Start = Budget;
   std::uint64_t CostliestBlock = 0, StratumStart = 0, StratumAllowance = 0;
-  std::size_t FirstStratumBlock = ~std::size_t(0);
   for (std::size_t R = 0; R < Runs.size(); ++R) {
     const auto &Run = Runs[R];
     // Blocks spread over the grid average work that varies along it (a causal mask's rows); where every
@@ -1189,7 +1211,6 @@ KernelEvaluation evaluateTraffic(llvm::Function &F, const KernelRecord &Record, 
     // The stratum may cost what the blocks before it did, or StratumInstructions, and stops short of the
     // budget: fewer blocks spread over the grid, never a failure.
     if (R == FirstStratum) {
-      FirstStratumBlock = Blocks.size();
       StratumStart = Budget;
       StratumAllowance = std::max(StratumInstructions, Start - Budget);
     }
@@ -1203,13 +1224,17 @@ KernelEvaluation evaluateTraffic(llvm::Function &F, const KernelRecord &Record, 
     RunTally Tally(*E, Blocks, First, C.L1Available, std::int64_t(Levels.L1KeptFraction * double(C.L1Available)),
                    &Run == &Runs.front());
     if (auto Failure = E->run(EL, Run, std::ref(Tally), Budget)) {
+      if (R >= FirstStratum) {  // the blocks before it stand: fewer spread over the grid
+        Blocks.resize(First);
+        break;
+      }
       Out.Failure = Failure->Reason + (Failure->Line ? " (line " + std::to_string(Failure->Line) + ")" : "");
       Out.Instructions = Start - Budget;
       return Out;
     }
     CostliestBlock = std::max(CostliestBlock, (Before - Budget) / Run.size());
   }
-  weighTheStratumAlone(Blocks, FirstStratumBlock, Launch.Grid);
+  weighTheStratumAlone(Blocks, Stratum, Launch.Grid);
   Out.Instructions = Start - Budget;
   shareTheSmMissRates(Blocks, Runs.front().size());
   for (BlockTally &B : Blocks)

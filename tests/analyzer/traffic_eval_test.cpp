@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -555,6 +556,7 @@ inline constexpr auto spec = kernel<scores>("scores",
 )";
   const Prediction P = predict(Code, "scores");
   ASSERT_NE(P.Kernel, nullptr);
+  EXPECT_NE(P.Kernel->PredictionNote.find("of 12288 blocks evaluated"), std::string::npos) << P.Kernel->PredictionNote;
   const auto *Line = P.access(lineOf(Code, "v += q[d] * k[d]"));
   ASSERT_NE(Line, nullptr);
   double Requests = 0, Sectors = 0;
@@ -566,4 +568,18 @@ inline constexpr auto spec = kernel<scores>("scores",
   EXPECT_LE(L1.Low, 532.0) << L1.Basis;
   EXPECT_GE(L1.High, 532.0) << L1.Basis;
   EXPECT_NEAR(L1.Ratio, 532.0, 0.1 * 532.0) << L1.Basis;
+
+  // With a budget of warp instructions that the first blocks fit in but the spread ones do not (a
+  // block of this kernel takes up to 8 warps x 64 iterations of about 8 instructions), fewer blocks
+  // are spread over the grid: still a prediction, never "not predicted" for the budget.
+  ::setenv("ROOFLINT_EVAL_BUDGET", "60000", 1);
+  const Prediction Short = predict(Code, "scores");
+  ::unsetenv("ROOFLINT_EVAL_BUDGET");
+  ASSERT_NE(Short.Kernel, nullptr);
+  const Level ShortL1 = Short.at("qkv", "l1");
+  EXPECT_EQ(ShortL1.K, Kind::Range) << ShortL1.Basis;
+  const std::string &Note = Short.Kernel->PredictionNote;
+  const long Evaluated = std::strtol(Note.c_str(), nullptr, 10);
+  EXPECT_GT(Evaluated, 0) << Note;
+  EXPECT_LT(Evaluated, 74) << Note;  // 74 with the whole stratum (10 first blocks and 64 spread)
 }

@@ -111,7 +111,7 @@ std::string lines_text(const line_report& report, const std::string& indent) {
   std::string out = indent + fmt::format("per-line traffic (SASS metrics, their own replay: {}):\n",
                                          model::format_significant(1e3 * report.cost_s, 3) + " ms");
   for (const line_row& r : report.rows) out += indent + "  " + file_line(r.where) + " " + line_row_text(r) + "\n";
-  if (report.rows.empty() && report.unpredicted.empty())  // nothing to compare and nothing in excess
+  if (report.rows.empty() && report.unpredicted.empty() && report.unplaced.empty())  // nothing to compare, nothing in excess
     out += indent + fmt::format("  no predicted access (the manifests give none for this kernel, or --manifest was not given) "
                                 "and no line with excess sectors; {} lines observed\n",
                                 report.observed.size());

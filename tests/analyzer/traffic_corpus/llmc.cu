@@ -148,9 +148,9 @@ __global__ void matmul_forward_naive(float* out, const float* inp, const float* 
 // are read (compulsory: 2/3 of it, 6 MiB). A warp is 32 values of t2 at one t: the lanes with t2 <= t
 // read k rows 3C floats apart (a sector each) and q at one address (one sector), 64 times. Per (b,h):
 // k 64 * T (T + 1) / 2 = 2105344 sectors, q 64 * 32 * (1 + ... + 8) = 73728: 48 heads * 2179072 * 32
-// bytes over 6 MiB = 532x at L1. 3 MiB of qkv and 12 MiB of preatt, within L2: qkv 1x at DRAM. preatt
-// written whole, coalesced: 1x; 0x..1x at DRAM.
-// truth: qkv l1 532x, qkv dram 1x, preatt l1 1x, preatt l2 1x, preatt dram 0x..1x
+// bytes over 6 MiB = 532x at L1. qkv 1x at DRAM (3 MiB, within L2). preatt by two stores: the warp at t2 = t
+// stores both sides, a sector twice unless (t % 32 + 1) % 8 = 0: 224 of 8192 sectors a head, 1.027x; 0x..1x at DRAM.
+// truth: qkv l1 532x, qkv dram 1x, preatt l1 1.027x, preatt l2 1.027x, preatt dram 0x..1x
 __global__ void attention_query_key(float* preatt, const float* qkv, int B, int T, int C, int NH) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;  // preatt: (B,NH,T,T)  qkv: (B,T,3C)
   if (i >= B * NH * T * T) return;
