@@ -144,6 +144,7 @@ struct BlockTally {
   std::map<int, TensorTally> Tensors;
   std::vector<SiteTally> Sites;
   bool UnattributedUnknown = false;  ///< an unknown address the IR ties to no parameter
+  bool Spread = false;  ///< one of the stratum's blocks, which alone make the estimate of its kind
 };
 
 void sortUnique(std::vector<std::uint64_t> &V) {
@@ -470,11 +471,13 @@ public:
 
   /// Each block weighs as BlockTally::Weight says: the blocks one SM runs together at the start of the
   /// grid as one sample, the other structured blocks one each, unless the stratum makes the estimate of
-  /// their kind (weighTheStratumAlone).
+  /// their kind (weighTheStratumAlone). The range is the smallest and largest block's figure, or, for a
+  /// kind StratumEnough blocks of the stratum estimate, their mean within 3 standard errors (of
+  /// independent draws: jittered sampling's error is smaller), inside those extremes.
   template <class Fn> Estimate of(Fn Figure) const {
     Estimate E;
-    std::array<double, 4> Sum{}, Lo{}, Hi{}, Weight{};
-    std::array<int, 4> N{};
+    std::array<double, 4> Sum{}, Lo{}, Hi{}, Weight{}, SpreadSum{}, SpreadSquares{};
+    std::array<int, 4> N{}, Spread{};
     for (std::size_t I = 0; I < Blocks.size(); ++I) {
       const double V = Figure(Blocks[I]), Wt = Blocks[I].Weight;
       const int K = Kind[I];
@@ -483,6 +486,15 @@ public:
       Sum[K] += Wt * V;
       Weight[K] += Wt;
       ++N[K];
+      if (Blocks[I].Spread) SpreadSum[K] += V, SpreadSquares[K] += V * V, ++Spread[K];
+    }
+    for (int K = 0; K < 4; ++K) {
+      if (std::size_t(Spread[K]) < StratumEnough) continue;
+      const double Mean = SpreadSum[K] / Spread[K];
+      const double Variance = std::max(0.0, (SpreadSquares[K] - Spread[K] * Mean * Mean) / (Spread[K] - 1));
+      const double Margin = 3 * std::sqrt(Variance / Spread[K]);
+      Lo[K] = std::max(Lo[K], Mean - Margin);
+      Hi[K] = std::min(Hi[K], Mean + Margin);
     }
     const int Fallback = N[0] ? 0 : N[1] ? 1 : N[2] ? 2 : 3;
     for (int K = 0; K < 4; ++K) {
@@ -1088,7 +1100,7 @@ void weighTheStratumAlone(std::vector<BlockTally> &Blocks, const std::vector<std
     if (picked(B)) Sampled[std::size_t(kindOf(B.Block, G))] = true, ++Evaluated;
   if (Evaluated < StratumEnough) return;
   for (BlockTally &B : Blocks)
-    if (picked(B)) B.Weight = 1;
+    if (picked(B)) B.Weight = 1, B.Spread = true;
     else if (Sampled[std::size_t(kindOf(B.Block, G))]) B.Weight = 0;
 }
 
