@@ -7,7 +7,7 @@
 #   <prefix>/lib/librooflint_*.a             rooflint::files, rooflint::process, rooflint::runtime
 #   <prefix>/lib/cmake/rooflint/             rooflintConfig.cmake, rooflintConfigVersion.cmake, the
 #                                            exported targets, RooflintAnalyze.cmake, RooflintCuda20.cmake
-#   <prefix>/share/doc/rooflint/             README.md, LICENSE, CHANGELOG.md
+#   <prefix>/share/doc/rooflint/             README.md, LICENSE, CHANGELOG.md, docs/ (the reference pages)
 #
 # Two install components: rooflint_tools (the executables, the injection library, the docs) and
 # rooflint_dev (headers, libraries, the CMake package): `cmake --install build --component rooflint_tools`.
@@ -99,6 +99,10 @@ if(TARGET rooflint-inject)
 endif()
 install(FILES ${PROJECT_SOURCE_DIR}/README.md ${PROJECT_SOURCE_DIR}/LICENSE ${PROJECT_SOURCE_DIR}/CHANGELOG.md
         DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT rooflint_tools)
+# The pages the README links to, at the same relative paths (docs/quickstart.md, docs/diagnostics/...);
+# not the measurement logs.
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR}/docs COMPONENT rooflint_tools
+        FILES_MATCHING PATTERN "*.md" PATTERN "measurements" EXCLUDE)
 
 configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/rooflintConfig.cmake.in
   ${PROJECT_BINARY_DIR}/rooflintConfig.cmake

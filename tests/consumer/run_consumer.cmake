@@ -91,7 +91,8 @@ if(STEP STREQUAL "install")
   set(installed include/rooflint/dsl.h include/rooflint/files/ceilings_file.h include/rooflint/process/child.h
       lib/librooflint_process.a bin/rooflint bin/rooflint-summary
       lib/cmake/rooflint/rooflintConfig.cmake lib/cmake/rooflint/rooflintConfigVersion.cmake
-      lib/cmake/rooflint/RooflintAnalyze.cmake share/doc/rooflint/LICENSE share/doc/rooflint/README.md)
+      lib/cmake/rooflint/RooflintAnalyze.cmake share/doc/rooflint/LICENSE share/doc/rooflint/README.md
+      share/doc/rooflint/docs/quickstart.md share/doc/rooflint/docs/diagnostics/rooflint-uncoalesced.md)
   if(HAS_RUNTIME)
     list(APPEND installed include/rooflint/runtime/verify.h bin/rooflint-ceilings bin/rooflint-verify
          lib/rooflint/librooflint-inject.so lib/librooflint_runtime.a)
