@@ -1221,7 +1221,7 @@ KernelEvaluation evaluateTraffic(llvm::Function &F, const KernelRecord &Record, 
     // interior block evaluated so far moved the same sectors, the grid's blocks are alike: not needed.
     if (R == FirstStratum && blocksAlike(Blocks, Launch.Grid)) break;
     // The stratum may cost what the blocks before it did, or StratumInstructions, and stops short of the
-    // budget: fewer blocks spread over the grid, never a failure.
+    // budget: fewer blocks spread over the grid, never a failure for the budget.
     if (R == FirstStratum) {
       StratumStart = Budget;
       StratumAllowance = std::max(StratumInstructions, Start - Budget);
@@ -1236,7 +1236,9 @@ KernelEvaluation evaluateTraffic(llvm::Function &F, const KernelRecord &Record, 
     RunTally Tally(*E, Blocks, First, C.L1Available, std::int64_t(Levels.L1KeptFraction * double(C.L1Available)),
                    &Run == &Runs.front());
     if (auto Failure = E->run(EL, Run, std::ref(Tally), Budget)) {
-      if (R >= FirstStratum) {  // the blocks before it stand: fewer spread over the grid
+      // Out of budget in the stratum: the blocks before it stand, fewer spread over the grid. Any other
+      // failure says the kernel does what the evaluation cannot follow, there as anywhere.
+      if (R >= FirstStratum && Failure->OutOfBudget) {
         Blocks.resize(First);
         break;
       }

@@ -1330,7 +1330,7 @@ bool Stepper::step(Warp &W, WarpRequest &R, std::uint64_t &Budget, std::optional
     while (W.Ip < B.Body.size()) {
       const Instr &X = B.Body[W.Ip++];
       if (Budget == 0) {
-        Failure = EvalFailure{"the evaluation's budget of warp instructions ran out", B.File, B.Line};
+        Failure = EvalFailure{"the evaluation's budget of warp instructions ran out", B.File, B.Line, true};
         return false;
       }
       --Budget;
@@ -1351,7 +1351,7 @@ bool Stepper::step(Warp &W, WarpRequest &R, std::uint64_t &Budget, std::optional
       }
     }
     if (Budget == 0) {
-      Failure = EvalFailure{"the evaluation's budget of warp instructions ran out", B.File, B.Line};
+      Failure = EvalFailure{"the evaluation's budget of warp instructions ran out", B.File, B.Line, true};
       return false;
     }
     --Budget;

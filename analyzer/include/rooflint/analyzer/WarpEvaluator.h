@@ -115,6 +115,7 @@ struct EvalFailure {
   std::string Reason;           ///< "control flow depends on a value loaded from memory"
   std::string File;
   unsigned Line = 0;
+  bool OutOfBudget = false;     ///< the budget of warp instructions ran out (the code itself was followed)
 };
 
 /// A kernel compiled for evaluation (its address slice), run for chosen blocks of a launch.
