@@ -16,6 +16,7 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/IR/Function.h"
+#include "llvm/Support/MathExtras.h"
 #include "rooflint/model/describe.h"
 
 namespace rooflint::analyzer {
@@ -381,25 +382,10 @@ double compulsoryBytes(const KernelRecord &R, const dsl::tensor_info &T) {
 Dim3 coordsOf(std::int64_t B, const Dim3 &G) { return {B % G.X, (B / G.X) % G.Y, B / (G.X * G.Y)}; }
 std::int64_t linearOf(const Dim3 &C, const Dim3 &G) { return C.X + G.X * (C.Y + G.Y * C.Z); }
 
-/// A 64-bit mix of @p X (splitmix64's finaliser): a fixed pseudo-random choice, the same on every run.
-std::uint64_t mix(std::uint64_t X) {
-  X += 0x9e3779b97f4a7c15ull;
-  X = (X ^ (X >> 30)) * 0xbf58476d1ce4e5b9ull;
-  X = (X ^ (X >> 27)) * 0x94d049bb133111ebull;
-  return X ^ (X >> 31);
-}
-
-/// @p X's low @p Bits bits in reverse order.
-unsigned reverseBits(unsigned X, int Bits) {
-  unsigned R = 0;
-  for (int B = 0; B < Bits; ++B) R |= ((X >> B) & 1u) << (Bits - 1 - B);
-  return R;
-}
-
 /// Blocks spread over the grid that estimate its mean where the blocks' work varies (a causal mask's
 /// rows, a triangular loop): the structured blocks before them (an SM's first blocks, the middle, the
 /// last) are not a sample of the grid.
-constexpr int StratumBlocks = 64;
+constexpr int StratumBits = 6, StratumBlocks = 1 << StratumBits;
 /// Stratum blocks evaluated at the least for them alone to make the point estimate.
 constexpr std::size_t StratumEnough = 16;
 /// Warp instructions the stratum may take at least (about 0.1 s of evaluation).
@@ -440,10 +426,10 @@ std::vector<std::vector<std::int64_t>> runsOf(const Dim3 &G, int Sms, int PerSm,
   FirstStratum = Runs.size();
   Stratum.clear();
   for (unsigned I = 0; I < unsigned(StratumBlocks); ++I) {
-    const std::int64_t K = std::int64_t(reverseBits(I, std::countr_zero(unsigned(StratumBlocks))));
+    const std::int64_t K = std::int64_t(llvm::reverseBits(std::uint32_t(I)) >> (32 - StratumBits));
     const std::int64_t Begin = Total * K / StratumBlocks, End = Total * (K + 1) / StratumBlocks;
     if (End <= Begin) continue;
-    Stratum.push_back(Begin + std::int64_t(mix(std::uint64_t(K)) % std::uint64_t(End - Begin)));
+    Stratum.push_back(Begin + std::int64_t(mix64(std::uint64_t(K)) % std::uint64_t(End - Begin)));
     add(Stratum.back());
   }
   return Runs;

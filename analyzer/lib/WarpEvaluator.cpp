@@ -865,17 +865,24 @@ bool WarpEvaluator::Program::build(Function &F, std::string &Why) {
 
 // --- running warps -------------------------------------------------------------------------------
 
+std::uint64_t mix64(std::uint64_t X) {
+  X += 0x9e3779b97f4a7c15ull;
+  X = (X ^ (X >> 30)) * 0xbf58476d1ce4e5b9ull;
+  X = (X ^ (X >> 27)) * 0x94d049bb133111ebull;
+  return X ^ (X >> 31);
+}
+
 namespace {
 
-/// The index at @p Address of a tensor whose values are uniform over [0, @p Bound): a fixed function of
-/// the address (splitmix64's finaliser, Steele et al. 2014), so that every read of one element gives one
-/// value, and elements' values are as good as independent.
-std::uint64_t uniformIndex(std::uint64_t Address, std::uint64_t Bound) {
-  std::uint64_t Z = Address + 0x9e3779b97f4a7c15ull;
-  Z = (Z ^ (Z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  Z = (Z ^ (Z >> 27)) * 0x94d049bb133111ebull;
-  return (Z ^ (Z >> 31)) % Bound;
+/// Why a run stops when its budget of warp instructions is spent, at block @p B.
+EvalFailure budgetSpent(const BlockCode &B) {
+  return EvalFailure{"the evaluation's budget of warp instructions ran out", B.File, B.Line, true};
 }
+
+/// The index at @p Address of a tensor whose values are uniform over [0, @p Bound): a fixed function of
+/// the address (mix64), so that every read of one element gives one value, and elements' values are as
+/// good as independent.
+std::uint64_t uniformIndex(std::uint64_t Address, std::uint64_t Bound) { return mix64(Address) % Bound; }
 
 /// The index at element @p Element of a tensor whose values are all different in [0, @p Bound): a fixed
 /// pseudo-random permutation of [0, Bound) at Element mod Bound. A four-round Feistel network permutes
@@ -1330,7 +1337,7 @@ bool Stepper::step(Warp &W, WarpRequest &R, std::uint64_t &Budget, std::optional
     while (W.Ip < B.Body.size()) {
       const Instr &X = B.Body[W.Ip++];
       if (Budget == 0) {
-        Failure = EvalFailure{"the evaluation's budget of warp instructions ran out", B.File, B.Line, true};
+        Failure = budgetSpent(B);
         return false;
       }
       --Budget;
@@ -1351,7 +1358,7 @@ bool Stepper::step(Warp &W, WarpRequest &R, std::uint64_t &Budget, std::optional
       }
     }
     if (Budget == 0) {
-      Failure = EvalFailure{"the evaluation's budget of warp instructions ran out", B.File, B.Line, true};
+      Failure = budgetSpent(B);
       return false;
     }
     --Budget;

@@ -65,6 +65,10 @@ inline constexpr unsigned RegionShift = 40;
 /// The first byte of parameter @p Param's tensor.
 inline constexpr std::uint64_t tensorBase(unsigned Param) { return (std::uint64_t(Param) + 1) << RegionShift; }
 
+/// splitmix64's finaliser (Steele et al. 2014): a fixed pseudo-random function of @p X, the same on every
+/// run (the values of stated index tensors, the blocks spread over a grid).
+std::uint64_t mix64(std::uint64_t X);
+
 /// @return @p Filename made absolute with @p Directory (a debug location's or subprogram's compilation
 /// directory) when it is relative and the directory is known.
 std::string sourcePath(std::string_view Filename, std::string_view Directory);
