@@ -11,15 +11,17 @@ tensors' predicted bytes over its compulsory bytes), the observed ratio, and whe
 "not predicted" where the analyzer makes no prediction at that level.
 
 With --manifest (a manifest file or a directory searched for *.rooflint.json): the prediction per kernel
-and level is taken from the manifest's per-tensor entries, which may be a value or a range: the kernel's
+and level is taken from the manifest's per-tensor entries (of kernels of one name in several programs,
+the one whose spec is in the file the report's case names), which may be a value or a range: the kernel's
 low and high are its tensors' low and high predicted bytes, summed, over its compulsory bytes at the case's
 sizes; a level is predicted only when every tensor of the spec is. A value agrees when it is within 25% of
 the observed ratio; a range agrees when some point of it is (low <= 1.25 x observed and high >= 0.75 x
-observed). Then, per kernel, which tensors' figures were not predicted and why; the kernels of the
-manifests that no report measured; and the two shares: the (kernel, level) pairs predicted, of all
-measured pairs, and those within 25%, of the pairs predicted, with how many predictions are values,
-ranges within a factor 2 and wider ranges (a range of 1-384x agrees with almost any count). Without a
-report, the same per kernel and level at the spec's declared sizes, without the observed side.
+observed). A region of kernels has no prediction (its tensors name no kernel's parameters). Then, per
+kernel, which tensors' figures were not predicted and why; the kernels of the manifests that no report
+measured; and the two shares: the (kernel, level) pairs predicted, of all measured pairs, and those
+within 25%, of the pairs predicted, with how many predictions are values, ranges within a factor 2 and
+wider ranges (a range of 1-384x agrees with almost any count). Without a report, the same per kernel and
+level at the spec's declared sizes, without the observed side.
 """
 import glob
 import json
@@ -77,8 +79,21 @@ def load_manifests(paths):
     kernels = {}
     for f in files:
         for k in json.load(open(f)).get("kernels", []):
-            kernels.setdefault(k.get("name"), k)
+            kernels.setdefault(k.get("name"), []).append(k)
     return kernels
+
+
+def kernel_of(kernels, case):
+    """The manifest entry of the case's kernel: of several programs' kernels of one name, the one
+    whose spec (or body) is in the file the report names."""
+    name = case.get("kernel") or case.get("name", "?").split(" [")[0]
+    entries = kernels.get(name) or []
+    where = lambda k: {(k.get(f) or {}).get("file") for f in ("spec_location", "location")}
+    for same in (lambda a, b: a == b, lambda a, b: os.path.basename(a) == os.path.basename(b)):
+        for k in entries:
+            if case.get("file") and any(w and same(w, case["file"]) for w in where(k)):
+                return name, k
+    return name, entries[0] if entries else None
 
 
 def evaluate(formula, sizes):
@@ -112,6 +127,9 @@ def kernel_prediction(kernel, sizes, at_declared):
     entries = {(t["tensor"], t["level"]): t for t in ((kernel.get("predicted_traffic") or {}).get("tensors") or [])}
     tensors = [t for t in kernel.get("tensors", []) if t.get("arg", -1) >= 0 and t.get("role") not in ("uncounted", "not_counted")]
     out, missing = {}, []
+    if kernel.get("kind") == "region":
+        why = "a region of kernels: not predicted (its tensors name no kernel's parameters)"
+        return {level: (None, None, why) for level in LEVELS}, [("*", level, why) for level in LEVELS]
     for level in LEVELS:
         low = high = compulsory = 0.0
         reason = None if kernel.get("predicted_traffic") else "the kernel's device IR was not analysed"
@@ -152,7 +170,7 @@ def predictions_only(manifest_paths):
     lines = [f"{'kernel':32} {'level':5} {'predicted':>15}  (at the spec's declared sizes)"]
     pairs = predicted = 0
     kinds, notes = {}, []
-    for name, kernel in kernels.items():
+    for name, kernel in ((n, k) for n, entries in kernels.items() for k in entries):
         sizes, _ = case_sizes({}, kernel)
         prediction, missing = kernel_prediction(kernel, sizes, True)
         for level in LEVELS:
@@ -184,8 +202,7 @@ def by_manifest(reports, manifest_paths):
             lines.append(f"{path}: {e}")
             continue
         for case in report.get("cases", []):
-            name = case.get("kernel") or case.get("name", "?").split(" [")[0]
-            kernel = kernels.get(name)
+            name, kernel = kernel_of(kernels, case)
             if kernel is None:
                 continue
             seen.add(name)

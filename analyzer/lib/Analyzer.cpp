@@ -244,7 +244,7 @@ void noteCountsAndFloor(const KernelRecord &K, const model::peaks &P, SourceLoca
   const dsl::poly Bytes = S.bytes();
   std::string Counts = "ideal FLOPs " + dsl::to_string(S.flops);
   if (K.Sized && !S.flops.is_zero()) Counts += " = " + withSeparators(K.Flops) + " FLOP";
-  Counts += " (" + dsl::to_string(S.convention) + "); compulsory bytes " + dsl::to_string(Bytes);
+  Counts += " (" + dsl::flop_basis(S) + "); compulsory bytes " + dsl::to_string(Bytes);
   if (K.Sized) Counts += " = " + withSeparators(K.ReadBytes + K.WrittenBytes) + " bytes";
   Counts += " (read " + dsl::to_string(S.read_bytes) + ", written " + dsl::to_string(S.written_bytes) + ")";
   Report.note(Loc, Counts);

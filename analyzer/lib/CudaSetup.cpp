@@ -314,6 +314,11 @@ bool isCudaFile(llvm::StringRef File) {
   return Ext == ".cu" || Ext == ".cuh";
 }
 
+void prepareDeviceParse(clang::CompilerInvocation &Invocation) {
+  clang::LangOptions &LO = Invocation.getLangOpts();
+  if (LO.CUDA && LO.CUDAIsDevice) LO.GPUAllowDeviceInit = true;
+}
+
 std::vector<std::string> adjustCommandLine(const std::vector<std::string> &Args, llvm::StringRef Directory,
                                            llvm::StringRef File, const CudaEnvironment &Env,
                                            std::vector<std::string> &Notes) {

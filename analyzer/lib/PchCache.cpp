@@ -475,6 +475,7 @@ public:
   bool runInvocation(std::shared_ptr<CompilerInvocation> Inv, FileManager *Files,
                      std::shared_ptr<PCHContainerOperations> PCHOps, DiagnosticConsumer *Diags) override {
     Use = PchUse();
+    prepareDeviceParse(*Inv);  // before the PCH's key: its build and its use parse alike
     if (!Settings.Enabled) return runOnce(Inv, Files, PCHOps, Diags, Inner.create());
     if (std::string Why = notApplicable(*Inv, *Files); !Why.empty()) {
       Use.What = PchUse::Kind::NotApplicable;

@@ -14,6 +14,7 @@
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/Constants.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/GetElementPtrTypeIterator.h"
 #include "llvm/IR/InstIterator.h"
@@ -612,19 +613,6 @@ int KernelAnalysis::activeLanes(BasicBlock *BB) {
   return Lanes[BB] = static_cast<int>(Best);
 }
 
-/// The loads through the read-only (non-coherent) path, as clang lowers `__ldg` and `__ldu`.
-bool isReadOnlyLoad(Intrinsic::ID Id) {
-  switch (Id) {
-  case Intrinsic::nvvm_ldg_global_f:
-  case Intrinsic::nvvm_ldg_global_i:
-  case Intrinsic::nvvm_ldg_global_p:
-  case Intrinsic::nvvm_ldu_global_f:
-  case Intrinsic::nvvm_ldu_global_i:
-  case Intrinsic::nvvm_ldu_global_p: return true;
-  default: return false;
-  }
-}
-
 void KernelAnalysis::collect(std::vector<Group> &Groups) {
   for (BasicBlock &BB : F) {
     const std::size_t FirstOfBlock = Groups.size();
@@ -1041,6 +1029,22 @@ std::string uncoalescedMessage(const TrafficAccess &A) {
   return "";
 }
 
+/// Removes the module's global constructors: the device runs none (nvcc rejects a device variable's
+/// dynamic initialisation), and the parse, which lets it pass (prepareDeviceParse), makes some for the
+/// host's constants; unused, they and what only they call go with the pipeline's dead code.
+void dropGlobalConstructors(Module &M) {
+  GlobalVariable *Ctors = M.getGlobalVariable("llvm.global_ctors");
+  if (!Ctors) return;
+  std::vector<Function *> Constructors;
+  if (const auto *List = dyn_cast_or_null<ConstantArray>(Ctors->getInitializer()))
+    for (const Use &Entry : List->operands())
+      if (const auto *S = dyn_cast<ConstantStruct>(Entry.get()); S && S->getNumOperands() > 1)
+        if (auto *F = dyn_cast<Function>(S->getOperand(1)->stripPointerCasts())) Constructors.push_back(F);
+  Ctors->eraseFromParent();
+  for (Function *F : Constructors)
+    if (F->use_empty()) F->eraseFromParent();
+}
+
 DeviceTraffic analyzeDeviceModule(Module &M) {
   const auto Start = std::chrono::steady_clock::now();
   DeviceTraffic Out;
@@ -1054,6 +1058,7 @@ DeviceTraffic analyzeDeviceModule(Module &M) {
         if (const auto *Fn = dyn_cast<Function>(V->getValue())) Annotated.insert(Fn);
     }
 
+  dropGlobalConstructors(M);
   // Every device function inlined into its kernels (a __noinline__ helper too): the evaluation follows
   // the kernel's code as one function.
   for (Function &F : M)

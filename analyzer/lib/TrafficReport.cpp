@@ -69,24 +69,45 @@ const KernelRecord::PredictedTraffic *predictionOf(const KernelRecord *Record, i
   return nullptr;
 }
 
-/// "8x", "1x to 3x (point 2.6x)" or "not predicted".
-std::string figureText(const KernelRecord::PredictedTraffic *P) {
-  using Kind = KernelRecord::PredictedTraffic::Kind;
-  if (!P || P->K == Kind::NotPredicted) return "not predicted";
+/// "8x" or "1x to 3x (point estimate 2.6x)": a prediction that was made.
+std::string figureText(const KernelRecord::PredictedTraffic &P) {
   const auto x = [](double V) { return model::format_significant(V) + "x"; };
-  if (P->K == Kind::Value) return x(P->Ratio);
-  return x(P->Low) + " to " + x(P->High) + " (point " + x(P->Ratio) + ")";
+  if (P.K == KernelRecord::PredictedTraffic::Kind::Value) return x(P.Ratio);
+  return x(P.Low) + " to " + x(P.High) + " (point estimate " + x(P.Ratio) + ")";
 }
 
 /// The note that says what a tensor's accesses cost at each level at the spec's sizes (the manifest's
-/// figures, so a warning never contradicts them).
+/// figures, so a warning never contradicts them): "'x' moves 8x its compulsory bytes at L1, 8x at L2
+/// and 16x at DRAM", the levels without a figure named with the reason.
 void noteLevels(Reporter &Report, SourceLocation At, const KernelRecord *Record, int Param, const std::string &Tensor) {
   if (!Record || !Record->TrafficAnalysed || Param < 0 || Tensor.empty()) return;
-  const auto *L1 = predictionOf(Record, Param, model::memory_level::l1), *L2 = predictionOf(Record, Param, model::memory_level::l2),
-             *Dram = predictionOf(Record, Param, model::memory_level::dram);
-  if (!L1 && !L2 && !Dram) return;
-  Report.note(At, "at " + sizesText(*Record) + " '" + Tensor + "' moves " + figureText(L1) + " its compulsory bytes at L1, " +
-                      figureText(L2) + " at L2 and " + figureText(Dram) + " at DRAM");
+  using Kind = KernelRecord::PredictedTraffic::Kind;
+  std::vector<std::string> Moves, Unknown;
+  std::string Why;
+  for (const auto &[Level, Name] : {std::pair{model::memory_level::l1, "L1"}, {model::memory_level::l2, "L2"},
+                                    {model::memory_level::dram, "DRAM"}}) {
+    const KernelRecord::PredictedTraffic *P = predictionOf(Record, Param, Level);
+    if (!P) continue;
+    if (P->K != Kind::NotPredicted) {
+      Moves.push_back(figureText(*P) + (Moves.empty() ? " its compulsory bytes at " : " at ") + Name);
+      continue;
+    }
+    Unknown.push_back(Name);
+    if (Why.empty()) Why = P->Basis;
+  }
+  const auto list = [](const std::vector<std::string> &Items) {
+    std::string Out;
+    for (std::size_t I = 0; I < Items.size(); ++I) Out += (I == 0 ? "" : I + 1 == Items.size() ? " and " : ", ") + Items[I];
+    return Out;
+  };
+  const std::string Reason = Why.empty() ? "" : " (" + Why + ")";
+  if (Moves.empty() && Unknown.empty()) return;
+  if (Moves.empty()) {
+    Report.note(At, "at " + sizesText(*Record) + " the traffic of '" + Tensor + "' is not predicted" + Reason);
+    return;
+  }
+  Report.note(At, "at " + sizesText(*Record) + " '" + Tensor + "' moves " + list(Moves) +
+                      (Unknown.empty() ? "" : "; not predicted at " + list(Unknown) + Reason));
 }
 
 /// "'idx' uniform over [0, V)": the index tensors of @p S and what the spec states of their values.
@@ -135,7 +156,7 @@ void reportReRead(const ReRead &R, const KernelTraffic &T, const FunctionDecl &K
   if (L2->K == Kind::Value && L2->Ratio <= 1.05) {
     Report.remark(DiagKind::ReRead, Loc, Head + "; " + At + " L1 serves the passes");
   } else {
-    Report.report(DiagKind::ReRead, Loc, Head + "; " + At + " the passes reach L2: " + figureText(L2) +
+    Report.report(DiagKind::ReRead, Loc, Head + "; " + At + " the passes reach L2: " + figureText(*L2) +
                                              " its compulsory bytes there");
   }
   // The working set between passes, for the reader to check the layer condition.
@@ -153,7 +174,10 @@ void reportReRead(const ReRead &R, const KernelTraffic &T, const FunctionDecl &K
                          " blocks per SM keep " + bytesText(C.SmWorkingSet) + " between passes, beside " +
                          bytesText(C.L1Available) + " of L1 per SM");
   }
-  Report.note(Loc, "the passes cost " + figureText(predictionOf(Record, R.Param, model::memory_level::dram)) + " its compulsory bytes at DRAM");
+  if (const auto *Dram = predictionOf(Record, R.Param, model::memory_level::dram); Dram && Dram->K != Kind::NotPredicted)
+    Report.note(Loc, "the passes cost " + figureText(*Dram) + " its compulsory bytes at DRAM");
+  else if (Dram)
+    Report.note(Loc, "what the passes cost at DRAM is not predicted (" + Dram->Basis + ")");
 }
 
 }  // namespace

@@ -29,6 +29,19 @@
 using namespace llvm;
 
 namespace rooflint::analyzer {
+
+bool isReadOnlyLoad(unsigned IntrinsicId) {
+  switch (IntrinsicId) {
+  case Intrinsic::nvvm_ldg_global_f:
+  case Intrinsic::nvvm_ldg_global_i:
+  case Intrinsic::nvvm_ldg_global_p:
+  case Intrinsic::nvvm_ldu_global_f:
+  case Intrinsic::nvvm_ldu_global_i:
+  case Intrinsic::nvvm_ldu_global_p: return true;
+  default: return false;
+  }
+}
+
 namespace {
 
 constexpr unsigned Lanes = 32;
@@ -256,15 +269,8 @@ std::optional<AccessOf> accessOf(Instruction &I, const DataLayout &DL) {
   } else if (auto *X = dyn_cast<AtomicCmpXchgInst>(&I)) {
     A = {X->getPointerOperand(), storeBytes(DL, X->getNewValOperand()->getType()), AccessSite::Atomic, true};
   } else if (auto *II = dyn_cast<IntrinsicInst>(&I)) {
-    switch (II->getIntrinsicID()) {
-    case Intrinsic::nvvm_ldg_global_f:
-    case Intrinsic::nvvm_ldg_global_i:
-    case Intrinsic::nvvm_ldg_global_p:
-    case Intrinsic::nvvm_ldu_global_f:
-    case Intrinsic::nvvm_ldu_global_i:
-    case Intrinsic::nvvm_ldu_global_p: A = {II->getArgOperand(0), storeBytes(DL, II->getType()), AccessSite::Load, false}; break;
-    default: return std::nullopt;
-    }
+    if (!isReadOnlyLoad(II->getIntrinsicID())) return std::nullopt;
+    A = {II->getArgOperand(0), storeBytes(DL, II->getType()), AccessSite::Load, false};
   } else if (auto *CI = dyn_cast<CallInst>(&I); CI && CI->isInlineAsm()) {
     const StringRef Asm = cast<InlineAsm>(CI->getCalledOperand())->getAsmString();
     const bool Load = Asm.contains("ld.global"), Store = Asm.contains("st.global");
@@ -295,6 +301,7 @@ int paramBehind(const Value *Ptr) {
 
 /// Intrinsics that take a pointer but touch no global memory, or that the evaluator models.
 bool harmlessIntrinsic(Intrinsic::ID Id) {
+  if (isReadOnlyLoad(Id)) return true;
   switch (Id) {
   case Intrinsic::lifetime_start:
   case Intrinsic::lifetime_end:
@@ -302,12 +309,6 @@ bool harmlessIntrinsic(Intrinsic::ID Id) {
   case Intrinsic::prefetch:
   case Intrinsic::invariant_start:
   case Intrinsic::invariant_end:
-  case Intrinsic::nvvm_ldg_global_f:
-  case Intrinsic::nvvm_ldg_global_i:
-  case Intrinsic::nvvm_ldg_global_p:
-  case Intrinsic::nvvm_ldu_global_f:
-  case Intrinsic::nvvm_ldu_global_i:
-  case Intrinsic::nvvm_ldu_global_p:
   case Intrinsic::memcpy:
   case Intrinsic::memcpy_inline:
   case Intrinsic::memmove:

@@ -57,6 +57,12 @@ TEST(Attention, CausalIsHalvedWhenAsked) {
   EXPECT_EQ(to_string(halved.convention), "torch.utils.flop_counter + causal halved");
 }
 
+TEST(Attention, ItsFlopBasisSaysWhetherCausalIsHalved) {
+  EXPECT_EQ(flop_basis(causal), "torch.utils.flop_counter");
+  EXPECT_EQ(flop_basis(causal.halve_causal()), "torch.utils.flop_counter, causal halved");
+  EXPECT_EQ(flop_basis(self_attention.halve_causal()), "torch.utils.flop_counter");  // nothing to halve
+}
+
 TEST(Attention, HalvingLeavesNonCausalAttentionAlone) {
   constexpr auto dense = self_attention.halve_causal();
   const auto r = dense.bind(B(2), Nh(16), S(1024), Dh(64));

@@ -107,6 +107,18 @@ launch_values args(std::initializer_list<std::pair<int, std::int64_t>> values) {
 }
 }  // namespace
 
+TEST(FlopBasis, SaysWhereTheIdealFlopsComeFrom) {
+  // A binary op's FLOPs per element are typed in the spec: counted as stated under every convention.
+  EXPECT_EQ(flop_basis(row_scale_spec), "as the spec states them");
+  // A norm's count is rooflint's own rule, which count_elementwise switches on; torch counts it 0.
+  EXPECT_EQ(flop_basis(rmsnorm_spec), "rooflint's rule for rmsnorm, count_elementwise");
+  constexpr auto by_torch = kernel<channel_norm>("channel_norm", layernorm(in<0>("x", f32, Nb, C, H, W),   // x: (N,C,H,W)
+                                                                          out<1>("y", f32, Nb, C, H, W),  // y: (N,C,H,W)
+                                                                          over(C)));
+  EXPECT_EQ(flop_basis(by_torch), "torch.utils.flop_counter, which counts layernorm as 0");
+  EXPECT_EQ(to_string(by_torch.flops), "0");
+}
+
 TEST(Broadcast, ABiasCountsItsOwnElementsOnce) {
   // R = 8192 rows (B*T at GPT-2's B = 8, T = 1024), C = 3072 (the MLP width): R*C = 25,165,824.
   //   read:    x 4*R*C = 100,663,296; bias 4*C = 12,288 -> 100,675,584

@@ -388,11 +388,11 @@ case_report compare(const case_input& in, const measurement& m, const model::pea
     if (p.flops > 0)
       add(r, severity::remark, diagnostics::flops,
           "executed " + detail::count_text(c.observed_flops, "FLOP") + ", " + ratio_text(c.flop_ratio) + " the " +
-              detail::count_text(p.flops, "FLOP") + " ideal (" + dsl::to_string(spec.convention) + ")");
+              detail::count_text(p.flops, "FLOP") + " ideal (" + dsl::flop_basis(spec) + ")");
     else if (c.observed_flops > 0)
       add(r, severity::remark, diagnostics::flops,
           "executed " + detail::count_text(c.observed_flops, "FLOP") + "; the spec counts 0 ideal FLOP (" +
-              dsl::to_string(spec.convention) + ")");
+              dsl::flop_basis(spec) + ")");
   }
 
   c.t_measured_s = m.timing.available ? m.timing.median_s : (k.available ? k.duration_s : 0);

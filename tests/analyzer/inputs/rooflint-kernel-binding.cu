@@ -21,7 +21,7 @@ inline constexpr auto host_spec =
     kernel<scale_on_host>("scale_on_host", unary(1, in<0>("x", f32, N), out<1>("y", f32, N))).at(N(1024));
 // The same spec on the kernel is read.
 // expected-remark@+5 {{kernel 'scale' is memory-bound (arithmetic intensity 0.125 FLOP/byte, ridge 13.9 FLOP/byte on H200 FP32, datasheet peaks): floor 1.71 ns at N = 1024 [rooflint-bound]}}
-// expected-note@+4 {{ideal FLOPs N = 1,024 FLOP (torch.utils.flop_counter); compulsory bytes 8*N = 8,192 bytes (read 4*N, written 4*N)}}
+// expected-note@+4 {{ideal FLOPs N = 1,024 FLOP (as the spec states them); compulsory bytes 8*N = 8,192 bytes (read 4*N, written 4*N)}}
 // expected-note@+3 {{arithmetic intensity 1/8 FLOP/byte}}
 // expected-note@+2 {{t_min 1.71 ns is set by 8.19 kB of compulsory traffic at 4.8 TB/s}}
 // expected-remark@+1 {{verdicts use datasheet peaks of 'H200'; spec-sheet peaks may be wrong at your clocks (pass --ceilings with a file from rooflint-ceilings) [rooflint-datasheet-peaks]}}

@@ -16,7 +16,7 @@ __global__ void vadd(const float* a, const float* b, float* c, int n) {
 
 // expected-warning@+6:23 {{tensor 'x' is bound to parameter 0 of 'vadd', which is named 'a'; the spec and the kernel disagree on what the parameter is [rooflint-param-name]}}
 // expected-remark@+5 {{kernel 'vadd' is memory-bound (arithmetic intensity 0.0833 FLOP/byte, ridge 13.9 FLOP/byte on H200 FP32, datasheet peaks): floor 2.62 us at N = 1048576 [rooflint-bound]}}
-// expected-note@+4 {{ideal FLOPs N = 1,048,576 FLOP (torch.utils.flop_counter); compulsory bytes 12*N = 12,582,912 bytes (read 8*N, written 4*N)}}
+// expected-note@+4 {{ideal FLOPs N = 1,048,576 FLOP (as the spec states them); compulsory bytes 12*N = 12,582,912 bytes (read 8*N, written 4*N)}}
 // expected-note@+3 {{arithmetic intensity 1/12 FLOP/byte}}
 // expected-note@+2 {{t_min 2.62 us is set by 12.6 MB of compulsory traffic at 4.8 TB/s}}
 // expected-remark@+1 {{verdicts use datasheet peaks of 'H200'; spec-sheet peaks may be wrong at your clocks (pass --ceilings with a file from rooflint-ceilings) [rooflint-datasheet-peaks]}}
@@ -27,7 +27,7 @@ inline constexpr auto wrong = kernel<vadd>("vadd", binary(1, in<0>("x", f32, N),
 
 // No rooflint-param-name: every tensor is named after its parameter.
 // expected-remark@+4 {{kernel 'vadd2' is memory-bound (arithmetic intensity 0.0833 FLOP/byte, ridge 13.9 FLOP/byte on H200 FP32, datasheet peaks): floor 2.62 us at N = 1048576 [rooflint-bound]}}
-// expected-note@+3 {{ideal FLOPs N = 1,048,576 FLOP (torch.utils.flop_counter); compulsory bytes 12*N = 12,582,912 bytes (read 8*N, written 4*N)}}
+// expected-note@+3 {{ideal FLOPs N = 1,048,576 FLOP (as the spec states them); compulsory bytes 12*N = 12,582,912 bytes (read 8*N, written 4*N)}}
 // expected-note@+2 {{arithmetic intensity 1/12 FLOP/byte}}
 // expected-note@+1 {{t_min 2.62 us is set by 12.6 MB of compulsory traffic at 4.8 TB/s}}
 inline constexpr auto right = kernel<vadd>("vadd2", binary(1, in<0>("a", f32, N),   // a: (N)
@@ -48,7 +48,7 @@ __global__ void vadd_spelled(const float* a_ptr, const float* d_b, float* Cm, in
 }
 
 // expected-remark@+4 {{kernel 'vadd_spelled' is memory-bound (arithmetic intensity 0.0833 FLOP/byte, ridge 13.9 FLOP/byte on H200 FP32, datasheet peaks): floor 2.62 us at N = 1024, C = 1024 [rooflint-bound]}}
-// expected-note@+3 {{ideal FLOPs N*C = 1,048,576 FLOP (torch.utils.flop_counter); compulsory bytes 12*N*C = 12,582,912 bytes (read 8*N*C, written 4*N*C)}}
+// expected-note@+3 {{ideal FLOPs N*C = 1,048,576 FLOP (as the spec states them); compulsory bytes 12*N*C = 12,582,912 bytes (read 8*N*C, written 4*N*C)}}
 // expected-note@+2 {{arithmetic intensity 1/12 FLOP/byte}}
 // expected-note@+1 {{t_min 2.62 us is set by 12.6 MB of compulsory traffic at 4.8 TB/s}}
 inline constexpr auto spelled = kernel<vadd_spelled>("vadd_spelled", binary(1, in<0>("a", f32, N, C),   // a: (N,C)
@@ -66,7 +66,7 @@ __global__ void dot_rows(const float* qk, float* s, int n) {
 }
 
 // expected-remark@+4 {{kernel 'dot_rows' is memory-bound (arithmetic intensity 0.25 FLOP/byte, ridge 13.9 FLOP/byte on H200 FP32, datasheet peaks): floor 1.75 us at N = 1024, C = 1024 [rooflint-bound]}}
-// expected-note@+3 {{ideal FLOPs 2*N*C = 2,097,152 FLOP (torch.utils.flop_counter); compulsory bytes 8*N*C + 4*N = 8,392,704 bytes (read 8*N*C, written 4*N)}}
+// expected-note@+3 {{ideal FLOPs 2*N*C = 2,097,152 FLOP (as the spec states them); compulsory bytes 8*N*C + 4*N = 8,392,704 bytes (read 8*N*C, written 4*N)}}
 // expected-note@+2 {{arithmetic intensity C/(4*C + 2) FLOP/byte}}
 // expected-note@+1 {{t_min 1.75 us is set by 8.39 MB of compulsory traffic at 4.8 TB/s}}
 inline constexpr auto dots = kernel<dot_rows>("dot_rows", custom(2 * N * C, in<0>("q", f32, N, C).slice(0),   // q: (N,C)
@@ -85,7 +85,7 @@ __global__ void scale_grad(const float* dout, float* dinp, int n) {
 
 // expected-warning@+5:23 {{tensor 'out' is bound to parameter 0 of 'scale_grad', which is named 'dout'; the spec and the kernel disagree on what the parameter is [rooflint-param-name]}}
 // expected-remark@+4 {{kernel 'scale_grad' is memory-bound (arithmetic intensity 0.125 FLOP/byte, ridge 13.9 FLOP/byte on H200 FP32, datasheet peaks): floor 1.71 ns at N = 1024 [rooflint-bound]}}
-// expected-note@+3 {{ideal FLOPs N = 1,024 FLOP (torch.utils.flop_counter); compulsory bytes 8*N = 8,192 bytes (read 4*N, written 4*N)}}
+// expected-note@+3 {{ideal FLOPs N = 1,024 FLOP (as the spec states them); compulsory bytes 8*N = 8,192 bytes (read 4*N, written 4*N)}}
 // expected-note@+2 {{arithmetic intensity 1/8 FLOP/byte}}
 // expected-note@+1 {{t_min 1.71 ns is set by 8.19 kB of compulsory traffic at 4.8 TB/s}}
 inline constexpr auto grad = kernel<scale_grad>("scale_grad", unary(1, in<0>("out", f32, N),      // out: (N)

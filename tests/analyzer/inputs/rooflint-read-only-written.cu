@@ -16,7 +16,7 @@ __global__ void axpy(float a, float* x, float* y, int n) {
 }
 // expected-note@+6 {{declare it inout<1> or out<1> in the spec}}
 // expected-remark@+5 {{kernel 'axpy' is memory-bound (arithmetic intensity 0.167 FLOP/byte, ridge 13.9 FLOP/byte on H200 FP32, datasheet peaks): floor 2.56 ns at N = 1024 [rooflint-bound]}}
-// expected-note@+4 {{ideal FLOPs 2*N = 2,048 FLOP (torch.utils.flop_counter); compulsory bytes 12*N = 12,288 bytes (read 8*N, written 4*N)}}
+// expected-note@+4 {{ideal FLOPs 2*N = 2,048 FLOP (as the spec states them); compulsory bytes 12*N = 12,288 bytes (read 8*N, written 4*N)}}
 // expected-note@+3 {{arithmetic intensity 1/6 FLOP/byte}}
 // expected-note@+2 {{t_min 2.56 ns is set by 12.3 kB of compulsory traffic at 4.8 TB/s}}
 // expected-remark@+1 {{verdicts use datasheet peaks of 'H200'; spec-sheet peaks may be wrong at your clocks (pass --ceilings with a file from rooflint-ceilings) [rooflint-datasheet-peaks]}}
@@ -31,7 +31,7 @@ __global__ void axpy2(float a, float* x, float* y, int n) {
   if (i < n) atomicAdd(&y[i], a * x[i]);
 }
 // expected-remark@+4 {{kernel 'axpy2' is memory-bound (arithmetic intensity 0.167 FLOP/byte, ridge 13.9 FLOP/byte on H200 FP32, datasheet peaks): floor 2.56 ns at N = 1024 [rooflint-bound]}}
-// expected-note@+3 {{ideal FLOPs 2*N = 2,048 FLOP (torch.utils.flop_counter); compulsory bytes 12*N = 12,288 bytes (read 8*N, written 4*N)}}
+// expected-note@+3 {{ideal FLOPs 2*N = 2,048 FLOP (as the spec states them); compulsory bytes 12*N = 12,288 bytes (read 8*N, written 4*N)}}
 // expected-note@+2 {{arithmetic intensity 1/6 FLOP/byte}}
 // expected-note@+1 {{t_min 2.56 ns is set by 12.3 kB of compulsory traffic at 4.8 TB/s}}
 inline constexpr auto axpy2_spec = kernel<axpy2>("axpy2", custom(2 * N, in<1>("x", f32, N),      // x: (N)

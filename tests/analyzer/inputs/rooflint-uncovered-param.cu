@@ -11,7 +11,7 @@ inline constexpr struct N final : dim<"N"> {} N;
 __global__ void scale(const float* x, float* y, float* scratch, int n) {}
 // expected-note@+6 {{bind it as a tensor (in<2>, out<2>, inout<2>) or mark it uncounted<2>("scratch") in the spec}}
 // expected-remark@+5 {{kernel 'scale' is memory-bound (arithmetic intensity 0.125 FLOP/byte, ridge 13.9 FLOP/byte on H200 FP32, datasheet peaks): floor 1.71 ns at N = 1024 [rooflint-bound]}}
-// expected-note@+4 {{ideal FLOPs N = 1,024 FLOP (torch.utils.flop_counter); compulsory bytes 8*N = 8,192 bytes (read 4*N, written 4*N)}}
+// expected-note@+4 {{ideal FLOPs N = 1,024 FLOP (as the spec states them); compulsory bytes 8*N = 8,192 bytes (read 4*N, written 4*N)}}
 // expected-note@+3 {{arithmetic intensity 1/8 FLOP/byte}}
 // expected-note@+2 {{t_min 1.71 ns is set by 8.19 kB of compulsory traffic at 4.8 TB/s}}
 // expected-remark@+1 {{verdicts use datasheet peaks of 'H200'; spec-sheet peaks may be wrong at your clocks (pass --ceilings with a file from rooflint-ceilings) [rooflint-datasheet-peaks]}}
@@ -23,7 +23,7 @@ inline constexpr auto scale_spec = kernel<scale>("scale", unary(1, in<0>("x", f3
 // expected-note@+1 {{kernel 'scale2' is declared here}}
 __global__ void scale2(const float* x, float* y, float* scratch, int n) {}
 // expected-remark@+4 {{kernel 'scale2' is memory-bound (arithmetic intensity 0.125 FLOP/byte, ridge 13.9 FLOP/byte on H200 FP32, datasheet peaks): floor 1.71 ns at N = 1024 [rooflint-bound]}}
-// expected-note@+3 {{ideal FLOPs N = 1,024 FLOP (torch.utils.flop_counter); compulsory bytes 8*N = 8,192 bytes (read 4*N, written 4*N)}}
+// expected-note@+3 {{ideal FLOPs N = 1,024 FLOP (as the spec states them); compulsory bytes 8*N = 8,192 bytes (read 4*N, written 4*N)}}
 // expected-note@+2 {{arithmetic intensity 1/8 FLOP/byte}}
 // expected-note@+1 {{t_min 1.71 ns is set by 8.19 kB of compulsory traffic at 4.8 TB/s}}
 inline constexpr auto scale2_spec = kernel<scale2>("scale2", unary(1, in<0>("x", f32, N),    // x: (N)

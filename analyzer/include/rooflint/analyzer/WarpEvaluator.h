@@ -69,6 +69,10 @@ inline constexpr std::uint64_t tensorBase(unsigned Param) { return (std::uint64_
 /// run (the values of stated index tensors, the blocks spread over a grid).
 std::uint64_t mix64(std::uint64_t X);
 
+/// Whether the intrinsic @p IntrinsicId (an llvm::Intrinsic::ID) is a load through the read-only
+/// (non-coherent) path, as clang lowers `__ldg` and `__ldu`: the evaluator counts it as a load.
+bool isReadOnlyLoad(unsigned IntrinsicId);
+
 /// @return @p Filename made absolute with @p Directory (a debug location's or subprogram's compilation
 /// directory) when it is relative and the directory is known.
 std::string sourcePath(std::string_view Filename, std::string_view Directory);

@@ -125,6 +125,19 @@ inline std::string to_string(const flop_convention& c) {
   return s;
 }
 
+/// @return Where @p s's ideal FLOPs come from, as reports print it beside them: the count the spec
+/// types (elementwise, custom: under every convention), the convention's (contractions; reductions,
+/// softmax and norms count 0 under torch.utils.flop_counter), or rooflint's per-element rule that
+/// count_elementwise switches on.
+inline std::string flop_basis(const spec& s) {
+  const std::string op(s.op.name.view());
+  if (s.op.kind == op_kind::elementwise || s.op.kind == op_kind::custom) return "as the spec states them";
+  if (s.op.zero_under_torch)
+    return s.convention.count_elementwise ? "rooflint's rule for " + op + ", count_elementwise"
+                                          : "torch.utils.flop_counter, which counts " + op + " as 0";
+  return s.op.causal && s.convention.halve_causal ? "torch.utils.flop_counter, causal halved" : "torch.utils.flop_counter";
+}
+
 /// @return Each dimension of @p s with its size in @p bound, in the spec's order: "M=4096, N=4096"
 /// with @p equals "=" (reports, tables), "M = 4096, N = 4096" with " = " (diagnostics' prose). Sizes
 /// print exactly (integers as integers).
