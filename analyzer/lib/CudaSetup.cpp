@@ -466,19 +466,35 @@ bool isCommandDiagnostic(unsigned ID) {
 }
 }  // namespace
 
+void ParseWatcher::noteSpecMessage(llvm::StringRef Message) {
+  const std::size_t At = Message.find("rooflint: ");
+  if (LastErrorIsSpec || At == llvm::StringRef::npos) return;
+  LastErrorIsSpec = true;
+  ++SpecErrors;
+  // The DSL's require() shows its message as a quoted argument: up to the closing quote.
+  if (FirstSpecError.empty()) FirstSpecError = Message.substr(At).split('"').first.str();
+}
+
 void ParseWatcher::HandleDiagnostic(clang::DiagnosticsEngine::Level Level, const clang::Diagnostic &Info) {
   using Level_t = clang::DiagnosticsEngine::Level;
   // rooflint's diagnostics are custom ones (IDs above clang's own).
   const bool Own = Info.getID() >= clang::diag::DIAG_UPPER_LIMIT;
+  if (Level == Level_t::Note && ClangErrors > 0) {
+    llvm::SmallString<128> Message;
+    Info.FormatDiagnostic(Message);
+    noteSpecMessage(Message);
+  }
   if (Level >= Level_t::Error) {
     if (Own) {
       ++OwnErrors;
     } else if (isCommandDiagnostic(Info.getID())) {
       ++CommandErrors;
     } else {
+      llvm::SmallString<128> Message;
+      Info.FormatDiagnostic(Message);
+      LastErrorIsSpec = false;
+      noteSpecMessage(Message);  // a static_assert's message
       if (ClangErrors++ == 0) {
-        llvm::SmallString<128> Message;
-        Info.FormatDiagnostic(Message);
         FirstError = Message.str().str();
         if (Info.hasSourceManager() && Info.getLocation().isValid()) {
           const clang::PresumedLoc P = Info.getSourceManager().getPresumedLoc(Info.getLocation());
@@ -495,14 +511,21 @@ void ParseWatcher::HandleDiagnostic(clang::DiagnosticsEngine::Level Level, const
 }
 
 int ParseWatcher::endFile(llvm::StringRef File, int ToolStatus) {
-  const unsigned Errors = ClangErrors;
+  const unsigned Errors = ClangErrors, Specs = SpecErrors;
   const bool Failed = OwnErrors > 0 || CommandErrors > 0;  // what --allow-parse-errors does not excuse
-  const std::string First = FirstError;
-  ClangErrors = OwnErrors = CommandErrors = 0;
+  const std::string First = FirstError, FirstSpec = FirstSpecError;
+  ClangErrors = OwnErrors = CommandErrors = SpecErrors = 0;
+  LastErrorIsSpec = true;
   FirstError.clear();
+  FirstSpecError.clear();
   clear();  // the counts clang's "N errors generated" and the action's success are read from, per file
   Inner.clear();
   if (Errors == 0) return Failed ? std::max(ToolStatus, 1) : ToolStatus;
+  if (Specs == Errors) {  // the specs' own checks failed: the code is wrong, for nvcc too
+    llvm::WithColor::note(OS) << "a spec in '" << File << "' does not compile (" << Errors << (Errors == 1 ? " error" : " errors")
+                              << "; the first: " << FirstSpec << "); its specs are not analysed\n";
+    return AllowParseErrors ? (Failed ? std::max(ToolStatus, 1) : 0) : ToolStatus;
+  }
   const std::string What = "rooflint parses CUDA with clang 19 (device side, sm_90), which did not parse '" + File.str() +
                            "' (" + std::to_string(Errors) + (Errors == 1 ? " error" : " errors") +
                            "; the first: " + First + "); its specs are not analysed";

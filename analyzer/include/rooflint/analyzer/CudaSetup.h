@@ -104,7 +104,14 @@ private:
   clang::DiagnosticConsumer &Inner;
   llvm::raw_ostream &OS;
   unsigned ClangErrors = 0, OwnErrors = 0, CommandErrors = 0;
-  std::string FirstError;
+  /// Of ClangErrors, those a spec's check raised (its message, "rooflint: ...", in the error or its
+  /// notes): the spec is wrong, which nvcc rejects too.
+  unsigned SpecErrors = 0;
+  bool LastErrorIsSpec = true;  ///< whether the latest clang error (whose notes follow it) is counted
+  std::string FirstError, FirstSpecError;
+
+  /// Counts the latest clang error as a spec's when @p Message says "rooflint: ..." (the DSL's own).
+  void noteSpecMessage(llvm::StringRef Message);
 };
 
 }  // namespace rooflint::analyzer
