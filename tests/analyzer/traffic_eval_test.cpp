@@ -447,6 +447,31 @@ __global__ void gather(float *y, const float *x, const int *idx, int n) {
   EXPECT_EQ(U.Run.Output.find("is addressed by the indices"), std::string::npos) << U.Run.Output;
 }
 
+// The note under an uncoalesced store names the levels' figures, or says that there are none and why:
+// a transpose of 32 x 8 blocks evaluated with the assumed launch (256 threads, one per element of 'out')
+// writes 'out' 4/3 times, so nothing is predicted; with its launch stated, the store's sectors are
+// counted (32 lanes, 32 rows apart: 32 sectors for 4 used, 8x at L1).
+TEST(TrafficEvaluation, ALevelsNoteSaysWhatIsNotPredictedAndWhy) {
+  const std::string Kernel = R"(
+__global__ void transpose(const float* in, float* out, int rows, int cols) {
+  const int x = blockIdx.x * 32 + threadIdx.x, y = blockIdx.y * 32 + threadIdx.y;
+  for (int j = 0; j < 32; j += 8)
+    out[static_cast<long>(x) * rows + (y + j)] = in[static_cast<long>(y + j) * cols + x];
+}
+inline constexpr auto spec = kernel<transpose>("transpose", custom(0, in<0>("in", f32, N, M), out<1>("out", f32, M, N)))
+    .at(N(4096), M(4096)).sizes(N(arg<2>), M(arg<3>)))";
+  const Prediction Assumed = predict(Kernel + ";\n", "transpose");
+  EXPECT_EQ(Assumed.at("out", "l1").K, Kind::NotPredicted);
+  EXPECT_NE(Assumed.Run.Output.find("at N = 4096, M = 4096 the traffic of 'out' is not predicted (the assumed launch"),
+            std::string::npos)
+      << Assumed.Run.Output;
+  EXPECT_EQ(Assumed.Run.Output.find("moves not predicted"), std::string::npos) << Assumed.Run.Output;
+  const Prediction Stated = predict(Kernel + ".block(32, 8).grid(ceil_div(M, 32), ceil_div(N, 32));\n", "transpose");
+  EXPECT_VALUE(Stated.at("out", "l1"), 8.0);
+  EXPECT_NE(Stated.Run.Output.find("at N = 4096, M = 4096 'out' moves 8x its compulsory bytes at L1, "), std::string::npos)
+      << Stated.Run.Output;
+}
+
 // Distinct indices against uniform ones, where a warp sees the difference: out[i] = table[idx[i] * 8],
 // a table of R = 32 rows of 8 floats (one 32-byte sector a row, 1 KiB), N = 2^16 lookups. idx stated
 // distinct over [0, R): element e holds a permutation of [0, 32) at e mod 32, so the 32 lanes of every
