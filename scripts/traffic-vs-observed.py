@@ -85,15 +85,17 @@ def load_manifests(paths):
 
 def kernel_of(kernels, case):
     """The manifest entry of the case's kernel: of several programs' kernels of one name, the one
-    whose spec (or body) is in the file the report names."""
+    whose spec (or body) is in the file the report names; None when that does not tell them apart."""
     name = case.get("kernel") or case.get("name", "?").split(" [")[0]
     entries = kernels.get(name) or []
+    if len(entries) <= 1:
+        return name, entries[0] if entries else None
     where = lambda k: {(k.get(f) or {}).get("file") for f in ("spec_location", "location")}
     for same in (lambda a, b: a == b, lambda a, b: os.path.basename(a) == os.path.basename(b)):
-        for k in entries:
-            if case.get("file") and any(w and same(w, case["file"]) for w in where(k)):
-                return name, k
-    return name, entries[0] if entries else None
+        matches = [k for k in entries if case.get("file") and any(w and same(w, case["file"]) for w in where(k))]
+        if len(matches) == 1:
+            return name, matches[0]
+    return name, None
 
 
 def evaluate(formula, sizes):
@@ -204,8 +206,11 @@ def by_manifest(reports, manifest_paths):
         for case in report.get("cases", []):
             name, kernel = kernel_of(kernels, case)
             if kernel is None:
+                if name in kernels:
+                    notes.append(f"  {name}: several manifests have a kernel of this name; the report's file "
+                                 f"({case.get('file')}) does not tell which: not compared")
                 continue
-            seen.add(name)
+            seen.add(id(kernel))
             sizes, at_declared = case_sizes(case, kernel)
             prediction, missing = kernel_prediction(kernel, sizes, at_declared)
             observed = {l.get("level"): l.get("traffic_ratio") for l in (case.get("compared") or {}).get("levels", [])}
@@ -236,7 +241,7 @@ def by_manifest(reports, manifest_paths):
     lines.append("")
     lines.append("not predicted, per tensor and level, and why:")
     lines += notes or ["  (none)"]
-    unmeasured = sorted(set(kernels) - seen)
+    unmeasured = sorted({k.get("name") for entries in kernels.values() for k in entries if id(k) not in seen})
     if unmeasured:
         lines.append(f"kernels of the manifests that no report measured: {', '.join(unmeasured)}")
     share = lambda a, b: f"{a}/{b} ({a / b:.0%})" if b else f"{a}/{b}"

@@ -19,6 +19,7 @@
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/Format.h"
+#include "rooflint/analyzer/CudaSetup.h"
 #include "rooflint/analyzer/KernelChecks.h"
 #include "rooflint/analyzer/Traffic.h"
 #include "rooflint/analyzer/SpecReader.h"
@@ -391,6 +392,12 @@ private:
 class Action : public ASTFrontendAction {
 public:
   Action(const AnalyzerOptions &Options, AnalysisResults &Results) : Options(Options), Results(Results) {}
+  /// The device-side parse's settings (CudaSetup.h) on every path; the PCH cache sets them before the
+  /// precompiled headers' key, so that their build and their use agree.
+  bool BeginInvocation(CompilerInstance &CI) override {
+    prepareDeviceParse(CI.getInvocation());
+    return true;
+  }
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI, llvm::StringRef InFile) override {
     if (!CI.getLangOpts().CUDA || !CI.getLangOpts().CUDAIsDevice) return std::make_unique<Consumer>(Options, Results);
     // A device-side parse (CudaSetup): the same AST also generates the kernels' IR for the traffic

@@ -468,21 +468,29 @@ bool isCommandDiagnostic(unsigned ID) {
 
 void ParseWatcher::noteSpecMessage(llvm::StringRef Message) {
   const std::size_t At = Message.find("rooflint: ");
-  if (LastErrorIsSpec || At == llvm::StringRef::npos) return;
+  if (!InClangError || LastErrorIsSpec || At == llvm::StringRef::npos) return;
   LastErrorIsSpec = true;
   ++SpecErrors;
-  // The DSL's require() shows its message as a quoted argument: up to the closing quote.
-  if (FirstSpecError.empty()) FirstSpecError = Message.substr(At).split('"').first.str();
+  if (!FirstSpecError.empty()) return;
+  // The DSL's require() shows its message as a string argument, &"rooflint: ..."[0], with its quotes
+  // escaped; a static_assert's is the rest of the error.
+  llvm::StringRef Text = Message.substr(At);
+  Text = Text.substr(0, Text.find("\"[0]"));
+  std::string Plain;
+  for (std::size_t I = 0; I < Text.size(); ++I) Plain += Text[I] == '\\' && I + 1 < Text.size() && Text[I + 1] == '"' ? Text[++I] : Text[I];
+  FirstSpecError = (LastErrorWhere.empty() ? "" : LastErrorWhere + ": ") + Plain;
 }
 
 void ParseWatcher::HandleDiagnostic(clang::DiagnosticsEngine::Level Level, const clang::Diagnostic &Info) {
   using Level_t = clang::DiagnosticsEngine::Level;
   // rooflint's diagnostics are custom ones (IDs above clang's own).
   const bool Own = Info.getID() >= clang::diag::DIAG_UPPER_LIMIT;
-  if (Level == Level_t::Note && ClangErrors > 0) {
-    llvm::SmallString<128> Message;
+  llvm::SmallString<128> Message;
+  if (Level == Level_t::Note) {
     Info.FormatDiagnostic(Message);
-    noteSpecMessage(Message);
+    noteSpecMessage(Message);  // the notes of the latest clang error: where a spec's check failed
+  } else {
+    InClangError = Level >= Level_t::Error && !Own && !isCommandDiagnostic(Info.getID());
   }
   if (Level >= Level_t::Error) {
     if (Own) {
@@ -490,19 +498,16 @@ void ParseWatcher::HandleDiagnostic(clang::DiagnosticsEngine::Level Level, const
     } else if (isCommandDiagnostic(Info.getID())) {
       ++CommandErrors;
     } else {
-      llvm::SmallString<128> Message;
       Info.FormatDiagnostic(Message);
+      LastErrorWhere.clear();
+      if (Info.hasSourceManager() && Info.getLocation().isValid()) {
+        const clang::PresumedLoc P = Info.getSourceManager().getPresumedLoc(Info.getLocation());
+        if (P.isValid())
+          LastErrorWhere = std::string(P.getFilename()) + ":" + std::to_string(P.getLine()) + ":" + std::to_string(P.getColumn());
+      }
       LastErrorIsSpec = false;
       noteSpecMessage(Message);  // a static_assert's message
-      if (ClangErrors++ == 0) {
-        FirstError = Message.str().str();
-        if (Info.hasSourceManager() && Info.getLocation().isValid()) {
-          const clang::PresumedLoc P = Info.getSourceManager().getPresumedLoc(Info.getLocation());
-          if (P.isValid())
-            FirstError = std::string(P.getFilename()) + ":" + std::to_string(P.getLine()) + ":" +
-                         std::to_string(P.getColumn()) + ": " + FirstError;
-        }
-      }
+      if (ClangErrors++ == 0) FirstError = (LastErrorWhere.empty() ? "" : LastErrorWhere + ": ") + Message.str().str();
       if (AllowParseErrors) Level = Level_t::Warning;
     }
   }
@@ -516,15 +521,17 @@ int ParseWatcher::endFile(llvm::StringRef File, int ToolStatus) {
   const std::string First = FirstError, FirstSpec = FirstSpecError;
   ClangErrors = OwnErrors = CommandErrors = SpecErrors = 0;
   LastErrorIsSpec = true;
+  InClangError = false;
   FirstError.clear();
   FirstSpecError.clear();
+  LastErrorWhere.clear();
   clear();  // the counts clang's "N errors generated" and the action's success are read from, per file
   Inner.clear();
   if (Errors == 0) return Failed ? std::max(ToolStatus, 1) : ToolStatus;
-  if (Specs == Errors) {  // the specs' own checks failed: the code is wrong, for nvcc too
+  if (Specs > 0) {  // a spec's own check failed: the code is wrong, for nvcc too, whatever else clang said
     llvm::WithColor::note(OS) << "a spec in '" << File << "' does not compile (" << Errors << (Errors == 1 ? " error" : " errors")
-                              << "; the first: " << FirstSpec << "); its specs are not analysed\n";
-    return AllowParseErrors ? (Failed ? std::max(ToolStatus, 1) : 0) : ToolStatus;
+                              << "; the first of a spec's checks: " << FirstSpec << "); its specs are not analysed\n";
+    return std::max(ToolStatus, 1);  // --allow-parse-errors excuses what clang cannot parse, not this
   }
   const std::string What = "rooflint parses CUDA with clang 19 (device side, sm_90), which did not parse '" + File.str() +
                            "' (" + std::to_string(Errors) + (Errors == 1 ? " error" : " errors") +

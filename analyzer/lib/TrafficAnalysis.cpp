@@ -1029,20 +1029,23 @@ std::string uncoalescedMessage(const TrafficAccess &A) {
   return "";
 }
 
-/// Removes the module's global constructors: the device runs none (nvcc rejects a device variable's
-/// dynamic initialisation), and the parse, which lets it pass (prepareDeviceParse), makes some for the
-/// host's constants; unused, they and what only they call go with the pipeline's dead code.
+/// Removes the module's global constructors and destructors: the device runs none (nvcc rejects a
+/// device variable's dynamic initialisation), and the parse, which lets it pass (prepareDeviceParse),
+/// makes some for the host's constants; unused, they and what only they call go with the pipeline's
+/// dead code.
 void dropGlobalConstructors(Module &M) {
-  GlobalVariable *Ctors = M.getGlobalVariable("llvm.global_ctors");
-  if (!Ctors) return;
-  std::vector<Function *> Constructors;
-  if (const auto *List = dyn_cast_or_null<ConstantArray>(Ctors->getInitializer()))
-    for (const Use &Entry : List->operands())
-      if (const auto *S = dyn_cast<ConstantStruct>(Entry.get()); S && S->getNumOperands() > 1)
-        if (auto *F = dyn_cast<Function>(S->getOperand(1)->stripPointerCasts())) Constructors.push_back(F);
-  Ctors->eraseFromParent();
-  for (Function *F : Constructors)
-    if (F->use_empty()) F->eraseFromParent();
+  for (const char *Name : {"llvm.global_ctors", "llvm.global_dtors"}) {
+    GlobalVariable *List = M.getGlobalVariable(Name);
+    if (!List) continue;
+    std::vector<Function *> Functions;
+    if (const auto *Entries = dyn_cast_or_null<ConstantArray>(List->getInitializer()))
+      for (const Use &Entry : Entries->operands())
+        if (const auto *S = dyn_cast<ConstantStruct>(Entry.get()); S && S->getNumOperands() > 1)
+          if (auto *F = dyn_cast<Function>(S->getOperand(1)->stripPointerCasts())) Functions.push_back(F);
+    List->eraseFromParent();
+    for (Function *F : Functions)
+      if (F->use_empty()) F->eraseFromParent();
+  }
 }
 
 DeviceTraffic analyzeDeviceModule(Module &M) {

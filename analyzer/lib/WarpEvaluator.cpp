@@ -1213,6 +1213,19 @@ void Stepper::enterBlock(Warp &W, LaneMask Active) const {
   SmallVector<Pending, 8> Out;
   for (const PhiInstr &Phi : B.Phis) {
     Pending X{Phi.Dst, {}, 0, OnePredecessor};
+    if (OnePredecessor) {  // every lane takes the same incoming value: its row, without a search per lane
+      const auto In = std::find_if(Phi.Incoming.begin(), Phi.Incoming.end(), [&](const auto &I) { return I.first == W.Prev[First]; });
+      if (In != Phi.Incoming.end()) {
+        for (LaneMask M = Active; M; M &= M - 1) {
+          const unsigned Lane = static_cast<unsigned>(std::countr_zero(M));
+          X.V[Lane] = value(W, In->second, Lane);
+        }
+        X.K = known(W, In->second) & Active;
+        X.Uniform = uniform(W, In->second);
+        Out.push_back(X);
+        continue;
+      }
+    }
     for (LaneMask M = Active; M; M &= M - 1) {
       const unsigned Lane = static_cast<unsigned>(std::countr_zero(M));
       for (const auto &[Pred, R] : Phi.Incoming)

@@ -45,7 +45,9 @@ def main():
                 json.dump({"kernels": entries}, f)
         # The corpus's copy ran at its declared N = 1024 and moved 1.1x; the examples' at N = 4096, 2.0x.
         reports = {"corpus.json": [case("copy", a, "N=1024", 1.1)],
-                   "examples.json": [case("copy", b, "N=4096", 2.0), case("softmax_3pass", "/src/examples/softmax.cu", "R=64", 2.0)]}
+                   "examples.json": [case("copy", b, "N=4096", 2.0), case("softmax_3pass", "/src/examples/softmax.cu", "R=64", 2.0)],
+                   # A third program's 'copy', in neither manifest's file: not compared with either.
+                   "other.json": [case("copy", "/src/other/main.cu", "N=64", 5.0)]}
         for name, cases in reports.items():
             with open(os.path.join(d, name), "w", encoding="utf-8") as f:
                 json.dump({"cases": cases}, f)
@@ -61,6 +63,8 @@ def main():
             failures.append(f"each 'copy' judged by its own program's entry: {rows}")
         if any("declared sizes only" in line for line in text.splitlines()):
             failures.append("a kernel of one program was judged at the other's declared sizes")
+        if "copy: several manifests have a kernel of this name; the report's file (/src/other/main.cu) does not tell which" not in text:
+            failures.append("a case no manifest entry's file matches is named, not compared")
         if "softmax_3pass: '*' dram: a region of kernels" not in text:
             failures.append("the region's rows say why it is not predicted")
         # 9 pairs measured (2 copies and the region, 3 levels each), 6 predicted, all 6 within 25%.

@@ -96,7 +96,8 @@ public:
   void HandleDiagnostic(clang::DiagnosticsEngine::Level Level, const clang::Diagnostic &Info) override;
 
   /// Ends @p File's run, whose tool status was @p ToolStatus (0 success): one note (a warning with
-  /// --allow-parse-errors) when clang reported errors. @return The file's status.
+  /// --allow-parse-errors) when clang reported errors; when one of them is a spec's failed check, a note
+  /// that says so, and the file fails also with --allow-parse-errors. @return The file's status.
   int endFile(llvm::StringRef File, int ToolStatus);
 
 private:
@@ -107,8 +108,9 @@ private:
   /// Of ClangErrors, those a spec's check raised (its message, "rooflint: ...", in the error or its
   /// notes): the spec is wrong, which nvcc rejects too.
   unsigned SpecErrors = 0;
-  bool LastErrorIsSpec = true;  ///< whether the latest clang error (whose notes follow it) is counted
-  std::string FirstError, FirstSpecError;
+  bool InClangError = false;    ///< the latest diagnostic other than a note is a clang error (its notes follow)
+  bool LastErrorIsSpec = true;  ///< whether that error is counted in SpecErrors already
+  std::string FirstError, FirstSpecError, LastErrorWhere;
 
   /// Counts the latest clang error as a spec's when @p Message says "rooflint: ..." (the DSL's own).
   void noteSpecMessage(llvm::StringRef Message);
