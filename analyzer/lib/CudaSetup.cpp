@@ -468,8 +468,8 @@ bool isCommandDiagnostic(unsigned ID) {
 
 void ParseWatcher::noteSpecMessage(llvm::StringRef Message) {
   const std::size_t At = Message.find("rooflint: ");
-  if (!InClangError || LastErrorIsSpec || At == llvm::StringRef::npos) return;
-  LastErrorIsSpec = true;
+  if (!AwaitingSpecMessage || At == llvm::StringRef::npos) return;
+  AwaitingSpecMessage = false;
   ++SpecErrors;
   if (!FirstSpecError.empty()) return;
   // The DSL's require() shows its message as a string argument, &"rooflint: ..."[0], with its quotes
@@ -486,11 +486,11 @@ void ParseWatcher::HandleDiagnostic(clang::DiagnosticsEngine::Level Level, const
   // rooflint's diagnostics are custom ones (IDs above clang's own).
   const bool Own = Info.getID() >= clang::diag::DIAG_UPPER_LIMIT;
   llvm::SmallString<128> Message;
-  if (Level == Level_t::Note) {
+  if (Level != Level_t::Note) {
+    AwaitingSpecMessage = false;
+  } else if (AwaitingSpecMessage) {  // the notes of the latest clang error: where a spec's check failed
     Info.FormatDiagnostic(Message);
-    noteSpecMessage(Message);  // the notes of the latest clang error: where a spec's check failed
-  } else {
-    InClangError = Level >= Level_t::Error && !Own && !isCommandDiagnostic(Info.getID());
+    noteSpecMessage(Message);
   }
   if (Level >= Level_t::Error) {
     if (Own) {
@@ -505,7 +505,7 @@ void ParseWatcher::HandleDiagnostic(clang::DiagnosticsEngine::Level Level, const
         if (P.isValid())
           LastErrorWhere = std::string(P.getFilename()) + ":" + std::to_string(P.getLine()) + ":" + std::to_string(P.getColumn());
       }
-      LastErrorIsSpec = false;
+      AwaitingSpecMessage = true;
       noteSpecMessage(Message);  // a static_assert's message
       if (ClangErrors++ == 0) FirstError = (LastErrorWhere.empty() ? "" : LastErrorWhere + ": ") + Message.str().str();
       if (AllowParseErrors) Level = Level_t::Warning;
@@ -520,8 +520,7 @@ int ParseWatcher::endFile(llvm::StringRef File, int ToolStatus) {
   const bool Failed = OwnErrors > 0 || CommandErrors > 0;  // what --allow-parse-errors does not excuse
   const std::string First = FirstError, FirstSpec = FirstSpecError;
   ClangErrors = OwnErrors = CommandErrors = SpecErrors = 0;
-  LastErrorIsSpec = true;
-  InClangError = false;
+  AwaitingSpecMessage = false;
   FirstError.clear();
   FirstSpecError.clear();
   LastErrorWhere.clear();

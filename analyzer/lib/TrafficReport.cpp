@@ -95,19 +95,14 @@ void noteLevels(Reporter &Report, SourceLocation At, const KernelRecord *Record,
     Unknown.push_back(Name);
     if (Why.empty()) Why = P->Basis;
   }
-  const auto list = [](const std::vector<std::string> &Items) {
-    std::string Out;
-    for (std::size_t I = 0; I < Items.size(); ++I) Out += (I == 0 ? "" : I + 1 == Items.size() ? " and " : ", ") + Items[I];
-    return Out;
-  };
   const std::string Reason = Why.empty() ? "" : " (" + Why + ")";
   if (Moves.empty() && Unknown.empty()) return;
   if (Moves.empty()) {
     Report.note(At, "at " + sizesText(*Record) + " the traffic of '" + Tensor + "' is not predicted" + Reason);
     return;
   }
-  Report.note(At, "at " + sizesText(*Record) + " '" + Tensor + "' moves " + list(Moves) +
-                      (Unknown.empty() ? "" : "; not predicted at " + list(Unknown) + Reason));
+  Report.note(At, "at " + sizesText(*Record) + " '" + Tensor + "' moves " + model::and_list(Moves) +
+                      (Unknown.empty() ? "" : "; not predicted at " + model::and_list(Unknown) + Reason));
 }
 
 /// "'idx' uniform over [0, V)": the index tensors of @p S and what the spec states of their values.

@@ -55,11 +55,10 @@ std::string observed_figures(const observed_line& o, double predicted_ideal = 0)
 
 std::string accesses_note(const line_row& row) {
   if (row.predicted.size() < 2) return {};
-  std::string columns;
-  for (std::size_t i = 0; i < row.predicted.size(); ++i)
-    columns += (i == 0 ? "" : i + 1 == row.predicted.size() ? " and " : ", ") + std::to_string(row.predicted[i].column);
+  std::vector<std::string> columns;
+  for (const auto& access : row.predicted) columns.push_back(std::to_string(access.column));
   return fmt::format("; {} accesses on this line (columns {}), compared together: the line table has no columns",
-                     row.predicted.size(), columns);
+                     row.predicted.size(), model::and_list(columns));
 }
 
 }  // namespace

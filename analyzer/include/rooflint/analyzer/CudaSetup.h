@@ -108,8 +108,9 @@ private:
   /// Of ClangErrors, those a spec's check raised (its message, "rooflint: ...", in the error or its
   /// notes): the spec is wrong, which nvcc rejects too.
   unsigned SpecErrors = 0;
-  bool InClangError = false;    ///< the latest diagnostic other than a note is a clang error (its notes follow)
-  bool LastErrorIsSpec = true;  ///< whether that error is counted in SpecErrors already
+  /// The latest diagnostic other than a note is a clang error (its notes follow) not yet counted in
+  /// SpecErrors: its message and notes are looked at for a spec's.
+  bool AwaitingSpecMessage = false;
   std::string FirstError, FirstSpecError, LastErrorWhere;
 
   /// Counts the latest clang error as a spec's when @p Message says "rooflint: ..." (the DSL's own).

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "rooflint/model/roofline.h"
 
@@ -50,6 +51,13 @@ inline std::string format_duration(double seconds) {
   if (seconds >= 1e-5) return format_significant(seconds * 1e3) + " ms";
   if (seconds > 0 && seconds < 1e-6) return format_significant(seconds * 1e9) + " ns";
   return format_significant(seconds * 1e6) + " us";
+}
+
+/// @return @p items as prose: "a", "a and b", "a, b and c".
+inline std::string and_list(const std::vector<std::string>& items) {
+  std::string out;
+  for (std::size_t i = 0; i < items.size(); ++i) out += (i == 0 ? "" : i + 1 == items.size() ? " and " : ", ") + items[i];
+  return out;
 }
 
 /// @return The sentence for @p r of a workload in @p mode against @p p; @p measured_s > 0 adds the
