@@ -799,8 +799,8 @@ TrafficAccess KernelAnalysis::describe(const Group &G) {
       A.Sectors = C.Sectors;
       A.IdealSectors = (C.UsefulBytes + 31) / 32;
       A.Amplification = C.amplification();
-      A.Sampled = "runtime sizes = " + std::to_string(SampleSize) + ", blockDim.x = " + std::to_string(SampleBlockDim) +
-                  ", blockIdx = 0";
+      A.Sampled = "each runtime size " + std::to_string(SampleSize) + ", blockDim.x " + std::to_string(SampleBlockDim) +
+                  " and block 0";  // not the spec's sizes: the message says so
       A.Stride = bytesText(Width) + " per lane";
     } else {
       A.Pattern = LanePattern::Unknown;
@@ -1021,8 +1021,8 @@ std::string uncoalescedMessage(const TrafficAccess &A) {
   }
   case LanePattern::NonAffine:
     if (A.Amplification <= 1) return "";
-    return What + " is not affine in 'threadIdx.x' (a '/', '%' or product in its index); at " + A.Sampled +
-           " " + Moves + " " + std::to_string(A.Sectors * 32) + " bytes in " + std::to_string(A.Sectors) +
+    return What + " is not affine in 'threadIdx.x' (a '/', '%' or product in its index); sampled with " + A.Sampled +
+           ", " + Moves + " " + std::to_string(A.Sectors * 32) + " bytes in " + std::to_string(A.Sectors) +
            " sectors for " + std::to_string(Useful) + " bytes used (" + X + " the traffic)";
   case LanePattern::Unknown: return "";
   }

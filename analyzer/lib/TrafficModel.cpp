@@ -17,6 +17,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/IR/Function.h"
 #include "llvm/Support/MathExtras.h"
+#include "rooflint/analyzer/NestedLru.h"
 #include "rooflint/model/describe.h"
 
 namespace rooflint::analyzer {
@@ -24,63 +25,6 @@ namespace {
 
 constexpr std::uint64_t SectorBytes = 32;
 
-/// The L1 data cache as the model sees it: a fully associative LRU cache of 32-byte sectors (Hopper's
-/// L1 allocates sectors; a lane walking its own row keeps 2048 sectors of 2048 lines, which the H200
-/// served from L1). A load that misses fetches its sector from L2; stores write through without
-/// allocating. A load hits a cache of C sectors when fewer than C other sectors were loaded since its
-/// last use (its stack distance, Mattson et al., 1970): the cache of each capacity the model asks
-/// about is simulated as it is, a map from sector to a slot in a list kept in order of last use.
-class LruSectors {
-public:
-  explicit LruSectors(std::uint64_t Capacity) : Capacity(Capacity) {}
-
-  /// Loads @p Sector: whether it was still cached.
-  bool load(std::uint64_t Sector) {
-    if (Capacity == 0) return false;
-    if (const auto It = SlotOf.find(Sector); It != SlotOf.end()) {
-      unlink(It->second);
-      pushFront(It->second);
-      return true;
-    }
-    std::uint32_t S = 0;
-    if (Nodes.size() < Capacity) {
-      S = std::uint32_t(Nodes.size());
-      Nodes.push_back({});
-    } else {  // full: the least recently used sector leaves
-      S = Tail;
-      unlink(S);
-      SlotOf.erase(Nodes[S].Sector);
-    }
-    Nodes[S].Sector = Sector;
-    SlotOf[Sector] = S;
-    pushFront(S);
-    return false;
-  }
-
-private:
-  static constexpr std::uint32_t Nil = ~std::uint32_t(0);
-  struct Node {
-    std::uint64_t Sector = 0;
-    std::uint32_t Prev = Nil, Next = Nil;  ///< towards the most, the least recently used
-  };
-  std::uint64_t Capacity;
-  std::vector<Node> Nodes;
-  llvm::DenseMap<std::uint64_t, std::uint32_t> SlotOf;
-  std::uint32_t Head = Nil, Tail = Nil;
-
-  void unlink(std::uint32_t S) {
-    Node &N = Nodes[S];
-    (N.Prev == Nil ? Head : Nodes[N.Prev].Next) = N.Next;
-    (N.Next == Nil ? Tail : Nodes[N.Next].Prev) = N.Prev;
-    N.Prev = N.Next = Nil;
-  }
-  void pushFront(std::uint32_t S) {
-    Nodes[S].Next = Head;
-    if (Head != Nil) Nodes[Head].Prev = S;
-    Head = S;
-    if (Tail == Nil) Tail = S;
-  }
-};
 
 /// A set of sector (or granule) numbers, as bitmaps of 4096 consecutive numbers: inserting the numbers
 /// a kernel streams through costs a bit each, whatever the repeats.
@@ -134,7 +78,7 @@ struct TensorTally {
 
 struct SiteTally {
   double Requests = 0, Sectors = 0, IdealSectors = 0, L2Sectors = 0;
-  int Param = -1;
+  std::vector<int> Params;  ///< the tensors its lanes addressed, in the order met (a select of pointers: several)
   bool Unknown = false;
 };
 
@@ -169,8 +113,8 @@ public:
   /// @p CacheModelled false: the run's L2 figures are not used (blocks sampled alone take their SM's).
   RunTally(const WarpEvaluator &E, std::vector<BlockTally> &Out, std::size_t First, std::int64_t L1Bytes,
            std::int64_t L1KeptBytes, bool CacheModelled)
-      : E(E), Out(Out), First(First), L1Full(std::uint64_t(L1Bytes) / SectorBytes),
-        L1Kept(std::uint64_t(L1KeptBytes) / SectorBytes), CacheModelled(CacheModelled) {}
+      : E(E), Out(Out), First(First), L1(std::uint64_t(L1Bytes) / SectorBytes, std::uint64_t(L1KeptBytes) / SectorBytes),
+        CacheModelled(CacheModelled) {}
 
   /// Requests the SM's warps issue while one is in flight: a sector sent to L2 again within this many
   /// requests, with the same bytes, may be merged with the first on its way (the H200 sent one SM's two
@@ -189,13 +133,27 @@ public:
       else B.UnattributedUnknown = true;
       return;
     }
-    // The request's sectors and useful bytes, from its distinct addresses in ascending order; its lanes
-    // may address several tensors (a select of pointers): each sector is the tensor's whose region it
-    // lies in.
-    const double Useful = collect(R, Site.Bytes);
-    const Region Reg = E.regionOf(Sectors.empty() ? 0 : Sectors.front() * SectorBytes);
+    // Its lanes may address several tensors (a select of pointers: a concatenation, a stack): each
+    // tensor's lanes are that tensor's part of the request. Regions are intervals of addresses, so in
+    // the ascending distinct addresses each region's are one run.
+    distinctAddresses(R);
+    const std::span<const std::uint64_t> All(Addresses);
+    for (std::size_t First = 0, Last = 0; First < All.size(); First = Last) {
+      const Region Reg = E.regionOf(All[First]);
+      Last = sameRegion(E.regionOf(All.back()), Reg) ? All.size() : First + 1;  // all of one region, mostly
+      while (Last < All.size() && sameRegion(E.regionOf(All[Last]), Reg)) ++Last;
+      tallyPart(B, S, Site, Reg, All.subspan(First, Last - First));
+    }
+  }
+
+private:
+  static bool sameRegion(Region A, Region B) { return A.K == B.K && A.Index == B.Index; }
+
+  /// Tallies the part of a request of @p Site whose addresses @p Part (ascending, distinct) lie in @p Reg.
+  void tallyPart(BlockTally &B, SiteTally &S, const AccessSite &Site, Region Reg, std::span<const std::uint64_t> Part) {
+    const double Useful = collect(Part, Site.Bytes);
     const int Param = Reg.K == Region::Parameter ? Reg.Index : -1;
-    S.Param = Param;
+    if (Param >= 0 && std::find(S.Params.begin(), S.Params.end(), Param) == S.Params.end()) S.Params.push_back(Param);
     if (Reg.K == Region::Shared || Reg.K == Region::Local) return;  // not global memory after all
     S.Sectors += double(Sectors.size());
     S.IdealSectors += std::ceil(Useful / double(SectorBytes));
@@ -239,7 +197,8 @@ public:
       T.ReadGranuleSet.insert(X / 2);
       T.ReadSectorSet.insert(X);
       const bool Cached = !Site.BypassesL1 && CacheModelled;
-      const bool HitFull = Cached && L1Full.load(X), HitKept = Cached && L1Kept.load(X);
+      const NestedLru::Hits Hit = Cached ? L1.load(X) : NestedLru::Hits{};
+      const bool HitFull = Hit.Outer, HitKept = Hit.Inner;
       if (!HitFull) {
         T.L2Sectors[0] += 1;
         S.L2Sectors += 1;
@@ -250,11 +209,10 @@ public:
     }
   }
 
-private:
   const WarpEvaluator &E;
   std::vector<BlockTally> &Out;
   std::size_t First;
-  LruSectors L1Full, L1Kept;  ///< L1 at its capacity, and at the part it keeps whole
+  NestedLru L1;  ///< L1 at its capacity (outer), and at the part it keeps whole (inner)
   bool CacheModelled;
   struct Sent {
     std::uint64_t When;
@@ -263,6 +221,7 @@ private:
   std::unordered_map<std::uint64_t, Sent> Recent;  ///< sector -> the last request that sent it to L2
   std::uint64_t Now = 0;
   std::vector<std::uint64_t> Addresses, Sectors;                ///< the request's, ascending and distinct
+  std::vector<std::uint64_t> Merged;                            ///< distinctAddresses' scratch
   std::vector<std::pair<std::uint64_t, std::uint64_t>> Bytes;  ///< [begin, end) per address, ascending
 
   BlockTally &blockOf(std::int64_t Block) {
@@ -290,25 +249,47 @@ private:
     return M;
   }
 
-  /// Fills Addresses, Sectors and Bytes for request @p R of @p Size bytes per lane: its useful bytes.
-  double collect(const WarpRequest &R, std::uint64_t Size) {
-    Addresses.clear();
-    for (std::uint32_t M = R.Active; M; M &= M - 1) Addresses.push_back(R.Address[std::countr_zero(M)]);
-    if (!std::is_sorted(Addresses.begin(), Addresses.end())) std::sort(Addresses.begin(), Addresses.end());
-    Addresses.erase(std::unique(Addresses.begin(), Addresses.end()), Addresses.end());
+  /// Fills Sectors and Bytes for @p Part (ascending distinct addresses) of @p Size bytes per lane: its
+  /// useful bytes.
+  double collect(std::span<const std::uint64_t> Part, std::uint64_t Size) {
     Sectors.clear();
     Bytes.clear();
-    double Useful = 0;
+    std::uint64_t Useful = 0;
     std::uint64_t End = 0;  // of the bytes counted so far
-    for (const std::uint64_t A : Addresses) {
+    for (const std::uint64_t A : Part) {
       const std::uint64_t B = A + Size;
-      if (B > std::max(A, End)) Useful += double(B - std::max(A, End));
+      if (B > std::max(A, End)) Useful += B - std::max(A, End);
       End = std::max(End, B);
       for (std::uint64_t X = A / SectorBytes; X <= (B - 1) / SectorBytes; ++X)
         if (Sectors.empty() || X > Sectors.back()) Sectors.push_back(X);
       Bytes.push_back({A, B});
     }
-    return Useful;
+    return double(Useful);
+  }
+  /// Fills Addresses with the active lanes' addresses, ascending and distinct. Lanes mostly come in
+  /// ascending runs (a row of the block each, a broadcast): a lane that repeats the one before is
+  /// skipped, and two runs are merged rather than sorted.
+  void distinctAddresses(const WarpRequest &R) {
+    Addresses.clear();
+    std::size_t Runs = 1, SecondRun = 0;
+    for (std::uint32_t M = R.Active; M; M &= M - 1) {
+      const std::uint64_t A = R.Address[std::countr_zero(M)];
+      if (!Addresses.empty() && A <= Addresses.back()) {
+        if (A == Addresses.back()) continue;
+        if (Runs++ == 1) SecondRun = Addresses.size();
+      }
+      Addresses.push_back(A);
+    }
+    if (Runs == 1) return;
+    if (Runs == 2) {
+      Merged.resize(Addresses.size());
+      std::merge(Addresses.begin(), Addresses.begin() + std::ptrdiff_t(SecondRun), Addresses.begin() + std::ptrdiff_t(SecondRun),
+                 Addresses.end(), Merged.begin());
+      Addresses.swap(Merged);
+    } else {
+      std::sort(Addresses.begin(), Addresses.end());
+    }
+    Addresses.erase(std::unique(Addresses.begin(), Addresses.end()), Addresses.end());
   }
 };
 
@@ -687,7 +668,8 @@ private:
       if (B.UnattributedUnknown)
         return "an access whose address depends on data the build cannot know does not show which tensor it touches";
       if (auto It = B.Tensors.find(Param); It != B.Tensors.end() && It->second.Unknown)
-        return "its address depends on a value loaded from memory (a gather) or a parameter the spec does not bind";
+        return "its address depends on a value the evaluation does not follow: one loaded from memory (a gather), "
+               "computed in floating point, or a parameter the spec does not bind";
     }
     return "";
   }
@@ -842,7 +824,21 @@ private:
     if (S.High > S.Low * 1.02) Why += "; a range: the sampled blocks differ";
     if (A.Point > 0) Why += "; atomics are not load or store sectors";
     const double K = double(SectorBytes) / Compulsory;
-    return rangeOf(Name, Param, model::memory_level::l1, S.Low * K, S.Point * K, S.High * K, Why);
+    const double Floor = readFloor(Param, Compulsory);
+    return rangeOf(Name, Param, model::memory_level::l1, std::max(S.Low * K, Floor), std::max(S.Point * K, Floor),
+                   std::max(S.High * K, Floor), Why);
+  }
+
+  /// A floor at L1 and L2 for a tensor the kernel reads: each sector it reads is requested of L1 at
+  /// least once, and of L2 at least once (its first use on an SM misses), whatever the blocks' figures
+  /// extrapolate to. Its read footprint over @p Compulsory (a tensor the spec reads: at least its
+  /// compulsory bytes, where the blocks' footprints add up to as much).
+  double readFloor(int Param, double Compulsory) const {
+    if (!(sum(Param, [](const TensorTally &T) { return T.UsefulLoadBytes; }).Point > 0)) return 0;
+    Footprint Read = footprint(Param, &TensorTally::ReadSectors, &TensorTally::FirstRead, double(SectorBytes),
+                               extentOf(tensor(Param)));
+    if (tensor(Param).access != dsl::role::write) atLeastCompulsory(Read, tensor(Param));
+    return Read.Low / Compulsory;
   }
 
   Prediction l2(const std::string &Name, int Param, double Compulsory) const {
@@ -875,7 +871,9 @@ private:
       Why += "; down to " + model::format_significant(1 - M) +
              " of that: the SM sends some sectors again a moment after the same bytes, which the way to L2 may merge";
     }
-    return rangeOf(Name, Param, model::memory_level::l2, Lo, Full.Point * K, Hi, Why);
+    const double Floor = readFloor(Param, Compulsory);
+    return rangeOf(Name, Param, model::memory_level::l2, std::max(Lo, Floor), std::max(Full.Point * K, Floor),
+                   std::max(Hi, Floor), Why);
   }
 
   /// The share of the tensor's L2 sectors, in the run of co-resident blocks, that may be merged on the way.
@@ -975,8 +973,10 @@ private:
     // line, but a line evicted in between is written back in parts and read before the next part is
     // merged (the H200's naive transpose at 16384: 1.18x written and 0.2x read for 1x of sectors).
     // Up to every part written back and read once: the range's top; the point assumes L2 merges them.
+    // A kernel whose whole footprint L2 keeps (its measured fraction) has no line evicted in between.
     const double Partial = sum(Param, [](const TensorTally &X) { return X.PartialStoreSectors; }).Point;
-    if (Partial > 0.02 * sum(Param, [](const TensorTally &X) { return X.StoreSectors; }).Point) {
+    const bool KeptWhole = KernelFootprint <= Levels.L2KeptFraction * double(Levels.L2Bytes);
+    if (!KeptWhole && Partial > 0.02 * sum(Param, [](const TensorTally &X) { return X.StoreSectors; }).Point) {
       WHigh += 2 * Partial * double(SectorBytes);
       Why = (Why.empty() ? "" : Why + "; ") +
             "its stores write parts of sectors that other stores complete: up to each part written back and read again when L2 evicts the line in between";
@@ -1301,9 +1301,11 @@ KernelEvaluation evaluateTraffic(llvm::Function &F, const KernelRecord &Record, 
     A.L2Sectors = figure(&SiteTally::L2Sectors);
     for (const BlockTally &B : Blocks) {
       A.Unknown |= B.Sites[S].Unknown;
-      if (B.Sites[S].Param >= 0) A.Param = B.Sites[S].Param;
+      for (int Param : B.Sites[S].Params)
+        if (std::find(A.Params.begin(), A.Params.end(), Param) == A.Params.end()) A.Params.push_back(Param);
     }
-    if (A.Param < 0) A.Param = A.Site.Param;
+    std::sort(A.Params.begin(), A.Params.end());
+    A.Param = A.Params.empty() ? A.Site.Param : A.Params.front();
     if (const auto C = E->dataConditioned().find(unsigned(S)); C != E->dataConditioned().end()) A.ConditionLine = C->second;
     // The copies of one source access that unrolling made are one access.
     const auto Same = std::find_if(Out.Accesses.begin(), Out.Accesses.end(), [&](const AccessTraffic &O) {

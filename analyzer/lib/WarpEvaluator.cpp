@@ -926,7 +926,9 @@ struct Warp {
   std::vector<StackEntry> Stack;
   std::size_t Ip = 0;       ///< next instruction of the top entry's block
   bool PhisDone = false;
-  std::array<int, Lanes> Prev{};
+  std::array<int, Lanes> Prev{};  ///< per lane, the block it came from (written by Stepper::arrive)
+  static constexpr int Mixed = -3;
+  int OnePrev = -1;               ///< the block every lane that exists came from, or Mixed
   std::vector<std::int64_t> Values;  ///< slots x 32
   std::vector<LaneMask> Known;       ///< per slot
   /// Per slot: every lane that exists holds the same value, known or not (a loop counter, a block's
@@ -983,6 +985,8 @@ private:
   /// Moves the top entry's lanes along its block's terminator; false when the evaluation must stop.
   bool branch(Warp &W, std::optional<EvalFailure> &Failure) const;
   void jump(Warp &W, int From, int To) const;
+  /// Lanes @p Mask come from block @p From.
+  static void arrive(Warp &W, LaneMask Mask, int From);
   void exitLanes(Warp &W, LaneMask Lanes) const;
   std::int64_t special(const Warp &W, SpecialReg S, unsigned Lane) const;
 };
@@ -1030,6 +1034,7 @@ void Stepper::start(Warp &W, std::int64_t Block, unsigned Index, unsigned Group)
   W.Ip = 0;
   W.PhisDone = false;
   W.Prev.fill(-1);
+  W.OnePrev = -1;
   W.State = W.Exists ? Warp::Running : Warp::Done;
 }
 
@@ -1121,13 +1126,25 @@ void Stepper::executeLanes(Warp &W, const Instr &X, LaneMask Active) const {
   case Op::Gep: {
     K &= known(W, X.A);
     for (const auto &T : X.Terms) K &= known(W, T.first);
+    // Term by term over all lanes (no branch per lane: the loops vectorise); the known lanes are kept.
+    std::array<std::uint64_t, Lanes> V;
+    for (unsigned Lane = 0; Lane < Lanes; ++Lane)
+      V[Lane] = static_cast<std::uint64_t>(value(W, X.A, Lane)) + static_cast<std::uint64_t>(X.Imm);
+    for (const auto &[Index, Step] : X.Terms) {
+      if (Index < 0) {
+        const std::uint64_t C = static_cast<std::uint64_t>(signExtend(static_cast<std::uint64_t>(value(W, Index, 0)), X.Pred));
+        for (std::uint64_t &Lane : V) Lane += C * static_cast<std::uint64_t>(Step);
+        continue;
+      }
+      const std::int64_t *Row = &W.Values[std::size_t(Index) * Lanes];
+      const unsigned Shift = X.Pred >= 64 ? 0 : 64 - X.Pred;  // signExtend at Pred bits, branch-free
+      for (unsigned Lane = 0; Lane < Lanes; ++Lane)
+        V[Lane] += static_cast<std::uint64_t>(static_cast<std::int64_t>(static_cast<std::uint64_t>(Row[Lane]) << Shift) >> Shift) *
+                   static_cast<std::uint64_t>(Step);
+    }
     for (LaneMask M = K; M; M &= M - 1) {
       const unsigned Lane = static_cast<unsigned>(std::countr_zero(M));
-      std::uint64_t V = static_cast<std::uint64_t>(value(W, X.A, Lane)) + static_cast<std::uint64_t>(X.Imm);
-      for (const auto &T : X.Terms)
-        V += static_cast<std::uint64_t>(signExtend(static_cast<std::uint64_t>(value(W, T.first, Lane)), X.Pred)) *
-             static_cast<std::uint64_t>(T.second);
-      set(W, X.Dst, Lane, static_cast<std::int64_t>(V));
+      set(W, X.Dst, Lane, static_cast<std::int64_t>(V[Lane]));
     }
     break;
   }
@@ -1200,32 +1217,35 @@ void Stepper::enterBlock(Warp &W, LaneMask Active) const {
   const BlockCode &B = P.Blocks[std::size_t(W.Stack.back().Pc)];
   // Every phi reads the values before any is written (they are simultaneous).
   struct Pending {
-    std::int32_t Dst;
+    Pending() {}  // V is filled where it is read (the active lanes, or the first of a uniform value)
+    std::int32_t Dst = 0;
     std::array<std::int64_t, Lanes> V;
-    LaneMask K;
-    bool Uniform;
+    LaneMask K = 0;
+    bool Uniform = false;
   };
   // All of the warp's lanes arriving from one block take one incoming value each: uniform when it is.
   const unsigned First = static_cast<unsigned>(std::countr_zero(Active));
-  bool OnePredecessor = Active == W.Exists;
-  for (LaneMask M = Active; M && OnePredecessor; M &= M - 1)
-    OnePredecessor = W.Prev[std::size_t(std::countr_zero(M))] == W.Prev[First];
+  const bool OnePredecessor = Active == W.Exists && W.OnePrev != Warp::Mixed;
   SmallVector<Pending, 8> Out;
   for (const PhiInstr &Phi : B.Phis) {
-    Pending X{Phi.Dst, {}, 0, OnePredecessor};
+    Pending &X = Out.emplace_back();
+    X.Dst = Phi.Dst;
+    X.Uniform = OnePredecessor;
     if (OnePredecessor) {  // every lane takes the same incoming value: its row, without a search per lane
       const auto In = std::find_if(Phi.Incoming.begin(), Phi.Incoming.end(), [&](const auto &I) { return I.first == W.Prev[First]; });
       if (In != Phi.Incoming.end()) {
-        for (LaneMask M = Active; M; M &= M - 1) {
-          const unsigned Lane = static_cast<unsigned>(std::countr_zero(M));
-          X.V[Lane] = value(W, In->second, Lane);
-        }
-        X.K = known(W, In->second) & Active;
         X.Uniform = uniform(W, In->second);
-        Out.push_back(X);
+        if (X.Uniform) X.V[First] = value(W, In->second, First);  // the write below fills the row from it
+        else
+          for (LaneMask M = Active; M; M &= M - 1) {
+            const unsigned Lane = static_cast<unsigned>(std::countr_zero(M));
+            X.V[Lane] = value(W, In->second, Lane);
+          }
+        X.K = known(W, In->second) & Active;
         continue;
       }
     }
+    X.V.fill(0);  // a lane without an incoming value for its predecessor
     for (LaneMask M = Active; M; M &= M - 1) {
       const unsigned Lane = static_cast<unsigned>(std::countr_zero(M));
       for (const auto &[Pred, R] : Phi.Incoming)
@@ -1236,23 +1256,28 @@ void Stepper::enterBlock(Warp &W, LaneMask Active) const {
           break;
         }
     }
-    Out.push_back(X);
   }
   for (const Pending &X : Out) {
-    for (LaneMask M = Active; M; M &= M - 1) {
-      const unsigned Lane = static_cast<unsigned>(std::countr_zero(M));
-      set(W, X.Dst, Lane, X.V[Lane]);
-    }
     if (X.Uniform) std::fill_n(&W.Values[std::size_t(X.Dst) * Lanes], Lanes, X.V[First]);
+    else
+      for (LaneMask M = Active; M; M &= M - 1) {
+        const unsigned Lane = static_cast<unsigned>(std::countr_zero(M));
+        set(W, X.Dst, Lane, X.V[Lane]);
+      }
     W.Known[std::size_t(X.Dst)] = (W.Known[std::size_t(X.Dst)] & ~Active) | X.K;
     W.Uniform[std::size_t(X.Dst)] = X.Uniform;
   }
 }
 
+void Stepper::arrive(Warp &W, LaneMask Mask, int From) {
+  for (unsigned Lane = 0; Lane < Lanes; ++Lane) W.Prev[Lane] = Mask >> Lane & 1 ? From : W.Prev[Lane];
+  if ((Mask & W.Exists) == W.Exists) W.OnePrev = From;
+  else if (W.OnePrev != From) W.OnePrev = Warp::Mixed;
+}
+
 void Stepper::jump(Warp &W, int From, int To) const {
   StackEntry &Top = W.Stack.back();
-  for (unsigned Lane = 0; Lane < Lanes; ++Lane)
-    if (Top.Mask >> Lane & 1) W.Prev[Lane] = From;
+  arrive(W, Top.Mask, From);
   Top.Pc = To;
   W.Ip = 0;
   W.PhisDone = false;
@@ -1293,8 +1318,7 @@ bool Stepper::branch(Warp &W, std::optional<EvalFailure> &Failure) const {
       exitLanes(W, Top.Mask);
     } else {
       jump(W, Here, B.Reconverge);
-      for (unsigned Lane = 0; Lane < Lanes; ++Lane)
-        if (W.Stack.back().Mask >> Lane & 1) W.Prev[Lane] = -2;
+      arrive(W, W.Stack.back().Mask, -2);
     }
     return true;
   }
@@ -1321,8 +1345,7 @@ bool Stepper::branch(Warp &W, std::optional<EvalFailure> &Failure) const {
     return true;
   }
   // Divergence: the lanes run each side in turn and meet again at the post-dominator.
-  for (unsigned Lane = 0; Lane < Lanes; ++Lane)
-    if (Top.Mask >> Lane & 1) W.Prev[Lane] = Here;
+  arrive(W, Top.Mask, Here);
   const int Join = B.Reconverge;
   if (Top.Rpc == Join) W.Stack.pop_back();  // the entry below already waits there with these lanes
   else Top.Pc = Join;
@@ -1364,8 +1387,11 @@ bool Stepper::step(Warp &W, WarpRequest &R, std::uint64_t &Budget, std::optional
         R.Site = static_cast<unsigned>(X.Imm);
         R.Active = Active;
         R.Unknown = Active & ~known(W, X.A);
-        for (unsigned Lane = 0; Lane < Lanes; ++Lane)
-          R.Address[Lane] = static_cast<std::uint64_t>(value(W, X.A, Lane)) + static_cast<std::uint64_t>(X.Terms[0].second);
+        const std::uint64_t Offset = static_cast<std::uint64_t>(X.Terms[0].second);
+        if (X.A < 0) R.Address.fill(static_cast<std::uint64_t>(value(W, X.A, 0)) + Offset);
+        else
+          for (unsigned Lane = 0; Lane < Lanes; ++Lane)
+            R.Address[Lane] = static_cast<std::uint64_t>(W.Values[std::size_t(X.A) * Lanes + Lane]) + Offset;
         R.Block = W.Block;
         R.Warp = W.Index;
         return true;

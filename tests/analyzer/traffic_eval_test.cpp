@@ -608,3 +608,61 @@ inline constexpr auto spec = kernel<scores>("scores",
   EXPECT_GT(Evaluated, 0) << Note;
   EXPECT_LT(Evaluated, 74) << Note;  // 74 with the whole stratum (10 first blocks and 64 spread)
 }
+
+// torch.stack([a, b], -1) as one load through a choice of pointers: thread t copies (t odd ? b : a)[t / 2]
+// to y[t], N = 2^20 floats each. A warp's request reads 16 consecutive floats of a (64 bytes, 2 sectors)
+// and the same 16 of b (2 sectors): each tensor's part of the request is its own, 1x at L1 and L2 for
+// both (no sector is read twice). Charged to one tensor, the request made a 2x and left b unpredicted.
+TEST(TrafficEvaluation, ALoadThroughAChoiceOfPointersCountsEachTensorItsOwnSectors) {
+  const std::string Code = R"(
+__global__ void stack2(const float* a, const float* b, float* y, int n) {
+  const int t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t < 2 * n) {
+    const float* src = (t & 1) ? b : a;
+    y[t] = src[t >> 1];
+  }
+}
+inline constexpr struct Two final : dim<"Two", 2> {} Two;
+inline constexpr auto stack2_spec = kernel<stack2>("stack2", custom(0, in<0>("a", f32, N), in<1>("b", f32, N), out<2>("y", f32, N, Two)))
+    .at(N(1 << 20)).sizes(N(arg<3>)).block(256).grid(ceil_div(2 * N, 256));
+)";
+  const Prediction P = predict(Code, "stack2");
+  for (const char *T : {"a", "b"}) {
+    SCOPED_TRACE(T);
+    EXPECT_VALUE(P.at(T, "l1"), 1.0);
+    EXPECT_VALUE(P.at(T, "l2"), 1.0);
+  }
+  EXPECT_VALUE(P.at("y", "l1"), 1.0);
+  const auto *Load = P.access(lineOf(Code, "y[t] = src[t >> 1]"));
+  ASSERT_NE(Load, nullptr);
+  bool Noted = false;
+  for (const auto &A : P.Kernel->PredictedAccesses)
+    if (A.Line == Load->Line && !A.Store) {
+      EXPECT_NEAR(A.SectorsPerRequest, 4.0, 1e-9);  // the instruction's: 2 sectors of each
+      Noted |= A.Note.find("its lanes address 'a' and 'b'") != std::string::npos;
+    }
+  EXPECT_TRUE(Noted);
+}
+
+// y[m][c] = x[m][c] + bias[c], M = 8192, C = 3072 floats, 256 threads a block: every row's 12 blocks
+// read all of bias (12 KiB), and an SM's resident blocks mostly find its sectors in L1. However the
+// blocks' figures extrapolate, each of bias's sectors is requested of L2 at least once: the range at L2
+// starts at 1x, never below (it started at 1/96 of it).
+TEST(TrafficEvaluation, ATensorReadWholeIsNeverPredictedBelowItsBytesAtL1OrL2) {
+  const std::string Code = R"(
+inline constexpr struct C final : dim<"C"> {} C;
+__global__ void bias_add(const float* x, const float* bias, float* y, int m, int c) {
+  const long i = (long)blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < (long)m * c) y[i] = x[i] + bias[i % c];
+}
+inline constexpr auto bias_add_spec = kernel<bias_add>("bias_add", custom(0, in<0>("x", f32, M, C), in<1>("bias", f32, C), out<2>("y", f32, M, C)))
+    .at(M(8192), C(3072)).sizes(M(arg<3>), C(arg<4>)).block(256).grid(ceil_div(M * C, 256));
+)";
+  const Prediction P = predict(Code, "bias_add");
+  for (const char *L : {"l1", "l2"}) {
+    SCOPED_TRACE(L);
+    const Level B = P.at("bias", L);
+    ASSERT_NE(B.K, Kind::NotPredicted) << B.Basis;
+    EXPECT_GE((B.K == Kind::Range ? B.Low : B.Ratio), 1.0 - 1e-9) << B.Basis;
+  }
+}

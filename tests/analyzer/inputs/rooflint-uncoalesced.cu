@@ -24,7 +24,7 @@ __global__ void silent(const float* x, float* y, const int* idx, int n) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   float s = x[0] + x[blockIdx.x] + x[n - 1 - i];
   for (int k = 0; k < n; ++k) s += x[k];
-  y[i] = s + x[idx[i]] + x[(i * i) % n];  // expected-warning@:26 {{load through 'x' is not affine in 'threadIdx.x' (a '/', '%' or product in its index); at runtime sizes = 4096, blockDim.x = 256, blockIdx = 0 a warp moves 960 bytes in 30 sectors for 128 bytes used (7.5x the traffic) [rooflint-uncoalesced]}}
+  y[i] = s + x[idx[i]] + x[(i * i) % n];  // expected-warning@:26 {{load through 'x' is not affine in 'threadIdx.x' (a '/', '%' or product in its index); sampled with each runtime size 4096, blockDim.x 256 and block 0, a warp moves 960 bytes in 30 sectors for 128 bytes used (7.5x the traffic) [rooflint-uncoalesced]}}
 }
 
 // Regression (issue 3, the naive transpose of examples/): a loop counter advanced by += stays uniform

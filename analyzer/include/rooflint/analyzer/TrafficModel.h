@@ -43,6 +43,7 @@ struct LaunchChoice {
 struct AccessTraffic {
   AccessSite Site;
   int Param = -1;             ///< the tensor's parameter (from its addresses), or -1
+  std::vector<int> Params;    ///< every tensor its lanes address, ascending (a select of pointers: several)
   double Requests = 0;        ///< warp requests over the launch
   double Sectors = 0;         ///< sectors they touch at L1
   double IdealSectors = 0;    ///< sectors their useful bytes need (ceil(useful / 32) per request)
