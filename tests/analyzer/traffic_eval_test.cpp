@@ -666,3 +666,28 @@ inline constexpr auto bias_add_spec = kernel<bias_add>("bias_add", custom(0, in<
     EXPECT_GE((B.K == Kind::Range ? B.Low : B.Ratio), 1.0 - 1e-9) << B.Basis;
   }
 }
+
+// A pair's two floats stored by two store instructions one after the other, N = 2^20 pairs: each store
+// request writes half of each of 8 sectors (4 bytes a lane, 8 apart), the second the other halves: L1
+// 2x (16 sectors for 256 bytes). Counted apart, L2 gets 16 sectors a warp, 2x; the H200 joined such a
+// pair's stores on the way (RoPE: 1.12x for its kernel, 1.62x counted apart, docs/results.md): a range
+// from 1x, the point counting them apart as a loop's stores to one sector are counted.
+TEST(TrafficEvaluation, APairsTwoStoresToTheHalvesOfSectorsMayReachL2Once) {
+  const std::string Code = R"(
+__global__ void pairs(float* y, const float* x, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    const float v = x[i];  // loaded once: a load between the stores would part them
+    y[2 * i] = v * 2.f;
+    y[2 * i + 1] = v * 3.f;
+  }
+}
+inline constexpr struct Two final : dim<"Two", 2> {} Two;
+inline constexpr auto pairs_spec = kernel<pairs>("pairs", custom(0, out<0>("y", f32, N, Two), in<1>("x", f32, N)))
+    .at(N(1 << 20)).sizes(N(arg<2>)).block(256).grid(ceil_div(N, 256));
+)";
+  const Prediction P = predict(Code, "pairs");
+  EXPECT_VALUE(P.at("y", "l1"), 2.0);
+  EXPECT_RANGE(P.at("y", "l2"), 1.0, 2.0, 2.0);
+  EXPECT_VALUE(P.at("x", "l2"), 1.0);
+}
