@@ -142,11 +142,13 @@ public:
     distinctAddresses(R);
     const std::span<const std::uint64_t> All(Addresses);
     WarpLast &Previous = Last;
-    for (std::size_t First = 0, End = 0; First < All.size(); First = End) {
-      const Region Reg = E.regionOf(All[First]);
-      End = sameRegion(E.regionOf(All.back()), Reg) ? All.size() : First + 1;  // all of one region, mostly
+    for (std::size_t Begin = 0, End = 0; Begin < All.size(); Begin = End) {
+      const Region Reg = E.regionOf(All[Begin]);
+      // All of one tensor, mostly: a parameter's region is one interval (not so the addresses of no region).
+      const bool Whole = Reg.K == Region::Parameter && sameRegion(E.regionOf(All.back()), Reg);
+      End = Whole ? All.size() : Begin + 1;
       while (End < All.size() && sameRegion(E.regionOf(All[End]), Reg)) ++End;
-      tallyPart(B, S, Site, Reg, All.subspan(First, End - First), Previous);
+      tallyPart(B, S, Site, Reg, All.subspan(Begin, End - Begin), Previous);
     }
     Previous.Store = Site.K == AccessSite::Store;
     Previous.Sectors.clear();
@@ -198,8 +200,8 @@ private:
     if (Site.K == AccessSite::Store) {
       T.UsefulStoreBytes += Useful;
       T.StoreSectors += double(Sectors.size());
-      // A store right after the warp's store to the same sectors (the other half of each, as a pair's
-      // two floats are written) may reach L2 with it: the H200 took RoPE's two stores of complementary
+      // A store right after the warp's store to any of the same sectors (as a pair's two floats are
+      // written, each half of the sectors) may reach L2 with it: the H200 took RoPE's two stores of complementary
       // halves as one (1.12x of its compulsory bytes at L2 for the kernel, 1.62x counted apart), but not
       // a row's stores a loop iteration apart (a causal softmax's, 6.35x: apart). L2's range reaches down.
       if (Previous.Store) T.JoinableStoreSectors += double(intersectionSize(Sectors, Previous.Sectors));
@@ -865,8 +867,11 @@ private:
   /// compulsory bytes, where the blocks' footprints add up to as much).
   double readFloor(int Param, double Compulsory) const {
     if (!(sum(Param, [](const TensorTally &T) { return T.UsefulLoadBytes; }).Point > 0)) return 0;
+    // Atomics' sectors are in the footprint but not in the L1 and L2 figures.
+    if (sum(Param, [](const TensorTally &T) { return T.AtomicRequests; }).Point > 0) return 0;
     Footprint Read = footprint(Param, &TensorTally::ReadSectors, &TensorTally::FirstRead, double(SectorBytes),
                                extentOf(tensor(Param)));
+    // The spec's bytes of a tensor it reads are read (where the blocks' footprints add up to as much).
     if (tensor(Param).access != dsl::role::write) atLeastCompulsory(Read, tensor(Param));
     return Read.Low / Compulsory;
   }
@@ -1356,6 +1361,9 @@ KernelEvaluation evaluateTraffic(llvm::Function &F, const KernelRecord &Record, 
     Same->IdealSectors += A.IdealSectors;
     Same->L2Sectors += A.L2Sectors;
     Same->Unknown |= A.Unknown;
+    for (int Param : A.Params)
+      if (std::find(Same->Params.begin(), Same->Params.end(), Param) == Same->Params.end()) Same->Params.push_back(Param);
+    std::sort(Same->Params.begin(), Same->Params.end());
     Same->ConditionLine = std::max(Same->ConditionLine, A.ConditionLine);
   }
   return Out;

@@ -304,9 +304,11 @@ void predictTraffic(const KernelTraffic &T, const FunctionDecl &Kernel, KernelRe
       P.IdealSectorsPerRequest = A.IdealSectors / A.Requests;
       if (A.Params.size() > 1) {  // one load through a choice of pointers (a concatenation, a stack)
         std::vector<std::string> Names;
-        for (int Param : A.Params) Names.push_back("'" + tensorName(Param) + "'");
-        P.Note = "its lanes address " + model::and_list(Names) +
-                 ": the sectors are the instruction's, each tensor's part is in its own traffic";
+        for (int Param : A.Params)
+          if (const std::string Name = tensorName(Param); !Name.empty()) Names.push_back("'" + Name + "'");
+        if (Names.size() > 1)
+          P.Note = "its lanes address " + model::and_list(Names) +
+                   ": the sectors are the instruction's, each tensor's part is in its own traffic";
       }
     }
     Record.PredictedAccesses.push_back(std::move(P));

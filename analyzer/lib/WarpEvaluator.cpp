@@ -928,7 +928,7 @@ struct Warp {
   bool PhisDone = false;
   std::array<int, Lanes> Prev{};  ///< per lane, the block it came from (written by Stepper::arrive)
   static constexpr int Mixed = -3;
-  int OnePrev = -1;               ///< the block every lane that exists came from, or Mixed
+  int OnePrev = -1;               ///< the block every lane that exists came from, or Mixed: not known to be one
   std::vector<std::int64_t> Values;  ///< slots x 32
   std::vector<LaneMask> Known;       ///< per slot
   /// Per slot: every lane that exists holds the same value, known or not (a loop counter, a block's
