@@ -141,21 +141,19 @@ public:
     // the ascending distinct addresses each region's are one run.
     distinctAddresses(R);
     const std::span<const std::uint64_t> All(Addresses);
-    WarpLast &Previous = Last;
+    const bool Store = Site.K == AccessSite::Store;
+    RequestSectors.clear();
     for (std::size_t Begin = 0, End = 0; Begin < All.size(); Begin = End) {
       const Region Reg = E.regionOf(All[Begin]);
       // All of one tensor, mostly: a parameter's region is one interval (not so the addresses of no region).
       const bool Whole = Reg.K == Region::Parameter && sameRegion(E.regionOf(All.back()), Reg);
       End = Whole ? All.size() : Begin + 1;
       while (End < All.size() && sameRegion(E.regionOf(All[End]), Reg)) ++End;
-      tallyPart(B, S, Site, Reg, All.subspan(Begin, End - Begin), Previous);
+      tallyPart(B, S, Site, Reg, All.subspan(Begin, End - Begin), Last);
+      if (Store) RequestSectors.insert(RequestSectors.end(), Sectors.begin(), Sectors.end());  // parts ascend
     }
-    Previous.Store = Site.K == AccessSite::Store;
-    Previous.Sectors.clear();
-    if (Previous.Store)
-      for (std::uint64_t A : Addresses)
-        for (std::uint64_t X = A / SectorBytes; X <= (A + Site.Bytes - 1) / SectorBytes; ++X)
-          if (Previous.Sectors.empty() || X > Previous.Sectors.back()) Previous.Sectors.push_back(X);
+    Last.Store = Store;
+    Last.Sectors.swap(RequestSectors);
   }
 
 private:
@@ -254,6 +252,7 @@ private:
   std::uint64_t Now = 0;
   std::vector<std::uint64_t> Addresses, Sectors;                ///< the request's, ascending and distinct
   std::vector<std::uint64_t> Merged;                            ///< distinctAddresses' scratch
+  std::vector<std::uint64_t> RequestSectors;                    ///< a store's sectors over its parts
   std::vector<std::pair<std::uint64_t, std::uint64_t>> Bytes;  ///< [begin, end) per address, ascending
 
   BlockTally &blockOf(std::int64_t Block) {
@@ -869,11 +868,16 @@ private:
     if (!(sum(Param, [](const TensorTally &T) { return T.UsefulLoadBytes; }).Point > 0)) return 0;
     // Atomics' sectors are in the footprint but not in the L1 and L2 figures.
     if (sum(Param, [](const TensorTally &T) { return T.AtomicRequests; }).Point > 0) return 0;
+    return sectorsRead(Param).Low / Compulsory;
+  }
+
+  /// The sectors of the tensor the kernel reads, over the grid; for a tensor the spec reads, at least its
+  /// compulsory bytes (where the blocks' footprints add up to as much).
+  Footprint sectorsRead(int Param) const {
     Footprint Read = footprint(Param, &TensorTally::ReadSectors, &TensorTally::FirstRead, double(SectorBytes),
                                extentOf(tensor(Param)));
-    // The spec's bytes of a tensor it reads are read (where the blocks' footprints add up to as much).
     if (tensor(Param).access != dsl::role::write) atLeastCompulsory(Read, tensor(Param));
-    return Read.Low / Compulsory;
+    return Read;
   }
 
   Prediction l2(const std::string &Name, int Param, double Compulsory) const {
@@ -894,10 +898,7 @@ private:
     if (F.Shared && sum(Param, [](const TensorTally &T) { return T.UsefulLoadBytes; }).Point > 0 && cachedLoads(Param)) {
       // Each sector read comes from L2 at least once; the stores all reach L2.
       const double StoreSectors = sum(Param, [](const TensorTally &T) { return T.StoreSectors; }).Point;
-      Footprint Read = footprint(Param, &TensorTally::ReadSectors, &TensorTally::FirstRead, double(SectorBytes),
-                                 extentOf(tensor(Param)));
-      if (tensor(Param).access != dsl::role::write) atLeastCompulsory(Read, tensor(Param));
-      const double SectorsRead = Read.Union;
+      const double SectorsRead = sectorsRead(Param).Union;
       Lo = std::min(Lo, (SectorsRead + StoreSectors * double(SectorBytes)) / Compulsory);
       Why += "; blocks share its sectors: down to each sector once when blocks that share them meet in one L1";
     }
