@@ -20,7 +20,7 @@ TEST(AdjustCommandLine, DropsNvccOnlyFlagsWithANoteAndTranslatesTheRest) {
   const CudaEnvironment Env{"/nonexistent/cuda", "/res"};
   const auto Out = adjustCommandLine(Nvcc, "/build", "a.cu", Env, Notes);
   // --expt-relaxed-constexpr is no longer dropped: it becomes the macro nvcc defines for it.
-  // Device side since issue 12: one parse serves the specs and the kernels' IR (traffic analysis).
+  // Device side: one parse serves the specs and the kernels' IR (traffic analysis).
   const std::vector<std::string> Expected{"clang++", "-resource-dir=/res", "--cuda-device-only",
                                           "--cuda-gpu-arch=sm_90", "-nocudalib", "-Xclang", "-target-sdk-version=12.4",
                                           "-Wno-unknown-cuda-version", "--cuda-path=/nonexistent/cuda", "-idirafter",
@@ -66,7 +66,7 @@ TEST(VirtualFiles, SupplyAnEmptyTextureFetchFunctionsHeader) {
   EXPECT_EQ(virtualFiles()[1].second, "");
 }
 
-// Issue 13: what nvcc supplies and clang 19 does not.
+// What nvcc supplies and clang 19 does not.
 namespace {
 std::string tempToolkit(const std::string &Name) {
   llvm::SmallString<128> Dir;

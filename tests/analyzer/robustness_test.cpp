@@ -45,7 +45,7 @@ TEST(Robustness, FollowsAThirtyVariableIndexChainOnceEach) {
 }
 
 // Strides whose byte offsets do not fit in 64 bits (it printed "0 bytes in 0 sectors (0x)" and UBSan
-// reported signed overflows in the sector arithmetic). Since issue 12 the analysis reads the device-side
+// reported signed overflows in the sector arithmetic). The analysis reads the device-side
 // IR, whose address arithmetic is the generated code's: 64-bit, wrapping (the source's overflow is
 // undefined behaviour). a's bytes per lane, 4 * -2^63, wrap to 0 (a broadcast); b's 4 * (2^63 - 1) to
 // -4 (reversed unit stride); c's 4 * 2^62 to 0: all silent. d's 4 * 2^58 = 2^60 bytes per lane fit,
@@ -91,7 +91,7 @@ __global__ void wrap(float *a, float *b, float *c, float *d, float *e) {
                           "warp moves 512 bytes in 16 sectors for 128 bytes used (4x the traffic)");
 }
 
-// What nvcc supplies and clang 19 did not (issue 13: 184 of 331 public files stopped on clang errors):
+// What nvcc supplies and clang 19 did not (once 184 of 331 public files stopped on clang errors):
 // the version macros (CUTLASS tests __CUDACC_VER_MAJOR__ in code), host overloads of max/min/isfinite
 // that CUDA code calls from host and host-device functions, the macro of --extended-lambda. Checked
 // against cuda.h's CUDA_VERSION (1000 * major + 10 * minor), a second source.

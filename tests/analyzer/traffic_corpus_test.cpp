@@ -144,7 +144,7 @@ TEST(TrafficCorpus, DeviceSideAnalysisFindsTheUncoalescedAccessesWithTheirRatios
   EXPECT_EQ(S.ExactRatios, S.TruePositives + S.FalseNegatives + S.FalsePositives + S.TrueNegatives);
 }
 
-// The AST check, measured for docs/analyzer.md (issue 12: "measure both ways"): printed, and asserted
+// The AST check, measured for docs/analyzer.md: printed, and asserted
 // only to be worse, which is why the device-side analysis replaced it.
 TEST(TrafficCorpus, AstCheckIsMeasuredForComparison) {
   const Score Ast = scoreCorpus(true);

@@ -1,4 +1,4 @@
-// The device-side traffic analysis on the values it evaluates (issue 13): divisions that trap, bound
+// The device-side traffic analysis on the values it evaluates: divisions that trap, bound
 // products past 64 bits, symbolic strides of several terms. Each message is worked out by hand.
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// What real kernels do (issue 16): extra counted outputs of normalisations and reductions, sizes that
+// What real kernels do: extra counted outputs of normalisations and reductions, sizes that
 // are min, max or ceil-division of others, mixed precision stated once. Every expected byte count is
 // counted by hand in the comment above it.
 #include <gtest/gtest.h>

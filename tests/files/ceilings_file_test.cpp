@@ -320,7 +320,7 @@ TEST(CeilingsFilePeaks, SaxpyIsMemoryBoundAgainstARecordedFile) {
 }  // namespace
 
 // ---------------------------------------------------------------------------------------------------
-// Version 1 still read; values outside their plausible range refused by name (issue 13's cases).
+// Version 1 still read; values outside their plausible range refused by name.
 
 TEST(CeilingsFile, VersionOneIsReadWithANoteAndItsDramRoofsFromProbeNames) {
   std::string error;

@@ -575,7 +575,7 @@ TEST(InjectBaseline, UsesTheHalfRangeOfTheRepetitionsAsNoise) {
   EXPECT_EQ(relative_noise(t), 0);  // one run: no noise estimate, the floor band applies
 }
 
-// Manifest version 4 (issue 12): predicted_traffic per tensor and level, one line per tensor for the
+// Manifest version 4: predicted_traffic per tensor and level, one line per tensor for the
 // verifier's table; a version 2 kernel (the example's others) has none.
 TEST(InjectManifest, ReadsThePredictedTrafficOfVersionFour) {
   std::string text = text_of(manifest_path);

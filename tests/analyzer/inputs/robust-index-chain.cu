@@ -1,4 +1,4 @@
-// Issue 13: 30 index variables in a chain, each used four times by the next. Without memoisation the
+// 30 index variables in a chain, each used four times by the next. Without memoisation the
 // uncoalesced check evaluated a0 about 4^29 times (11 variables took 62 s); a29's coefficient of
 // threadIdx.x is 4^29 = 2^58 (each link adds four copies of the last).
 #include "cuda_mock.h"

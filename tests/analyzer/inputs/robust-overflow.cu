@@ -1,4 +1,4 @@
-// Issue 13: strides whose byte offsets overflow 64 bits. Since issue 12 the analysis reads the device-side
+// Strides whose byte offsets overflow 64 bits. The analysis reads the device-side
 // IR, whose address arithmetic wraps in 64 bits as the generated code's does (the source overflows).
 #include "cuda_mock.h"
 

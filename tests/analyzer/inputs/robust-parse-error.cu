@@ -1,4 +1,4 @@
-// Issue 13: a file clang cannot parse. rooflint says once that it parses with clang 19 and what failed;
+// A file clang cannot parse. rooflint says once that it parses with clang 19 and what failed;
 // with --allow-parse-errors the file is a warning and the run exits 0.
 #include "cuda_mock.h"
 

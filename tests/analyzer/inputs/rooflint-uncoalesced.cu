@@ -19,7 +19,7 @@ __global__ void pairs(const double* x, double* y, int n) {
 }
 
 // No diagnostic: unit stride, reversed unit stride, a broadcast, a gather through idx[] (unknown); but
-// x[(i * i) % n] is scattered (line 27, column 26: not affine, counted at sampled sizes; since issue 12).
+// x[(i * i) % n] is scattered (line 27, column 26: not affine, counted at sampled sizes).
 __global__ void silent(const float* x, float* y, const int* idx, int n) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   float s = x[0] + x[blockIdx.x] + x[n - 1 - i];
@@ -27,7 +27,7 @@ __global__ void silent(const float* x, float* y, const int* idx, int n) {
   y[i] = s + x[idx[i]] + x[(i * i) % n];  // expected-warning@:26 {{load through 'x' is not affine in 'threadIdx.x' (a '/', '%' or product in its index); sampled with each runtime size 4096, blockDim.x 256 and block 0, a warp moves 960 bytes in 30 sectors for 128 bytes used (7.5x the traffic) [rooflint-uncoalesced]}}
 }
 
-// Regression (issue 3, the naive transpose of examples/): a loop counter advanced by += stays uniform
+// Regression (the naive transpose of examples/): a loop counter advanced by += stays uniform
 // across the warp, so the write below is still recognised as stride 'rows'.
 __global__ void strided_loop(const float* in, float* out, int rows) {
   const int x = blockIdx.x * 32 + threadIdx.x;
@@ -43,7 +43,7 @@ __global__ void grid_stride(const float* x, float* y, int n, int stride) {
 }
 
 // A scalar tail, each lane walking its own 4 elements: the load is silent (the warp's next iterations use
-// the sectors it fetched, in L1), the store is not (line 49, column 44: 4x the sectors; since issue 12).
+// the sectors it fetched, in L1), the store is not (line 49, column 44: 4x the sectors).
 __global__ void tail(const float* x, float* y, int n) {
   const int i = 4 * (blockIdx.x * blockDim.x + threadIdx.x);
   for (int j = i; j < i + 4 && j < n; ++j) y[j] = 2 * x[j];  // expected-warning@:44 {{store through 'y' is not unit-stride in 'threadIdx.x'; stride 4 elements of 4 bytes: a warp moves 512 bytes in 16 sectors for 128 bytes used (4x the traffic) [rooflint-uncoalesced]}} expected-note {{the index's coefficient of 'threadIdx.x' is '4'; consecutive lanes should touch consecutive elements}}

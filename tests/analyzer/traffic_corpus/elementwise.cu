@@ -69,7 +69,7 @@ __global__ void vec4_copy(const float4* x, float4* y, int n) {
   if (i < n) y[i] = x[i];  // truth: load 1x, store 1x
 }
 
-// &p[4 * threadIdx.x] read as a float4 (issue 12: it was reported as 4x): 16 contiguous bytes per
+// &p[4 * threadIdx.x] read as a float4 (once reported as 4x): 16 contiguous bytes per
 // lane, lanes 16 bytes apart: 1x. The scalar store y[i]: 1x.
 __global__ void vec4_cast(const float* x, float* y, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
