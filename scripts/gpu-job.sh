@@ -3,7 +3,7 @@
 # tree built here (scripts/build-gpu.sh) and carried along, and writes logs and reports under $OUT.
 #
 #   ROOFLINT_BUILD_DIR=.carry/gpu ROOFLINT_MANIFESTS=.carry/manifests OUT=/some/dir \
-#     bash scripts/gpu-job.sh [quick|full|levels|ncu-levels|inject|overhead|overhead3|processes|traffic|lines|corpus-lines|python]
+#     bash scripts/gpu-job.sh [quick|full|levels|ncu-levels|inject|overhead|overhead3|processes|traffic|public|lines|corpus-lines|python]
 #   (carry .carry/gpu and .carry/manifests: build-gpu.sh)
 #
 # levels: the hierarchical roofline only (ceilings against their peers, the examples, ncu per level).
@@ -11,6 +11,7 @@
 # overhead3: the same on three programs side by side: the example program, rooflint-example-large (a dozen
 #   large kernels) and a Python program calling the PyTorch extension, with rooflint's time per phase.
 # traffic: the analyzer's predicted traffic against the observed, per level (the traffic corpus program).
+# public: the same on 40 public kernels (llm.c, cuda-samples; tests/public_kernels/), built there by nvcc.
 # lines: per-line traffic on the examples (--lines=all) beside ncu's per-line sectors, and rooflint-verify
 #   --lines=failing over the example program beside the harness's lines (scripts/lines-agree.py).
 # corpus-lines: per-line traffic of the traffic corpus's kernels (one rooflint-verify run per kernel)
@@ -433,6 +434,41 @@ if [[ $mode == traffic ]]; then
       *) mv "$f" "$logs/" ;;
     esac
   done
+  tar -C "$OUT" -czf "$OUT/logs.tar.gz" logs && rm -rf "$logs"
+  section "done"
+  exit 0
+fi
+
+# public: the public kernels (tests/public_kernels/README.md): each wrapper built here by nvcc
+# (scripts/public-kernels.sh build, into build-public/), run under rooflint-verify with the manifests the
+# build machine made (scripts/public-kernels.sh analyze: .carry/public/manifests, or
+# $ROOFLINT_PUBLIC_MANIFESTS), then the predictions against the counters per kernel and level. Carry
+# .carry/public (the public sources and the manifests) beside the tools.
+if [[ $mode == public ]]; then
+  section "device"
+  nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,power.draw,clocks_event_reasons.active --format=csv | tee -a "$OUT/summary.txt"
+  public_manifests=${ROOFLINT_PUBLIC_MANIFESTS:-.carry/public/manifests}
+  section "build the wrappers (nvcc, 8 at a time)"
+  ROOFLINT_PUBLIC_JOBS=8 run public-build bash scripts/public-kernels.sh build build-public
+  grep -c ": exit 0$" "$logs/public-build.log" | sed 's/$/ wrappers built/' | tee -a "$OUT/summary.txt"
+  grep ": exit [1-9]" "$logs/public-build.log" | tee -a "$OUT/summary.txt"
+  cp build-public/*.log "$logs/" 2>/dev/null
+  section "rooflint-verify -- each wrapper"
+  reports=()
+  for exe in build-public/*; do
+    [[ -f $exe && -x $exe ]] || continue
+    n=$(basename "$exe")
+    run "public-$n" timeout "${ROOFLINT_PUBLIC_TIMEOUT:-150}" "$build/runtime/rooflint-verify" --manifest "$public_manifests" \
+        --json "$OUT/public-$n.json" -- "$exe"
+    [[ -s $OUT/public-$n.json ]] && reports+=("$OUT/public-$n.json")
+  done
+  section "predicted against observed per level"
+  python3 scripts/traffic-vs-observed.py "$OUT/public-predicted-vs-observed.txt" ${reports[@]+"${reports[@]}"} \
+      --manifest "$public_manifests" >"$logs/public-compare.log" 2>&1
+  echo "[public-compare] exit $?" | tee -a "$OUT/summary.txt"
+  grep -h "^kernels of the manifests that no report\|^(kernel, level) pairs" "$OUT/public-predicted-vs-observed.txt" | tee -a "$OUT/summary.txt"
+  # At most 8 files come back: the table, the summary, and the reports and logs in one archive.
+  mv "$OUT"/public-*.json "$logs/" 2>/dev/null
   tar -C "$OUT" -czf "$OUT/logs.tar.gz" logs && rm -rf "$logs"
   section "done"
   exit 0

@@ -71,7 +71,7 @@ struct TensorTally {
   bool MergeCounted = false;
   double JoinableStoreSectors = 0;  ///< store sectors the warp's store just before also wrote (may reach L2 with it)
   std::vector<std::uint64_t> ReadGranules, ReadSectors, WriteSectors;  ///< footprints, ascending (when the run is done)
-  SectorSet ReadGranuleSet, ReadSectorSet, WriteSectorSet;             ///< the same while the run goes on
+  SectorSet ReadSectorSet, WriteSectorSet;  ///< the sectors while the run goes on (its granules are theirs halved)
   std::uint64_t FirstRead = ~std::uint64_t(0), FirstWrite = ~std::uint64_t(0);  ///< lowest byte touched
   bool Unknown = false;
   bool CachedLoads = false;  ///< some load of it goes through L1 (not ld.global.cg / .cv)
@@ -96,6 +96,14 @@ struct BlockTally {
 void sortUnique(std::vector<std::uint64_t> &V) {
   std::sort(V.begin(), V.end());
   V.erase(std::unique(V.begin(), V.end()), V.end());
+}
+
+/// The 64-byte granules of ascending sectors @p Sectors, ascending.
+std::vector<std::uint64_t> granulesOf(const std::vector<std::uint64_t> &Sectors) {
+  std::vector<std::uint64_t> G;
+  for (std::uint64_t X : Sectors)
+    if (G.empty() || G.back() != X / 2) G.push_back(X / 2);
+  return G;
 }
 
 std::size_t intersectionSize(const std::vector<std::uint64_t> &A, const std::vector<std::uint64_t> &B) {
@@ -186,7 +194,6 @@ private:
       // L2 reads the line before it updates it: a read and a write of each sector at DRAM.
       for (std::uint64_t X : Sectors) {
         T.WriteSectorSet.insert(X);
-        T.ReadGranuleSet.insert(X / 2);
         T.ReadSectorSet.insert(X);
       }
       T.FirstWrite = std::min(T.FirstWrite, Bytes.front().first);
@@ -222,7 +229,6 @@ private:
     if (Site.BypassesL1) countMergeable(T);
     std::uint64_t LastGranule = ~std::uint64_t(0);
     for (std::uint64_t X : Sectors) {
-      T.ReadGranuleSet.insert(X / 2);
       T.ReadSectorSet.insert(X);
       const bool Cached = !Site.BypassesL1 && CacheModelled;
       const NestedLru::Hits Hit = Cached ? L1.load(X) : NestedLru::Hits{};
@@ -947,7 +953,7 @@ private:
     const Footprint Reads = reads(Param);
     if (Reads.Sum <= 0) return {};
     const double U = Reads.Union;
-    const double Kept = Levels.L2KeptFraction * double(Levels.L2Bytes);
+    const double Kept = l2KeptBytes();
     // Without a measured kept fraction nothing is known to stay in L2 (Kept is 0): the reads are a range.
     const std::string Fraction = Levels.L2KeptFraction > 0
                                      ? model::format_significant(Levels.L2KeptFraction) + " of L2 (" + bytesText(Levels.L2Bytes) + ")"
@@ -1016,7 +1022,7 @@ private:
     // Up to every part written back and read once: the range's top; the point assumes L2 merges them.
     // A kernel whose whole footprint L2 keeps (its measured fraction) has no line evicted in between.
     const double Partial = sum(Param, [](const TensorTally &X) { return X.PartialStoreSectors; }).Point;
-    const bool KeptWhole = KernelFootprint <= Levels.L2KeptFraction * double(Levels.L2Bytes);
+    const bool KeptWhole = KernelFootprint <= l2KeptBytes();
     if (!KeptWhole && Partial > 0.02 * sum(Param, [](const TensorTally &X) { return X.StoreSectors; }).Point) {
       WHigh += 2 * Partial * double(SectorBytes);
       Why = (Why.empty() ? "" : Why + "; ") +
@@ -1031,6 +1037,9 @@ private:
     return {WLow - std::min(WLow, double(Levels.L2Bytes)), W - LeftPoint, WHigh, Why};
   }
 
+  /// The bytes L2 keeps between a kernel's reads (its measured kept fraction; 0 where not measured).
+  double l2KeptBytes() const { return Levels.L2KeptFraction * double(Levels.L2Bytes); }
+
   /// The bytes of a tensor's footprint @p U that the blocks of one wave (those resident at once) touch.
   double waveShare(double U) const {
     const double Blocks = double(L.Grid.count());
@@ -1044,7 +1053,7 @@ private:
     if (!Reads.Shared || Reads.Union <= 0) return std::nullopt;
     const double Readers = Reads.Sum / Reads.Union;
     const double Between = l2BytesPerBlock() * double(L.Grid.count()) / Readers;
-    if (Between > Levels.L2KeptFraction * double(Levels.L2Bytes)) return std::nullopt;
+    if (Between > l2KeptBytes()) return std::nullopt;
     return "each granule is read by " + model::format_significant(Readers) + " blocks, with about " +
            bytesText(std::int64_t(Between)) + " of L2 traffic between two of them";
   }
@@ -1099,7 +1108,7 @@ private:
     const double Spread = spread(Param, &TensorTally::ReadGranules, &TensorTally::FirstRead, 64, L.Grid);
     if (Spread > Reads.Union * 1.02) return std::nullopt;  // capped by the tensor: sharing beyond neighbours
     const std::array<std::int64_t, 3> Apart{1, L.Grid.X, L.Grid.X * L.Grid.Y};
-    const double PerBlock = l2BytesPerBlock(), Kept = Levels.L2KeptFraction * double(Levels.L2Bytes);
+    const double PerBlock = l2BytesPerBlock(), Kept = l2KeptBytes();
     std::int64_t Farthest = 0;
     for (int A = 0; A < 3; ++A) {
       if (overlap(Param, A) <= 0) continue;
@@ -1280,10 +1289,10 @@ KernelEvaluation evaluateTraffic(llvm::Function &F, const KernelRecord &Record, 
   shareTheSmMissRates(Blocks, Runs.front().size());
   for (BlockTally &B : Blocks)
     for (auto &[P, T] : B.Tensors) {
-      T.ReadGranules = T.ReadGranuleSet.sorted();
       T.ReadSectors = T.ReadSectorSet.sorted();
+      T.ReadGranules = granulesOf(T.ReadSectors);
       T.WriteSectors = T.WriteSectorSet.sorted();
-      T.ReadGranuleSet = T.ReadSectorSet = T.WriteSectorSet = SectorSet();
+      T.ReadSectorSet = T.WriteSectorSet = SectorSet();
     }
   // ROOFLINT_EVAL_DEBUG=FILE: each sampled block's tallies appended to FILE (the analysis of a file runs
   // in a worker process whose stderr is not shown).
