@@ -68,6 +68,28 @@ enum class Op : std::uint8_t {
 
 enum SpecialReg : std::uint8_t { TidX, TidY, TidZ, CtaX, CtaY, CtaZ, NTidX, NTidY, NTidZ, NCtaX, NCtaY, NCtaZ, LaneId };
 
+/// One request of a wmma fragment moved between registers and global memory. The H200 executes a
+/// 16 x 16 fragment as a few requests in which each lane moves one or two elements of a line (a row of
+/// the fragment in memory, `ldm` elements after the one before) (scripts/probes/wmma-global.sh,
+/// SASS and counters, every one 65,536 fragments at ldm 4096):
+/// - Pairs: `load.{a,b}.{row,col}` of f16 and bf16, `store.d.row` of f32 and f16: four requests (LDG.E,
+///   STG.E.64), lane L moving elements 2 (L % 4) + 8 h and the next of line L / 4 + 8 v (v, h the
+///   piece's bits): 8 sectors a request when lines are sector-aligned.
+/// - Columns: `store.d.col` of f32: eight requests (STG.E), lane L moving element L / 4 + 8 v of line
+///   2 (L % 4) + j + 8 h: 4 sectors a request.
+/// Other shapes, types and the accumulator's loads were not measured: not followed.
+struct FragmentPiece {
+  enum Pattern : std::uint8_t { None, Pairs, Columns } P = None;
+  std::uint8_t Index = 0;      ///< the piece's bits, in the order the SASS issues them
+  std::uint8_t ElemBytes = 0;
+  /// Lane @p Lane's offset in elements from the fragment's start at row pitch @p Ld.
+  std::int64_t elementOffset(unsigned Lane, std::int64_t Ld) const {
+    const std::int64_t Quad = Lane % 4, Group = Lane / 4;
+    if (P == Pairs) return (Group + 8 * (Index & 1)) * Ld + 2 * Quad + 8 * (Index >> 1);
+    return (2 * Quad + (Index & 1) + 8 * (Index >> 2)) * Ld + Group + 8 * ((Index >> 1) & 1);
+  }
+};
+
 struct Instr {
   Op Code;
   std::uint8_t Width = 64;  ///< result bits
@@ -77,6 +99,7 @@ struct Instr {
   Ref A = 0, B = 0, C = 0;
   std::int64_t Imm = 0;     ///< Gep: constant offset; Access: site index
   std::vector<std::pair<Ref, std::int64_t>> Terms;  ///< Gep: (index, bytes per step), sign-extended at Pred bits
+  FragmentPiece Piece{};                            ///< Access of a wmma fragment: B is its row pitch
 };
 
 struct PhiInstr {
@@ -155,6 +178,29 @@ bool isBarrier(const Instruction &I) {
   }
 }
 
+/// The pieces of the wmma intrinsic @p F moves, its kind, and the argument that holds its row pitch;
+/// empty for any other function (and for the wmma forms not measured).
+struct FragmentAccess {
+  FragmentPiece::Pattern P = FragmentPiece::None;
+  unsigned ElemBytes = 0, Pieces = 0;
+  AccessSite::Kind K = AccessSite::Load;
+};
+std::optional<FragmentAccess> fragmentAccess(const Function *F) {
+  if (!F) return std::nullopt;
+  // llvm.nvvm.wmma.m16n16k16.<load|store>.<a|b|c|d>.<row|col>.stride.<type>[.p<N>]
+  SmallVector<StringRef, 10> Part;
+  F->getName().split(Part, '.');
+  if (Part.size() < 9 || Part[0] != "llvm" || Part[1] != "nvvm" || Part[2] != "wmma" || Part[3] != "m16n16k16" || Part[7] != "stride")
+    return std::nullopt;
+  const StringRef What = Part[4], Matrix = Part[5], Layout = Part[6], Type = Part[8];
+  const bool Half = Type == "f16" || Type == "bf16";
+  if (What == "load" && (Matrix == "a" || Matrix == "b") && Half) return FragmentAccess{FragmentPiece::Pairs, 2, 4, AccessSite::Load};
+  if (What == "store" && Matrix == "d" && Layout == "row" && (Type == "f32" || Type == "f16"))
+    return FragmentAccess{FragmentPiece::Pairs, Type == "f32" ? 4u : 2u, 4, AccessSite::Store};
+  if (What == "store" && Matrix == "d" && Layout == "col" && Type == "f32") return FragmentAccess{FragmentPiece::Columns, 4, 8, AccessSite::Store};
+  return std::nullopt;
+}
+
 /// A global access of @p I: its pointer, bytes per lane, kind, and whether it bypasses L1.
 struct AccessOf {
   Value *Pointer = nullptr;
@@ -174,6 +220,8 @@ struct Planned {
   unsigned Bytes = 0;
   AccessSite::Kind K = AccessSite::Load;
   bool Bypass = false;
+  FragmentPiece Piece{};  ///< a wmma fragment's part: the lanes' addresses follow its layout
+  Value *Stride = nullptr;  ///< the fragment's row pitch in elements (ldm)
 };
 
 /// A pointer into the thread's own stack (local memory), a struct parameter's copy, or a variable of
@@ -316,6 +364,22 @@ bool harmlessIntrinsic(Intrinsic::ID Id) {
   case Intrinsic::memset_inline: return true;
   default: return false;
   }
+}
+
+/// The requests of a wmma call into global memory (FragmentPiece), or false when it is not one.
+bool planFragment(CallInst &Call, std::vector<Planned> &Out) {
+  const auto F = fragmentAccess(Call.getCalledFunction());
+  if (!F) return false;
+  Value *Ptr = Call.getArgOperand(0), *Stride = Call.getArgOperand(Call.arg_size() - 1);
+  if (isLocal(Ptr)) return true;  // shared memory's: no global traffic
+  const unsigned LaneBytes = F->P == FragmentPiece::Pairs ? 2 * F->ElemBytes : F->ElemBytes;
+  for (unsigned I = 0; I < F->Pieces; ++I) {
+    Planned P{&Call, Ptr, 0, LaneBytes, F->K, false};
+    P.Piece = {F->P, std::uint8_t(I), std::uint8_t(F->ElemBytes)};
+    P.Stride = Stride;
+    Out.push_back(P);
+  }
+  return true;
 }
 
 /// The requests of a memcpy, memmove or memset with a constant length: on each side, chunks of the
@@ -514,7 +578,10 @@ Ref WarpEvaluator::Program::refOf(const Value *V) {
 /// The address slice: every value that reaches an access's address or a branch condition.
 void WarpEvaluator::Program::computeSlice(Function &F, const std::vector<Planned> &Plan) {
   std::vector<const Value *> Work;
-  for (const Planned &P : Plan) Work.push_back(P.Base);
+  for (const Planned &P : Plan) {
+    Work.push_back(P.Base);
+    if (P.Stride) Work.push_back(P.Stride);
+  }
   for (BasicBlock &BB : F) {
     const Instruction *T = BB.getTerminator();
     if (const auto *Br = dyn_cast<BranchInst>(T); Br && Br->isConditional()) Work.push_back(Br->getCondition());
@@ -749,6 +816,12 @@ bool WarpEvaluator::Program::build(Function &F, std::string &Why) {
       if (auto A = accessOf(I, *DL)) {
         Accesses.push_back({&I, *A});
         AccessSet.insert(&I);
+      } else if (auto *Call = dyn_cast<CallInst>(&I); Call && fragmentAccess(Call->getCalledFunction())) {
+        planBlock(Accesses, *DL, Plan);  // the block's accesses before it keep their order
+        Accesses.clear();
+        const std::size_t Before = Plan.size();
+        planFragment(*Call, Plan);
+        if (Plan.size() > Before) AccessSet.insert(&I);
       } else if (auto *MI = dyn_cast<MemIntrinsic>(&I)) {
         planBlock(Accesses, *DL, Plan);  // the block's accesses before it keep their order
         Accesses.clear();
@@ -807,6 +880,10 @@ bool WarpEvaluator::Program::build(Function &F, std::string &Why) {
           X.A = refOf(P.Base);
           X.Imm = It->second;
           X.Terms.push_back({0, P.Offset});  // the request's offset from its base
+          if (P.Stride) {  // a wmma fragment's piece: each lane's offset follows the layout
+            X.Piece = P.Piece;
+            X.B = refOf(P.Stride);
+          }
           Code.Body.push_back(std::move(X));
         }
         if (Slice.count(&I) && loadsIndex(I)) {  // an index, drawn as the spec states
@@ -1392,6 +1469,11 @@ bool Stepper::step(Warp &W, WarpRequest &R, std::uint64_t &Budget, std::optional
         else
           for (unsigned Lane = 0; Lane < Lanes; ++Lane)
             R.Address[Lane] = static_cast<std::uint64_t>(W.Values[std::size_t(X.A) * Lanes + Lane]) + Offset;
+        if (X.Piece.P != FragmentPiece::None) {
+          R.Unknown |= Active & ~known(W, X.B);
+          for (unsigned Lane = 0; Lane < Lanes; ++Lane)
+            R.Address[Lane] += static_cast<std::uint64_t>(X.Piece.elementOffset(Lane, value(W, X.B, Lane)) * X.Piece.ElemBytes);
+        }
         R.Block = W.Block;
         R.Warp = W.Index;
         return true;

@@ -271,7 +271,7 @@ TEST(TrafficCorpus, LayerConditionMatchesHandCountedCapacities) {
 namespace {
 
 const char *const TruthFiles[] = {"review.cu", "llmc.cu", "samples.cu", "gemm_tiles.cu", "stencils.cu", "gathers.cu", "indexed.cu", "everyday.cu",
-                                   "everyday2.cu"};
+                                   "everyday2.cu", "tensorcore.cu"};
 
 /// One hand-worked figure: a tensor's traffic at a level over its compulsory bytes, Low..High (equal
 /// for a single value).

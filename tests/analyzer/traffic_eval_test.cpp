@@ -691,3 +691,45 @@ inline constexpr auto pairs_spec = kernel<pairs>("pairs", custom(0, out<0>("y", 
   EXPECT_RANGE(P.at("y", "l2"), 1.0, 2.0, 2.0);
   EXPECT_VALUE(P.at("x", "l2"), 1.0);
 }
+
+// wmma fragments in global memory, requested as the H200 executes them (scripts/probes/wmma-global.sh):
+// an f16 A fragment is four requests of 8 lines x 16 bytes (lane L: elements 2 (L % 4) and the next of
+// line L / 4, then the lines 8 below, then both 8 elements right). At a row pitch of 4100 halves (8200
+// bytes, 8 bytes past a sector boundary each line) the lines of a request start 0, 8, 16, 24, 0, 8, 16,
+// 24 bytes into a sector: 16 bytes from there cross into a second sector once in four lines (at 24),
+// and 16 bytes further on once in four (at 8): 10 sectors a request either way, for 128 bytes (4). The
+// f32 accumulator stored column-major at a pitch of 16 floats is eight requests of 4 lines x 32 bytes,
+// each line's 32 bytes one sector: 4 a request, all used. 1024 warps (R = 16384 rows of 16).
+TEST(TrafficEvaluation, AWmmaFragmentIsTheRequestsTheChipIssuesForIt) {
+  const std::string Code = R"(
+inline constexpr struct R final : dim<"R"> {} R;
+inline constexpr struct L final : dim<"L"> {} L;
+inline constexpr struct S final : dim<"S", 16> {} S;
+__global__ void fragments(const int* x, float* y, int ld2, int rows) {
+  const int w = (blockIdx.x * blockDim.x + threadIdx.x) / 32;
+  if (w * 16 >= rows) return;
+  int a[8];
+  __hmma_m16n16k16_ld_a(a, x + (long)w * 16 * ld2, 2 * ld2, 0);
+  float c[8];
+  for (int i = 0; i < 8; ++i) c[i] = (float)a[i];
+  __hmma_m16n16k16_st_c_f32(y + (long)w * 256, c, 16, 1);
+}
+inline constexpr auto fragments_spec = kernel<fragments>("fragments", custom(0, in<0>("x", i32, R, L), out<1>("y", f32, R, S)))
+    .at(R(16384), L(2050)).sizes(L(arg<2>), R(arg<3>)).block(128).grid(R / 64);
+)";
+  const Prediction P = predict(Code, "fragments");
+  ASSERT_NE(P.Kernel, nullptr);
+  const auto *Load = P.access(lineOf(Code, "__hmma_m16n16k16_ld_a("));
+  const auto *Store = P.access(lineOf(Code, "__hmma_m16n16k16_st_c_f32("));
+  ASSERT_NE(Load, nullptr);
+  ASSERT_NE(Store, nullptr);
+  EXPECT_FALSE(Load->Store);
+  EXPECT_NEAR(Load->Requests, 4.0 * 1024, 1e-9);
+  EXPECT_NEAR(Load->SectorsPerRequest, 10.0, 1e-9);
+  EXPECT_NEAR(Load->IdealSectorsPerRequest, 4.0, 1e-9);
+  EXPECT_TRUE(Store->Store);
+  EXPECT_NEAR(Store->Requests, 8.0 * 1024, 1e-9);
+  EXPECT_NEAR(Store->SectorsPerRequest, 4.0, 1e-9);
+  EXPECT_VALUE(P.at("y", "l1"), 1.0);
+  EXPECT_VALUE(P.at("y", "l2"), 1.0);
+}

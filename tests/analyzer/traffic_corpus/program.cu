@@ -4,7 +4,7 @@
 /// transpose, a three-pass softmax at a size whose rows stay in L1 and one whose rows reach DRAM, naive
 /// and tiled GEMMs at a size within L2 and one over it), with the specs below, and every kernel of the
 /// files with truth lines (review.cu, llmc.cu, samples.cu, gemm_tiles.cu, stencils.cu, gathers.cu,
-/// everyday.cu, everyday2.cu: their run_*_cases(), beside their specs, each file in a unit of its own:
+/// everyday.cu, everyday2.cu, tensorcore.cu: their run_*_cases(), beside their specs, each file in a unit of its own:
 /// program_*.cu), each once on zeroed buffers (indices filled in range). `rooflint-verify --manifest M -- program`
 /// sets the analyzer's predicted traffic per level (manifest version 4) beside what the counters see
 /// (scripts/gpu-job.sh traffic). Usage: rooflint-traffic-corpus [filter]: the cases whose name, or kernel's
@@ -213,6 +213,7 @@ void run_gathers_part();
 void run_indexed_part();
 void run_everyday_part();
 void run_everyday2_part();
+void run_tensorcore_part();
 
 int main(int argc, char** argv) {
   if (argc > 1) corpus::filter = argv[1];
@@ -228,6 +229,7 @@ int main(int argc, char** argv) {
   run_indexed_part();
   run_everyday_part();
   run_everyday2_part();
+  run_tensorcore_part();
   failures += corpus::failures;
   std::printf("%s\n", failures ? "some kernels failed" : "all kernels ran");
   return failures ? 1 : 0;
