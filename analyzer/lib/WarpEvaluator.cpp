@@ -264,7 +264,8 @@ Value *asmPointer(const CallInst &CI, StringRef Asm) {
 /// CUDA's cache-hint loads and stores (__ldcs, __ldcg, __stcs, ...): clang 19 sees them declared only
 /// (CudaSetup's host compatibility header; CUDA defines them in sm_32_intrinsics.hpp as one ld.global or
 /// st.global with the hint). A call of one is that access: its first argument the address, the bytes of
-/// its result (a load) or of its second argument (a store); .cg and .cv loads are not cached in L1.
+/// its result (a load) or of its second argument (a store, by value: a struct such as int4 reaches it
+/// as a byval pointer); .cg and .cv loads are not cached in L1.
 std::optional<AccessOf> cacheHintAccessOf(CallInst &CI, const DataLayout &DL) {
   const Function *Callee = CI.getCalledFunction();
   if (!Callee || Callee->isIntrinsic() || !Callee->isDeclaration() || CI.arg_size() < 1) return std::nullopt;
@@ -280,13 +281,15 @@ std::optional<AccessOf> cacheHintAccessOf(CallInst &CI, const DataLayout &DL) {
       A.Bypass = Name.starts_with("_Z6__ldcg") || Name.starts_with("_Z6__ldcv");
       return A;
     }
-  for (const char *S : Stores)
-    if (Name.starts_with(S) && CI.arg_size() >= 2 && CI.getArgOperand(1)->getType()->isSized() &&
-        !CI.getArgOperand(1)->getType()->isPointerTy()) {
-      A.Bytes = storeBytes(DL, CI.getArgOperand(1)->getType());
-      A.K = AccessSite::Store;
-      return A;
-    }
+  for (const char *S : Stores) {
+    if (!Name.starts_with(S) || CI.arg_size() < 2) continue;
+    // The value stored: a scalar or vector argument, or a struct (an int4) passed by value through a pointer.
+    Type *Value = CI.isByValArgument(1) ? CI.getParamByValType(1) : CI.getArgOperand(1)->getType();
+    if (!Value || !Value->isSized() || Value->isPointerTy()) return std::nullopt;
+    A.Bytes = storeBytes(DL, Value);
+    A.K = AccessSite::Store;
+    return A;
+  }
   return std::nullopt;
 }
 

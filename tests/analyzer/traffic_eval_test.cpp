@@ -368,6 +368,30 @@ inline constexpr auto hints_spec = kernel<hints>("hints", custom(0, in<0>("x", f
   EXPECT_VALUE(P.at("y", "l1"), 1.0);
 }
 
+// An int4 stored with __stcs (llm.c's layernorm writes its output so): clang passes the struct by value
+// through a pointer to a copy (byval), whose type gives the bytes: 16 a lane, 512 contiguous bytes a
+// warp, 16 sectors for 16: 1x at L1 and L2 (it was "not predicted": a call the evaluation did not count).
+TEST(TrafficEvaluation, ACacheHintStoreOfAStructIsCountedByItsBytes) {
+  const std::string Code = R"(
+struct __attribute__((aligned(16))) int4 { int x, y, z, w; };
+template <class T> __attribute__((device)) void __stcs(T *, T);
+inline constexpr struct Four final : dim<"Four", 4> {} Four;
+__global__ void store_int4(const int4* x, int4* y, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) __stcs(y + i, x[i]);
+}
+inline constexpr auto store_int4_spec = kernel<store_int4>("store_int4", custom(0, in<0>("x", i32, N, Four), out<1>("y", i32, N, Four)))
+    .at(N(1 << 22)).sizes(N(arg<2>)).block(256).grid(ceil_div(N, 256));
+)";
+  const Prediction P = predict(Code, "store_int4");
+  EXPECT_VALUE(P.at("y", "l1"), 1.0);
+  EXPECT_VALUE(P.at("y", "l2"), 1.0);
+  const auto *Store = P.access(lineOf(Code, "__stcs(y + i"));
+  ASSERT_NE(Store, nullptr);
+  EXPECT_TRUE(Store->Store);
+  EXPECT_NEAR(Store->SectorsPerRequest, 16.0, 1e-9);
+}
+
 // A tensor indexed through '/' by a runtime size: y[i] = x[i] + b[i / C], one thread per element, M =
 // 32768 rows of N = 1024 (x and y 128 MiB, b 128 KiB). A block's 256 elements lie in one row, so four
 // neighbouring blocks read the same b[r]: the middle block and its neighbour read one address; the
