@@ -1,8 +1,10 @@
 // How the chip counts wmma fragments loaded from and stored to global memory (wmma-global.sh): the
 // requests and sectors per fragment of each kind, layout and type (16 x 16 x 16 f16 and bf16, 16 x 16 x 8
 // tf32, accumulators loaded and stored), at a row pitch (ldm) of 4096 elements, so that every row of a
-// fragment lies in its own 128-byte line. Each warp walks 64 tiles of a 4096 x 4096 matrix along its
-// row; 1024 warps: 65,536 fragments per kernel. Every element loaded is used, so that no load is dropped.
+// fragment lies in its own 128-byte line. Each kind twice: the pitch a compile-time constant, and a
+// kernel parameter ("_rt": ptxas cannot prove the rows' alignment). Each warp walks 64 tiles of a
+// 4096 x 4096 matrix along its row; 1024 warps: 65,536 fragments per kernel. Every element loaded is
+// used, so that no load is dropped.
 #include <cstdio>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -12,83 +14,93 @@ using namespace nvcuda;
 
 constexpr int Ld = 4096, Tiles = 64;
 
-/// The tile (warp w, step s): 16 rows of warp w's band, 16 * s columns in.
-template <int Rows, int Cols, class T>
-__device__ const T* tile(const T* p, int s) {
+/// The tile (warp w, step s): 16 rows of warp w's band, Cols * s columns in, at pitch @p ld.
+template <int Cols, class T>
+__device__ T* tile(T* p, int s, int ld) {
   const int w = (blockIdx.x * blockDim.x + threadIdx.x) / 32;
-  return p + static_cast<long>(w % 256) * Rows * Ld + static_cast<long>(w / 256) * Tiles * Cols + s * Cols;
+  return p + static_cast<long>(w % 256) * 16 * ld + static_cast<long>(w / 256) * Tiles * Cols + s * Cols;
 }
 
-template <class Frag, class T, int K, int Cols = 16>
-__device__ void sum_into(float* out, const T* m) {
+/// Loads 64 fragments of kind Frag (Cols columns a tile) at pitch @p ld and keeps every element.
+template <class Frag, int Cols, class T>
+__device__ void load_fragments(float* out, const T* m, int ld) {
   Frag f;
-  wmma::fragment<wmma::accumulator, 16, 16, K, float> acc;
-  wmma::fill_fragment(acc, 0.f);
+  float sum = 0.f;
   for (int s = 0; s < Tiles; ++s) {
-    wmma::load_matrix_sync(f, tile<16, Cols>(m, s), Ld);
-    for (int i = 0; i < f.num_elements; ++i) acc.x[0] += float(f.x[i]);
+    wmma::load_matrix_sync(f, tile<Cols>(m, s, ld), ld);
+    for (int i = 0; i < f.num_elements; ++i) sum += float(f.x[i]);
   }
-  if (acc.x[0] == 12345.f) out[threadIdx.x] = acc.x[0];  // never: keeps the loads
+  if (sum == 12345.f) out[threadIdx.x] = sum;  // never: keeps the loads
 }
-
-__global__ void a_f16_row(float* o, const __half* m) { sum_into<wmma::fragment<wmma::matrix_a, 16, 16, 16, __half, wmma::row_major>, __half, 16>(o, m); }
-__global__ void a_f16_col(float* o, const __half* m) { sum_into<wmma::fragment<wmma::matrix_a, 16, 16, 16, __half, wmma::col_major>, __half, 16>(o, m); }
-__global__ void b_f16_row(float* o, const __half* m) { sum_into<wmma::fragment<wmma::matrix_b, 16, 16, 16, __half, wmma::row_major>, __half, 16>(o, m); }
-__global__ void b_f16_col(float* o, const __half* m) { sum_into<wmma::fragment<wmma::matrix_b, 16, 16, 16, __half, wmma::col_major>, __half, 16>(o, m); }
-__global__ void a_bf16_row(float* o, const __nv_bfloat16* m) { sum_into<wmma::fragment<wmma::matrix_a, 16, 16, 16, __nv_bfloat16, wmma::row_major>, __nv_bfloat16, 16>(o, m); }
-__global__ void b_bf16_row(float* o, const __nv_bfloat16* m) { sum_into<wmma::fragment<wmma::matrix_b, 16, 16, 16, __nv_bfloat16, wmma::row_major>, __nv_bfloat16, 16>(o, m); }
-
 template <class T, wmma::layout_t L>
-__device__ void load_tiles(float* o, const T* m) {
+__device__ void load_accumulators(float* out, const T* m, int ld) {
   wmma::fragment<wmma::accumulator, 16, 16, 16, T> f;
   float sum = 0.f;
   for (int s = 0; s < Tiles; ++s) {
-    wmma::load_matrix_sync(f, tile<16, 16>(m, s), Ld, L);
-    for (int i = 0; i < f.num_elements; ++i) sum += float(f.x[i]);  // every element used: every load kept
+    wmma::load_matrix_sync(f, tile<16>(m, s, ld), ld, L);
+    for (int i = 0; i < f.num_elements; ++i) sum += float(f.x[i]);
   }
-  if (sum == 12345.f) o[threadIdx.x] = sum;
-}// tf32 (m16n16k8): A is 16 x 8 floats, B 8 x 16.
-__global__ void a_tf32_row(float* o, const float* m) { sum_into<wmma::fragment<wmma::matrix_a, 16, 16, 8, wmma::precision::tf32, wmma::row_major>, float, 8, 8>(o, m); }
-__global__ void b_tf32_row(float* o, const float* m) { sum_into<wmma::fragment<wmma::matrix_b, 16, 16, 8, wmma::precision::tf32, wmma::row_major>, float, 8>(o, m); }
-
-__global__ void c_f32_load_row(float* o, const float* m) { load_tiles<float, wmma::mem_row_major>(o, m); }
-__global__ void c_f32_load_col(float* o, const float* m) { load_tiles<float, wmma::mem_col_major>(o, m); }
-__global__ void c_f16_load_row(float* o, const __half* m) { load_tiles<__half, wmma::mem_row_major>(o, m); }
-
+  if (sum == 12345.f) out[threadIdx.x] = sum;
+}
 template <class T, wmma::layout_t L>
-__device__ void store_tiles(T* m) {
+__device__ void store_accumulators(T* m, int ld) {
   wmma::fragment<wmma::accumulator, 16, 16, 16, T> f;
   wmma::fill_fragment(f, T(1.f));
-  for (int s = 0; s < Tiles; ++s) wmma::store_matrix_sync(const_cast<T*>(tile<16, 16>(static_cast<const T*>(m), s)), f, Ld, L);
+  for (int s = 0; s < Tiles; ++s) wmma::store_matrix_sync(tile<16>(m, s, ld), f, ld, L);
 }
-__global__ void c_f32_store_row(float* m) { store_tiles<float, wmma::mem_row_major>(m); }
-__global__ void c_f32_store_col(float* m) { store_tiles<float, wmma::mem_col_major>(m); }
-__global__ void c_f16_store_row(__half* m) { store_tiles<__half, wmma::mem_row_major>(m); }
+
+template <class U, class T, class L> using F16 = wmma::fragment<U, 16, 16, 16, T, L>;
+template <class U, class L> using Tf32 = wmma::fragment<U, 16, 16, 8, wmma::precision::tf32, L>;
+
+// Each kind as two kernels: NAME with the pitch a constant, NAME_rt with it a parameter.
+#define LOADS(NAME, T, ...)                                                                                   \
+  __global__ void NAME(float* o, const T* m, int) { __VA_ARGS__(o, m, Ld); }                                  \
+  __global__ void NAME##_rt(float* o, const T* m, int ld) { __VA_ARGS__(o, m, ld); }
+#define STORES(NAME, T, ...)                                                                                  \
+  __global__ void NAME(float*, T* m, int) { __VA_ARGS__(m, Ld); }                                             \
+  __global__ void NAME##_rt(float*, T* m, int ld) { __VA_ARGS__(m, ld); }
+
+LOADS(a_f16_row, __half, load_fragments<F16<wmma::matrix_a, __half, wmma::row_major>, 16>)
+LOADS(a_f16_col, __half, load_fragments<F16<wmma::matrix_a, __half, wmma::col_major>, 16>)
+LOADS(b_f16_row, __half, load_fragments<F16<wmma::matrix_b, __half, wmma::row_major>, 16>)
+LOADS(b_f16_col, __half, load_fragments<F16<wmma::matrix_b, __half, wmma::col_major>, 16>)
+LOADS(a_bf16_row, __nv_bfloat16, load_fragments<F16<wmma::matrix_a, __nv_bfloat16, wmma::row_major>, 16>)
+LOADS(b_bf16_row, __nv_bfloat16, load_fragments<F16<wmma::matrix_b, __nv_bfloat16, wmma::row_major>, 16>)
+LOADS(a_tf32_row, float, load_fragments<Tf32<wmma::matrix_a, wmma::row_major>, 8>)  // 16 x 8 floats
+LOADS(b_tf32_row, float, load_fragments<Tf32<wmma::matrix_b, wmma::row_major>, 16>) // 8 x 16 floats
+LOADS(c_f32_load_row, float, load_accumulators<float, wmma::mem_row_major>)
+LOADS(c_f32_load_col, float, load_accumulators<float, wmma::mem_col_major>)
+LOADS(c_f16_load_row, __half, load_accumulators<__half, wmma::mem_row_major>)
+STORES(c_f32_store_row, float, store_accumulators<float, wmma::mem_row_major>)
+STORES(c_f32_store_col, float, store_accumulators<float, wmma::mem_col_major>)
+STORES(c_f16_store_row, __half, store_accumulators<__half, wmma::mem_row_major>)
+
+template <class T>
+void both(void (*constant)(float*, T*, int), void (*runtime)(float*, T*, int), float* o, void* m) {
+  constant<<<256, 128>>>(o, static_cast<T*>(m), Ld);  // 1024 warps
+  runtime<<<256, 128>>>(o, static_cast<T*>(m), Ld);
+}
 
 int main() {
   void *m = nullptr, *o = nullptr;
   cudaMalloc(&m, sizeof(float) * Ld * Ld);
   cudaMalloc(&o, 4096);
   cudaMemset(m, 0, sizeof(float) * Ld * Ld);
-  const dim3 grid(256), block(128);  // 1024 warps
-  auto* h = static_cast<const __half*>(m);
-  auto* b = static_cast<const __nv_bfloat16*>(m);
-  auto* f = static_cast<float*>(m);
   auto* out = static_cast<float*>(o);
-  a_f16_row<<<grid, block>>>(out, h);
-  a_f16_col<<<grid, block>>>(out, h);
-  b_f16_row<<<grid, block>>>(out, h);
-  b_f16_col<<<grid, block>>>(out, h);
-  a_bf16_row<<<grid, block>>>(out, b);
-  b_bf16_row<<<grid, block>>>(out, b);
-  a_tf32_row<<<grid, block>>>(out, f);
-  b_tf32_row<<<grid, block>>>(out, f);
-  c_f32_load_row<<<grid, block>>>(out, f);
-  c_f32_load_col<<<grid, block>>>(out, f);
-  c_f16_load_row<<<grid, block>>>(out, h);
-  c_f32_store_row<<<grid, block>>>(f);
-  c_f32_store_col<<<grid, block>>>(f);
-  c_f16_store_row<<<grid, block>>>(static_cast<__half*>(m));
+  both(a_f16_row, a_f16_row_rt, out, m);
+  both(a_f16_col, a_f16_col_rt, out, m);
+  both(b_f16_row, b_f16_row_rt, out, m);
+  both(b_f16_col, b_f16_col_rt, out, m);
+  both(a_bf16_row, a_bf16_row_rt, out, m);
+  both(b_bf16_row, b_bf16_row_rt, out, m);
+  both(a_tf32_row, a_tf32_row_rt, out, m);
+  both(b_tf32_row, b_tf32_row_rt, out, m);
+  both(c_f32_load_row, c_f32_load_row_rt, out, m);
+  both(c_f32_load_col, c_f32_load_col_rt, out, m);
+  both(c_f16_load_row, c_f16_load_row_rt, out, m);
+  both(c_f32_store_row, c_f32_store_row_rt, out, m);
+  both(c_f32_store_col, c_f32_store_col_rt, out, m);
+  both(c_f16_store_row, c_f16_store_row_rt, out, m);
   const cudaError_t e = cudaDeviceSynchronize();
   std::printf("wmma_global: %s\n", cudaGetErrorString(e));
   return e == cudaSuccess ? 0 : 1;
