@@ -70,22 +70,26 @@ enum SpecialReg : std::uint8_t { TidX, TidY, TidZ, CtaX, CtaY, CtaZ, NTidX, NTid
 
 /// One request of a wmma fragment moved between registers and global memory. The H200 executes a
 /// 16 x 16 fragment as a few requests in which each lane moves one or two elements of a line (a row of
-/// the fragment in memory, `ldm` elements after the one before) (scripts/probes/wmma-global.sh,
-/// SASS and counters, every one 65,536 fragments at ldm 4096):
-/// - Pairs: `load.{a,b}.{row,col}` of f16 and bf16, `store.d.row` of f32 and f16: four requests (LDG.E,
-///   STG.E.64), lane L moving elements 2 (L % 4) + 8 h and the next of line L / 4 + 8 v (v, h the
-///   piece's bits): 8 sectors a request when lines are sector-aligned.
-/// - Columns: `store.d.col` of f32: eight requests (STG.E), lane L moving element L / 4 + 8 v of line
-///   2 (L % 4) + j + 8 h: 4 sectors a request.
-/// Other shapes, types and the accumulator's loads were not measured: not followed.
+/// the fragment in memory, `ldm` elements after the one before) (scripts/probes/wmma-global.sh, SASS and
+/// counters, 65,536 fragments a kind, the pitch a constant and a parameter alike):
+/// - Pairs: `load.{a,b}.{row,col}` of f16 and bf16, `load.c.row` and `store.d.row` of f32 and f16: four
+///   requests (LDG.E, LDG.E.64, STG.E.64), lane L moving elements 2 (L % 4) + 8 h and the next of line
+///   L / 4 + 8 v: 8 sectors a request when lines are sector-aligned.
+/// - Columns: `load.c.col` and `store.d.col` of f32: eight requests (LDG.E, STG.E), lane L moving
+///   element L / 4 + 8 v of line 2 (L % 4) + j + 8 h: 4 sectors a request.
+/// The pieces of the same lines come one after the other (h, then j, fastest): an f16 fragment's two
+/// stores to the halves of its sectors may then join on their way to L2, as the H200 joined them in one
+/// kernel (1.1x) and not in another (2x), by the order ptxas chose. ptxas may also split a fragment
+/// otherwise (the example WMMA GEMM's f32 stores: eight requests of 4 sectors): the sectors are the same.
+/// tf32, the other shapes and the other types were not measured: not followed.
 struct FragmentPiece {
   enum Pattern : std::uint8_t { None, Pairs, Columns } P = None;
-  std::uint8_t Index = 0;      ///< the piece's bits, in the order the SASS issues them
+  std::uint8_t Index = 0;  ///< which piece: its bits h (Pairs) or j, v (Columns) fastest
   std::uint8_t ElemBytes = 0;
   /// Lane @p Lane's offset in elements from the fragment's start at row pitch @p Ld.
   std::int64_t elementOffset(unsigned Lane, std::int64_t Ld) const {
     const std::int64_t Quad = Lane % 4, Group = Lane / 4;
-    if (P == Pairs) return (Group + 8 * (Index & 1)) * Ld + 2 * Quad + 8 * (Index >> 1);
+    if (P == Pairs) return (Group + 8 * (Index >> 1)) * Ld + 2 * Quad + 8 * (Index & 1);
     return (2 * Quad + (Index & 1) + 8 * (Index >> 2)) * Ld + Group + 8 * ((Index >> 1) & 1);
   }
 };
@@ -195,9 +199,11 @@ std::optional<FragmentAccess> fragmentAccess(const Function *F) {
   const StringRef What = Part[4], Matrix = Part[5], Layout = Part[6], Type = Part[8];
   const bool Half = Type == "f16" || Type == "bf16";
   if (What == "load" && (Matrix == "a" || Matrix == "b") && Half) return FragmentAccess{FragmentPiece::Pairs, 2, 4, AccessSite::Load};
-  if (What == "store" && Matrix == "d" && Layout == "row" && (Type == "f32" || Type == "f16"))
-    return FragmentAccess{FragmentPiece::Pairs, Type == "f32" ? 4u : 2u, 4, AccessSite::Store};
-  if (What == "store" && Matrix == "d" && Layout == "col" && Type == "f32") return FragmentAccess{FragmentPiece::Columns, 4, 8, AccessSite::Store};
+  // The accumulator, loaded (c) or stored (d).
+  const AccessSite::Kind K = What == "load" ? AccessSite::Load : AccessSite::Store;
+  if (!((What == "load" && Matrix == "c") || (What == "store" && Matrix == "d"))) return std::nullopt;
+  if (Layout == "row" && (Type == "f32" || Type == "f16")) return FragmentAccess{FragmentPiece::Pairs, Type == "f32" ? 4u : 2u, 4, K};
+  if (Layout == "col" && Type == "f32") return FragmentAccess{FragmentPiece::Columns, 4, 8, K};
   return std::nullopt;
 }
 
