@@ -15,11 +15,11 @@ inline constexpr struct Bins final : dim<"Bins", 64> {} Bins;
 
 inline constexpr auto histogram64Kernel_spec =
     kernel<histogram64Kernel>("histogram64Kernel", custom(4 * N, out<0>("d_PartialHistograms", u32, G, Bins), in<1>("d_Data", u32, N)))
-        .at(N(16 * 1048576), G(4162)).sizes(N(4 * arg<2>), G(grid_dim.x)).block(64).grid(G);
+        .at(N(16 * 1048576), G(4370)).sizes(N(4 * arg<2>), G(grid_dim.x)).block(64).grid(G);
 inline constexpr auto mergeHistogram64Kernel_spec =
     kernel<mergeHistogram64Kernel>("mergeHistogram64Kernel",
                                    custom(G * Bins, out<0>("d_Histogram", u32, Bins), in<1>("d_PartialHistograms", u32, G, Bins)))
-        .at(G(4162)).sizes(G(arg<2>)).block(256).grid(Bins);
+        .at(G(4370)).sizes(G(arg<2>)).block(256).grid(Bins);
 }  // namespace public_specs
 
 static void run() {

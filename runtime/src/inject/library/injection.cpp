@@ -220,9 +220,11 @@ void yield_counters_if_wanted() {
   state->session->yield_counters();
 }
 
-/// Before a window opens (under state->mutex): a batch open across an allocation or a free is closed,
-/// so that the window's session starts afresh (memory_apis says why).
-void before_window() {
+/// Before a window opens for a launch of @p function (under state->mutex): the function's module loaded
+/// (load_before_window), and a batch open across an allocation or a free closed, so that the window's
+/// session starts afresh (memory_apis says why).
+void before_window(CUfunction function) {
+  load_before_window(function);
   if (state->memory_changed) flush_batch();
   state->memory_changed = false;
 }
@@ -294,9 +296,9 @@ void on_region_launch(const region_step& step, CUpti_CallbackId cbid, const laun
   if (w.open) {
     state->window.set_open();
     instance.counting = true;
-    auto began = [] {
+    auto began = [&] {
       own_calls own;
-      before_window();
+      before_window(call.function);
       return session().begin_external(instance.stream, region_launches(instance));
     }();
     register_exit_flush();
@@ -414,9 +416,9 @@ void on_launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackData* cb) {
   pending.active = true;
   pending.key = key;
   pending.stream = reinterpret_cast<cudaStream_t>(call.stream);
-  auto began = [] {
+  auto began = [&] {
     own_calls own;
-    before_window();
+    before_window(call.function);
     return session().begin_external(pending.stream);
   }();
   register_exit_flush();

@@ -51,6 +51,19 @@ class window_gate {
   std::condition_variable* cv_ = new std::condition_variable;  // never deleted: see reset_after_fork
 };
 
+/// Loads @p function in the current context when lazy loading (CUDA's default) has not yet, and waits for
+/// the device: a module's first load writes hundreds of MB of device memory (the H200, 2026-12-04: 434 MB
+/// of DRAM writes in the window of the first kernel launched from llm.c's layernorm file, 3 MB with
+/// CUDA_MODULE_LOADING=EAGER, 5 MB under ncu), which are not the kernel's. Before the window, as after a
+/// harness's warm-up launch; its cubin is then captured for the per-line observation too. A handle the
+/// driver does not take here (a CUkernel) is left to load at the launch itself.
+inline void load_before_window(CUfunction function) {
+  CUfunctionLoadingState state = CU_FUNCTION_LOADING_STATE_LOADED;
+  if (function && cuFuncIsLoaded(&state, function) == CUDA_SUCCESS && state != CU_FUNCTION_LOADING_STATE_LOADED &&
+      cuFuncLoad(function) == CUDA_SUCCESS)
+    cuCtxSynchronize();
+}
+
 /// Whether @p cbid is a launch API of the per-thread default stream (the _ptsz ones: what a program
 /// built with --default-stream per-thread calls), where a null stream means that thread's stream.
 inline bool per_thread_stream_api(CUpti_CallbackId cbid) {

@@ -55,15 +55,6 @@ void write_observation(const line_observation& o) {
   observer->written = true;
 }
 
-/// Loads @p function in the current context when lazy loading has not yet: its module then loads (and its
-/// cubin is captured) before the window, as after the harness's warm-up launch. A handle the driver does
-/// not take here (a CUkernel) is left to load at the launch itself.
-void load_before_window(CUfunction function) {
-  CUfunctionLoadingState state = CU_FUNCTION_LOADING_STATE_LOADED;
-  if (function && cuFuncIsLoaded(&state, function) == CUDA_SUCCESS && state != CU_FUNCTION_LOADING_STATE_LOADED)
-    cuFuncLoad(function);
-}
-
 /// Opens the window for a launch of @p function (under observer->mutex), or writes why it cannot.
 void open_window(CUfunction function) {
   load_before_window(function);
