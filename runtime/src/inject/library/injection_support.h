@@ -16,6 +16,8 @@
 #include <condition_variable>
 #include <functional>
 #include <mutex>
+#include <set>
+#include <utility>
 
 namespace rooflint::runtime::inject {
 
@@ -55,13 +57,27 @@ class window_gate {
 /// the device: a module's first load writes hundreds of MB of device memory (the H200, 2026-12-04: 434 MB
 /// of DRAM writes in the window of the first kernel launched from llm.c's layernorm file, 3 MB with
 /// CUDA_MODULE_LOADING=EAGER, 5 MB under ncu), which are not the kernel's. Before the window, as after a
-/// harness's warm-up launch; its cubin is then captured for the per-line observation too. A handle the
-/// driver does not take here (a CUkernel) is left to load at the launch itself.
+/// harness's warm-up launch; its cubin is then captured for the per-line observation too. The runtime
+/// launches through a CUkernel (a library's kernel), which the driver turns into the context's function
+/// first.
+/// Once per function and context.
 inline void load_before_window(CUfunction function) {
+  static auto* prepared = new std::set<std::pair<CUfunction, CUcontext>>;  // never destroyed: used until exit
+  static auto* guard = new std::mutex;  // the counting and the per-line observation both call it
+  std::lock_guard<std::mutex> lock(*guard);
+  CUcontext context = nullptr;
+  cuCtxGetCurrent(&context);
+  if (!function || !prepared->insert({function, context}).second) return;
   CUfunctionLoadingState state = CU_FUNCTION_LOADING_STATE_LOADED;
-  if (function && cuFuncIsLoaded(&state, function) == CUDA_SUCCESS && state != CU_FUNCTION_LOADING_STATE_LOADED &&
-      cuFuncLoad(function) == CUDA_SUCCESS)
-    cuCtxSynchronize();
+  if (cuFuncIsLoaded(&state, function) != CUDA_SUCCESS) {  // not a CUfunction: a CUkernel
+    CUfunction in_context = nullptr;
+    if (cuKernelGetFunction(&in_context, reinterpret_cast<CUkernel>(function)) != CUDA_SUCCESS || !in_context ||
+        cuFuncIsLoaded(&state, in_context) != CUDA_SUCCESS)
+      return;
+    function = in_context;
+  }
+  if (state != CU_FUNCTION_LOADING_STATE_LOADED) cuFuncLoad(function);
+  cuCtxSynchronize();  // what the load wrote, done before the window opens
 }
 
 /// Whether @p cbid is a launch API of the per-thread default stream (the _ptsz ones: what a program
