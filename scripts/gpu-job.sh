@@ -449,6 +449,7 @@ if [[ $mode == public ]]; then
   nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,power.draw,clocks_event_reasons.active --format=csv | tee -a "$OUT/summary.txt"
   public_manifests=${ROOFLINT_PUBLIC_MANIFESTS:-.carry/public/manifests}
   section "build the wrappers (nvcc, in parallel)"
+  rm -rf build-public  # a wrapper that no longer builds must not leave its old executable
   ROOFLINT_PUBLIC_JOBS=${ROOFLINT_PUBLIC_JOBS:-8} run public-build bash scripts/public-kernels.sh build build-public
   grep -c ": exit 0$" "$logs/public-build.log" | sed 's/$/ wrappers built/' | tee -a "$OUT/summary.txt"
   grep ": exit [1-9]" "$logs/public-build.log" | tee -a "$OUT/summary.txt"

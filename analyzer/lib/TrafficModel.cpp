@@ -26,7 +26,7 @@ namespace {
 constexpr std::uint64_t SectorBytes = 32;
 
 
-/// A set of sector (or granule) numbers, as bitmaps of 4096 consecutive numbers: inserting the numbers
+/// A set of sector numbers, as bitmaps of 4096 consecutive numbers: inserting the numbers
 /// a kernel streams through costs a bit each, whatever the repeats.
 class SectorSet {
 public:

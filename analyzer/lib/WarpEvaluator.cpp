@@ -72,25 +72,37 @@ enum SpecialReg : std::uint8_t { TidX, TidY, TidZ, CtaX, CtaY, CtaZ, NTidX, NTid
 /// 16 x 16 fragment as a few requests in which each lane moves one or two elements of a line (a row of
 /// the fragment in memory, `ldm` elements after the one before) (scripts/probes/wmma-global.sh, SASS and
 /// counters, 65,536 fragments a kind, the pitch a constant and a parameter alike):
-/// - Pairs: `load.{a,b}.{row,col}` of f16 and bf16, `load.c.row` and `store.d.row` of f32 and f16: four
+/// - Pairs: `load.{a,b}.{row,col}` of f16, `load.{a,b}.row` of bf16, `load.c.row` and `store.d.row` of
+///   f32 and f16: four
 ///   requests (LDG.E, LDG.E.64, STG.E.64), lane L moving elements 2 (L % 4) + 8 h and the next of line
 ///   L / 4 + 8 v: 8 sectors a request when lines are sector-aligned.
 /// - Columns: `load.c.col` and `store.d.col` of f32: eight requests (LDG.E, STG.E), lane L moving
 ///   element L / 4 + 8 v of line 2 (L % 4) + j + 8 h: 4 sectors a request.
-/// The pieces of the same lines come one after the other (h, then j, fastest): an f16 fragment's two
+/// - Singles, Quads: tf32 (16 x 16 x 8) `load.a.row` (16 x 8 floats) and `load.b.row` (8 x 16): four
+///   requests (LDG.E) of one float a lane: element L % 4 + 4 h of line L / 4 + 8 v (8 sectors a request,
+///   the other half of each sector the next request's), and element L / 4 + 8 v of line L % 4 + 4 h
+///   (4 sectors a request).
+/// A Pairs fragment's pieces of the same lines come one after the other (h fastest): an f16 fragment's two
 /// stores to the halves of its sectors may then join on their way to L2, as the H200 joined them in one
 /// kernel (1.1x) and not in another (2x), by the order ptxas chose. ptxas may also split a fragment
 /// otherwise (the example WMMA GEMM's f32 stores: eight requests of 4 sectors): the sectors are the same.
-/// tf32, the other shapes and the other types were not measured: not followed.
+/// tf32's column-major fragments, bf16's column-major ones, the other shapes and the other types were
+/// not measured: not followed.
 struct FragmentPiece {
-  enum Pattern : std::uint8_t { None, Pairs, Columns } P = None;
-  std::uint8_t Index = 0;  ///< which piece: its bits h (Pairs) or j, v (Columns) fastest
+  enum Pattern : std::uint8_t { None, Pairs, Columns, Singles, Quads } P = None;
+  std::uint8_t Index = 0;  ///< which piece: its bits (h, v) for Pairs, Singles and Quads, (j, v, h) for Columns, fastest first
   std::uint8_t ElemBytes = 0;
   /// Lane @p Lane's offset in elements from the fragment's start at row pitch @p Ld.
   std::int64_t elementOffset(unsigned Lane, std::int64_t Ld) const {
     const std::int64_t Quad = Lane % 4, Group = Lane / 4;
-    if (P == Pairs) return (Group + 8 * (Index >> 1)) * Ld + 2 * Quad + 8 * (Index & 1);
-    return (2 * Quad + (Index & 1) + 8 * (Index >> 2)) * Ld + Group + 8 * ((Index >> 1) & 1);
+    switch (P) {
+    case Pairs: return (Group + 8 * (Index >> 1)) * Ld + 2 * Quad + 8 * (Index & 1);
+    case Columns: return (2 * Quad + (Index & 1) + 8 * (Index >> 2)) * Ld + Group + 8 * ((Index >> 1) & 1);
+    case Singles: return (Group + 8 * (Index >> 1)) * Ld + Quad + 4 * (Index & 1);
+    case Quads: return (Quad + 4 * (Index & 1)) * Ld + Group + 8 * (Index >> 1);
+    case None: break;
+    }
+    return 0;
   }
 };
 
@@ -191,17 +203,22 @@ struct FragmentAccess {
 };
 std::optional<FragmentAccess> fragmentAccess(const Function *F) {
   if (!F) return std::nullopt;
-  // llvm.nvvm.wmma.m16n16k16.<load|store>.<a|b|c|d>.<row|col>.stride.<type>[.p<N>]
+  // llvm.nvvm.wmma.<m16n16k16|m16n16k8>.<load|store>.<a|b|c|d>.<row|col>.stride.<type>[.p<N>]
   SmallVector<StringRef, 10> Part;
   F->getName().split(Part, '.');
-  if (Part.size() < 9 || Part[0] != "llvm" || Part[1] != "nvvm" || Part[2] != "wmma" || Part[3] != "m16n16k16" || Part[7] != "stride")
+  if (Part.size() < 9 || Part[0] != "llvm" || Part[1] != "nvvm" || Part[2] != "wmma" || Part[7] != "stride" ||
+      (Part[3] != "m16n16k16" && Part[3] != "m16n16k8"))
     return std::nullopt;
   const StringRef What = Part[4], Matrix = Part[5], Layout = Part[6], Type = Part[8];
-  const bool Half = Type == "f16" || Type == "bf16";
+  const bool K16 = Part[3] == "m16n16k16";
+  // f16 in both layouts, bf16 row-major: the forms measured.
+  const bool Half = K16 && (Type == "f16" || (Type == "bf16" && Layout == "row"));
   if (What == "load" && (Matrix == "a" || Matrix == "b") && Half) return FragmentAccess{FragmentPiece::Pairs, 2, 4, AccessSite::Load};
-  // The accumulator, loaded (c) or stored (d).
+  if (What == "load" && (Matrix == "a" || Matrix == "b") && Type == "tf32" && Layout == "row")
+    return FragmentAccess{Matrix == "a" ? FragmentPiece::Singles : FragmentPiece::Quads, 4, 4, AccessSite::Load};
+  // The accumulator (k16's: k8's was not measured), loaded (c) or stored (d).
   const AccessSite::Kind K = What == "load" ? AccessSite::Load : AccessSite::Store;
-  if (!((What == "load" && Matrix == "c") || (What == "store" && Matrix == "d"))) return std::nullopt;
+  if (!K16 || !((What == "load" && Matrix == "c") || (What == "store" && Matrix == "d"))) return std::nullopt;
   if (Layout == "row" && (Type == "f32" || Type == "f16")) return FragmentAccess{FragmentPiece::Pairs, Type == "f32" ? 4u : 2u, 4, K};
   if (Layout == "col" && Type == "f32") return FragmentAccess{FragmentPiece::Columns, 4, 8, K};
   return std::nullopt;
@@ -290,9 +307,9 @@ std::optional<AccessOf> cacheHintAccessOf(CallInst &CI, const DataLayout &DL) {
   for (const char *S : Stores) {
     if (!Name.starts_with(S) || CI.arg_size() < 2) continue;
     // The value stored: a scalar or vector argument, or a struct (an int4) passed by value through a pointer.
-    Type *Value = CI.isByValArgument(1) ? CI.getParamByValType(1) : CI.getArgOperand(1)->getType();
-    if (!Value || !Value->isSized() || Value->isPointerTy()) return std::nullopt;
-    A.Bytes = storeBytes(DL, Value);
+    Type *Stored = CI.isByValArgument(1) ? CI.getParamByValType(1) : CI.getArgOperand(1)->getType();
+    if (!Stored || !Stored->isSized() || Stored->isPointerTy()) return std::nullopt;
+    A.Bytes = storeBytes(DL, Stored);
     A.K = AccessSite::Store;
     return A;
   }
@@ -380,7 +397,7 @@ bool planFragment(CallInst &Call, std::vector<Planned> &Out) {
   const auto F = fragmentAccess(Call.getCalledFunction());
   if (!F) return false;
   Value *Ptr = Call.getArgOperand(0), *Stride = Call.getArgOperand(Call.arg_size() - 1);
-  if (isLocal(Ptr)) return true;  // shared memory's: no global traffic
+  if (notGlobalSpace(Ptr)) return true;  // shared memory's: no global traffic
   const unsigned LaneBytes = F->P == FragmentPiece::Pairs ? 2 * F->ElemBytes : F->ElemBytes;
   for (unsigned I = 0; I < F->Pieces; ++I) {
     Planned P{&Call, Ptr, 0, LaneBytes, F->K, false};

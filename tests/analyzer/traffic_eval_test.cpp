@@ -718,7 +718,7 @@ inline constexpr auto pairs_spec = kernel<pairs>("pairs", custom(0, out<0>("y", 
 
 // wmma fragments in global memory, requested as the H200 executes them (scripts/probes/wmma-global.sh):
 // an f16 A fragment is four requests of 8 lines x 16 bytes (lane L: elements 2 (L % 4) and the next of
-// line L / 4, then the lines 8 below, then both 8 elements right). At a row pitch of 4100 halves (8200
+// line L / 4, then the same 8 elements right, then both again on the lines 8 below). At a row pitch of 4100 halves (8200
 // bytes, 8 bytes past a sector boundary each line) the lines of a request start 0, 8, 16, 24, 0, 8, 16,
 // 24 bytes into a sector: 16 bytes from there cross into a second sector once in four lines (at 24),
 // and 16 bytes further on once in four (at 8): 10 sectors a request either way, for 128 bytes (4). The
@@ -756,4 +756,67 @@ inline constexpr auto fragments_spec = kernel<fragments>("fragments", custom(0, 
   EXPECT_NEAR(Store->SectorsPerRequest, 4.0, 1e-9);
   EXPECT_VALUE(P.at("y", "l1"), 1.0);
   EXPECT_VALUE(P.at("y", "l2"), 1.0);
+}
+
+// tf32 fragments (16 x 16 x 8), as the H200 loads them from global memory (wmma-global.sh): A (16 x 8
+// floats) four requests of one float a lane, element L % 4 (+ 4) of line L / 4 (+ 8): 8 lines x 16 bytes,
+// 8 sectors a request at a pitch of 64 floats, 32 a fragment for its 16 sectors of data, the other half
+// of each sector found in L1 by the next request (L2 half of L1); B (8 x 16) element L / 4 (+ 8) of line
+// L % 4 (+ 4): 4 lines x 32 bytes, 4 sectors a request, every one whole (L2 as L1). 512 warps, each its
+// own A tile (rows 16 w..) and B tile (rows 8 w..).
+TEST(TrafficEvaluation, Tf32FragmentsAreTheRequestsTheChipIssuesForThem) {
+  const std::string Code = R"(
+inline constexpr struct R final : dim<"R"> {} R;
+inline constexpr struct L final : dim<"L", 64> {} L;
+inline constexpr struct Two final : dim<"Two", 2> {} Two;
+__global__ void tf32_fragments(const int* a, const int* b, float* y, int rows) {
+  const int w = (blockIdx.x * blockDim.x + threadIdx.x) / 32;
+  if (w * 16 >= rows) return;
+  int fa[4], fb[4];
+  __mma_tf32_m16n16k8_ld_a(fa, a + (long)w * 16 * 64, 64, 0);
+  __mma_tf32_m16n16k8_ld_b(fb, b + (long)w * 8 * 64, 64, 0);
+  y[blockIdx.x * blockDim.x + threadIdx.x] = (float)(fa[0] + fa[1] + fa[2] + fa[3] + fb[0] + fb[1] + fb[2] + fb[3]);
+}
+inline constexpr auto tf32_fragments_spec = kernel<tf32_fragments>("tf32_fragments",
+    custom(0, in<0>("a", i32, R, L), in<1>("b", i32, R, L), out<2>("y", f32, R, Two)))
+    .at(R(8192)).sizes(R(arg<3>)).block(128).grid(R / 64);
+)";
+  const Prediction P = predict(Code, "tf32_fragments");
+  ASSERT_NE(P.Kernel, nullptr);
+  const auto *A = P.access(lineOf(Code, "__mma_tf32_m16n16k8_ld_a("));
+  const auto *B = P.access(lineOf(Code, "__mma_tf32_m16n16k8_ld_b("));
+  ASSERT_NE(A, nullptr);
+  ASSERT_NE(B, nullptr);
+  EXPECT_NEAR(A->Requests, 4.0 * 512, 1e-9);
+  EXPECT_NEAR(A->SectorsPerRequest, 8.0, 1e-9);
+  EXPECT_NEAR(A->IdealSectorsPerRequest, 4.0, 1e-9);
+  EXPECT_NEAR(B->Requests, 4.0 * 512, 1e-9);
+  EXPECT_NEAR(B->SectorsPerRequest, 4.0, 1e-9);
+  EXPECT_NEAR(P.at("a", "l2").Ratio / P.at("a", "l1").Ratio, 0.5, 1e-9);
+  EXPECT_NEAR(P.at("b", "l2").Ratio / P.at("b", "l1").Ratio, 1.0, 1e-9);
+}
+
+// A wmma fragment loaded from shared memory moves nothing through global memory: no access at its line,
+// and the kernel's own copy y[i] = x[i] + ... stays 1x at L1 and L2 (each warp request 128 contiguous
+// bytes, 4 sectors).
+TEST(TrafficEvaluation, AWmmaFragmentFromSharedMemoryIsNoGlobalAccess) {
+  const std::string Code = R"(
+__global__ void shared_fragment(const float* x, float* y, int n) {
+  __shared__ int tile[16 * 16];
+  tile[threadIdx.x % 256] = threadIdx.x;
+  __syncthreads();
+  int a[8];
+  __hmma_m16n16k16_ld_a(a, tile, 16, 0);
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = x[i] + (float)a[0];
+}
+inline constexpr auto shared_fragment_spec = kernel<shared_fragment>("shared_fragment", custom(0, in<0>("x", f32, N), out<1>("y", f32, N)))
+    .at(N(1 << 20)).sizes(N(arg<2>)).block(256).grid(ceil_div(N, 256));
+)";
+  const Prediction P = predict(Code, "shared_fragment");
+  ASSERT_NE(P.Kernel, nullptr);
+  EXPECT_EQ(P.access(lineOf(Code, "__hmma_m16n16k16_ld_a(")), nullptr);
+  EXPECT_VALUE(P.at("x", "l1"), 1.0);
+  EXPECT_VALUE(P.at("y", "l1"), 1.0);
+  EXPECT_VALUE(P.at("x", "l2"), 1.0);
 }

@@ -60,24 +60,25 @@ class window_gate {
 /// harness's warm-up launch; its cubin is then captured for the per-line observation too. The runtime
 /// launches through a CUkernel (a library's kernel), which the driver turns into the context's function
 /// first.
-/// Once per function and context.
+/// Once per function and context, the first time it succeeds. It synchronises the context inside the
+/// launch callback, as a window's start does already; a child of fork() never gets here (its callers
+/// return first), so the guard needs no care across fork().
 inline void load_before_window(CUfunction function) {
   static auto* prepared = new std::set<std::pair<CUfunction, CUcontext>>;  // never destroyed: used until exit
   static auto* guard = new std::mutex;  // the counting and the per-line observation both call it
   std::lock_guard<std::mutex> lock(*guard);
   CUcontext context = nullptr;
-  cuCtxGetCurrent(&context);
-  if (!function || !prepared->insert({function, context}).second) return;
+  if (!function || cuCtxGetCurrent(&context) != CUDA_SUCCESS || prepared->count({function, context})) return;
+  CUfunction in_context = function;
   CUfunctionLoadingState state = CU_FUNCTION_LOADING_STATE_LOADED;
-  if (cuFuncIsLoaded(&state, function) != CUDA_SUCCESS) {  // not a CUfunction: a CUkernel
-    CUfunction in_context = nullptr;
-    if (cuKernelGetFunction(&in_context, reinterpret_cast<CUkernel>(function)) != CUDA_SUCCESS || !in_context ||
-        cuFuncIsLoaded(&state, in_context) != CUDA_SUCCESS)
-      return;
-    function = in_context;
+  CUresult r = cuFuncIsLoaded(&state, in_context);
+  if (r == CUDA_ERROR_INVALID_HANDLE) {  // not a CUfunction: a CUkernel
+    if (cuKernelGetFunction(&in_context, reinterpret_cast<CUkernel>(function)) != CUDA_SUCCESS || !in_context) return;
+    r = cuFuncIsLoaded(&state, in_context);
   }
-  if (state != CU_FUNCTION_LOADING_STATE_LOADED) cuFuncLoad(function);
-  cuCtxSynchronize();  // what the load wrote, done before the window opens
+  if (r != CUDA_SUCCESS) return;
+  if (state != CU_FUNCTION_LOADING_STATE_LOADED && cuFuncLoad(in_context) != CUDA_SUCCESS) return;
+  if (cuCtxSynchronize() == CUDA_SUCCESS) prepared->insert({function, context});  // what the load wrote, done
 }
 
 /// Whether @p cbid is a launch API of the per-thread default stream (the _ptsz ones: what a program
