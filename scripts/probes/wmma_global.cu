@@ -2,7 +2,8 @@
 // requests and sectors per fragment of each kind, layout and type (16 x 16 x 16 f16 and bf16, 16 x 16 x 8
 // tf32, accumulators loaded and stored), at a row pitch (ldm) of 4096 elements, so that every row of a
 // fragment lies in its own 128-byte line. Each kind twice: the pitch a compile-time constant, and a
-// kernel parameter ("_rt": ptxas cannot prove the rows' alignment). Each warp walks 64 tiles of a
+// kernel parameter ("_rt": ptxas cannot prove the rows' alignment); two at a pitch that is a multiple
+// of 16 bytes but not of 32. Each warp walks 64 tiles of a
 // 4096 x 4096 matrix along its row; 1024 warps: 65,536 fragments per kernel. Every element loaded is
 // used, so that no load is dropped.
 #include <cstdio>
@@ -75,6 +76,11 @@ STORES(c_f32_store_row, float, store_accumulators<float, wmma::mem_row_major>)
 STORES(c_f32_store_col, float, store_accumulators<float, wmma::mem_col_major>)
 STORES(c_f16_store_row, __half, store_accumulators<__half, wmma::mem_row_major>)
 
+// A pitch that is a multiple of 16 bytes (what wmma requires) but not of 32: every other line starts
+// half-way into a sector.
+__global__ void a_f16_row_pitch4104(float* o, const __half* m, int ld) { load_fragments<F16<wmma::matrix_a, __half, wmma::row_major>, 16>(o, m, ld); }
+__global__ void c_f32_store_row_pitch4100(float*, float* m, int ld) { store_accumulators<float, wmma::mem_row_major>(m, ld); }
+
 template <class T>
 void both(void (*constant)(float*, T*, int), void (*runtime)(float*, T*, int), float* o, void* m) {
   constant<<<256, 128>>>(o, static_cast<T*>(m), Ld);  // 1024 warps
@@ -101,6 +107,8 @@ int main() {
   both(c_f32_store_row, c_f32_store_row_rt, out, m);
   both(c_f32_store_col, c_f32_store_col_rt, out, m);
   both(c_f16_store_row, c_f16_store_row_rt, out, m);
+  a_f16_row_pitch4104<<<256, 128>>>(out, static_cast<const __half*>(m), 4104);
+  c_f32_store_row_pitch4100<<<256, 128>>>(out, static_cast<float*>(m), 4100);
   const cudaError_t e = cudaDeviceSynchronize();
   std::printf("wmma_global: %s\n", cudaGetErrorString(e));
   return e == cudaSuccess ? 0 : 1;

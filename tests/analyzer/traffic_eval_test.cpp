@@ -718,44 +718,53 @@ inline constexpr auto pairs_spec = kernel<pairs>("pairs", custom(0, out<0>("y", 
 
 // wmma fragments in global memory, requested as the H200 executes them (scripts/probes/wmma-global.sh):
 // an f16 A fragment is four requests of 8 lines x 16 bytes (lane L: elements 2 (L % 4) and the next of
-// line L / 4, then the same 8 elements right, then both again on the lines 8 below). At a row pitch of 4100 halves (8200
-// bytes, 8 bytes past a sector boundary each line) the lines of a request start 0, 8, 16, 24, 0, 8, 16,
-// 24 bytes into a sector: 16 bytes from there cross into a second sector once in four lines (at 24),
-// and 16 bytes further on once in four (at 8): 10 sectors a request either way, for 128 bytes (4). The
-// f32 accumulator stored column-major at a pitch of 16 floats is eight requests of 4 lines x 32 bytes,
-// each line's 32 bytes one sector: 4 a request, all used. 1024 warps (R = 16384 rows of 16).
+// line L / 4, then the same 8 elements right, then both again on the lines 8 below); an f32 accumulator
+// stored row-major four of 8 lines x 32 bytes, column-major eight of 4 lines x 32 bytes. At pitches that
+// are multiples of 16 bytes (as wmma requires) but not of 32, every other line starts 16 bytes into a
+// sector: x at 4104 halves (8208 bytes) keeps each line's 16 bytes in one sector, 8 a request (4 for its
+// 128 bytes); y at 4100 floats (16400 bytes) has four of a request's 8 lines of 32 bytes across two
+// sectors: 12 a request (the H200, 2026-12-04: 48 a fragment at this pitch, 32 at 4096); z column-major
+// at 16 floats: 4 a request, all used. 256 warps (R = 4096 rows of 16).
 TEST(TrafficEvaluation, AWmmaFragmentIsTheRequestsTheChipIssuesForIt) {
   const std::string Code = R"(
 inline constexpr struct R final : dim<"R"> {} R;
-inline constexpr struct L final : dim<"L"> {} L;
+inline constexpr struct L final : dim<"L", 2052> {} L;
+inline constexpr struct P final : dim<"P", 4100> {} P;
 inline constexpr struct S final : dim<"S", 16> {} S;
-__global__ void fragments(const int* x, float* y, int ld2, int rows) {
+__global__ void fragments(const int* x, float* y, float* z, int rows) {
   const int w = (blockIdx.x * blockDim.x + threadIdx.x) / 32;
   if (w * 16 >= rows) return;
   int a[8];
-  __hmma_m16n16k16_ld_a(a, x + (long)w * 16 * ld2, 2 * ld2, 0);
+  __hmma_m16n16k16_ld_a(a, x + (long)w * 16 * 2052, 4104, 0);
   float c[8];
   for (int i = 0; i < 8; ++i) c[i] = (float)a[i];
-  __hmma_m16n16k16_st_c_f32(y + (long)w * 256, c, 16, 1);
+  __hmma_m16n16k16_st_c_f32(y + (long)w * 16 * 4100, c, 4100, 0);
+  __hmma_m16n16k16_st_c_f32(z + (long)w * 256, c, 16, 1);
 }
-inline constexpr auto fragments_spec = kernel<fragments>("fragments", custom(0, in<0>("x", i32, R, L), out<1>("y", f32, R, S)))
-    .at(R(16384), L(2050)).sizes(L(arg<2>), R(arg<3>)).block(128).grid(R / 64);
+inline constexpr auto fragments_spec = kernel<fragments>("fragments",
+    custom(0, in<0>("x", i32, R, L), out<1>("y", f32, R, P), out<2>("z", f32, R, S)))
+    .at(R(4096)).sizes(R(arg<3>)).block(128).grid(R / 64);
 )";
   const Prediction P = predict(Code, "fragments");
   ASSERT_NE(P.Kernel, nullptr);
   const auto *Load = P.access(lineOf(Code, "__hmma_m16n16k16_ld_a("));
-  const auto *Store = P.access(lineOf(Code, "__hmma_m16n16k16_st_c_f32("));
+  const auto *Row = P.access(lineOf(Code, "__hmma_m16n16k16_st_c_f32(y"));
+  const auto *Column = P.access(lineOf(Code, "__hmma_m16n16k16_st_c_f32(z"));
   ASSERT_NE(Load, nullptr);
-  ASSERT_NE(Store, nullptr);
+  ASSERT_NE(Row, nullptr);
+  ASSERT_NE(Column, nullptr);
   EXPECT_FALSE(Load->Store);
-  EXPECT_NEAR(Load->Requests, 4.0 * 1024, 1e-9);
-  EXPECT_NEAR(Load->SectorsPerRequest, 10.0, 1e-9);
+  EXPECT_NEAR(Load->Requests, 4.0 * 256, 1e-9);
+  EXPECT_NEAR(Load->SectorsPerRequest, 8.0, 1e-9);
   EXPECT_NEAR(Load->IdealSectorsPerRequest, 4.0, 1e-9);
-  EXPECT_TRUE(Store->Store);
-  EXPECT_NEAR(Store->Requests, 8.0 * 1024, 1e-9);
-  EXPECT_NEAR(Store->SectorsPerRequest, 4.0, 1e-9);
-  EXPECT_VALUE(P.at("y", "l1"), 1.0);
-  EXPECT_VALUE(P.at("y", "l2"), 1.0);
+  EXPECT_TRUE(Row->Store);
+  EXPECT_NEAR(Row->Requests, 4.0 * 256, 1e-9);
+  EXPECT_NEAR(Row->SectorsPerRequest, 12.0, 1e-9);
+  EXPECT_NEAR(Row->IdealSectorsPerRequest, 8.0, 1e-9);
+  EXPECT_NEAR(Column->Requests, 8.0 * 256, 1e-9);
+  EXPECT_NEAR(Column->SectorsPerRequest, 4.0, 1e-9);
+  EXPECT_VALUE(P.at("z", "l1"), 1.0);
+  EXPECT_VALUE(P.at("z", "l2"), 1.0);
 }
 
 // tf32 fragments (16 x 16 x 8), as the H200 loads them from global memory (wmma-global.sh): A (16 x 8
