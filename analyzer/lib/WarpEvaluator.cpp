@@ -194,14 +194,16 @@ bool isBarrier(const Instruction &I) {
   }
 }
 
-/// The pieces of the wmma intrinsic @p F moves, its kind, and the argument that holds its row pitch;
-/// empty for any other function (and for the wmma forms not measured).
+/// The pieces a call of a wmma intrinsic @p I moves, and its kind; empty for any other instruction (and
+/// for the wmma forms not measured).
 struct FragmentAccess {
   FragmentPiece::Pattern P = FragmentPiece::None;
   unsigned ElemBytes = 0, Pieces = 0;
   AccessSite::Kind K = AccessSite::Load;
 };
-std::optional<FragmentAccess> fragmentAccess(const Function *F) {
+std::optional<FragmentAccess> fragmentAccess(const Instruction &I) {
+  const auto *Call = dyn_cast<CallInst>(&I);
+  const Function *F = Call ? Call->getCalledFunction() : nullptr;
   if (!F) return std::nullopt;
   // llvm.nvvm.wmma.<m16n16k16|m16n16k8>.<load|store>.<a|b|c|d>.<row|col>.stride.<type>[.p<N>]
   SmallVector<StringRef, 10> Part;
@@ -392,20 +394,18 @@ bool harmlessIntrinsic(Intrinsic::ID Id) {
   }
 }
 
-/// The requests of a wmma call into global memory (FragmentPiece), or false when it is not one.
-bool planFragment(CallInst &Call, std::vector<Planned> &Out) {
-  const auto F = fragmentAccess(Call.getCalledFunction());
-  if (!F) return false;
+/// The requests of wmma call @p Call, which moves fragment @p F (FragmentPiece); none into shared memory.
+/// Its first argument is the fragment's address, its last the row pitch.
+void planFragment(CallInst &Call, const FragmentAccess &F, std::vector<Planned> &Out) {
   Value *Ptr = Call.getArgOperand(0), *Stride = Call.getArgOperand(Call.arg_size() - 1);
-  if (notGlobalSpace(Ptr)) return true;  // shared memory's: no global traffic
-  const unsigned LaneBytes = F->P == FragmentPiece::Pairs ? 2 * F->ElemBytes : F->ElemBytes;
-  for (unsigned I = 0; I < F->Pieces; ++I) {
-    Planned P{&Call, Ptr, 0, LaneBytes, F->K, false};
-    P.Piece = {F->P, std::uint8_t(I), std::uint8_t(F->ElemBytes)};
+  if (notGlobalSpace(Ptr)) return;
+  const unsigned LaneBytes = F.P == FragmentPiece::Pairs ? 2 * F.ElemBytes : F.ElemBytes;
+  for (unsigned I = 0; I < F.Pieces; ++I) {
+    Planned P{&Call, Ptr, 0, LaneBytes, F.K, false};
+    P.Piece = {F.P, std::uint8_t(I), std::uint8_t(F.ElemBytes)};
     P.Stride = Stride;
     Out.push_back(P);
   }
-  return true;
 }
 
 /// The requests of a memcpy, memmove or memset with a constant length: on each side, chunks of the
@@ -838,23 +838,26 @@ bool WarpEvaluator::Program::build(Function &F, std::string &Why) {
   std::vector<Planned> Plan;
   for (BasicBlock &BB : F) {
     std::vector<std::pair<Instruction *, AccessOf>> Accesses;
+    // A call planned apart (a wmma fragment, a memcpy), after the block's accesses before it, which keep
+    // their order; @return whether @p plan planned any request of it.
+    const auto planApart = [&](Instruction &At, const auto &plan) {
+      planBlock(Accesses, *DL, Plan);
+      Accesses.clear();
+      const std::size_t Before = Plan.size();
+      plan();
+      if (Plan.size() == Before) return false;
+      AccessSet.insert(&At);
+      return true;
+    };
     for (Instruction &I : BB) {
       if (auto A = accessOf(I, *DL)) {
         Accesses.push_back({&I, *A});
         AccessSet.insert(&I);
-      } else if (auto *Call = dyn_cast<CallInst>(&I); Call && fragmentAccess(Call->getCalledFunction())) {
-        planBlock(Accesses, *DL, Plan);  // the block's accesses before it keep their order
-        Accesses.clear();
-        const std::size_t Before = Plan.size();
-        planFragment(*Call, Plan);
-        if (Plan.size() > Before) AccessSet.insert(&I);
+      } else if (const auto Fragment = fragmentAccess(I)) {
+        planApart(I, [&] { planFragment(cast<CallInst>(I), *Fragment, Plan); });
       } else if (auto *MI = dyn_cast<MemIntrinsic>(&I)) {
-        planBlock(Accesses, *DL, Plan);  // the block's accesses before it keep their order
-        Accesses.clear();
-        const std::size_t Before = Plan.size();
-        planMemIntrinsic(*MI, Plan);
-        if (Plan.size() > Before) AccessSet.insert(&I);
-        else if (!isLocal(MI->getDest())) Unmodelled.push_back({paramOf(*MI), "'" + MI->getCalledFunction()->getName().str() + "' of a length the build does not know", "", 0});
+        if (!planApart(I, [&] { planMemIntrinsic(*MI, Plan); }) && !isLocal(MI->getDest()))
+          Unmodelled.push_back({paramOf(*MI), "'" + MI->getCalledFunction()->getName().str() + "' of a length the build does not know", "", 0});
       } else if (auto *Call = dyn_cast<CallInst>(&I); Call && unmodelledUse(*Call)) {
         UnmodelledAccess U;
         U.Param = paramOf(*Call);
