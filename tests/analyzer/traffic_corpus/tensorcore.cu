@@ -86,6 +86,24 @@ __device__ inline void warp_tile(int C, int& r, int& c) {
   r = w / (C / 16) * 16;
   c = w % (C / 16) * 16;
 }
+
+/// Warp w's 16 x 16 tile of x (R, C) times a fragment of ones (its row sums), stored into y in layout L:
+/// row-major, y is (R, C); column-major, y is its transpose (C, R).
+template <class Acc, wmma::layout_t L, class Y>
+__device__ void tile_rowsum(Y* y, const __half* x, int R, int C) {
+  int r = 0, c = 0;
+  warp_tile(C, r, c);
+  if (r >= R) return;
+  A16 a;
+  Ones ones;
+  Acc acc;
+  wmma::fill_fragment(ones, 1.f);
+  wmma::fill_fragment(acc, 0.f);
+  wmma::load_matrix_sync(a, x + static_cast<long>(r) * C + c, C);
+  wmma::mma_sync(acc, a, ones, acc);
+  if constexpr (L == wmma::mem_row_major) wmma::store_matrix_sync(y + static_cast<long>(r) * C + c, acc, C, L);
+  else wmma::store_matrix_sync(y + static_cast<long>(c) * R + r, acc, R, L);
+}
 }  // namespace tc
 
 // 1. Row sums of each 16 x 16 tile of x into an f32 tile of y, row-major (a tile times a fragment of ones).
@@ -94,34 +112,14 @@ __device__ inline void warp_tile(int C, int& r, int& c) {
 //   still holds at the end).
 // truth: x l1 2x, x l2 1x, x dram 1x, y l1 1x, y l2 1x, y dram 0.0625x..1x
 __global__ void wmma_tile_rowsum_f32(float* y, const __half* x, int R, int C) {
-  int r = 0, c = 0;
-  tc::warp_tile(C, r, c);
-  if (r >= R) return;
-  tc::A16 a;
-  tc::Ones ones;
-  tc::Acc32 acc;
-  wmma::fill_fragment(ones, 1.f);
-  wmma::fill_fragment(acc, 0.f);
-  wmma::load_matrix_sync(a, x + static_cast<long>(r) * C + c, C);
-  wmma::mma_sync(acc, a, ones, acc);
-  wmma::store_matrix_sync(y + static_cast<long>(r) * C + c, acc, C, wmma::mem_row_major);
+  tc::tile_rowsum<tc::Acc32, wmma::mem_row_major>(y, x, R, C);
 }
 
 // 2. The same stored column-major (y is the transpose's layout): eight requests of 4 lines x 32 bytes a
 // fragment, every sector whole: 1x at L1 and L2.
 // truth: x l1 2x, x l2 1x, x dram 1x, y l1 1x, y l2 1x, y dram 0.0625x..1x
 __global__ void wmma_tile_rowsum_f32_colmajor(float* y, const __half* x, int R, int C) {
-  int r = 0, c = 0;
-  tc::warp_tile(C, r, c);
-  if (r >= R) return;
-  tc::A16 a;
-  tc::Ones ones;
-  tc::Acc32 acc;
-  wmma::fill_fragment(ones, 1.f);
-  wmma::fill_fragment(acc, 0.f);
-  wmma::load_matrix_sync(a, x + static_cast<long>(r) * C + c, C);
-  wmma::mma_sync(acc, a, ones, acc);
-  wmma::store_matrix_sync(y + static_cast<long>(c) * R + r, acc, R, wmma::mem_col_major);
+  tc::tile_rowsum<tc::Acc32, wmma::mem_col_major>(y, x, R, C);
 }
 
 // 3. With an f16 accumulator stored row-major: y (R, C) f16, 32 MiB: four requests of 8 lines x 16 bytes
@@ -131,17 +129,7 @@ __global__ void wmma_tile_rowsum_f32_colmajor(float* y, const __half* x, int R, 
 // not bounded by hand.
 // truth: x l1 2x, x l2 1x, x dram 1x, y l1 2x, y l2 1x..2x
 __global__ void wmma_tile_rowsum_f16(__half* y, const __half* x, int R, int C) {
-  int r = 0, c = 0;
-  tc::warp_tile(C, r, c);
-  if (r >= R) return;
-  tc::A16 a;
-  tc::Ones ones;
-  tc::Acc16 acc;
-  wmma::fill_fragment(ones, 1.f);
-  wmma::fill_fragment(acc, 0.f);
-  wmma::load_matrix_sync(a, x + static_cast<long>(r) * C + c, C);
-  wmma::mma_sync(acc, a, ones, acc);
-  wmma::store_matrix_sync(y + static_cast<long>(r) * C + c, acc, C, wmma::mem_row_major);
+  tc::tile_rowsum<tc::Acc16, wmma::mem_row_major>(y, x, R, C);
 }
 
 // 4. The simple WMMA GEMM of cuda-samples' image: D (M, N) f32 = A (M, K) f16 row-major times B (K, N)
