@@ -1,6 +1,7 @@
 // The injection library's host-side pieces (runtime/src/inject/library/injection_support.h): the
 // measurement window a batch's closing waits for, the stream a _ptsz launch's null stream is, the
-// library's mutex held across fork(), and its lines mode's request (line_observer.h). Host only: no CUDA
+// library's mutex held across fork(), its lines mode's request (line_observer.h), and when the memory a
+// program freed has been cleared (freed_memory.h). Host only: no CUDA
 // call is made.
 
 #include <gtest/gtest.h>
@@ -13,6 +14,7 @@
 #include <mutex>
 #include <thread>
 
+#include "inject/library/freed_memory.h"
 #include "inject/library/injection_support.h"
 #include "inject/library/line_observer.h"
 
@@ -135,4 +137,29 @@ TEST(InjectLibrary, ALineIsAppendedWhole) {
   ::close(fd);
   ::unlink(path);
   EXPECT_FALSE(append_whole(-1, "lost\n"));
+}
+
+// The wait after a free is the freed allocation's bytes at the assumed clearing rate, 0.2 TB/s: 4 GiB
+// (4,294,967,296 bytes) take 21.47 ms; frees in a row are cleared one after the other; memory freed
+// long ago is no wait; an address the tracker never saw allocated is not followed (the caller closes
+// the batch instead).
+TEST(InjectLibrary, AWindowAfterAFreeWaitsForItsBytesToBeCleared) {
+  using clock = freed_memory::clock;
+  const clock::time_point t0 = clock::now();
+  const std::size_t four_gib = std::size_t(4) << 30;
+  const auto ms = [](clock::duration d) { return std::chrono::duration<double, std::milli>(d).count(); };
+  freed_memory f;
+  EXPECT_LE(f.cleared_at(), t0);
+  f.allocated(0x1000, four_gib);
+  f.allocated(0x2000, four_gib / 2);
+  EXPECT_LE(f.cleared_at(), t0) << "an allocation is no wait";
+  ASSERT_TRUE(f.freed(0x1000, t0));
+  EXPECT_NEAR(ms(f.cleared_at() - t0), 21.47, 0.01);
+  ASSERT_TRUE(f.freed(0x2000, t0 + 1ms));  // while the first is still being cleared: after it
+  EXPECT_NEAR(ms(f.cleared_at() - t0), 21.47 + 10.74, 0.01);
+  EXPECT_FALSE(f.freed(0x1000, t0 + 2ms)) << "freed twice: the second time its size is not known";
+  EXPECT_FALSE(f.freed(0x3000, t0 + 2ms)) << "never seen allocated";
+  f.allocated(0x3000, 1 << 20);
+  ASSERT_TRUE(f.freed(0x3000, t0 + 1s));  // long after: from then, 1 MiB is 5.2 microseconds
+  EXPECT_NEAR(ms(f.cleared_at() - (t0 + 1s)) * 1000, 5.24, 0.01);
 }

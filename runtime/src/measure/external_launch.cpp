@@ -13,6 +13,7 @@
 #include <chrono>
 #include <optional>
 #include <string>
+#include <thread>
 
 #include "support/cuda_check.h"
 #include "support/nvml.h"
@@ -48,6 +49,12 @@ double& verify_session::phase_seconds(external_phase p) {
 void verify_session::set_external_batch(int capacity, bool user_range) {
   external_batch_capacity_ = capacity > 0 ? capacity : 0;
   external_batch_user_ = user_range;
+}
+
+void verify_session::wait_until(std::chrono::steady_clock::time_point t) {
+  if (t <= std::chrono::steady_clock::now()) return;
+  phase_timer wait(phase_seconds(external_phase::wait));
+  std::this_thread::sleep_until(t);
 }
 
 bool verify_session::external_batch_full() const {

@@ -59,6 +59,9 @@ class verify_session {
   /// A kernel launch of the program returned (any kernel, annotated or not; not this session's own).
   void note_external_launch();
   bool external_batch_open() const;
+  /// Waits until @p t before the next window (the driver's clearing of memory the program freed:
+  /// inject/library/freed_memory.h), counted in the "wait" phase.
+  void wait_until(std::chrono::steady_clock::time_point t);
   /// Whether the open batch has no room for another window (close it before the next begin_external).
   bool external_batch_full() const;
   /// Stops and decodes the open batch: per window (end_external's index), the core values or nothing.

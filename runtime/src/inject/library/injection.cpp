@@ -37,6 +37,7 @@
 #include <thread>
 #include <vector>
 
+#include "inject/library/freed_memory.h"
 #include "inject/library/injection_support.h"
 #include "inject/library/launch_api.h"
 #include "inject/library/line_observer.h"
@@ -64,9 +65,10 @@ struct injection_state {
   /// Windows per batch (ROOFLINT_INJECT_BATCH, read once; 0: one profiling session per window).
   int batch_capacity = default_batch_capacity;
   bool batch_user_range = default_batch_user_range;  ///< ROOFLINT_INJECT_RANGES=auto: every kernel a range
-  /// Device memory was allocated or freed since the last window opened: the next window starts a new
-  /// batch (see memory_apis).
+  /// Device memory changed in a way `freed` cannot follow since the last window opened: the next
+  /// window starts a new batch (see memory_apis).
   bool memory_changed = false;
+  freed_memory freed;  ///< the allocations' sizes, and when the memory freed has been cleared
   /// Measured launches whose counters wait for their batch to be decoded, with their window's index.
   std::vector<std::pair<int, launch_event>> deferred;
   long owner_pid = 0;          ///< the process that initialised us (a forked child is another)
@@ -126,13 +128,11 @@ void emit(const std::string& line) {
 }
 
 /// Device memory allocated or freed. Measured on the H200 (2026-12-01): inside a batch, a window that
-/// followed the program's cudaFree of GBs (or allocations) counted up to 2 GB of DRAM writes that no SM
-/// made (the stores reaching L2 were exact) and ran up to 37% longer, spread over the next few windows.
-/// That is consistent with the driver clearing freed memory in the background, which
-/// cudaDeviceSynchronize does not wait for and a fresh profiling session's Start apparently does (one
-/// session per launch saw none of it, and its Start took 78 ms there against 39 ms in a program that
-/// frees nothing). So a window after any of these starts a new batch (with it,
-/// the example program's 18 verdicts agree with the harness's: H200, 2026-12-01).
+/// followed the program's cudaFree of GBs counted up to 2 GB of DRAM writes that no SM made (the stores
+/// reaching L2 were exact) and ran up to 37% longer, spread over the next few windows: the driver
+/// clears freed memory in the background (freed_memory.h). A plain allocation and a free of an
+/// allocation of known size are followed by freed_memory; after any other of these a window starts a
+/// new batch, whose Start (35 ms) outlasted the clearing in every case measured.
 constexpr CUpti_CallbackId memory_apis[] = {
     CUPTI_DRIVER_TRACE_CBID_cuMemAlloc,           CUPTI_DRIVER_TRACE_CBID_cuMemAlloc_v2,
     CUPTI_DRIVER_TRACE_CBID_cuMemAllocPitch,      CUPTI_DRIVER_TRACE_CBID_cuMemAllocPitch_v2,
@@ -221,12 +221,40 @@ void yield_counters_if_wanted() {
 }
 
 /// Before a window opens for a launch of @p function (under state->mutex): the function's module loaded
-/// (load_before_window), and a batch open across an allocation or a free closed, so that the window's
-/// session starts afresh (memory_apis says why).
+/// (load_before_window), a batch open across a change of memory freed_memory cannot follow closed, so
+/// that the window's session starts afresh, and the clearing of the memory freed since waited for
+/// (memory_apis says why).
 void before_window(CUfunction function) {
   load_before_window(function);
   if (state->memory_changed) flush_batch();
   state->memory_changed = false;
+  session().wait_until(state->freed.cleared_at());
+}
+
+/// A memory API returned (under state->mutex): allocations are noted, frees of a noted allocation
+/// delay the next window until the driver has cleared them; any other change closes the batch.
+void on_memory_api(CUpti_CallbackId cbid, const CUpti_CallbackData& cb) {
+  const CUresult* status = static_cast<const CUresult*>(cb.functionReturnValue);
+  if (status && *status != CUDA_SUCCESS) return;
+  const auto now = freed_memory::clock::now();
+  switch (cbid) {
+    case CUPTI_DRIVER_TRACE_CBID_cuMemAlloc_v2: {
+      const auto* p = static_cast<const cuMemAlloc_v2_params*>(cb.functionParams);
+      if (p->dptr) state->freed.allocated(*p->dptr, p->bytesize);
+      return;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuMemAllocPitch_v2: {
+      const auto* p = static_cast<const cuMemAllocPitch_v2_params*>(cb.functionParams);
+      if (p->dptr && p->pPitch) state->freed.allocated(*p->dptr, *p->pPitch * p->Height);
+      return;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuMemFree_v2:
+      if (state->freed.freed(static_cast<const cuMemFree_v2_params*>(cb.functionParams)->dptr, now)) return;
+      break;
+    default:
+      break;
+  }
+  state->memory_changed = true;
 }
 
 /// After the first window opened: the batch is decoded at exit, before the CUDA runtimes' own exit
@@ -478,7 +506,7 @@ void CUPTIAPI callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId cbid
   if (is_memory_api(cbid)) {
     if (cb->callbackSite == CUPTI_API_EXIT) {
       std::lock_guard<std::mutex> lock(state->mutex);
-      state->memory_changed = true;
+      on_memory_api(cbid, *cb);
     }
     return;
   }

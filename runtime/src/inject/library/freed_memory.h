@@ -1,0 +1,44 @@
+#pragma once
+// Device memory the program frees is cleared by the driver in the background, after cuMemFree has
+// returned and beyond cudaDeviceSynchronize: its DRAM writes land in whatever window runs meanwhile.
+// Measured on the H200 (2026-12-04, scripts/probes/memory-clear.sh, a 0.32 ms saxpy counted in one
+// profiling session): a window right after freeing 4 GiB that had been written counted 155 MiB of DRAM
+// writes beyond its own, still 138 MiB 5 ms after the free and none 10 ms after; 16 GiB were clean 50 ms
+// after (not 20); an allocation, touched or not, left nothing behind. So 0.4-0.9 TB/s of clearing (0.5
+// from the 155 MiB in 0.32 ms); the next window waits for the bytes freed at half the slower bound.
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <unordered_map>
+
+namespace rooflint::runtime::inject {
+
+class freed_memory {
+ public:
+  using clock = std::chrono::steady_clock;
+  /// The clearing rate assumed: below every rate the H200 measurement allows.
+  static constexpr double clearing_bytes_per_s = 0.2e12;
+
+  /// An allocation of @p bytes at @p address (cuMemAlloc, cuMemAllocPitch).
+  void allocated(std::uint64_t address, std::size_t bytes) { sizes_[address] = bytes; }
+  /// The allocation at @p address was freed at @p now: its clearing follows the clearing still due.
+  /// @return False when its size is unknown (an allocation this tracker did not see).
+  bool freed(std::uint64_t address, clock::time_point now) {
+    const auto it = sizes_.find(address);
+    if (it == sizes_.end()) return false;
+    const auto clearing = std::chrono::duration_cast<clock::duration>(
+        std::chrono::duration<double>(static_cast<double>(it->second) / clearing_bytes_per_s));
+    cleared_at_ = (cleared_at_ > now ? cleared_at_ : now) + clearing;
+    sizes_.erase(it);
+    return true;
+  }
+  /// When the memory freed so far has been cleared (a time in the past once it has).
+  clock::time_point cleared_at() const { return cleared_at_; }
+
+ private:
+  std::unordered_map<std::uint64_t, std::size_t> sizes_;
+  clock::time_point cleared_at_{};
+};
+
+}  // namespace rooflint::runtime::inject
