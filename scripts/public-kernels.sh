@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The public kernels (tests/public_kernels/README.md): 40 kernels of llm.c's dev/cuda and cuda-samples,
+# The public kernels (tests/public_kernels/README.md): 77 kernels of llm.c's dev/cuda and cuda-samples,
 # with specs and launches of our own, predicted by the analyzer and measured by rooflint-verify.
 #
 #   bash scripts/public-kernels.sh fetch     # the public files at the pinned commits -> .carry/public/src
@@ -17,13 +17,23 @@ llmc_commit=f1e2ace651495b74ae22d45d1723443fd00ecd3a
 samples_commit=c94ff366aed18c797b8a85dfaac7817b0228b420
 llmc_files=(LICENSE dev/cuda/common.h dev/cuda/adamw.cu dev/cuda/attention_forward.cu dev/cuda/crossentropy_forward.cu
             dev/cuda/encoder_forward.cu dev/cuda/gelu_forward.cu dev/cuda/layernorm_forward.cu dev/cuda/matmul_forward.cu
-            dev/cuda/residual_forward.cu dev/cuda/softmax_forward.cu)
+            dev/cuda/residual_forward.cu dev/cuda/softmax_forward.cu dev/cuda/gelu_backward.cu
+            dev/cuda/crossentropy_softmax_backward.cu dev/cuda/encoder_backward.cu dev/cuda/layernorm_backward.cu
+            dev/cuda/matmul_backward_bias.cu dev/cuda/global_norm.cu dev/cuda/permute.cu
+            dev/cuda/fused_residual_forward.cu dev/cuda/trimat_forward.cu dev/cuda/classifier_fused.cu)
 s=Samples/2_Concepts_and_Techniques
 samples_files=(LICENSE Common/exception.h Common/helper_cuda.h Common/helper_functions.h Common/helper_image.h
                Common/helper_string.h Common/helper_timer.h Samples/0_Introduction/matrixMul/matrixMul.cu
                Samples/6_Performance/transpose/transpose.cu $s/reduction/reduction_kernel.cu $s/reduction/reduction.h
                $s/histogram/histogram64.cu $s/histogram/histogram_common.h $s/convolutionSeparable/convolutionSeparable.cu
-               $s/convolutionSeparable/convolutionSeparable_common.h $s/scalarProd/scalarProd_kernel.cuh)
+               $s/convolutionSeparable/convolutionSeparable_common.h $s/scalarProd/scalarProd_kernel.cuh
+               Samples/5_Domain_Specific/BlackScholes/BlackScholes_kernel.cuh
+               Samples/5_Domain_Specific/fastWalshTransform/fastWalshTransform_kernel.cuh $s/scan/scan.cu $s/scan/scan_common.h
+               $s/threadFenceReduction/threadFenceReduction_kernel.cuh $s/shfl_scan/shfl_scan.cu
+               $s/shfl_scan/shfl_integral_image.cuh $s/shfl_scan/util.h Samples/6_Performance/alignedTypes/alignedTypes.cu
+               $s/sortingNetworks/bitonicSort.cu $s/sortingNetworks/sortingNetworks_common.cuh
+               $s/sortingNetworks/sortingNetworks_common.h Samples/5_Domain_Specific/FDTD3d/inc/FDTD3dGPUKernel.cuh
+               Samples/5_Domain_Specific/FDTD3d/inc/FDTD3dGPU.h)
 # The wrappers include the public files by their paths in their repositories.
 flags=(-std=c++20 -Idsl/include -Imodel/include -I$src/llm.c -I$src/cuda-samples/Samples -I$src/cuda-samples/Common)
 jobs=${ROOFLINT_PUBLIC_JOBS:-$(nproc)}

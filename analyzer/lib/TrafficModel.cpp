@@ -24,7 +24,19 @@ namespace rooflint::analyzer {
 namespace {
 
 constexpr std::uint64_t SectorBytes = 32;
+/// A module variable of at most this many bytes (32 sectors) is no tensor's concern in the caches.
+constexpr std::uint64_t SmallModuleVariableBytes = 1024;
 
+/// What a condition at @p Line the evaluation could not decide depends on: scalar parameters the spec
+/// does not bind (a loop bound of `1 << log2N`), else data the build cannot know.
+std::string conditionOn(const WarpEvaluator &E, unsigned Line) {
+  const auto It = E.unboundConditions().find(Line);
+  if (It == E.unboundConditions().end()) return "data the build cannot know";
+  std::vector<std::string> Quoted;
+  for (const std::string &Name : It->second) Quoted.push_back("'" + Name + "'");
+  return model::and_list(Quoted) + (Quoted.size() == 1 ? ", a parameter" : ", parameters") +
+         " the spec does not bind (.sizes)";
+}
 
 /// A set of sector numbers, as bitmaps of 4096 consecutive numbers: inserting the numbers
 /// a kernel streams through costs a bit each, whatever the repeats.
@@ -37,6 +49,11 @@ public:
       LastChunk = Chunk;
     }
     (*Last)[(X >> 6) & 63] |= std::uint64_t(1) << (X & 63);
+  }
+  bool empty() const { return Chunks.empty(); }
+  bool contains(std::uint64_t X) const {
+    const auto It = Chunks.find(X >> 12);
+    return It != Chunks.end() && ((It->second[(X >> 6) & 63] >> (X & 63)) & 1);
   }
   /// The numbers, ascending.
   std::vector<std::uint64_t> sorted() const {
@@ -73,6 +90,10 @@ struct TensorTally {
   std::vector<std::uint64_t> ReadGranules, ReadSectors, WriteSectors;  ///< footprints, ascending (when the run is done)
   SectorSet ReadSectorSet, WriteSectorSet;  ///< the sectors while the run goes on (its granules are theirs halved)
   std::uint64_t FirstRead = ~std::uint64_t(0), FirstWrite = ~std::uint64_t(0);  ///< lowest byte touched
+  /// The sectors whose 32 bytes the block has written, and the bytes written of its other sectors: L2
+  /// holds a whole sector the block wrote, and serves a read of it without DRAM.
+  SectorSet WrittenWhole;
+  std::unordered_map<std::uint64_t, std::uint32_t> WrittenParts;
   bool Unknown = false;
   bool CachedLoads = false;  ///< some load of it goes through L1 (not ld.global.cg / .cv)
 };
@@ -218,7 +239,9 @@ private:
       // 8x the store sectors at L2, 1.05-1.19x at DRAM): DRAM writes are the sectors written, once.
       for (std::uint64_t X : Sectors) {
         T.WriteSectorSet.insert(X);
-        if (std::popcount(bytesMask(X)) < int(SectorBytes)) T.PartialStoreSectors += 1;  // partly written
+        const std::uint32_t Mask = bytesMask(X);
+        if (Mask != ~std::uint32_t(0)) T.PartialStoreSectors += 1;  // partly written
+        noteWritten(T, X, Mask);
       }
       T.FirstWrite = std::min(T.FirstWrite, Bytes.front().first);
       return;
@@ -229,7 +252,9 @@ private:
     if (Site.BypassesL1) countMergeable(T);
     std::uint64_t LastGranule = ~std::uint64_t(0);
     for (std::uint64_t X : Sectors) {
-      T.ReadSectorSet.insert(X);
+      // A sector the block wrote whole before is read from the line L2 holds, never from DRAM (llm.c's
+      // fused residual kernels read back the residual they wrote: 0.5x of their bytes at DRAM on the H200).
+      if (T.WrittenWhole.empty() || !T.WrittenWhole.contains(X)) T.ReadSectorSet.insert(X);
       const bool Cached = !Site.BypassesL1 && CacheModelled;
       const NestedLru::Hits Hit = Cached ? L1.load(X) : NestedLru::Hits{};
       const bool HitFull = Hit.Outer, HitKept = Hit.Inner;
@@ -276,6 +301,16 @@ private:
       if (!New && Now - It->second.When <= MergeWindow && It->second.Mask == Mask) T.MergeableSectors += 1;
       It->second = {Now, Mask};
     }
+  }
+  /// Notes the bytes @p Mask of sector @p X written; a sector whose bytes are all written is whole.
+  static void noteWritten(TensorTally &T, std::uint64_t X, std::uint32_t Mask) {
+    if (Mask != ~std::uint32_t(0)) {
+      std::uint32_t &Written = T.WrittenParts[X];
+      Written |= Mask;
+      if (Written != ~std::uint32_t(0)) return;
+      T.WrittenParts.erase(X);
+    }
+    T.WrittenWhole.insert(X);
   }
   /// The bytes of sector @p X the request moves, one bit each.
   std::uint32_t bytesMask(std::uint64_t X) const {
@@ -1292,7 +1327,8 @@ KernelEvaluation evaluateTraffic(llvm::Function &F, const KernelRecord &Record, 
       T.ReadSectors = T.ReadSectorSet.sorted();
       T.ReadGranules = granulesOf(T.ReadSectors);
       T.WriteSectors = T.WriteSectorSet.sorted();
-      T.ReadSectorSet = T.WriteSectorSet = SectorSet();
+      T.ReadSectorSet = T.WriteSectorSet = T.WrittenWhole = SectorSet();
+      T.WrittenParts = {};
     }
   // ROOFLINT_EVAL_DEBUG=FILE: each sampled block's tallies appended to FILE (the analysis of a file runs
   // in a worker process whose stderr is not shown).
@@ -1329,8 +1365,12 @@ KernelEvaluation evaluateTraffic(llvm::Function &F, const KernelRecord &Record, 
   for (const auto &[Site, Line] : E->dataConditioned()) {
     const AccessSite &A = E->sites()[Site];
     const std::string Why = "its access at line " + std::to_string(A.Line) + " runs only where the condition at line " +
-                            std::to_string(Line) + " holds, which depends on data the build cannot know";
-    if (A.Param < 0 && KernelWide.empty()) KernelWide = "an access " + Why.substr(std::string("its access ").size());
+                            std::to_string(Line) + " holds, which depends on " + conditionOn(*E, Line);
+    // A small module variable (a counter of retired blocks) moves a few sectors whatever the data: the
+    // tensors' figures stand. Anything else no tensor holds may move any amount.
+    const bool SmallVariable = A.ModuleVariableBytes > 0 && A.ModuleVariableBytes <= SmallModuleVariableBytes;
+    if (A.Param < 0 && KernelWide.empty() && !SmallVariable)
+      KernelWide = "an access " + Why.substr(std::string("its access ").size());
     Conditional.emplace(A.Param, Why);
   }
   // A tensor an unmodelled intrinsic touches (a wmma load) has no figure at any level.
@@ -1356,7 +1396,10 @@ KernelEvaluation evaluateTraffic(llvm::Function &F, const KernelRecord &Record, 
     }
     std::sort(A.Params.begin(), A.Params.end());
     A.Param = A.Params.empty() ? A.Site.Param : A.Params.front();
-    if (const auto C = E->dataConditioned().find(unsigned(S)); C != E->dataConditioned().end()) A.ConditionLine = C->second;
+    if (const auto C = E->dataConditioned().find(unsigned(S)); C != E->dataConditioned().end()) {
+      A.ConditionLine = C->second;
+      A.ConditionOn = conditionOn(*E, C->second);
+    }
     // The copies of one source access that unrolling made are one access.
     const auto Same = std::find_if(Out.Accesses.begin(), Out.Accesses.end(), [&](const AccessTraffic &O) {
       return O.Site.K == A.Site.K && O.Site.Line == A.Site.Line && O.Site.Column == A.Site.Column &&
@@ -1374,7 +1417,10 @@ KernelEvaluation evaluateTraffic(llvm::Function &F, const KernelRecord &Record, 
     for (int Param : A.Params)
       if (std::find(Same->Params.begin(), Same->Params.end(), Param) == Same->Params.end()) Same->Params.push_back(Param);
     std::sort(Same->Params.begin(), Same->Params.end());
-    Same->ConditionLine = std::max(Same->ConditionLine, A.ConditionLine);
+    if (A.ConditionLine > Same->ConditionLine) {
+      Same->ConditionLine = A.ConditionLine;
+      Same->ConditionOn = A.ConditionOn;
+    }
   }
   return Out;
 }

@@ -296,8 +296,8 @@ void predictTraffic(const KernelTraffic &T, const FunctionDecl &Kernel, KernelRe
     P.Drawn = A.Site.Drawn;
     if (A.Unknown) P.Note = "the address depends on what the build cannot know";
     else if (A.ConditionLine)
-      P.Note = "it runs only where the condition at line " + std::to_string(A.ConditionLine) +
-               " holds, which depends on data the build cannot know";
+      P.Note = "it runs only where the condition at line " + std::to_string(A.ConditionLine) + " holds, which depends on " +
+               A.ConditionOn;
     else if (A.Requests > 0) {
       P.Requests = A.Requests;
       P.SectorsPerRequest = A.Sectors / A.Requests;

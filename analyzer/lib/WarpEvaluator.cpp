@@ -140,6 +140,7 @@ struct BlockCode {
   std::vector<unsigned> RegionSites;      ///< the accesses in the region
   unsigned Line = 0;                    ///< the terminator's source line
   std::string File;
+  std::vector<unsigned> CondParams;     ///< the scalar parameters the condition depends on (their indices)
 };
 
 std::optional<SpecialReg> specialOfIntrinsic(Intrinsic::ID Id) {
@@ -345,8 +346,13 @@ std::optional<AccessOf> accessOf(Instruction &I, const DataLayout &DL) {
   } else if (auto *X = dyn_cast<AtomicCmpXchgInst>(&I)) {
     A = {X->getPointerOperand(), storeBytes(DL, X->getNewValOperand()->getType()), AccessSite::Atomic, true};
   } else if (auto *II = dyn_cast<IntrinsicInst>(&I)) {
-    if (!isReadOnlyLoad(II->getIntrinsicID())) return std::nullopt;
-    A = {II->getArgOperand(0), storeBytes(DL, II->getType()), AccessSite::Load, false};
+    const Intrinsic::ID Id = II->getIntrinsicID();
+    if (Id == Intrinsic::nvvm_atomic_load_inc_32 || Id == Intrinsic::nvvm_atomic_load_dec_32)  // atomicInc, atomicDec
+      A = {II->getArgOperand(0), storeBytes(DL, II->getType()), AccessSite::Atomic, true};
+    else if (isReadOnlyLoad(Id))
+      A = {II->getArgOperand(0), storeBytes(DL, II->getType()), AccessSite::Load, false};
+    else
+      return std::nullopt;
   } else if (auto *CI = dyn_cast<CallInst>(&I); CI && CI->isInlineAsm()) {
     const StringRef Asm = cast<InlineAsm>(CI->getCalledOperand())->getAsmString();
     const bool Load = Asm.contains("ld.global"), Store = Asm.contains("st.global");
@@ -367,6 +373,24 @@ std::optional<AccessOf> accessOf(Instruction &I, const DataLayout &DL) {
   }
   if (!A.Pointer || A.Bytes == 0 || (A.Pointer->getType()->isPointerTy() && notGlobalSpace(A.Pointer))) return std::nullopt;
   return A;
+}
+
+/// The scalar parameters value @p V is computed from, by their indices: a branch whose condition the
+/// evaluation cannot decide names those the launch left unknown (the spec does not bind them).
+std::vector<unsigned> scalarParametersBehind(const Value *V) {
+  std::vector<unsigned> Params;
+  std::set<const Value *> Seen;
+  std::vector<const Value *> Work{V};
+  while (!Work.empty() && Seen.size() < 256) {
+    const Value *X = Work.back();
+    Work.pop_back();
+    if (!Seen.insert(X).second) continue;
+    if (const auto *Arg = dyn_cast<Argument>(X); Arg && !Arg->getType()->isPointerTy()) Params.push_back(Arg->getArgNo());
+    if (const auto *I = dyn_cast<Instruction>(X); I && !isa<LoadInst>(I))
+      for (const Value *Op : I->operands()) Work.push_back(Op);
+  }
+  std::sort(Params.begin(), Params.end());
+  return Params;
 }
 
 /// The kernel parameter a pointer is based on, or -1.
@@ -426,6 +450,19 @@ void planMemIntrinsic(MemIntrinsic &MI, std::vector<Planned> &Out) {
   if (!notGlobalSpace(MI.getDest())) chunks(MI.getDest(), MI.getDestAlign().valueOrOne().value(), AccessSite::Store);
 }
 
+/// The requests one load or store of @p A's bytes becomes: one, or, aligned to less than its size (a
+/// struct of two floats copied as an i64 of align 4), one per aligned piece, as NVPTX splits it (two
+/// ld.u32), each a request of its own. With their offsets from the access's address.
+std::vector<std::pair<AccessOf, std::int64_t>> alignedPieces(const Instruction &I, const AccessOf &A) {
+  const bool Aligned = A.Align >= A.Bytes || !isPowerOf2_32(A.Align) || A.Bytes % A.Align != 0;
+  if (Aligned || !(isa<LoadInst>(I) || isa<StoreInst>(I))) return {{A, 0}};
+  std::vector<std::pair<AccessOf, std::int64_t>> Pieces;
+  AccessOf Piece = A;
+  Piece.Bytes = A.Align;
+  for (unsigned Off = 0; Off < A.Bytes; Off += A.Align) Pieces.push_back({Piece, Off});
+  return Pieces;
+}
+
 /// Groups the accesses of one basic block into the requests the hardware issues (Planned).
 void planBlock(const std::vector<std::pair<Instruction *, AccessOf>> &Accesses, const DataLayout &DL,
                std::vector<Planned> &Out) {
@@ -445,7 +482,8 @@ void planBlock(const std::vector<std::pair<Instruction *, AccessOf>> &Accesses, 
       Base = A.Pointer;
       Offset = 0;
     }
-    ByBase[{Base, int(A.K)}].push_back({N, I, A, Base, Offset});
+    for (const auto &[Piece, PieceOffset] : alignedPieces(*I, A))
+      ByBase[{Base, int(A.K)}].push_back({N, I, Piece, Base, Offset + PieceOffset});
   }
   std::vector<std::pair<std::size_t, Planned>> Ordered;
   for (auto &[Key, List] : ByBase) {
@@ -513,6 +551,7 @@ public:
   int Entry = 0;
   std::vector<std::pair<std::int32_t, unsigned>> ArgumentSlots;  ///< (slot, parameter index)
   std::vector<bool> ArgumentIsPointer;
+  std::vector<std::string> ArgumentNames;
   /// Module variables that hold memory: their base addresses (regions after the parameters').
   std::map<const GlobalVariable *, std::uint64_t> Variables;
   std::vector<Region> VariableRegions;  ///< region index - (parameters + 1) -> what it is
@@ -833,6 +872,7 @@ bool WarpEvaluator::Program::build(Function &F, std::string &Why) {
   for (Argument &Arg : F.args()) {
     ArgumentSlots.push_back({slotOf(&Arg), Arg.getArgNo()});
     ArgumentIsPointer.push_back(Arg.getType()->isPointerTy());
+    ArgumentNames.push_back(Arg.getName().str());
   }
   std::set<const Instruction *> AccessSet;
   std::vector<Planned> Plan;
@@ -887,6 +927,8 @@ bool WarpEvaluator::Program::build(Function &F, std::string &Why) {
     S.BypassesL1 = P.Bypass;
     S.Param = paramBehind(P.Base);
     S.Drawn = dependsOnIndex(P.Base);
+    if (const auto *GV = dyn_cast<GlobalVariable>(getUnderlyingObject(P.Base, 16)->stripPointerCasts()))
+      S.ModuleVariableBytes = DL->getTypeAllocSize(GV->getValueType());
     positionOf(*P.At, S.File, S.Line, S.Column);
     SiteOf.insert({P.At, static_cast<unsigned>(Sites.size())});
     Sites.push_back(std::move(S));
@@ -941,11 +983,13 @@ bool WarpEvaluator::Program::build(Function &F, std::string &Why) {
       } else {
         Code.T = Term::Branch;
         Code.Cond = refOf(Br->getCondition());
+        Code.CondParams = scalarParametersBehind(Br->getCondition());
         Code.Succ = {BlockIndex[Br->getSuccessor(0)], BlockIndex[Br->getSuccessor(1)]};
       }
     } else if (auto *Sw = dyn_cast<SwitchInst>(T)) {
       Code.T = Term::Switch;
       Code.Cond = refOf(Sw->getCondition());
+      Code.CondParams = scalarParametersBehind(Sw->getCondition());
       Code.CondWidth = static_cast<std::uint8_t>(std::min(64u, Sw->getCondition()->getType()->getIntegerBitWidth()));
       Code.Succ = {BlockIndex[Sw->getDefaultDest()]};
       for (auto &Case : Sw->cases()) {
@@ -1065,8 +1109,9 @@ namespace {
 /// One warp's execution until its next request, barrier or end.
 class Stepper {
 public:
-  Stepper(const WarpEvaluator::Program &P, const EvalLaunch &L, std::map<unsigned, unsigned> *Skipped)
-      : P(P), L(L), Skipped(Skipped) {}
+  Stepper(const WarpEvaluator::Program &P, const EvalLaunch &L, std::map<unsigned, unsigned> *Skipped,
+          std::map<unsigned, std::vector<std::string>> *Unbound)
+      : P(P), L(L), Skipped(Skipped), Unbound(Unbound) {}
 
   /// Runs @p W until it issues a request (filled into @p R: true), waits at a barrier or ends (false).
   bool step(Warp &W, WarpRequest &R, std::uint64_t &Budget, std::optional<EvalFailure> &Failure);
@@ -1076,6 +1121,7 @@ private:
   const WarpEvaluator::Program &P;
   const EvalLaunch &L;
   std::map<unsigned, unsigned> *Skipped;  ///< accesses skipped under a condition on data -> the branch's line
+  std::map<unsigned, std::vector<std::string>> *Unbound;  ///< such a branch's line -> the parameters it lacked
 
   std::int64_t value(const Warp &W, Ref R, unsigned Lane) const {
     return R >= 0 ? W.Values[std::size_t(R) * Lanes + Lane] : P.Constants[std::size_t(-1 - R)];
@@ -1415,6 +1461,13 @@ bool Stepper::branch(Warp &W, std::optional<EvalFailure> &Failure) const {
   if (B.Skip || Unknown) {
     if (Unknown && Skipped)
       for (unsigned Site : B.RegionSites) Skipped->emplace(Site, B.Line);
+    if (Unknown && Unbound)
+      for (unsigned Param : B.CondParams)
+        if ((W.Known[std::size_t(P.ArgumentSlots[Param].first)] & Top.Mask) != Top.Mask) {
+          std::vector<std::string> &Names = (*Unbound)[B.Line];
+          if (std::find(Names.begin(), Names.end(), P.ArgumentNames[Param]) == Names.end())
+            Names.push_back(P.ArgumentNames[Param]);
+        }
     if (Unknown)
       for (std::int32_t Slot : B.RegionSlots) {
         W.Known[std::size_t(Slot)] &= ~Top.Mask;
@@ -1523,7 +1576,7 @@ bool Stepper::step(Warp &W, WarpRequest &R, std::uint64_t &Budget, std::optional
 
 std::optional<EvalFailure> WarpEvaluator::run(const EvalLaunch &Launch, const std::vector<std::int64_t> &Blocks,
                                               const std::function<void(const WarpRequest &)> &Sink, std::uint64_t &Budget) {
-  Stepper S(*P, Launch, &DataConditioned);
+  Stepper S(*P, Launch, &DataConditioned, &UnboundConditions);
   const unsigned WarpsPerBlock = static_cast<unsigned>((Launch.Block.count() + Lanes - 1) / Lanes);
   std::vector<Warp> Warps(Blocks.size() * WarpsPerBlock);
   for (std::size_t G = 0; G < Blocks.size(); ++G)

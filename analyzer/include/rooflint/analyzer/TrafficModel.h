@@ -50,6 +50,7 @@ struct AccessTraffic {
   double L2Sectors = 0;       ///< sectors they request from L2 (full L1 capacity)
   bool Unknown = false;       ///< some address depends on what the build cannot know
   unsigned ConditionLine = 0; ///< it runs only where a condition on data at this line holds (0: none)
+  std::string ConditionOn;    ///< what that condition depends on: "data the build cannot know", or the parameters
   double amplification() const { return IdealSectors > 0 ? Sectors / IdealSectors : 1; }
 };
 

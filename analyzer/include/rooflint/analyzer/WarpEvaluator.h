@@ -95,6 +95,7 @@ struct AccessSite {
   bool BypassesL1 = false; ///< ld.global.cg / .cv, volatile: served by L2 (the L1 is not looked up)
   int Param = -1;          ///< the pointer parameter its address is based on, when the IR shows it
   bool Drawn = false;      ///< its address depends on a value loaded from an index tensor the spec states
+  std::uint64_t ModuleVariableBytes = 0;  ///< the size of the module variable it addresses (a __device__ global), else 0
   std::string File;        ///< where it is reported (positionOf)
   unsigned Line = 0, Column = 0;
 };
@@ -151,11 +152,15 @@ public:
 
   /// The accesses a run skipped because a branch before them depends on data: site -> the branch's line.
   const std::map<unsigned, unsigned> &dataConditioned() const { return DataConditioned; }
+  /// Of those branches, the ones whose condition lacked scalar parameters the launch does not give (the
+  /// spec does not bind them): the branch's line -> the parameters' names.
+  const std::map<unsigned, std::vector<std::string>> &unboundConditions() const { return UnboundConditions; }
 
   class Program;
 
 private:
   std::map<unsigned, unsigned> DataConditioned;
+  std::map<unsigned, std::vector<std::string>> UnboundConditions;
   explicit WarpEvaluator(std::unique_ptr<Program> P);
   std::unique_ptr<Program> P;
 };
