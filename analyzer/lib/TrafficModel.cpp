@@ -24,8 +24,6 @@ namespace rooflint::analyzer {
 namespace {
 
 constexpr std::uint64_t SectorBytes = 32;
-/// A module variable of at most this many bytes (32 sectors) is no tensor's concern in the caches.
-constexpr std::uint64_t SmallModuleVariableBytes = 1024;
 
 /// What a condition at @p Line the evaluation could not decide depends on: scalar parameters the spec
 /// does not bind (a loop bound of `1 << log2N`), else data the build cannot know.
@@ -92,8 +90,9 @@ struct TensorTally {
   std::uint64_t FirstRead = ~std::uint64_t(0), FirstWrite = ~std::uint64_t(0);  ///< lowest byte touched
   /// The sectors whose 32 bytes the block has written, and the bytes written of its other sectors: L2
   /// holds a whole sector the block wrote, and serves a read of it without DRAM.
-  SectorSet WrittenWhole;
+  SectorSet WrittenWhole, ReadBackSet;  ///< ... and the sectors of it the block read back
   std::unordered_map<std::uint64_t, std::uint32_t> WrittenParts;
+  std::size_t ReadBackGranules = 0;  ///< the granules of ReadBackSet (when the run is done)
   bool Unknown = false;
   bool CachedLoads = false;  ///< some load of it goes through L1 (not ld.global.cg / .cv)
 };
@@ -252,9 +251,11 @@ private:
     if (Site.BypassesL1) countMergeable(T);
     std::uint64_t LastGranule = ~std::uint64_t(0);
     for (std::uint64_t X : Sectors) {
-      // A sector the block wrote whole before is read from the line L2 holds, never from DRAM (llm.c's
-      // fused residual kernels read back the residual they wrote: 0.5x of their bytes at DRAM on the H200).
+      // A sector the block wrote whole before is read from the line L2 holds (llm.c's fused residual
+      // kernels read back the residual they wrote: 0.5x of their bytes at DRAM on the H200), unless L2
+      // evicted it in between: apart from the reads (dramReads).
       if (T.WrittenWhole.empty() || !T.WrittenWhole.contains(X)) T.ReadSectorSet.insert(X);
+      else T.ReadBackSet.insert(X);
       const bool Cached = !Site.BypassesL1 && CacheModelled;
       const NestedLru::Hits Hit = Cached ? L1.load(X) : NestedLru::Hits{};
       const bool HitFull = Hit.Outer, HitKept = Hit.Inner;
@@ -984,7 +985,18 @@ private:
   }
 
   /// Reads: each 64-byte granule once when L2 keeps what is read again, every L2 miss when it cannot.
+  /// Reads of the tensor, and reads back of what its blocks wrote whole: L2 holds those lines unless
+  /// the traffic between the write and the read-back evicted them, so the range's top counts them once.
   Bytes dramReads(int Param, double KernelFootprint) const {
+    Bytes R = dramFirstReads(Param, KernelFootprint);
+    const double Back = sum(Param, [](const TensorTally &X) { return double(X.ReadBackGranules); }).Point * 64;
+    if (Back <= 0 || KernelFootprint <= l2KeptBytes()) return R;
+    R.High += Back;
+    R.Why += std::string(R.Why.empty() ? "" : "; ") + "what its blocks read back of their own writes (" +
+             bytesText(std::int64_t(Back)) + ") comes from L2, or from DRAM when L2 evicted it in between";
+    return R;
+  }
+  Bytes dramFirstReads(int Param, double KernelFootprint) const {
     const Footprint Reads = reads(Param);
     if (Reads.Sum <= 0) return {};
     const double U = Reads.Union;
@@ -1327,7 +1339,8 @@ KernelEvaluation evaluateTraffic(llvm::Function &F, const KernelRecord &Record, 
       T.ReadSectors = T.ReadSectorSet.sorted();
       T.ReadGranules = granulesOf(T.ReadSectors);
       T.WriteSectors = T.WriteSectorSet.sorted();
-      T.ReadSectorSet = T.WriteSectorSet = T.WrittenWhole = SectorSet();
+      T.ReadBackGranules = granulesOf(T.ReadBackSet.sorted()).size();
+      T.ReadSectorSet = T.WriteSectorSet = T.WrittenWhole = T.ReadBackSet = SectorSet();
       T.WrittenParts = {};
     }
   // ROOFLINT_EVAL_DEBUG=FILE: each sampled block's tallies appended to FILE (the analysis of a file runs
@@ -1366,11 +1379,7 @@ KernelEvaluation evaluateTraffic(llvm::Function &F, const KernelRecord &Record, 
     const AccessSite &A = E->sites()[Site];
     const std::string Why = "its access at line " + std::to_string(A.Line) + " runs only where the condition at line " +
                             std::to_string(Line) + " holds, which depends on " + conditionOn(*E, Line);
-    // A small module variable (a counter of retired blocks) moves a few sectors whatever the data: the
-    // tensors' figures stand. Anything else no tensor holds may move any amount.
-    const bool SmallVariable = A.ModuleVariableBytes > 0 && A.ModuleVariableBytes <= SmallModuleVariableBytes;
-    if (A.Param < 0 && KernelWide.empty() && !SmallVariable)
-      KernelWide = "an access " + Why.substr(std::string("its access ").size());
+    if (A.Param < 0 && KernelWide.empty()) KernelWide = "an access " + Why.substr(std::string("its access ").size());
     Conditional.emplace(A.Param, Why);
   }
   // A tensor an unmodelled intrinsic touches (a wmma load) has no figure at any level.

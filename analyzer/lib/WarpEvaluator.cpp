@@ -375,19 +375,33 @@ std::optional<AccessOf> accessOf(Instruction &I, const DataLayout &DL) {
   return A;
 }
 
-/// The scalar parameters value @p V is computed from, by their indices: a branch whose condition the
-/// evaluation cannot decide names those the launch left unknown (the spec does not bind them).
+/// An atomic the evaluator models as an access (accessOf): its result is memory's, never known.
+bool isAtomic(const Instruction &I) {
+  if (isa<AtomicRMWInst>(I) || isa<AtomicCmpXchgInst>(I)) return true;
+  const auto *II = dyn_cast<IntrinsicInst>(&I);
+  return II && (II->getIntrinsicID() == Intrinsic::nvvm_atomic_load_inc_32 || II->getIntrinsicID() == Intrinsic::nvvm_atomic_load_dec_32);
+}
+
+/// The integer parameters value @p V is computed from, by their indices, when it is computed from no
+/// memory (no load, atomic or call but the special registers'): a branch whose condition the evaluation
+/// cannot decide then names those the launch left unknown (the spec does not bind them).
 std::vector<unsigned> scalarParametersBehind(const Value *V) {
   std::vector<unsigned> Params;
   std::set<const Value *> Seen;
   std::vector<const Value *> Work{V};
-  while (!Work.empty() && Seen.size() < 256) {
+  while (!Work.empty()) {
     const Value *X = Work.back();
     Work.pop_back();
     if (!Seen.insert(X).second) continue;
-    if (const auto *Arg = dyn_cast<Argument>(X); Arg && !Arg->getType()->isPointerTy()) Params.push_back(Arg->getArgNo());
-    if (const auto *I = dyn_cast<Instruction>(X); I && !isa<LoadInst>(I))
-      for (const Value *Op : I->operands()) Work.push_back(Op);
+    if (Seen.size() > 256) return {};
+    if (const auto *Arg = dyn_cast<Argument>(X); Arg && Arg->getType()->isIntegerTy()) Params.push_back(Arg->getArgNo());
+    const auto *I = dyn_cast<Instruction>(X);
+    if (!I) continue;
+    const auto *Call = dyn_cast<CallInst>(I);
+    const bool Pure = Call && Call->getCalledFunction() && Call->getCalledFunction()->isIntrinsic() && Call->doesNotAccessMemory();
+    if ((isa<LoadInst>(I) && !specialOf(I)) || isAtomic(*I) || (Call && !specialOf(Call) && !Pure))
+      return {};
+    for (const Value *Op : I->operands()) Work.push_back(Op);
   }
   std::sort(Params.begin(), Params.end());
   return Params;
@@ -661,7 +675,7 @@ void WarpEvaluator::Program::computeSlice(Function &F, const std::vector<Planned
       Work.push_back(cast<LoadInst>(I)->getPointerOperand());
       continue;
     }
-    if (isa<LoadInst>(I) || isa<AtomicRMWInst>(I) || isa<AtomicCmpXchgInst>(I)) continue;  // a special or unknown
+    if (isa<LoadInst>(I) || isAtomic(*I)) continue;  // a special or unknown
     if (const auto *Call = dyn_cast<CallInst>(I)) {
       if (Call->isInlineAsm()) continue;
       for (const Value *Arg : Call->args()) Work.push_back(Arg);
@@ -687,7 +701,7 @@ void WarpEvaluator::Program::computeKnowable(Function &F) {
       bool K = false;
       if (specialOf(&I)) K = true;
       else if (loadsIndex(I)) K = Knowable.count(cast<LoadInst>(I).getPointerOperand()) || knowableLeaf(cast<LoadInst>(I).getPointerOperand());
-      else if (isa<LoadInst>(I) || isa<AtomicRMWInst>(I) || isa<AtomicCmpXchgInst>(I)) K = false;
+      else if (isa<LoadInst>(I) || isAtomic(I)) K = false;
       else if (const auto *Call = dyn_cast<CallInst>(&I)) {
         const Function *Callee = Call->getCalledFunction();
         K = Callee && (Callee->isIntrinsic() || libdeviceOp(Callee)) &&
@@ -927,8 +941,6 @@ bool WarpEvaluator::Program::build(Function &F, std::string &Why) {
     S.BypassesL1 = P.Bypass;
     S.Param = paramBehind(P.Base);
     S.Drawn = dependsOnIndex(P.Base);
-    if (const auto *GV = dyn_cast<GlobalVariable>(getUnderlyingObject(P.Base, 16)->stripPointerCasts()))
-      S.ModuleVariableBytes = DL->getTypeAllocSize(GV->getValueType());
     positionOf(*P.At, S.File, S.Line, S.Column);
     SiteOf.insert({P.At, static_cast<unsigned>(Sites.size())});
     Sites.push_back(std::move(S));

@@ -162,4 +162,7 @@ TEST(InjectLibrary, AWindowAfterAFreeWaitsForItsBytesToBeCleared) {
   f.allocated(0x3000, 1 << 20);
   ASSERT_TRUE(f.freed(0x3000, t0 + 1s));  // long after: from then, 1 MiB is 5.2 microseconds
   EXPECT_NEAR(ms(f.cleared_at() - (t0 + 1s)) * 1000, 5.24, 0.01);
+  f.allocated(0x4000, 1 << 20);
+  f.forget_allocations();  // its context went
+  EXPECT_FALSE(f.freed(0x4000, t0 + 2s)) << "an address of a context that went is not followed";
 }

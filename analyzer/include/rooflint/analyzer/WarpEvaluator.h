@@ -95,7 +95,6 @@ struct AccessSite {
   bool BypassesL1 = false; ///< ld.global.cg / .cv, volatile: served by L2 (the L1 is not looked up)
   int Param = -1;          ///< the pointer parameter its address is based on, when the IR shows it
   bool Drawn = false;      ///< its address depends on a value loaded from an index tensor the spec states
-  std::uint64_t ModuleVariableBytes = 0;  ///< the size of the module variable it addresses (a __device__ global), else 0
   std::string File;        ///< where it is reported (positionOf)
   unsigned Line = 0, Column = 0;
 };

@@ -491,6 +491,7 @@ void CUPTIAPI callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId cbid
     if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING) {
       std::unique_lock<std::mutex> lock(state->mutex);
       close_batch_after_window(lock);
+      state->freed.forget_allocations();
     }
     return;
   }
