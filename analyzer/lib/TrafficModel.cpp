@@ -984,7 +984,6 @@ private:
                    (R.High + W.High) / Compulsory, Why);
   }
 
-  /// Reads: each 64-byte granule once when L2 keeps what is read again, every L2 miss when it cannot.
   /// Reads of the tensor, and reads back of what its blocks wrote whole: L2 holds those lines unless
   /// the traffic between the write and the read-back evicted them, so the range's top counts them once.
   Bytes dramReads(int Param, double KernelFootprint) const {
@@ -996,6 +995,7 @@ private:
              bytesText(std::int64_t(Back)) + ") comes from L2, or from DRAM when L2 evicted it in between";
     return R;
   }
+  /// Reads: each 64-byte granule once when L2 keeps what is read again, every L2 miss when it cannot.
   Bytes dramFirstReads(int Param, double KernelFootprint) const {
     const Footprint Reads = reads(Param);
     if (Reads.Sum <= 0) return {};

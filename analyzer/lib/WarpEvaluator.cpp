@@ -332,6 +332,13 @@ std::optional<Op> libdeviceOp(const Function *F) {
   return std::nullopt;
 }
 
+/// An atomic the evaluator models as an access (accessOf): its result is memory's, never known.
+bool isAtomic(const Instruction &I) {
+  if (isa<AtomicRMWInst>(I) || isa<AtomicCmpXchgInst>(I)) return true;
+  const auto *II = dyn_cast<IntrinsicInst>(&I);
+  return II && (II->getIntrinsicID() == Intrinsic::nvvm_atomic_load_inc_32 || II->getIntrinsicID() == Intrinsic::nvvm_atomic_load_dec_32);
+}
+
 std::optional<AccessOf> accessOf(Instruction &I, const DataLayout &DL) {
   AccessOf A;
   if (auto *L = dyn_cast<LoadInst>(&I)) {
@@ -346,10 +353,9 @@ std::optional<AccessOf> accessOf(Instruction &I, const DataLayout &DL) {
   } else if (auto *X = dyn_cast<AtomicCmpXchgInst>(&I)) {
     A = {X->getPointerOperand(), storeBytes(DL, X->getNewValOperand()->getType()), AccessSite::Atomic, true};
   } else if (auto *II = dyn_cast<IntrinsicInst>(&I)) {
-    const Intrinsic::ID Id = II->getIntrinsicID();
-    if (Id == Intrinsic::nvvm_atomic_load_inc_32 || Id == Intrinsic::nvvm_atomic_load_dec_32)  // atomicInc, atomicDec
+    if (isAtomic(*II))  // atomicInc, atomicDec
       A = {II->getArgOperand(0), storeBytes(DL, II->getType()), AccessSite::Atomic, true};
-    else if (isReadOnlyLoad(Id))
+    else if (isReadOnlyLoad(II->getIntrinsicID()))
       A = {II->getArgOperand(0), storeBytes(DL, II->getType()), AccessSite::Load, false};
     else
       return std::nullopt;
@@ -373,13 +379,6 @@ std::optional<AccessOf> accessOf(Instruction &I, const DataLayout &DL) {
   }
   if (!A.Pointer || A.Bytes == 0 || (A.Pointer->getType()->isPointerTy() && notGlobalSpace(A.Pointer))) return std::nullopt;
   return A;
-}
-
-/// An atomic the evaluator models as an access (accessOf): its result is memory's, never known.
-bool isAtomic(const Instruction &I) {
-  if (isa<AtomicRMWInst>(I) || isa<AtomicCmpXchgInst>(I)) return true;
-  const auto *II = dyn_cast<IntrinsicInst>(&I);
-  return II && (II->getIntrinsicID() == Intrinsic::nvvm_atomic_load_inc_32 || II->getIntrinsicID() == Intrinsic::nvvm_atomic_load_dec_32);
 }
 
 /// The integer parameters value @p V is computed from, by their indices, when it is computed from no
