@@ -1072,6 +1072,21 @@ std::int64_t signExtend(std::uint64_t V, unsigned Bits) { return Bits >= 64 ? st
 std::uint64_t zeroExtend(std::int64_t V, unsigned Bits) {
   return Bits >= 64 ? static_cast<std::uint64_t>(V) : static_cast<std::uint64_t>(V) & maskTrailingOnes<std::uint64_t>(Bits);
 }
+/// The integer operations of one operand (A); the others take two (A, B).
+bool isUnary(Op Code) { return Code == Op::Abs || Code == Op::CountZeros || Code == Op::PopCount; }
+/// The lanes a loop over @p K runs, [first, end): one lane alone (a uniform value is computed once and
+/// copied), else all 32, as a vectorised loop does them fastest.
+std::pair<unsigned, unsigned> laneRange(std::uint32_t K) {
+  if (std::has_single_bit(K)) {
+    const unsigned Lane = static_cast<unsigned>(std::countr_zero(K));
+    return {Lane, Lane + 1};
+  }
+  return {0, 32};
+}
+/// The lane loops' branch-free forms: an integer of @p Bits bits sign-extends by a shift up and back.
+unsigned extensionShift(unsigned Bits) { return Bits >= 64 || Bits == 0 ? 0 : 64 - Bits; }
+std::int64_t extend(std::uint64_t V, unsigned Shift) { return static_cast<std::int64_t>(V << Shift) >> Shift; }
+std::uint64_t lowBits(unsigned Bits) { return Bits >= 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << Bits) - 1; }
 
 struct StackEntry {
   int Pc;
@@ -1133,6 +1148,48 @@ private:
   const EvalLaunch &L;
   std::map<unsigned, unsigned> *Skipped;  ///< accesses skipped under a condition on data -> the branch's line
   std::map<unsigned, std::vector<std::string>> *Unbound;  ///< such a branch's line -> the parameters it lacked
+
+  /// A value of each lane.
+  using Row = std::array<std::int64_t, Lanes>;
+  /// Operand @p R's lanes: its slot's row, or its constant in each lane of @p Scratch.
+  const std::int64_t *lanesOf(const Warp &W, Ref R, Row &Scratch) const {
+    if (R >= 0) return &W.Values[std::size_t(R) * Lanes];
+    Scratch.fill(P.Constants[std::size_t(-1 - R)]);
+    return Scratch.data();
+  }
+  /// Writes @p V to slot @p Dst's lanes @p K; the others keep theirs (a lane not active here holds the
+  /// value its own path gave, which a phi after the paths meet may read).
+  static void store(Warp &W, std::int32_t Dst, const Row &V, LaneMask K) {
+    if (K == 0) return;
+    std::int64_t *Out = &W.Values[std::size_t(Dst) * Lanes];
+    const auto [First, End] = laneRange(K);
+    for (unsigned Lane = First; Lane < End; ++Lane) Out[Lane] = K >> Lane & 1 ? V[Lane] : Out[Lane];
+  }
+  /// An operation of every lane at once: the switch on the operation stays outside the loop over the
+  /// lanes, which then vectorises. @p F gives a lane's result from its operands sign- (A, B) and
+  /// zero-extended (UA, UB) at @p OpBits, clearing its last argument where the result is poison (a
+  /// division by zero, a shift by the width or more); lanes in @p K whose result is poison leave it.
+  template <class Fn>
+  void lanewise(Warp &W, const Instr &X, LaneMask &K, unsigned OpBits, bool Extended, Fn F) const {
+    Row ScratchA, ScratchB, V;
+    const std::int64_t *RA = lanesOf(W, X.A, ScratchA);
+    const std::int64_t *RB = isUnary(X.Code) ? RA : lanesOf(W, X.B, ScratchB);
+    const unsigned In = extensionShift(OpBits), Out = extensionShift(X.Width);
+    const std::uint64_t Low = lowBits(OpBits);
+    LaneMask Poison = 0;
+    const auto [First, End] = laneRange(K);
+    for (unsigned Lane = First; Lane < End; ++Lane) {
+      const std::int64_t A = extend(static_cast<std::uint64_t>(RA[Lane]), In), B = extend(static_cast<std::uint64_t>(RB[Lane]), In);
+      bool Defined = true;
+      const std::uint64_t R = F(A, B, static_cast<std::uint64_t>(A) & Low, static_cast<std::uint64_t>(B) & Low, Defined);
+      V[Lane] = Extended ? extend(R, Out) : static_cast<std::int64_t>(R);
+      Poison |= LaneMask(!Defined) << Lane;
+    }
+    K &= ~Poison;
+    store(W, X.Dst, V, K);
+  }
+  void compare(Warp &W, const Instr &X, LaneMask &K) const;
+  void arithmetic(Warp &W, const Instr &X, LaneMask &K) const;
 
   std::int64_t value(const Warp &W, Ref R, unsigned Lane) const {
     return R >= 0 ? W.Values[std::size_t(R) * Lanes + Lane] : P.Constants[std::size_t(-1 - R)];
@@ -1241,6 +1298,65 @@ void Stepper::execute(Warp &W, const Instr &X, LaneMask Active) const {
   W.Uniform[std::size_t(X.Dst)] = 1;
 }
 
+void Stepper::compare(Warp &W, const Instr &X, LaneMask &K) const {
+  // A comparison's result is 0 or 1, as the branch and select that read it take it.
+  const auto compared = [&](auto Holds) {
+    lanewise(W, X, K, X.From, false, [&](std::int64_t A, std::int64_t B, std::uint64_t UA, std::uint64_t UB, bool &) {
+      return std::uint64_t(Holds(A, B, UA, UB));
+    });
+  };
+  switch (CmpInst::Predicate(X.Pred)) {
+  case CmpInst::ICMP_EQ: compared([](auto A, auto B, auto, auto) { return A == B; }); break;
+  case CmpInst::ICMP_NE: compared([](auto A, auto B, auto, auto) { return A != B; }); break;
+  case CmpInst::ICMP_SLT: compared([](auto A, auto B, auto, auto) { return A < B; }); break;
+  case CmpInst::ICMP_SLE: compared([](auto A, auto B, auto, auto) { return A <= B; }); break;
+  case CmpInst::ICMP_SGT: compared([](auto A, auto B, auto, auto) { return A > B; }); break;
+  case CmpInst::ICMP_SGE: compared([](auto A, auto B, auto, auto) { return A >= B; }); break;
+  case CmpInst::ICMP_ULT: compared([](auto, auto, auto UA, auto UB) { return UA < UB; }); break;
+  case CmpInst::ICMP_ULE: compared([](auto, auto, auto UA, auto UB) { return UA <= UB; }); break;
+  case CmpInst::ICMP_UGT: compared([](auto, auto, auto UA, auto UB) { return UA > UB; }); break;
+  case CmpInst::ICMP_UGE: compared([](auto, auto, auto UA, auto UB) { return UA >= UB; }); break;
+  default: compared([](auto, auto, auto, auto) { return false; }); break;
+  }
+}
+
+void Stepper::arithmetic(Warp &W, const Instr &X, LaneMask &K) const {
+  using S = std::int64_t;
+  using U = std::uint64_t;
+  const unsigned Bits = X.Width;
+  const auto run = [&](auto F) { lanewise(W, X, K, Bits, true, F); };
+  switch (X.Code) {
+  case Op::Add: run([](S, S, U A, U B, bool &) { return A + B; }); break;
+  case Op::Sub: run([](S, S, U A, U B, bool &) { return A - B; }); break;
+  case Op::Mul: run([](S, S, U A, U B, bool &) { return A * B; }); break;
+  case Op::Shl: run([&](S, S, U A, U B, bool &D) { return (D = B < Bits) ? A << B : 0; }); break;
+  case Op::LShr: run([&](S, S, U A, U B, bool &D) { return (D = B < Bits) ? A >> B : 0; }); break;
+  case Op::AShr: run([&](S A, S, U, U B, bool &D) { return (D = B < Bits) ? U(A >> B) : 0; }); break;
+  case Op::And: run([](S, S, U A, U B, bool &) { return A & B; }); break;
+  case Op::Or: run([](S, S, U A, U B, bool &) { return A | B; }); break;
+  case Op::Xor: run([](S, S, U A, U B, bool &) { return A ^ B; }); break;
+  case Op::UDiv: run([](S, S, U A, U B, bool &D) { return (D = B != 0) ? A / B : 0; }); break;
+  case Op::URem: run([](S, S, U A, U B, bool &D) { return (D = B != 0) ? A % B : 0; }); break;
+  case Op::SDiv:
+    run([](S A, S B, U, U, bool &D) { return (D = B != 0 && !(B == -1 && A == std::numeric_limits<S>::min())) ? U(A / B) : 0; });
+    break;
+  case Op::SRem:
+    run([](S A, S B, U, U, bool &D) { return (D = B != 0 && !(B == -1 && A == std::numeric_limits<S>::min())) ? U(A % B) : 0; });
+    break;
+  case Op::SMin: run([](S A, S B, U, U, bool &) { return U(std::min(A, B)); }); break;
+  case Op::SMax: run([](S A, S B, U, U, bool &) { return U(std::max(A, B)); }); break;
+  case Op::UMin: run([](S, S, U A, U B, bool &) { return std::min(A, B); }); break;
+  case Op::UMax: run([](S, S, U A, U B, bool &) { return std::max(A, B); }); break;
+  case Op::Abs: run([](S A, S, U, U, bool &) { return U(A < 0 ? -A : A); }); break;
+  case Op::PopCount: run([](S, S, U A, U, bool &) { return U(std::popcount(A)); }); break;
+  case Op::CountZeros:
+    if (X.Pred == 0) run([&](S, S, U A, U, bool &) { return U(std::countl_zero(A) - (64 - Bits)); });
+    else run([&](S, S, U A, U, bool &) { return U(std::min<unsigned>(unsigned(std::countr_zero(A)), Bits)); });
+    break;
+  default: K = 0; break;  // not an integer operation the evaluator knows: unknown
+  }
+}
+
 void Stepper::executeLanes(Warp &W, const Instr &X, LaneMask Active) const {
   LaneMask K = Active;
   const unsigned Bits = X.Width;
@@ -1278,100 +1394,43 @@ void Stepper::executeLanes(Warp &W, const Instr &X, LaneMask Active) const {
   case Op::ZExt:
   case Op::SExt:
   case Op::Trunc:
-  case Op::Copy:
+  case Op::Copy: {
     K &= known(W, X.A);
-    for (LaneMask M = K; M; M &= M - 1) {
-      const unsigned Lane = static_cast<unsigned>(std::countr_zero(M));
-      const std::int64_t A = value(W, X.A, Lane);
-      result(Lane, X.Code == Op::ZExt ? zeroExtend(A, X.From) : static_cast<std::uint64_t>(A));
-    }
+    Row Scratch, V;
+    const std::int64_t *A = lanesOf(W, X.A, Scratch);
+    const std::uint64_t Low = X.Code == Op::ZExt ? lowBits(X.From) : ~std::uint64_t(0);
+    const unsigned Out = extensionShift(Bits);
+    const auto [First, End] = laneRange(K);
+    for (unsigned Lane = First; Lane < End; ++Lane) V[Lane] = extend(static_cast<std::uint64_t>(A[Lane]) & Low, Out);
+    store(W, X.Dst, V, K);
     break;
+  }
   case Op::Gep: {
     K &= known(W, X.A);
     for (const auto &T : X.Terms) K &= known(W, T.first);
-    // Term by term over all lanes (no branch per lane: the loops vectorise); the known lanes are kept.
+    Row Scratch;
+    const std::int64_t *A = lanesOf(W, X.A, Scratch);
     std::array<std::uint64_t, Lanes> V;
-    for (unsigned Lane = 0; Lane < Lanes; ++Lane)
-      V[Lane] = static_cast<std::uint64_t>(value(W, X.A, Lane)) + static_cast<std::uint64_t>(X.Imm);
+    const auto [First, End] = laneRange(K);
+    for (unsigned Lane = First; Lane < End; ++Lane) V[Lane] = static_cast<std::uint64_t>(A[Lane]) + static_cast<std::uint64_t>(X.Imm);
+    const unsigned Shift = extensionShift(X.Pred);  // the index's width
     for (const auto &[Index, Step] : X.Terms) {
-      if (Index < 0) {
-        const std::uint64_t C = static_cast<std::uint64_t>(signExtend(static_cast<std::uint64_t>(value(W, Index, 0)), X.Pred));
-        for (std::uint64_t &Lane : V) Lane += C * static_cast<std::uint64_t>(Step);
-        continue;
-      }
-      const std::int64_t *Row = &W.Values[std::size_t(Index) * Lanes];
-      const unsigned Shift = X.Pred >= 64 ? 0 : 64 - X.Pred;  // signExtend at Pred bits, branch-free
-      for (unsigned Lane = 0; Lane < Lanes; ++Lane)
-        V[Lane] += static_cast<std::uint64_t>(static_cast<std::int64_t>(static_cast<std::uint64_t>(Row[Lane]) << Shift) >> Shift) *
-                   static_cast<std::uint64_t>(Step);
+      const std::int64_t *I = lanesOf(W, Index, Scratch);
+      for (unsigned Lane = First; Lane < End; ++Lane)
+        V[Lane] += static_cast<std::uint64_t>(extend(static_cast<std::uint64_t>(I[Lane]), Shift)) * static_cast<std::uint64_t>(Step);
     }
-    for (LaneMask M = K; M; M &= M - 1) {
-      const unsigned Lane = static_cast<unsigned>(std::countr_zero(M));
-      set(W, X.Dst, Lane, static_cast<std::int64_t>(V[Lane]));
-    }
+    store(W, X.Dst, std::bit_cast<Row>(V), K);
     break;
   }
-  default: {
+  case Op::ICmp:
+    K &= known(W, X.A) & known(W, X.B);
+    compare(W, X, K);
+    break;
+  default:
     K &= known(W, X.A);
-    const bool Binary = X.Code != Op::Abs && X.Code != Op::CountZeros && X.Code != Op::PopCount;
-    if (Binary) K &= known(W, X.B);
-    const unsigned OpBits = X.Code == Op::ICmp ? X.From : Bits;
-    for (LaneMask M = K; M; M &= M - 1) {
-      const unsigned Lane = static_cast<unsigned>(std::countr_zero(M));
-      const std::int64_t A = signExtend(static_cast<std::uint64_t>(value(W, X.A, Lane)), OpBits);
-      const std::int64_t B = Binary ? signExtend(static_cast<std::uint64_t>(value(W, X.B, Lane)), OpBits) : 0;
-      const std::uint64_t UA = zeroExtend(A, OpBits), UB = zeroExtend(B, OpBits);
-      std::optional<std::uint64_t> V;
-      switch (X.Code) {
-      case Op::Add: V = UA + UB; break;
-      case Op::Sub: V = UA - UB; break;
-      case Op::Mul: V = UA * UB; break;
-      case Op::Shl: if (UB < OpBits) V = UA << UB; break;
-      case Op::LShr: if (UB < OpBits) V = UA >> UB; break;
-      case Op::AShr: if (UB < OpBits) V = static_cast<std::uint64_t>(A >> UB); break;
-      case Op::And: V = UA & UB; break;
-      case Op::Or: V = UA | UB; break;
-      case Op::Xor: V = UA ^ UB; break;
-      case Op::UDiv: if (UB) V = UA / UB; break;
-      case Op::URem: if (UB) V = UA % UB; break;
-      case Op::SDiv: if (B && !(B == -1 && A == std::numeric_limits<std::int64_t>::min())) V = static_cast<std::uint64_t>(A / B); break;
-      case Op::SRem: if (B && !(B == -1 && A == std::numeric_limits<std::int64_t>::min())) V = static_cast<std::uint64_t>(A % B); break;
-      case Op::SMin: V = static_cast<std::uint64_t>(std::min(A, B)); break;
-      case Op::SMax: V = static_cast<std::uint64_t>(std::max(A, B)); break;
-      case Op::UMin: V = std::min(UA, UB); break;
-      case Op::UMax: V = std::max(UA, UB); break;
-      case Op::Abs: V = static_cast<std::uint64_t>(A < 0 ? -A : A); break;
-      case Op::PopCount: V = static_cast<std::uint64_t>(std::popcount(UA)); break;
-      case Op::CountZeros: {
-        const unsigned Z = X.Pred == 0 ? std::countl_zero(UA) - (64 - OpBits) : std::min<unsigned>(std::countr_zero(UA), OpBits);
-        V = Z;
-        break;
-      }
-      case Op::ICmp: {
-        bool C = false;
-        switch (CmpInst::Predicate(X.Pred)) {
-        case CmpInst::ICMP_EQ: C = A == B; break;
-        case CmpInst::ICMP_NE: C = A != B; break;
-        case CmpInst::ICMP_SLT: C = A < B; break;
-        case CmpInst::ICMP_SLE: C = A <= B; break;
-        case CmpInst::ICMP_SGT: C = A > B; break;
-        case CmpInst::ICMP_SGE: C = A >= B; break;
-        case CmpInst::ICMP_ULT: C = UA < UB; break;
-        case CmpInst::ICMP_ULE: C = UA <= UB; break;
-        case CmpInst::ICMP_UGT: C = UA > UB; break;
-        case CmpInst::ICMP_UGE: C = UA >= UB; break;
-        default: break;
-        }
-        set(W, X.Dst, Lane, C);
-        continue;
-      }
-      default: break;
-      }
-      if (!V) K &= ~(LaneMask(1) << Lane);  // division by zero, an oversized shift: poison
-      else result(Lane, *V);
-    }
+    if (!isUnary(X.Code)) K &= known(W, X.B);
+    arithmetic(W, X, K);
     break;
-  }
   }
   if (X.Dst >= 0) W.Known[std::size_t(X.Dst)] = (W.Known[std::size_t(X.Dst)] & ~Active) | K;
 }
