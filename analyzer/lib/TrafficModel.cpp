@@ -24,6 +24,7 @@ namespace rooflint::analyzer {
 namespace {
 
 constexpr std::uint64_t SectorBytes = 32;
+constexpr std::uint64_t GranuleBytes = 64;  ///< what DRAM moves
 
 /// What a condition at @p Line the evaluation could not decide depends on: scalar parameters the spec
 /// does not bind (a loop bound of `1 << log2N`), else data the build cannot know.
@@ -93,6 +94,10 @@ struct TensorTally {
   SectorSet WrittenWhole, ReadBackSet;  ///< ... and the sectors of it the block read back
   std::unordered_map<std::uint64_t, std::uint32_t> WrittenParts;
   std::size_t ReadBackGranules = 0;  ///< the granules of ReadBackSet (when the run is done)
+  /// Requests to L2 of a granule the SM requested before, which its share of L2 no longer held
+  /// (RunTally::l2Request): loads (reads back of the block's own writes apart), with the share of the
+  /// whole L2 and of its kept part; reads back, of its kept part.
+  double EvictedRereads[2] = {0, 0}, EvictedReadBacks = 0;
   bool Unknown = false;
   bool CachedLoads = false;  ///< some load of it goes through L1 (not ld.global.cg / .cv)
 };
@@ -140,10 +145,11 @@ std::size_t intersectionSize(const std::vector<std::uint64_t> &A, const std::vec
 class RunTally {
 public:
   /// @p CacheModelled false: the run's L2 figures are not used (blocks sampled alone take their SM's).
+  /// @p L2Bytes, @p L2KeptBytes: the SM's share of L2, and of the part of it that keeps a working set.
   RunTally(const WarpEvaluator &E, std::vector<BlockTally> &Out, std::size_t First, std::int64_t L1Bytes,
-           std::int64_t L1KeptBytes, bool CacheModelled)
+           std::int64_t L1KeptBytes, std::int64_t L2Bytes, std::int64_t L2KeptBytes, bool CacheModelled)
       : E(E), Out(Out), First(First), L1(std::uint64_t(L1Bytes) / SectorBytes, std::uint64_t(L1KeptBytes) / SectorBytes),
-        CacheModelled(CacheModelled) {}
+        L2(std::uint64_t(L2Bytes) / GranuleBytes, std::uint64_t(L2KeptBytes) / GranuleBytes), CacheModelled(CacheModelled) {}
 
   /// Requests the SM's warps issue while one is in flight: a sector sent to L2 again within this many
   /// requests, with the same bytes, may be merged with the first on its way (the H200 sent one SM's two
@@ -215,6 +221,7 @@ private:
       for (std::uint64_t X : Sectors) {
         T.WriteSectorSet.insert(X);
         T.ReadSectorSet.insert(X);
+        l2Request(X);
       }
       T.FirstWrite = std::min(T.FirstWrite, Bytes.front().first);
       T.FirstRead = std::min(T.FirstRead, Bytes.front().first);
@@ -239,6 +246,7 @@ private:
       for (std::uint64_t X : Sectors) {
         T.WriteSectorSet.insert(X);
         const std::uint32_t Mask = bytesMask(X);
+        l2Request(X);
         if (Mask != ~std::uint32_t(0)) T.PartialStoreSectors += 1;  // partly written
         noteWritten(T, X, Mask);
       }
@@ -254,7 +262,8 @@ private:
       // A sector the block wrote whole before is read from the line L2 holds (llm.c's fused residual
       // kernels read back the residual they wrote: 0.5x of their bytes at DRAM on the H200), unless L2
       // evicted it in between: apart from the reads (dramReads).
-      if (T.WrittenWhole.empty() || !T.WrittenWhole.contains(X)) T.ReadSectorSet.insert(X);
+      const bool ReadBack = !T.WrittenWhole.empty() && T.WrittenWhole.contains(X);
+      if (!ReadBack) T.ReadSectorSet.insert(X);
       else T.ReadBackSet.insert(X);
       const bool Cached = !Site.BypassesL1 && CacheModelled;
       const NestedLru::Hits Hit = Cached ? L1.load(X) : NestedLru::Hits{};
@@ -262,7 +271,13 @@ private:
       if (!HitFull) {
         T.L2Sectors[0] += 1;
         S.L2Sectors += 1;
-        if (X / 2 != LastGranule) T.L2Granules += 1;
+        if (X / 2 != LastGranule) {
+          T.L2Granules += 1;
+          const L2Eviction Evicted = l2Request(X);
+          if (ReadBack) T.EvictedReadBacks += Evicted.Kept;
+          T.EvictedRereads[0] += !ReadBack && Evicted.Whole;
+          T.EvictedRereads[1] += !ReadBack && Evicted.Kept;
+        }
         LastGranule = X / 2;
       }
       if (!HitKept) T.L2Sectors[1] += 1;
@@ -273,6 +288,8 @@ private:
   std::vector<BlockTally> &Out;
   std::size_t First;
   NestedLru L1;  ///< L1 at its capacity (outer), and at the part it keeps whole (inner)
+  NestedLru L2;  ///< the SM's share of L2 (outer) and of its kept part (inner), in 64-byte granules
+  SectorSet L2Requested;  ///< the granules the SM requested of L2 so far
   bool CacheModelled;
   struct Sent {
     std::uint64_t When;
@@ -291,6 +308,24 @@ private:
     for (std::size_t I = First; I < Out.size(); ++I)
       if (Out[I].Block == Block) return Out[I];
     return Out.back();
+  }
+  /// A granule requested of L2 before that the SM's share of L2 (whole, its kept part) no longer holds.
+  struct L2Eviction {
+    bool Whole = false, Kept = false;
+  };
+  /// Sends sector @p X to L2 (in the run of co-resident blocks): whether its granule was requested
+  /// before and evicted since. Every SM runs blocks like these at once, each with granules of its own,
+  /// so L2 holds what one requested within its share: the reuse distance of the SM's stream, in
+  /// distinct granules, against that share (a layer condition of the whole GPU, Kerncraft's for L2).
+  L2Eviction l2Request(std::uint64_t X) {
+    if (!CacheModelled) return {};
+    const std::uint64_t G = X * SectorBytes / GranuleBytes;
+    const NestedLru::Hits Held = L2.load(G);
+    if (!L2Requested.contains(G)) {
+      L2Requested.insert(G);
+      return {};
+    }
+    return {!Held.Outer, !Held.Inner};
   }
   /// Counts the request's sectors that the SM sent to L2 with the same bytes within MergeWindow requests.
   void countMergeable(TensorTally &T) {
@@ -367,6 +402,12 @@ private:
 };
 
 std::int64_t ceilDiv(std::int64_t A, std::int64_t B) { return B > 0 ? (A + B - 1) / B : 0; }
+
+/// One SM's share of @p Fraction of L2, bytes: the SMs that run blocks of @p Grid at once share it.
+double l2ShareBytes(const Dim3 &Grid, const CacheLevels &Levels, double Fraction) {
+  const double Sms = double(std::clamp<std::int64_t>(Grid.count(), 1, std::max(Levels.Sms, 1)));
+  return Fraction * double(Levels.L2Bytes) / Sms;
+}
 
 /// |F u (F + s) u ... u (F + (n-1) s)| for a sorted set F of granules and a shift of s granules: each
 /// granule f spreads over f, f + s, ...; per residue of f mod s those are intervals of f / s to merge.
@@ -990,10 +1031,21 @@ private:
     Bytes R = dramFirstReads(Param, KernelFootprint);
     const double Back = sum(Param, [](const TensorTally &X) { return double(X.ReadBackGranules); }).Point * 64;
     if (Back <= 0 || KernelFootprint <= l2KeptBytes()) return R;
-    R.High += Back;
+    const double Evicted = std::min(Back, sum(Param, [](const TensorTally &X) { return X.EvictedReadBacks; }).Point * 64);
     R.Why += std::string(R.Why.empty() ? "" : "; ") + "what its blocks read back of their own writes (" +
-             bytesText(std::int64_t(Back)) + ") comes from L2, or from DRAM when L2 evicted it in between";
+             bytesText(std::int64_t(Back)) + ") comes from L2";
+    if (Evicted <= 0.02 * Back) {
+      R.Why += ", which holds it in between (" + shareText() + ")";
+      return R;
+    }
+    R.High += Evicted;
+    R.Why += ", or from DRAM where L2 evicted it in between (" + bytesText(std::int64_t(Evicted)) + ": " + shareText() + ")";
     return R;
+  }
+  /// How the eviction of what an SM requested again is judged (RunTally::l2Request).
+  std::string shareText() const {
+    return "each SM's requests against its share of L2's kept part, " +
+           bytesText(std::int64_t(l2ShareBytes(L.Grid, Levels, Levels.L2KeptFraction)));
   }
   /// Reads: each 64-byte granule once when L2 keeps what is read again, every L2 miss when it cannot.
   Bytes dramFirstReads(int Param, double KernelFootprint) const {
@@ -1014,25 +1066,34 @@ private:
     // Blocks that share its granules run close together, or re-read them often enough that L2 keeps them.
     if (const auto Near = nearReuse(Param, Reads)) return once(Over + *Near);
     if (const auto Often = frequentReuse(Param, Reads)) return once(Over + *Often);
-    // A tensor no two blocks share, read again by its own block past L1 (the passes of a row kernel):
-    // between two reads of a granule the SM's co-resident blocks on every SM read their own, so the
-    // passes find it in L2 when a wave's footprints fit its kept fraction, and miss when they exceed L2.
     const double Misses = sum(Param, [](const TensorTally &X) { return X.L2Granules; }).Point * 64;
     const double Loads = sum(Param, [](const TensorTally &X) { return X.L2Sectors[0] - X.StoreSectors; }).Point;
     const double LoadsKept = sum(Param, [](const TensorTally &X) { return X.L2Sectors[1] - X.StoreSectors; }).Point;
     const double Distinct = sum(Param, [](const TensorTally &X) { return double(X.ReadSectors.size()); }).Point;
+    // A tensor no two blocks share, read again by its own blocks past L1 (the passes of a row kernel): a
+    // granule comes from DRAM again where its SM's share of L2 evicted it in between, the other
+    // tensors' requests counted (the H200's thread-per-row passes: 2.1-6x at DRAM once a wave's rows
+    // exceed L2). From the share of the whole L2 to that of its kept part; the top with L1 keeping
+    // only its kept part (more of the passes reach L2).
     if (!Reads.Shared && Distinct > 0 && LoadsKept > Distinct * 1.02) {
-      const double Again = Loads / Distinct, AgainKept = LoadsKept / Distinct;  // reads of each sector at L2
-      const double Wave = waveShare(U);
-      const std::string Between = "its own blocks read it again past L1 (" + ratioText(Again) +
-                                  "); a wave of co-resident blocks reads " + bytesText(std::int64_t(Wave)) +
-                                  " of it between two reads";
-      if (Wave <= Kept) return once(Over + Between + ", within " + Fraction);
-      if (Wave >= double(Levels.L2Bytes))
-        return {U * Again, U * Again, U * AgainKept, Over + Between + ", over L2: every read that misses L1 comes from DRAM"};
+      const double Whole = sum(Param, [](const TensorTally &X) { return X.EvictedRereads[0]; }).Point * 64;
+      const double Part = sum(Param, [](const TensorTally &X) { return X.EvictedRereads[1]; }).Point * 64;
+      const std::string Again = "its own blocks read it again past L1 (" + ratioText(Loads / Distinct) + ")";
+      const double KeptL1 = Loads > 0 ? LoadsKept / Loads : 1;  // L2 requests with L1 at its kept part, per one at its whole
+      if (Part * KeptL1 <= 0.02 * U) return once(Over + Again + ", found in L2 (" + shareText() + ")");
+      return {U + Whole, U + Part, U + Part * KeptL1,
+              Over + Again + ", from DRAM again where L2 evicted it in between: " + bytesText(std::int64_t(Whole)) +
+                  " to " + bytesText(std::int64_t(Part)) + " (each SM's requests against its share of L2, " +
+                  bytesText(std::int64_t(l2ShareBytes(L.Grid, Levels, 1))) + ", and of its kept part, " +
+                  bytesText(std::int64_t(l2ShareBytes(L.Grid, Levels, Levels.L2KeptFraction))) + ")"};
     }
-    const double Hi = std::max(U, Misses);
-    if (Hi <= U * 1.02) return once(Over + "no granule is requested from L2 twice");
+    // Each block's first read of a granule may come from DRAM (the blocks' footprints added); a granule
+    // its SM requests of L2 again only where L2 evicted it in between.
+    const double Evicted = sum(Param, [](const TensorTally &X) { return X.EvictedRereads[1]; }).Point * 64;
+    const double Hi = std::max(U, std::min(Misses, Reads.Sum + Evicted));
+    if (Misses <= U * 1.02) return once(Over + "no granule is requested from L2 twice");
+    if (Hi <= U * 1.02)
+      return once(Over + "what its SM requests of L2 again is still there (" + shareText() + ")");
     const double WaveBlocks = double(Levels.Sms) * PerSm;
     const double Waves = std::ceil(double(L.Grid.count()) / WaveBlocks);
     const Dim3 Box{std::min<std::int64_t>(L.Grid.X, std::int64_t(WaveBlocks)),
@@ -1203,10 +1264,13 @@ bool blocksAlike(const std::vector<BlockTally> &Blocks, const Dim3 &G) {
 }
 
 /// The blocks sampled alone (the middle one, its neighbours, the last ones) ran without the blocks an
-/// SM runs beside them: their L1 would keep what the SM's other blocks evict. Their loads reach L2 at
-/// the rate the first @p SmBlocks blocks (one SM's) show per tensor.
+/// SM runs beside them: their L1 would keep what the SM's other blocks evict, and L2 what the others'
+/// requests evict. Their loads reach L2, and their requests find L2's share evicted, at the rates the
+/// first @p SmBlocks blocks (one SM's) show per tensor.
 void shareTheSmMissRates(std::vector<BlockTally> &Blocks, std::size_t SmBlocks) {
-  std::map<int, std::array<double, 4>> Rate;  // loads at L1, at L2 (full, kept), L2 granules
+  // Per tensor: loads at L1, at L2 (full, kept), L2 granules, evicted re-reads (whole L2), evicted
+  // reads back, evicted re-reads (kept part).
+  std::map<int, std::array<double, 7>> Rate;
   for (std::size_t I = 0; I < SmBlocks && I < Blocks.size(); ++I)
     for (const auto &[P, T] : Blocks[I].Tensors) {
       auto &R = Rate[P];
@@ -1214,15 +1278,23 @@ void shareTheSmMissRates(std::vector<BlockTally> &Blocks, std::size_t SmBlocks) 
       R[1] += T.L2Sectors[0] - T.StoreSectors;
       R[2] += T.L2Sectors[1] - T.StoreSectors;
       R[3] += T.L2Granules;
+      R[4] += T.EvictedRereads[0];
+      R[5] += T.EvictedReadBacks;
+      R[6] += T.EvictedRereads[1];
     }
   for (std::size_t I = SmBlocks; I < Blocks.size(); ++I)
     for (auto &[P, T] : Blocks[I].Tensors) {
       auto It = Rate.find(P);
-      if (It == Rate.end() || It->second[0] <= 0) continue;
-      const double Loads = T.L1Sectors - T.StoreSectors, Share = Loads / It->second[0];
-      T.L2Sectors[0] = T.StoreSectors + It->second[1] * Share;
-      T.L2Sectors[1] = T.StoreSectors + It->second[2] * Share;
-      T.L2Granules = It->second[3] * Share;
+      if (It == Rate.end()) continue;
+      const auto &R = It->second;
+      if (R[0] <= 0) continue;
+      const double Loads = T.L1Sectors - T.StoreSectors, Share = Loads / R[0];
+      T.L2Sectors[0] = T.StoreSectors + R[1] * Share;
+      T.L2Sectors[1] = T.StoreSectors + R[2] * Share;
+      T.L2Granules = R[3] * Share;
+      T.EvictedRereads[0] = R[4] * Share;
+      T.EvictedRereads[1] = R[6] * Share;
+      T.EvictedReadBacks = R[5] * Share;
     }
 }
 
@@ -1293,6 +1365,9 @@ KernelEvaluation evaluateTraffic(llvm::Function &F, const KernelRecord &Record, 
   std::size_t FirstStratum = 0;
   std::vector<std::int64_t> Stratum;
   const auto Runs = runsOf(Launch.Grid, Levels.Sms, PerSm, Middle, Neighbour, FirstStratum, Stratum);
+  // L2 as one SM's requests see it; the part that keeps a working set is 0 where not measured.
+  const auto L2Share = std::int64_t(l2ShareBytes(Launch.Grid, Levels, 1));
+  const auto L2KeptShare = std::int64_t(l2ShareBytes(Launch.Grid, Levels, Levels.L2KeptFraction));
   std::vector<BlockTally> Blocks;
   const auto Began = std::chrono::steady_clock::now();
   std::uint64_t Budget = evaluationBudget();
@@ -1317,7 +1392,7 @@ KernelEvaluation evaluateTraffic(llvm::Function &F, const KernelRecord &Record, 
                         std::vector<SiteTally>(E->sites().size()), false});
     }
     RunTally Tally(*E, Blocks, First, C.L1Available, std::int64_t(Levels.L1KeptFraction * double(C.L1Available)),
-                   &Run == &Runs.front());
+                   L2Share, L2KeptShare, &Run == &Runs.front());
     if (auto Failure = E->run(EL, Run, std::ref(Tally), Budget)) {
       // Out of budget in the stratum: the blocks before it stand, fewer spread over the grid. Any other
       // failure says the kernel does what the evaluation cannot follow, there as anywhere.

@@ -159,10 +159,12 @@ inline constexpr auto pick_spec = kernel<pick>("pick", custom(0, in<0>("x", i32,
 // read it for the norm): y[i] = x[i] + 1, then, after a barrier, z[i] = y of the lane 32 places on in the
 // block, N = 2^26 (three tensors of 256 MiB). Every sector of y a block reads it wrote whole: L2 holds
 // the line, so y's DRAM traffic is its writes, as a copy's (x, y and z 768 MiB: y's share of the 60 MiB
-// L2 may still hold 20 MiB at the end, 236/256 = 0.921875x; from 196/256), and, at the range's top,
-// the read-back once more (L2 may have evicted the line in between: the footprint is over L2): 1x + 1x.
-// It was 1.77-2x: the read-back counted as reads from DRAM. (On the H200 the fused residual kernel 4
-// counted 0.501x of its compulsory bytes at DRAM, where 0.75x was the lowest predicted.)
+// L2 may still hold 20 MiB at the end, 236/256 = 0.921875x; from 196/256, up to 1x). Between a block's
+// write and its read back its SM requests a few KiB of L2 (8 blocks of 1 KiB of x and y each), within
+// its share of L2's kept part (0.4 x 60 MiB over 132 SMs, 186 KiB): no read back from DRAM, the top 1x.
+// It was 1.77-2x (the read back counted as reads from DRAM), then 1x..2x (every read back at the top).
+// (On the H200 the fused residual kernel 4 counted 0.501x of its compulsory bytes at DRAM, where 0.75x
+// was the lowest predicted.)
 TEST(TrafficEvaluation, WhatABlockWroteWholeItReadsBackFromL2) {
   const std::string Code = R"(
 __global__ void write_then_read(const float* x, float* y, float* z, int n) {
@@ -177,7 +179,59 @@ inline constexpr auto write_then_read_spec = kernel<write_then_read>("write_then
 )";
   const Prediction P = predict(Code, "write_then_read");
   EXPECT_VALUE(P.at("x", "dram"), 1.0);
-  EXPECT_RANGE(P.at("y", "dram"), 196.0 / 256, 236.0 / 256, 2.0);
+  EXPECT_RANGE(P.at("y", "dram"), 196.0 / 256, 236.0 / 256, 1.0);
+}
+
+// The same read back, a row of 1 MiB later: each of 128 blocks (one per SM) writes its row of y
+// (2^18 floats) from x, then reads it back into z, N = 2^25 (three tensors of 128 MiB, 384 MiB in all).
+// Between writing a granule of y and reading it back its SM requests the rest of the row of x and y
+// (2 MiB), over its share of L2's kept part (0.4 x 60 MiB over the 128 SMs that run blocks, 192 KiB):
+// every granule read back comes from DRAM again, at the range's top: 1x + 1x. y's writes as before:
+// up to 60 MiB of them left in L2 (low (128 - 60) / 128), y's share of it at the point
+// (128 - 60 x 128 / 384) / 128 = 0.84375.
+TEST(TrafficEvaluation, AReadBackPastTheSmsShareOfL2IsAtTheTop) {
+  const std::string Code = R"(
+__global__ void row_write_then_read(const float* x, float* y, float* z, int n) {
+  const long long row = (long long)blockIdx.x * (n / gridDim.x);
+  for (int k = threadIdx.x; k < n / gridDim.x; k += blockDim.x) y[row + k] = x[row + k] + 1.0f;
+  __syncthreads();
+  for (int k = threadIdx.x; k < n / gridDim.x; k += blockDim.x) z[row + k] = y[row + k];
+}
+inline constexpr auto row_write_then_read_spec = kernel<row_write_then_read>("row_write_then_read", custom(0, in<0>("x", f32, N), out<1>("y", f32, N), out<2>("z", f32, N)))
+    .at(N(1 << 25)).sizes(N(arg<3>)).block(256).grid(128);
+)";
+  const Prediction P = predict(Code, "row_write_then_read");
+  EXPECT_VALUE(P.at("x", "dram"), 1.0);
+  EXPECT_RANGE(P.at("y", "dram"), 68.0 / 128, 0.84375, 2.0);
+}
+
+// Two tensors a thread walks its row of twice (llm.c's layernorm backward kernel 1 reads its rows of
+// dout and inp in two passes, and counted 1.34x of its compulsory bytes at DRAM on the H200, 2026-12-04,
+// where each tensor alone fits L2's kept part): R = 2^14 rows of C = 256 floats, a thread per row, 64
+// blocks of 256 (one per SM), a and b 16 MiB each. Within a pass a lane's sector serves its next 7 reads
+// from L1 (256 lanes x 2 tensors x 32 B = 16 KiB); between a row's two passes the SM reads its 256 rows
+// of both, 512 KiB, past its L1 (224 KiB): every second pass reaches L2. There it is under the SM's
+// share of L2 (60 MiB / 64 = 960 KiB) and over its share of the kept part (0.4 x 60 MiB / 64 = 384 KiB):
+// from each granule once to twice at DRAM, the point at the kept part: 1x, 2x, 2x. (A wave of either
+// tensor alone, 16 MiB, is within the kept part: it was 1x, a value.)
+TEST(TrafficEvaluation, TwoTensorsPassesShareTheSmsL2) {
+  const std::string Code = R"(
+__global__ void two_pass_rows(const float* a, const float* b, float* out, int rows, int cols) {
+  const int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r >= rows) return;
+  float s = 0.0f;
+  for (int c = 0; c < cols; ++c) s += a[(long long)r * cols + c] * b[(long long)r * cols + c];
+  float t = 0.0f;
+  for (int c = 0; c < cols; ++c) t += a[(long long)r * cols + c] - s * b[(long long)r * cols + c];
+  out[r] = t;
+}
+inline constexpr struct C final : dim<"C"> {} C;
+inline constexpr auto two_pass_rows_spec = kernel<two_pass_rows>("two_pass_rows", custom(0, in<0>("a", f32, N, C), in<1>("b", f32, N, C), out<2>("out", f32, N)))
+    .at(N(1 << 14), C(256)).sizes(N(arg<3>), C(arg<4>)).block(256).grid(ceil_div(N, 256));
+)";
+  const Prediction P = predict(Code, "two_pass_rows");
+  EXPECT_RANGE(P.at("a", "dram"), 1.0, 2.0, 2.0);
+  EXPECT_RANGE(P.at("b", "dram"), 1.0, 2.0, 2.0);
 }
 
 // x[i * 33], x declared (N,S=33) and touched N times (4N compulsory bytes), N = 2^26. Each lane is 132
