@@ -321,11 +321,12 @@ private:
     if (!CacheModelled) return {};
     const std::uint64_t G = X * SectorBytes / GranuleBytes;
     const NestedLru::Hits Held = L2.load(G);
+    if (Held.Outer) return {false, !Held.Inner};  // held: requested before
     if (!L2Requested.contains(G)) {
       L2Requested.insert(G);
       return {};
     }
-    return {!Held.Outer, !Held.Inner};
+    return {true, true};
   }
   /// Counts the request's sectors that the SM sent to L2 with the same bytes within MergeWindow requests.
   void countMergeable(TensorTally &T) {

@@ -1077,7 +1077,7 @@ bool isUnary(Op Code) { return Code == Op::Abs || Code == Op::CountZeros || Code
 /// The lanes a loop over @p K runs, [first, end): one lane alone (a uniform value is computed once and
 /// copied), else all 32, as a vectorised loop does them fastest.
 std::pair<unsigned, unsigned> laneRange(std::uint32_t K) {
-  if (std::has_single_bit(K)) {
+  if (K != 0 && (K & (K - 1)) == 0) {  // one bit (std::has_single_bit: a library call without -mpopcnt)
     const unsigned Lane = static_cast<unsigned>(std::countr_zero(K));
     return {Lane, Lane + 1};
   }
