@@ -1082,9 +1082,11 @@ private:
       const std::string Again = "its own blocks read it again past L1 (" + ratioText(Loads / Distinct) + ")";
       const double KeptL1 = Loads > 0 ? LoadsKept / Loads : 1;  // L2 requests with L1 at its kept part, per one at its whole
       if (Part * KeptL1 <= 0.02 * U) return once(Over + Again + ", found in L2 (" + shareText() + ")");
+      const std::string Evicted = Part > Whole * 1.02 ? bytesText(std::int64_t(Whole)) + " to " + bytesText(std::int64_t(Part))
+                                                      : bytesText(std::int64_t(Part));
       return {U + Whole, U + Part, U + Part * KeptL1,
-              Over + Again + ", from DRAM again where L2 evicted it in between: " + bytesText(std::int64_t(Whole)) +
-                  " to " + bytesText(std::int64_t(Part)) + " (each SM's requests against its share of L2, " +
+              Over + Again + ", from DRAM again where L2 evicted it in between: " + Evicted +
+                  " (each SM's requests against its share of L2, " +
                   bytesText(std::int64_t(l2ShareBytes(L.Grid, Levels, 1))) + ", and of its kept part, " +
                   bytesText(std::int64_t(l2ShareBytes(L.Grid, Levels, Levels.L2KeptFraction))) + ")"};
     }
