@@ -49,6 +49,12 @@ public:
     }
     (*Last)[(X >> 6) & 63] |= std::uint64_t(1) << (X & 63);
   }
+  /// Inserts @p X: whether it was not there before.
+  bool insertNew(std::uint64_t X) {
+    const bool New = !contains(X);
+    if (New) insert(X);
+    return New;
+  }
   bool empty() const { return Chunks.empty(); }
   bool contains(std::uint64_t X) const {
     const auto It = Chunks.find(X >> 12);
@@ -94,10 +100,10 @@ struct TensorTally {
   SectorSet WrittenWhole, ReadBackSet;  ///< ... and the sectors of it the block read back
   std::unordered_map<std::uint64_t, std::uint32_t> WrittenParts;
   std::size_t ReadBackGranules = 0;  ///< the granules of ReadBackSet (when the run is done)
-  /// Requests to L2 of a granule the SM requested before, which its share of L2 no longer held
-  /// (RunTally::l2Request): loads (reads back of the block's own writes apart), with the share of the
-  /// whole L2 and of its kept part; reads back, of its kept part.
-  double EvictedRereads[2] = {0, 0}, EvictedReadBacks = 0;
+  /// Loads that L2's share for the SM no longer held (RunTally::l2Request): of a granule the SM read
+  /// before (reads back apart), with the share of the whole L2 and of its kept part; reads back of the
+  /// block's own writes, of its kept part; and the sectors the block read back.
+  double EvictedRereads[2] = {0, 0}, EvictedReadBacks = 0, ReadBackSectors = 0;
   bool Unknown = false;
   bool CachedLoads = false;  ///< some load of it goes through L1 (not ld.global.cg / .cv)
 };
@@ -218,10 +224,15 @@ private:
     if (Site.K == AccessSite::Atomic) {  // counted at L2 as atomics, not as load or store sectors
       T.AtomicRequests += 1;
       // L2 reads the line before it updates it: a read and a write of each sector at DRAM.
+      std::uint64_t LastGranule = ~std::uint64_t(0);
       for (std::uint64_t X : Sectors) {
         T.WriteSectorSet.insert(X);
         T.ReadSectorSet.insert(X);
-        l2Request(X);
+        if (X / 2 != LastGranule && CacheModelled) {
+          l2Request(X);
+          L2Read.insert(X / 2);
+        }
+        LastGranule = X / 2;
       }
       T.FirstWrite = std::min(T.FirstWrite, Bytes.front().first);
       T.FirstRead = std::min(T.FirstRead, Bytes.front().first);
@@ -243,10 +254,12 @@ private:
       countMergeable(T);
       // Partly written sectors merge in L2 with the rest of their bytes (the H200's naive transpose:
       // 8x the store sectors at L2, 1.05-1.19x at DRAM): DRAM writes are the sectors written, once.
+      std::uint64_t LastGranule = ~std::uint64_t(0);
       for (std::uint64_t X : Sectors) {
         T.WriteSectorSet.insert(X);
         const std::uint32_t Mask = bytesMask(X);
-        l2Request(X);
+        if (X / 2 != LastGranule && CacheModelled) l2Request(X);
+        LastGranule = X / 2;
         if (Mask != ~std::uint32_t(0)) T.PartialStoreSectors += 1;  // partly written
         noteWritten(T, X, Mask);
       }
@@ -265,6 +278,7 @@ private:
       const bool ReadBack = !T.WrittenWhole.empty() && T.WrittenWhole.contains(X);
       if (!ReadBack) T.ReadSectorSet.insert(X);
       else T.ReadBackSet.insert(X);
+      T.ReadBackSectors += ReadBack;
       const bool Cached = !Site.BypassesL1 && CacheModelled;
       const NestedLru::Hits Hit = Cached ? L1.load(X) : NestedLru::Hits{};
       const bool HitFull = Hit.Outer, HitKept = Hit.Inner;
@@ -273,10 +287,15 @@ private:
         S.L2Sectors += 1;
         if (X / 2 != LastGranule) {
           T.L2Granules += 1;
-          const L2Eviction Evicted = l2Request(X);
-          if (ReadBack) T.EvictedReadBacks += Evicted.Kept;
-          T.EvictedRereads[0] += !ReadBack && Evicted.Whole;
-          T.EvictedRereads[1] += !ReadBack && Evicted.Kept;
+          if (CacheModelled) {
+            const NestedLru::Hits Held = l2Request(X);
+            if (ReadBack) {  // the block wrote it: requested before
+              T.EvictedReadBacks += !Held.Inner;
+            } else if (!L2Read.insertNew(X / 2)) {
+              T.EvictedRereads[0] += !Held.Outer;
+              T.EvictedRereads[1] += !Held.Inner;
+            }
+          }
         }
         LastGranule = X / 2;
       }
@@ -289,7 +308,7 @@ private:
   std::size_t First;
   NestedLru L1;  ///< L1 at its capacity (outer), and at the part it keeps whole (inner)
   NestedLru L2;  ///< the SM's share of L2 (outer) and of its kept part (inner), in 64-byte granules
-  SectorSet L2Requested;  ///< the granules the SM requested of L2 so far
+  SectorSet L2Read;  ///< the granules the SM read (loads, atomics) so far
   bool CacheModelled;
   struct Sent {
     std::uint64_t When;
@@ -309,25 +328,13 @@ private:
       if (Out[I].Block == Block) return Out[I];
     return Out.back();
   }
-  /// A granule requested of L2 before that the SM's share of L2 (whole, its kept part) no longer holds.
-  struct L2Eviction {
-    bool Whole = false, Kept = false;
-  };
-  /// Sends sector @p X to L2 (in the run of co-resident blocks): whether its granule was requested
-  /// before and evicted since. Every SM runs blocks like these at once, each with granules of its own,
-  /// so L2 holds what one requested within its share: the reuse distance of the SM's stream, in
-  /// distinct granules, against that share (a layer condition of the whole GPU, Kerncraft's for L2).
-  L2Eviction l2Request(std::uint64_t X) {
-    if (!CacheModelled) return {};
-    const std::uint64_t G = X * SectorBytes / GranuleBytes;
-    const NestedLru::Hits Held = L2.load(G);
-    if (Held.Outer) return {false, !Held.Inner};  // held: requested before
-    if (!L2Requested.contains(G)) {
-      L2Requested.insert(G);
-      return {};
-    }
-    return {true, true};
-  }
+  /// Sends the granule of sector @p X to L2 (in the run of co-resident blocks, once per request):
+  /// whether the SM's share of L2, whole and its kept part, still held it. Every SM runs blocks like
+  /// these at once, each with granules of its own, so L2 holds what one requested within its share:
+  /// the reuse distance of the SM's stream, in distinct granules, against that share (a layer condition
+  /// of the whole GPU, Kerncraft's for L2). An LRU: a pattern that cycles through more than the share
+  /// misses every time, as the H200's passes over rows past L2 did (2.1-6x at DRAM).
+  NestedLru::Hits l2Request(std::uint64_t X) { return L2.load(X * SectorBytes / GranuleBytes); }
   /// Counts the request's sectors that the SM sent to L2 with the same bytes within MergeWindow requests.
   void countMergeable(TensorTally &T) {
     if (!CacheModelled) return;
@@ -1027,7 +1034,8 @@ private:
   }
 
   /// Reads of the tensor, and reads back of what its blocks wrote whole: L2 holds those lines unless
-  /// the traffic between the write and the read-back evicted them, so the range's top counts them once.
+  /// the SM's requests between the write and the read back evicted them from its share of L2's kept
+  /// part, which the range's top counts once more.
   Bytes dramReads(int Param, double KernelFootprint) const {
     Bytes R = dramFirstReads(Param, KernelFootprint);
     const double Back = sum(Param, [](const TensorTally &X) { return double(X.ReadBackGranules); }).Point * 64;
@@ -1045,10 +1053,12 @@ private:
   }
   /// How the eviction of what an SM requested again is judged (RunTally::l2Request).
   std::string shareText() const {
-    return "each SM's requests against its share of L2's kept part, " +
-           bytesText(std::int64_t(l2ShareBytes(L.Grid, Levels, Levels.L2KeptFraction)));
+    const std::string Whole = "each SM's requests against its share of L2, " + bytesText(std::int64_t(l2ShareBytes(L.Grid, Levels, 1)));
+    if (!(Levels.L2KeptFraction > 0)) return Whole + " (the part of it that keeps a working set is not measured on this GPU)";
+    return Whole + ", and of its kept part, " + bytesText(std::int64_t(l2ShareBytes(L.Grid, Levels, Levels.L2KeptFraction)));
   }
-  /// Reads: each 64-byte granule once when L2 keeps what is read again, every L2 miss when it cannot.
+  /// Reads: each 64-byte granule once when L2 keeps what is read again; more where blocks share it, or
+  /// read it again after their SM's share of L2 evicted it.
   Bytes dramFirstReads(int Param, double KernelFootprint) const {
     const Footprint Reads = reads(Param);
     if (Reads.Sum <= 0) return {};
@@ -1074,21 +1084,20 @@ private:
     // A tensor no two blocks share, read again by its own blocks past L1 (the passes of a row kernel): a
     // granule comes from DRAM again where its SM's share of L2 evicted it in between, the other
     // tensors' requests counted (the H200's thread-per-row passes: 2.1-6x at DRAM once a wave's rows
-    // exceed L2). From the share of the whole L2 to that of its kept part; the top with L1 keeping
-    // only its kept part (more of the passes reach L2).
+    // exceed L2). From the share of the whole L2 to that of its kept part, the point there (at the
+    // whole L2 where the kept part is not measured); the top with L1 keeping only its kept part (more
+    // of the passes reach L2).
     if (!Reads.Shared && Distinct > 0 && LoadsKept > Distinct * 1.02) {
       const double Whole = sum(Param, [](const TensorTally &X) { return X.EvictedRereads[0]; }).Point * 64;
       const double Part = sum(Param, [](const TensorTally &X) { return X.EvictedRereads[1]; }).Point * 64;
       const std::string Again = "its own blocks read it again past L1 (" + ratioText(Loads / Distinct) + ")";
       const double KeptL1 = Loads > 0 ? LoadsKept / Loads : 1;  // L2 requests with L1 at its kept part, per one at its whole
       if (Part * KeptL1 <= 0.02 * U) return once(Over + Again + ", found in L2 (" + shareText() + ")");
+      const double Point = Levels.L2KeptFraction > 0 ? Part : Whole;
       const std::string Evicted = Part > Whole * 1.02 ? bytesText(std::int64_t(Whole)) + " to " + bytesText(std::int64_t(Part))
                                                       : bytesText(std::int64_t(Part));
-      return {U + Whole, U + Part, U + Part * KeptL1,
-              Over + Again + ", from DRAM again where L2 evicted it in between: " + Evicted +
-                  " (each SM's requests against its share of L2, " +
-                  bytesText(std::int64_t(l2ShareBytes(L.Grid, Levels, 1))) + ", and of its kept part, " +
-                  bytesText(std::int64_t(l2ShareBytes(L.Grid, Levels, Levels.L2KeptFraction))) + ")"};
+      return {Reads.Low + Whole, U + Point, Reads.High + Part * KeptL1,
+              Over + Again + ", from DRAM again where L2 evicted it in between: " + Evicted + " (" + shareText() + ")"};
     }
     // Each block's first read of a granule may come from DRAM (the blocks' footprints added); a granule
     // its SM requests of L2 again only where L2 evicted it in between.
@@ -1268,12 +1277,13 @@ bool blocksAlike(const std::vector<BlockTally> &Blocks, const Dim3 &G) {
 
 /// The blocks sampled alone (the middle one, its neighbours, the last ones) ran without the blocks an
 /// SM runs beside them: their L1 would keep what the SM's other blocks evict, and L2 what the others'
-/// requests evict. Their loads reach L2, and their requests find L2's share evicted, at the rates the
-/// first @p SmBlocks blocks (one SM's) show per tensor.
+/// requests evict. Their loads reach L2, and find L2's share evicted, at the rates the first
+/// @p SmBlocks blocks (one SM's) show per tensor; a tensor those blocks do not load, every load of
+/// it past L1 a granule the block read before is taken as evicted.
 void shareTheSmMissRates(std::vector<BlockTally> &Blocks, std::size_t SmBlocks) {
-  // Per tensor: loads at L1, at L2 (full, kept), L2 granules, evicted re-reads (whole L2), evicted
-  // reads back, evicted re-reads (kept part).
-  std::map<int, std::array<double, 7>> Rate;
+  // Per tensor: loads at L1, at L2 (full, kept), L2 granules, evicted re-reads (whole L2, kept part);
+  // sectors read back, the evicted among them.
+  std::map<int, std::array<double, 8>> Rate;
   for (std::size_t I = 0; I < SmBlocks && I < Blocks.size(); ++I)
     for (const auto &[P, T] : Blocks[I].Tensors) {
       auto &R = Rate[P];
@@ -1282,22 +1292,29 @@ void shareTheSmMissRates(std::vector<BlockTally> &Blocks, std::size_t SmBlocks) 
       R[2] += T.L2Sectors[1] - T.StoreSectors;
       R[3] += T.L2Granules;
       R[4] += T.EvictedRereads[0];
-      R[5] += T.EvictedReadBacks;
-      R[6] += T.EvictedRereads[1];
+      R[5] += T.EvictedRereads[1];
+      R[6] += T.ReadBackSectors;
+      R[7] += T.EvictedReadBacks;
     }
   for (std::size_t I = SmBlocks; I < Blocks.size(); ++I)
     for (auto &[P, T] : Blocks[I].Tensors) {
-      auto It = Rate.find(P);
-      if (It == Rate.end()) continue;
+      const auto It = Rate.find(P);
+      const double Loads = T.L1Sectors - T.StoreSectors;
+      if (It == Rate.end() || It->second[0] <= 0) {
+        // No rate: every granule it requests again counts as evicted (the old range's top).
+        const double Again = std::max(0.0, T.L2Granules - double(granulesOf(T.ReadSectorSet.sorted()).size()));
+        T.EvictedRereads[0] = T.EvictedRereads[1] = Again;
+        T.EvictedReadBacks = double(granulesOf(T.ReadBackSet.sorted()).size());
+        continue;
+      }
       const auto &R = It->second;
-      if (R[0] <= 0) continue;
-      const double Loads = T.L1Sectors - T.StoreSectors, Share = Loads / R[0];
+      const double Share = Loads / R[0];
       T.L2Sectors[0] = T.StoreSectors + R[1] * Share;
       T.L2Sectors[1] = T.StoreSectors + R[2] * Share;
       T.L2Granules = R[3] * Share;
       T.EvictedRereads[0] = R[4] * Share;
-      T.EvictedRereads[1] = R[6] * Share;
-      T.EvictedReadBacks = R[5] * Share;
+      T.EvictedRereads[1] = R[5] * Share;
+      T.EvictedReadBacks = R[6] > 0 ? R[7] * T.ReadBackSectors / R[6] : double(granulesOf(T.ReadBackSet.sorted()).size());
     }
 }
 

@@ -1069,19 +1069,17 @@ std::uint64_t distinctIndex(std::uint64_t Element, std::uint64_t Bound) {
 }
 
 std::int64_t signExtend(std::uint64_t V, unsigned Bits) { return Bits >= 64 ? static_cast<std::int64_t>(V) : SignExtend64(V, Bits); }
-std::uint64_t zeroExtend(std::int64_t V, unsigned Bits) {
-  return Bits >= 64 ? static_cast<std::uint64_t>(V) : static_cast<std::uint64_t>(V) & maskTrailingOnes<std::uint64_t>(Bits);
-}
 /// The integer operations of one operand (A); the others take two (A, B).
 bool isUnary(Op Code) { return Code == Op::Abs || Code == Op::CountZeros || Code == Op::PopCount; }
-/// The lanes a loop over @p K runs, [first, end): one lane alone (a uniform value is computed once and
-/// copied), else all 32, as a vectorised loop does them fastest.
-std::pair<unsigned, unsigned> laneRange(std::uint32_t K) {
-  if (K != 0 && (K & (K - 1)) == 0) {  // one bit (std::has_single_bit: a library call without -mpopcnt)
+/// The lanes a loop over @p K runs, [first, end): none, one lane alone (a uniform value is computed once
+/// and copied), else all 32, as a vectorised loop does them fastest.
+std::pair<unsigned, unsigned> laneRange(LaneMask K) {
+  if (K == 0) return {0, 0};
+  if ((K & (K - 1)) == 0) {  // one bit (std::has_single_bit: a library call without -mpopcnt)
     const unsigned Lane = static_cast<unsigned>(std::countr_zero(K));
     return {Lane, Lane + 1};
   }
-  return {0, 32};
+  return {0, Lanes};
 }
 /// The lane loops' branch-free forms: an integer of @p Bits bits sign-extends by a shift up and back.
 unsigned extensionShift(unsigned Bits) { return Bits >= 64 || Bits == 0 ? 0 : 64 - Bits; }
@@ -1160,7 +1158,6 @@ private:
   /// Writes @p V to slot @p Dst's lanes @p K; the others keep theirs (a lane not active here holds the
   /// value its own path gave, which a phi after the paths meet may read).
   static void store(Warp &W, std::int32_t Dst, const Row &V, LaneMask K) {
-    if (K == 0) return;
     std::int64_t *Out = &W.Values[std::size_t(Dst) * Lanes];
     const auto [First, End] = laneRange(K);
     for (unsigned Lane = First; Lane < End; ++Lane) Out[Lane] = K >> Lane & 1 ? V[Lane] : Out[Lane];
@@ -1347,7 +1344,7 @@ void Stepper::arithmetic(Warp &W, const Instr &X, LaneMask &K) const {
   case Op::SMax: run([](S A, S B, U, U, bool &) { return U(std::max(A, B)); }); break;
   case Op::UMin: run([](S, S, U A, U B, bool &) { return std::min(A, B); }); break;
   case Op::UMax: run([](S, S, U A, U B, bool &) { return std::max(A, B); }); break;
-  case Op::Abs: run([](S A, S, U, U, bool &) { return U(A < 0 ? -A : A); }); break;
+  case Op::Abs: run([](S A, S, U, U, bool &) { return A < 0 ? U(0) - U(A) : U(A); }); break;  // no overflow at INT64_MIN
   case Op::PopCount: run([](S, S, U A, U, bool &) { return U(std::popcount(A)); }); break;
   case Op::CountZeros:
     if (X.Pred == 0) run([&](S, S, U A, U, bool &) { return U(std::countl_zero(A) - (64 - Bits)); });
@@ -1408,18 +1405,18 @@ void Stepper::executeLanes(Warp &W, const Instr &X, LaneMask Active) const {
   case Op::Gep: {
     K &= known(W, X.A);
     for (const auto &T : X.Terms) K &= known(W, T.first);
-    Row Scratch;
+    Row Scratch, V;  // address arithmetic wraps: unsigned
     const std::int64_t *A = lanesOf(W, X.A, Scratch);
-    std::array<std::uint64_t, Lanes> V;
     const auto [First, End] = laneRange(K);
-    for (unsigned Lane = First; Lane < End; ++Lane) V[Lane] = static_cast<std::uint64_t>(A[Lane]) + static_cast<std::uint64_t>(X.Imm);
+    const auto add = [](std::int64_t X, std::uint64_t Y) { return static_cast<std::int64_t>(static_cast<std::uint64_t>(X) + Y); };
+    for (unsigned Lane = First; Lane < End; ++Lane) V[Lane] = add(A[Lane], static_cast<std::uint64_t>(X.Imm));
     const unsigned Shift = extensionShift(X.Pred);  // the index's width
     for (const auto &[Index, Step] : X.Terms) {
       const std::int64_t *I = lanesOf(W, Index, Scratch);
       for (unsigned Lane = First; Lane < End; ++Lane)
-        V[Lane] += static_cast<std::uint64_t>(extend(static_cast<std::uint64_t>(I[Lane]), Shift)) * static_cast<std::uint64_t>(Step);
+        V[Lane] = add(V[Lane], static_cast<std::uint64_t>(extend(static_cast<std::uint64_t>(I[Lane]), Shift)) * static_cast<std::uint64_t>(Step));
     }
-    store(W, X.Dst, std::bit_cast<Row>(V), K);
+    store(W, X.Dst, V, K);
     break;
   }
   case Op::ICmp:

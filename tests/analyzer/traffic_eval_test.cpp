@@ -212,7 +212,8 @@ inline constexpr auto row_write_then_read_spec = kernel<row_write_then_read>("ro
 // from L1 (256 lanes x 2 tensors x 32 B = 16 KiB); between a row's two passes the SM reads its 256 rows
 // of both, 512 KiB, past its L1 (224 KiB): every second pass reaches L2. There it is under the SM's
 // share of L2 (60 MiB / 64 = 960 KiB) and over its share of the kept part (0.4 x 60 MiB / 64 = 384 KiB):
-// from each granule once to twice at DRAM, the point at the kept part: 1x, 2x, 2x. (A wave of either
+// from each granule once to twice at DRAM, the point at the kept part: 1x, 2x, 2x (the top as the point:
+// L1's kept part, 28 KiB, still holds a pass's 16 KiB). (A wave of either
 // tensor alone, 16 MiB, is within the kept part: it was 1x, a value.)
 TEST(TrafficEvaluation, TwoTensorsPassesShareTheSmsL2) {
   const std::string Code = R"(
