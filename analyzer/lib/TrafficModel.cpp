@@ -1091,7 +1091,9 @@ private:
       const double Whole = sum(Param, [](const TensorTally &X) { return X.EvictedRereads[0]; }).Point * 64;
       const double Part = sum(Param, [](const TensorTally &X) { return X.EvictedRereads[1]; }).Point * 64;
       const std::string Again = "its own blocks read it again past L1 (" + ratioText(Loads / Distinct) + ")";
-      const double KeptL1 = Loads > 0 ? LoadsKept / Loads : 1;  // L2 requests with L1 at its kept part, per one at its whole
+      // L2 requests with L1 at its kept part, per one at its whole (where the kept part is measured: else
+      // L1 would keep nothing, and every read of a sector reach L2).
+      const double KeptL1 = Loads > 0 && Levels.L1KeptFraction > 0 ? LoadsKept / Loads : 1;
       if (Part * KeptL1 <= 0.02 * U) return once(Over + Again + ", found in L2 (" + shareText() + ")");
       const double Point = Levels.L2KeptFraction > 0 ? Part : Whole;
       const std::string Evicted = Part > Whole * 1.02 ? bytesText(std::int64_t(Whole)) + " to " + bytesText(std::int64_t(Part))
