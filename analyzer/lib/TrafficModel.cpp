@@ -136,6 +136,8 @@ std::vector<std::uint64_t> granulesOf(const std::vector<std::uint64_t> &Sectors)
     if (G.empty() || G.back() != X / 2) G.push_back(X / 2);
   return G;
 }
+/// The 64-byte granules of the sectors of @p S.
+std::size_t granuleCount(const SectorSet &S) { return granulesOf(S.sorted()).size(); }
 
 std::size_t intersectionSize(const std::vector<std::uint64_t> &A, const std::vector<std::uint64_t> &B) {
   std::size_t N = 0;
@@ -224,16 +226,11 @@ private:
     if (Site.K == AccessSite::Atomic) {  // counted at L2 as atomics, not as load or store sectors
       T.AtomicRequests += 1;
       // L2 reads the line before it updates it: a read and a write of each sector at DRAM.
-      std::uint64_t LastGranule = ~std::uint64_t(0);
       for (std::uint64_t X : Sectors) {
         T.WriteSectorSet.insert(X);
         T.ReadSectorSet.insert(X);
-        if (X / 2 != LastGranule && CacheModelled) {
-          l2Request(X);
-          L2Read.insert(X / 2);
-        }
-        LastGranule = X / 2;
       }
+      sendToL2(true);
       T.FirstWrite = std::min(T.FirstWrite, Bytes.front().first);
       T.FirstRead = std::min(T.FirstRead, Bytes.front().first);
       return;
@@ -254,15 +251,13 @@ private:
       countMergeable(T);
       // Partly written sectors merge in L2 with the rest of their bytes (the H200's naive transpose:
       // 8x the store sectors at L2, 1.05-1.19x at DRAM): DRAM writes are the sectors written, once.
-      std::uint64_t LastGranule = ~std::uint64_t(0);
       for (std::uint64_t X : Sectors) {
         T.WriteSectorSet.insert(X);
         const std::uint32_t Mask = bytesMask(X);
-        if (X / 2 != LastGranule && CacheModelled) l2Request(X);
-        LastGranule = X / 2;
         if (Mask != ~std::uint32_t(0)) T.PartialStoreSectors += 1;  // partly written
         noteWritten(T, X, Mask);
       }
+      sendToL2(false);
       T.FirstWrite = std::min(T.FirstWrite, Bytes.front().first);
       return;
     }
@@ -335,6 +330,16 @@ private:
   /// of the whole GPU, Kerncraft's for L2). An LRU: a pattern that cycles through more than the share
   /// misses every time, as the H200's passes over rows past L2 did (2.1-6x at DRAM).
   NestedLru::Hits l2Request(std::uint64_t X) { return L2.load(X * SectorBytes / GranuleBytes); }
+  /// Sends the granules of a store's or an atomic's sectors (Sectors, ascending) to L2's share, each
+  /// once; an atomic's (@p Read) are read too.
+  void sendToL2(bool Read) {
+    if (!CacheModelled) return;
+    for (std::size_t I = 0; I < Sectors.size(); ++I) {
+      if (I > 0 && Sectors[I] / 2 == Sectors[I - 1] / 2) continue;
+      l2Request(Sectors[I]);
+      if (Read) L2Read.insert(Sectors[I] / 2);
+    }
+  }
   /// Counts the request's sectors that the SM sent to L2 with the same bytes within MergeWindow requests.
   void countMergeable(TensorTally &T) {
     if (!CacheModelled) return;
@@ -1304,9 +1309,9 @@ void shareTheSmMissRates(std::vector<BlockTally> &Blocks, std::size_t SmBlocks) 
       const double Loads = T.L1Sectors - T.StoreSectors;
       if (It == Rate.end() || It->second[0] <= 0) {
         // No rate: every granule it requests again counts as evicted (the old range's top).
-        const double Again = std::max(0.0, T.L2Granules - double(granulesOf(T.ReadSectorSet.sorted()).size()));
+        const double Again = std::max(0.0, T.L2Granules - double(granuleCount(T.ReadSectorSet)));
         T.EvictedRereads[0] = T.EvictedRereads[1] = Again;
-        T.EvictedReadBacks = double(granulesOf(T.ReadBackSet.sorted()).size());
+        T.EvictedReadBacks = double(granuleCount(T.ReadBackSet));
         continue;
       }
       const auto &R = It->second;
@@ -1316,7 +1321,7 @@ void shareTheSmMissRates(std::vector<BlockTally> &Blocks, std::size_t SmBlocks) 
       T.L2Granules = R[3] * Share;
       T.EvictedRereads[0] = R[4] * Share;
       T.EvictedRereads[1] = R[5] * Share;
-      T.EvictedReadBacks = R[6] > 0 ? R[7] * T.ReadBackSectors / R[6] : double(granulesOf(T.ReadBackSet.sorted()).size());
+      T.EvictedReadBacks = R[6] > 0 ? R[7] * T.ReadBackSectors / R[6] : double(granuleCount(T.ReadBackSet));
     }
 }
 
@@ -1436,7 +1441,7 @@ KernelEvaluation evaluateTraffic(llvm::Function &F, const KernelRecord &Record, 
       T.ReadSectors = T.ReadSectorSet.sorted();
       T.ReadGranules = granulesOf(T.ReadSectors);
       T.WriteSectors = T.WriteSectorSet.sorted();
-      T.ReadBackGranules = granulesOf(T.ReadBackSet.sorted()).size();
+      T.ReadBackGranules = granuleCount(T.ReadBackSet);
       T.ReadSectorSet = T.WriteSectorSet = T.WrittenWhole = T.ReadBackSet = SectorSet();
       T.WrittenParts = {};
     }
