@@ -445,6 +445,9 @@ void planFragment(CallInst &Call, const FragmentAccess &F, std::vector<Planned> 
   }
 }
 
+/// Bytes of sm_90's widest global load or store (ld.global.v4.u32): NVPTX splits and merges to it.
+constexpr unsigned WidestAccess = 16;
+
 /// The requests of a memcpy, memmove or memset with a constant length: on each side, chunks of the
 /// largest power of two up to 16 bytes that side's alignment allows (a float4 copied from global to
 /// shared memory is one 16-byte global load whatever the shared side's alignment).
@@ -453,7 +456,7 @@ void planMemIntrinsic(MemIntrinsic &MI, std::vector<Planned> &Out) {
   if (!Len || Len->getZExtValue() == 0 || Len->getZExtValue() > 4096) return;
   const std::uint64_t Length = Len->getZExtValue();
   const auto chunks = [&](Value *Ptr, std::uint64_t Align, AccessSite::Kind K) {
-    Align = std::min<std::uint64_t>(16, Align);
+    Align = std::min<std::uint64_t>(WidestAccess, Align);
     while (Length % Align) Align /= 2;
     for (std::uint64_t Off = 0; Off < Length; Off += Align)
       Out.push_back({&MI, Ptr, std::int64_t(Off), unsigned(Align), K, false});
@@ -463,16 +466,20 @@ void planMemIntrinsic(MemIntrinsic &MI, std::vector<Planned> &Out) {
   if (!notGlobalSpace(MI.getDest())) chunks(MI.getDest(), MI.getDestAlign().valueOrOne().value(), AccessSite::Store);
 }
 
-/// The requests one load or store of @p A's bytes becomes: one, or, aligned to less than its size (a
-/// struct of two floats copied as an i64 of align 4), one per aligned piece, as NVPTX splits it (two
-/// ld.u32), each a request of its own. With their offsets from the access's address.
+/// The requests one load or store of @p A's bytes becomes, with their offsets from the access's address:
+/// one, or one per piece NVPTX splits it into, each a request of its own: pieces of its alignment where
+/// that is less than its size (a struct of two floats copied as an i64 of align 4: two ld.u32), and of
+/// at most 16 bytes, sm_90's widest access (a vector of four doubles: two ld.v2.f64).
 std::vector<std::pair<AccessOf, std::int64_t>> alignedPieces(const Instruction &I, const AccessOf &A) {
-  const bool Aligned = A.Align >= A.Bytes || !isPowerOf2_32(A.Align) || A.Bytes % A.Align != 0;
-  if (Aligned || !(isa<LoadInst>(I) || isa<StoreInst>(I))) return {{A, 0}};
+  if (!(isa<LoadInst>(I) || isa<StoreInst>(I))) return {{A, 0}};
+  unsigned PieceBytes = A.Bytes;
+  if (A.Align < PieceBytes && isPowerOf2_32(A.Align) && PieceBytes % A.Align == 0) PieceBytes = A.Align;
+  if (PieceBytes > WidestAccess && PieceBytes % WidestAccess == 0) PieceBytes = WidestAccess;
+  if (PieceBytes == A.Bytes) return {{A, 0}};
   std::vector<std::pair<AccessOf, std::int64_t>> Pieces;
   AccessOf Piece = A;
-  Piece.Bytes = A.Align;
-  for (unsigned Off = 0; Off < A.Bytes; Off += A.Align) Pieces.push_back({Piece, Off});
+  Piece.Bytes = PieceBytes;
+  for (unsigned Off = 0; Off < A.Bytes; Off += PieceBytes) Pieces.push_back({Piece, Off});
   return Pieces;
 }
 
@@ -509,7 +516,7 @@ void planBlock(const std::vector<std::pair<Instruction *, AccessOf>> &Accesses, 
       std::size_t M = N + 1;
       for (; M < List.size() && List[M].Offset == End && List[M].A.Bypass == First.A.Bypass; ++M) {
         const std::int64_t Span = End + List[M].A.Bytes - First.Offset;
-        if (Span > 16 || std::int64_t(First.A.Align) < std::int64_t(PowerOf2Ceil(std::uint64_t(Span)))) break;
+        if (Span > WidestAccess || std::int64_t(First.A.Align) < std::int64_t(PowerOf2Ceil(std::uint64_t(Span)))) break;
         End += List[M].A.Bytes;
         if (List[M].Order < Order) {
           Order = List[M].Order;

@@ -549,6 +549,37 @@ inline constexpr auto copy_rgba8_spec = kernel<copy_rgba8>("copy_rgba8", custom(
   EXPECT_VALUE(Bytes.at("y", "l1"), 4.0);
 }
 
+// A 32-byte vector (four doubles, align 32) is one IR load and store, but sm_90's widest global access
+// is 16 bytes: NVPTX emits two ld.global.v2.f64 (and two st), each a request of its own (clang 19's
+// PTX for this kernel, checked by hand). Per warp, each request's 32 lanes touch 16 bytes of each of 32
+// consecutive 32-byte elements: 32 sectors a request, 64 for the warp's 1024 bytes (32 sectors), so 2x
+// at L1. At L2 the second request's sectors are in L1 (a cached load), 1x, unless L1 dropped them in
+// between: the evaluation runs the other warps of the SM's 8 blocks between a warp's two requests (64
+// KiB read), more than the 0.125 of L1 (28 KiB) taken to keep a working set whole, so a range 1x-2x,
+// point 1x. (One request of 32 bytes a lane counted 32 sectors a request and 1x at L1.)
+TEST(TrafficEvaluation, AnAccessWiderThanSixteenBytesIsTwoRequests) {
+  const std::string Code = R"(
+typedef double double4v __attribute__((ext_vector_type(4)));
+namespace rooflint::dsl {
+template <> struct storage_dtypes<double4v> : storage_dtypes<double> {};
+}  // namespace rooflint::dsl
+inline constexpr struct Four final : dim<"Four", 4> {} Four;
+__global__ void scale_double4(const double4v* x, double4v* y, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = x[i] * 2.0;
+}
+inline constexpr auto scale_double4_spec = kernel<scale_double4>("scale_double4", custom(0, in<0>("x", f64, N, Four), out<1>("y", f64, N, Four)))
+    .at(N(1 << 22)).sizes(N(arg<2>)).block(256).grid(ceil_div(N, 256));
+)";
+  const Prediction P = predict(Code, "scale_double4");
+  EXPECT_VALUE(P.at("x", "l1"), 2.0);
+  EXPECT_VALUE(P.at("y", "l1"), 2.0);
+  EXPECT_RANGE(P.at("x", "l2"), 1.0, 1.0, 2.0);
+  const auto *Load = P.access(lineOf(Code, "y[i] = x[i]"));
+  ASSERT_NE(Load, nullptr);
+  EXPECT_NEAR(Load->SectorsPerRequest, 32.0, 1e-9);
+}
+
 // atomicInc on a counter of the module (the last-block reduction of cuda-samples' threadFenceReduction
 // counts retired blocks so): clang emits llvm.nvvm.atomic.load.inc.32, which the evaluation did not
 // know, so every tensor of the kernel was "not predicted" (a call that may touch global memory). It is
