@@ -15,6 +15,7 @@ std::optional<CacheLevels> CacheLevels::of(const model::gpu_geometry &G) {
   L.DriverSharedPerBlock = G.driver_shared_bytes_per_block;
   L.L1KeptFraction = G.l1_kept_fraction;
   L.L2KeptFraction = G.l2_kept_fraction;
+  L.DramAccessBytes = G.dram_access_bytes;
   L.SharedConfigsKiB.assign(G.shared.kib.begin(), G.shared.kib.begin() + G.shared.count);
   return L;
 }

@@ -717,45 +717,64 @@ public:
   /// indices are distinct): their footprints are random draws (footprint()).
   std::map<int, bool> DrawnThrough;
 
-  void predict(KernelEvaluation &Out, const std::string &KernelWide, const std::map<int, std::string> &Unmodelled,
+  void predict(KernelEvaluation &Out, std::string KernelWide, const std::map<int, std::string> &Unmodelled,
                const std::map<int, std::string> &Conditional) {
+    const auto ownReason = [&](const dsl::tensor_info &T) {
+      std::string Why = unknownReason(T.arg);
+      if (auto It = Unmodelled.find(T.arg); Why.empty() && It != Unmodelled.end()) Why = It->second;
+      if (auto It = Conditional.find(T.arg); Why.empty() && It != Conditional.end()) Why = It->second;
+      if (Why.empty() && !(compulsoryBytes(R, T) > 0)) Why = "its compulsory bytes are 0 at the spec's sizes";
+      if (Why.empty() && !touched(T.arg))
+        Why = "no load, store or atomic of it was evaluated (an access the evaluation does not see, or none in the sampled blocks)";
+      return Why;
+    };
+    // A stated launch that leaves part of an output unwritten is not the program's: no figure of it holds.
+    if (KernelWide.empty() && L.Stated)
+      for (const dsl::tensor_info &T : R.Spec.tensor_list())
+        if (T.arg >= 0 && T.access != dsl::role::read && T.access != dsl::role::not_counted && ownReason(T).empty())
+          if (KernelWide = coverage(T); !KernelWide.empty()) break;
     const double Footprint = kernelFootprint();
     for (const dsl::tensor_info &T : R.Spec.tensor_list()) {
       if (T.arg < 0 || T.access == dsl::role::not_counted) continue;
       const std::string Name(T.name.view());
-      const double Compulsory = compulsoryBytes(R, T);
-      std::string Why = KernelWide;
-      if (Why.empty()) Why = unknownReason(T.arg);
-      if (auto It = Unmodelled.find(T.arg); Why.empty() && It != Unmodelled.end()) Why = It->second;
-      if (auto It = Conditional.find(T.arg); Why.empty() && It != Conditional.end()) Why = It->second;
-      if (Why.empty() && !(Compulsory > 0)) Why = "its compulsory bytes are 0 at the spec's sizes";
-      if (Why.empty() && !touched(T.arg))
-        Why = "no load, store or atomic of it was evaluated (an access the evaluation does not see, or none in the sampled blocks)";
+      const std::string Why = KernelWide.empty() ? ownReason(T) : KernelWide;
       if (!Why.empty()) {
         for (const model::memory_level Level : model::memory_levels) Out.Levels.push_back(notPredicted(Name, T.arg, Level, Why));
         continue;
       }
+      const double Compulsory = compulsoryBytes(R, T);
       Out.Levels.push_back(dram(Name, T.arg, Compulsory, Footprint));
       Out.Levels.push_back(l2(Name, T.arg, Compulsory));
       Out.Levels.push_back(l1(Name, T.arg, Compulsory));
     }
   }
 
-  /// The store coverage check of an assumed launch: each tensor written once (useful bytes stored over
-  /// compulsory bytes written), each read at least once.
+  /// The store coverage check of an assumed launch: each tensor written once, each read at least once.
   std::string launchMismatch() const {
-    for (const dsl::tensor_info &T : R.Spec.tensor_list()) {
-      if (T.arg < 0 || T.access == dsl::role::not_counted) continue;
-      const double Bytes = compulsoryBytes(R, T) / (T.access == dsl::role::read_write ? 2 : 1);
-      if (!(Bytes > 0)) continue;
-      const bool Writes = T.access != dsl::role::read;
-      const double Moved = sum(T.arg, [&](const TensorTally &Y) { return Writes ? Y.UsefulStoreBytes : Y.UsefulLoadBytes; }).Point;
-      const double Times = Moved / Bytes;
-      if ((Writes && std::fabs(Times - 1) > 0.02) || (!Writes && Times < 0.98))
-        return "the assumed launch " + L.Text.substr(0, L.Text.find(", assumed")) + " " + (Writes ? "writes" : "reads") +
-               " '" + std::string(T.name.view()) + "' " + model::format_significant(Times) + " times, not once";
-    }
+    for (const dsl::tensor_info &T : R.Spec.tensor_list())
+      if (std::string Why = coverage(T); !Why.empty()) return Why;
     return "";
+  }
+
+  /// Whether the launch moves tensor @p T's compulsory bytes (useful bytes stored, or loaded, over them):
+  /// "" or why not. An assumed launch must write each tensor once and read each at least once; a stated
+  /// one is judged by its writes alone (a kernel may read part of an input, write an output more than
+  /// once), and one that leaves part of an output unwritten is not the program's launch (a .grid(...)
+  /// that covers half the output would predict half of every tensor's compulsory bytes).
+  std::string coverage(const dsl::tensor_info &T) const {
+    if (T.arg < 0 || T.access == dsl::role::not_counted) return "";
+    const double Bytes = compulsoryBytes(R, T) / (T.access == dsl::role::read_write ? 2 : 1);
+    if (!(Bytes > 0)) return "";
+    // Atomics' bytes are not counted as stores: a stated launch's reduction into a tensor is its own.
+    if (L.Stated && sum(T.arg, [](const TensorTally &Y) { return Y.AtomicRequests; }).Point > 0) return "";
+    const bool Writes = T.access != dsl::role::read;
+    if (L.Stated && !Writes) return "";
+    const double Moved = sum(T.arg, [&](const TensorTally &Y) { return Writes ? Y.UsefulStoreBytes : Y.UsefulLoadBytes; }).Point;
+    const double Times = Moved / Bytes;
+    if (Times >= 0.98 && (L.Stated || !Writes || Times <= 1.02)) return "";
+    return "the " + std::string(L.Stated ? "stated" : "assumed") + " launch " + L.Text.substr(0, L.Text.find(", assumed")) +
+           " " + (Writes ? "writes" : "reads") + " '" + std::string(T.name.view()) + "' " + model::format_significant(Times) +
+           " times, not once" + (L.Stated ? ": check the spec's .block(...), .grid(...) and sizes" : "");
   }
 
 private:
@@ -879,9 +898,7 @@ private:
       // tensor's granules, whose union is G (1 - exp(-draws / G)) in expectation, a value for uniform
       // indices; distinct ones repeat no row, so their union reaches the blocks' sum where rows do not
       // share granules: a range up to it, the point there.
-      const double Granules = Cap / Unit;
-      const double Expected = std::min(F.Sum, -std::expm1(-F.Sum / Unit / Granules) * Granules * Unit);
-      F.Low = F.Union = F.High = Expected;
+      F.Low = F.Union = F.High = drawnUnion(F.Sum, Cap, Unit);
       if (D->second) F.Union = F.High = std::min(F.Sum, Cap);
     } else {
       double Largest = 0;
@@ -892,6 +909,12 @@ private:
     }
     F.Shared = F.Sum > 1.02 * F.High;
     return F;
+  }
+  /// The expected union of @p Draws bytes of granules of @p Unit bytes drawn independently from @p Cap
+  /// bytes of them: G (1 - exp(-draws / G)).
+  static double drawnUnion(double Draws, double Cap, double Unit) {
+    const double Granules = Cap / Unit;
+    return std::min(Draws, -std::expm1(-Draws / Unit / Granules) * Granules * Unit);
   }
   /// The footprints of a tensor's reads and writes, never under its compulsory bytes: the kernel moves
   /// each element its spec reads or writes at least once (a union spread from one block can miss rows
@@ -1031,6 +1054,14 @@ private:
   };
 
   Prediction dram(const std::string &Name, int Param, double Compulsory, double KernelFootprint) const {
+    // The model moves 64-byte granules, the H200's HBM access (measured); a GPU that moves another unit,
+    // or none known (GDDR), has no DRAM figure.
+    if (Levels.DramAccessBytes != 64)
+      return notPredicted(Name, Param, model::memory_level::dram,
+                          Levels.DramAccessBytes > 0 ? "the GPU's DRAM moves " + std::to_string(Levels.DramAccessBytes) +
+                                                           "-byte accesses; the model counts 64-byte granules"
+                                                     : "how many bytes the GPU's DRAM moves per access is not known (the "
+                                                       "model's 64-byte granules are measured on HBM)");
     const Bytes R = dramReads(Param, KernelFootprint), W = dramWrites(Param, KernelFootprint);
     std::string Why = R.Why;
     if (!W.Why.empty()) Why += (Why.empty() ? "" : "; ") + W.Why;
@@ -1117,12 +1148,30 @@ private:
     const double Waves = std::ceil(double(L.Grid.count()) / WaveBlocks);
     const Dim3 Box{std::min<std::int64_t>(L.Grid.X, std::int64_t(WaveBlocks)),
                    std::min<std::int64_t>(L.Grid.Y, ceilDiv(std::int64_t(WaveBlocks), L.Grid.X)), 1};
+    const std::string Range = Over + "its reads range from each 64-byte granule once to every L2 miss from DRAM; ";
+    if (DrawnThrough.count(Param)) return drawnReads(Reads, Waves, KernelFootprint, Hi, Range);
     const double PerWave = Reads.Shared && translates(Param, &TensorTally::FirstRead, 64)
                                ? spread(Param, &TensorTally::ReadGranules, &TensorTally::FirstRead, 64, Box)
                                : U / Waves;
     return {U, std::clamp(Waves * PerWave, U, Hi), Hi,
-            Over + "its reads range from each 64-byte granule once to every L2 miss from DRAM; the point assumes "
-                   "each wave of " + std::to_string(std::int64_t(WaveBlocks)) + " co-resident blocks reads its footprint once"};
+            Range + "the point assumes each wave of " + std::to_string(std::int64_t(WaveBlocks)) +
+                " co-resident blocks reads its footprint once"};
+  }
+  /// Reads addressed through indices drawn as the spec states (a gather, an embedding lookup): each
+  /// wave's reads are independent draws from the tensor's granules, whatever order the blocks run in.
+  /// The point: each wave's union of them from DRAM, but for what L2's kept part still holds of the
+  /// tensor, its share of what the waves bring into L2 (uniform draws: a granule is there with the
+  /// probability of that part over the tensor's footprint).
+  Bytes drawnReads(const Footprint &Reads, double Waves, double KernelFootprint, double Hi, const std::string &Range) const {
+    const double U = Reads.Union;
+    const double PerWave = drawnUnion(Reads.Sum / Waves, U, 64);
+    const double WaveFootprint = PerWave + std::max(0.0, KernelFootprint - U) / Waves;
+    const double Held = std::min(1.0, l2KeptBytes() * PerWave / WaveFootprint / U);
+    const double Point = std::clamp(U + (Waves * PerWave - U) * (1 - Held), U, Hi);
+    return {U, Point, Hi,
+            Range + "the point: each of " + model::format_significant(Waves) + " waves reads " + bytesText(std::int64_t(PerWave)) +
+                " of its granules (its indices drawn at random), " + model::format_significant(100 * Held) +
+                "% of them still in L2's kept part"};
   }
 
   /// Writes: each sector written once, less what may still be in L2 when the kernel ends (written

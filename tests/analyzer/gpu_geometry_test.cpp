@@ -110,3 +110,19 @@ TEST(GpuGeometry, UnknownCacheSizesPredictNothing) {
     EXPECT_NE(P.Basis.find("the cache sizes of 'GH200' are not known"), std::string::npos) << P.Basis;
   }
 }
+
+// The L4's GDDR6: how many bytes its DRAM moves per access is not measured (the model's 64-byte
+// granules are the H200's HBM), so DRAM has no figure; L1 and L2, which move 32-byte sectors as the
+// model counts them, keep theirs. The A100's HBM2e is taken to move 64 bytes as the H200's HBM does.
+TEST(GpuGeometry, AGpuWithoutAKnownDramAccessSizeHasNoDramFigure) {
+  using Kind = KernelRecord::PredictedTraffic::Kind;
+  const auto L4 = softmaxPrediction("700", "L4");
+  ASSERT_TRUE(L4.count("x:dram") && L4.count("x:l1")) << "no prediction";
+  EXPECT_EQ(L4.at("x:dram").K, Kind::NotPredicted);
+  EXPECT_NE(L4.at("x:dram").Basis.find("how many bytes the GPU's DRAM moves per access is not known"), std::string::npos)
+      << L4.at("x:dram").Basis;
+  EXPECT_NE(L4.at("x:l1").K, Kind::NotPredicted) << L4.at("x:l1").Basis;
+  const auto A100 = softmaxPrediction("700", "A100");
+  ASSERT_TRUE(A100.count("x:dram"));
+  EXPECT_NE(A100.at("x:dram").K, Kind::NotPredicted) << A100.at("x:dram").Basis;
+}

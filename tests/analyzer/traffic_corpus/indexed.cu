@@ -40,6 +40,20 @@ __global__ void gather_uniform(float* y, const float* x, const int* idx, int n) 
   if (i < n) y[i] = x[idx[i]];
 }
 
+// The same gather at N = M = 2^24: x is 64 MiB, the kernel's footprint 192 MiB, over L2 (60 MiB).
+// - x: 8x at L1 as above; an SM's L1 holds 0.3% of x: 7.9x..8x at L2. DRAM: 2^24 reads of a granule
+//   each, uniform over x's 2^20 granules; L2 holds C bytes of x, and a read finds its granule there with
+//   probability C / 64 MiB (random reads: no order helps). Per thread, x brings 64 (1 - h) bytes into
+//   L2, idx and y 4 each, so x's share of what L2 holds is 64 (1 - h) / (64 (1 - h) + 8). With the
+//   whole L2 holding (60 MiB): h = 60 s / 64 settles at 0.68, DRAM 16 (1 - h) = 5.2x; with the 0.4 of
+//   it that keeps a working set (24 MiB): h = 0.32, 10.9x. 5.2x..10.9x.
+// - idx: 1x at every level; y: 1x at L1 and L2, DRAM 0x..1x.
+// truth: x l1 8x, x l2 7.9x..8x, x dram 5.2x..10.9x, idx l1 1x, idx l2 1x, idx dram 1x, y l1 1x, y l2 1x, y dram 0x..1x
+__global__ void gather_uniform_wide(float* y, const float* x, const int* idx, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;  // y, idx: (N)  x: (M)
+  if (i < n) y[i] = x[idx[i]];
+}
+
 // A histogram of 2^24 values uniform over H = 256 bins: atomicAdd(&hist[x[i]], 1). x: 64 MiB, 1x at
 // every level. hist: atomics only, which are neither load nor store sectors: 0x at L1 and L2.
 // truth: x l1 1x, x l2 1x, x dram 1x, hist l1 0x, hist l2 0x
@@ -67,6 +81,10 @@ inline constexpr auto encoder_uniform_tokens_spec =
 inline constexpr auto gather_uniform_spec =
     kernel<gather_uniform>("gather_uniform", custom(0, out<0>("y", f32, N), in<1>("x", f32, M), in<2>("idx", i32, N).indices(uniform(M))))
         .at(N(1 << 22), M(1 << 22)).sizes(N(arg<3>)).block(256).grid(ceil_div(N, 256));
+inline constexpr auto gather_uniform_wide_spec =
+    kernel<gather_uniform_wide>("gather_uniform_wide",
+                                custom(0, out<0>("y", f32, N), in<1>("x", f32, M), in<2>("idx", i32, N).indices(uniform(M))))
+        .at(N(1 << 24), M(1 << 24)).sizes(N(arg<3>)).block(256).grid(ceil_div(N, 256));
 inline constexpr auto histogram_uniform_spec =
     kernel<histogram_uniform>("histogram_uniform", custom(0, inout<0>("hist", u32, H), in<1>("x", i32, N).indices(uniform(H))))
         .at(N(1 << 24), H(256)).sizes(N(arg<2>)).block(256).grid(ceil_div(N, 256));
@@ -95,6 +113,14 @@ inline void run_indexed_cases() {
     float *y = c.zeros<float>(n), *x = c.zeros<float>(m);
     int* idx = c.upload(corpus::uniform_below(Z(n), m, 2));
     if (c.ready()) gather_uniform<<<blocks(n, 256), 256>>>(y, x, idx, n);
+    c.done();
+  }
+  if (wanted("gather_uniform_wide")) {
+    Case c("gather_uniform_wide");
+    const int n = 1 << 24, m = 1 << 24;
+    float *y = c.zeros<float>(n), *x = c.zeros<float>(m);
+    int* idx = c.upload(corpus::uniform_below(Z(n), m, 4));
+    if (c.ready()) gather_uniform_wide<<<blocks(n, 256), 256>>>(y, x, idx, n);
     c.done();
   }
   if (wanted("histogram_uniform")) {

@@ -149,6 +149,7 @@ struct CacheLevels {
   /// mean); 0: unknown.
   std::int64_t DriverSharedPerBlock = 0;
   double L1KeptFraction = 0, L2KeptFraction = 0;
+  int DramAccessBytes = 0;  ///< bytes per DRAM transfer (the model's granules are 64)
 
   /// @return The levels of a GPU of geometry @p G, or nullopt when a figure they need is unknown (no
   /// other GPU's figure stands in for it).
