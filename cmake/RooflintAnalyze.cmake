@@ -1,4 +1,4 @@
-# rooflint_analyze(TARGET t [GPU name] [CEILINGS file] [MANIFEST out.json] [SARIF out.sarif] [ALLOW_PARSE_ERRORS]
+# rooflint_analyze(TARGET t [GPU name] [CEILINGS file] [MANIFEST out.rooflint.json] [SARIF out.sarif] [ALLOW_PARSE_ERRORS]
 #                  [OPTIONS ...])
 #
 # Defined by rooflint's top-level CMakeLists (rooflint built here, or added with add_subdirectory or
@@ -38,6 +38,10 @@ function(rooflint_analyze)
   endif()
   if(NOT ARG_MANIFEST)
     set(ARG_MANIFEST ${CMAKE_CURRENT_BINARY_DIR}/${ARG_TARGET}.rooflint.json)
+  elseif(NOT ARG_MANIFEST MATCHES "\\.rooflint\\.json$")
+    # rooflint-verify --manifest DIR reads only *.rooflint.json below DIR.
+    message(WARNING "rooflint_analyze(${ARG_TARGET}): MANIFEST '${ARG_MANIFEST}' does not end in .rooflint.json: "
+                    "rooflint-verify --manifest DIR will not find it (name it <name>.rooflint.json, or pass the file itself)")
   endif()
 
   get_target_property(sources ${ARG_TARGET} SOURCES)

@@ -7,7 +7,9 @@
 #   <prefix>/lib/librooflint_*.a             rooflint::files, rooflint::process, rooflint::runtime
 #   <prefix>/lib/cmake/rooflint/             rooflintConfig.cmake, rooflintConfigVersion.cmake, the
 #                                            exported targets, RooflintAnalyze.cmake, RooflintCuda20.cmake
-#   <prefix>/share/doc/rooflint/             README.md, LICENSE, CHANGELOG.md, docs/ (the reference pages)
+#   <prefix>/share/doc/rooflint/             README.md, LICENSE, CHANGELOG.md, CONTRIBUTING.md, docs/ (the
+#                                            reference pages, the measurement logs), examples/ (the files
+#                                            the pages link to)
 #
 # Two install components: rooflint_tools (the executables, the injection library, the docs) and
 # rooflint_dev (headers, libraries, the CMake package): `cmake --install build --component rooflint_tools`.
@@ -97,12 +99,19 @@ if(TARGET rooflint-inject)
   install(TARGETS rooflint-inject LIBRARY DESTINATION ${ROOFLINT_INJECT_INSTALL_DIR} COMPONENT rooflint_tools)
   rooflint_install_strip(rooflint_tools ${ROOFLINT_INJECT_INSTALL_DIR} $<TARGET_FILE_NAME:rooflint-inject>)
 endif()
+# The documentation, at the same relative paths as in the source tree, so that every relative link in it
+# resolves (tests/docs/installed_links_test.py checks an install): the pages (docs/quickstart.md,
+# docs/diagnostics/...), the measurement logs docs/results.md cites (docs/measurements/, text and two
+# plots, about 8 MB), and the example files the pages link to.
 install(FILES ${PROJECT_SOURCE_DIR}/README.md ${PROJECT_SOURCE_DIR}/LICENSE ${PROJECT_SOURCE_DIR}/CHANGELOG.md
+              ${PROJECT_SOURCE_DIR}/CONTRIBUTING.md
         DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT rooflint_tools)
-# The pages the README links to, at the same relative paths (docs/quickstart.md, docs/diagnostics/...);
-# not the measurement logs.
-install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR}/docs COMPONENT rooflint_tools
-        FILES_MATCHING PATTERN "*.md" PATTERN "measurements" EXCLUDE)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR}/docs COMPONENT rooflint_tools)
+install(FILES ${PROJECT_SOURCE_DIR}/examples/ci/github-actions.yml
+        DESTINATION ${CMAKE_INSTALL_DOCDIR}/examples/ci COMPONENT rooflint_tools)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/examples/torch_extension/
+        DESTINATION ${CMAKE_INSTALL_DOCDIR}/examples/torch_extension COMPONENT rooflint_tools
+        PATTERN "__pycache__" EXCLUDE)
 
 configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/rooflintConfig.cmake.in
   ${PROJECT_BINARY_DIR}/rooflintConfig.cmake

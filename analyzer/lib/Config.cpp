@@ -37,9 +37,10 @@ llvm::Expected<ConfigFile> parseConfig(llvm::StringRef Text, llvm::StringRef Pat
                        &OS);
   In >> C;
   if (In.error()) {
-    llvm::StringRef First = llvm::StringRef(Messages).split('\n').first;
-    return llvm::createStringError(In.error(), "invalid configuration file: " +
-                                                   (First.empty() ? Path.str() : First.str()));
+    // "FILE:2:1: error: unknown key 'Bogus'": printed after rooflint's own "error:", without a second.
+    std::string First = llvm::StringRef(Messages).split('\n').first.str();
+    if (const auto At = First.find(": error: "); At != std::string::npos) First.replace(At, 9, ": ");
+    return llvm::createStringError(In.error(), "invalid configuration file " + (First.empty() ? Path.str() : First));
   }
   return C;
 }

@@ -325,7 +325,7 @@ std::vector<std::string> adjustCommandLine(const std::vector<std::string> &Args,
   std::vector<std::string> Out;
   if (Args.empty()) return Out;
   const auto note = [&](const std::string &What) {
-    const std::string Line = "dropping nvcc-only flag '" + What + "' (the analyzer parses host code with clang)";
+    const std::string Line = "dropping nvcc-only flag '" + What + "' (clang, which parses the code for the analyzer, does not take it)";
     if (std::find(Notes.begin(), Notes.end(), Line) == Notes.end()) Notes.push_back(Line);
   };
   llvm::StringRef Driver = llvm::sys::path::filename(Args[0]);

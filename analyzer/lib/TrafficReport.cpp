@@ -151,8 +151,9 @@ void reportReRead(const ReRead &R, const KernelTraffic &T, const FunctionDecl &K
   if (L2->K == Kind::Value && L2->Ratio <= 1.05) {
     Report.remark(DiagKind::ReRead, Loc, Head + "; " + At + " L1 serves the passes");
   } else {
-    Report.report(DiagKind::ReRead, Loc, Head + "; " + At + " the passes reach L2: " + figureText(*L2) +
-                                             " its compulsory bytes there");
+    // A range: L1 may or may not hold the rows between passes (its kept part against its whole).
+    const char *Reach = L2->K == Kind::Range ? " the passes may reach L2: " : " the passes reach L2: ";
+    Report.report(DiagKind::ReRead, Loc, Head + "; " + At + Reach + figureText(*L2) + " its compulsory bytes there");
   }
   // The working set between passes, for the reader to check the layer condition.
   const dsl::tensor_info *Tensor = nullptr;

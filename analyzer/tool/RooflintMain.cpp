@@ -127,7 +127,7 @@ cl::opt<std::string> WarningsAsErrors("warnings-as-errors",
                                       cl::desc("Report rooflint warnings as errors (exit status 1): all of them, "
                                                "or those the globs match (--warnings-as-errors=rooflint-uncoalesced)"),
                                       cl::value_desc("globs"), cl::ValueOptional, cl::cat(Category));
-cl::alias WerrorAlias("werror", cl::desc("Alias for --warnings-as-errors"), cl::aliasopt(WarningsAsErrors));
+cl::alias WerrorAlias("werror", cl::desc("Alias for --warnings-as-errors"), cl::aliasopt(WarningsAsErrors), cl::cat(Category));
 cl::opt<std::string> HeaderFilter("header-filter",
                                   cl::desc("Report diagnostics in headers only when the header's path matches this "
                                            "regex (default: every header that is not a system header)"),
@@ -138,7 +138,7 @@ cl::list<std::string> Enable("enable", cl::desc("Enable a diagnostic by name (re
                              cl::cat(Category));
 cl::opt<unsigned> Jobs("j", cl::desc("Analyse this many files at a time (default 1); the output is the same"),
                        cl::value_desc("N"), cl::init(1), cl::Prefix, cl::cat(Category));
-cl::alias JobsAlias("jobs", cl::desc("Alias for -j"), cl::aliasopt(Jobs));
+cl::alias JobsAlias("jobs", cl::desc("Alias for -j"), cl::aliasopt(Jobs), cl::cat(Category));
 cl::opt<bool> Quiet("quiet", cl::desc("Print only diagnostics: no progress lines, no notes about dropped flags"),
                     cl::cat(Category));
 cl::opt<std::string> Manifest("manifest", cl::desc("Write the JSON manifest of every analysed kernel here"),

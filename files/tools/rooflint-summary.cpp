@@ -14,6 +14,7 @@
 #include <cstring>
 #include <iostream>
 #include <map>
+#include <set>
 #include <tuple>
 #include <optional>
 #include <string>
@@ -33,7 +34,7 @@ using rooflint::model::format_significant;
 enum exit_code : int { ok = 0, usage = 2, bad_manifest = 3, output_failed = 5 };
 
 struct row {
-  std::string kernel, bound, intensity, floor, warnings;
+  std::string kernel, gpu, file, bound, intensity, floor, warnings;
 };
 
 /// One manifest's table rows and its peaks sentence.
@@ -79,7 +80,7 @@ std::string warnings_of(const manifest::kernel& k, const std::vector<manifest::d
 }
 
 row kernel_row(const manifest::kernel& k, const std::vector<manifest::diagnostic>& diagnostics) {
-  row r{k.name + (k.is_region() ? " (region)" : ""), "no verdict", "-", "-", warnings_of(k, diagnostics)};
+  row r{k.name + (k.is_region() ? " (region)" : ""), "", "", "no verdict", "-", "-", warnings_of(k, diagnostics)};
   if (k.missing_size) r.bound = "no verdict (" + *k.missing_size + " has no size)";
   if (k.verdict) {
     r.bound = std::string(rooflint::model::name(k.verdict->bound));
@@ -99,45 +100,12 @@ std::optional<summary> read_manifest(const std::string& path, std::string& error
   std::vector<rooflint::model::math_mode> modes;
   for (const manifest::kernel& k : m->kernels) {
     s.rows.push_back(kernel_row(k, m->diagnostics));
+    s.rows.back().gpu = m->peaks.device;
+    s.rows.back().file = path;
     modes.push_back(k.math_mode);
   }
   s.peaks = peaks_sentence(m->peaks, modes);
   return s;
-}
-
-const std::vector<std::string> headers{"kernel", "bound", "arithmetic intensity (FLOP/byte)", "floor", "warnings"};
-
-std::string text_table(const std::vector<row>& rows) {
-  std::vector<std::size_t> width;
-  for (const std::string& h : headers) width.push_back(h.size());
-  const auto cells = [](const row& r) { return std::vector<std::string>{r.kernel, r.bound, r.intensity, r.floor, r.warnings}; };
-  for (const row& r : rows) {
-    const auto c = cells(r);
-    for (std::size_t i = 0; i < c.size(); ++i) width[i] = std::max(width[i], c[i].size());
-  }
-  const auto line = [&](const std::vector<std::string>& c) {
-    std::string s;
-    for (std::size_t i = 0; i < c.size(); ++i) s += fmt::format("{:<{}}", c[i], i + 1 < c.size() ? width[i] + 2 : 0);
-    while (!s.empty() && s.back() == ' ') s.pop_back();
-    return s + "\n";
-  };
-  std::string out = line(headers);
-  for (const row& r : rows) out += line(cells(r));
-  return out;
-}
-
-std::string markdown_cell(std::string s) {
-  std::string out;
-  for (char c : s) out += c == '|' ? std::string("\\|") : std::string(1, c);
-  return out;
-}
-
-std::string markdown_table(const std::vector<row>& rows) {
-  std::string out = "| " + fmt::format("{}", fmt::join(headers, " | ")) + " |\n|---|---|---:|---:|---|\n";
-  for (const row& r : rows)
-    out += fmt::format("| {} | {} | {} | {} | {} |\n", markdown_cell(r.kernel), markdown_cell(r.bound),
-                       markdown_cell(r.intensity), markdown_cell(r.floor), markdown_cell(r.warnings));
-  return out;
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -204,6 +172,12 @@ std::string cases_sentence(const std::vector<case_row>& rows) {
   return gates.empty() ? s : s + "; vs baseline: " + counts(gates);
 }
 
+std::string markdown_cell(std::string s) {
+  std::string out;
+  for (char c : s) out += c == '|' ? std::string("\\|") : std::string(1, c);
+  return out;
+}
+
 /// Rows of text or Markdown, cut before @p max_bytes with a line that says how many were left out.
 std::string table_text(const std::vector<std::string>& headers, const std::vector<std::vector<std::string>>& rows, bool markdown,
                        std::size_t max_bytes) {
@@ -229,7 +203,7 @@ std::string table_text(const std::vector<std::string>& headers, const std::vecto
   for (std::size_t i = 0; i < rows.size(); ++i) {
     std::string next = line(rows[i]);
     if (out.size() + next.size() + 200 > max_bytes) {
-      out += fmt::format("{} more row{} not shown (the summary is kept under {} bytes): see the reports\n", rows.size() - i,
+      out += fmt::format("{} more row{} not shown (the summary is kept under {} bytes): see the files\n", rows.size() - i,
                          rows.size() - i == 1 ? "" : "s", max_bytes);
       break;
     }
@@ -245,6 +219,33 @@ std::string reports_table(std::vector<case_row> rows, bool markdown, std::size_t
   for (const case_row& r : rows) cells.push_back(cells_of(r));
   const std::string sentence = cases_sentence(rows);
   return (markdown ? "### rooflint-verify: " + sentence + "\n\n" : sentence + "\n") + table_text(case_headers, cells, markdown, max_bytes);
+}
+
+/// The table of the manifests' kernels: a GPU column where they were made for several GPUs, a file
+/// column where a kernel is in several of them for one GPU (else the rows could not be told apart; one
+/// file given twice repeats its rows as they are).
+std::string kernels_table(const std::vector<row>& rows, bool markdown, std::size_t max_bytes) {
+  std::set<std::string> gpus;
+  std::map<std::pair<std::string, std::string>, std::string> file_of;  // (kernel, GPU) -> the first file
+  bool repeated = false;
+  for (const row& r : rows) {
+    gpus.insert(r.gpu);
+    repeated = file_of.try_emplace({r.kernel, r.gpu}, r.file).first->second != r.file || repeated;
+  }
+  const bool by_gpu = gpus.size() > 1;
+  std::vector<std::string> headers{"kernel"};
+  if (by_gpu) headers.push_back("GPU");
+  if (repeated) headers.push_back("manifest");
+  for (const char* h : {"bound", "arithmetic intensity (FLOP/byte)", "floor", "warnings"}) headers.push_back(h);
+  std::vector<std::vector<std::string>> cells;
+  for (const row& r : rows) {
+    std::vector<std::string> c{r.kernel};
+    if (by_gpu) c.push_back(r.gpu);
+    if (repeated) c.push_back(r.file);
+    for (const std::string* v : {&r.bound, &r.intensity, &r.floor, &r.warnings}) c.push_back(*v);
+    cells.push_back(std::move(c));
+  }
+  return table_text(headers, cells, markdown, max_bytes);
 }
 
 /// Prints the tables of @p paths (manifests, verification reports, or both) on stdout. @return The exit status.
@@ -278,11 +279,11 @@ int summarize(const std::vector<std::string>& paths, bool markdown, std::size_t 
   }
   if (!rows.empty()) {
     std::string peaks_line = fmt::format("Peaks: {}", fmt::join(peaks, " | "));
+    const std::string table = kernels_table(rows, markdown, max_bytes);
     if (markdown)
-      std::cout << fmt::format("### rooflint: {} kernel{}\n\n{}\n\n{}", rows.size(), rows.size() == 1 ? "" : "s",
-                               peaks_line, markdown_table(rows));
+      std::cout << fmt::format("### rooflint: {} kernel{}\n\n{}\n\n{}", rows.size(), rows.size() == 1 ? "" : "s", peaks_line, table);
     else
-      std::cout << peaks_line << "\n" << text_table(rows);
+      std::cout << peaks_line << "\n" << table;
   }
   if (!cases.empty()) std::cout << (rows.empty() ? "" : "\n") << reports_table(std::move(cases), markdown, max_bytes);
   // A table lost to a full disk (or a closed file) must not pass for one printed.
@@ -313,7 +314,9 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e) == 0 ? ok : usage;
+    if (e.get_exit_code() == 0) return app.exit(e) == 0 ? ok : usage;  // --help
+    std::cerr << "rooflint-summary: error: " << e.what() << "\n(see 'rooflint-summary --help')\n";
+    return usage;
   }
   try {
     return summarize(manifests, markdown, max_bytes);

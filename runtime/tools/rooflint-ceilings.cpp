@@ -84,10 +84,11 @@ std::optional<int> parse_options(int argc, char** argv, options& o) {
   CLI::App app(description, "rooflint-ceilings");
   cli::configure(app, exit_codes_text);
   app.add_option("-o,--output", o.output, "where to write the ceilings file (default: rooflint-ceilings.json)")->type_name("FILE");
-  app.add_flag("--quick", o.quick, "a short run for CI (2 GiB bandwidth working set, one GEMM shape, burst figures: under 10 s on an H200)");
+  auto* quick = app.add_flag("--quick", o.quick, "a short run for CI (2 GiB bandwidth working set, one GEMM shape, burst figures: under 10 s on an H200)");
   app.add_flag("--thorough", [&](std::int64_t) { o.quick = false; },
                "the default: 8 GiB working set, three GEMM shapes x three algorithms, each ceiling measured after 1.5 s "
-               "of load so that a power-capped clock has settled (under 60 s on an H200)");
+               "of load so that a power-capped clock has settled (under 60 s on an H200)")
+      ->excludes(quick);
   app.add_option("--probes", o.probe_list,
                  "comma-separated subset of: bandwidth,fp32,fp64,tf32,fp16,bf16,fp8,int8,fp64_tensor (default: all; "
                  "math modes the device lacks are skipped unless listed here)")->type_name("LIST");

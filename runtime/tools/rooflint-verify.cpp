@@ -428,7 +428,8 @@ program_report make_report(const run_inputs& in, library_output& out, const tool
       const auto devices = device_count();
       why = devices ? "the injection library did not report (did the program use CUDA?)" : devices.err().message;
     }
-    report.run.warnings.push_back("nothing was measured (exit code 3): " + why);
+    // Exit code 3 only where the program did not fail: a failed program's 4 takes precedence.
+    report.run.warnings.push_back(std::string("nothing was measured") + (report.program_failed ? "" : " (exit code 3)") + ": " + why);
   }
   if (!report.apis.empty()) {
     long graphs = 0;
@@ -483,7 +484,8 @@ void print_summary(const program_report& report) {
     if (a.measured > 0) std::fprintf(stderr, "%s\n", own_time_line(a).c_str());
     else if (report.apis.size() > 1) std::fprintf(stderr, "no annotated launch measured%s\n", process_text(a).c_str());
   for (const std::string& r : report.remarks) std::fprintf(stderr, "remark: %s\n", r.c_str());
-  std::fprintf(stderr, "program '%s' %s\n", report.program.c_str(), report.program_outcome.c_str());
+  std::fprintf(stderr, "program '%s' %s%s\n", report.program.c_str(), report.program_outcome.c_str(),
+               report.program_failed && !report.interrupted_by ? " (exit code 4: the program failed)" : "");
 }
 
 /// Writes the reports asked for. @return The exit status of the run.

@@ -106,7 +106,7 @@ case_config_file_errors_name_the_file_and_line() {
   mkdir d && cp "$inputs/rooflint-bound.cu" d/k.cu
   printf "Checks: '*'\nChecksTypo: 'x'\n" > d/.rooflint
   run 2 d/k.cu -- "${flags[@]}"
-  has "error: invalid configuration file: .*d/.rooflint:2:1: error: unknown key 'ChecksTypo'" err
+  has "error: invalid configuration file .*d/.rooflint:2:1: unknown key 'ChecksTypo'$" err
   lacks "rooflint-bound" out                         # nothing was analysed
   printf "Checks: 'rooflint-nope'\n" > d/.rooflint
   run 2 d/k.cu -- "${flags[@]}"
@@ -437,7 +437,19 @@ CU
   printf '{"schema": "other"}' > bad.json
   "$summary" bad.json 2>err && fail "a file that is not a manifest was accepted"
   grep -q "manifest 'bad.json': not a rooflint manifest" err || fail "message: $(cat err)"
-  "$summary" >/dev/null 2>&1; [[ $? -eq 2 ]] || fail "no argument should be exit status 2"
+  "$summary" >/dev/null 2>err; [[ $? -eq 2 ]] || fail "no argument should be exit status 2"
+  grep -q '^rooflint-summary: error: files is required' err || fail "no argument: $(cat err)"
+  # The same kernels for two GPUs: a GPU column tells their rows apart (A100 datasheet: 1.555 TB/s, FP32
+  # 19.5 TFLOP/s; sgemm's floor 2*4096^3 / 19.5e12 = 7.05 ms); the same GPU in two files: a file column.
+  run 0 --gpu A100 --manifest a100.json "$inputs/rooflint-bound.cu" "$inputs/rooflint-expectation.cu" -- "${flags[@]}"
+  "$summary" m.json a100.json > gpus.txt || fail "rooflint-summary m.json a100.json"
+  grep -qE '^kernel +GPU +bound ' gpus.txt || fail "no GPU column: $(cat gpus.txt)"
+  grep -qE '^sgemm +H200 +compute-bound +683 +2.05 ms +0$' gpus.txt || fail "H200 row: $(cat gpus.txt)"
+  grep -qE '^sgemm +A100 [^ ]* *compute-bound +683 +7.05 ms +0$' gpus.txt || fail "A100 row: $(cat gpus.txt)"
+  cp m.json m2.json
+  "$summary" m.json m2.json > files.txt || fail "rooflint-summary m.json m2.json"
+  grep -qE '^kernel +manifest +bound ' files.txt || fail "no manifest column: $(cat files.txt)"
+  grep -qE '^sgemm +m2.json +compute-bound ' files.txt || fail "m2.json row: $(cat files.txt)"
   # The SARIF file beside a manifest (its "version" is the string "2.1.0") and a manifest whose version
   # is a string are no manifests: exit status 3 with the message, as for any other file (both aborted
   # with an uncaught type_error, exit status 134).

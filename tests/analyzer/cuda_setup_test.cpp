@@ -30,8 +30,8 @@ TEST(AdjustCommandLine, DropsNvccOnlyFlagsWithANoteAndTranslatesTheRest) {
                                           "a.cu", "-o", "a.o"};  // no -c: clang warned it was unused
   EXPECT_EQ(Out, Expected);
   ASSERT_EQ(Notes.size(), 4u);
-  EXPECT_EQ(Notes[0], "dropping nvcc-only flag '-gencode arch=compute_90,code=sm_90' (the analyzer parses host code "
-                      "with clang)");
+  EXPECT_EQ(Notes[0], "dropping nvcc-only flag '-gencode arch=compute_90,code=sm_90' (clang, which parses the "
+                      "code for the analyzer, does not take it)");
 }
 
 TEST(AdjustCommandLine, DropsTheTemplateStubFlagThatTemplateKernelsAcrossFilesNeed) {
@@ -45,8 +45,8 @@ TEST(AdjustCommandLine, DropsTheTemplateStubFlagThatTemplateKernelsAcrossFilesNe
   const std::vector<std::string> Expected{"clang++", "-resource-dir=/res", "-std=c++20", "a.cpp"};
   EXPECT_EQ(Out, Expected);
   ASSERT_EQ(Notes.size(), 2u);
-  EXPECT_EQ(Notes[0], "dropping nvcc-only flag '-static-global-template-stub=false' (the analyzer parses host code "
-                      "with clang)");
+  EXPECT_EQ(Notes[0], "dropping nvcc-only flag '-static-global-template-stub=false' (clang, which parses the "
+                      "code for the analyzer, does not take it)");
 }
 
 TEST(AdjustCommandLine, LeavesCppFilesHostOnlyFree) {

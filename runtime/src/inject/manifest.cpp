@@ -118,7 +118,7 @@ result<std::vector<std::string>> find_manifests(const std::string& path) {
   }
   std::sort(found.begin(), found.end());
   if (found.empty())
-    return error{error_code::invalid_argument, "--manifest '" + path + "': no *.rooflint.json below this directory (is the analyzer installed, and rooflint_analyze() used?)"};
+    return error{error_code::invalid_argument, "--manifest '" + path + "': no *.rooflint.json below this directory (is the analyzer installed, and rooflint_analyze() used? a manifest of another name must be passed as the file itself)"};
   return found;
 }
 
