@@ -480,11 +480,14 @@ double valueAt(const KernelRecord &R, const dsl::poly &P) {
   });
 }
 
-/// Compulsory bytes of @p T at the record's sizes: read, written, or both.
+}  // namespace
+
 double compulsoryBytes(const KernelRecord &R, const dsl::tensor_info &T) {
   const double E = valueAt(R, T.elements);
   return E * double(model::size_bytes(T.dtype)) * (T.access == dsl::role::read_write ? 2 : 1);
 }
+
+namespace {
 
 /// A block's position along the grid's axes.
 Dim3 coordsOf(std::int64_t B, const Dim3 &G) { return {B % G.X, (B / G.X) % G.Y, B / (G.X * G.Y)}; }

@@ -176,6 +176,58 @@ void reportReRead(const ReRead &R, const KernelTraffic &T, const FunctionDecl &K
     Report.note(Loc, "what the passes cost at DRAM is not predicted (" + Dram->Basis + ")");
 }
 
+/// The bytes a level moves by the prediction's lower bounds (every tensor's, read and written apart),
+/// or nullopt where a tensor has no figure there.
+std::optional<std::pair<double, double>> leastBytes(const KernelRecord &R, model::memory_level Level) {
+  double Read = 0, Written = 0;
+  for (const dsl::tensor_info &T : R.Spec.tensor_list()) {
+    if (T.arg < 0 || T.access == dsl::role::not_counted) continue;
+    const KernelRecord::PredictedTraffic *P = predictionOf(&R, T.arg, Level);
+    if (!P || P->K == KernelRecord::PredictedTraffic::Kind::NotPredicted) return std::nullopt;
+    const double Bytes = P->Low * compulsoryBytes(R, T);
+    const double ReadShare = T.access == dsl::role::read ? 1 : T.access == dsl::role::write ? 0 : 0.5;
+    Read += Bytes * ReadShare;
+    Written += Bytes * (1 - ReadShare);
+  }
+  return std::pair{Read, Written};
+}
+
+/// rooflint-traffic-bound: the level whose predicted traffic, at its lower bound and the level's roof,
+/// takes longest, where that is over the kernel's floor t_min (compute, or compulsory DRAM traffic)
+/// by more than the verifier's tolerance: the floor the kernel's accesses set at the spec's sizes.
+void reportTrafficBound(const KernelRecord &R, const SourceManager &SM, Reporter &Report, const model::peaks &P) {
+  if (!R.Result || !R.Sized || R.Predicted.empty()) return;
+  const double TMin = R.Result->t_min_s;
+  constexpr double Tolerance = 1.1;
+  std::optional<model::memory_level> Worst;
+  double Bytes = 0, Seconds = 0;
+  model::mix_roof Roof;
+  for (const model::memory_level Level : model::memory_levels) {
+    const auto Least = leastBytes(R, Level);
+    if (!Least) continue;
+    const model::mix_roof M = model::level_roof(P, Level, Least->first, Least->second);
+    if (M.bytes_per_s <= 0) continue;
+    const double T = (Least->first + Least->second) / M.bytes_per_s;
+    if (T > Tolerance * TMin && T > Seconds) {
+      Worst = Level;
+      Bytes = Least->first + Least->second;
+      Seconds = T;
+      Roof = M;
+    }
+  }
+  const SourceLocation Loc = locationOf(SM, R.SpecLocation.File, R.SpecLocation.Line, R.SpecLocation.Column);
+  if (!Worst || Loc.isInvalid()) return;
+  const std::string Level(model::label(*Worst));
+  const bool Compute = R.Result->verdict == model::bound::compute;
+  Report.report(DiagKind::TrafficBound, Loc,
+                R.subject() + ": its predicted " + Level + " traffic, at least " + model::format_si(Bytes, "B") + ", takes at least " +
+                    model::format_duration(Seconds) + " at " + model::format_si(Roof.bytes_per_s, "B/s") + ", over its floor t_min " +
+                    model::format_duration(TMin) + " at " + sizesText(R) + ": its " + Level + " traffic bounds it, not its " +
+                    (Compute ? "FLOPs" : "compulsory bytes"));
+  Report.note(Loc, "the sum over its tensors of the low end of each one's " + Level +
+                       " figure times its compulsory bytes (the notes at its accesses, the manifest's predicted_traffic)");
+}
+
 }  // namespace
 
 void reportTraffic(const KernelTraffic &T, const FunctionDecl &Kernel, Reporter &Report, const KernelRecord *Record,
@@ -242,6 +294,7 @@ void reportTraffic(const KernelTraffic &T, const FunctionDecl &Kernel, Reporter 
     const SourceLocation Loc = locationOf(SM, R.File, R.Line, R.Column);
     if (Loc.isValid() && !SM.isInSystemHeader(Loc)) reportReRead(R, T, Kernel, Report, Record, Loc, Gpu);
   }
+  if (Record) reportTrafficBound(*Record, SM, Report, Gpu.peaks);
 }
 
 void predictTraffic(const KernelTraffic &T, const FunctionDecl &Kernel, KernelRecord &Record, const model::gpu &Gpu) {

@@ -1078,3 +1078,34 @@ inline constexpr auto shared_fragment_spec = kernel<shared_fragment>("shared_fra
   EXPECT_VALUE(P.at("y", "l1"), 1.0);
   EXPECT_VALUE(P.at("x", "l2"), 1.0);
 }
+
+// rooflint-traffic-bound: a gather of column 0 of x (N, 33) floats, N = 2^26, on the H200's datasheet
+// DRAM roof (4.8 TB/s). Each lane's 4 bytes pull a 64-byte granule from DRAM: x 16x its 256 MiB of
+// compulsory reads, a value: 4,294,967,296 bytes; y's 256 MiB of writes at least 1 - 60 / 256 = 0.765625x
+// (60 MiB may still be in L2 at the end): 205,520,896 bytes. 4,500,488,192 bytes take 0.938 ms at 4.8
+// TB/s, over the floor t_min of its 512 MiB of compulsory bytes, 0.112 ms: a remark at the spec. A
+// coalesced copy's DRAM traffic is its compulsory bytes: none.
+TEST(TrafficEvaluation, TrafficOverTheFloorIsARemarkAtTheSpec) {
+  const std::string Code = R"(
+inline constexpr struct S final : dim<"S", 33> {} S;
+__global__ void strided(const float* x, float* y, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = x[(long)i * 33];
+}
+__global__ void copy(const float* x, float* y, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = x[i];
+}
+inline constexpr auto strided_spec = kernel<strided>("strided", custom(0, in<0>("x", f32, N, S).touches(N), out<1>("y", f32, N)))
+    .at(N(1 << 26)).sizes(N(arg<2>)).block(256).grid(ceil_div(N, 256));
+inline constexpr auto copy_spec = kernel<copy>("copy", custom(0, in<0>("x", f32, N), out<1>("y", f32, N)))
+    .at(N(1 << 26)).sizes(N(arg<2>)).block(256).grid(ceil_div(N, 256));
+)";
+  const Prediction P = predict(Code, "strided");
+  EXPECT_VALUE(P.at("x", "dram"), 16.0);
+  const std::string Remark = "remark: kernel 'strided': its predicted DRAM traffic, at least 4.5 GB, takes at least 0.938 ms at "
+                             "4.8 TB/s, over its floor t_min 0.112 ms at N = 67108864, S = 33: its DRAM traffic bounds it, not "
+                             "its compulsory bytes [rooflint-traffic-bound]";
+  EXPECT_NE(P.Run.Output.find(Remark), std::string::npos) << P.Run.Output;
+  EXPECT_EQ(P.Run.Output.find("kernel 'copy': its predicted"), std::string::npos) << P.Run.Output;
+}

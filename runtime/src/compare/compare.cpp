@@ -176,13 +176,6 @@ std::string roof_text(model::memory_level level, const model::mix_roof& roof) {
          std::string(model::name(roof.kind)) + ", " + format_significant(100 * roof.write_fraction, 3) + "% of the bytes written)";
 }
 
-/// The roofs of @p level for a mix; DRAM falls back to the peaks' single figure (datasheet peaks).
-model::mix_roof level_roof(const model::peaks& peaks, model::memory_level level, double read, double write) {
-  model::mix_roof m = model::roof_for_mix(peaks.level(level), read, write);
-  if (m.bytes_per_s <= 0 && level == model::memory_level::dram) m.bytes_per_s = peaks.dram_bytes_per_s;
-  return m;
-}
-
 /// Fills the per-level traffic of @p r from the counters: bytes, ratio, roof, intensity and floor.
 void measure_levels(case_report& r, const counter_values& k, const model::peaks& peaks) {
   const prediction& p = r.predicted;
@@ -211,7 +204,7 @@ void measure_levels(case_report& r, const counter_values& k, const model::peaks&
     }
     if (!t.measured) continue;
     t.ratio = ratio(t.bytes(), t.ideal_bytes());
-    t.roof = level_roof(peaks, level, t.read_bytes, t.write_bytes);
+    t.roof = model::level_roof(peaks, level, t.read_bytes, t.write_bytes);
     t.roof_text = roof_text(level, t.roof);
     t.intensity = t.bytes() > 0 ? p.flops / t.bytes() : 0;
     t.floor_s = t.roof.bytes_per_s > 0 ? t.bytes() / t.roof.bytes_per_s : 0;
@@ -321,7 +314,7 @@ case_report compare(const case_input& in, const measurement& m, const model::pea
   p.written_bytes = spec.written_bytes_at(in.sizes);
   p.mode = spec.mode;
   p.mode_reason = mode_reason(spec);
-  p.dram_roof = level_roof(peaks, model::memory_level::dram, p.read_bytes, p.written_bytes);
+  p.dram_roof = model::level_roof(peaks, model::memory_level::dram, p.read_bytes, p.written_bytes);
   p.dram_roof_text = roof_text(model::memory_level::dram, p.dram_roof);
   // The predicted dot meets the DRAM roof of its compulsory read/write mix.
   model::peaks dram_peaks = peaks;

@@ -33,9 +33,10 @@ enum class DiagKind : unsigned {
   SpecEvaluation,   ///< rooflint-spec-evaluation: a spec cannot be evaluated or read (error)
   KernelBinding,    ///< rooflint-kernel-binding: a spec names no kernel function (error)
   ReRead,           ///< rooflint-reread: a tensor read in passes that miss the cache (warning)
+  TrafficBound,     ///< rooflint-traffic-bound: the predicted traffic sets a higher floor (remark)
 };
 
-inline constexpr unsigned DiagKindCount = 10;
+inline constexpr unsigned DiagKindCount = 11;
 
 /// What a diagnostic is by default.
 enum class Severity : unsigned char { Remark, Warning, Error };

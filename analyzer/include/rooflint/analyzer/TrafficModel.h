@@ -64,6 +64,9 @@ struct KernelEvaluation {
   std::uint64_t Instructions = 0;  ///< warp instructions run
 };
 
+/// Compulsory bytes of tensor @p T at @p R's declared sizes: read, written, or both (an inout tensor).
+double compulsoryBytes(const KernelRecord &R, const dsl::tensor_info &T);
+
 /// The warp instructions one kernel's evaluation may run (ROOFLINT_EVAL_BUDGET overrides).
 std::uint64_t evaluationBudget();
 

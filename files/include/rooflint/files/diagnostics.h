@@ -75,6 +75,9 @@ inline constexpr diagnostic kernel_binding{"rooflint-kernel-binding", level::err
 inline constexpr diagnostic reread{"rooflint-reread", level::warning, tool::analyzer,
     "Warns when a kernel reads a tensor in several passes whose rows do not stay in cache between them.",
     "docs/diagnostics/rooflint-reread.md"};
+inline constexpr diagnostic traffic_bound{"rooflint-traffic-bound", level::remark, tool::analyzer,
+    "States that the traffic the analyzer predicts at a memory level takes longer at its roof than the kernel's floor.",
+    "docs/diagnostics/rooflint-traffic-bound.md"};
 
 // The verifier's (runtime/src/compare, runtime/src/inject).
 inline constexpr diagnostic ideal_traffic{"rooflint-ideal-traffic", level::error, tool::verifier,
@@ -155,7 +158,7 @@ inline constexpr std::array all{bound,           expectation,  param_name,      
                                 timing_only,     flops,        counters,         no_device,       no_peaks,
                                 case_faulted,    case_crashed, case_bad_case,    launches,        not_launched,
                                 regression,      baseline,     binding,          precision,       reread,
-                                not_measured,    reference,    line_traffic};
+                                not_measured,    reference,    line_traffic,     traffic_bound};
 
 /// @return The entry named @p n, or nullptr.
 constexpr const diagnostic* find(std::string_view n) {

@@ -111,6 +111,14 @@ constexpr mix_roof roof_for_mix(const level_roofs& r, double read_bytes, double 
   return out;
 }
 
+/// @return The roof @p read_bytes and @p write_bytes meet at memory level @p level of @p p: the level's
+/// measured roofs (roof_for_mix), else at DRAM its datasheet bandwidth; 0 where neither is known.
+constexpr mix_roof level_roof(const peaks& p, memory_level level, double read_bytes, double write_bytes) {
+  mix_roof m = roof_for_mix(p.level(level), read_bytes, write_bytes);
+  if (m.bytes_per_s <= 0 && level == memory_level::dram) m.bytes_per_s = p.dram_bytes_per_s;
+  return m;
+}
+
 /// The verdict of a workload against a set of peaks.
 struct bound_result {
   bound verdict = bound::memory;  ///< the roof that sets t_min (floor_roof)
