@@ -106,12 +106,15 @@ endif()
 install(FILES ${PROJECT_SOURCE_DIR}/README.md ${PROJECT_SOURCE_DIR}/LICENSE ${PROJECT_SOURCE_DIR}/CHANGELOG.md
               ${PROJECT_SOURCE_DIR}/CONTRIBUTING.md
         DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT rooflint_tools)
-install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR}/docs COMPONENT rooflint_tools)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR}/docs COMPONENT rooflint_tools
+        FILES_MATCHING PATTERN "*.md" PATTERN "*.txt" PATTERN "*.json" PATTERN "*.csv" PATTERN "*.log" PATTERN "*.xml"
+                       PATTERN "*.png" PATTERN "*.svg" PATTERN ".*" EXCLUDE)
 install(FILES ${PROJECT_SOURCE_DIR}/examples/ci/github-actions.yml
         DESTINATION ${CMAKE_INSTALL_DOCDIR}/examples/ci COMPONENT rooflint_tools)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/examples/torch_extension/
         DESTINATION ${CMAKE_INSTALL_DOCDIR}/examples/torch_extension COMPONENT rooflint_tools
-        PATTERN "__pycache__" EXCLUDE)
+        FILES_MATCHING PATTERN "*.md" PATTERN "*.py" PATTERN "*.cu" PATTERN "*.cpp" PATTERN "*.h" PATTERN "*.txt"
+                       PATTERN "__pycache__" EXCLUDE PATTERN ".*" EXCLUDE)
 
 configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/rooflintConfig.cmake.in
   ${PROJECT_BINARY_DIR}/rooflintConfig.cmake

@@ -777,7 +777,8 @@ public:
     if (Times >= 0.98 && (L.Stated || !Writes || Times <= 1.02)) return "";
     return "the " + std::string(L.Stated ? "stated" : "assumed") + " launch " + L.Text.substr(0, L.Text.find(", assumed")) +
            " " + (Writes ? "writes" : "reads") + " '" + std::string(T.name.view()) + "' " + model::format_significant(Times) +
-           " times, not once" + (L.Stated ? ": check the spec's .block(...), .grid(...) and sizes" : "");
+           " times, not once" +
+           (L.Stated ? ": check the spec's .block(...), .grid(...) and sizes, or state the part it writes with .touches(...)" : "");
   }
 
 private:
@@ -1059,10 +1060,10 @@ private:
   Prediction dram(const std::string &Name, int Param, double Compulsory, double KernelFootprint) const {
     // The model moves 64-byte granules, the H200's HBM access (measured); a GPU that moves another unit,
     // or none known (GDDR), has no DRAM figure.
-    if (Levels.DramAccessBytes != 64)
+    if (Levels.DramAccessBytes != int(GranuleBytes))
       return notPredicted(Name, Param, model::memory_level::dram,
                           Levels.DramAccessBytes > 0 ? "the GPU's DRAM moves " + std::to_string(Levels.DramAccessBytes) +
-                                                           "-byte accesses; the model counts 64-byte granules"
+                                                           "-byte accesses; the model counts " + std::to_string(GranuleBytes) + "-byte granules"
                                                      : "how many bytes the GPU's DRAM moves per access is not known (the "
                                                        "model's 64-byte granules are measured on HBM)");
     const Bytes R = dramReads(Param, KernelFootprint), W = dramWrites(Param, KernelFootprint);
@@ -1171,10 +1172,12 @@ private:
     const double WaveFootprint = PerWave + std::max(0.0, KernelFootprint - U) / Waves;
     const double Held = std::min(1.0, l2KeptBytes() * PerWave / WaveFootprint / U);
     const double Point = std::clamp(U + (Waves * PerWave - U) * (1 - Held), U, Hi);
-    return {U, Point, Hi,
+    const std::string HeldText = Levels.L2KeptFraction > 0
+                                     ? model::format_significant(100 * Held) + "% of them still in L2's kept part"
+                                     : "the part of L2 that keeps them not measured on this GPU";
+    return {Reads.Low, Point, Hi,
             Range + "the point: each of " + model::format_significant(Waves) + " waves reads " + bytesText(std::int64_t(PerWave)) +
-                " of its granules (its indices drawn at random), " + model::format_significant(100 * Held) +
-                "% of them still in L2's kept part"};
+                " of its granules (its indices drawn at random), " + HeldText};
   }
 
   /// Writes: each sector written once, less what may still be in L2 when the kernel ends (written

@@ -151,8 +151,8 @@ void reportReRead(const ReRead &R, const KernelTraffic &T, const FunctionDecl &K
   if (L2->K == Kind::Value && L2->Ratio <= 1.05) {
     Report.remark(DiagKind::ReRead, Loc, Head + "; " + At + " L1 serves the passes");
   } else {
-    // A range: L1 may or may not hold the rows between passes (its kept part against its whole).
-    const char *Reach = L2->K == Kind::Range ? " the passes may reach L2: " : " the passes reach L2: ";
+    // A range from 1x: L1 may or may not hold the rows between passes (its kept part against its whole).
+    const char *Reach = L2->K == Kind::Range && L2->Low <= 1.05 ? " the passes may reach L2: " : " the passes reach L2: ";
     Report.report(DiagKind::ReRead, Loc, Head + "; " + At + Reach + figureText(*L2) + " its compulsory bytes there");
   }
   // The working set between passes, for the reader to check the layer condition.
@@ -193,12 +193,15 @@ std::optional<std::pair<double, double>> leastBytes(const KernelRecord &R, model
 }
 
 /// rooflint-traffic-bound: the level whose predicted traffic, at its lower bound and the level's roof,
-/// takes longest, where that is over the kernel's floor t_min (compute, or compulsory DRAM traffic)
-/// by more than the verifier's tolerance: the floor the kernel's accesses set at the spec's sizes.
+/// takes longest, where that is over the kernel's floor t_min (compute, or compulsory DRAM traffic at
+/// the roof of its read/write mix, as the verifier judges it) by more than the verifier's tolerance (the
+/// spec's .max_traffic_ratio() where it states one): the floor the kernel's accesses set at its sizes.
 void reportTrafficBound(const KernelRecord &R, const SourceManager &SM, Reporter &Report, const model::peaks &P) {
   if (!R.Result || !R.Sized || R.Predicted.empty()) return;
-  const double TMin = R.Result->t_min_s;
-  constexpr double Tolerance = 1.1;
+  const model::peaks AtMix = model::peaks_at_mix(P, R.ReadBytes, R.WrittenBytes);
+  const double TMin = model::classify({R.Flops, R.ReadBytes + R.WrittenBytes, R.Spec.mode}, AtMix).t_min_s;
+  const double Stated = R.Spec.expected.max_traffic_ratio;
+  const double Tolerance = Stated > 0 ? Stated : model::traffic_tolerance;
   std::optional<model::memory_level> Worst;
   double Bytes = 0, Seconds = 0;
   model::mix_roof Roof;

@@ -469,7 +469,8 @@ void planMemIntrinsic(MemIntrinsic &MI, std::vector<Planned> &Out) {
 /// The requests one load or store of @p A's bytes becomes, with their offsets from the access's address:
 /// one, or one per piece NVPTX splits it into, each a request of its own: pieces of its alignment where
 /// that is less than its size (a struct of two floats copied as an i64 of align 4: two ld.u32), and of
-/// at most 16 bytes, sm_90's widest access (a vector of four doubles: two ld.v2.f64).
+/// 16 bytes, sm_90's widest access, where its size is a multiple of that (a vector of four doubles: two
+/// ld.v2.f64).
 std::vector<std::pair<AccessOf, std::int64_t>> alignedPieces(const Instruction &I, const AccessOf &A) {
   if (!(isa<LoadInst>(I) || isa<StoreInst>(I))) return {{A, 0}};
   unsigned PieceBytes = A.Bytes;
@@ -479,6 +480,7 @@ std::vector<std::pair<AccessOf, std::int64_t>> alignedPieces(const Instruction &
   std::vector<std::pair<AccessOf, std::int64_t>> Pieces;
   AccessOf Piece = A;
   Piece.Bytes = PieceBytes;
+  Piece.Align = std::min(A.Align, PieceBytes);
   for (unsigned Off = 0; Off < A.Bytes; Off += PieceBytes) Pieces.push_back({Piece, Off});
   return Pieces;
 }

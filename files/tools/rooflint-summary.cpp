@@ -277,15 +277,19 @@ int summarize(const std::vector<std::string>& paths, bool markdown, std::size_t 
     rows.insert(rows.end(), s->rows.begin(), s->rows.end());
     if (std::find(peaks.begin(), peaks.end(), s->peaks) == peaks.end()) peaks.push_back(s->peaks);
   }
+  // Both tables within one budget: the reports' gets what the kernels' left.
+  std::string out;
   if (!rows.empty()) {
     std::string peaks_line = fmt::format("Peaks: {}", fmt::join(peaks, " | "));
     const std::string table = kernels_table(rows, markdown, max_bytes);
     if (markdown)
-      std::cout << fmt::format("### rooflint: {} kernel{}\n\n{}\n\n{}", rows.size(), rows.size() == 1 ? "" : "s", peaks_line, table);
+      out = fmt::format("### rooflint: {} kernel{}\n\n{}\n\n{}", rows.size(), rows.size() == 1 ? "" : "s", peaks_line, table);
     else
-      std::cout << peaks_line << "\n" << table;
+      out = peaks_line + "\n" + table;
   }
-  if (!cases.empty()) std::cout << (rows.empty() ? "" : "\n") << reports_table(std::move(cases), markdown, max_bytes);
+  if (!cases.empty())
+    out += (rows.empty() ? "" : "\n") + reports_table(std::move(cases), markdown, max_bytes - std::min(max_bytes, out.size()));
+  std::cout << out;
   // A table lost to a full disk (or a closed file) must not pass for one printed.
   if (!std::cout.flush()) {
     std::cerr << "rooflint-summary: error: cannot write the table to the standard output: " << std::strerror(errno) << "\n";
@@ -308,7 +312,7 @@ int main(int argc, char** argv) {
   app.add_option("files", manifests, "manifests written by rooflint --manifest, reports written by rooflint-verify --json")->required();
   app.add_flag("--markdown", markdown, "GitHub-flavoured Markdown (for $GITHUB_STEP_SUMMARY) instead of text");
   app.add_option("--max-bytes", max_bytes,
-                 "cut the reports' table before this many bytes, saying how many rows were left out (default 1000000: "
+                 "cut the tables before this many bytes in all, saying how many rows were left out (default 1000000: "
                  "GitHub cuts a step summary at 1 MiB)")
       ->check(CLI::Range(std::size_t{1000}, std::size_t{1} << 40));
   try {

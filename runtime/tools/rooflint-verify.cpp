@@ -428,8 +428,9 @@ program_report make_report(const run_inputs& in, library_output& out, const tool
       const auto devices = device_count();
       why = devices ? "the injection library did not report (did the program use CUDA?)" : devices.err().message;
     }
-    // Exit code 3 only where the program did not fail: a failed program's 4 takes precedence.
-    report.run.warnings.push_back(std::string("nothing was measured") + (report.program_failed ? "" : " (exit code 3)") + ": " + why);
+    // Exit code 3 only where it is the run's: a failed program's 4 and a signal's 128 + N take precedence.
+    const bool exits_three = !report.program_failed && !report.interrupted_by;
+    report.run.warnings.push_back(std::string("nothing was measured") + (exits_three ? " (exit code 3)" : "") + ": " + why);
   }
   if (!report.apis.empty()) {
     long graphs = 0;

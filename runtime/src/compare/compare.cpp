@@ -317,8 +317,7 @@ case_report compare(const case_input& in, const measurement& m, const model::pea
   p.dram_roof = model::level_roof(peaks, model::memory_level::dram, p.read_bytes, p.written_bytes);
   p.dram_roof_text = roof_text(model::memory_level::dram, p.dram_roof);
   // The predicted dot meets the DRAM roof of its compulsory read/write mix.
-  model::peaks dram_peaks = peaks;
-  if (p.dram_roof.bytes_per_s > 0) dram_peaks.dram_bytes_per_s = p.dram_roof.bytes_per_s;
+  const model::peaks dram_peaks = model::peaks_at_mix(peaks, p.read_bytes, p.written_bytes);
   const bool have_peaks = dram_peaks.dram_bytes_per_s > 0 && peaks.has(p.mode);  // a ridge needs both roofs
   if (have_peaks) p.bound = model::classify({p.flops, p.bytes(), p.mode}, dram_peaks);
 

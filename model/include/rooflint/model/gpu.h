@@ -61,7 +61,8 @@ struct gpu_geometry {
   std::int64_t driver_shared_bytes_per_block = 0;
 
   /// @return Whether every figure the cache-level prediction needs is known (the DRAM access size and the
-  /// measured keeping figures are not needed: without them, the predictions that use them are ranges).
+  /// measured keeping figures are not needed: without the keeping figures, the predictions that use them
+  /// are ranges; without the access size, DRAM has no figure).
   constexpr bool known() const {
     return sm_count > 0 && l2_bytes > 0 && l1_shared_bytes_per_sm > 0 && shared.count > 0 && max_threads_per_sm > 0 &&
            max_blocks_per_sm > 0 && warp_size > 0 && sector_bytes > 0 && line_bytes > 0 &&

@@ -119,6 +119,19 @@ constexpr mix_roof level_roof(const peaks& p, memory_level level, double read_by
   return m;
 }
 
+/// @return @p p with its DRAM roof that of @p read_bytes and @p write_bytes' mix (level_roof): the roof
+/// a kernel's compulsory traffic meets, against which its floor t_min is judged.
+constexpr peaks peaks_at_mix(const peaks& p, double read_bytes, double write_bytes) {
+  peaks out = p;
+  const mix_roof m = level_roof(p, memory_level::dram, read_bytes, write_bytes);
+  if (m.bytes_per_s > 0) out.dram_bytes_per_s = m.bytes_per_s;
+  return out;
+}
+
+/// Bytes at a level over the compulsory bytes above which a kernel moves more than it must (the
+/// verifier's default, a spec's .max_traffic_ratio() overriding it): the caches' own overheads stay under.
+inline constexpr double traffic_tolerance = 1.10;
+
 /// The verdict of a workload against a set of peaks.
 struct bound_result {
   bound verdict = bound::memory;  ///< the roof that sets t_min (floor_roof)

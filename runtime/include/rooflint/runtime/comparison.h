@@ -41,7 +41,7 @@ namespace rooflint::runtime {
 struct tolerances {
   double read_ratio = 1.10;          ///< observed / compulsory DRAM reads above this: excess reads
   double write_ratio = 1.10;         ///< observed / compulsory written volume (L2 stores) above this: excess writes
-  double total_ratio = 1.10;         ///< observed / compulsory total above this: an ideal-traffic finding
+  double total_ratio = model::traffic_tolerance;         ///< observed / compulsory total above this: an ideal-traffic finding
   double slack_bytes = 256 * 1024;   ///< absolute allowance per direction (kernel parameters, code, sector rounding)
   double not_cold_ratio = 0.90;      ///< observed reads below this x compulsory: not a cold measurement
   double faster_than_roof = 0.97;    ///< t_measured below this x t_min: faster than the roof
