@@ -1168,7 +1168,7 @@ private:
   /// probability of that part over the tensor's footprint).
   Bytes drawnReads(const Footprint &Reads, double Waves, double KernelFootprint, double Hi, const std::string &Range) const {
     const double U = Reads.Union;
-    const double PerWave = drawnUnion(Reads.Sum / Waves, U, 64);
+    const double PerWave = drawnUnion(Reads.Sum / Waves, U, double(GranuleBytes));
     const double WaveFootprint = PerWave + std::max(0.0, KernelFootprint - U) / Waves;
     const double Held = std::min(1.0, l2KeptBytes() * PerWave / WaveFootprint / U);
     const double Point = std::clamp(U + (Waves * PerWave - U) * (1 - Held), U, Hi);

@@ -199,7 +199,8 @@ std::optional<std::pair<double, double>> leastBytes(const KernelRecord &R, model
 void reportTrafficBound(const KernelRecord &R, const SourceManager &SM, Reporter &Report, const model::peaks &P) {
   if (!R.Result || !R.Sized || R.Predicted.empty()) return;
   const model::peaks AtMix = model::peaks_at_mix(P, R.ReadBytes, R.WrittenBytes);
-  const double TMin = model::classify({R.Flops, R.ReadBytes + R.WrittenBytes, R.Spec.mode}, AtMix).t_min_s;
+  const model::bound_result Floor = model::classify({R.Flops, R.ReadBytes + R.WrittenBytes, R.Spec.mode}, AtMix);
+  const double TMin = Floor.t_min_s;
   const double Stated = R.Spec.expected.max_traffic_ratio;
   const double Tolerance = Stated > 0 ? Stated : model::traffic_tolerance;
   std::optional<model::memory_level> Worst;
@@ -221,7 +222,7 @@ void reportTrafficBound(const KernelRecord &R, const SourceManager &SM, Reporter
   const SourceLocation Loc = locationOf(SM, R.SpecLocation.File, R.SpecLocation.Line, R.SpecLocation.Column);
   if (!Worst || Loc.isInvalid()) return;
   const std::string Level(model::label(*Worst));
-  const bool Compute = R.Result->verdict == model::bound::compute;
+  const bool Compute = Floor.verdict == model::bound::compute;
   Report.report(DiagKind::TrafficBound, Loc,
                 R.subject() + ": its predicted " + Level + " traffic, at least " + model::format_si(Bytes, "B") + ", takes at least " +
                     model::format_duration(Seconds) + " at " + model::format_si(Roof.bytes_per_s, "B/s") + ", over its floor t_min " +
