@@ -148,6 +148,18 @@ std::string process_text(const api_counts& a) {
   return fmt::format(" in process {}{}", a.pid, cmd.empty() ? std::string() : " (" + cmd + ")");
 }
 
+/// "; 5 counter batches (2 full, 2 after cuMemAllocAsync, 1 at exit)": each batch's set-up is most of
+/// the arm phase, and what closed them says what a program does that costs it.
+std::string batches_text(const api_counts& a) {
+  long total = 0;
+  std::string why;
+  for (const auto& [reason, n] : a.batches) {
+    total += n;
+    why += fmt::format("{}{} {}", why.empty() ? "" : ", ", n, reason);
+  }
+  return total ? fmt::format("; {} counter batch{} ({})", total, total == 1 ? "" : "es", why) : std::string();
+}
+
 /// "rooflint's own time: 12.4 ms per measured launch over 54 (arm 0.4, drain 2.0, counters 9.1, clock
 /// 0.9 ms)": where the run's time beyond the program's own goes (docs/verifier.md, overhead).
 std::string own_time_line(const api_counts& a) {
@@ -158,8 +170,8 @@ std::string own_time_line(const api_counts& a) {
     total += seconds;
     phases += (phases.empty() ? "" : ", ") + phase + " " + fmt::format("{:.1f}", seconds * per);
   }
-  return fmt::format("rooflint's own time: {:.1f} ms per measured launch over {} ({} ms){}", total * per, a.measured,
-                     phases, process_text(a));
+  return fmt::format("rooflint's own time: {:.1f} ms per measured launch over {} ({} ms){}{}", total * per, a.measured,
+                     phases, batches_text(a), process_text(a));
 }
 
 /// @return The run's exit status: 128 + the signal when rooflint-verify was interrupted, else 4 when
@@ -188,8 +200,10 @@ std::string program_json(const program_report& p, const std::vector<baseline_cas
     for (const auto& [name, n] : a.runtime) r[name] = n;
     nlohmann::json own = nlohmann::json::object();
     for (const auto& [phase, seconds] : a.rooflint_seconds) own[phase] = seconds;
+    nlohmann::json batches = nlohmann::json::object();
+    for (const auto& [why, n] : a.batches) batches[why] = n;
     apis.push_back({{"pid", a.pid}, {"command", a.command}, {"driver", d}, {"runtime", r}, {"measured", a.measured},
-                    {"rooflint_seconds", own}});
+                    {"rooflint_seconds", own}, {"batches", batches}});
   }
   j["launch_apis"] = apis;
   if (!baseline.empty()) {

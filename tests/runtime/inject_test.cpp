@@ -285,6 +285,7 @@ TEST(InjectLines, RoundTripTheApiCountsWithRooflintsOwnTime) {
   c.runtime = {{"cudaLaunchKernel", 40}};
   c.measured = 43;
   c.rooflint_seconds = {{"arm", 0.25}, {"clock", 0.125}, {"counters", 1.5}, {"drain", 0.5}};
+  c.batches = {{"after cuMemAllocAsync", 2}, {"at exit", 1}, {"full", 3}};
   const std::string line = to_json_line(c);
   EXPECT_EQ(line.find('\n'), line.size() - 1);
   const auto back = api_counts_from_json(line);
@@ -295,6 +296,7 @@ TEST(InjectLines, RoundTripTheApiCountsWithRooflintsOwnTime) {
   EXPECT_EQ(back->driver, c.driver);
   EXPECT_EQ(back->runtime, c.runtime);
   EXPECT_EQ(back->rooflint_seconds, c.rooflint_seconds);  // JSON objects keep keys sorted: the order above
+  EXPECT_EQ(back->batches, c.batches);
   const auto not_apis = api_counts_from_json(to_json_line(axpy_launch(kernel_named(example(), "axpy"), 1 << 20, std::nullopt)));
   EXPECT_FALSE(not_apis.ok());
 }

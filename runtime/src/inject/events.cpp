@@ -61,8 +61,10 @@ std::string to_json_line(const api_counts& c) {
   for (const auto& [api, n] : c.driver) driver[api] = n;
   for (const auto& [api, n] : c.runtime) runtime[api] = n;
   for (const auto& [phase, s] : c.rooflint_seconds) own[phase] = s;
-  return nlohmann::json{{"type", "apis"},     {"pid", c.pid},           {"command", c.command},        {"driver", driver},
-                        {"runtime", runtime}, {"measured", c.measured}, {"rooflint_seconds", own}}
+  nlohmann::json batches = nlohmann::json::object();
+  for (const auto& [why, n] : c.batches) batches[why] = n;
+  return nlohmann::json{{"type", "apis"},     {"pid", c.pid},           {"command", c.command},          {"driver", driver},
+                        {"runtime", runtime}, {"measured", c.measured}, {"rooflint_seconds", own}, {"batches", batches}}
              .dump() +
          "\n";
 }
@@ -79,6 +81,8 @@ result<api_counts> api_counts_from_json(const std::string& line) {
     for (const auto& [api, n] : j.at("runtime").items()) c.runtime.emplace_back(api, n.get<long>());
     if (j.contains("rooflint_seconds"))
       for (const auto& [phase, s] : j["rooflint_seconds"].items()) c.rooflint_seconds.emplace_back(phase, s.get<double>());
+    if (j.contains("batches"))
+      for (const auto& [why, n] : j["batches"].items()) c.batches.emplace_back(why, n.get<long>());
     return c;
   } catch (const nlohmann::json::exception& ex) {
     return error{error_code::invalid_argument, std::string("an API count line of the injection library is not valid: ") + ex.what()};

@@ -53,7 +53,7 @@ void verify_session::set_external_batch(int capacity, bool user_range) {
 
 void verify_session::wait_until(std::chrono::steady_clock::time_point t) {
   if (t <= std::chrono::steady_clock::now()) return;
-  phase_timer wait(phase_seconds(external_phase::wait));
+  phase_timer clear(phase_seconds(external_phase::clear));
   std::this_thread::sleep_until(t);
 }
 

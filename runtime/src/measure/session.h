@@ -60,7 +60,7 @@ class verify_session {
   void note_external_launch();
   bool external_batch_open() const;
   /// Waits until @p t before the next window (the driver's clearing of memory the program freed:
-  /// inject/library/freed_memory.h), counted in the "wait" phase.
+  /// inject/library/freed_memory.h), counted in the "clear" phase.
   void wait_until(std::chrono::steady_clock::time_point t);
   /// Whether the open batch has no room for another window (close it before the next begin_external).
   bool external_batch_full() const;
@@ -71,7 +71,7 @@ class verify_session {
 
   /// rooflint's own wall time around the external launches measured so far, per phase, in s (each
   /// wall-clock second in exactly one phase): "arm" (counter data and config; a batch's set-up and Start), "wait" (for the program's
-  /// earlier work), "flush" (the L2 sweep), "start" (CUDA events, the profiler's Start or a batch's
+  /// earlier work), "clear" (for the driver's clearing of the memory the program freed), "flush" (the L2 sweep), "start" (CUDA events, the profiler's Start or a batch's
   /// range push), "launch" (the program's launch call while counted: CUPTI's own work on it, and the
   /// kernel when the call waits), "stop" (waiting for the launch, a batch's range pop), "decode" (Stop,
   /// decoding and evaluating), "clock" (NVML's SM clock), "turn" (waiting while another process counted
@@ -123,11 +123,11 @@ class verify_session {
   bool external_counting_ = false;      ///< begin_external started the profiler
   cudaEvent_t external_start_ = nullptr, external_stop_ = nullptr;  ///< the process's (range_profiler::shared)
   /// The phases of external_seconds_, in its order.
-  enum class external_phase { arm, wait, flush, start, launch, stop, decode, clock, turn };
+  enum class external_phase { arm, wait, clear, flush, start, launch, stop, decode, clock, turn };
   double& phase_seconds(external_phase p);
-  std::vector<std::pair<std::string, double>> external_seconds_{{"arm", 0},   {"wait", 0},   {"flush", 0},  {"start", 0},
-                                                                {"launch", 0}, {"stop", 0},   {"decode", 0}, {"clock", 0},
-                                                                {"turn", 0}};
+  std::vector<std::pair<std::string, double>> external_seconds_{{"arm", 0},   {"wait", 0}, {"clear", 0},  {"flush", 0},
+                                                                {"start", 0}, {"launch", 0}, {"stop", 0}, {"decode", 0},
+                                                                {"clock", 0}, {"turn", 0}};
   int external_batch_capacity_ = 0;  ///< set_external_batch
   bool external_batch_user_ = false;
   int batch_kernels_ = 0;                ///< kernels launched in the open auto-range batch (its ranges so far)

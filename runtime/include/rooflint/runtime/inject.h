@@ -235,6 +235,9 @@ struct api_counts {
   long measured = 0;  ///< launches this process measured
   /// rooflint's own wall time around those launches, per phase (arm, drain, counters, clock), in s
   std::vector<std::pair<std::string, double>> rooflint_seconds;
+  /// Counter batches decoded, by why each was closed ("full", "at exit", "after cuMemAllocAsync", "before
+  /// a graph launch", ...): each batch's set-up and Start is most of the "arm" phase.
+  std::vector<std::pair<std::string, long>> batches;
 };
 std::string to_json_line(const api_counts& c);
 result<api_counts> api_counts_from_json(const std::string& line);

@@ -68,6 +68,8 @@ struct injection_state {
   /// Device memory changed in a way `freed` cannot follow since the last window opened: the next
   /// window starts a new batch (see memory_apis).
   bool memory_changed = false;
+  std::string memory_changed_by;  ///< the memory API that did
+  std::map<std::string, long> batch_closes;  ///< counter batches decoded, by why they were closed
   freed_memory freed;  ///< the allocations' sizes, and when the memory freed has been cleared
   /// Measured launches whose counters wait for their batch to be decoded, with their window's index.
   std::vector<std::pair<int, launch_event>> deferred;
@@ -161,9 +163,11 @@ verify_session& session() {
 }
 
 /// Decodes the open batch and writes the lines of the launches that waited for it (under
-/// state->mutex). Nothing in a forked child: the batch and its lines are the parent's.
-void flush_batch() {
+/// state->mutex); @p why it closes is counted (each batch's Start is most of the "arm" phase). Nothing
+/// in a forked child: the batch and its lines are the parent's.
+void flush_batch(const std::string& why) {
   if (!in_owner() || !state->session || !state->session->external_batch_open()) return;
+  ++state->batch_closes[why];
   auto values = [] {
     own_calls own;
     return state->session->close_external_batch();
@@ -194,7 +198,7 @@ void emit_measured(launch_event& e, int window) {
     emit(to_json_line(provisional));
     state->deferred.emplace_back(window, std::move(e));
   }
-  if (state->session && state->session->external_batch_full()) flush_batch();
+  if (state->session && state->session->external_batch_full()) flush_batch("full");
 }
 
 void flush_at_exit();
@@ -204,9 +208,9 @@ void flush_at_exit();
 /// kernels' launches, maybe by this thread) is not waited for: it stays as before, closed with the batch.
 /// The wait is bounded (window_gate::wait_closed: 10 s), so that a launch that never returns cannot hang
 /// the program's exit here.
-void close_batch_after_window(std::unique_lock<std::mutex>& lock) {
+void close_batch_after_window(std::unique_lock<std::mutex>& lock, const std::string& why) {
   state->window.wait_closed(lock, [] { return instance.counting; });
-  flush_batch();
+  flush_batch(why);
 }
 
 /// Gives the GPU's counters to another process that waits for them (under state->mutex, between
@@ -215,7 +219,7 @@ void close_batch_after_window(std::unique_lock<std::mutex>& lock) {
 void yield_counters_if_wanted() {
   if (!in_owner() || !state->session || state->window.open() || instance.counting) return;
   if (!state->session->counters_wanted_elsewhere()) return;
-  flush_batch();
+  flush_batch("for another process's turn");
   own_calls own;
   state->session->yield_counters();
 }
@@ -226,7 +230,7 @@ void yield_counters_if_wanted() {
 /// (memory_apis says why).
 void before_window(CUfunction function) {
   load_before_window(function);
-  if (state->memory_changed) flush_batch();
+  if (state->memory_changed) flush_batch(state->memory_changed_by);
   state->memory_changed = false;
   session().wait_until(state->freed.cleared_at());
 }
@@ -255,6 +259,7 @@ void on_memory_api(CUpti_CallbackId cbid, const CUpti_CallbackData& cb) {
       break;
   }
   state->memory_changed = true;
+  state->memory_changed_by = std::string("after ") + (cb.functionName ? cb.functionName : "a memory API");
 }
 
 /// After the first window opened: the batch is decoded at exit, before the CUDA runtimes' own exit
@@ -490,7 +495,7 @@ void CUPTIAPI callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId cbid
     // while its context still exists.
     if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING) {
       std::unique_lock<std::mutex> lock(state->mutex);
-      close_batch_after_window(lock);
+      close_batch_after_window(lock, "at a context's end");
       state->freed.forget_allocations();
     }
     return;
@@ -524,12 +529,12 @@ void CUPTIAPI callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId cbid
           abandon_instance(step.abandoned_reason);
       // No graph runs inside a started session: CUPTI 13.0 failed on graphs under auto range with user
       // replay (docs/cupti.md §7); the batch is decoded first and the next window starts a new one.
-      close_batch_after_window(lock);
+      close_batch_after_window(lock, "before a graph launch");
       return;
     }
     if (state->session) {  // a batch at its limit is closed before another kernel would be a range of it
       std::lock_guard<std::mutex> lock(state->mutex);
-      if (!state->window.open() && state->session->external_batch_full()) flush_batch();
+      if (!state->window.open() && state->session->external_batch_full()) flush_batch("full");
       yield_counters_if_wanted();
     }
     on_launch_enter(cbid, cb);
@@ -552,7 +557,7 @@ void flush_at_exit() {
   if (!state || !in_owner()) return;
   std::lock_guard<std::mutex> lock(state->mutex);
   abandon_instance("the program ended before the region's last kernel was launched");
-  flush_batch();
+  flush_batch("at exit");
 }
 
 void report_api_counts() {
@@ -560,7 +565,7 @@ void report_api_counts() {
   {
     std::lock_guard<std::mutex> lock(state->mutex);
     abandon_instance("the program ended before the region's last kernel was launched", false);
-    flush_batch();  // a batch no exit handler of ours decoded yet (its context still there)
+    flush_batch("at exit");  // a batch no exit handler of ours decoded yet (its context still there)
   }
   api_counts c;
   c.pid = static_cast<long>(::getpid());
@@ -571,6 +576,7 @@ void report_api_counts() {
     c.runtime.assign(state->runtime_calls.begin(), state->runtime_calls.end());
     for (const auto& [key, n] : state->measured_per_key) c.measured += n;
     if (state->session) c.rooflint_seconds = state->session->external_seconds();
+    c.batches.assign(state->batch_closes.begin(), state->batch_closes.end());
   }
   emit(to_json_line(c));
 }
