@@ -14,6 +14,7 @@
 #include <cstring>
 #include <iostream>
 #include <map>
+#include <regex>
 #include <set>
 #include <tuple>
 #include <optional>
@@ -178,6 +179,12 @@ std::string markdown_cell(std::string s) {
   return out;
 }
 
+/// "683", "0.112 ms", "4.08x", "4.8 TB/s": a number with at most a unit after it.
+bool is_figure(const std::string& s) {
+  static const std::regex figure(R"([-+]?[0-9][0-9.,eE+-]*( ?[A-Za-z/%]+)?)");
+  return std::regex_match(s, figure);
+}
+
 /// Rows of text or Markdown, cut before @p max_bytes with a line that says how many were left out.
 std::string table_text(const std::vector<std::string>& headers, const std::vector<std::vector<std::string>>& rows, bool markdown,
                        std::size_t max_bytes) {
@@ -186,10 +193,23 @@ std::string table_text(const std::vector<std::string>& headers, const std::vecto
   if (!markdown)
     for (const auto& c : rows)
       for (std::size_t i = 0; i < c.size(); ++i) width[i] = std::max(width[i], c[i].size());
+  // A column of figures is right-aligned, so that their digits line up.
+  std::vector<bool> figures(headers.size(), true), any(headers.size(), false);
+  for (const auto& c : rows)
+    for (std::size_t i = 0; i < c.size(); ++i) {
+      const bool blank = c[i].empty() || c[i] == "-";
+      figures[i] = figures[i] && (blank || is_figure(c[i]));
+      any[i] = any[i] || !blank;
+    }
+  for (std::size_t i = 0; i < figures.size(); ++i) figures[i] = figures[i] && any[i];
   const auto line = [&](const std::vector<std::string>& c) {
     std::string s;
-    for (std::size_t i = 0; i < c.size(); ++i)
-      s += markdown ? "| " + markdown_cell(c[i]) + " " : fmt::format("{:<{}}", c[i], i + 1 < c.size() ? width[i] + 2 : 0);
+    for (std::size_t i = 0; i < c.size(); ++i) {
+      const std::size_t w = i + 1 < c.size() || figures[i] ? width[i] : 0;
+      s += markdown   ? "| " + markdown_cell(c[i]) + " "
+           : figures[i] ? fmt::format("{:>{}}  ", c[i], w)
+                        : fmt::format("{:<{}}  ", c[i], w);
+    }
     if (markdown) return s + "|\n";
     while (!s.empty() && s.back() == ' ') s.pop_back();
     return s + "\n";
@@ -197,7 +217,7 @@ std::string table_text(const std::vector<std::string>& headers, const std::vecto
   std::string out = line(headers);
   if (markdown) {
     out += "|";
-    for (std::size_t i = 0; i < headers.size(); ++i) out += "---|";
+    for (std::size_t i = 0; i < headers.size(); ++i) out += figures[i] ? "---:|" : "---|";
     out += "\n";
   }
   for (std::size_t i = 0; i < rows.size(); ++i) {

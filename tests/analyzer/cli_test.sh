@@ -419,6 +419,9 @@ case_summary() {
   [[ $(grep -c '^Peaks: ' table.md) -eq 1 ]] || fail "the same peaks twice should be said once"
   grep -q '^| kernel | bound | arithmetic intensity (FLOP/byte) | floor | warnings |$' table.md || fail "markdown header"
   grep -q '^| sgemm | compute-bound | 683 | 2.05 ms | 0 |$' table.md || fail "markdown row: $(cat table.md)"
+  # A column of figures is right-aligned (the floor); one with words among them is not (N/6, the
+  # warnings named).
+  grep -q '^|---|---|---|---:|---|$' table.md || fail "markdown alignment: $(cat table.md)"
   # A region (manifest version 3): its row says so, and counts the body warnings of its kernels (the
   # gather's stride-33 read: one rooflint-uncoalesced).
   cat > region.cu <<'CU'

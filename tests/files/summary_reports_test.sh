@@ -11,6 +11,10 @@ printf '%s\n' "$out"
 grep -qF "9 cases on 1 GPU: 3 FAIL, 6 PASS; vs baseline: 4 SAME, 1 WORSE" <<<"$out" || fail "no summary sentence"
 grep -qE "^saxpy \[N=65536\] +NVIDIA H200 +FAIL .* WORSE$" <<<"$out" || fail "no WORSE row"
 grep -qE "^row_sum_thread_per_row \[R=16384, C=256\] +NVIDIA H200 +FAIL +0.993x +1x +15.9x" <<<"$out" || fail "no row-sum row"
+# The ratios are right-aligned: 0.993x and 1x end in the same column as their headers.
+header=$(grep -E "^case " <<<"$out") row=$(grep -E "^row_sum_thread_per_row" <<<"$out")
+dram_end=$(( $(awk -v h="$header" 'BEGIN{print index(h, " DRAM") + 4}') ))
+[[ ${row:dram_end-6:6} == 0.993x ]] || fail "DRAM not right-aligned: '$header' / '$row'"
 md=$("$summary" --markdown --max-bytes 1000 "$a" "$b") || fail "markdown exit $?"
 (( ${#md} <= 1000 + 200 )) || fail "the Markdown is ${#md} bytes, past the cut"
 grep -qE "^[0-9]+ more rows? not shown \(the summary is kept under 1000 bytes\)" <<<"$md" || fail "no cut line"
