@@ -125,15 +125,15 @@ def case_sizes(case, kernel):
 
 
 def kernel_prediction(kernel, sizes, at_declared):
-    """Per level: (low, high, None) or (None, None, reason); and the tensors not predicted, with why."""
+    """Per level: (low, high, point, None) or (None, None, None, reason); and the tensors not predicted, with why."""
     entries = {(t["tensor"], t["level"]): t for t in ((kernel.get("predicted_traffic") or {}).get("tensors") or [])}
     tensors = [t for t in kernel.get("tensors", []) if t.get("arg", -1) >= 0 and t.get("role") not in ("uncounted", "not_counted")]
     out, missing = {}, []
     if kernel.get("kind") == "region":
         why = "a region of kernels: not predicted (its tensors name no kernel's parameters)"
-        return {level: (None, None, why) for level in LEVELS}, [("*", level, why) for level in LEVELS]
+        return {level: (None, None, None, why) for level in LEVELS}, [("*", level, why) for level in LEVELS]
     for level in LEVELS:
-        low = high = compulsory = 0.0
+        low = high = point = compulsory = 0.0
         reason = None if kernel.get("predicted_traffic") else "the kernel's device IR was not analysed"
         for t in tensors:
             e = entries.get((t["name"], level))
@@ -145,11 +145,13 @@ def kernel_prediction(kernel, sizes, at_declared):
                 b = evaluate(t["elements"], sizes) * DTYPE_BYTES.get(t["dtype"], 4) * (2 if t.get("role") == "read_write" else 1)
                 low += e["low"] * b
                 high += e["high"] * b
+                point += (e["ratio"] if e.get("ratio") is not None else e["low"]) * b
                 compulsory += b
                 continue
             missing.append((t["name"], level, why))
             reason = reason or f"'{t['name']}': {why}"
-        out[level] = (None, None, reason) if reason or compulsory <= 0 else (low / compulsory, high / compulsory, None)
+        out[level] = (None, None, None, reason) if reason or compulsory <= 0 else \
+            (low / compulsory, high / compulsory, point / compulsory, None)
     return out, missing
 
 
@@ -176,7 +178,7 @@ def predictions_only(manifest_paths):
         sizes, _ = case_sizes({}, kernel)
         prediction, missing = kernel_prediction(kernel, sizes, True)
         for level in LEVELS:
-            low, high, reason = prediction[level]
+            low, high, _, reason = prediction[level]
             pairs += 1
             if low is None:
                 lines.append(f"{name[:32]:32} {level:5} {'-':>15}  not predicted: {reason[:110]}")
@@ -194,8 +196,8 @@ def predictions_only(manifest_paths):
 
 def by_manifest(reports, manifest_paths):
     kernels = load_manifests(manifest_paths)
-    lines = [f"{'kernel':32} {'level':5} {'predicted':>15} {'observed':>9}  verdict"]
-    pairs = predicted = within = 0
+    lines = [f"{'kernel':32} {'level':5} {'predicted':>15} {'point':>8} {'observed':>9}  verdict"]
+    pairs = predicted = within = points_within = 0
     seen, notes, kinds = set(), [], {}
     for path in reports:
         try:
@@ -215,15 +217,16 @@ def by_manifest(reports, manifest_paths):
             prediction, missing = kernel_prediction(kernel, sizes, at_declared)
             observed = {l.get("level"): l.get("traffic_ratio") for l in (case.get("compared") or {}).get("levels", [])}
             for level in LEVELS:
-                low, high, reason = prediction[level]
+                low, high, point, reason = prediction[level]
                 o = observed.get(level)
                 if not o or (isinstance(o, float) and math.isnan(o)):
-                    lines.append(f"{name[:32]:32} {level:5} {'':>15} {'-':>9}  not observed ({case.get('status', '?')})")
+                    lines.append(f"{name[:32]:32} {level:5} {'':>15} {'':>8} {'-':>9}  not observed ({case.get('status', '?')})")
                     continue
                 pairs += 1
                 if low is None:
-                    lines.append(f"{name[:32]:32} {level:5} {'-':>15} {o:8.3g}x  not predicted")
+                    lines.append(f"{name[:32]:32} {level:5} {'-':>15} {'-':>8} {o:8.3g}x  not predicted")
                     continue
+                points_within += abs(point - o) <= 0.25 * o
                 predicted += 1
                 text, kind = span(low, high)
                 kinds[kind] = kinds.get(kind, 0) + 1
@@ -235,7 +238,7 @@ def by_manifest(reports, manifest_paths):
                     verdict = f"under: the counters saw {o / high:.3g}x the prediction"
                 else:
                     verdict = f"over: the prediction is {low / o:.3g}x what the counters saw"
-                lines.append(f"{name[:32]:32} {level:5} {text:>15} {o:8.3g}x  {verdict}")
+                lines.append(f"{name[:32]:32} {level:5} {text:>15} {point:7.3g}x {o:8.3g}x  {verdict}")
             for tensor, level, why in missing:
                 notes.append(f"  {name}: '{tensor}' {level}: {why}")
     lines.append("")
@@ -246,7 +249,8 @@ def by_manifest(reports, manifest_paths):
         lines.append(f"kernels of the manifests that no report measured: {', '.join(unmeasured)}")
     share = lambda a, b: f"{a}/{b} ({a / b:.0%})" if b else f"{a}/{b}"
     lines.append(f"(kernel, level) pairs measured: {pairs}; predicted: {share(predicted, pairs)} ({kinds_text(kinds)}); "
-                 f"within 25% of the counters: {share(within, predicted)} of those predicted")
+                 f"within 25% of the counters: {share(within, predicted)} of those predicted; "
+                 f"their points within 25%: {share(points_within, predicted)}")
     return lines
 
 

@@ -1035,9 +1035,52 @@ private:
       Why += "; down to " + model::format_significant(1 - M) +
              " of that: the SM sends some sectors again a moment after the same bytes, which the way to L2 may merge";
     }
+    double Point = Full.Point * K;
+    if (const double Once = coldStartsAfterTheFirstWave(Param); Once > 0) {
+      Point = std::max(Point - Once * K, Lo);
+      Why += "; the sectors every sampled block reads stay in L1 from one wave of an SM's blocks to the next: each "
+             "SM fetches them once";
+    }
     const double Floor = readFloor(Param, Compulsory);
-    return rangeOf(Name, Param, model::memory_level::l2, std::max(Lo, Floor), std::max(Full.Point * K, Floor),
-                   std::max(Hi, Floor), Why);
+    return rangeOf(Name, Param, model::memory_level::l2, std::max(Lo, Floor), std::max(Point, Floor), std::max(Hi, Floor),
+                   Why);
+  }
+
+  /// The first run (one SM's co-resident blocks) starts with an empty L1, and its miss rate stands for
+  /// every block: as if L1 were emptied between an SM's waves of blocks. Sectors that every sampled block
+  /// reads (a filter, a table, weights every block reads whole) and that the run never fetched twice
+  /// stay in L1 while the SM's next blocks run and read them again: each SM fetches them once in the
+  /// kernel, not once per wave. @return The sectors of @p Param to take off L2's extrapolated point
+  /// (the run's first fetches of them, counted once per wave, beyond once per SM).
+  double coldStartsAfterTheFirstWave(int Param) const {
+    const std::int64_t Total = L.Grid.count();
+    std::size_t Run = 0;
+    while (Run < Blocks.size() && Run < std::size_t(PerSm) && std::int64_t(Run) * Levels.Sms < Total) ++Run;
+    if (Run < 2 || Blocks.size() <= Run || !cachedLoads(Param)) return 0;
+    const double Waves = double(Total) / double(Run), Sms = double(Levels.Sms);  // runs of Run blocks in the grid
+    if (!(Waves > Sms) || sum(Param, [](const TensorTally &T) { return T.AtomicRequests; }).Point > 0) return 0;
+    std::vector<std::uint64_t> Common, RunUnion, Both;
+    double RunFetches = 0;
+    for (std::size_t I = 0; I < Blocks.size(); ++I) {
+      const auto It = Blocks[I].Tensors.find(Param);
+      if (It == Blocks[I].Tensors.end() || It->second.ReadSectors.empty()) return 0;  // a block that reads none of it
+      const TensorTally &T = It->second;
+      if (I == 0) {
+        Common = T.ReadSectors;
+      } else {
+        Both.clear();
+        std::set_intersection(Common.begin(), Common.end(), T.ReadSectors.begin(), T.ReadSectors.end(), std::back_inserter(Both));
+        Common.swap(Both);
+      }
+      if (I < Run) {
+        RunUnion.insert(RunUnion.end(), T.ReadSectors.begin(), T.ReadSectors.end());
+        RunFetches += T.L2Sectors[0] - T.StoreSectors;
+      }
+    }
+    sortUnique(RunUnion);
+    // Fetched again within the run: L1 did not keep it while the SM's blocks ran; nor will it between waves.
+    if (Common.empty() || RunFetches > 1.02 * double(RunUnion.size())) return 0;
+    return double(Common.size()) * (Waves - Sms);
   }
 
   /// The share of the tensor's L2 sectors, in the run of co-resident blocks, that may be merged on the way.

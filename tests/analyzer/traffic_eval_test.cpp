@@ -132,6 +132,40 @@ inline constexpr auto copy_spec = kernel<copy>("copy", custom(0, in<0>("x", f32,
   EXPECT_NE(P.at("y", "l1").Basis.find("writes 'y' 0.5 times, not once"), std::string::npos) << P.at("y", "l1").Basis;
 }
 
+// Every block reads the same 16 KiB table (4096 floats, 512 sectors) and writes one float: 65,536 blocks
+// of 256 threads, 8 on an SM at once (2048 threads), 8,192 such runs over the grid's 132 SMs. In the
+// first run only the first fetch of each table sector reaches L2 (512 sectors for 8 blocks), and no
+// sector is fetched twice: the table stays in L1. Extrapolated per run, the table would reach L2 8,192
+// times (8192x); kept in L1 from one wave of the SM's blocks to the next, each of the 132 SMs fetches it
+// once: 132x, the point. The range keeps its ends: each sector once (1x) when blocks meet in one L1, up
+// to every block's L1 sectors. Measured on the H200: pending (the probe's counts go to results.md).
+TEST(TrafficEvaluation, ATableEveryBlockReadsIsFetchedOncePerSm) {
+  const std::string Code = R"(
+__global__ void table_dot(const float* __restrict__ table, float* __restrict__ out, int t) {
+  __shared__ float red[256];
+  float s = 0.f;
+  for (int j = threadIdx.x; j < t; j += 256) s += table[j];
+  red[threadIdx.x] = s;
+  __syncthreads();
+  for (int k = 128; k > 0; k >>= 1) {
+    if (threadIdx.x < k) red[threadIdx.x] += red[threadIdx.x + k];
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) out[blockIdx.x] = red[0];
+}
+inline constexpr auto table_dot_spec = kernel<table_dot>("table_dot", custom(N, in<0>("table", f32, N), out<1>("out", f32, M)))
+    .at(N(4096), M(65536)).sizes(N(arg<2>), M(grid_dim.x)).block(256).grid(M);
+)";
+  const Prediction P = predict(Code, "table_dot");
+  const Level T = P.at("table", "l2");
+  EXPECT_EQ(T.K, Kind::Range) << T.Basis;
+  EXPECT_NEAR(T.Ratio, 132.0, 1e-6) << T.Basis;
+  EXPECT_NEAR(T.Low, 1.0, 1e-6) << T.Basis;
+  EXPECT_GE(T.High, 8192.0) << T.Basis;
+  EXPECT_NE(T.Basis.find("each SM fetches them once"), std::string::npos) << T.Basis;
+  EXPECT_VALUE(P.at("table", "l1"), 65536.0);  // each block requests all 512 sectors once, coalesced
+}
+
 // The same copy at N = 2^26 (256 MiB a tensor, 512 MiB together: over L2). Coalesced, each granule
 // requested once: DRAM 1x for x. y's sectors are written once, but up to L2's 60 MiB of them may still
 // be there when the kernel ends: 196/256 = 0.765625x to 1x, the point leaving y's share of L2 (256 of

@@ -1,4 +1,4 @@
-// expected-message: rooflint: kernel: the tensor's dtype does not match the element type of its pointer parameter, which holds f32 or tf32 (float, float2, float4)
+// expected-message: rooflint: kernel: the tensor's dtype does not match the element type of its pointer parameter, which holds f32 or tf32 (float, float2, float3, float4)
 // Invalid: B is declared f16 but parameter 1 of sgemm is 'const float *'.
 #include "common.h"
 

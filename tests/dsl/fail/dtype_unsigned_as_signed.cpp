@@ -1,4 +1,4 @@
-// expected-message: rooflint: kernel: the tensor's dtype does not match the element type of its pointer parameter, which holds u32 (unsigned int, std::uint32_t, uint2, uint4)
+// expected-message: rooflint: kernel: the tensor's dtype does not match the element type of its pointer parameter, which holds u32 (unsigned int, std::uint32_t, uint2, uint3, uint4)
 // Invalid: the bins are declared i32, but 'unsigned int *' holds u32: signedness is part of the dtype.
 #include "common.h"
 

@@ -58,6 +58,10 @@ static_assert(StoresDtype<std::uint16_t, dtype::u16> && StoresDtype<unsigned int
 static_assert(StoresDtype<unsigned long long, dtype::u64> && StoresDtype<long long, dtype::i64>);
 static_assert(!StoresDtype<unsigned int, dtype::i32> && !StoresDtype<int, dtype::u32>);  // signedness is part of the dtype
 static_assert(StoresDtype<uint4, dtype::u32> && StoresDtype<uchar4, dtype::u8> && StoresDtype<int4, dtype::i32>);
+// Three-lane vectors (a point, an RGB pixel) and the 16-byte pairs of 64-bit integers.
+static_assert(StoresDtype<float3, dtype::f32> && StoresDtype<double3, dtype::f64> && !StoresDtype<double3, dtype::f32>);
+static_assert(StoresDtype<int3, dtype::i32> && StoresDtype<uint3, dtype::u32> && StoresDtype<uchar2, dtype::u8>);
+static_assert(StoresDtype<longlong2, dtype::i64> && StoresDtype<ulonglong2, dtype::u64> && StoresDtype<char2, dtype::i8>);
 static_assert(!StoresDtype<void, dtype::f32> && !StoresDtype<char, dtype::i8> && !StoresDtype<char, dtype::u8>);
 static_assert(!StoresDtype<bool, dtype::u8> && !StoresDtype<short, dtype::u16>);  // bool and short hold no dtype
 

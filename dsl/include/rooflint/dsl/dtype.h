@@ -16,8 +16,10 @@
 #include "rooflint/model/dtype.h"
 
 struct float2;
+struct float3;
 struct float4;
 struct double2;
+struct double3;
 struct __half;
 struct __half2;
 struct __nv_bfloat16;
@@ -28,12 +30,18 @@ struct __nv_fp8x2_e4m3;
 struct __nv_fp8x4_e4m3;
 struct __nv_fp8x2_e5m2;
 struct __nv_fp8x4_e5m2;
+struct char2;
 struct char4;
+struct uchar2;
 struct uchar4;
 struct int2;
+struct int3;
 struct int4;
 struct uint2;
+struct uint3;
 struct uint4;
+struct longlong2;
+struct ulonglong2;
 
 namespace rooflint::dsl {
 
@@ -93,8 +101,10 @@ struct storage_dtypes<T> : std::integral_constant<unsigned, detail::integer_dtyp
 // clang-format off
 template <> struct storage_dtypes<double> : std::integral_constant<unsigned, dtype_bit(dtype::f64)> {};
 template <> struct storage_dtypes<double2> : std::integral_constant<unsigned, dtype_bit(dtype::f64)> {};
+template <> struct storage_dtypes<double3> : storage_dtypes<double> {};
 template <> struct storage_dtypes<float> : std::integral_constant<unsigned, dtype_bit(dtype::f32) | dtype_bit(dtype::tf32)> {};
 template <> struct storage_dtypes<float2> : storage_dtypes<float> {};
+template <> struct storage_dtypes<float3> : storage_dtypes<float> {};
 template <> struct storage_dtypes<float4> : storage_dtypes<float> {};
 template <> struct storage_dtypes<__half> : std::integral_constant<unsigned, dtype_bit(dtype::f16)> {};
 template <> struct storage_dtypes<__half2> : storage_dtypes<__half> {};
@@ -106,12 +116,18 @@ template <> struct storage_dtypes<__nv_fp8x4_e4m3> : storage_dtypes<__nv_fp8_e4m
 template <> struct storage_dtypes<__nv_fp8_e5m2> : std::integral_constant<unsigned, dtype_bit(dtype::fp8_e5m2)> {};
 template <> struct storage_dtypes<__nv_fp8x2_e5m2> : storage_dtypes<__nv_fp8_e5m2> {};
 template <> struct storage_dtypes<__nv_fp8x4_e5m2> : storage_dtypes<__nv_fp8_e5m2> {};
+template <> struct storage_dtypes<char2> : storage_dtypes<signed char> {};
 template <> struct storage_dtypes<char4> : storage_dtypes<signed char> {};
+template <> struct storage_dtypes<uchar2> : storage_dtypes<unsigned char> {};
 template <> struct storage_dtypes<uchar4> : storage_dtypes<unsigned char> {};
 template <> struct storage_dtypes<int2> : storage_dtypes<int> {};
+template <> struct storage_dtypes<int3> : storage_dtypes<int> {};
 template <> struct storage_dtypes<int4> : storage_dtypes<int> {};
 template <> struct storage_dtypes<uint2> : storage_dtypes<unsigned> {};
+template <> struct storage_dtypes<uint3> : storage_dtypes<unsigned> {};
 template <> struct storage_dtypes<uint4> : storage_dtypes<unsigned> {};
+template <> struct storage_dtypes<longlong2> : storage_dtypes<long long> {};
+template <> struct storage_dtypes<ulonglong2> : storage_dtypes<unsigned long long> {};
 // clang-format on
 
 /// Element type T can hold dtype D.

@@ -64,19 +64,19 @@ constexpr void check_storage() {
   constexpr unsigned holds = storage_dtypes<E>::value;
   constexpr bool ok = (holds & dtype_bit(D)) != 0;
   if constexpr (holds == 0) require(ok, "rooflint: kernel: the element type of the tensor's pointer parameter holds no dtype (char, bool, short and types without a storage_dtypes specialisation hold none); see the dtypes each type holds in docs/dsl.md");
-  else if constexpr (holds == (dtype_bit(dtype::f32) | dtype_bit(dtype::tf32))) require(ok, "rooflint: kernel: the tensor's dtype does not match the element type of its pointer parameter, which holds f32 or tf32 (float, float2, float4)");
-  else if constexpr (holds == (dtype_bit(dtype::f64))) require(ok, "rooflint: kernel: the tensor's dtype does not match the element type of its pointer parameter, which holds f64 (double, double2)");
+  else if constexpr (holds == (dtype_bit(dtype::f32) | dtype_bit(dtype::tf32))) require(ok, "rooflint: kernel: the tensor's dtype does not match the element type of its pointer parameter, which holds f32 or tf32 (float, float2, float3, float4)");
+  else if constexpr (holds == (dtype_bit(dtype::f64))) require(ok, "rooflint: kernel: the tensor's dtype does not match the element type of its pointer parameter, which holds f64 (double, double2, double3)");
   else if constexpr (holds == (dtype_bit(dtype::f16))) require(ok, "rooflint: kernel: the tensor's dtype does not match the element type of its pointer parameter, which holds f16 (__half, __half2)");
   else if constexpr (holds == (dtype_bit(dtype::bf16))) require(ok, "rooflint: kernel: the tensor's dtype does not match the element type of its pointer parameter, which holds bf16 (__nv_bfloat16, __nv_bfloat162)");
   else if constexpr (holds == (dtype_bit(dtype::fp8_e4m3))) require(ok, "rooflint: kernel: the tensor's dtype does not match the element type of its pointer parameter, which holds fp8_e4m3 (__nv_fp8_e4m3, __nv_fp8x2_e4m3, __nv_fp8x4_e4m3)");
   else if constexpr (holds == (dtype_bit(dtype::fp8_e5m2))) require(ok, "rooflint: kernel: the tensor's dtype does not match the element type of its pointer parameter, which holds fp8_e5m2 (__nv_fp8_e5m2, __nv_fp8x2_e5m2, __nv_fp8x4_e5m2)");
-  else if constexpr (holds == (dtype_bit(dtype::i8))) require(ok, "rooflint: kernel: the tensor's dtype does not match the element type of its pointer parameter, which holds i8 (std::int8_t, signed char, char4)");
-  else if constexpr (holds == (dtype_bit(dtype::u8))) require(ok, "rooflint: kernel: the tensor's dtype does not match the element type of its pointer parameter, which holds u8 (std::uint8_t, unsigned char, uchar4; fp8 data needs __nv_fp8_e4m3 or __nv_fp8_e5m2)");
+  else if constexpr (holds == (dtype_bit(dtype::i8))) require(ok, "rooflint: kernel: the tensor's dtype does not match the element type of its pointer parameter, which holds i8 (std::int8_t, signed char, char2, char4)");
+  else if constexpr (holds == (dtype_bit(dtype::u8))) require(ok, "rooflint: kernel: the tensor's dtype does not match the element type of its pointer parameter, which holds u8 (std::uint8_t, unsigned char, uchar2, uchar4; fp8 data needs __nv_fp8_e4m3 or __nv_fp8_e5m2)");
   else if constexpr (holds == (dtype_bit(dtype::u16))) require(ok, "rooflint: kernel: the tensor's dtype does not match the element type of its pointer parameter, which holds u16 (std::uint16_t, unsigned short)");
-  else if constexpr (holds == (dtype_bit(dtype::i32))) require(ok, "rooflint: kernel: the tensor's dtype does not match the element type of its pointer parameter, which holds i32 (int, std::int32_t, int2, int4)");
-  else if constexpr (holds == (dtype_bit(dtype::u32))) require(ok, "rooflint: kernel: the tensor's dtype does not match the element type of its pointer parameter, which holds u32 (unsigned int, std::uint32_t, uint2, uint4)");
-  else if constexpr (holds == (dtype_bit(dtype::i64))) require(ok, "rooflint: kernel: the tensor's dtype does not match the element type of its pointer parameter, which holds i64 (std::int64_t, long long)");
-  else if constexpr (holds == (dtype_bit(dtype::u64))) require(ok, "rooflint: kernel: the tensor's dtype does not match the element type of its pointer parameter, which holds u64 (std::uint64_t, unsigned long long)");
+  else if constexpr (holds == (dtype_bit(dtype::i32))) require(ok, "rooflint: kernel: the tensor's dtype does not match the element type of its pointer parameter, which holds i32 (int, std::int32_t, int2, int3, int4)");
+  else if constexpr (holds == (dtype_bit(dtype::u32))) require(ok, "rooflint: kernel: the tensor's dtype does not match the element type of its pointer parameter, which holds u32 (unsigned int, std::uint32_t, uint2, uint3, uint4)");
+  else if constexpr (holds == (dtype_bit(dtype::i64))) require(ok, "rooflint: kernel: the tensor's dtype does not match the element type of its pointer parameter, which holds i64 (std::int64_t, long long, longlong2)");
+  else if constexpr (holds == (dtype_bit(dtype::u64))) require(ok, "rooflint: kernel: the tensor's dtype does not match the element type of its pointer parameter, which holds u64 (std::uint64_t, unsigned long long, ulonglong2)");
   else require(ok, "rooflint: kernel: the tensor's dtype does not match the element type of its pointer parameter (not one of the dtypes its storage_dtypes specialisation lists)");
 }
 
