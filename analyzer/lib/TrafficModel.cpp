@@ -86,7 +86,7 @@ struct TensorTally {
   double Requests = 0, L1Sectors = 0, UsefulLoadBytes = 0, UsefulStoreBytes = 0;
   double L2Sectors[2] = {0, 0};  ///< at L1's full capacity, at its kept fraction
   double L2Granules = 0;         ///< 64-byte granules of the L1 misses (each request's own)
-  double PartialStoreSectors = 0, AtomicRequests = 0, StoreSectors = 0;
+  double PartialStoreSectors = 0, AtomicRequests = 0, AtomicSectors = 0, StoreSectors = 0;
   /// Of the sectors sent to L2 (stores, loads that bypass L1), those the SM sent a moment before with the
   /// same bytes: the way to L2 may merge them (counted in the run of co-resident blocks only).
   double MergeableSectors = 0;
@@ -225,6 +225,7 @@ private:
     TensorTally &T = B.Tensors[Param];
     if (Site.K == AccessSite::Atomic) {  // counted at L2 as atomics, not as load or store sectors
       T.AtomicRequests += 1;
+      T.AtomicSectors += double(Sectors.size());
       // L2 reads the line before it updates it: a read and a write of each sector at DRAM.
       for (std::uint64_t X : Sectors) {
         T.WriteSectorSet.insert(X);
@@ -719,6 +720,8 @@ public:
   /// The tensors every access of which is addressed through stated indices (parameter -> whether the
   /// indices are distinct): their footprints are random draws (footprint()).
   std::map<int, bool> DrawnThrough;
+  /// Per tensor: the integer parameters the spec does not bind behind its unknown addresses.
+  std::map<int, std::vector<std::string>> UnboundAddressScalars;
 
   void predict(KernelEvaluation &Out, std::string KernelWide, const std::map<int, std::string> &Unmodelled,
                const std::map<int, std::string> &Conditional) {
@@ -817,9 +820,16 @@ private:
     for (const BlockTally &B : Blocks) {
       if (B.UnattributedUnknown)
         return "an access whose address depends on data the build cannot know does not show which tensor it touches";
-      if (auto It = B.Tensors.find(Param); It != B.Tensors.end() && It->second.Unknown)
+      if (auto It = B.Tensors.find(Param); It != B.Tensors.end() && It->second.Unknown) {
+        if (const auto U = UnboundAddressScalars.find(Param); U != UnboundAddressScalars.end()) {
+          std::vector<std::string> Quoted;
+          for (const std::string &Name : U->second) Quoted.push_back("'" + Name + "'");
+          return "its address depends on " + model::and_list(Quoted) +
+                 (Quoted.size() == 1 ? ", a parameter" : ", parameters") + " the spec does not bind (.sizes)";
+        }
         return "its address depends on a value the evaluation does not follow: one loaded from memory (a gather), "
                "computed in floating point, or a parameter the spec does not bind";
+      }
     }
     return "";
   }
@@ -1035,11 +1045,14 @@ private:
       Why += "; down to " + model::format_significant(1 - M) +
              " of that: the SM sends some sectors again a moment after the same bytes, which the way to L2 may merge";
     }
+    if (const double A = sum(Param, [](const TensorTally &T) { return T.AtomicSectors; }).Point; A > 0)
+      Why += "; not in this figure: its atomics, which L2 performs on " + model::format_significant(A * K) +
+             "x its compulsory bytes in sectors (the L2 load and store counters do not count them)";
     double Point = Full.Point * K;
-    if (const double Once = coldStartsAfterTheFirstWave(Param); Once > 0) {
-      Point = std::max(Point - Once * K, Lo);
-      Why += "; the sectors every sampled block reads stay in L1 from one wave of an SM's blocks to the next: each "
-             "SM fetches them once";
+    if (const double Kept = keptAcrossWaves(Param, Full.Point); Kept < Full.Point * 0.98) {
+      Point = std::max(Kept * K, Lo);
+      Why += "; the sectors most blocks read stay in L1 from one wave of an SM's blocks to the next: each SM "
+             "fetches them once";
     }
     const double Floor = readFloor(Param, Compulsory);
     return rangeOf(Name, Param, model::memory_level::l2, std::max(Lo, Floor), std::max(Point, Floor), std::max(Hi, Floor),
@@ -1047,40 +1060,69 @@ private:
   }
 
   /// The first run (one SM's co-resident blocks) starts with an empty L1, and its miss rate stands for
-  /// every block: as if L1 were emptied between an SM's waves of blocks. Sectors that every sampled block
-  /// reads (a filter, a table, weights every block reads whole) and that the run never fetched twice
-  /// stay in L1 while the SM's next blocks run and read them again: each SM fetches them once in the
-  /// kernel, not once per wave. @return The sectors of @p Param to take off L2's extrapolated point
-  /// (the run's first fetches of them, counted once per wave, beyond once per SM).
-  double coldStartsAfterTheFirstWave(int Param) const {
+  /// every block: as if L1 were emptied between an SM's waves of blocks. Sectors that most sampled
+  /// interior blocks read (a filter, a table, weights every block reads whole) and that the run never
+  /// fetched twice stay in L1 while the SM's next blocks run and read them again: each SM fetches them
+  /// once in the kernel, not once per wave. @return @p Extrapolated (the sectors of @p Param that reach
+  /// L2 over the grid, at the run's miss rate) with the run's first fetches of those sectors, which the
+  /// rate carries to every wave, counted once per SM instead; unchanged where the rule does not apply.
+  /// The distinct sectors the first @p Run blocks load, all tensors together.
+  double runLoadFootprint(std::size_t Run) const {
+    std::vector<std::uint64_t> All;
+    for (std::size_t I = 0; I < Run && I < Blocks.size(); ++I)
+      for (const auto &[P, T] : Blocks[I].Tensors) All.insert(All.end(), T.ReadSectors.begin(), T.ReadSectors.end());
+    sortUnique(All);
+    return double(All.size());
+  }
+
+  double keptAcrossWaves(int Param, double Extrapolated) const {
     const std::int64_t Total = L.Grid.count();
     std::size_t Run = 0;
     while (Run < Blocks.size() && Run < std::size_t(PerSm) && std::int64_t(Run) * Levels.Sms < Total) ++Run;
-    if (Run < 2 || Blocks.size() <= Run || !cachedLoads(Param)) return 0;
-    const double Waves = double(Total) / double(Run), Sms = double(Levels.Sms);  // runs of Run blocks in the grid
-    if (!(Waves > Sms) || sum(Param, [](const TensorTally &T) { return T.AtomicRequests; }).Point > 0) return 0;
-    std::vector<std::uint64_t> Common, RunUnion, Both;
+    if (Run < 2 || Blocks.size() <= Run || !cachedLoads(Param)) return Extrapolated;
+    const double Sms = double(Levels.Sms);
+    if (!(double(Total) > Sms * double(Run)) || sum(Param, [](const TensorTally &T) { return T.AtomicRequests; }).Point > 0)
+      return Extrapolated;
+    // Read by most interior blocks: blocks at the edges of the grid or of an image may skip part of it
+    // (a filter's taps past the border), and are left out of "most".
+    std::vector<std::uint64_t> RunUnion, Interior;
     double RunFetches = 0;
+    std::size_t Readers = 0, ReadersAfterRun = 0;
     for (std::size_t I = 0; I < Blocks.size(); ++I) {
       const auto It = Blocks[I].Tensors.find(Param);
-      if (It == Blocks[I].Tensors.end() || It->second.ReadSectors.empty()) return 0;  // a block that reads none of it
-      const TensorTally &T = It->second;
-      if (I == 0) {
-        Common = T.ReadSectors;
-      } else {
-        Both.clear();
-        std::set_intersection(Common.begin(), Common.end(), T.ReadSectors.begin(), T.ReadSectors.end(), std::back_inserter(Both));
-        Common.swap(Both);
+      const bool Reads = It != Blocks[I].Tensors.end() && !It->second.ReadSectors.empty();
+      if (I < Run && Reads) {
+        RunUnion.insert(RunUnion.end(), It->second.ReadSectors.begin(), It->second.ReadSectors.end());
+        RunFetches += It->second.L2Sectors[0] - It->second.StoreSectors;
       }
-      if (I < Run) {
-        RunUnion.insert(RunUnion.end(), T.ReadSectors.begin(), T.ReadSectors.end());
-        RunFetches += T.L2Sectors[0] - T.StoreSectors;
-      }
+      const Dim3 At = coordsOf(Blocks[I].Block, L.Grid);
+      if ((L.Grid.X > 1 && At.X == L.Grid.X - 1) || (L.Grid.Y > 1 && At.Y == L.Grid.Y - 1)) continue;
+      if (!Reads) return Extrapolated;  // an interior block that reads none of it
+      Interior.insert(Interior.end(), It->second.ReadSectors.begin(), It->second.ReadSectors.end());
+      ++Readers;
+      ReadersAfterRun += I >= Run;
     }
     sortUnique(RunUnion);
     // Fetched again within the run: L1 did not keep it while the SM's blocks ran; nor will it between waves.
-    if (Common.empty() || RunFetches > 1.02 * double(RunUnion.size())) return 0;
-    return double(Common.size()) * (Waves - Sms);
+    if (Readers < 3 || ReadersAfterRun == 0 || !(RunFetches > 0) || RunFetches > 1.02 * double(RunUnion.size()))
+      return Extrapolated;
+    // From one wave's read of a sector to the next wave's, the SM loads about a wave's footprint: the
+    // sector stays only when that fits in L1 (co-resident blocks read a shared sector nearly at once, so
+    // the run alone does not show it).
+    if (runLoadFootprint(Run) * double(SectorBytes) > double(L1Available())) return Extrapolated;
+    std::sort(Interior.begin(), Interior.end());
+    double Common = 0, CommonInRun = 0;
+    for (std::size_t I = 0, J = 0; I < Interior.size(); I = J) {
+      while (J < Interior.size() && Interior[J] == Interior[I]) ++J;
+      if (2 * (J - I) <= Readers) continue;
+      Common += 1;
+      CommonInRun += std::binary_search(RunUnion.begin(), RunUnion.end(), Interior[I]);
+    }
+    // The run fetched each of its sectors once: its first fetches of the common ones are this share of
+    // its fetches, and of the extrapolated figure.
+    const double ColdShare = std::min(1.0, CommonInRun / RunFetches);
+    if (!(ColdShare > 0)) return Extrapolated;
+    return std::min(Extrapolated, Extrapolated * (1 - ColdShare) + Sms * Common);
   }
 
   /// The share of the tensor's L2 sectors, in the run of co-resident blocks, that may be merged on the way.
@@ -1436,6 +1478,24 @@ std::map<int, bool> drawnThrough(const std::vector<AccessSite> &Sites, const std
   return Out;
 }
 
+/// Per tensor, the integer parameters behind the addresses of its sites that the evaluation could not
+/// know, which the spec does not bind (.sizes): a batch stride, a pitch.
+std::map<int, std::vector<std::string>> unboundAddressScalars(const std::vector<AccessSite> &Sites,
+                                                              const std::vector<BlockTally> &Blocks, const EvalLaunch &EL) {
+  std::map<int, std::vector<std::string>> Out;
+  for (std::size_t I = 0; I < Sites.size(); ++I) {
+    const AccessSite &S = Sites[I];
+    const bool Unknown = std::any_of(Blocks.begin(), Blocks.end(), [&](const BlockTally &B) { return B.Sites[I].Unknown; });
+    if (S.Param < 0 || !Unknown) continue;
+    for (const auto &[Arg, Name] : S.AddressScalars)
+      if (Arg >= EL.Scalars.size() || !EL.Scalars[Arg]) {
+        std::vector<std::string> &Names = Out[S.Param];
+        if (std::find(Names.begin(), Names.end(), Name) == Names.end()) Names.push_back(Name);
+      }
+  }
+  return Out;
+}
+
 }  // namespace
 
 KernelEvaluation evaluateTraffic(llvm::Function &F, const KernelRecord &Record, const LaunchChoice &Launch,
@@ -1567,6 +1627,7 @@ KernelEvaluation evaluateTraffic(llvm::Function &F, const KernelRecord &Record, 
   Out.Sampled += Undrawn;
   LevelModel M(Record, Blocks, Launch, PerSm, Levels, Middle, Neighbour);
   M.DrawnThrough = drawnThrough(E->sites(), Indices);
+  M.UnboundAddressScalars = unboundAddressScalars(E->sites(), Blocks, EL);
   std::string KernelWide;
   for (const UnmodelledAccess &U : E->unmodelled())
     if (U.Param < 0) KernelWide = "line " + std::to_string(U.Line) + ": " + U.What + " may touch global memory in a way the evaluation does not count";

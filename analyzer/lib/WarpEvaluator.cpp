@@ -949,6 +949,7 @@ bool WarpEvaluator::Program::build(Function &F, std::string &Why) {
     S.BypassesL1 = P.Bypass;
     S.Param = paramBehind(P.Base);
     S.Drawn = dependsOnIndex(P.Base);
+    for (unsigned Arg : scalarParametersBehind(P.Base)) S.AddressScalars.emplace_back(Arg, F.getArg(Arg)->getName().str());
     positionOf(*P.At, S.File, S.Line, S.Column);
     SiteOf.insert({P.At, static_cast<unsigned>(Sites.size())});
     Sites.push_back(std::move(S));

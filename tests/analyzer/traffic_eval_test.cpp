@@ -185,6 +185,26 @@ inline constexpr auto copy_spec = kernel<copy>("copy", custom(0, in<0>("x", f32,
   EXPECT_RANGE(P.at("y", "dram"), 196.0 / 256, 226.0 / 256, 1.0);
 }
 
+// A batch stride the spec does not bind (a strided batched kernel's strideA, as cuBLAS takes it): the
+// address is unknown, and the reason names the parameter instead of "a value the evaluation does not
+// follow".
+TEST(TrafficEvaluation, AnAddressThroughAnUnboundStrideNamesIt) {
+  const std::string Code = R"(
+__global__ void batched_copy(const float* x, float* y, int n, long long strideA) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[blockIdx.y * n + i] = x[blockIdx.y * strideA + i];
+}
+inline constexpr auto batched_copy_spec = kernel<batched_copy>("batched_copy", custom(0, in<0>("x", f32, M, N), out<1>("y", f32, M, N)))
+    .at(M(16), N(1 << 20)).sizes(N(arg<2>)).block(256).grid(ceil_div(N, 256), M);
+)";
+  const Prediction P = predict(Code, "batched_copy");
+  const Level X = P.at("x", "l1");
+  EXPECT_EQ(X.K, Kind::NotPredicted);
+  EXPECT_NE(X.Basis.find("its address depends on 'strideA', a parameter the spec does not bind (.sizes)"), std::string::npos)
+      << X.Basis;
+  EXPECT_VALUE(P.at("y", "l1"), 1.0);
+}
+
 // A loop bound of 1 << log2n with log2n bound by no spec size (cuda-samples' fwtBatch1Kernel): the
 // condition cannot be decided, and the reason names the parameter, not "data" (there is none).
 TEST(TrafficEvaluation, AConditionOnAnUnboundParameterNamesIt) {
@@ -669,7 +689,9 @@ inline constexpr auto copy_and_count_spec = kernel<copy_and_count>("copy_and_cou
 // 1x (it was 1 granule for the whole grid, 0.0005x, when the neighbour's shift of 0 stood for the axis).
 // z: the same for atomics, z[i / N] += x[i] from each warp: L2 reads each of z's lines before it
 // updates it and writes it back, so its 128 KiB are read and written: up to 2x its compulsory (written)
-// bytes, the writes possibly still in L2 at the end.
+// bytes, the writes possibly still in L2 at the end. Its atomics are not load or store sectors (L1 and
+// L2 0x), and L2's basis says what they are: one lane a warp, 2^25 / 32 = 2^20 requests of one sector,
+// 32 MiB over z's 128 KiB: 256x.
 TEST(TrafficEvaluation, AFootprintThroughDivisionMovesAlongTheGrid) {
   const std::string Code = R"(
 __global__ void row_bias(const float* x, const float* b, float* y, float* z, int M, int N) {
@@ -685,6 +707,10 @@ inline constexpr auto row_bias_spec = kernel<row_bias>("row_bias", custom(0, in<
   const Prediction P = predict(Code, "row_bias");
   EXPECT_VALUE(P.at("b", "dram"), 1.0);
   EXPECT_NEAR(P.at("z", "dram").High, 2.0, 0.02);
+  EXPECT_VALUE(P.at("z", "l2"), 0.0);
+  EXPECT_NE(P.at("z", "l2").Basis.find("not in this figure: its atomics, which L2 performs on 256x its compulsory bytes"),
+            std::string::npos)
+      << P.at("z", "l2").Basis;
 }
 
 // The least L2 traffic of a tensor whose blocks share sectors is each sector it reads once: y[i] = x[i] +

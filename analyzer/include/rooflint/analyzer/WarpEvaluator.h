@@ -95,6 +95,9 @@ struct AccessSite {
   bool BypassesL1 = false; ///< ld.global.cg / .cv, volatile: served by L2 (the L1 is not looked up)
   int Param = -1;          ///< the pointer parameter its address is based on, when the IR shows it
   bool Drawn = false;      ///< its address depends on a value loaded from an index tensor the spec states
+  /// The integer parameters its address is computed from (index, name), when no load or call is behind
+  /// it: those the spec does not bind are why such an address is unknown (a stride, a pitch).
+  std::vector<std::pair<unsigned, std::string>> AddressScalars;
   std::string File;        ///< where it is reported (positionOf)
   unsigned Line = 0, Column = 0;
 };
