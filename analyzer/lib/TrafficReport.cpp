@@ -166,9 +166,11 @@ void reportReRead(const ReRead &R, const KernelTraffic &T, const FunctionDecl &K
     const std::int64_t Threads = Record->PredictionBlock[0] * Record->PredictionBlock[1] * Record->PredictionBlock[2];
     const LayerCondition C = layerCondition(R.Passes, RowBytes, int(Threads > 0 ? Threads : AssumedThreadsPerBlock), T.SharedBytes,
                                             *Levels);
-    Report.note(Loc, "a row is " + bytesText(C.RowBytes) + "; " + std::to_string(C.BlocksPerSm) +
-                         " blocks per SM keep " + bytesText(C.SmWorkingSet) + " between passes, beside " +
-                         bytesText(C.L1Available) + " of L1 per SM");
+    // The note's arithmetic takes a row a block; the prediction above comes from the evaluated accesses
+    // (a row a warp keeps a block's warps' rows between passes), so the note says what it assumes.
+    Report.note(Loc, "a row is " + bytesText(C.RowBytes) + "; at a row a block, " + std::to_string(C.BlocksPerSm) +
+                         " blocks per SM keep " + bytesText(C.SmWorkingSet) + " between passes (more where each warp " +
+                         "keeps a row), beside " + bytesText(C.L1Available) + " of L1 per SM");
   }
   if (const auto *Dram = predictionOf(Record, R.Param, model::memory_level::dram); Dram && Dram->K != Kind::NotPredicted)
     Report.note(Loc, "the passes cost " + figureText(*Dram) + " its compulsory bytes at DRAM");

@@ -219,7 +219,7 @@ TEST(TrafficCorpus, PredictsTheThreePassReReadAtACachedAndAnUncachedSize) {
             std::string::npos)
       << Uncached.Message;
   EXPECT_NE(R.Output.find("note: the passes cost 3x its compulsory bytes at DRAM"), std::string::npos) << R.Output;
-  EXPECT_NE(R.Output.find("note: a row is 196 KiB; 8 blocks per SM keep 1.53 MiB between passes"), std::string::npos)
+  EXPECT_NE(R.Output.find("note: a row is 196 KiB; at a row a block, 8 blocks per SM keep 1.53 MiB between passes"), std::string::npos)
       << R.Output;
 }
 
