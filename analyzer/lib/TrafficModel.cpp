@@ -720,6 +720,9 @@ public:
   /// The tensors every access of which is addressed through stated indices (parameter -> whether the
   /// indices are distinct): their footprints are random draws (footprint()).
   std::map<int, bool> DrawnThrough;
+  /// The L1 bytes per SM the run was modelled with (less the blocks' shared memory), and its blocks.
+  std::int64_t RunL1Bytes = 0;
+  std::size_t RunBlocks = 0;
   /// Per tensor: the integer parameters the spec does not bind behind its unknown addresses.
   std::map<int, std::vector<std::string>> UnboundAddressScalars;
 
@@ -1049,8 +1052,10 @@ private:
       Why += "; not in this figure: its atomics, which L2 performs on " + model::format_significant(A * K) +
              "x its compulsory bytes in sectors (the L2 load and store counters do not count them)";
     double Point = Full.Point * K;
-    if (const double Kept = keptAcrossWaves(Param, Full.Point); Kept < Full.Point * 0.98) {
-      Point = std::max(Kept * K, Lo);
+    const double Stores = sum(Param, [](const TensorTally &T) { return T.StoreSectors; }).Point;
+    if (const double Steady = std::max(Stores + keptAcrossWaves(Param, Full.Point - Stores), Lo / K);
+        Steady < Full.Point * 0.98) {
+      Point = Steady * K;
       Why += "; the sectors most blocks read stay in L1 from one wave of an SM's blocks to the next: each SM "
              "fetches them once";
     }
@@ -1066,63 +1071,69 @@ private:
   /// once in the kernel, not once per wave. @return @p Extrapolated (the sectors of @p Param that reach
   /// L2 over the grid, at the run's miss rate) with the run's first fetches of those sectors, which the
   /// rate carries to every wave, counted once per SM instead; unchanged where the rule does not apply.
-  /// The distinct sectors the first @p Run blocks load, all tensors together.
-  double runLoadFootprint(std::size_t Run) const {
+  /// The distinct sectors the run's blocks load, all tensors together.
+  double runLoadFootprint() const {
     std::vector<std::uint64_t> All;
-    for (std::size_t I = 0; I < Run && I < Blocks.size(); ++I)
+    for (std::size_t I = 0; I < RunBlocks && I < Blocks.size(); ++I)
       for (const auto &[P, T] : Blocks[I].Tensors) All.insert(All.end(), T.ReadSectors.begin(), T.ReadSectors.end());
     sortUnique(All);
     return double(All.size());
   }
 
-  double keptAcrossWaves(int Param, double Extrapolated) const {
-    const std::int64_t Total = L.Grid.count();
-    std::size_t Run = 0;
-    while (Run < Blocks.size() && Run < std::size_t(PerSm) && std::int64_t(Run) * Levels.Sms < Total) ++Run;
-    if (Run < 2 || Blocks.size() <= Run || !cachedLoads(Param)) return Extrapolated;
+  /// The first run (one SM's co-resident blocks) starts with an empty L1, and its miss rate stands for
+  /// every block: as if L1 were emptied between an SM's waves of blocks. Sectors that most interior
+  /// blocks sampled apart from the run read (a filter, a table, weights every block reads whole) and
+  /// that the run never fetched twice stay in L1 while the SM's next blocks run and read them again,
+  /// where a wave's loads fit in L1: each SM fetches them once in the kernel, not once per wave.
+  /// @return @p Loads (the load sectors of @p Param that reach L2 over the grid, at the run's miss
+  /// rate) with the run's first fetches of those sectors, which the rate carries to every wave, counted
+  /// once per SM instead; unchanged where the rule does not apply.
+  double keptAcrossWaves(int Param, double Loads) const {
+    const std::size_t Run = std::min(RunBlocks, Blocks.size());
     const double Sms = double(Levels.Sms);
-    if (!(double(Total) > Sms * double(Run)) || sum(Param, [](const TensorTally &T) { return T.AtomicRequests; }).Point > 0)
-      return Extrapolated;
-    // Read by most interior blocks: blocks at the edges of the grid or of an image may skip part of it
-    // (a filter's taps past the border), and are left out of "most".
-    std::vector<std::uint64_t> RunUnion, Interior;
-    double RunFetches = 0;
-    std::size_t Readers = 0, ReadersAfterRun = 0;
-    for (std::size_t I = 0; I < Blocks.size(); ++I) {
-      const auto It = Blocks[I].Tensors.find(Param);
-      const bool Reads = It != Blocks[I].Tensors.end() && !It->second.ReadSectors.empty();
-      if (I < Run && Reads) {
-        RunUnion.insert(RunUnion.end(), It->second.ReadSectors.begin(), It->second.ReadSectors.end());
-        RunFetches += It->second.L2Sectors[0] - It->second.StoreSectors;
-      }
-      const Dim3 At = coordsOf(Blocks[I].Block, L.Grid);
-      if ((L.Grid.X > 1 && At.X == L.Grid.X - 1) || (L.Grid.Y > 1 && At.Y == L.Grid.Y - 1)) continue;
-      if (!Reads) return Extrapolated;  // an interior block that reads none of it
-      Interior.insert(Interior.end(), It->second.ReadSectors.begin(), It->second.ReadSectors.end());
-      ++Readers;
-      ReadersAfterRun += I >= Run;
-    }
-    sortUnique(RunUnion);
-    // Fetched again within the run: L1 did not keep it while the SM's blocks ran; nor will it between waves.
-    if (Readers < 3 || ReadersAfterRun == 0 || !(RunFetches > 0) || RunFetches > 1.02 * double(RunUnion.size()))
-      return Extrapolated;
+    if (Run < 2 || Blocks.size() <= Run || !cachedLoads(Param) || !(double(L.Grid.count()) > Sms * double(Run)))
+      return Loads;
+    if (sum(Param, [](const TensorTally &T) { return T.AtomicRequests; }).Point > 0) return Loads;
     // From one wave's read of a sector to the next wave's, the SM loads about a wave's footprint: the
     // sector stays only when that fits in L1 (co-resident blocks read a shared sector nearly at once, so
     // the run alone does not show it).
-    if (runLoadFootprint(Run) * double(SectorBytes) > double(L1Available())) return Extrapolated;
-    std::sort(Interior.begin(), Interior.end());
+    if (runLoadFootprint() * double(SectorBytes) > double(RunL1Bytes)) return Loads;
+    std::vector<std::uint64_t> RunUnion, Voted;
+    double RunFetches = 0;
+    for (std::size_t I = 0; I < Run; ++I)
+      if (const auto It = Blocks[I].Tensors.find(Param); It != Blocks[I].Tensors.end()) {
+        RunUnion.insert(RunUnion.end(), It->second.ReadSectors.begin(), It->second.ReadSectors.end());
+        RunFetches += It->second.L2Sectors[0] - It->second.StoreSectors;
+      }
+    sortUnique(RunUnion);
+    // Fetched again within the run: L1 did not keep it while the SM's blocks ran; nor will it between waves.
+    if (!(RunFetches > 0) || RunFetches > 1.02 * double(RunUnion.size())) return Loads;
+    // The voters: interior blocks apart from the run, whose blocks (0, S, 2S, ... for S SMs) may share a
+    // pattern of period S (a head index modulo 12) that the grid's other blocks do not; the last blocks
+    // along x or y may skip part of it (a filter's taps past the border).
+    std::size_t Voters = 0;
+    for (std::size_t I = Run; I < Blocks.size(); ++I) {
+      const Dim3 At = coordsOf(Blocks[I].Block, L.Grid);
+      if ((L.Grid.X > 1 && At.X == L.Grid.X - 1) || (L.Grid.Y > 1 && At.Y == L.Grid.Y - 1)) continue;
+      const auto It = Blocks[I].Tensors.find(Param);
+      if (It == Blocks[I].Tensors.end() || It->second.ReadSectors.empty()) return Loads;  // it reads none of it
+      Voted.insert(Voted.end(), It->second.ReadSectors.begin(), It->second.ReadSectors.end());
+      ++Voters;
+    }
+    if (Voters < 2) return Loads;
+    std::sort(Voted.begin(), Voted.end());
     double Common = 0, CommonInRun = 0;
-    for (std::size_t I = 0, J = 0; I < Interior.size(); I = J) {
-      while (J < Interior.size() && Interior[J] == Interior[I]) ++J;
-      if (2 * (J - I) <= Readers) continue;
+    for (std::size_t I = 0, J = 0; I < Voted.size(); I = J) {
+      while (J < Voted.size() && Voted[J] == Voted[I]) ++J;
+      if (2 * (J - I) <= Voters || !std::binary_search(RunUnion.begin(), RunUnion.end(), Voted[I])) continue;
       Common += 1;
-      CommonInRun += std::binary_search(RunUnion.begin(), RunUnion.end(), Interior[I]);
+      CommonInRun += 1;
     }
     // The run fetched each of its sectors once: its first fetches of the common ones are this share of
-    // its fetches, and of the extrapolated figure.
+    // its load fetches, and of the extrapolated loads.
     const double ColdShare = std::min(1.0, CommonInRun / RunFetches);
-    if (!(ColdShare > 0)) return Extrapolated;
-    return std::min(Extrapolated, Extrapolated * (1 - ColdShare) + Sms * Common);
+    if (!(ColdShare > 0)) return Loads;
+    return std::min(Loads, Loads * (1 - ColdShare) + Sms * Common);
   }
 
   /// The share of the tensor's L2 sectors, in the run of co-resident blocks, that may be merged on the way.
@@ -1482,17 +1493,24 @@ std::map<int, bool> drawnThrough(const std::vector<AccessSite> &Sites, const std
 /// know, which the spec does not bind (.sizes): a batch stride, a pitch.
 std::map<int, std::vector<std::string>> unboundAddressScalars(const std::vector<AccessSite> &Sites,
                                                               const std::vector<BlockTally> &Blocks, const EvalLaunch &EL) {
+  // Named only where every unknown site of the tensor has such a parameter behind its address (a
+  // gather's site has none: its unknown is the loaded index, and the generic reason stays).
   std::map<int, std::vector<std::string>> Out;
+  std::set<int> Unexplained;
   for (std::size_t I = 0; I < Sites.size(); ++I) {
     const AccessSite &S = Sites[I];
     const bool Unknown = std::any_of(Blocks.begin(), Blocks.end(), [&](const BlockTally &B) { return B.Sites[I].Unknown; });
     if (S.Param < 0 || !Unknown) continue;
+    std::vector<std::string> Unbound;
     for (const auto &[Arg, Name] : S.AddressScalars)
-      if (Arg >= EL.Scalars.size() || !EL.Scalars[Arg]) {
-        std::vector<std::string> &Names = Out[S.Param];
-        if (std::find(Names.begin(), Names.end(), Name) == Names.end()) Names.push_back(Name);
-      }
+      if ((Arg >= EL.Scalars.size() || !EL.Scalars[Arg]) && !Name.empty()) Unbound.push_back(Name);
+    if (Unbound.empty()) Unexplained.insert(S.Param);
+    std::vector<std::string> &Names = Out[S.Param];
+    for (const std::string &Name : Unbound)
+      if (std::find(Names.begin(), Names.end(), Name) == Names.end()) Names.push_back(Name);
   }
+  for (int Param : Unexplained) Out.erase(Param);
+  for (auto It = Out.begin(); It != Out.end();) It = It->second.empty() ? Out.erase(It) : std::next(It);
   return Out;
 }
 
@@ -1627,6 +1645,8 @@ KernelEvaluation evaluateTraffic(llvm::Function &F, const KernelRecord &Record, 
   Out.Sampled += Undrawn;
   LevelModel M(Record, Blocks, Launch, PerSm, Levels, Middle, Neighbour);
   M.DrawnThrough = drawnThrough(E->sites(), Indices);
+  M.RunL1Bytes = C.L1Available;
+  M.RunBlocks = Runs.front().size();
   M.UnboundAddressScalars = unboundAddressScalars(E->sites(), Blocks, EL);
   std::string KernelWide;
   for (const UnmodelledAccess &U : E->unmodelled())

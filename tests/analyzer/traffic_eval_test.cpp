@@ -138,7 +138,7 @@ inline constexpr auto copy_spec = kernel<copy>("copy", custom(0, in<0>("x", f32,
 // sector is fetched twice: the table stays in L1. Extrapolated per run, the table would reach L2 8,192
 // times (8192x); kept in L1 from one wave of the SM's blocks to the next, each of the 132 SMs fetches it
 // once: 132x, the point. The range keeps its ends: each sector once (1x) when blocks meet in one L1, up
-// to every block's L1 sectors. Measured on the H200: pending (the probe's counts go to results.md).
+// to every block's L1 sectors. Not yet counted on a GPU.
 TEST(TrafficEvaluation, ATableEveryBlockReadsIsFetchedOncePerSm) {
   const std::string Code = R"(
 __global__ void table_dot(const float* __restrict__ table, float* __restrict__ out, int t) {
@@ -161,7 +161,7 @@ inline constexpr auto table_dot_spec = kernel<table_dot>("table_dot", custom(N, 
   EXPECT_EQ(T.K, Kind::Range) << T.Basis;
   EXPECT_NEAR(T.Ratio, 132.0, 1e-6) << T.Basis;
   EXPECT_NEAR(T.Low, 1.0, 1e-6) << T.Basis;
-  EXPECT_GE(T.High, 8192.0) << T.Basis;
+  EXPECT_GT(T.High, 60000.0) << T.Basis;  // up to each block's 512 sectors from L2: about 65,536x
   EXPECT_NE(T.Basis.find("each SM fetches them once"), std::string::npos) << T.Basis;
   EXPECT_VALUE(P.at("table", "l1"), 65536.0);  // each block requests all 512 sectors once, coalesced
 }

@@ -1,4 +1,4 @@
-// expected-message: rooflint: kernel: the tensor's dtype does not match the element type of its pointer parameter, which holds u8 (std::uint8_t, unsigned char, uchar4; fp8 data needs __nv_fp8_e4m3 or __nv_fp8_e5m2)
+// expected-message: rooflint: kernel: the tensor's dtype does not match the element type of its pointer parameter, which holds u8 (std::uint8_t, unsigned char, uchar2, uchar4; fp8 data needs __nv_fp8_e4m3 or __nv_fp8_e5m2)
 // Invalid: the bytes are declared fp8_e4m3, but 'const std::uint8_t *' holds u8: a byte buffer is
 // integer data (its work meets the SIMT roof); fp8 data is held by CUDA's fp8 types only.
 #include "common.h"

@@ -589,6 +589,9 @@ void forked_child() {
   state->measured_per_key.clear();
   state->driver_calls.clear();
   state->runtime_calls.clear();
+  state->batch_closes.clear();  // the parent's batches
+  state->memory_changed = false;
+  state->memory_changed_by.clear();
   if (state->session) state->session->forget_counter_turn_after_fork();  // the GPU's turn stays the parent's
   state->session = nullptr;  // the parent's (leaked in the child: its CUDA state is unusable here)
   state->window.reset_after_fork();
