@@ -26,15 +26,20 @@ namespace {
 constexpr std::uint64_t SectorBytes = 32;
 constexpr std::uint64_t GranuleBytes = 64;  ///< what DRAM moves
 
+/// "'strideA', a parameter the spec does not bind (.sizes)": scalar parameters a condition or an
+/// address depends on that the evaluation could not know.
+std::string unboundParameters(const std::vector<std::string> &Names) {
+  std::vector<std::string> Quoted;
+  for (const std::string &Name : Names) Quoted.push_back("'" + Name + "'");
+  return model::and_list(Quoted) + (Quoted.size() == 1 ? ", a parameter" : ", parameters") +
+         " the spec does not bind (.sizes)";
+}
+
 /// What a condition at @p Line the evaluation could not decide depends on: scalar parameters the spec
 /// does not bind (a loop bound of `1 << log2N`), else data the build cannot know.
 std::string conditionOn(const WarpEvaluator &E, unsigned Line) {
   const auto It = E.unboundConditions().find(Line);
-  if (It == E.unboundConditions().end()) return "data the build cannot know";
-  std::vector<std::string> Quoted;
-  for (const std::string &Name : It->second) Quoted.push_back("'" + Name + "'");
-  return model::and_list(Quoted) + (Quoted.size() == 1 ? ", a parameter" : ", parameters") +
-         " the spec does not bind (.sizes)";
+  return It == E.unboundConditions().end() ? "data the build cannot know" : unboundParameters(It->second);
 }
 
 /// A set of sector numbers, as bitmaps of 4096 consecutive numbers: inserting the numbers
@@ -553,6 +558,13 @@ struct Estimate {
   double Point = 0, Low = 0, High = 0;
 };
 
+/// Whether block @p B is interior: not the last along an axis of @p G that has more than one block
+/// (edge blocks may skip part of the work: a filter's taps past the border).
+bool interior(std::int64_t B, const Dim3 &G) {
+  const Dim3 C = coordsOf(B, G);
+  return !((G.X > 1 && C.X == G.X - 1) || (G.Y > 1 && C.Y == G.Y - 1));
+}
+
 /// Which of the four kinds of Extrapolation block @p B is: bit 0 last along x, bit 1 last along y.
 int kindOf(std::int64_t B, const Dim3 &G) {
   const Dim3 C = coordsOf(B, G);
@@ -824,12 +836,8 @@ private:
       if (B.UnattributedUnknown)
         return "an access whose address depends on data the build cannot know does not show which tensor it touches";
       if (auto It = B.Tensors.find(Param); It != B.Tensors.end() && It->second.Unknown) {
-        if (const auto U = UnboundAddressScalars.find(Param); U != UnboundAddressScalars.end()) {
-          std::vector<std::string> Quoted;
-          for (const std::string &Name : U->second) Quoted.push_back("'" + Name + "'");
-          return "its address depends on " + model::and_list(Quoted) +
-                 (Quoted.size() == 1 ? ", a parameter" : ", parameters") + " the spec does not bind (.sizes)";
-        }
+        if (const auto U = UnboundAddressScalars.find(Param); U != UnboundAddressScalars.end())
+          return "its address depends on " + unboundParameters(U->second);
         return "its address depends on a value the evaluation does not follow: one loaded from memory (a gather), "
                "computed in floating point, or a parameter the spec does not bind";
       }
@@ -1064,13 +1072,6 @@ private:
                    Why);
   }
 
-  /// The first run (one SM's co-resident blocks) starts with an empty L1, and its miss rate stands for
-  /// every block: as if L1 were emptied between an SM's waves of blocks. Sectors that most sampled
-  /// interior blocks read (a filter, a table, weights every block reads whole) and that the run never
-  /// fetched twice stay in L1 while the SM's next blocks run and read them again: each SM fetches them
-  /// once in the kernel, not once per wave. @return @p Extrapolated (the sectors of @p Param that reach
-  /// L2 over the grid, at the run's miss rate) with the run's first fetches of those sectors, which the
-  /// rate carries to every wave, counted once per SM instead; unchanged where the rule does not apply.
   /// The distinct sectors the run's blocks load, all tensors together.
   double runLoadFootprint() const {
     std::vector<std::uint64_t> All;
@@ -1113,8 +1114,7 @@ private:
     // along x or y may skip part of it (a filter's taps past the border).
     std::size_t Voters = 0;
     for (std::size_t I = Run; I < Blocks.size(); ++I) {
-      const Dim3 At = coordsOf(Blocks[I].Block, L.Grid);
-      if ((L.Grid.X > 1 && At.X == L.Grid.X - 1) || (L.Grid.Y > 1 && At.Y == L.Grid.Y - 1)) continue;
+      if (!interior(Blocks[I].Block, L.Grid)) continue;
       const auto It = Blocks[I].Tensors.find(Param);
       if (It == Blocks[I].Tensors.end() || It->second.ReadSectors.empty()) return Loads;  // it reads none of it
       Voted.insert(Voted.end(), It->second.ReadSectors.begin(), It->second.ReadSectors.end());
@@ -1122,16 +1122,14 @@ private:
     }
     if (Voters < 2) return Loads;
     std::sort(Voted.begin(), Voted.end());
-    double Common = 0, CommonInRun = 0;
+    double Common = 0;  // read by most voters and by the run
     for (std::size_t I = 0, J = 0; I < Voted.size(); I = J) {
       while (J < Voted.size() && Voted[J] == Voted[I]) ++J;
-      if (2 * (J - I) <= Voters || !std::binary_search(RunUnion.begin(), RunUnion.end(), Voted[I])) continue;
-      Common += 1;
-      CommonInRun += 1;
+      Common += 2 * (J - I) > Voters && std::binary_search(RunUnion.begin(), RunUnion.end(), Voted[I]);
     }
     // The run fetched each of its sectors once: its first fetches of the common ones are this share of
     // its load fetches, and of the extrapolated loads.
-    const double ColdShare = std::min(1.0, CommonInRun / RunFetches);
+    const double ColdShare = std::min(1.0, Common / RunFetches);
     if (!(ColdShare > 0)) return Loads;
     return std::min(Loads, Loads * (1 - ColdShare) + Sms * Common);
   }
@@ -1423,8 +1421,7 @@ void weighTheStratumAlone(std::vector<BlockTally> &Blocks, const std::vector<std
 bool blocksAlike(const std::vector<BlockTally> &Blocks, const Dim3 &G) {
   std::map<int, double> First;
   for (const BlockTally &B : Blocks) {
-    const Dim3 C = coordsOf(B.Block, G);
-    if ((G.X > 1 && C.X == G.X - 1) || (G.Y > 1 && C.Y == G.Y - 1)) continue;
+    if (!interior(B.Block, G)) continue;
     for (const auto &[P, T] : B.Tensors) {
       auto [It, New] = First.try_emplace(P, T.L1Sectors);
       if (!New && std::fabs(It->second - T.L1Sectors) > 1e-9 * std::max(1.0, It->second)) return false;
