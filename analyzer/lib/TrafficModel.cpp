@@ -725,16 +725,20 @@ namespace {
 /// Per tensor: the ratio at each level from the extrapolated tallies.
 class LevelModel {
 public:
+  /// The first blocks evaluated: the co-resident blocks of one SM, modelled through one L1.
+  struct SmRun {
+    std::size_t Blocks = 0;
+    std::int64_t L1Bytes = 0;  ///< the L1 bytes per SM it was modelled with (less the blocks' shared memory)
+  };
+
   LevelModel(const KernelRecord &R, const std::vector<BlockTally> &Blocks, const LaunchChoice &L, int PerSm,
-             const CacheLevels &Levels, std::int64_t Middle, const std::array<std::int64_t, 3> &Neighbour)
-      : R(R), Blocks(Blocks), L(L), PerSm(PerSm), Levels(Levels), X(Blocks, L.Grid), Middle(Middle), Neighbour(Neighbour) {}
+             const CacheLevels &Levels, std::int64_t Middle, const std::array<std::int64_t, 3> &Neighbour, SmRun Run)
+      : R(R), Blocks(Blocks), L(L), PerSm(PerSm), Levels(Levels), X(Blocks, L.Grid), Middle(Middle),
+        Neighbour(Neighbour), Run{std::min(Run.Blocks, Blocks.size()), Run.L1Bytes}, RunLoadSectors(runLoadFootprint()) {}
 
   /// The tensors every access of which is addressed through stated indices (parameter -> whether the
   /// indices are distinct): their footprints are random draws (footprint()).
   std::map<int, bool> DrawnThrough;
-  /// The L1 bytes per SM the run was modelled with (less the blocks' shared memory), and its blocks.
-  std::int64_t RunL1Bytes = 0;
-  std::size_t RunBlocks = 0;
   /// Per tensor: the integer parameters the spec does not bind behind its unknown addresses.
   std::map<int, std::vector<std::string>> UnboundAddressScalars;
 
@@ -808,6 +812,8 @@ private:
   Extrapolation X;
   std::int64_t Middle;
   std::array<std::int64_t, 3> Neighbour;
+  SmRun Run;
+  double RunLoadSectors;  ///< the distinct sectors the run's blocks load, all tensors together
 
   template <class Fn> Estimate sum(int Param, Fn F) const {
     return X.of([&](const BlockTally &B) {
@@ -1061,11 +1067,11 @@ private:
              "x its compulsory bytes in sectors (the L2 load and store counters do not count them)";
     double Point = Full.Point * K;
     const double Stores = sum(Param, [](const TensorTally &T) { return T.StoreSectors; }).Point;
-    if (const double Steady = std::max(Stores + keptAcrossWaves(Param, Full.Point - Stores), Lo / K);
-        Steady < Full.Point * 0.98) {
-      Point = Steady * K;
-      Why += "; the sectors most blocks read stay in L1 from one wave of an SM's blocks to the next: each SM "
-             "fetches them once";
+    if (const Steady S = keptAcrossWaves(Param, Full.Point - Stores); !S.Why.empty()) {
+      if (const double Kept = std::max(Stores + S.Loads, Lo / K); Kept < Full.Point * 0.98) {
+        Point = Kept * K;
+        Why += "; " + S.Why;
+      }
     }
     const double Floor = readFloor(Param, Compulsory);
     return rangeOf(Name, Param, model::memory_level::l2, std::max(Lo, Floor), std::max(Point, Floor), std::max(Hi, Floor),
@@ -1075,63 +1081,82 @@ private:
   /// The distinct sectors the run's blocks load, all tensors together.
   double runLoadFootprint() const {
     std::vector<std::uint64_t> All;
-    for (std::size_t I = 0; I < RunBlocks && I < Blocks.size(); ++I)
+    for (std::size_t I = 0; I < Run.Blocks; ++I)
       for (const auto &[P, T] : Blocks[I].Tensors) All.insert(All.end(), T.ReadSectors.begin(), T.ReadSectors.end());
     sortUnique(All);
     return double(All.size());
   }
 
+  /// Load sectors that reach L2 over the grid once L1 keeps some from one wave to the next, and why.
+  struct Steady {
+    double Loads = 0;
+    std::string Why;  ///< empty where L1 keeps nothing across waves
+  };
+
   /// The first run (one SM's co-resident blocks) starts with an empty L1, and its miss rate stands for
-  /// every block: as if L1 were emptied between an SM's waves of blocks. Sectors that most interior
-  /// blocks sampled apart from the run read (a filter, a table, weights every block reads whole) and
-  /// that the run never fetched twice stay in L1 while the SM's next blocks run and read them again,
-  /// where a wave's loads fit in L1: each SM fetches them once in the kernel, not once per wave.
-  /// @return @p Loads (the load sectors of @p Param that reach L2 over the grid, at the run's miss
-  /// rate) with the run's first fetches of those sectors, which the rate carries to every wave, counted
-  /// once per SM instead; unchanged where the rule does not apply.
-  double keptAcrossWaves(int Param, double Loads) const {
-    const std::size_t Run = std::min(RunBlocks, Blocks.size());
+  /// every block: as if L1 were emptied between an SM's waves of blocks. Where a wave's loads fit in
+  /// L1 and the run never fetched a sector of the tensor twice, sectors the SM's next blocks read again
+  /// stay in L1: each SM fetches them once in the kernel, not once per wave. Those are the whole tensor
+  /// where it fits in L1 beside a wave's loads (a bias whose blocks read windows of it, a small table),
+  /// else the sectors that most interior blocks sampled apart from the run read (a filter, weights every
+  /// block reads whole).
+  /// @param Loads the load sectors of @p Param that reach L2 over the grid, at the run's miss rate.
+  Steady keptAcrossWaves(int Param, double Loads) const {
     const double Sms = double(Levels.Sms);
-    if (Run < 2 || Blocks.size() <= Run || !cachedLoads(Param) || !(double(L.Grid.count()) > Sms * double(Run)))
-      return Loads;
-    if (sum(Param, [](const TensorTally &T) { return T.AtomicRequests; }).Point > 0) return Loads;
+    if (Run.Blocks < 2 || Blocks.size() <= Run.Blocks || !cachedLoads(Param) ||
+        !(double(L.Grid.count()) > Sms * double(Run.Blocks)))
+      return {};
+    if (sum(Param, [](const TensorTally &T) { return T.AtomicRequests; }).Point > 0) return {};
     // From one wave's read of a sector to the next wave's, the SM loads about a wave's footprint: the
     // sector stays only when that fits in L1 (co-resident blocks read a shared sector nearly at once, so
     // the run alone does not show it).
-    if (runLoadFootprint() * double(SectorBytes) > double(RunL1Bytes)) return Loads;
-    std::vector<std::uint64_t> RunUnion, Voted;
+    const double Wave = RunLoadSectors * double(SectorBytes);
+    if (Wave > double(Run.L1Bytes)) return {};
+    std::vector<std::uint64_t> RunUnion;
     double RunFetches = 0;
-    for (std::size_t I = 0; I < Run; ++I)
+    for (std::size_t I = 0; I < Run.Blocks; ++I)
       if (const auto It = Blocks[I].Tensors.find(Param); It != Blocks[I].Tensors.end()) {
         RunUnion.insert(RunUnion.end(), It->second.ReadSectors.begin(), It->second.ReadSectors.end());
         RunFetches += It->second.L2Sectors[0] - It->second.StoreSectors;
       }
     sortUnique(RunUnion);
     // Fetched again within the run: L1 did not keep it while the SM's blocks ran; nor will it between waves.
-    if (!(RunFetches > 0) || RunFetches > 1.02 * double(RunUnion.size())) return Loads;
-    // The voters: interior blocks apart from the run, whose blocks (0, S, 2S, ... for S SMs) may share a
-    // pattern of period S (a head index modulo 12) that the grid's other blocks do not; the last blocks
-    // along x or y may skip part of it (a filter's taps past the border).
+    if (!(RunFetches > 0) || RunFetches > 1.02 * double(RunUnion.size())) return {};
+    if (const double Whole = sectorsRead(Param).Union; Wave + Whole <= double(Run.L1Bytes))
+      return {std::min(Loads, Sms * Whole / double(SectorBytes)),
+              "its sectors read (" + bytesText(std::int64_t(Whole)) + ") stay in L1 beside a wave's loads (" +
+                  bytesText(std::int64_t(Wave)) + "): each SM fetches each of them at most once"};
+    const double Common = readByMostVoters(Param, RunUnion);
+    // The run fetched each of its sectors once: its first fetches of the common ones are this share of
+    // its load fetches, and of the extrapolated loads.
+    const double ColdShare = std::min(1.0, Common / RunFetches);
+    if (!(ColdShare > 0)) return {};
+    return {std::min(Loads, Loads * (1 - ColdShare) + Sms * Common),
+            "the sectors most blocks read stay in L1 from one wave of an SM's blocks to the next: each SM fetches them once"};
+  }
+
+  /// The sectors of @p RunUnion that most voters also read. The voters: interior blocks apart from the
+  /// run, whose blocks (0, S, 2S, ... for S SMs) may share a pattern of period S (a head index modulo 12)
+  /// that the grid's other blocks do not; the last blocks along x or y may skip part of it (a filter's
+  /// taps past the border). None where a voter reads none of the tensor or fewer than two vote.
+  double readByMostVoters(int Param, const std::vector<std::uint64_t> &RunUnion) const {
+    std::vector<std::uint64_t> Voted;
     std::size_t Voters = 0;
-    for (std::size_t I = Run; I < Blocks.size(); ++I) {
+    for (std::size_t I = Run.Blocks; I < Blocks.size(); ++I) {
       if (!interior(Blocks[I].Block, L.Grid)) continue;
       const auto It = Blocks[I].Tensors.find(Param);
-      if (It == Blocks[I].Tensors.end() || It->second.ReadSectors.empty()) return Loads;  // it reads none of it
+      if (It == Blocks[I].Tensors.end() || It->second.ReadSectors.empty()) return 0;  // it reads none of it
       Voted.insert(Voted.end(), It->second.ReadSectors.begin(), It->second.ReadSectors.end());
       ++Voters;
     }
-    if (Voters < 2) return Loads;
+    if (Voters < 2) return 0;
     std::sort(Voted.begin(), Voted.end());
-    double Common = 0;  // read by most voters and by the run
+    double Common = 0;
     for (std::size_t I = 0, J = 0; I < Voted.size(); I = J) {
       while (J < Voted.size() && Voted[J] == Voted[I]) ++J;
       Common += 2 * (J - I) > Voters && std::binary_search(RunUnion.begin(), RunUnion.end(), Voted[I]);
     }
-    // The run fetched each of its sectors once: its first fetches of the common ones are this share of
-    // its load fetches, and of the extrapolated loads.
-    const double ColdShare = std::min(1.0, Common / RunFetches);
-    if (!(ColdShare > 0)) return Loads;
-    return std::min(Loads, Loads * (1 - ColdShare) + Sms * Common);
+    return Common;
   }
 
   /// The share of the tensor's L2 sectors, in the run of co-resident blocks, that may be merged on the way.
@@ -1640,10 +1665,8 @@ KernelEvaluation evaluateTraffic(llvm::Function &F, const KernelRecord &Record, 
     Out.Sampled += "; indices stated (" + Drawn + ") but not read by a plain load the evaluation follows (an __ldg, "
                    "inline PTX or a cache-hint load is not)";
   Out.Sampled += Undrawn;
-  LevelModel M(Record, Blocks, Launch, PerSm, Levels, Middle, Neighbour);
+  LevelModel M(Record, Blocks, Launch, PerSm, Levels, Middle, Neighbour, {Runs.front().size(), C.L1Available});
   M.DrawnThrough = drawnThrough(E->sites(), Indices);
-  M.RunL1Bytes = C.L1Available;
-  M.RunBlocks = Runs.front().size();
   M.UnboundAddressScalars = unboundAddressScalars(E->sites(), Blocks, EL);
   std::string KernelWide;
   for (const UnmodelledAccess &U : E->unmodelled())
