@@ -488,10 +488,7 @@ double valueAt(const KernelRecord &R, const dsl::poly &P) {
 
 }  // namespace
 
-double compulsoryBytes(const KernelRecord &R, const dsl::tensor_info &T) {
-  const double E = valueAt(R, T.elements);
-  return E * double(model::size_bytes(T.dtype)) * (T.access == dsl::role::read_write ? 2 : 1);
-}
+double compulsoryBytes(const KernelRecord &R, const dsl::tensor_info &T) { return R.Spec.tensor_bytes_at(T, R.Sizes); }
 
 namespace {
 

@@ -35,7 +35,7 @@ using rooflint::model::format_significant;
 enum exit_code : int { ok = 0, usage = 2, bad_manifest = 3, output_failed = 5 };
 
 struct row {
-  std::string kernel, gpu, file, bound, intensity, floor, warnings;
+  std::string kernel, gpu, file, bound, intensity, floor, dram, l2, l1, warnings;
 };
 
 /// One manifest's table rows and its peaks sentence.
@@ -80,8 +80,37 @@ std::string warnings_of(const manifest::kernel& k, const std::vector<manifest::d
   return fmt::format("{} ({})", names.size(), fmt::join(names, ", "));
 }
 
+/// The kernel's predicted traffic at @p level over its compulsory bytes at the spec's declared sizes,
+/// its tensors' figures summed in bytes: "4.5x", or "6x (1-6x)" for a range and its point; "-" where a
+/// tensor of it has no figure at that level (the manifest's basis says why).
+std::string predicted_cell(const manifest::kernel& k, rooflint::model::memory_level level) {
+  if (!k.predicted || k.is_region()) return "-";
+  const rooflint::dsl::binding_result declared = k.spec_value.declared();
+  if (!declared.ok()) return "-";
+  double low = 0, point = 0, high = 0, compulsory = 0;
+  for (const rooflint::dsl::tensor_info& t : k.spec_value.tensor_list()) {
+    if (t.arg < 0 || t.access == rooflint::dsl::role::not_counted) continue;
+    const auto& levels = k.predicted->levels;
+    const auto p = std::find_if(levels.begin(), levels.end(),
+                                [&](const manifest::level_prediction& l) { return l.param == t.arg && l.level == level; });
+    if (p == levels.end() || p->kind == manifest::prediction_kind::not_predicted || !p->low || !p->high) return "-";
+    const double bytes = k.spec_value.tensor_bytes_at(t, declared.bound);
+    low += *p->low * bytes;
+    point += p->ratio.value_or(*p->low) * bytes;
+    high += *p->high * bytes;
+    compulsory += bytes;
+  }
+  if (!(compulsory > 0)) return "-";
+  const auto x = [&](double bytes) { return format_significant(bytes / compulsory, 3); };
+  if (x(low) == x(high)) return x(point) + "x";
+  return fmt::format("{}x ({}-{}x)", x(point), x(low), x(high));
+}
+
 row kernel_row(const manifest::kernel& k, const std::vector<manifest::diagnostic>& diagnostics) {
-  row r{k.name + (k.is_region() ? " (region)" : ""), "", "", "no verdict", "-", "-", warnings_of(k, diagnostics)};
+  using rooflint::model::memory_level;
+  row r{k.name + (k.is_region() ? " (region)" : ""), "", "", "no verdict", "-", "-",
+        predicted_cell(k, memory_level::dram), predicted_cell(k, memory_level::l2), predicted_cell(k, memory_level::l1),
+        warnings_of(k, diagnostics)};
   if (k.missing_size) r.bound = "no verdict (" + *k.missing_size + " has no size)";
   if (k.verdict) {
     r.bound = std::string(rooflint::model::name(k.verdict->bound));
@@ -256,13 +285,14 @@ std::string kernels_table(const std::vector<row>& rows, bool markdown, std::size
   std::vector<std::string> headers{"kernel"};
   if (by_gpu) headers.push_back("GPU");
   if (repeated) headers.push_back("manifest");
-  for (const char* h : {"bound", "arithmetic intensity (FLOP/byte)", "floor", "warnings"}) headers.push_back(h);
+  for (const char* h : {"bound", "arithmetic intensity (FLOP/byte)", "floor", "DRAM", "L2", "L1", "warnings"})
+    headers.push_back(h);
   std::vector<std::vector<std::string>> cells;
   for (const row& r : rows) {
     std::vector<std::string> c{r.kernel};
     if (by_gpu) c.push_back(r.gpu);
     if (repeated) c.push_back(r.file);
-    for (const std::string* v : {&r.bound, &r.intensity, &r.floor, &r.warnings}) c.push_back(*v);
+    for (const std::string* v : {&r.bound, &r.intensity, &r.floor, &r.dram, &r.l2, &r.l1, &r.warnings}) c.push_back(*v);
     cells.push_back(std::move(c));
   }
   return table_text(headers, cells, markdown, max_bytes);
@@ -300,12 +330,15 @@ int summarize(const std::vector<std::string>& paths, bool markdown, std::size_t 
   // Both tables within one budget: the reports' gets what the kernels' left.
   std::string out;
   if (!rows.empty()) {
-    std::string peaks_line = fmt::format("Peaks: {}", fmt::join(peaks, " | "));
+    const std::string peaks_line = fmt::format("Peaks: {}", fmt::join(peaks, " | "));
+    const std::string legend = "DRAM, L2, L1: the traffic predicted before the run, over the compulsory bytes (a range's "
+                               "point, then the range); - not predicted (the manifest says why)";
     const std::string table = kernels_table(rows, markdown, max_bytes);
     if (markdown)
-      out = fmt::format("### rooflint: {} kernel{}\n\n{}\n\n{}", rows.size(), rows.size() == 1 ? "" : "s", peaks_line, table);
+      out = fmt::format("### rooflint: {} kernel{}\n\n{}\n\n{}\n\n{}", rows.size(), rows.size() == 1 ? "" : "s", peaks_line,
+                        legend, table);
     else
-      out = peaks_line + "\n" + table;
+      out = peaks_line + "\n" + legend + "\n" + table;
   }
   if (!cases.empty())
     out += (rows.empty() ? "" : "\n") + reports_table(std::move(cases), markdown, max_bytes - std::min(max_bytes, out.size()));
