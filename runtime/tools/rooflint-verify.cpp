@@ -194,16 +194,10 @@ std::string program_json(const program_report& p, const std::vector<baseline_cas
   j["kernels"] = kernels;
   j["remarks"] = p.remarks;
   nlohmann::json apis = nlohmann::json::array();
-  for (const api_counts& a : p.apis) {
-    nlohmann::json d = nlohmann::json::object(), r = nlohmann::json::object();
-    for (const auto& [name, n] : a.driver) d[name] = n;
-    for (const auto& [name, n] : a.runtime) r[name] = n;
-    nlohmann::json own = nlohmann::json::object();
-    for (const auto& [phase, seconds] : a.rooflint_seconds) own[phase] = seconds;
-    nlohmann::json batches = nlohmann::json::object();
-    for (const auto& [why, n] : a.batches) batches[why] = n;
-    apis.push_back({{"pid", a.pid}, {"command", a.command}, {"driver", d}, {"runtime", r}, {"measured", a.measured},
-                    {"rooflint_seconds", own}, {"batches", batches}});
+  for (const api_counts& a : p.apis) {  // the library's own line, less its type
+    nlohmann::json one = nlohmann::json::parse(to_json_line(a));
+    one.erase("type");
+    apis.push_back(std::move(one));
   }
   j["launch_apis"] = apis;
   if (!baseline.empty()) {
