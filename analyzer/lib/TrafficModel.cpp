@@ -840,7 +840,9 @@ private:
         return "an access whose address depends on data the build cannot know does not show which tensor it touches";
       if (auto It = B.Tensors.find(Param); It != B.Tensors.end() && It->second.Unknown) {
         if (const auto U = UnboundAddressScalars.find(Param); U != UnboundAddressScalars.end())
-          return "its address depends on " + unboundParameters(U->second);
+          return "its address depends on " + unboundParameters(U->second) +
+                 ": a stride or pitch is bound as a dimension of the tensor's padded shape, the part read in "
+                 ".touches() (docs/dsl.md, \"A stride or a pitch\")";
         return "its address depends on a value the evaluation does not follow: one loaded from memory (a gather), "
                "computed in floating point, or a parameter the spec does not bind";
       }

@@ -226,8 +226,30 @@ inline constexpr auto batched_copy_spec = kernel<batched_copy>("batched_copy", c
   const Prediction P = predict(Code, "batched_copy");
   const Level X = P.at("x", "l1");
   EXPECT_EQ(X.K, Kind::NotPredicted);
-  EXPECT_NE(X.Basis.find("its address depends on 'strideA', a parameter the spec does not bind (.sizes)"), std::string::npos)
+  EXPECT_NE(X.Basis.find("its address depends on 'strideA', a parameter the spec does not bind (.sizes): a stride or pitch "
+                         "is bound as a dimension of the tensor's padded shape"),
+            std::string::npos)
       << X.Basis;
+  EXPECT_VALUE(P.at("y", "l1"), 1.0);
+}
+
+// The same kernel with the stride bound as the padded shape's dimension (docs/dsl.md): x is (M,S), of
+// which M*N read. Each block reads 256 consecutive floats of one row: 32 sectors for 32 useful ones,
+// 1x at L1 and L2; y likewise.
+TEST(TrafficEvaluation, AStrideBoundAsThePaddedShapeIsPredicted) {
+  const std::string Code = R"(
+inline constexpr struct S final : dim<"S"> {} S;
+__global__ void batched_copy(const float* x, float* y, int n, long long strideA) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[blockIdx.y * n + i] = x[blockIdx.y * strideA + i];
+}
+inline constexpr auto batched_copy_spec = kernel<batched_copy>("batched_copy",
+    custom(0, in<0>("x", f32, M, S).touches(M * N), out<1>("y", f32, M, N)))
+    .at(M(16), N(1 << 20), S(1 << 21)).sizes(N(arg<2>), S(arg<3>)).block(256).grid(ceil_div(N, 256), M);
+)";
+  const Prediction P = predict(Code, "batched_copy");
+  EXPECT_VALUE(P.at("x", "l1"), 1.0);
+  EXPECT_VALUE(P.at("x", "l2"), 1.0);
   EXPECT_VALUE(P.at("y", "l1"), 1.0);
 }
 
