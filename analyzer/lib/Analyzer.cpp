@@ -82,6 +82,10 @@ public:
       return true;
     // Specs are constants; a local non-constexpr copy (`dsl::spec s = other;` in run-time code) is not one.
     if (VD->hasLocalStorage() && !VD->isConstexpr()) return true;
+    // A spec template's implicit instantiation is the spec of the variable named after it
+    // (`axpy_f32 = axpy_spec<float>`, docs/dsl.md): that variable is the spec, once.
+    if (const auto *S = dyn_cast<VarTemplateSpecializationDecl>(VD); S && S->getSpecializationKind() == TSK_ImplicitInstantiation)
+      return true;
     if (isSpecType(VD->getType())) Specs.push_back(VD);
     return true;
   }

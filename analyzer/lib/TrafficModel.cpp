@@ -479,12 +479,7 @@ std::optional<std::int64_t> launchValue(const KernelRecord &R, const dsl::launch
 
 /// @p P at the record's sizes, its variables looked up by name among the spec's dimensions (a
 /// tensor's polynomials are over its own dimensions, in its own order).
-double valueAt(const KernelRecord &R, const dsl::poly &P) {
-  return P.evaluate_by_name([&](dsl::name_t N) {
-    const int D = R.Spec.dim_index(N);
-    return D >= 0 ? R.Sizes.values[std::size_t(D)] : 0.0;
-  });
-}
+double valueAt(const KernelRecord &R, const dsl::poly &P) { return R.Spec.value_at(P, R.Sizes); }
 
 }  // namespace
 
@@ -841,8 +836,8 @@ private:
       if (auto It = B.Tensors.find(Param); It != B.Tensors.end() && It->second.Unknown) {
         if (const auto U = UnboundAddressScalars.find(Param); U != UnboundAddressScalars.end())
           return "its address depends on " + unboundParameters(U->second) +
-                 ": a stride or pitch is bound as a dimension of the tensor's padded shape, the part read in "
-                 ".touches() (docs/dsl.md, \"A stride or a pitch\")";
+                 " (a stride or a pitch is bound as a dimension of the tensor's padded shape, the part read in "
+                 ".touches(): docs/dsl.md, \"A stride or a pitch\")";
         return "its address depends on a value the evaluation does not follow: one loaded from memory (a gather), "
                "computed in floating point, or a parameter the spec does not bind";
       }
@@ -1035,7 +1030,7 @@ private:
     const double K = double(SectorBytes) / Compulsory;
     double Lo = std::min(Full.Low, Kept.Low) * K, Hi = std::max(Full.High, Kept.High) * K;
     std::string Why = "the sectors L1 does not serve, for the sampled blocks of one SM (" + std::to_string(PerSm) +
-                      " resident) through an L1 of " + bytesText(L1Available()) + " per SM";
+                      " resident) through an L1 of " + bytesText(Run.L1Bytes) + " per SM";
     if (Kept.Point > Full.Point * 1.02)
       Why += Levels.L1KeptFraction > 0 ? "; a range: L1 keeps a working set whole only up to about " +
                                              model::format_significant(Levels.L1KeptFraction) + " of itself"
@@ -1096,7 +1091,8 @@ private:
   /// every block: as if L1 were emptied between an SM's waves of blocks. Where a wave's loads fit in
   /// L1 and the run never fetched a sector of the tensor twice, sectors the SM's next blocks read again
   /// stay in L1: each SM fetches them once in the kernel, not once per wave. Those are the whole tensor
-  /// where it fits in L1 beside a wave's loads (a bias whose blocks read windows of it, a small table),
+  /// where it fits in L1 beside the loads of the waves between two reads of one of its sectors (a bias
+  /// whose blocks read windows of it, a small table),
   /// else the sectors that most interior blocks sampled apart from the run read (a filter, weights every
   /// block reads whole).
   /// @param Loads the load sectors of @p Param that reach L2 over the grid, at the run's miss rate.
@@ -1121,7 +1117,10 @@ private:
     sortUnique(RunUnion);
     // Fetched again within the run: L1 did not keep it while the SM's blocks ran; nor will it between waves.
     if (!(RunFetches > 0) || RunFetches > 1.02 * double(RunUnion.size())) return {};
-    if (const double Whole = sectorsRead(Param).Union; Wave + Whole <= double(Run.L1Bytes))
+    // The whole tensor stays where the SM comes back to each of its sectors before L1 evicts it: a
+    // wave reads the run's part of it, so about Whole / that part waves (their loads) pass in between.
+    const double Whole = sectorsRead(Param).High, RunPart = double(RunUnion.size() * SectorBytes);
+    if (Wave * std::ceil(Whole / RunPart) + Whole <= double(Run.L1Bytes))
       return {std::min(Loads, Sms * Whole / double(SectorBytes)),
               "its sectors read (" + bytesText(std::int64_t(Whole)) + ") stay in L1 beside a wave's loads (" +
                   bytesText(std::int64_t(Wave)) + "): each SM fetches each of them at most once"};
@@ -1418,10 +1417,6 @@ private:
     if (Farthest == 0) return std::nullopt;
     return "the blocks that share its granules run at most " + std::to_string(Farthest) + " apart, with " +
            bytesText(std::int64_t(double(Farthest) * PerBlock)) + " of L2 traffic between them";
-  }
-
-  std::int64_t L1Available() const {
-    return layerCondition(1, 0, int(L.Block.count()), 0, Levels).L1Available;
   }
 };
 

@@ -132,6 +132,31 @@ std::string drawnMessage(const TrafficAccess &A, const TrafficSite &Site, const 
   return "";
 }
 
+/// The closed form of an affine index assumes a warp is 32 consecutive threadIdx.x; a stated launch
+/// with narrower blocks makes a warp several rows of them (block (16, 16): two rows of 16), whose
+/// request the evaluation counted at the spec's sizes: its figure replaces the closed form's @p Message,
+/// or no warning where the request moves no more than it uses. Unchanged where nothing was evaluated.
+std::string atNarrowBlocks(const TrafficAccess &A, const TrafficSite &Site, const KernelRecord *Record,
+                           const std::string &Message) {
+  if (!Record || !Record->PredictionLaunchStated || Record->PredictionBlock[0] <= 0 || Record->PredictionBlock[0] >= 32 ||
+      (A.Pattern != LanePattern::Affine && A.Pattern != LanePattern::Symbolic))
+    return Message;
+  for (const KernelRecord::PredictedAccess &P : Record->PredictedAccesses) {
+    if (P.File != Site.File || P.Line != Site.Line || P.Column != Site.Column) continue;
+    if (P.Requests <= 0 || P.IdealSectorsPerRequest <= 0) return Message;
+    const double X = P.SectorsPerRequest / P.IdealSectorsPerRequest;
+    if (X < 1.05) return "";
+    const std::int64_t Width = Record->PredictionBlock[0];
+    const std::string Rows = 32 % Width == 0 ? std::to_string(32 / Width) + " rows of " + std::to_string(Width) + " threads"
+                                             : "parts of rows " + std::to_string(Width) + " threads wide";
+    return accessText(A) + " is not unit-stride in 'threadIdx.x'; stride " + A.Stride + ": with blocks " +
+           std::to_string(Width) + " threads wide a warp is " + Rows + ", and at " + sizesText(*Record) + " its request touches " +
+           model::format_significant(P.SectorsPerRequest) + " sectors where its useful bytes need " +
+           model::format_significant(P.IdealSectorsPerRequest) + " (" + model::format_significant(X) + "x the traffic)";
+  }
+  return Message;
+}
+
 /// The rooflint-reread diagnostic of @p R: the verdict at the spec's sizes in the warning (from the
 /// evaluated prediction: whether the passes reach L2), the figures in notes.
 void reportReRead(const ReRead &R, const KernelTraffic &T, const FunctionDecl &Kernel, Reporter &Report,
@@ -260,7 +285,7 @@ void reportTraffic(const KernelTraffic &T, const FunctionDecl &Kernel, Reporter 
   for (const Item &It : Ordered) {
     const TrafficAccess &A = *It.A;
     const TrafficSite &Site = *It.S;
-    std::string Message = uncoalescedMessage(A);
+    std::string Message = atNarrowBlocks(A, Site, Record, uncoalescedMessage(A));
     if (Message.empty()) Message = drawnMessage(A, Site, Record);
     if (Message.empty()) continue;
     const SourceLocation Loc = locationOf(SM, Site.File, Site.Line, Site.Column);

@@ -208,9 +208,10 @@ std::string markdown_cell(std::string s) {
   return out;
 }
 
-/// "683", "0.112 ms", "4.08x", "4.8 TB/s": a number with at most a unit after it.
+/// "683", "0.112 ms", "4.08x", "4.8 TB/s", "6x (1-6x)": a number with at most a unit after it, and
+/// a range after a point.
 bool is_figure(const std::string& s) {
-  static const std::regex figure(R"([-+]?[0-9][0-9.,eE+-]*( ?[A-Za-z/%]+)?)");
+  static const std::regex figure(R"([-+]?[0-9][0-9.,eE+-]*( ?[A-Za-z/%]+)?( \([0-9.eE+]+-[0-9.eE+]+x\))?)");
   return std::regex_match(s, figure);
 }
 

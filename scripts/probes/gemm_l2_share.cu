@@ -6,8 +6,10 @@
 // read beside the counters; "alone" runs one block per SM (shared memory held), which removes L1
 // sharing between blocks.
 //   gemm_l2_share VARIANT [placement.csv]   VARIANT: tiled32 | tiled32_alone | tile128 | tile128_alone
+// tiled32 runs at n = 1024 (1024 blocks), tile128 at n = 2048 (256 blocks): more blocks than SMs.
 #include <cstdio>
 #include <cstdlib>
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
@@ -60,7 +62,8 @@ __global__ void tiled32(float* C, const float* A, const float* B, int n, Placeme
 // 128 x 128 tiles of 256 threads, 8 x 8 accumulators a thread, float4 loads (the corpus's kind).
 __global__ void tile128(float* C, const float* A, const float* B, int n, Placement* where) {
   extern __shared__ float hold[];
-  __shared__ float As[8][128], Bs[8][128];
+  __shared__ float As[8][128];
+  __shared__ __align__(16) float Bs[8][128];  // written by float4
   const unsigned long long t0 = now();
   const int tid = threadIdx.x, tx = tid % 16, ty = tid / 16, row0 = blockIdx.y * 128, col0 = blockIdx.x * 128;
   float acc[8][8] = {};
@@ -90,7 +93,7 @@ int main(int argc, char** argv) {
   const char* variant = argc > 1 ? argv[1] : "tiled32";
   const bool alone = std::strstr(variant, "_alone") != nullptr;
   const bool big = std::strncmp(variant, "tile128", 7) == 0;
-  const int n = 1024;
+  const int n = big ? 2048 : 1024;
   const dim3 block = big ? dim3(256) : dim3(32, 32), grid = big ? dim3(n / 128, n / 128) : dim3(n / 32, n / 32);
   const int blocks = int(grid.x * grid.y);
   float *A, *B, *C;
@@ -118,6 +121,8 @@ int main(int argc, char** argv) {
   // B's column panel (same block column).
   long pairs = 0, sameRow = 0, sameCol = 0;
   int sms = 0;
+  unsigned long long first = p[0].start;
+  for (const Placement& b : p) first = std::min(first, b.start);
   for (int i = 0; i < blocks; ++i) {
     sms = std::max<int>(sms, int(p[i].sm) + 1);
     for (int j = i + 1; j < blocks; ++j)
@@ -136,8 +141,8 @@ int main(int argc, char** argv) {
     if (std::FILE* f = std::fopen(argv[2], "w")) {
       std::fprintf(f, "block,bx,by,sm,start_ns,end_ns\n");
       for (int i = 0; i < blocks; ++i)
-        std::fprintf(f, "%d,%d,%d,%u,%llu,%llu\n", i, i % int(grid.x), i / int(grid.x), p[i].sm, p[i].start - p[0].start,
-                     p[i].end - p[0].start);
+        std::fprintf(f, "%d,%d,%d,%u,%llu,%llu\n", i, i % int(grid.x), i / int(grid.x), p[i].sm, p[i].start - first,
+                     p[i].end - first);
       std::fclose(f);
     }
   return 0;

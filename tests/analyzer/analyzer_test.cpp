@@ -151,6 +151,63 @@ __global__ void four(const float* x, float* y) {
   EXPECT_TRUE(Mismatches.empty()) << joined(Mismatches);
 }
 
+// A transpose's store with blocks 16 threads wide (block (16, 16)): a warp is two rows of 16 threads,
+// lanes y and y + 1 of one column writing adjacent floats. At R = C = 8192 its request is 16 columns
+// 'rows' floats apart, each a sector holding the two rows' 8 bytes: 16 sectors for 128 bytes (4
+// sectors), 4x, as the evaluation and the note at the access say; the closed form of the index,
+// which takes a warp for 32 threads of one row, would say 8x (32 sectors).
+TEST(Uncoalesced, NarrowBlocksTakeTheFigureOfTheEvaluatedRequest) {
+  const std::string Code = R"(#include "cuda_mock.h"
+#include "rooflint/dsl.h"
+using namespace rooflint::dsl;
+inline constexpr struct R final : dim<"R"> {} R;
+inline constexpr struct C final : dim<"C"> {} C;
+__global__ void transpose16(const float* in, float* out, int rows, int cols) {
+  const int x = blockIdx.x * 16 + threadIdx.x, y = blockIdx.y * 16 + threadIdx.y;
+  out[static_cast<long>(x) * rows + y] = in[static_cast<long>(y) * cols + x];
+}
+inline constexpr auto t = kernel<transpose16>("transpose16", custom(0, in<0>("in", f32, R, C), out<1>("out", f32, C, R)))
+    .at(R(8192), C(8192)).sizes(R(arg<2>), C(arg<3>)).block(16, 16).grid(ceil_div(C, 16), ceil_div(R, 16));
+)";
+  const AnalysisRun Run = analyze(Code, "transpose16.cu");
+  ASSERT_TRUE(Run.Parsed) << Run.Output;
+  const auto U = named(Run, "rooflint-uncoalesced");
+  ASSERT_EQ(U.size(), 1u) << Run.Output;
+  EXPECT_EQ(U[0].Message, "store through 'out' is not unit-stride in 'threadIdx.x'; stride 'rows' elements of 4 bytes: with "
+                          "blocks 16 threads wide a warp is 2 rows of 16 threads, and at R = 8192, C = 8192 its request "
+                          "touches 16 sectors where its useful bytes need 4 (4x the traffic)");
+}
+
+// A spec template named once per instantiation (docs/dsl.md's axpy_spec<T>, axpy_f32, axpy_f64): two
+// specs, the named ones; the template's instantiations they copy are not specs of their own (one was
+// a third record, with the first's kernel and no traffic, and a third rooflint-bound remark).
+TEST(SpecEvaluation, ASpecTemplateIsItsNamedInstantiations) {
+  const std::string Code = R"(#include "cuda_mock.h"
+#include "rooflint/dsl.h"
+using namespace rooflint::dsl;
+inline constexpr struct N final : dim<"N"> {} N;
+template <class T>
+__global__ void axpy(T a, const T* x, T* y, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = a * x[i] + y[i];
+}
+template __global__ void axpy<float>(float, const float*, float*, int);
+template __global__ void axpy<double>(double, const double*, double*, int);
+template <class T>
+inline constexpr auto axpy_spec = kernel<axpy<T>>("axpy", elementwise(2, in<1>("x", dtype_of<T>, N), inout<2>("y", dtype_of<T>, N)))
+    .at(N(1 << 24)).sizes(N(arg<3>)).block(256).grid(ceil_div(N, 256));
+inline constexpr auto axpy_f32 = axpy_spec<float>;
+inline constexpr auto axpy_f64 = axpy_spec<double>;
+)";
+  const AnalysisRun R = analyze(Code, "axpy.cu");
+  ASSERT_TRUE(R.Parsed) << R.Output;
+  std::vector<std::string> Specs;
+  for (const KernelRecord &K : R.Results.Kernels) Specs.push_back(K.SpecName);
+  std::sort(Specs.begin(), Specs.end());
+  EXPECT_EQ(Specs, (std::vector<std::string>{"axpy_f32", "axpy_f64"}));
+  EXPECT_EQ(named(R, "rooflint-bound").size(), 2u) << R.Output;
+}
+
 // The input's directive says what prints; a spec that cannot be evaluated gives no kernel record.
 TEST(SpecEvaluation, RecordsNoKernelForASpecThatIsNotAConstant) {
   const AnalysisRun &R = analyzeInput("rooflint-spec-evaluation.cu");

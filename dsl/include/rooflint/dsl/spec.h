@@ -234,12 +234,15 @@ struct spec {
   constexpr double read_bytes_at(const sizes& s) const { return read_bytes.evaluate(s.values); }
   constexpr double written_bytes_at(const sizes& s) const { return written_bytes.evaluate(s.values); }
   constexpr double bytes_at(const sizes& s) const { return read_bytes_at(s) + written_bytes_at(s); }
-  /// One tensor's compulsory bytes at @p s: its elements (a polynomial of its own dimensions) times its
-  /// dtype's size, twice for a tensor read and written.
+  /// @p p, a polynomial over dimensions by name (a tensor's, in its own order), at @p s; a dimension
+  /// the spec lacks is 0.
+  constexpr double value_at(const poly& p, const sizes& s) const {
+    return p.evaluate_by_name([&](name_t n) { const int i = dim_index(n); return i >= 0 ? s.values[static_cast<std::size_t>(i)] : 0.0; });
+  }
+  /// One tensor's compulsory bytes at @p s: its elements times its dtype's size, twice for a tensor
+  /// read and written.
   constexpr double tensor_bytes_at(const tensor_info& t, const sizes& s) const {
-    const auto size_of = [&](name_t n) { const int i = dim_index(n); return i >= 0 ? s.values[static_cast<std::size_t>(i)] : 0.0; };
-    return t.elements.evaluate_by_name(size_of) * static_cast<double>(model::size_bytes(t.dtype)) *
-           (t.access == role::read_write ? 2 : 1);
+    return value_at(t.elements, s) * static_cast<double>(model::size_bytes(t.dtype)) * (t.access == role::read_write ? 2 : 1);
   }
   constexpr model::workload workload_at(const sizes& s) const { return {flops_at(s), bytes_at(s), mode}; }
 
