@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <optional>
 #include <span>
 #include <set>
@@ -189,13 +190,21 @@ void reportReRead(const ReRead &R, const KernelTraffic &T, const FunctionDecl &K
     const std::int64_t RowBytes = static_cast<std::int64_t>(Record->Sizes[Tensor->shape[Tensor->rank - 1]]) *
                                   static_cast<std::int64_t>(model::size_bytes(Tensor->dtype));
     const std::int64_t Threads = Record->PredictionBlock[0] * Record->PredictionBlock[1] * Record->PredictionBlock[2];
-    const LayerCondition C = layerCondition(R.Passes, RowBytes, int(Threads > 0 ? Threads : AssumedThreadsPerBlock), T.SharedBytes,
-                                            *Levels);
-    // The note's arithmetic takes a row a block; the prediction above comes from the evaluated accesses
-    // (a row a warp keeps a block's warps' rows between passes), so the note says what it assumes.
-    Report.note(Loc, "a row is " + bytesText(C.RowBytes) + "; at a row a block, " + std::to_string(C.BlocksPerSm) +
-                         " blocks per SM keep " + bytesText(C.SmWorkingSet) + " between passes (more where each warp " +
-                         "keeps a row), beside " + bytesText(C.L1Available) + " of L1 per SM");
+    // Rows a block: from the stated grid where it divides the tensor's rows (a row a warp: 4 rows a
+    // block of 128 threads), else one (the note says it assumes so).
+    const double Rows = compulsoryBytes(*Record, *Tensor) / double(RowBytes);
+    const double Grid = double(Record->PredictionGrid[0]) * double(Record->PredictionGrid[1]) * double(Record->PredictionGrid[2]);
+    const bool Stated = Record->PredictionLaunchStated && Grid > 0 && Rows >= Grid && std::fmod(Rows, Grid) == 0 &&
+                        Tensor->access == dsl::role::read;
+    const std::int64_t PerBlock = Stated ? std::int64_t(Rows / Grid) : 1;
+    const LayerCondition C = layerCondition(R.Passes, RowBytes * PerBlock, int(Threads > 0 ? Threads : AssumedThreadsPerBlock),
+                                            T.SharedBytes, *Levels);
+    const std::string Each = Stated ? "; each block reads " + std::to_string(PerBlock) + (PerBlock == 1 ? " row" : " rows") +
+                                          " (its rows over the stated grid's blocks), "
+                                    : "; at a row a block, ";
+    Report.note(Loc, "a row is " + bytesText(RowBytes) + Each + std::to_string(C.BlocksPerSm) + " blocks per SM keep " +
+                         bytesText(C.SmWorkingSet) + " between passes" + (Stated ? "" : " (more where each warp keeps a row)") +
+                         ", beside " + bytesText(C.L1Available) + " of L1 per SM");
   }
   if (const auto *Dram = predictionOf(Record, R.Param, model::memory_level::dram); Dram && Dram->K != Kind::NotPredicted)
     Report.note(Loc, "the passes cost " + figureText(*Dram) + " its compulsory bytes at DRAM");

@@ -208,6 +208,40 @@ inline constexpr auto axpy_f64 = axpy_spec<double>;
   EXPECT_EQ(named(R, "rooflint-bound").size(), 2u) << R.Output;
 }
 
+// A row a warp, 4 warps a block (block 128, grid R / 4), three passes over rows of C = 1024 floats
+// (4 KiB): each block reads 4 rows; 2048 / 128 = 16 blocks per SM keep 16 x 4 x 4 KiB = 256 KiB
+// between passes, beside 256 - 64 = 192 KiB of L1 (16 blocks x the driver's 4 KiB margin take the 64 KiB
+// shared-memory configuration): the passes reach L2, as the warning says. The note took a row a block
+// (64 KiB, which would fit) and contradicted it.
+TEST(ReRead, TheWorkingSetTakesTheRowsOfABlockFromTheStatedGrid) {
+  const std::string Code = R"(#include "cuda_mock.h"
+#include "rooflint/dsl.h"
+using namespace rooflint::dsl;
+inline constexpr struct R final : dim<"R"> {} R;
+inline constexpr struct C final : dim<"C"> {} C;
+__global__ void rows_warp(const float* x, float* y, int rows, int cols) {
+  const int lane = threadIdx.x & 31, row = blockIdx.x * 4 + (threadIdx.x >> 5);
+  if (row >= rows) return;
+  const float* xr = x + static_cast<long>(row) * cols;
+  float m = 0.f, s = 0.f;
+  for (int j = lane; j < cols; j += 32) m = m > xr[j] ? m : xr[j];
+  for (int j = lane; j < cols; j += 32) s += xr[j] - m;
+  for (int j = lane; j < cols; j += 32) y[static_cast<long>(row) * cols + j] = (xr[j] - m) / s;
+}
+inline constexpr auto s = kernel<rows_warp>("rows_warp", softmax(in<0>("x", f32, R, C), out<1>("y", f32, R, C)))
+    .at(R(16384), C(1024)).sizes(R(arg<2>), C(arg<3>)).block(128).grid(ceil_div(R, 4));
+)";
+  const AnalysisRun Run = analyze(Code, "rows_warp.cu");
+  ASSERT_TRUE(Run.Parsed) << Run.Output;
+  const auto W = named(Run, "rooflint-reread");
+  ASSERT_EQ(W.size(), 1u) << Run.Output;
+  EXPECT_NE(W[0].Message.find("the passes reach L2: 3x"), std::string::npos) << W[0].Message;
+  EXPECT_NE(Run.Output.find("note: a row is 4 KiB; each block reads 4 rows (its rows over the stated grid's blocks), 16 "
+                            "blocks per SM keep 256 KiB between passes, beside 192 KiB of L1 per SM"),
+            std::string::npos)
+      << Run.Output;
+}
+
 // The input's directive says what prints; a spec that cannot be evaluated gives no kernel record.
 TEST(SpecEvaluation, RecordsNoKernelForASpecThatIsNotAConstant) {
   const AnalysisRun &R = analyzeInput("rooflint-spec-evaluation.cu");
