@@ -388,6 +388,18 @@ TEST(InjectReport, GroupsLaunchesByKernelAndSizesAndComparesThem) {
   EXPECT_NE(p.remarks[0].find("kernel 'rows' is annotated but was never launched"), std::string::npos);
 }
 
+// A program that launched none of the annotated kernels (no GPU, or it failed before them): one remark
+// for all of them, not one per kernel (a new user's run on a machine without a GPU printed one per
+// kernel of the manifest, as if each were missing from the program). The recorded manifest's axpy,
+// copy4 and rows take launch sizes: three kernels of the report.
+TEST(InjectReport, NoLaunchAtAllIsOneRemark) {
+  verify_options o;
+  const program_report p = make_program_report(example(), {}, o, std::nullopt);
+  ASSERT_EQ(p.kernels.size(), 3u);
+  ASSERT_EQ(p.remarks.size(), 1u);
+  EXPECT_EQ(p.remarks[0], "none of the 3 annotated kernels and regions was launched by the program [rooflint-not-launched]");
+}
+
 // Two worker processes of one program on one GPU: the second's counters are not readable (it waited in
 // vain for the GPU's counters). A kernel whose bytes were not counted is never a pass: its case could not
 // be measured, and the run exits 3 (the documented precedence of 3 over 1).

@@ -250,6 +250,15 @@ program_report make_program_report(const std::vector<manifest_kernel>& kernels, 
       out.remarks.push_back("kernel '" + k.kernel + "' is annotated but was never launched by the program (mangled name '" +
                             k.mangled_name + "') [" + std::string(diagnostics::not_launched.name) + "]");
   }
+  // No annotated kernel launched at all (no GPU, a program that failed before its kernels): one remark,
+  // not one per kernel; the run's warning says why nothing was measured.
+  const bool none_launched = std::all_of(out.kernels.begin(), out.kernels.end(), [](const kernel_launches& k) { return k.seen == 0; });
+  if (none_launched && out.kernels.size() > 1) {
+    std::erase_if(out.remarks, [](const std::string& r) { return r.find(diagnostics::not_launched.name) != std::string::npos; });
+    out.remarks.push_back("none of the " + std::to_string(out.kernels.size()) +
+                          " annotated kernels and regions was launched by the program [" +
+                          std::string(diagnostics::not_launched.name) + "]");
+  }
   return out;
 }
 
