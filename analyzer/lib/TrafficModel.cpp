@@ -1327,9 +1327,18 @@ private:
       Why = (Why.empty() ? "" : Why + "; ") +
             "its stores write parts of sectors that other stores complete: up to each part written back and read again when L2 evicts the line in between";
     }
-    // At most L2's capacity of written lines is left in it at the end, the writes' share of it at the point.
+    // At most L2's capacity of written lines is left in it at the end, the writes' share of it at the
+    // point; all of it where each sector is written again in about every wave (an accumulator its blocks
+    // update to the end, a histogram's bins): its lines are among the last L2 saw.
     const double Left = std::min(W, double(Levels.L2Bytes));
-    const double LeftPoint = std::min(W, double(Levels.L2Bytes) * W / std::max(KernelFootprint, W));
+    // Times each byte is written: its stores' useful bytes and its atomics' sectors over the sectors
+    // written, over the grid.
+    const double Atomics = sum(Param, [](const TensorTally &X) { return X.AtomicSectors; }).Point * double(SectorBytes);
+    const double Waves = double(L.Grid.count()) / (double(Levels.Sms) * std::max(1, PerSm));
+    const bool ToTheEnd = W > 0 && Waves > 1 && (Stored + Atomics) / W >= Waves;
+    const double LeftPoint = ToTheEnd ? Left : std::min(W, double(Levels.L2Bytes) * W / std::max(KernelFootprint, W));
+    if (ToTheEnd) Why += (Why.empty() ? "" : "; ") + std::string("its blocks write each of its sectors again in about every wave: "
+                                                                 "the point leaves its lines in L2 at the end");
     if (Left > 0.02 * W)
       Why += (Why.empty() ? "" : "; ") + std::string("up to ") + bytesText(std::int64_t(Left)) +
              " of its writes may still be in L2 when the kernel ends";

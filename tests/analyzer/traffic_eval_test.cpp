@@ -217,6 +217,34 @@ inline constexpr auto add_bias_spec = kernel<add_bias>("add_bias", custom(N, in<
   EXPECT_EQ(B.Basis.find("stay in L1"), std::string::npos) << B.Basis;
 }
 
+// A sum by one atomicAdd a block into a 4-byte accumulator: N = 2^26 floats in 262,144 blocks of 256,
+// 248 waves of 1,056 blocks (132 SMs x 8). At DRAM the accumulator's granule is read once (64 bytes:
+// 16x its 4 bytes); every wave updates it again, so its line is among the last L2 saw when the kernel
+// ends and stays there: nothing written back, 16x, the point; the range's top writes its sector back
+// (32 bytes more: 24x). (The point took the accumulator's share of L2 by footprint, 32 bytes of 256
+// MiB, and wrote the line back: 22.1x.)
+TEST(TrafficEvaluation, AnAccumulatorUpdatedToTheEndStaysInL2) {
+  const std::string Code = R"(
+inline constexpr struct One final : dim<"One", 1> {} One;
+__global__ void reduce_atomic(const float* x, float* sum, int n) {
+  __shared__ float part[256];
+  const int i = blockIdx.x * 256 + threadIdx.x;
+  part[threadIdx.x] = i < n ? x[i] : 0.f;
+  __syncthreads();
+  for (int s = 128; s > 0; s >>= 1) {
+    if (threadIdx.x < s) part[threadIdx.x] += part[threadIdx.x + s];
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) __nvvm_atom_add_gen_f(sum, part[0]);  // atomicAdd, as CUDA defines it
+}
+inline constexpr auto reduce_atomic_spec = kernel<reduce_atomic>("reduce_atomic", custom(N, in<0>("x", f32, N), out<1>("sum", f32, One)))
+    .at(N(1 << 26)).sizes(N(arg<2>)).block(256).grid(ceil_div(N, 256));
+)";
+  const Prediction P = predict(Code, "reduce_atomic");
+  EXPECT_RANGE(P.at("sum", "dram"), 16.0, 16.0, 24.0);
+  EXPECT_NE(P.at("sum", "dram").Basis.find("again in about every wave"), std::string::npos) << P.at("sum", "dram").Basis;
+}
+
 // The same copy at N = 2^26 (256 MiB a tensor, 512 MiB together: over L2). Coalesced, each granule
 // requested once: DRAM 1x for x. y's sectors are written once, but up to L2's 60 MiB of them may still
 // be there when the kernel ends: 196/256 = 0.765625x to 1x, the point leaving y's share of L2 (256 of
