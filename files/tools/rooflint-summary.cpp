@@ -35,7 +35,7 @@ using rooflint::model::format_significant;
 enum exit_code : int { ok = 0, usage = 2, bad_manifest = 3, output_failed = 5 };
 
 struct row {
-  std::string kernel, gpu, file, bound, intensity, floor, dram, l2, l1, warnings;
+  std::string kernel, gpu, file, spec, bound, intensity, floor, dram, l2, l1, warnings;
 };
 
 /// One manifest's table rows and its peaks sentence.
@@ -108,7 +108,7 @@ std::string predicted_cell(const manifest::kernel& k, rooflint::model::memory_le
 
 row kernel_row(const manifest::kernel& k, const std::vector<manifest::diagnostic>& diagnostics) {
   using rooflint::model::memory_level;
-  row r{k.name + (k.is_region() ? " (region)" : ""), "", "", "no verdict", "-", "-",
+  row r{k.name + (k.is_region() ? " (region)" : ""), "", "", k.spec, "no verdict", "-", "-",
         predicted_cell(k, memory_level::dram), predicted_cell(k, memory_level::l2), predicted_cell(k, memory_level::l1),
         warnings_of(k, diagnostics)};
   if (k.missing_size) r.bound = "no verdict (" + *k.missing_size + " has no size)";
@@ -272,20 +272,24 @@ std::string reports_table(std::vector<case_row> rows, bool markdown, std::size_t
 }
 
 /// The table of the manifests' kernels: a GPU column where they were made for several GPUs, a file
-/// column where a kernel is in several of them for one GPU (else the rows could not be told apart; one
-/// file given twice repeats its rows as they are).
+/// column where a kernel is in several of them for one GPU, a spec column where one file has several
+/// specs of a kernel name (a spec template's instantiations), else the rows could not be told apart
+/// (one file given twice repeats its rows as they are).
 std::string kernels_table(const std::vector<row>& rows, bool markdown, std::size_t max_bytes) {
   std::set<std::string> gpus;
   std::map<std::pair<std::string, std::string>, std::string> file_of;  // (kernel, GPU) -> the first file
-  bool repeated = false;
+  std::map<std::tuple<std::string, std::string, std::string>, std::string> spec_of;  // (kernel, GPU, file) -> spec
+  bool repeated = false, several_specs = false;
   for (const row& r : rows) {
     gpus.insert(r.gpu);
     repeated = file_of.try_emplace({r.kernel, r.gpu}, r.file).first->second != r.file || repeated;
+    several_specs = spec_of.try_emplace({r.kernel, r.gpu, r.file}, r.spec).first->second != r.spec || several_specs;
   }
   const bool by_gpu = gpus.size() > 1;
   std::vector<std::string> headers{"kernel"};
   if (by_gpu) headers.push_back("GPU");
   if (repeated) headers.push_back("manifest");
+  if (several_specs) headers.push_back("spec");
   for (const char* h : {"bound", "arithmetic intensity (FLOP/byte)", "floor", "DRAM", "L2", "L1", "warnings"})
     headers.push_back(h);
   std::vector<std::vector<std::string>> cells;
@@ -293,6 +297,7 @@ std::string kernels_table(const std::vector<row>& rows, bool markdown, std::size
     std::vector<std::string> c{r.kernel};
     if (by_gpu) c.push_back(r.gpu);
     if (repeated) c.push_back(r.file);
+    if (several_specs) c.push_back(r.spec);
     for (const std::string* v : {&r.bound, &r.intensity, &r.floor, &r.dram, &r.l2, &r.l1, &r.warnings}) c.push_back(*v);
     cells.push_back(std::move(c));
   }

@@ -450,6 +450,25 @@ CU
   grep -qE '^kernel +GPU +bound ' gpus.txt || fail "no GPU column: $(cat gpus.txt)"
   grep -qE '^sgemm +H200 +compute-bound +683 +2.05 ms +- +- +- +0$' gpus.txt || fail "H200 row: $(cat gpus.txt)"
   grep -qE '^sgemm +A100 [^ ]* *compute-bound +683 +7.05 ms +- +- +- +0$' gpus.txt || fail "A100 row: $(cat gpus.txt)"
+  # Two specs of one kernel name in one file (a spec template's instantiations): a spec column.
+  cat > tmpl.cu <<'CU'
+#include "cuda_mock.h"
+#include "rooflint/dsl.h"
+using namespace rooflint::dsl;
+inline constexpr struct N final : dim<"N"> {} N;
+template <class T> __global__ void axpy(T a, const T* x, T* y, int n) { const int i = threadIdx.x; if (i < n) y[i] = a * x[i] + y[i]; }
+template __global__ void axpy<float>(float, const float*, float*, int);
+template __global__ void axpy<double>(double, const double*, double*, int);
+template <class T>
+inline constexpr auto axpy_spec = kernel<axpy<T>>("axpy", elementwise(2, in<1>("x", dtype_of<T>, N), inout<2>("y", dtype_of<T>, N))).at(N(1 << 24));
+inline constexpr auto axpy_f32 = axpy_spec<float>;
+inline constexpr auto axpy_f64 = axpy_spec<double>;
+CU
+  run 0 --manifest t.json tmpl.cu -- "${flags[@]}"
+  "$summary" t.json > tmpl.txt || fail "rooflint-summary t.json"
+  grep -qE '^kernel +spec +bound ' tmpl.txt || fail "no spec column: $(cat tmpl.txt)"
+  grep -qE '^axpy +axpy_f32 +memory-bound ' tmpl.txt && grep -qE '^axpy +axpy_f64 +memory-bound ' tmpl.txt ||
+    fail "spec rows: $(cat tmpl.txt)"
   cp m.json m2.json
   "$summary" m.json m2.json > files.txt || fail "rooflint-summary m.json m2.json"
   grep -qE '^kernel +manifest +bound ' files.txt || fail "no manifest column: $(cat files.txt)"
