@@ -85,7 +85,8 @@ function(rooflint_analyze)
   # The target's flags, transitive usage requirements (rooflint::dsl's include directory) included.
   # System and CUDA toolkit directories are left to clang (it adds the toolkit itself, as a system
   # directory): -I/usr/include breaks libstdc++'s #include_next.
-  set(includes "$<FILTER:$<TARGET_PROPERTY:${ARG_TARGET},INCLUDE_DIRECTORIES>,EXCLUDE,^/usr/(local/)?include/?$|/cuda[^/]*/(targets/[^/]+/)?include/?$>")
+  # Each once: a directory the target names itself and gets from rooflint::dsl too came twice.
+  set(includes "$<REMOVE_DUPLICATES:$<FILTER:$<TARGET_PROPERTY:${ARG_TARGET},INCLUDE_DIRECTORIES>,EXCLUDE,^/usr/(local/)?include/?$|/cuda[^/]*/(targets/[^/]+/)?include/?$>>")
   set(defines "$<TARGET_PROPERTY:${ARG_TARGET},COMPILE_DEFINITIONS>")
   set(standard "$<TARGET_PROPERTY:${ARG_TARGET},CUDA_STANDARD>")
   # Quoted in COMMAND (not through a list variable), so the ';' of each JOIN becomes argument breaks
