@@ -36,6 +36,7 @@ enum exit_code : int { ok = 0, usage = 2, bad_manifest = 3, output_failed = 5 };
 
 struct row {
   std::string kernel, gpu, file, spec, bound, intensity, floor, dram, l2, l1, warnings;
+  std::vector<std::string> not_predicted;  ///< "'x' at L2, DRAM: why", per tensor and reason
 };
 
 /// One manifest's table rows and its peaks sentence.
@@ -106,11 +107,47 @@ std::string predicted_cell(const manifest::kernel& k, rooflint::model::memory_le
   return fmt::format("{}x ({}-{}x)", x(point), x(low), x(high));
 }
 
+/// Why the kernel's "-" cells have no figure: its tensors' levels of one reason ("'x', 'y' at L1, L2,
+/// DRAM: its address depends on ..."), or the kernel's own reason when nothing was evaluated.
+std::vector<std::string> unpredicted(const manifest::kernel& k) {
+  if (k.is_region()) return {"a region of kernels: its traffic is not predicted (its tensors name no kernel's parameters)"};
+  if (!k.predicted) return {"its device code was not analysed"};
+  struct reason {
+    std::string why;
+    std::vector<std::string> levels, tensors;
+  };
+  std::vector<reason> reasons;  // in the order first met
+  for (const rooflint::dsl::tensor_info& t : k.spec_value.tensor_list()) {
+    if (t.arg < 0 || t.access == rooflint::dsl::role::not_counted) continue;
+    std::vector<std::pair<std::string, std::vector<std::string>>> own;  // reason -> this tensor's levels
+    for (const rooflint::model::memory_level level :
+         {rooflint::model::memory_level::l1, rooflint::model::memory_level::l2, rooflint::model::memory_level::dram}) {
+      const auto& levels = k.predicted->levels;
+      const auto p = std::find_if(levels.begin(), levels.end(),
+                                  [&](const manifest::level_prediction& l) { return l.param == t.arg && l.level == level; });
+      if (p != levels.end() && p->kind != manifest::prediction_kind::not_predicted) continue;
+      std::string why = p == levels.end() ? (k.predicted->note.empty() ? "no figure" : k.predicted->note) : p->basis;
+      std::replace(why.begin(), why.end(), '\n', ' ');  // an inline assembly's text
+      auto o = std::find_if(own.begin(), own.end(), [&](const auto& e) { return e.first == why; });
+      if (o == own.end()) o = own.insert(own.end(), {why, {}});
+      o->second.emplace_back(rooflint::model::label(level));
+    }
+    for (const auto& [why, levels] : own) {
+      auto r = std::find_if(reasons.begin(), reasons.end(), [&](const reason& e) { return e.why == why && e.levels == levels; });
+      if (r == reasons.end()) r = reasons.insert(reasons.end(), {why, levels, {}});
+      r->tensors.push_back("'" + std::string(t.name.view()) + "'");
+    }
+  }
+  std::vector<std::string> out;
+  for (const reason& r : reasons) out.push_back(fmt::format("{} at {}: {}", fmt::join(r.tensors, ", "), fmt::join(r.levels, ", "), r.why));
+  return out;
+}
+
 row kernel_row(const manifest::kernel& k, const std::vector<manifest::diagnostic>& diagnostics) {
   using rooflint::model::memory_level;
   row r{k.name + (k.is_region() ? " (region)" : ""), "", "", k.spec, "no verdict", "-", "-",
         predicted_cell(k, memory_level::dram), predicted_cell(k, memory_level::l2), predicted_cell(k, memory_level::l1),
-        warnings_of(k, diagnostics)};
+        warnings_of(k, diagnostics), unpredicted(k)};
   if (k.missing_size) r.bound = "no verdict (" + *k.missing_size + " has no size)";
   if (k.verdict) {
     r.bound = std::string(rooflint::model::name(k.verdict->bound));
@@ -304,6 +341,29 @@ std::string kernels_table(const std::vector<row>& rows, bool markdown, std::size
   return table_text(headers, cells, markdown, max_bytes);
 }
 
+/// Why the "-" cells of the kernels' table have no figure, a line per tensor and reason, cut before
+/// @p max_bytes with a line that says how many were left out.
+std::string unpredicted_text(const std::vector<row>& rows, bool markdown, std::size_t max_bytes) {
+  std::map<std::string, int> named;  // kernel name -> rows: a name of several specs says which
+  for (const row& r : rows) ++named[r.kernel];
+  std::vector<std::string> lines;
+  for (const row& r : rows)
+    for (const std::string& why : r.not_predicted)
+      lines.push_back(r.kernel + (named[r.kernel] > 1 ? " (" + r.spec + ")" : "") + ": " + why);
+  if (lines.empty()) return "";
+  std::string out = markdown ? "\n**Not predicted**\n\n" : "Not predicted:\n";
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    const std::string next = (markdown ? "- " + markdown_cell(lines[i]) : "  " + lines[i]) + "\n";
+    if (out.size() + next.size() + 200 > max_bytes) {
+      out += fmt::format("{} more line{} not shown (the summary is kept under {} bytes): see the manifests\n", lines.size() - i,
+                         lines.size() - i == 1 ? "" : "s", max_bytes);
+      break;
+    }
+    out += next;
+  }
+  return out;
+}
+
 /// Prints the tables of @p paths (manifests, verification reports, or both) on stdout. @return The exit status.
 int summarize(const std::vector<std::string>& paths, bool markdown, std::size_t max_bytes) {
   std::vector<row> rows;
@@ -338,13 +398,14 @@ int summarize(const std::vector<std::string>& paths, bool markdown, std::size_t 
   if (!rows.empty()) {
     const std::string peaks_line = fmt::format("Peaks: {}", fmt::join(peaks, " | "));
     const std::string legend = "DRAM, L2, L1: the traffic predicted before the run, over the compulsory bytes (a range's "
-                               "point, then the range); - not predicted (the manifest says why)";
+                               "point, then the range); - not predicted (why: under the table)";
     const std::string table = kernels_table(rows, markdown, max_bytes);
     if (markdown)
       out = fmt::format("### rooflint: {} kernel{}\n\n{}\n\n{}\n\n{}", rows.size(), rows.size() == 1 ? "" : "s", peaks_line,
                         legend, table);
     else
       out = peaks_line + "\n" + legend + "\n" + table;
+    out += unpredicted_text(rows, markdown, max_bytes - std::min(max_bytes, out.size()));
   }
   if (!cases.empty())
     out += (rows.empty() ? "" : "\n") + reports_table(std::move(cases), markdown, max_bytes - std::min(max_bytes, out.size()));

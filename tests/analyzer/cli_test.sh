@@ -412,8 +412,11 @@ case_summary() {
   # FLOP/byte, floor 2*4096^3 / 66.9e12 = 2.05 ms.
   [[ $(grep -c '^Peaks: ' table.txt) -eq 1 ]] || fail "the peaks are not said once"
   grep -q '^Peaks: H200 (datasheet peaks): DRAM 4.8 TB/s; FP32 66.9 TFLOP/s$' table.txt || fail "peaks: $(head -1 table.txt)"
-  # Its kernels' bodies are empty (cuda_mock.h): no traffic is predicted at any level, '-'.
+  # Its kernels' bodies are empty (cuda_mock.h): no traffic is predicted at any level, '-', and under
+  # the table why, once for the kernel's three tensors.
   grep -qE '^sgemm +compute-bound +683 +2.05 ms +- +- +- +0$' table.txt || fail "sgemm row: $(cat table.txt)"
+  grep -qx 'Not predicted:' table.txt || fail "no section of the reasons: $(cat table.txt)"
+  grep -qE "^  sgemm: 'A', 'B', 'C' at L1, L2, DRAM: the assumed launch " table.txt || fail "sgemm's reason: $(cat table.txt)"
   # small: N = 64, intensity 64/6 = 10.7 FLOP/byte, below the ridge; its expectation warning is counted.
   grep -qE '^small +memory-bound +10.7 +.* +1 \(rooflint-expectation\)$' table.txt || fail "small row: $(cat table.txt)"
   "$summary" --markdown m.json m.json > table.md || fail "rooflint-summary --markdown"
