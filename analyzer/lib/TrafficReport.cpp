@@ -115,22 +115,26 @@ std::string statedIndicesText(const dsl::spec &S) {
   return Out;
 }
 
+/// The evaluated access at @p Site (of indices the spec states only, where @p Drawn), if any.
+const KernelRecord::PredictedAccess *evaluatedAt(const KernelRecord &Record, const TrafficSite &Site, bool Drawn) {
+  for (const KernelRecord::PredictedAccess &P : Record.PredictedAccesses)
+    if ((P.Drawn || !Drawn) && P.File == Site.File && P.Line == Site.Line && P.Column == Site.Column) return &P;
+  return nullptr;
+}
+
 /// The warning for a load or store whose address comes from indices the spec states (a gather or a
 /// scatter): the address analysis sees only a loaded value, so the figure is the evaluation's, at the
 /// spec's sizes; "" when the evaluation gives none or its requests move no more than they use.
 std::string drawnMessage(const TrafficAccess &A, const TrafficSite &Site, const KernelRecord *Record) {
   if (!Record || A.Pattern != LanePattern::Unknown) return "";
-  for (const KernelRecord::PredictedAccess &P : Record->PredictedAccesses) {
-    if (!P.Drawn || P.File != Site.File || P.Line != Site.Line || P.Column != Site.Column) continue;
-    if (P.Requests <= 0 || P.IdealSectorsPerRequest <= 0) return "";
-    const double X = P.SectorsPerRequest / P.IdealSectorsPerRequest;
-    if (X < 1.05) return "";
-    return accessText(A) + " is addressed by the indices the spec states (" + statedIndicesText(Record->Spec) + "): at " +
-           sizesText(*Record) + " a warp request touches " + model::format_significant(P.SectorsPerRequest) +
-           " sectors where its useful bytes need " + model::format_significant(P.IdealSectorsPerRequest) + " (" +
-           model::format_significant(X) + "x the traffic)";
-  }
-  return "";
+  const KernelRecord::PredictedAccess *P = evaluatedAt(*Record, Site, /*Drawn=*/true);
+  if (!P || P->Requests <= 0 || P->IdealSectorsPerRequest <= 0) return "";
+  const double X = P->SectorsPerRequest / P->IdealSectorsPerRequest;
+  if (X < 1.05) return "";
+  return accessText(A) + " is addressed by the indices the spec states (" + statedIndicesText(Record->Spec) + "): at " +
+         sizesText(*Record) + " a warp request touches " + model::format_significant(P->SectorsPerRequest) +
+         " sectors where its useful bytes need " + model::format_significant(P->IdealSectorsPerRequest) + " (" +
+         model::format_significant(X) + "x the traffic)";
 }
 
 /// The closed form of an affine index assumes a warp is 32 consecutive threadIdx.x; a stated launch
@@ -142,20 +146,17 @@ std::string atNarrowBlocks(const TrafficAccess &A, const TrafficSite &Site, cons
   if (!Record || !Record->PredictionLaunchStated || Record->PredictionBlock[0] <= 0 || Record->PredictionBlock[0] >= 32 ||
       (A.Pattern != LanePattern::Affine && A.Pattern != LanePattern::Symbolic))
     return Message;
-  for (const KernelRecord::PredictedAccess &P : Record->PredictedAccesses) {
-    if (P.File != Site.File || P.Line != Site.Line || P.Column != Site.Column) continue;
-    if (P.Requests <= 0 || P.IdealSectorsPerRequest <= 0) return Message;
-    const double X = P.SectorsPerRequest / P.IdealSectorsPerRequest;
-    if (X < 1.05) return "";
-    const std::int64_t Width = Record->PredictionBlock[0];
-    const std::string Rows = 32 % Width == 0 ? std::to_string(32 / Width) + " rows of " + std::to_string(Width) + " threads"
-                                             : "parts of rows " + std::to_string(Width) + " threads wide";
-    return accessText(A) + " is not unit-stride in 'threadIdx.x'; stride " + A.Stride + ": with blocks " +
-           std::to_string(Width) + " threads wide a warp is " + Rows + ", and at " + sizesText(*Record) + " its request touches " +
-           model::format_significant(P.SectorsPerRequest) + " sectors where its useful bytes need " +
-           model::format_significant(P.IdealSectorsPerRequest) + " (" + model::format_significant(X) + "x the traffic)";
-  }
-  return Message;
+  const KernelRecord::PredictedAccess *P = evaluatedAt(*Record, Site, /*Drawn=*/false);
+  if (!P || P->Requests <= 0 || P->IdealSectorsPerRequest <= 0) return Message;
+  const double X = P->SectorsPerRequest / P->IdealSectorsPerRequest;
+  if (X < 1.05) return "";
+  const std::int64_t Width = Record->PredictionBlock[0];
+  const std::string Rows = 32 % Width == 0 ? std::to_string(32 / Width) + " rows of " + std::to_string(Width) + " threads"
+                                           : "parts of rows " + std::to_string(Width) + " threads wide";
+  return accessText(A) + " is not unit-stride in 'threadIdx.x'; stride " + A.Stride + ": with blocks " +
+         std::to_string(Width) + " threads wide a warp is " + Rows + ", and at " + sizesText(*Record) + " its request touches " +
+         model::format_significant(P->SectorsPerRequest) + " sectors where its useful bytes need " +
+         model::format_significant(P->IdealSectorsPerRequest) + " (" + model::format_significant(X) + "x the traffic)";
 }
 
 /// The rooflint-reread diagnostic of @p R: the verdict at the spec's sizes in the warning (from the

@@ -252,6 +252,20 @@ bool is_figure(const std::string& s) {
   return std::regex_match(s, figure);
 }
 
+/// Appends @p lines to @p out, cut before @p max_bytes in all with a line that says how many @p unit s
+/// were left out and @p where they are.
+void append_within(std::string& out, const std::vector<std::string>& lines, std::size_t max_bytes, const char* unit,
+                   const char* where) {
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    if (out.size() + lines[i].size() + 200 > max_bytes) {
+      out += fmt::format("{} more {}{} not shown (the summary is kept under {} bytes): see {}\n", lines.size() - i, unit,
+                         lines.size() - i == 1 ? "" : "s", max_bytes, where);
+      return;
+    }
+    out += lines[i];
+  }
+}
+
 /// Rows of text or Markdown, cut before @p max_bytes with a line that says how many were left out.
 std::string table_text(const std::vector<std::string>& headers, const std::vector<std::vector<std::string>>& rows, bool markdown,
                        std::size_t max_bytes) {
@@ -287,15 +301,9 @@ std::string table_text(const std::vector<std::string>& headers, const std::vecto
     for (std::size_t i = 0; i < headers.size(); ++i) out += figures[i] ? "---:|" : "---|";
     out += "\n";
   }
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    std::string next = line(rows[i]);
-    if (out.size() + next.size() + 200 > max_bytes) {
-      out += fmt::format("{} more row{} not shown (the summary is kept under {} bytes): see the files\n", rows.size() - i,
-                         rows.size() - i == 1 ? "" : "s", max_bytes);
-      break;
-    }
-    out += next;
-  }
+  std::vector<std::string> lines;
+  for (const auto& r : rows) lines.push_back(line(r));
+  append_within(out, lines, max_bytes, "row", "the files");
   return out;
 }
 
@@ -351,16 +359,9 @@ std::string unpredicted_text(const std::vector<row>& rows, bool markdown, std::s
     for (const std::string& why : r.not_predicted)
       lines.push_back(r.kernel + (named[r.kernel] > 1 ? " (" + r.spec + ")" : "") + ": " + why);
   if (lines.empty()) return "";
+  for (std::string& l : lines) l = (markdown ? "- " + markdown_cell(l) : "  " + l) + "\n";
   std::string out = markdown ? "\n**Not predicted**\n\n" : "Not predicted:\n";
-  for (std::size_t i = 0; i < lines.size(); ++i) {
-    const std::string next = (markdown ? "- " + markdown_cell(lines[i]) : "  " + lines[i]) + "\n";
-    if (out.size() + next.size() + 200 > max_bytes) {
-      out += fmt::format("{} more line{} not shown (the summary is kept under {} bytes): see the manifests\n", lines.size() - i,
-                         lines.size() - i == 1 ? "" : "s", max_bytes);
-      break;
-    }
-    out += next;
-  }
+  append_within(out, lines, max_bytes, "line", "the manifests");
   return out;
 }
 
