@@ -28,7 +28,8 @@ operands = 2 * n * n * 4 / 32  # A and B, in sectors
 number = lambda v: float(v.replace(",", ""))
 print(sys.argv[2] + ":", ", ".join(
     f"{m.split('__')[1]}={vals[i]}" + (f" ({number(vals[i]) / operands:.2f}x of A and B)" if "sectors" in m else "")
-    for i, m in enumerate(head) if "__" in m))
+    for i, m in enumerate(head)
+    if m.startswith(("l1tex__", "lts__", "launch__occupancy_limit_shared")) and not m.endswith((".avg", ".min", ".max"))))
 PY
   done
 done | tee "$out/counters.txt"

@@ -10,8 +10,6 @@
 
 #include <chrono>
 #include <cstddef>
-#include <cstdint>
-#include <unordered_map>
 
 namespace rooflint::runtime::inject {
 
@@ -21,27 +19,16 @@ class freed_memory {
   /// The clearing rate assumed: below every rate the H200 measurement allows.
   static constexpr double clearing_bytes_per_s = 0.2e12;
 
-  /// An allocation of @p bytes at @p address (cuMemAlloc, cuMemAllocPitch).
-  void allocated(std::uint64_t address, std::size_t bytes) { sizes_[address] = bytes; }
-  /// The allocation at @p address was freed at @p now: its clearing follows the clearing still due.
-  /// @return False when its size is unknown (an allocation this tracker did not see).
-  bool freed(std::uint64_t address, clock::time_point now) {
-    const auto it = sizes_.find(address);
-    if (it == sizes_.end()) return false;
+  /// An allocation of @p bytes was freed at @p now: its clearing follows the clearing still due.
+  void freed(std::size_t bytes, clock::time_point now) {
     const auto clearing = std::chrono::duration_cast<clock::duration>(
-        std::chrono::duration<double>(static_cast<double>(it->second) / clearing_bytes_per_s));
+        std::chrono::duration<double>(static_cast<double>(bytes) / clearing_bytes_per_s));
     cleared_at_ = (cleared_at_ > now ? cleared_at_ : now) + clearing;
-    sizes_.erase(it);
-    return true;
   }
-  /// A context is going: its allocations go with it, and their addresses may come back from
-  /// allocations this tracker does not follow.
-  void forget_allocations() { sizes_.clear(); }
   /// When the memory freed so far has been cleared (a time in the past once it has).
   clock::time_point cleared_at() const { return cleared_at_; }
 
  private:
-  std::unordered_map<std::uint64_t, std::size_t> sizes_;
   clock::time_point cleared_at_{};
 };
 

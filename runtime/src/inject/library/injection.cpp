@@ -35,6 +35,7 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "inject/library/freed_memory.h"
@@ -129,24 +130,18 @@ void emit(const std::string& line) {
   if (state->out_fd >= 0) append_whole(state->out_fd, line);
 }
 
-/// Device memory allocated or freed. Measured on the H200 (2026-12-01): inside a batch, a window that
-/// followed the program's cudaFree of GBs counted up to 2 GB of DRAM writes that no SM made (the stores
-/// reaching L2 were exact) and ran up to 37% longer, spread over the next few windows: the driver
-/// clears freed memory in the background (freed_memory.h). A plain allocation and a free of an
-/// allocation of known size are followed by freed_memory; after any other of these a window starts a
-/// new batch, whose Start (35 ms) outlasted the clearing in every case measured.
+/// Device memory released. Measured on the H200 (2026-12-01): inside a batch, a window that followed the
+/// program's cudaFree of GBs counted up to 2 GB of DRAM writes that no SM made (the stores reaching L2
+/// were exact) and ran up to 37% longer, spread over the next few windows: the driver clears freed memory
+/// in the background (freed_memory.h). An allocation, touched or not, left nothing to clear, so
+/// allocations are not followed. A free (cuMemFree) is followed by its size, asked of the driver as it
+/// starts; after any other of these a window starts a new batch, whose Start (35 ms) outlasted the
+/// clearing in every case measured.
 constexpr CUpti_CallbackId memory_apis[] = {
-    CUPTI_DRIVER_TRACE_CBID_cuMemAlloc,           CUPTI_DRIVER_TRACE_CBID_cuMemAlloc_v2,
-    CUPTI_DRIVER_TRACE_CBID_cuMemAllocPitch,      CUPTI_DRIVER_TRACE_CBID_cuMemAllocPitch_v2,
-    CUPTI_DRIVER_TRACE_CBID_cuMemAllocManaged,    CUPTI_DRIVER_TRACE_CBID_cuMemAllocAsync,
-    CUPTI_DRIVER_TRACE_CBID_cuMemAllocAsync_ptsz, CUPTI_DRIVER_TRACE_CBID_cuMemAllocFromPoolAsync,
-    CUPTI_DRIVER_TRACE_CBID_cuMemAllocFromPoolAsync_ptsz,
-    CUPTI_DRIVER_TRACE_CBID_cuMemFree,            CUPTI_DRIVER_TRACE_CBID_cuMemFree_v2,
-    CUPTI_DRIVER_TRACE_CBID_cuMemFreeAsync,       CUPTI_DRIVER_TRACE_CBID_cuMemFreeAsync_ptsz,
-    CUPTI_DRIVER_TRACE_CBID_cuMemCreate,          CUPTI_DRIVER_TRACE_CBID_cuMemRelease,
-    CUPTI_DRIVER_TRACE_CBID_cuMemMap,             CUPTI_DRIVER_TRACE_CBID_cuMemUnmap,
-    CUPTI_DRIVER_TRACE_CBID_cuMemPoolTrimTo,      CUPTI_DRIVER_TRACE_CBID_cuArrayCreate,
-    CUPTI_DRIVER_TRACE_CBID_cuArrayCreate_v2,     CUPTI_DRIVER_TRACE_CBID_cuArrayDestroy,
+    CUPTI_DRIVER_TRACE_CBID_cuMemFree,        CUPTI_DRIVER_TRACE_CBID_cuMemFree_v2,
+    CUPTI_DRIVER_TRACE_CBID_cuMemFreeAsync,   CUPTI_DRIVER_TRACE_CBID_cuMemFreeAsync_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuMemRelease,     CUPTI_DRIVER_TRACE_CBID_cuMemUnmap,
+    CUPTI_DRIVER_TRACE_CBID_cuMemPoolTrimTo,  CUPTI_DRIVER_TRACE_CBID_cuArrayDestroy,
 };
 
 bool is_memory_api(CUpti_CallbackId cbid) {
@@ -235,28 +230,29 @@ void before_window(CUfunction function) {
   session().wait_until(state->freed.cleared_at());
 }
 
-/// A memory API returned (under state->mutex): allocations are noted, frees of a noted allocation
-/// delay the next window until the driver has cleared them; any other change closes the batch.
+/// The size of the allocation this thread's cuMemFree is freeing (0: not known), noted as it starts.
+thread_local std::size_t freeing_bytes = 0;
+
+/// As a free starts: the size of the allocation at @p dptr, whoever allocated it.
+void note_freeing(CUdeviceptr dptr) {
+  CUdeviceptr base = 0;
+  std::size_t bytes = 0;
+  own_calls own;
+  freeing_bytes = dptr && cuMemGetAddressRange(&base, &bytes, dptr) == CUDA_SUCCESS ? bytes : 0;
+}
+
+/// A memory API returned (under state->mutex): a free of known size delays the next window until the
+/// driver has cleared its bytes; any other release closes the batch.
 void on_memory_api(CUpti_CallbackId cbid, const CUpti_CallbackData& cb) {
   const CUresult* status = static_cast<const CUresult*>(cb.functionReturnValue);
   if (status && *status != CUDA_SUCCESS) return;
-  const auto now = freed_memory::clock::now();
-  switch (cbid) {
-    case CUPTI_DRIVER_TRACE_CBID_cuMemAlloc_v2: {
-      const auto* p = static_cast<const cuMemAlloc_v2_params*>(cb.functionParams);
-      if (p->dptr) state->freed.allocated(*p->dptr, p->bytesize);
+  if (cbid == CUPTI_DRIVER_TRACE_CBID_cuMemFree_v2) {
+    // cudaFree(nullptr), which a moved-from owner's destructor calls, reaches the driver and frees nothing.
+    if (static_cast<const cuMemFree_v2_params*>(cb.functionParams)->dptr == 0) return;
+    if (const std::size_t bytes = std::exchange(freeing_bytes, 0); bytes > 0) {
+      state->freed.freed(bytes, freed_memory::clock::now());
       return;
     }
-    case CUPTI_DRIVER_TRACE_CBID_cuMemAllocPitch_v2: {
-      const auto* p = static_cast<const cuMemAllocPitch_v2_params*>(cb.functionParams);
-      if (p->dptr && p->pPitch) state->freed.allocated(*p->dptr, *p->pPitch * p->Height);
-      return;
-    }
-    case CUPTI_DRIVER_TRACE_CBID_cuMemFree_v2:
-      if (state->freed.freed(static_cast<const cuMemFree_v2_params*>(cb.functionParams)->dptr, now)) return;
-      break;
-    default:
-      break;
   }
   state->memory_changed = true;
   state->memory_changed_by = std::string("after ") + (cb.functionName ? cb.functionName : "a memory API");
@@ -496,7 +492,6 @@ void CUPTIAPI callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId cbid
     if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING) {
       std::unique_lock<std::mutex> lock(state->mutex);
       close_batch_after_window(lock, "at a context's end");
-      state->freed.forget_allocations();
     }
     return;
   }
@@ -510,7 +505,10 @@ void CUPTIAPI callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId cbid
   }
   if (domain != CUPTI_CB_DOMAIN_DRIVER_API) return;
   if (is_memory_api(cbid)) {
-    if (cb->callbackSite == CUPTI_API_EXIT) {
+    if (cb->callbackSite == CUPTI_API_ENTER) {
+      if (cbid == CUPTI_DRIVER_TRACE_CBID_cuMemFree_v2)
+        note_freeing(static_cast<const cuMemFree_v2_params*>(cb->functionParams)->dptr);
+    } else {
       std::lock_guard<std::mutex> lock(state->mutex);
       on_memory_api(cbid, *cb);
     }
