@@ -16,6 +16,8 @@
 #include "clang/Basic/SourceManager.h"
 #include "rooflint/analyzer/Traffic.h"
 #include "rooflint/analyzer/TrafficModel.h"
+#include "rooflint/analyzer/Outputs.h"
+#include "rooflint/files/manifest.h"
 #include "rooflint/model/describe.h"
 
 using namespace clang;
@@ -269,6 +271,19 @@ void reportTrafficBound(const KernelRecord &R, const SourceManager &SM, Reporter
                        " figure times its compulsory bytes (the notes at its accesses, the manifest's predicted_traffic)");
 }
 
+/// rooflint-not-predicted: the tensors and levels the manifest has no figure for, one reason each (the
+/// remark the first, notes the others), so that the build log says where the prediction is silent.
+void reportUnpredicted(const KernelRecord &R, const SourceManager &SM, Reporter &Report, const model::peaks &P) {
+  const SourceLocation Loc = locationOf(SM, R.SpecLocation.File, R.SpecLocation.Line, R.SpecLocation.Column);
+  if (!R.TrafficAnalysed || Loc.isInvalid()) return;
+  const std::vector<std::string> Reasons = manifest::unpredicted_traffic(manifestKernel(R, P));
+  if (Reasons.empty()) return;
+  const std::string At = R.Sized ? " (" + sizesText(R) + ")" : "";
+  if (!Report.report(DiagKind::NotPredicted, Loc, R.subject() + At + ": traffic not predicted for " + Reasons[0]))
+    return;
+  for (std::size_t I = 1; I < Reasons.size(); ++I) Report.note(Loc, "not predicted for " + Reasons[I]);
+}
+
 }  // namespace
 
 void reportTraffic(const KernelTraffic &T, const FunctionDecl &Kernel, Reporter &Report, const KernelRecord *Record,
@@ -335,7 +350,9 @@ void reportTraffic(const KernelTraffic &T, const FunctionDecl &Kernel, Reporter 
     const SourceLocation Loc = locationOf(SM, R.File, R.Line, R.Column);
     if (Loc.isValid() && !SM.isInSystemHeader(Loc)) reportReRead(R, T, Kernel, Report, Record, Loc, Gpu);
   }
-  if (Record) reportTrafficBound(*Record, SM, Report, Gpu.peaks);
+  if (!Record) return;
+  reportTrafficBound(*Record, SM, Report, Gpu.peaks);
+  reportUnpredicted(*Record, SM, Report, Gpu.peaks);
 }
 
 void predictTraffic(const KernelTraffic &T, const FunctionDecl &Kernel, KernelRecord &Record, const model::gpu &Gpu) {

@@ -390,4 +390,44 @@ std::vector<std::string> differences(const manifest_file& a, const manifest_file
   return out;
 }
 
+std::vector<std::string> unpredicted_traffic(const kernel& k) {
+  if (k.is_region()) return {"a region of kernels: its traffic is not predicted (its tensors name no kernel's parameters)"};
+  if (!k.predicted) return {"its device code was not analysed"};
+  struct reason {
+    std::string why;
+    std::vector<std::string> levels, tensors;
+  };
+  std::vector<reason> reasons;  // in the order first met
+  for (const dsl::tensor_info& t : k.spec_value.tensor_list()) {
+    if (t.arg < 0 || t.access == dsl::role::not_counted) continue;
+    std::vector<std::pair<std::string, std::vector<std::string>>> own;  // reason -> this tensor's levels
+    for (const model::memory_level level : {model::memory_level::l1, model::memory_level::l2, model::memory_level::dram}) {
+      const auto& levels = k.predicted->levels;
+      const auto p = std::find_if(levels.begin(), levels.end(),
+                                  [&](const level_prediction& l) { return l.param == t.arg && l.level == level; });
+      if (p != levels.end() && p->kind != prediction_kind::not_predicted) continue;
+      std::string why = p == levels.end() ? (k.predicted->note.empty() ? "no figure" : k.predicted->note) : p->basis;
+      // An inline assembly's text: its last line break closes the quote, the others become spaces.
+      for (std::size_t at = why.find("\n'"); at != std::string::npos; at = why.find("\n'", at)) why.erase(at, 1);
+      std::replace(why.begin(), why.end(), '\n', ' ');
+      auto o = std::find_if(own.begin(), own.end(), [&](const auto& e) { return e.first == why; });
+      if (o == own.end()) o = own.insert(own.end(), {why, {}});
+      o->second.emplace_back(model::label(level));
+    }
+    for (const auto& [why, levels] : own) {
+      auto r = std::find_if(reasons.begin(), reasons.end(), [&](const reason& e) { return e.why == why && e.levels == levels; });
+      if (r == reasons.end()) r = reasons.insert(reasons.end(), {why, levels, {}});
+      r->tensors.push_back("'" + std::string(t.name.view()) + "'");
+    }
+  }
+  const auto joined = [](const std::vector<std::string>& items) {
+    std::string out;
+    for (const std::string& item : items) out += (out.empty() ? "" : ", ") + item;
+    return out;
+  };
+  std::vector<std::string> out;
+  for (const reason& r : reasons) out.push_back(joined(r.tensors) + " at " + joined(r.levels) + ": " + r.why);
+  return out;
+}
+
 }  // namespace rooflint::manifest

@@ -107,47 +107,11 @@ std::string predicted_cell(const manifest::kernel& k, rooflint::model::memory_le
   return fmt::format("{}x ({}-{}x)", x(point), x(low), x(high));
 }
 
-/// Why the kernel's "-" cells have no figure: its tensors' levels of one reason ("'x', 'y' at L1, L2,
-/// DRAM: its address depends on ..."), or the kernel's own reason when nothing was evaluated.
-std::vector<std::string> unpredicted(const manifest::kernel& k) {
-  if (k.is_region()) return {"a region of kernels: its traffic is not predicted (its tensors name no kernel's parameters)"};
-  if (!k.predicted) return {"its device code was not analysed"};
-  struct reason {
-    std::string why;
-    std::vector<std::string> levels, tensors;
-  };
-  std::vector<reason> reasons;  // in the order first met
-  for (const rooflint::dsl::tensor_info& t : k.spec_value.tensor_list()) {
-    if (t.arg < 0 || t.access == rooflint::dsl::role::not_counted) continue;
-    std::vector<std::pair<std::string, std::vector<std::string>>> own;  // reason -> this tensor's levels
-    for (const rooflint::model::memory_level level :
-         {rooflint::model::memory_level::l1, rooflint::model::memory_level::l2, rooflint::model::memory_level::dram}) {
-      const auto& levels = k.predicted->levels;
-      const auto p = std::find_if(levels.begin(), levels.end(),
-                                  [&](const manifest::level_prediction& l) { return l.param == t.arg && l.level == level; });
-      if (p != levels.end() && p->kind != manifest::prediction_kind::not_predicted) continue;
-      std::string why = p == levels.end() ? (k.predicted->note.empty() ? "no figure" : k.predicted->note) : p->basis;
-      std::replace(why.begin(), why.end(), '\n', ' ');  // an inline assembly's text
-      auto o = std::find_if(own.begin(), own.end(), [&](const auto& e) { return e.first == why; });
-      if (o == own.end()) o = own.insert(own.end(), {why, {}});
-      o->second.emplace_back(rooflint::model::label(level));
-    }
-    for (const auto& [why, levels] : own) {
-      auto r = std::find_if(reasons.begin(), reasons.end(), [&](const reason& e) { return e.why == why && e.levels == levels; });
-      if (r == reasons.end()) r = reasons.insert(reasons.end(), {why, levels, {}});
-      r->tensors.push_back("'" + std::string(t.name.view()) + "'");
-    }
-  }
-  std::vector<std::string> out;
-  for (const reason& r : reasons) out.push_back(fmt::format("{} at {}: {}", fmt::join(r.tensors, ", "), fmt::join(r.levels, ", "), r.why));
-  return out;
-}
-
 row kernel_row(const manifest::kernel& k, const std::vector<manifest::diagnostic>& diagnostics) {
   using rooflint::model::memory_level;
   row r{k.name + (k.is_region() ? " (region)" : ""), "", "", k.spec, "no verdict", "-", "-",
         predicted_cell(k, memory_level::dram), predicted_cell(k, memory_level::l2), predicted_cell(k, memory_level::l1),
-        warnings_of(k, diagnostics), unpredicted(k)};
+        warnings_of(k, diagnostics), manifest::unpredicted_traffic(k)};
   if (k.missing_size) r.bound = "no verdict (" + *k.missing_size + " has no size)";
   if (k.verdict) {
     r.bound = std::string(rooflint::model::name(k.verdict->bound));

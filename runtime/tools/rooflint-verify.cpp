@@ -148,7 +148,7 @@ std::string process_text(const api_counts& a) {
   return fmt::format(" in process {}{}", a.pid, cmd.empty() ? std::string() : " (" + cmd + ")");
 }
 
-/// "; 5 counter batches (2 after cuMemAllocAsync, 1 at exit, 2 full)": each batch's set-up is most of
+/// "; 5 counter batches (2 after cuMemFreeAsync, 1 at exit, 2 full)": each batch's set-up is most of
 /// the arm phase, and what closed them says what a program does that costs it.
 std::string batches_text(const api_counts& a) {
   long total = 0;

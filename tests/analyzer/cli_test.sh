@@ -34,7 +34,7 @@ case_version() {
 case_list_checks() {
   run 0 --list-checks
   has "^Enabled checks:"
-  [[ $(count "^    rooflint-") -eq 11 ]] || fail "expected the 11 analyzer checks"
+  [[ $(count "^    rooflint-") -eq 12 ]] || fail "expected the 12 analyzer checks"
   has "^    rooflint-uncoalesced +warning +Warns when a global-memory access"
   run 0 --list-checks "--checks=-*,rooflint-bound"
   [[ $(count "^    rooflint-") -eq 1 ]] || fail "--checks=-*,rooflint-bound should leave one check"
@@ -97,7 +97,7 @@ case_config_file() {
   run 0 proj/sub/k.cu -- "${flags[@]}"
   has "\[rooflint-datasheet-peaks\]"
   run 0 --list-checks                                # in the current directory: none
-  [[ $(count "^    rooflint-") -eq 11 ]] || fail "no config file here: all 11 checks"
+  [[ $(count "^    rooflint-") -eq 12 ]] || fail "no config file here: all 12 checks"
   (cd proj/sub && "$rooflint" --list-checks) > out || fail "--list-checks in proj/sub"
   lacks "^    rooflint-bound "
 }

@@ -77,9 +77,10 @@ TEST(DiagnosticsRegistry, FindsByNameAndCountsPerTool) {
   ASSERT_NE(diagnostics::find("rooflint-expectation"), nullptr);
   EXPECT_EQ(diagnostics::find("rooflint-expectation")->default_level, diagnostics::level::warning);
   EXPECT_EQ(diagnostics::find("rooflint-expected-bound"), nullptr);  // the verifier's old name is gone
-  // 11 analyzer diagnostics (rooflint-expectation is both tools', rooflint-reread, rooflint-traffic-bound), 18 of the
+  // 12 analyzer diagnostics (rooflint-expectation is both tools', rooflint-reread, rooflint-traffic-bound,
+  // rooflint-not-predicted), 18 of the
   // verifier (with rooflint-binding, rooflint-precision, rooflint-not-measured and rooflint-reference)
   // plus that one.
-  EXPECT_EQ(diagnostics::count(diagnostics::tool::analyzer), 11u);
+  EXPECT_EQ(diagnostics::count(diagnostics::tool::analyzer), 12u);
   EXPECT_EQ(diagnostics::count(diagnostics::tool::verifier), 24u);  // 19 + rooflint-verify -- program: launches, not-launched, regression, baseline; + line-traffic
 }

@@ -465,6 +465,28 @@ inline constexpr auto gather_spec = kernel<gather>("gather", custom(0, in<0>("id
   for (const char *L : {"l1", "l2", "dram"}) EXPECT_EQ(P.at("x", L).K, Kind::NotPredicted) << L;
   EXPECT_VALUE(P.at("idx", "l1"), 1.0);
   EXPECT_VALUE(P.at("y", "l2"), 1.0);
+  // The build log says so, at the spec, with the manifest's reason (the same at every level of 'x').
+  const std::vector<DiagRecord> Silent = named(P.Run, "rooflint-not-predicted");
+  ASSERT_EQ(Silent.size(), 1u) << P.Run.Output;
+  EXPECT_EQ(Silent[0].Message, "kernel 'gather' (N = 1048576): traffic not predicted for 'x' at L1, L2, DRAM: " +
+                                   P.at("x", "dram").Basis);
+  EXPECT_EQ(P.at("x", "l1").Basis, P.at("x", "dram").Basis);
+  EXPECT_TRUE(Silent[0].Notes.empty());
+}
+
+// A kernel whose every tensor has a figure at every level has no rooflint-not-predicted remark.
+TEST(TrafficEvaluation, AKernelPredictedWholeSaysNothingIsMissing) {
+  const std::string Code = R"(
+__global__ void copy(const float* x, float* y, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = x[i];
+}
+inline constexpr auto copy_spec = kernel<copy>("copy", custom(0, in<0>("x", f32, N), out<1>("y", f32, N)))
+    .at(N(1 << 20)).sizes(N(arg<2>)).block(256).grid(ceil_div(N, 256));
+)";
+  const Prediction P = predict(Code, "copy");
+  EXPECT_VALUE(P.at("x", "l1"), 1.0);
+  EXPECT_TRUE(named(P.Run, "rooflint-not-predicted").empty()) << P.Run.Output;
 }
 
 // A 2-D block of 16 x 16 threads: a warp spans two rows of 16 threads. y[r * N + c] with c from

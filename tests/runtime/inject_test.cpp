@@ -285,7 +285,7 @@ TEST(InjectLines, RoundTripTheApiCountsWithRooflintsOwnTime) {
   c.runtime = {{"cudaLaunchKernel", 40}};
   c.measured = 43;
   c.rooflint_seconds = {{"arm", 0.25}, {"clock", 0.125}, {"counters", 1.5}, {"drain", 0.5}};
-  c.batches = {{"after cuMemAllocAsync", 2}, {"at exit", 1}, {"full", 3}};
+  c.batches = {{"after cuMemFreeAsync", 2}, {"at exit", 1}, {"full", 3}};
   const std::string line = to_json_line(c);
   EXPECT_EQ(line.find('\n'), line.size() - 1);
   const auto back = api_counts_from_json(line);

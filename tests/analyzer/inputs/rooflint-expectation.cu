@@ -34,3 +34,7 @@ inline constexpr auto large_spec = kernel<sgemm>("large", matmul(in<0>("A", f32,
                                                                  out<2>("C", f32, N, N))) // C: (N,N)
                                        .at(N(4096))
                                        .expect(compute_bound);
+
+// Under the mock header, at the launch the analyzer assumes, these kernels' traffic is not predicted:
+// rooflint-not-predicted says why, at each spec.
+// expected-remark@21 {{kernel 'small' (N = 64): traffic not predicted for 'A', 'B', 'C' at L1, L2, DRAM: the assumed launch grid (16, 1, 1), block (256, 1, 1) reads 'A' 0 times, not once; state the launch with .block(...) and .grid(...) [rooflint-not-predicted]}}

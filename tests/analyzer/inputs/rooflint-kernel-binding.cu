@@ -27,3 +27,7 @@ inline constexpr auto host_spec =
 // expected-remark@+1 {{verdicts use datasheet peaks of 'H200'; spec-sheet peaks may be wrong at your clocks (pass --ceilings with a file from rooflint-ceilings) [rooflint-datasheet-peaks]}}
 inline constexpr auto kernel_spec =
     kernel<scale>("scale", unary(1, in<0>("x", f32, N), out<1>("y", f32, N))).at(N(1024));
+
+// Under the mock header, at the launch the analyzer assumes, these kernels' traffic is not predicted:
+// rooflint-not-predicted says why, at each spec.
+// expected-remark@28 {{kernel 'scale' (N = 1024): traffic not predicted for 'x', 'y' at L1, L2, DRAM: the assumed launch grid (4, 1, 1), block (256, 1, 1) reads 'x' 0 times, not once; state the launch with .block(...) and .grid(...) [rooflint-not-predicted]}}

@@ -91,3 +91,10 @@ __global__ void scale_grad(const float* dout, float* dinp, int n) {
 inline constexpr auto grad = kernel<scale_grad>("scale_grad", unary(1, in<0>("out", f32, N),      // out: (N)
                                                                        out<1>("dinp", f32, N)))  // dinp: (N)
                                  .at(N(1024));
+
+// Under the mock header, at the launch the analyzer assumes, these kernels' traffic is not predicted:
+// rooflint-not-predicted says why, at each spec.
+// expected-remark@23 {{kernel 'vadd' (N = 1048576): traffic not predicted for 'x', 'b', 'c' at L1, L2, DRAM: the assumed launch grid (4096, 1, 1), block (256, 1, 1) reads 'x' 0 times, not once; state the launch with .block(...) and .grid(...) [rooflint-not-predicted]}}
+// expected-remark@54 {{kernel 'vadd_spelled' (N = 1024, C = 1024): traffic not predicted for 'a', 'b', 'C' at L1, L2, DRAM: the assumed launch grid (4096, 1, 1), block (256, 1, 1) reads 'a' 0 times, not once; state the launch with .block(...) and .grid(...) [rooflint-not-predicted]}}
+// expected-remark@72 {{kernel 'dot_rows' (N = 1024, C = 1024): traffic not predicted for 'q', 'k', 's' at L1, L2, DRAM: the assumed launch grid (4, 1, 1), block (256, 1, 1) reads 'q' 0 times, not once; state the launch with .block(...) and .grid(...) [rooflint-not-predicted]}}
+// expected-remark@91 {{kernel 'scale_grad' (N = 1024): traffic not predicted for 'out', 'dinp' at L1, L2, DRAM: the assumed launch grid (4, 1, 1), block (256, 1, 1) reads 'out' 0 times, not once; state the launch with .block(...) and .grid(...) [rooflint-not-predicted]}}

@@ -37,3 +37,8 @@ __global__ void axpy2(float a, float* x, float* y, int n) {
 inline constexpr auto axpy2_spec = kernel<axpy2>("axpy2", custom(2 * N, in<1>("x", f32, N),      // x: (N)
                                                                     inout<2>("y", f32, N)))  // y: (N)
                                        .at(N(1024));
+
+// Under the mock header, at the launch the analyzer assumes, these kernels' traffic is not predicted:
+// rooflint-not-predicted says why, at each spec.
+// expected-remark@23 {{kernel 'axpy' (N = 1024): traffic not predicted for 'x', 'y' at L1, L2, DRAM: the assumed launch grid (4, 1, 1), block (256, 1, 1) reads 'x' 0 times, not once; state the launch with .block(...) and .grid(...) [rooflint-not-predicted]}}
+// expected-remark@37 {{kernel 'axpy2' (N = 1024): traffic not predicted for 'x', 'y' at L1, L2, DRAM: the assumed launch grid (4, 1, 1), block (256, 1, 1) reads 'x' 0 times, not once; state the launch with .block(...) and .grid(...) [rooflint-not-predicted]}}

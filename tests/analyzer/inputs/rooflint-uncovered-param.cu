@@ -30,3 +30,8 @@ inline constexpr auto scale2_spec = kernel<scale2>("scale2", unary(1, in<0>("x",
                                                                       out<1>("y", f32, N)),  // y: (N)
                                                    uncounted<2>("scratch"))
                                         .at(N(1024));
+
+// Under the mock header, at the launch the analyzer assumes, these kernels' traffic is not predicted:
+// rooflint-not-predicted says why, at each spec.
+// expected-remark@18 {{kernel 'scale' (N = 1024): traffic not predicted for 'x', 'y' at L1, L2, DRAM: the assumed launch grid (4, 1, 1), block (256, 1, 1) reads 'x' 0 times, not once; state the launch with .block(...) and .grid(...) [rooflint-not-predicted]}}
+// expected-remark@29 {{kernel 'scale2' (N = 1024): traffic not predicted for 'x', 'y' at L1, L2, DRAM: the assumed launch grid (4, 1, 1), block (256, 1, 1) reads 'x' 0 times, not once; state the launch with .block(...) and .grid(...) [rooflint-not-predicted]}}

@@ -34,9 +34,10 @@ enum class DiagKind : unsigned {
   KernelBinding,    ///< rooflint-kernel-binding: a spec names no kernel function (error)
   ReRead,           ///< rooflint-reread: a tensor read in passes that miss the cache (warning)
   TrafficBound,     ///< rooflint-traffic-bound: the predicted traffic sets a higher floor (remark)
+  NotPredicted,     ///< rooflint-not-predicted: tensors and levels without a traffic figure, and why (remark)
 };
 
-inline constexpr unsigned DiagKindCount = 11;
+inline constexpr unsigned DiagKindCount = 12;
 
 /// What a diagnostic is by default.
 enum class Severity : unsigned char { Remark, Warning, Error };

@@ -78,6 +78,9 @@ inline constexpr diagnostic reread{"rooflint-reread", level::warning, tool::anal
 inline constexpr diagnostic traffic_bound{"rooflint-traffic-bound", level::remark, tool::analyzer,
     "States that the traffic the analyzer predicts at a memory level takes longer at its roof than the kernel's floor.",
     "docs/diagnostics/rooflint-traffic-bound.md"};
+inline constexpr diagnostic not_predicted{"rooflint-not-predicted", level::remark, tool::analyzer,
+    "Says which tensors' traffic the analyzer does not predict, at which memory levels, and why.",
+    "docs/diagnostics/rooflint-not-predicted.md"};
 
 // The verifier's (runtime/src/compare, runtime/src/inject).
 inline constexpr diagnostic ideal_traffic{"rooflint-ideal-traffic", level::error, tool::verifier,
@@ -158,7 +161,7 @@ inline constexpr std::array all{bound,           expectation,  param_name,      
                                 timing_only,     flops,        counters,         no_device,       no_peaks,
                                 case_faulted,    case_crashed, case_bad_case,    launches,        not_launched,
                                 regression,      baseline,     binding,          precision,       reread,
-                                not_measured,    reference,    line_traffic,     traffic_bound};
+                                not_measured,    reference,    line_traffic,     traffic_bound,   not_predicted};
 
 /// @return The entry named @p n, or nullptr.
 constexpr const diagnostic* find(std::string_view n) {

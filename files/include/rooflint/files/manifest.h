@@ -236,6 +236,11 @@ struct manifest_file {
   std::vector<std::string> notes;
 };
 
+/// Why @p k's traffic has no figure where it has none: one line per reason, with the tensors and levels
+/// it holds for ("'A', 'B' at L1, L2, DRAM: line 28: inline assembly ..."), in the order first met; the
+/// kernel's own reason when nothing was evaluated; empty when every tensor has a figure at every level.
+std::vector<std::string> unpredicted_traffic(const kernel& k);
+
 // ---------------------------------------------------------------------------------------------------
 // Saving and loading
 

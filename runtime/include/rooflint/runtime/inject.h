@@ -235,7 +235,7 @@ struct api_counts {
   long measured = 0;  ///< launches this process measured
   /// rooflint's own wall time around those launches, per phase (arm, drain, counters, clock), in s
   std::vector<std::pair<std::string, double>> rooflint_seconds;
-  /// Counter batches decoded, by why each was closed ("full", "at exit", "after cuMemAllocAsync", "before
+  /// Counter batches decoded, by why each was closed ("full", "at exit", "after cuMemFreeAsync", "before
   /// a graph launch", ...): each batch's set-up and Start is most of the "arm" phase.
   std::vector<std::pair<std::string, long>> batches;
 };

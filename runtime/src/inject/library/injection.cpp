@@ -71,7 +71,7 @@ struct injection_state {
   bool memory_changed = false;
   std::string memory_changed_by;  ///< the memory API that did
   std::map<std::string, long> batch_closes;  ///< counter batches decoded, by why they were closed
-  freed_memory freed;  ///< the allocations' sizes, and when the memory freed has been cleared
+  freed_memory freed;  ///< when the memory freed so far has been cleared
   /// Measured launches whose counters wait for their batch to be decoded, with their window's index.
   std::vector<std::pair<int, launch_event>> deferred;
   long owner_pid = 0;          ///< the process that initialised us (a forked child is another)
@@ -233,26 +233,39 @@ void before_window(CUfunction function) {
 /// The size of the allocation this thread's cuMemFree is freeing (0: not known), noted as it starts.
 thread_local std::size_t freeing_bytes = 0;
 
-/// As a free starts: the size of the allocation at @p dptr, whoever allocated it.
+/// As a free starts: the size of the allocation at @p dptr, whoever allocated it; 0 for managed memory,
+/// whose clearing was not measured (its free closes the batch).
 void note_freeing(CUdeviceptr dptr) {
   CUdeviceptr base = 0;
   std::size_t bytes = 0;
+  unsigned managed = 0;
   own_calls own;
-  freeing_bytes = dptr && cuMemGetAddressRange(&base, &bytes, dptr) == CUDA_SUCCESS ? bytes : 0;
+  const bool sized = dptr && cuMemGetAddressRange(&base, &bytes, dptr) == CUDA_SUCCESS &&
+                     cuPointerGetAttribute(&managed, CU_POINTER_ATTRIBUTE_IS_MANAGED, dptr) == CUDA_SUCCESS && !managed;
+  freeing_bytes = sized ? bytes : 0;
+}
+
+/// Whether a free of @p cbid is of address 0 (cudaFree(nullptr), which a moved-from owner's destructor
+/// calls, reaches the driver and succeeds): it frees nothing.
+bool frees_nothing(CUpti_CallbackId cbid, const CUpti_CallbackData& cb) {
+  switch (cbid) {
+    case CUPTI_DRIVER_TRACE_CBID_cuMemFree_v2: return static_cast<const cuMemFree_v2_params*>(cb.functionParams)->dptr == 0;
+    case CUPTI_DRIVER_TRACE_CBID_cuMemFreeAsync: return static_cast<const cuMemFreeAsync_params*>(cb.functionParams)->dptr == 0;
+    case CUPTI_DRIVER_TRACE_CBID_cuMemFreeAsync_ptsz:
+      return static_cast<const cuMemFreeAsync_ptsz_params*>(cb.functionParams)->dptr == 0;
+    default: return false;
+  }
 }
 
 /// A memory API returned (under state->mutex): a free of known size delays the next window until the
 /// driver has cleared its bytes; any other release closes the batch.
 void on_memory_api(CUpti_CallbackId cbid, const CUpti_CallbackData& cb) {
+  const std::size_t bytes = std::exchange(freeing_bytes, 0);
   const CUresult* status = static_cast<const CUresult*>(cb.functionReturnValue);
-  if (status && *status != CUDA_SUCCESS) return;
-  if (cbid == CUPTI_DRIVER_TRACE_CBID_cuMemFree_v2) {
-    // cudaFree(nullptr), which a moved-from owner's destructor calls, reaches the driver and frees nothing.
-    if (static_cast<const cuMemFree_v2_params*>(cb.functionParams)->dptr == 0) return;
-    if (const std::size_t bytes = std::exchange(freeing_bytes, 0); bytes > 0) {
-      state->freed.freed(bytes, freed_memory::clock::now());
-      return;
-    }
+  if ((status && *status != CUDA_SUCCESS) || frees_nothing(cbid, cb)) return;
+  if (cbid == CUPTI_DRIVER_TRACE_CBID_cuMemFree_v2 && bytes > 0) {
+    state->freed.freed(bytes, freed_memory::clock::now());
+    return;
   }
   state->memory_changed = true;
   state->memory_changed_by = std::string("after ") + (cb.functionName ? cb.functionName : "a memory API");
