@@ -839,10 +839,22 @@ private:
                  " (a stride or a pitch is bound as a dimension of the tensor's padded shape, the part read in "
                  ".touches(): docs/dsl.md, \"A stride or a pitch\")";
         return "its address depends on a value the evaluation does not follow: one loaded from memory (a gather), "
-               "computed in floating point, or a parameter the spec does not bind";
+               "computed in floating point, or a parameter the spec does not bind" + unstatedIndicesHint();
       }
     }
     return "";
+  }
+  /// "; a gather through 'idx' is predicted where the spec states its values (...)": the integer
+  /// tensors the kernel reads whose values the spec does not state, which a gather may be indexed by.
+  std::string unstatedIndicesHint() const {
+    std::vector<std::string> Names;
+    for (const dsl::tensor_info &T : R.Spec.tensor_list())
+      if (T.arg >= 0 && (T.access == dsl::role::read || T.access == dsl::role::read_write) && model::is_integer(T.dtype) &&
+          T.indices == dsl::index_distribution::unstated)
+        Names.push_back("'" + std::string(T.name.view()) + "'");
+    if (Names.empty()) return "";
+    return "; a gather through " + model::and_list(Names) +
+           " is predicted where the spec states its values: .indices(uniform(V)) or .indices(distinct(N)) (docs/dsl.md)";
   }
 
   /// The unique footprint over a box of @p Box blocks around the middle one, bytes, of a per-block
