@@ -390,6 +390,12 @@ std::vector<std::string> differences(const manifest_file& a, const manifest_file
   return out;
 }
 
+const level_prediction* prediction_of(const predicted_traffic& traffic, int param, model::memory_level level) {
+  for (const level_prediction& l : traffic.levels)
+    if (l.param == param && l.level == level) return &l;
+  return nullptr;
+}
+
 std::vector<std::string> unpredicted_traffic(const kernel& k) {
   if (k.is_region()) return {"a region of kernels: its traffic is not predicted (its tensors name no kernel's parameters)"};
   if (!k.predicted) return {"its device code was not analysed"};
@@ -402,11 +408,9 @@ std::vector<std::string> unpredicted_traffic(const kernel& k) {
     if (t.arg < 0 || t.access == dsl::role::not_counted) continue;
     std::vector<std::pair<std::string, std::vector<std::string>>> own;  // reason -> this tensor's levels
     for (const model::memory_level level : {model::memory_level::l1, model::memory_level::l2, model::memory_level::dram}) {
-      const auto& levels = k.predicted->levels;
-      const auto p = std::find_if(levels.begin(), levels.end(),
-                                  [&](const level_prediction& l) { return l.param == t.arg && l.level == level; });
-      if (p != levels.end() && p->kind != prediction_kind::not_predicted) continue;
-      std::string why = p == levels.end() ? (k.predicted->note.empty() ? "no figure" : k.predicted->note) : p->basis;
+      const level_prediction* p = prediction_of(*k.predicted, t.arg, level);
+      if (p && p->kind != prediction_kind::not_predicted) continue;
+      std::string why = !p ? (k.predicted->note.empty() ? "no figure" : k.predicted->note) : p->basis;
       // An inline assembly's text: its last line break closes the quote, the others become spaces.
       for (std::size_t at = why.find("\n'"); at != std::string::npos; at = why.find("\n'", at)) why.erase(at, 1);
       std::replace(why.begin(), why.end(), '\n', ' ');

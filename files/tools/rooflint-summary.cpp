@@ -91,10 +91,8 @@ std::string predicted_cell(const manifest::kernel& k, rooflint::model::memory_le
   double low = 0, point = 0, high = 0, compulsory = 0;
   for (const rooflint::dsl::tensor_info& t : k.spec_value.tensor_list()) {
     if (t.arg < 0 || t.access == rooflint::dsl::role::not_counted) continue;
-    const auto& levels = k.predicted->levels;
-    const auto p = std::find_if(levels.begin(), levels.end(),
-                                [&](const manifest::level_prediction& l) { return l.param == t.arg && l.level == level; });
-    if (p == levels.end() || p->kind == manifest::prediction_kind::not_predicted || !p->low || !p->high) return "-";
+    const manifest::level_prediction* p = manifest::prediction_of(*k.predicted, t.arg, level);
+    if (!p || p->kind == manifest::prediction_kind::not_predicted || !p->low || !p->high) return "-";
     const double bytes = k.spec_value.tensor_bytes_at(t, declared.bound);
     low += *p->low * bytes;
     point += p->ratio.value_or(*p->low) * bytes;

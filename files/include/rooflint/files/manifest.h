@@ -236,6 +236,9 @@ struct manifest_file {
   std::vector<std::string> notes;
 };
 
+/// The prediction of the tensor at parameter @p param at @p level, or null where @p traffic has none.
+const level_prediction* prediction_of(const predicted_traffic& traffic, int param, model::memory_level level);
+
 /// Why @p k's traffic has no figure where it has none: one line per reason, with the tensors and levels
 /// it holds for ("'A', 'B' at L1, L2, DRAM: line 28: inline assembly ..."), in the order first met; the
 /// kernel's own reason when nothing was evaluated; empty when every tensor has a figure at every level.
