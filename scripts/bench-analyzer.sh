@@ -97,6 +97,6 @@ echo "(${BENCH_TIME:-wall} seconds; time_x, mem_x: warm rooflint over clang -fsy
 echo "phases (one warm run each, wall seconds):"
 for f in "${files[@]}"; do
   printf "  %s: " "$(basename "$f")"
-  ROOFLINT_TRAFFIC_TIME=1 "$rooflint" --rooflint-worker --color=never --pch-cache-dir="$work/pch-warm" "$f" -- "${flags[@]}" 2>&1 >/dev/null |
+  ROOFLINT_TRAFFIC_TIME=1 "$rooflint" --rooflint-worker --rooflint-evaluation-threads="$(nproc)" --color=never --pch-cache-dir="$work/pch-warm" "$f" -- "${flags[@]}" 2>&1 >/dev/null |
     grep -aE "^rooflint: (time|traffic|pch):" | sed 's/^rooflint: //' | paste -sd';' - || echo "(no timing printed)"
 done

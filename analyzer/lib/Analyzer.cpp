@@ -473,12 +473,25 @@ static KernelRecord *recordFor(AnalysisResults &Results, const std::string &Mang
   return nullptr;
 }
 
-/// Reports @p T and records its prediction, on @p Gpu's geometry, in the kernel's spec record.
-static void traffic(const KernelTraffic &T, const FunctionDecl &F, Reporter &Report, AnalysisResults &Results,
-                    const model::gpu &Gpu) {
-  KernelRecord *Record = recordFor(Results, T.MangledName);
-  if (Record) predictTraffic(T, F, *Record, Gpu);  // before the report, whose notes give its figures
-  reportTraffic(T, F, Report, Record, Gpu);
+/// A kernel (or instantiation) whose device code the unit has, and its group.
+struct KernelWithCode {
+  const KernelTraffic *Traffic;
+  const FunctionDecl *Kernel;
+  std::string Key;
+};
+
+/// Records the kernels' predictions, on @p Options' GPU, in their spec records, then reports each kernel's
+/// traffic (whose notes give those figures) in order.
+static void traffic(const std::vector<KernelWithCode> &Kernels, Reporter &Report, AnalysisResults &Results,
+                    const AnalyzerOptions &Options) {
+  std::vector<TrafficPrediction> Work;
+  for (const KernelWithCode &K : Kernels)
+    if (KernelRecord *Record = recordFor(Results, K.Traffic->MangledName)) Work.push_back({K.Traffic, K.Kernel, Record});
+  predictTraffic(Work, Options.Gpu, Options.EvaluationThreads);
+  for (const KernelWithCode &K : Kernels) {
+    Report.setGroup(K.Key);
+    reportTraffic(*K.Traffic, *K.Kernel, Report, recordFor(Results, K.Traffic->MangledName), Options.Gpu);
+  }
 }
 
 void analyzeTranslationUnit(ASTContext &Ctx, const AnalyzerOptions &Options, AnalysisResults &Results,
@@ -508,13 +521,13 @@ void analyzeTranslationUnit(ASTContext &Ctx, const AnalyzerOptions &Options, Ana
     analyzeSpec(*VD, Ctx, Options, Results, Report);
     for (size_t I = Before; I < Results.Kernels.size(); ++I) Results.Kernels[I].Group = Key;
   }
+  std::vector<KernelWithCode> Kernels;
   for (const FunctionDecl *F : C.Kernels) {
     if (SM.isInSystemHeader(F->getLocation())) continue;
     const std::string Key = key("kernel", position(SM, F->getLocation()));
     if (!Results.Seen.insert(Key).second) continue;
-    Report.setGroup(Key);
     // A kernel without device code (a file whose device-side parse failed) gets no traffic figures.
-    if (const KernelTraffic *T = Device ? Device->find(mangledName(*F)) : nullptr) traffic(*T, *F, Report, Results, Options.Gpu);
+    if (const KernelTraffic *T = Device ? Device->find(mangledName(*F)) : nullptr) Kernels.push_back({T, F, Key});
   }
   // Kernel templates: each instantiation the unit uses, from the device-side analysis.
   for (const FunctionTemplateDecl *TD : C.KernelTemplates) {
@@ -524,10 +537,10 @@ void analyzeTranslationUnit(ASTContext &Ctx, const AnalyzerOptions &Options, Ana
       if (!T) continue;
       const std::string Key = key("kernel", position(SM, TD->getLocation())) + ":" + T->MangledName;
       if (!Results.Seen.insert(Key).second) continue;
-      Report.setGroup(Key);
-      traffic(*T, *F, Report, Results, Options.Gpu);
+      Kernels.push_back({T, F, Key});
     }
   }
+  traffic(Kernels, Report, Results, Options);
   Report.setGroup("");
 }
 

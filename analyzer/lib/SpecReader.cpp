@@ -227,6 +227,7 @@ void readLaunch(Reader &R, Node Launch, dsl::launch_binding &B) {
     Size.multiplier = R.integer(R.field(L, sp::LaunchMultiplier));
     Size.divisor = R.integer(R.field(L, sp::LaunchDivisor));
     Size.site = static_cast<std::int8_t>(R.integer(R.field(L, sp::LaunchSite)));
+    Size.power_of_two = R.integer(R.field(L, sp::LaunchPowerOfTwo)) != 0;
   });
 }
 

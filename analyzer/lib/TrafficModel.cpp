@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <map>
+#include <mutex>
 #include <set>
 #include <span>
 #include <unordered_map>
@@ -17,6 +18,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/IR/Function.h"
 #include "llvm/Support/MathExtras.h"
+#include "llvm/Support/Path.h"
 #include "rooflint/analyzer/NestedLru.h"
 #include "rooflint/model/describe.h"
 
@@ -468,13 +470,13 @@ std::string dimText(const Dim3 &D) {
   return "(" + std::to_string(D.X) + ", " + std::to_string(D.Y) + ", " + std::to_string(D.Z) + ")";
 }
 
-/// The value of the launch size @p L at the spec's sizes (size = value * multiplier / divisor).
+/// The value the source of launch size @p L holds at the spec's sizes (dsl::launch_size::source_value).
 std::optional<std::int64_t> launchValue(const KernelRecord &R, const dsl::launch_size &L) {
   const int Dim = R.Spec.dim_index(L.dim);
-  if (Dim < 0 || !(R.Sizes.values[std::size_t(Dim)] > 0) || L.multiplier <= 0) return std::nullopt;
-  const std::int64_t Size = static_cast<std::int64_t>(R.Sizes.values[std::size_t(Dim)]);
-  if ((Size * L.divisor) % L.multiplier != 0) return std::nullopt;
-  return Size * L.divisor / L.multiplier;
+  if (Dim < 0 || !(R.Sizes.values[std::size_t(Dim)] > 0)) return std::nullopt;
+  const std::int64_t Value = L.source_value(static_cast<std::int64_t>(R.Sizes.values[std::size_t(Dim)]));
+  if (Value < 0) return std::nullopt;
+  return Value;
 }
 
 /// @p P at the record's sizes, its variables looked up by name among the spec's dimensions (a
@@ -837,7 +839,8 @@ private:
         if (const auto U = UnboundAddressScalars.find(Param); U != UnboundAddressScalars.end())
           return "its address depends on " + unboundParameters(U->second) +
                  " (a stride or a pitch is bound as a dimension of the tensor's padded shape, the part read in "
-                 ".touches(): docs/dsl.md, \"A stride or a pitch\")";
+                 ".touches(): docs/dsl.md, \"A stride or a pitch\"; a size's base-2 logarithm as pow2(arg<I>) in "
+                 ".sizes())";
         return "its address depends on a value the evaluation does not follow: one loaded from memory (a gather), "
                "computed in floating point, or a parameter the spec does not bind" + unstatedIndicesHint();
       }
@@ -1553,6 +1556,41 @@ std::map<int, std::vector<std::string>> unboundAddressScalars(const std::vector<
 
 }  // namespace
 
+namespace {
+
+/// "line 28", or "line 28 of wmma.h" where the access is not in the kernel's file (a header's helper).
+std::string lineText(const UnmodelledAccess &U, const KernelRecord &Record) {
+  std::string Out = "line " + std::to_string(U.Line);
+  const llvm::StringRef Name = llvm::sys::path::filename(U.File);
+  if (!Name.empty() && Name != llvm::sys::path::filename(Record.KernelLocation.File)) Out += " of " + Name.str();
+  return Out;
+}
+
+/// ROOFLINT_EVAL_DEBUG=FILE: each sampled block's tallies appended to FILE (the analysis of a file runs in
+/// a worker process whose stderr is not shown), one kernel at a time.
+void appendEvaluationDebug(const KernelRecord &Record, const LaunchChoice &Launch, std::uint64_t Instructions,
+                           double Seconds, const std::vector<BlockTally> &Blocks) {
+  const char *Path = std::getenv("ROOFLINT_EVAL_DEBUG");
+  if (!Path) return;
+  static std::mutex Writing;
+  const std::lock_guard<std::mutex> Lock(Writing);
+  std::FILE *Debug = std::fopen(Path, "a");
+  if (!Debug) return;
+  std::fprintf(Debug, "kernel %s: %s; %llu warp instructions, %.3f s\n", Record.KernelName.c_str(), Launch.Text.c_str(),
+               (unsigned long long)Instructions, Seconds);
+  for (const BlockTally &B : Blocks) {
+    std::fprintf(Debug, "block %lld:", (long long)B.Block);
+    for (const auto &[P, T] : B.Tensors)
+      std::fprintf(Debug, " [param %d: requests %g L1 %g L2 %g/%g reads %zu writes %zu partial %g%s]", P, T.Requests,
+                   T.L1Sectors, T.L2Sectors[0], T.L2Sectors[1], T.ReadGranules.size(), T.WriteSectors.size(),
+                   T.PartialStoreSectors, T.Unknown ? " unknown" : "");
+    std::fprintf(Debug, "\n");
+  }
+  std::fclose(Debug);
+}
+
+}  // namespace
+
 KernelEvaluation evaluateTraffic(llvm::Function &F, const KernelRecord &Record, const LaunchChoice &Launch,
                                  std::int64_t SharedBytes, const CacheLevels &Levels) {
   KernelEvaluation Out;
@@ -1658,22 +1696,8 @@ KernelEvaluation evaluateTraffic(llvm::Function &F, const KernelRecord &Record, 
       T.ReadSectorSet = T.WriteSectorSet = T.WrittenWhole = T.ReadBackSet = SectorSet();
       T.WrittenParts = {};
     }
-  // ROOFLINT_EVAL_DEBUG=FILE: each sampled block's tallies appended to FILE (the analysis of a file runs
-  // in a worker process whose stderr is not shown).
-  if (std::FILE *Debug = std::getenv("ROOFLINT_EVAL_DEBUG") ? std::fopen(std::getenv("ROOFLINT_EVAL_DEBUG"), "a") : nullptr) {
-    std::fprintf(Debug, "kernel %s: %s; %llu warp instructions, %.3f s\n", Record.KernelName.c_str(), Launch.Text.c_str(),
-                 (unsigned long long)Out.Instructions,
-                 std::chrono::duration<double>(std::chrono::steady_clock::now() - Began).count());
-    for (const BlockTally &B : Blocks) {
-      std::fprintf(Debug, "block %lld:", (long long)B.Block);
-      for (const auto &[P, T] : B.Tensors)
-        std::fprintf(Debug, " [param %d: requests %g L1 %g L2 %g/%g reads %zu writes %zu partial %g%s]", P, T.Requests,
-                     T.L1Sectors, T.L2Sectors[0], T.L2Sectors[1], T.ReadGranules.size(), T.WriteSectors.size(),
-                     T.PartialStoreSectors, T.Unknown ? " unknown" : "");
-      std::fprintf(Debug, "\n");
-    }
-    std::fclose(Debug);
-  }
+  appendEvaluationDebug(Record, Launch, Out.Instructions,
+                        std::chrono::duration<double>(std::chrono::steady_clock::now() - Began).count(), Blocks);
   Out.Sampled = std::to_string(Blocks.size()) + " of " + std::to_string(Launch.Grid.count()) + " blocks evaluated";
   if (!Drawn.empty() && E->indexLoads() > 0) Out.Sampled += "; indices drawn as the spec states: " + Drawn;
   else if (!Drawn.empty())  // stated, but read by loads the evaluation does not follow
@@ -1685,7 +1709,7 @@ KernelEvaluation evaluateTraffic(llvm::Function &F, const KernelRecord &Record, 
   M.UnboundAddressScalars = unboundAddressScalars(E->sites(), Blocks, EL);
   std::string KernelWide;
   for (const UnmodelledAccess &U : E->unmodelled())
-    if (U.Param < 0) KernelWide = "line " + std::to_string(U.Line) + ": " + U.What + " may touch global memory in a way the evaluation does not count";
+    if (U.Param < 0) KernelWide = lineText(U, Record) + ": " + U.What + " may touch global memory in a way the evaluation does not count";
   if (KernelWide.empty() && !Launch.Stated) KernelWide = M.launchMismatch();
   if (!KernelWide.empty() && !Launch.Stated && KernelWide.rfind("the assumed launch", 0) == 0)
     KernelWide += "; state the launch with .block(...) and .grid(...)";
@@ -1701,7 +1725,7 @@ KernelEvaluation evaluateTraffic(llvm::Function &F, const KernelRecord &Record, 
   // A tensor an unmodelled intrinsic touches (a wmma load) has no figure at any level.
   std::map<int, std::string> Unmodelled;
   for (const UnmodelledAccess &U : E->unmodelled())
-    Unmodelled.emplace(U.Param, "line " + std::to_string(U.Line) + ": " + U.What +
+    Unmodelled.emplace(U.Param, lineText(U, Record) + ": " + U.What +
                                     " touches it in a way the evaluation does not count");
   M.predict(Out, KernelWide, Unmodelled, Conditional);
   // Per access, over the launch.

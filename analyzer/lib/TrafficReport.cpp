@@ -1,11 +1,14 @@
 // Reporting the device-side traffic analysis (Traffic.h) at the user's source lines.
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <cmath>
+#include <functional>
 #include <optional>
 #include <span>
 #include <set>
+#include <thread>
 #include <tuple>
 
 #include "clang/AST/ASTContext.h"
@@ -355,22 +358,61 @@ void reportTraffic(const KernelTraffic &T, const FunctionDecl &Kernel, Reporter 
   reportUnpredicted(*Record, SM, Report, Gpu.peaks);
 }
 
-void predictTraffic(const KernelTraffic &T, const FunctionDecl &Kernel, KernelRecord &Record, const model::gpu &Gpu) {
+namespace {
+
+/// What a kernel's evaluation starts from, read from the AST (its launch bounds) and the spec, before any
+/// evaluation runs: the AST is not read while evaluations run side by side.
+struct EvaluationInput {
+  LaunchChoice Launch;
+  std::optional<CacheLevels> Levels;  ///< the caches of the GPU the prediction is about
+  std::string Failure;                ///< why nothing can be evaluated
+};
+
+EvaluationInput evaluationInput(const KernelTraffic &T, const FunctionDecl &Kernel, const KernelRecord &Record,
+                                const model::gpu &Gpu) {
+  EvaluationInput In;
+  bool Assumed = true;
+  const int Threads = threadsPerBlock(Kernel, Assumed);
+  In.Launch = chooseLaunch(Record, Threads, !Assumed);
+  // No other GPU's figures stand in for unknown ones.
+  In.Levels = CacheLevels::of(Gpu.geometry);
+  if (!In.Levels)
+    In.Failure = "the cache sizes of '" + std::string(Gpu.peaks.device) +
+                 "' are not known (neither the datasheet table nor the ceilings file gives them)";
+  else if (!T.Function) In.Failure = "the kernel's device code was not generated";
+  return In;
+}
+
+/// Evaluates the kernel: reads only its device code (and its callees'), the record and @p In, so kernels'
+/// evaluations may run at once.
+KernelEvaluation evaluate(const KernelTraffic &T, const KernelRecord &Record, const EvaluationInput &In) {
+  if (!In.Failure.empty()) {
+    KernelEvaluation E;
+    E.Failure = In.Failure;
+    return E;
+  }
+  return evaluateTraffic(*T.Function, Record, In.Launch, T.SharedBytes, *In.Levels);
+}
+
+/// Runs @p Work(0 .. Count - 1), up to @p Threads at a time.
+void runAtOnce(std::size_t Count, unsigned Threads, const std::function<void(std::size_t)> &Work) {
+  std::atomic<std::size_t> Next{0};
+  const auto drain = [&] {
+    for (std::size_t I = Next++; I < Count; I = Next++) Work(I);
+  };
+  std::vector<std::thread> Helpers;
+  for (unsigned H = 1; H < std::min<std::size_t>(std::max(1u, Threads), Count); ++H) Helpers.emplace_back(drain);
+  drain();
+  for (std::thread &H : Helpers) H.join();
+}
+
+/// Fills @p Record's predicted traffic from its evaluation @p E.
+void recordPrediction(KernelRecord &Record, const EvaluationInput &In, const KernelEvaluation &E, const model::gpu &Gpu) {
+  const LaunchChoice &Launch = In.Launch;
   Record.TrafficAnalysed = true;
   Record.Predicted.clear();
   Record.PredictedAccesses.clear();
   Record.PredictionGpu = std::string(Gpu.peaks.device);
-  bool Assumed = true;
-  const int Threads = threadsPerBlock(Kernel, Assumed);
-  const LaunchChoice Launch = chooseLaunch(Record, Threads, !Assumed);
-  // The caches of the GPU the prediction is about: no other GPU's figures stand in for unknown ones.
-  const std::optional<CacheLevels> Levels = CacheLevels::of(Gpu.geometry);
-  KernelEvaluation E;
-  if (!Levels)
-    E.Failure = "the cache sizes of '" + std::string(Gpu.peaks.device) +
-                "' are not known (neither the datasheet table nor the ceilings file gives them)";
-  else if (!T.Function) E.Failure = "the kernel's device code was not generated";
-  else E = evaluateTraffic(*T.Function, Record, Launch, T.SharedBytes, *Levels);
   if (Launch.Missing.empty()) {
     Record.PredictionGrid = {Launch.Grid.X, Launch.Grid.Y, Launch.Grid.Z};
     Record.PredictionBlock = {Launch.Block.X, Launch.Block.Y, Launch.Block.Z};
@@ -425,6 +467,16 @@ void predictTraffic(const KernelTraffic &T, const FunctionDecl &Kernel, KernelRe
     }
     Record.PredictedAccesses.push_back(std::move(P));
   }
+}
+
+}  // namespace
+
+void predictTraffic(std::span<const TrafficPrediction> Work, const model::gpu &Gpu, unsigned Threads) {
+  std::vector<EvaluationInput> In;
+  for (const TrafficPrediction &W : Work) In.push_back(evaluationInput(*W.Traffic, *W.Kernel, *W.Record, Gpu));
+  std::vector<KernelEvaluation> Out(Work.size());
+  runAtOnce(Work.size(), Threads, [&](std::size_t I) { Out[I] = evaluate(*Work[I].Traffic, *Work[I].Record, In[I]); });
+  for (std::size_t I = 0; I < Work.size(); ++I) recordPrediction(*Work[I].Record, In[I], Out[I], Gpu);
 }
 
 std::string bytesText(std::int64_t B) {

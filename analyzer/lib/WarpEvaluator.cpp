@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cctype>
 #include <map>
 #include <set>
 
@@ -551,6 +552,33 @@ bool unmodelledUse(const CallInst &Call) {
   return Callee->getName() != "vprintf" && Callee->getName() != "__assertfail";
 }
 
+/// Inline assembly as its source wrote it, for a message: operands %0 as in CUDA (LLVM writes $0 and
+/// ${0:mod}, and $$ for a $), on one line, the first 60 characters.
+std::string asmSourceText(StringRef Asm) {
+  std::string Out;
+  for (std::size_t I = 0; I < Asm.size(); ++I) {
+    const char C = Asm[I];
+    if (C == '$' && I + 1 < Asm.size() && Asm[I + 1] == '$') {
+      Out += '$';
+      ++I;
+    } else if (C == '$' && I + 1 < Asm.size() && Asm[I + 1] == '{') {
+      const std::size_t Close = Asm.find('}', I);
+      if (Close == StringRef::npos) { Out += C; continue; }
+      Out += '%' + Asm.slice(I + 2, Close).split(':').first.str();
+      I = Close;
+    } else if (C == '$') {
+      Out += '%';
+    } else if (std::isspace(static_cast<unsigned char>(C))) {
+      if (!Out.empty() && Out.back() != ' ') Out += ' ';
+    } else {
+      Out += C;
+    }
+  }
+  while (!Out.empty() && Out.back() == ' ') Out.pop_back();
+  constexpr std::size_t Shown = 60;
+  return Out.size() > Shown ? Out.substr(0, Shown) + "..." : Out;
+}
+
 /// The parameter behind a call's first pointer argument into global memory, or -1.
 int paramOf(const CallInst &Call) {
   for (const Value *A : Call.args())
@@ -923,7 +951,7 @@ bool WarpEvaluator::Program::build(Function &F, std::string &Why) {
       } else if (auto *Call = dyn_cast<CallInst>(&I); Call && unmodelledUse(*Call)) {
         UnmodelledAccess U;
         U.Param = paramOf(*Call);
-        U.What = Call->isInlineAsm() ? "inline assembly '" + cast<InlineAsm>(Call->getCalledOperand())->getAsmString() + "'"
+        U.What = Call->isInlineAsm() ? "inline assembly '" + asmSourceText(cast<InlineAsm>(Call->getCalledOperand())->getAsmString()) + "'"
                                      : "'" + (Call->getCalledFunction() ? Call->getCalledFunction()->getName().str() : std::string("?")) + "'";
         unsigned Column = 0;
         positionOf(I, U.File, U.Line, Column);

@@ -136,7 +136,8 @@ cl::list<std::string> Disable("disable", cl::desc("Disable a diagnostic by name 
                               cl::value_desc("name"), cl::cat(Category));
 cl::list<std::string> Enable("enable", cl::desc("Enable a diagnostic by name (repeatable)"), cl::value_desc("name"),
                              cl::cat(Category));
-cl::opt<unsigned> Jobs("j", cl::desc("Analyse this many files at a time (default 1); the output is the same"),
+cl::opt<unsigned> Jobs("j", cl::desc("Analyse this many files at a time (default 1), each evaluating its kernels on its share of the "
+                                "cores; the output is the same"),
                        cl::value_desc("N"), cl::init(1), cl::Prefix, cl::cat(Category));
 cl::alias JobsAlias("jobs", cl::desc("Alias for -j"), cl::aliasopt(Jobs), cl::cat(Category));
 cl::opt<bool> Quiet("quiet", cl::desc("Print only diagnostics: no progress lines, no notes about dropped flags"),
@@ -159,6 +160,9 @@ cl::opt<std::string> Depfile("depfile",
                              cl::value_desc("file"), cl::cat(Category));
 cl::opt<bool> WorkerMode("rooflint-worker", cl::desc("Internal: analyse one file for a parent rooflint"),
                          cl::Hidden, cl::cat(Category));
+cl::opt<unsigned> WorkerThreads("rooflint-evaluation-threads",
+                                 cl::desc("Internal: kernels a worker evaluates at a time"), cl::init(1),
+                                 cl::Hidden, cl::cat(Category));
 
 /// What argv holds besides llvm::cl's options: -W flags, the colour choice, the flags after "--".
 struct RawArguments {
@@ -305,9 +309,11 @@ Expected<std::unique_ptr<clang::tooling::CompilationDatabase>> loadDatabase(cons
 
 /// The command line a worker gets for @p File: the analysis options, with the configuration already
 /// folded into --checks, --warnings-as-errors and --header-filter (a worker reads no config file).
+/// @p Threads: kernels the worker evaluates at a time.
 std::vector<std::string> workerArguments(const std::string &Self, const std::string &File, const EffectiveConfig &C,
-                                         const RawArguments &Raw, bool Color) {
-  std::vector<std::string> A{Self, "--rooflint-worker", Color ? "--color=always" : "--color=never"};
+                                         const RawArguments &Raw, bool Color, unsigned Threads) {
+  std::vector<std::string> A{Self, "--rooflint-worker", Color ? "--color=always" : "--color=never",
+                             "--rooflint-evaluation-threads=" + std::to_string(Threads)};
   if (!Ceilings.empty()) A.push_back("--ceilings=" + Ceilings);
   else A.push_back("--gpu=" + Gpu);
   if (!BuildPath.empty()) A.push_back("-p=" + BuildPath);
@@ -418,6 +424,12 @@ void collect(FileRun &Run, size_t Index, size_t Count, bool Color, Collected &C)
     for (const json::Value &N : *Notes)
       if (auto S = N.getAsString(); S && C.Notes.insert(*S).second && !Quiet) note(Color) << *S << "\n";
   if (Result->getInteger("status").value_or(1) != 0) C.Code = std::max<int>(C.Code, Findings);
+}
+
+/// Kernels each worker evaluates at a time: the cores the workers running at once leave, shared.
+unsigned evaluationThreads(std::size_t Files) {
+  const unsigned Workers = unsigned(std::max<std::size_t>(1, std::min<std::size_t>(Jobs, Files)));
+  return std::max(1u, std::thread::hardware_concurrency() / Workers);
 }
 
 /// Runs the workers, @p Jobs at a time, and collects them in the order of @p Runs.
@@ -538,7 +550,7 @@ int analyzeFiles(const RawArguments &Raw, const model::peaks &Peaks, bool Color,
       error(Color) << toString(S.takeError()) << "\n";
       return Usage;
     }
-    Runs.push_back({File, workerArguments(Self, File, *Config, Raw, Color), {}, false});
+    Runs.push_back({File, workerArguments(Self, File, *Config, Raw, Color, evaluationThreads(Files.size())), {}, false});
   }
   Collected C;
   runAll(Runs, Self, Jobs, Color, C);
@@ -608,6 +620,7 @@ int main(int argc, const char **argv) {
       return Usage;
     }
     Options.Diagnostics = std::move(*Settings);
+    Options.EvaluationThreads = std::max(1u, unsigned(WorkerThreads));
     return workerMain(*Raw, Options);
   }
   if (auto Settings = makeSettings(EffectiveConfig{}, *Raw); !Settings) {  // the command line alone, early

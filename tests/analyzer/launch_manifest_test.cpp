@@ -49,7 +49,7 @@ inline constexpr auto unbound_spec =
 TEST(LaunchManifest, IsTheCurrentVersion) {
   const AnalysisRun R = analyze(Input, "launch.cu");
   ASSERT_TRUE(R.Parsed) << R.Output;
-  EXPECT_EQ(manifestOf(R.Results, *model::find_peaks("H200")).version, 5);  // 3: regions, 4: predictions, 5: typed
+  EXPECT_EQ(manifestOf(R.Results, *model::find_peaks("H200")).version, 6);  // 3: regions, 4: predictions, 5: typed, 6: pow2
 }
 
 TEST(LaunchManifest, LaysOutParametersAsTheArgumentBufferDoes) {

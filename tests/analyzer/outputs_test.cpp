@@ -18,7 +18,7 @@ TEST(Manifest, RecordsTheSquareMatmulWithHandComputedValues) {
   const AnalysisRun R = analyze(readInput("rooflint-bound.cu"), "rooflint-bound.cu");
   ASSERT_TRUE(R.Parsed) << R.Output;
   const manifest::manifest_file M = manifestOf(R.Results, *model::find_peaks("H200"));
-  EXPECT_EQ(M.version, 5);  // 5: typed predictions
+  EXPECT_EQ(M.version, 6);  // 5: typed predictions, 6: pow2 launch sizes
   const manifest::kernel &K = M.kernels.at(0);
   EXPECT_EQ(K.name, "sgemm");
   EXPECT_EQ(K.mangled_name, "_Z5sgemmPKfS0_Pfi");  // sgemm(const float*, const float*, float*, int)

@@ -222,6 +222,7 @@ AnalysisRun analyze(const std::string &Code, const std::string &FileName, const 
   AnalyzerOptions A;
   A.Gpu = *model::find_gpu(Options.Gpu);
   A.Diagnostics.setWarningsAsErrors(Options.WarningsAsErrors);
+  A.EvaluationThreads = Options.EvaluationThreads;
   for (const std::string &F : Options.Flags) llvm::cantFail(A.Diagnostics.applyWarningFlag(F));
 
   auto Overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());

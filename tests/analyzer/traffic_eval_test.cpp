@@ -9,6 +9,9 @@
 #include <map>
 #include <sstream>
 
+#include "rooflint/analyzer/Outputs.h"
+#include "rooflint/files/manifest.h"
+#include "rooflint/model/peaks_table.h"
 #include "test_harness.h"
 
 using namespace rooflint::analyzer;
@@ -1283,4 +1286,86 @@ inline constexpr auto copy_spec = kernel<copy>("copy", custom(0, in<0>("x", f32,
                              "its compulsory bytes [rooflint-traffic-bound]";
   EXPECT_NE(P.Run.Output.find(Remark), std::string::npos) << P.Run.Output;
   EXPECT_EQ(P.Run.Output.find("kernel 'copy': its predicted"), std::string::npos) << P.Run.Output;
+}
+
+// Kernels evaluated side by side give what one at a time gives: the same manifest, byte for byte, and
+// the same diagnostics in the same order. The copy's DRAM figure shows the evaluations ran: a coalesced
+// copy reads each of x's bytes once (1x).
+TEST(TrafficEvaluation, KernelsEvaluatedAtOnceGiveWhatOneAtATimeGives) {
+  const std::string Code = R"(
+inline constexpr struct S final : dim<"S", 33> {} S;
+__global__ void strided(const float* x, float* y, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = x[(long)i * 33];
+}
+__global__ void copy(const float* x, float* y, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = x[i];
+}
+__global__ void scale(const float* x, float* y, int n) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) y[i] = 2 * x[i];
+}
+inline constexpr auto strided_spec = kernel<strided>("strided", custom(0, in<0>("x", f32, N, S).touches(N), out<1>("y", f32, N)))
+    .at(N(1 << 20)).sizes(N(arg<2>)).block(256).grid(ceil_div(N, 256));
+inline constexpr auto copy_spec = kernel<copy>("copy", custom(0, in<0>("x", f32, N), out<1>("y", f32, N)))
+    .at(N(1 << 20)).sizes(N(arg<2>)).block(256).grid(ceil_div(N, 256));
+inline constexpr auto scale_spec = kernel<scale>("scale", custom(0, in<0>("x", f32, N), out<1>("y", f32, N)))
+    .at(N(1 << 20)).sizes(N(arg<2>)).block(256).grid(264);
+)";
+  RunOptions Alone, AtOnce;
+  AtOnce.EvaluationThreads = 3;
+  const Prediction One = predict(Code, "copy", Alone), Three = predict(Code, "copy", AtOnce);
+  EXPECT_VALUE(One.at("x", "dram"), 1.0);
+  EXPECT_EQ(One.Run.Results.Kernels.size(), 3u);
+  const auto manifestText = [](const Prediction &P) {
+    return rooflint::manifest::to_json(manifestOf(P.Run.Results, *rooflint::model::find_peaks("H200")));
+  };
+  EXPECT_EQ(manifestText(One), manifestText(Three));
+  EXPECT_EQ(One.Run.Output, Three.Run.Output);
+}
+
+// Inline assembly the evaluation does not count (an asynchronous copy into shared memory) leaves its
+// tensor unpredicted, and the reason quotes it as the source wrote it: operands %0 and %1 (LLVM's IR
+// holds $0 and $1), on one line where the source split it over two.
+TEST(TrafficEvaluation, UncountedInlineAssemblyIsQuotedAsTheSourceWroteIt) {
+  const Prediction P = predict(R"(
+__global__ void staged(const float* x, float* y, int n) {
+  __shared__ float tile[256];
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4;\n"
+               "cp.async.wait_all;" :: "l"(&tile[threadIdx.x]), "l"(x + i));
+  __syncthreads();
+  y[i] = tile[threadIdx.x];
+}
+inline constexpr auto spec = kernel<staged>("staged", custom(0, in<0>("x", f32, N), out<1>("y", f32, N)))
+    .at(N(1 << 20)).sizes(N(arg<2>)).block(256).grid(N / 256);
+)", "staged");
+  const Level X = P.at("x", "dram");
+  EXPECT_EQ(X.K, Kind::NotPredicted);
+  EXPECT_NE(X.Basis.find("line 10: inline assembly 'cp.async.ca.shared.global [%0], [%1], 4; cp.async.wait_all;' touches "
+                         "it in a way the evaluation does not count"),
+            std::string::npos)
+      << X.Basis;
+}
+
+// A row length the kernel takes as its logarithm (cuda-samples' fastWalshTransform: `1 << log2N`):
+// bound with pow2(arg<2>), the evaluation runs with log2n = 11 for rows of 2048 and follows the loop.
+// Each block reads its row once, coalesced (256 lanes over 2048 floats, 8 passes of whole sectors):
+// x's L1 and L2 traffic is its bytes, 1x.
+TEST(TrafficEvaluation, ALengthGivenAsItsLogarithmIsFollowed) {
+  const std::string Code = R"(
+inline constexpr struct R final : dim<"R"> {} R;
+inline constexpr struct L final : dim<"L"> {} L;
+__global__ void row_sums(const float* x, float* y, int log2n) {
+  const int n = 1 << log2n;
+  float s = 0;
+  for (int i = threadIdx.x; i < n; i += blockDim.x) s += x[(long)blockIdx.x * n + i];
+  if (threadIdx.x == 0) y[blockIdx.x] = s;
+}
+inline constexpr auto spec = kernel<row_sums>("row_sums", custom(0, in<0>("x", f32, R, L), out<1>("y", f32, R)))
+    .at(R(4096), L(2048)).sizes(R(grid_dim.x), L(pow2(arg<2>))).block(256).grid(R);
+)";
+  const Prediction P = predict(Code, "row_sums");
+  EXPECT_VALUE(P.at("x", "l1"), 1.0);
+  EXPECT_VALUE(P.at("x", "l2"), 1.0);
 }

@@ -16,6 +16,7 @@ void copy4(const float*, float*, long long) {}                 // n4 float4s: N 
 void rows(const float*, float*, unsigned) {}                   // one block per row: M = gridDim.x
 void sgemm(const float*, const float*, float*, int) {}
 void pairs(const float*, float*, int) {}                       // n counts half-elements: N = n / 2
+void fwt(float*, const float*, int) {}                         // rows of 2^log2N: N = 1 << log2N
 
 inline constexpr auto saxpy_spec =
     kernel<saxpy>("saxpy", elementwise(2, in<2>("x", f32, N), inout<3>("y", f32, N))).sizes(N(arg<0>));
@@ -30,6 +31,11 @@ inline constexpr auto tiled_spec = kernel<sgemm>("sgemm", matmul(in<0>("A", f32,
                                        .sizes(M(grid_dim.y * 16), N(grid_dim.x * 16));
 inline constexpr auto halves_spec =
     kernel<pairs>("pairs", elementwise(0, in<0>("x", f32, N), out<1>("y", f32, N))).sizes(N(arg<2> / 2));
+// M rows of N: N = 2^log2N, M = gridDim.x; and N = 4 * 2^log2N (a kernel whose log2N counts float4s).
+inline constexpr auto fwt_spec = kernel<fwt>("fwt", elementwise(0, out<0>("y", f32, M, N), in<1>("x", f32, M, N)))
+                                     .sizes(M(grid_dim.x), N(pow2(arg<2>)));
+inline constexpr auto fwt4_spec = kernel<fwt>("fwt4", elementwise(0, out<0>("y", f32, M, N), in<1>("x", f32, M, N)))
+                                      .sizes(M(grid_dim.x), N(4 * pow2(arg<2>)));
 
 // A kernel of 300 parameters: x, y, then 298 ints (CUDA allows 32764 bytes of parameters). Its
 // indices 128 to 299 did not fit the 8 bits the DSL once stored them in: arg<128..255> came out negative
@@ -151,6 +157,38 @@ TEST(LaunchSizes, ReportASizeThatIsNotPositiveOrNotExact) {
   EXPECT_EQ(odd.violated.view(), "N");
   const auto negative = saxpy_spec.bind_launch(with_arg(0, -5));
   EXPECT_EQ(negative.violated.view(), "N");
+}
+
+TEST(LaunchSizes, ReadAnArgumentThatHoldsASizesLogarithm) {
+  launch_values v = with_arg(2, 11);
+  v.grid = {32768, 1, 1};
+  const auto r = fwt_spec.bind_launch(v);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(size_of(fwt_spec, r, "N"), 2048);  // 2^11
+  EXPECT_EQ(size_of(fwt_spec, r, "M"), 32768);
+  const auto four = fwt4_spec.bind_launch(v);
+  ASSERT_TRUE(four.ok());
+  EXPECT_EQ(size_of(fwt4_spec, four, "N"), 8192);  // 4 * 2^11
+  const launch_size& n = *fwt_spec.launch.find(name_t("N"));
+  EXPECT_TRUE(n.power_of_two);
+  // The inverse the analyzer evaluates a kernel with: the exponent of a power of two, none otherwise.
+  EXPECT_EQ(n.source_value(2048), 11);
+  EXPECT_EQ(n.source_value(1), 0);
+  EXPECT_EQ(n.source_value(3000), -1);
+  EXPECT_EQ(fwt4_spec.launch.find(name_t("N"))->source_value(8192), 11);
+  EXPECT_EQ(fwt4_spec.launch.find(name_t("N"))->source_value(2), -1);  // not 4 times a power of two
+  EXPECT_EQ(saxpy_spec.launch.sizes[0].source_value(1000), 1000);
+  EXPECT_EQ(copy4_spec.launch.sizes[0].source_value(1024), 256);
+}
+
+TEST(LaunchSizes, ReportAnExponentOutOfRange) {
+  for (const std::int64_t exponent : {-1, 63, 1000}) {
+    launch_values v = with_arg(2, exponent);
+    v.grid = {4, 1, 1};
+    const auto r = fwt_spec.bind_launch(v);
+    EXPECT_FALSE(r.ok()) << exponent;
+    EXPECT_EQ(r.violated.view(), "N") << exponent;
+  }
 }
 
 // Compile-time: the checks sizes() makes, as requires-expressions (the messages are in tests/dsl/fail).

@@ -85,7 +85,7 @@ manifest::manifest_file every_field() {
   s.expected.bound = dsl::expected_bound::memory;
   s.expected.max_traffic_ratio = 2.5;
   s.launch.kind = dsl::binding_kind::kernel;
-  s.launch.sizes[0] = {dsl::name_t("N"), dsl::size_source::argument, 0, 4, 2, 0};
+  s.launch.sizes[0] = {dsl::name_t("N"), dsl::size_source::argument, 0, 4, 2, 0, true};  // N = 4 * 2^arg0 / 2
   s.launch.size_count = 1;
   manifest::predicted_traffic p;
   p.source = "device-side IR";
@@ -276,7 +276,7 @@ TEST(ManifestHostile, SchemaOrVersionOfTheWrongType) {
 TEST(ManifestHostile, VersionsThisRooflintDoesNotKnow) {
   json doc = recorded();
   doc["version"] = 99;
-  EXPECT_NE(refusal(doc).find("unsupported version 99 (this rooflint reads versions 1 to 5)"), std::string::npos);
+  EXPECT_NE(refusal(doc).find("unsupported version 99 (this rooflint reads versions 1 to 6)"), std::string::npos);
   doc["version"] = 4294967298ull;  // 2 in 32 bits: not version 2
   EXPECT_NE(refusal(doc).find("unsupported version 4294967298"), std::string::npos);
   doc["version"] = -1;

@@ -161,7 +161,7 @@ std::string sizes_text(const dsl::spec& spec, const dsl::sizes& s) {
 }
 
 namespace {
-/// "argument 3 ('n4')", "4 * argument 3 ('n4')", "gridDim.x / 2".
+/// "argument 3 ('n4')", "4 * argument 3 ('n4')", "gridDim.x / 2", "2^argument 2 ('log2N')".
 std::string source_text(const manifest_kernel& k, const dsl::launch_size& l) {
   std::string base;
   if (l.source == dsl::size_source::argument) {
@@ -171,6 +171,7 @@ std::string source_text(const manifest_kernel& k, const dsl::launch_size& l) {
   } else {
     base = std::string(l.source == dsl::size_source::grid_dim ? "gridDim." : "blockDim.") + "xyz"[std::clamp<int>(l.index, 0, 2)];
   }
+  if (l.power_of_two) base = "2^" + base;
   if (l.multiplier != 1) base = std::to_string(l.multiplier) + " * " + base;
   if (l.divisor != 1) base += " / " + std::to_string(l.divisor);
   return base;
@@ -196,12 +197,15 @@ std::string binding_problem(const manifest_kernel& k, const dsl::binding_result&
     return d + " is read from " + source_text(k, *l) + ", which this launch does not have (the kernel has " +
            std::to_string(k.params.size()) + " parameters)";
   }
-  const std::int64_t scaled = raw * l->multiplier;
+  if (l->power_of_two && (raw < 0 || raw > dsl::launch_size::max_exponent))
+    return d + " = " + source_text(k, *l) + " has the exponent " + std::to_string(raw) + " at this launch; it must be 0 to " +
+           std::to_string(dsl::launch_size::max_exponent);
+  const std::int64_t scaled = (l->power_of_two ? std::int64_t{1} << raw : raw) * l->multiplier;
   if (scaled <= 0) return d + " = " + source_text(k, *l) + " is " + std::to_string(scaled) + " at this launch; a size must be positive";
   if (l->divisor > 1 && scaled % l->divisor != 0)
     return d + " = " + source_text(k, *l) + " is not a whole size at this launch (" + std::to_string(scaled) + " / " +
            std::to_string(l->divisor) + ")";
-  return d + " = " + source_text(k, *l) + " = " + std::to_string(scaled / l->divisor) +
+  return d + " = " + source_text(k, *l) + " = " + std::to_string(l->size_from(raw)) +
          " contradicts a static size, a derived size or a constraint of the operation";
 }
 

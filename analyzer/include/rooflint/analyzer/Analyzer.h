@@ -33,6 +33,8 @@ struct AnalyzerOptions {
   /// analysis) and its memory geometry (--gpu's datasheet row, or the ceilings file's device).
   model::gpu Gpu;
   DiagnosticSettings Diagnostics;
+  /// Kernels whose traffic is evaluated at a time (threads); the results are the same for any number.
+  unsigned EvaluationThreads = 1;
 };
 
 struct SourcePosition {

@@ -68,6 +68,7 @@ inline constexpr llvm::StringLiteral LaunchIndex = "index";
 inline constexpr llvm::StringLiteral LaunchMultiplier = "multiplier";
 inline constexpr llvm::StringLiteral LaunchDivisor = "divisor";
 inline constexpr llvm::StringLiteral LaunchSite = "site";
+inline constexpr llvm::StringLiteral LaunchPowerOfTwo = "power_of_two";
 
 // struct name_t
 inline constexpr llvm::StringLiteral NameChars = "chars";

@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -206,14 +207,18 @@ SectorCount countSectors(const std::vector<std::vector<std::int64_t>> &Offsets, 
 void reportTraffic(const KernelTraffic &T, const clang::FunctionDecl &Kernel, Reporter &Report,
                    const KernelRecord *Record, const model::gpu &Gpu);
 
-/// Fills @p Record's predicted traffic from @p T: per tensor of its spec, the L2 ratio (the worst warp
-/// request amplification of the tensor's accesses not reused through L1, times the passes of a re-read
-/// that misses L1) and, where the access pattern decides it, the DRAM ratio (1x for coalesced
-/// accesses, the passes of a re-read that misses L2); an uncoalesced access's DRAM ratio depends on
-/// whether other warps use the rest of its sectors, and is not predicted. With @p Gpu's cache geometry
-/// unknown, nothing is predicted.
-void predictTraffic(const KernelTraffic &T, const clang::FunctionDecl &Kernel, KernelRecord &Record,
-                    const model::gpu &Gpu);
+/// A kernel (or instantiation) whose traffic to predict: its device code, its declaration and its spec's record.
+struct TrafficPrediction {
+  const KernelTraffic *Traffic = nullptr;
+  const clang::FunctionDecl *Kernel = nullptr;
+  KernelRecord *Record = nullptr;
+};
+
+/// Fills each record's predicted traffic on @p Gpu's caches: per tensor of its spec and level, a value,
+/// a range with its point estimate, or "not predicted" with the reason (TrafficModel.h evaluates). Up to
+/// @p Threads kernels are evaluated at a time; the records are the same for any number. With @p Gpu's
+/// cache geometry unknown, nothing is predicted.
+void predictTraffic(std::span<const TrafficPrediction> Work, const model::gpu &Gpu, unsigned Threads);
 
 /// The message of the rooflint-uncoalesced warning for @p A (empty when it is not amplified).
 std::string uncoalescedMessage(const TrafficAccess &A);

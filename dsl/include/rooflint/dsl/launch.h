@@ -10,10 +10,12 @@
 ///     kernel<saxpy>("saxpy", ...).sizes(N(arg<0>))             // N = n
 ///     kernel<copy4>("copy4", ...).sizes(N(4 * arg<2>))          // N = 4 * n4 (float4s)
 ///     kernel<row_softmax>("softmax", ...).sizes(R(grid_dim.x), C(arg<2>))
+///     kernel<fwt>("fwt", ...).sizes(L(pow2(arg<2>)))          // L = 1 << log2N (a parameter log2N)
 ///
 /// A source is a scalar parameter `arg<I>` (an integer parameter of the kernel, checked at compile
 /// time), `grid_dim.{x,y,z}` or `block_dim.{x,y,z}`, times or divided by a positive constant
-/// (`4 * arg<2>`, `arg<1> / 2`, `grid_dim.x * 8`). Every dimension of the spec is bound exactly one
+/// (`4 * arg<2>`, `arg<1> / 2`, `grid_dim.x * 8`); a parameter that holds the base-2 logarithm of a
+/// size is `pow2(arg<I>)` (times or divided by a constant after the power). Every dimension of the spec is bound exactly one
 /// way: read from the launch, a static size (dim<"K", 3>), derived by the operation (a convolution's
 /// output size), or fixed by `.at()` (call `.at()` before `.sizes()`; a dimension that is both read and
 /// given to `.at()` is read at launches, `.at()` is then the build-time size only).
@@ -49,7 +51,8 @@ constexpr std::string_view name(size_source s) {
   return "unknown";
 }
 
-/// One dimension's size at a launch: value(source, index) * multiplier / divisor (exact).
+/// One dimension's size at a launch: value(source, index) * multiplier / divisor (exact), or with
+/// power_of_two, 2^value * multiplier / divisor.
 struct launch_size {
   name_t dim;
   size_source source = size_source::argument;
@@ -57,6 +60,37 @@ struct launch_size {
   std::int64_t multiplier = 1;  ///< > 0
   std::int64_t divisor = 1;     ///< > 0; the product must divide exactly
   std::int8_t site = 0;         ///< the call site (0: the bound kernel; a region's i-th kernel or call)
+  bool power_of_two = false;    ///< the source holds the size's base-2 logarithm (pow2(arg<I>))
+
+  /// Largest exponent pow2() reads: 2^62 still fits a size's integer.
+  static constexpr std::int64_t max_exponent = 62;
+
+  /// @return The size a launch whose source holds @p raw gives, or 0 where it gives none (not
+  /// positive, not exact, an exponent out of 0..max_exponent).
+  constexpr std::int64_t size_from(std::int64_t raw) const {
+    if (power_of_two) {
+      if (raw < 0 || raw > max_exponent) return 0;
+      raw = std::int64_t{1} << raw;
+    }
+    if (multiplier <= 0 || divisor <= 0 || raw > max_size_product / multiplier) return 0;
+    const std::int64_t scaled = raw * multiplier;
+    return scaled > 0 && scaled % divisor == 0 ? scaled / divisor : 0;
+  }
+  /// @return The value the source holds at a launch of size @p size: size_from's inverse, or -1 where
+  /// no value gives @p size (the analyzer evaluates a kernel at the spec's sizes with it).
+  constexpr std::int64_t source_value(std::int64_t size) const {
+    if (size <= 0 || multiplier <= 0 || divisor <= 0 || size > max_size_product / divisor) return -1;
+    if ((size * divisor) % multiplier != 0) return -1;
+    const std::int64_t raw = size * divisor / multiplier;
+    if (!power_of_two) return raw;
+    std::int64_t exponent = 0;
+    while ((std::int64_t{1} << exponent) < raw && exponent < max_exponent) ++exponent;
+    return (std::int64_t{1} << exponent) == raw ? exponent : -1;
+  }
+
+ private:
+  /// Products of a value and a multiplier (or divisor) past this would overflow.
+  static constexpr std::int64_t max_size_product = std::int64_t{1} << 62;
 };
 
 /// What a spec is bound to at run time.
@@ -142,20 +176,32 @@ constexpr bool read_source(const launch_size& s, const launch_values& v, std::in
 // ---------------------------------------------------------------------------------------------------
 // The sources as they are written in a spec
 
-/// Scalar parameter I of the kernel, optionally scaled: `arg<1>`, `4 * arg<1>`, `arg<1> / 2`.
+/// Scalar parameter I of the kernel, optionally scaled: `arg<1>`, `4 * arg<1>`, `arg<1> / 2`, and
+/// `pow2(arg<1>)` for a parameter that holds a size's base-2 logarithm.
 template <int I>
 struct argument_source {
   static constexpr int index = I;
   std::int64_t multiplier = 1;
   std::int64_t divisor = 1;
+  bool power_of_two = false;
 
   constexpr launch_size size_of(name_t dim) const {
-    return {dim, size_source::argument, I, multiplier, divisor, 0};
+    return {dim, size_source::argument, I, multiplier, divisor, 0, power_of_two};
   }
-  friend constexpr argument_source operator*(argument_source a, std::int64_t k) { return {a.multiplier * k, a.divisor}; }
-  friend constexpr argument_source operator*(std::int64_t k, argument_source a) { return {a.multiplier * k, a.divisor}; }
-  friend constexpr argument_source operator/(argument_source a, std::int64_t k) { return {a.multiplier, a.divisor * k}; }
+  friend constexpr argument_source operator*(argument_source a, std::int64_t k) { return {a.multiplier * k, a.divisor, a.power_of_two}; }
+  friend constexpr argument_source operator*(std::int64_t k, argument_source a) { return a * k; }
+  friend constexpr argument_source operator/(argument_source a, std::int64_t k) { return {a.multiplier, a.divisor * k, a.power_of_two}; }
 };
+
+/// A size whose base-2 logarithm parameter I holds: `L(pow2(arg<2>))` for a kernel launched with
+/// log2N = 11 for rows of 2048. Scaling comes after the power: `4 * pow2(arg<2>)`.
+template <int I>
+constexpr argument_source<I> pow2(argument_source<I> a) {
+  // One line: nvcc prints the failing call's first line only.
+  detail::require(!a.power_of_two && a.multiplier == 1 && a.divisor == 1, "rooflint: sizes: pow2() takes a parameter as it is: pow2(arg<2>), scaled after (4 * pow2(arg<2>))");
+  a.power_of_two = true;
+  return a;
+}
 
 /// One axis of gridDim or blockDim, optionally scaled: `grid_dim.x`, `block_dim.x * 4`.
 struct launch_dim_source {

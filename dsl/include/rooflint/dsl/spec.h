@@ -196,8 +196,9 @@ struct spec {
     return bind(std::span<const size_binding>(list.data(), n));
   }
 
-  /// Binds sizes from one launch: each launch size read from @p v (times its multiplier, divided
-  /// exactly by its divisor), the other dimensions from their .at() sizes, then as bind() does.
+  /// Binds sizes from one launch: each launch size read from @p v (launch_size::size_from: times its
+  /// multiplier, divided exactly by its divisor), the other dimensions from their .at() sizes, then as
+  /// bind() does.
   /// A launch size that cannot be read, is not positive or does not divide exactly is `violated`
   /// (or `missing` when the launch lacks the value); launch_size_for() says where it was read.
   constexpr binding_result bind_launch(const launch_values& v) const {
@@ -211,12 +212,12 @@ struct spec {
           if (failed.missing.empty()) failed.missing = dims[i].name;
           continue;
         }
-        const std::int64_t scaled = raw * l->multiplier;
-        if (scaled <= 0 || l->divisor <= 0 || scaled % l->divisor != 0) {
+        const std::int64_t size = l->size_from(raw);
+        if (size <= 0) {
           if (failed.violated.empty()) failed.violated = dims[i].name;
           continue;
         }
-        list[n++] = {dims[i].name, scaled / l->divisor};
+        list[n++] = {dims[i].name, size};
       } else if (dims[i].declared_size > 0) {
         list[n++] = {dims[i].name, static_cast<std::int64_t>(dims[i].declared_size)};
       }

@@ -25,8 +25,9 @@ namespace rooflint::manifest {
 
 /// The version this rooflint writes. 2 added what a verifier needs to bind launches (parameters, launch,
 /// spec_value); 3 regions of kernels; 4 the predicted traffic; 5 typed predictions (a value, a range or
-/// not predicted, per level), the accesses they rest on, the launch and the GPU they assume.
-inline constexpr int version = 5;
+/// not predicted, per level), the accesses they rest on, the launch and the GPU they assume; 6 launch
+/// sizes read as a power of two (pow2(arg<I>): an older reader would bind the exponent as the size).
+inline constexpr int version = 6;
 /// The oldest version this rooflint reads.
 inline constexpr int oldest_version = 1;
 /// @return Whether a manifest of version @p v says how each kernel's launches bind its sizes.

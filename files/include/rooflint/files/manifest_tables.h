@@ -350,6 +350,7 @@ template <> struct table<dsl::launch_size> {
       field{"multiplier", &dsl::launch_size::multiplier, multiplier_rules},
       field{"divisor", &dsl::launch_size::divisor, multiplier_rules},
       field{"site", &dsl::launch_size::site, field_rules{.min = 0, .max = dsl::max_region_kernels - 1}},
+      field{"power_of_two", &dsl::launch_size::power_of_two, field_rules{.since = 6}},
   };
 };
 
