@@ -34,11 +34,11 @@ std::string unboundParameters(const std::vector<std::string> &Names) {
   std::vector<std::string> Quoted;
   for (const std::string &Name : Names) Quoted.push_back("'" + Name + "'");
   return model::and_list(Quoted) + (Quoted.size() == 1 ? ", a parameter" : ", parameters") +
-         " the spec does not bind (.sizes)";
+         " the spec does not bind (.sizes: N(arg<I>), or N(pow2(arg<I>)) for a size's base-2 logarithm)";
 }
 
 /// What a condition at @p Line the evaluation could not decide depends on: scalar parameters the spec
-/// does not bind (a loop bound of `1 << log2N`), else data the build cannot know.
+/// does not bind (a loop bound of `1 << log2N` without pow2()), else data the build cannot know.
 std::string conditionOn(const WarpEvaluator &E, unsigned Line) {
   const auto It = E.unboundConditions().find(Line);
   return It == E.unboundConditions().end() ? "data the build cannot know" : unboundParameters(It->second);
@@ -839,8 +839,7 @@ private:
         if (const auto U = UnboundAddressScalars.find(Param); U != UnboundAddressScalars.end())
           return "its address depends on " + unboundParameters(U->second) +
                  " (a stride or a pitch is bound as a dimension of the tensor's padded shape, the part read in "
-                 ".touches(): docs/dsl.md, \"A stride or a pitch\"; a size's base-2 logarithm as pow2(arg<I>) in "
-                 ".sizes())";
+                 ".touches(): docs/dsl.md, \"A stride or a pitch\")";
         return "its address depends on a value the evaluation does not follow: one loaded from memory (a gather), "
                "computed in floating point, or a parameter the spec does not bind" + unstatedIndicesHint();
       }

@@ -6,6 +6,7 @@
 #include <bit>
 #include <cctype>
 #include <map>
+#include <mutex>
 #include <set>
 
 #include "rooflint/files/source_position.h"
@@ -1155,6 +1156,10 @@ WarpEvaluator::WarpEvaluator(std::unique_ptr<Program> P) : P(std::move(P)) {}
 WarpEvaluator::~WarpEvaluator() = default;
 
 std::unique_ptr<WarpEvaluator> WarpEvaluator::compile(Function &F, const std::set<int> &IndexTensors, std::string &Why) {
+  // One kernel at a time, though kernels are evaluated side by side: planning asks the module's
+  // DataLayout, which caches a struct's layout the first time it is asked for (run() does not).
+  static std::mutex Compiling;
+  const std::lock_guard<std::mutex> Lock(Compiling);
   auto P = std::make_unique<Program>();
   P->Indexed = IndexTensors;
   if (!P->build(F, Why)) return nullptr;

@@ -29,6 +29,7 @@
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
+#include "llvm/Support/Threading.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 #include "rooflint/analyzer/Analyzer.h"
@@ -429,7 +430,7 @@ void collect(FileRun &Run, size_t Index, size_t Count, bool Color, Collected &C)
 /// Kernels each worker evaluates at a time: the cores the workers running at once leave, shared.
 unsigned evaluationThreads(std::size_t Files) {
   const unsigned Workers = unsigned(std::max<std::size_t>(1, std::min<std::size_t>(Jobs, Files)));
-  return std::max(1u, std::thread::hardware_concurrency() / Workers);
+  return std::max(1u, llvm::hardware_concurrency().compute_thread_count() / Workers);  // the CPUs this process may run on
 }
 
 /// Runs the workers, @p Jobs at a time, and collects them in the order of @p Runs.

@@ -181,6 +181,8 @@ struct checker {
         fail(at + "/index", "is " + std::to_string(size.index) + ", not an axis (0, 1 or 2)");
       if (size.source == dsl::size_source::argument && size.index < 0)
         fail(at + "/index", "is " + std::to_string(size.index) + ", not a parameter");
+      if (size.source != dsl::size_source::argument && size.power_of_two)
+        fail(at + "/power_of_two", "is true for a size read from the grid or the block, which holds the size itself");
       if (static_cast<std::size_t>(size.site) >= sites)
         fail(at + "/site", "is " + std::to_string(size.site) + ", not one of the " + std::to_string(sites) +
                                " kernels the sizes can be read at");

@@ -93,6 +93,7 @@ void expectSameSpec(const dsl::spec &R, const dsl::spec &C) {
     EXPECT_EQ(A.multiplier, B.multiplier);
     EXPECT_EQ(A.divisor, B.divisor);
     EXPECT_EQ(A.site, B.site);
+    EXPECT_EQ(A.power_of_two, B.power_of_two);
   }
 }
 

@@ -181,6 +181,15 @@ TEST(LaunchSizes, ReadAnArgumentThatHoldsASizesLogarithm) {
   EXPECT_EQ(copy4_spec.launch.sizes[0].source_value(1024), 256);
 }
 
+TEST(LaunchSizes, BindTheLargestExponentAndNoProductPast2To62) {
+  const launch_size& n = *fwt_spec.launch.find(name_t("N"));
+  EXPECT_EQ(n.size_from(62), std::int64_t{1} << 62);
+  EXPECT_EQ(fwt4_spec.launch.find(name_t("N"))->size_from(62), 0);  // 4 * 2^62 does not fit
+  EXPECT_EQ(fwt4_spec.launch.find(name_t("N"))->size_from(60), std::int64_t{1} << 62);
+  EXPECT_EQ(copy4_spec.launch.sizes[0].size_from(std::int64_t{1} << 61), 0);      // 4 * 2^61 is past 2^62
+  EXPECT_EQ(copy4_spec.launch.sizes[0].size_from(-(std::int64_t{1} << 62)), 0);  // negative: no size, no overflow
+}
+
 TEST(LaunchSizes, ReportAnExponentOutOfRange) {
   for (const std::int64_t exponent : {-1, 63, 1000}) {
     launch_values v = with_arg(2, exponent);

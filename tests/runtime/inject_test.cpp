@@ -187,6 +187,32 @@ TEST(InjectLaunch, SaysWhichDimensionAndParameterDidNotBind) {
             "dimension 'N' is read from 4 * argument 2 ('n4'), of type 'long long', which is not an integer this launch passes");
 }
 
+namespace {
+void fwt_rows(float*, const float*, int) {}  // rows of 2^log2N floats, one block a row
+}  // namespace
+
+// A size read as a power of two, scaled: an exponent out of 0..62, a product past 2^62, and one that binds.
+TEST(InjectLaunch, SaysWhatAnExponentGave) {
+  using namespace rooflint::dsl;
+  static constexpr struct M final : dim<"M"> {} M;
+  static constexpr struct N final : dim<"N"> {} N;
+  manifest_kernel k;
+  k.spec = kernel<fwt_rows>("fwt_rows", elementwise(0, out<0>("y", f32, M, N), in<1>("x", f32, M, N)))
+               .sizes(M(grid_dim.x), N(4 * pow2(arg<2>)));
+  k.params = {{"y", "float *"}, {"x", "const float *"}, {"log2N", "int"}};
+  dsl::launch_values v;
+  v.has_arg[2] = true;
+  v.args[2] = 63;
+  EXPECT_EQ(binding_problem(k, k.spec.bind_launch(v), v),
+            "dimension 'N' = 4 * 2^argument 2 ('log2N') has the exponent 63 at this launch; it must be 0 to 62");
+  v.args[2] = 61;  // 4 * 2^61 = 2^63
+  EXPECT_EQ(binding_problem(k, k.spec.bind_launch(v), v),
+            "dimension 'N' = 4 * 2^argument 2 ('log2N') is past 2^62 at this launch (2305843009213693952 x 4)");
+  v.args[2] = 11;
+  EXPECT_TRUE(k.spec.bind_launch(v).ok());
+  EXPECT_EQ(k.spec.bind_launch(v).bound[1], 8192);  // 4 * 2^11
+}
+
 // data/real-kernels.manifest.json, the analyzer's manifest of data/real-kernels.cu (2026-12-01): a
 // layernorm's extra mean and rstd outputs and an embedding lookup's min(B*T, V) rows, read back and
 // evaluated at launches.

@@ -3,6 +3,7 @@
 // launch's sizes are bound with the manifest's parameter layout.
 
 #include <algorithm>
+#include <limits>
 #include <cstring>
 #include <filesystem>
 #include <string_view>
@@ -197,16 +198,22 @@ std::string binding_problem(const manifest_kernel& k, const dsl::binding_result&
     return d + " is read from " + source_text(k, *l) + ", which this launch does not have (the kernel has " +
            std::to_string(k.params.size()) + " parameters)";
   }
+  const std::string read = d + " = " + source_text(k, *l);
   if (l->power_of_two && (raw < 0 || raw > dsl::launch_size::max_exponent))
-    return d + " = " + source_text(k, *l) + " has the exponent " + std::to_string(raw) + " at this launch; it must be 0 to " +
+    return read + " has the exponent " + std::to_string(raw) + " at this launch; it must be 0 to " +
            std::to_string(dsl::launch_size::max_exponent);
-  const std::int64_t scaled = (l->power_of_two ? std::int64_t{1} << raw : raw) * l->multiplier;
-  if (scaled <= 0) return d + " = " + source_text(k, *l) + " is " + std::to_string(scaled) + " at this launch; a size must be positive";
-  if (l->divisor > 1 && scaled % l->divisor != 0)
-    return d + " = " + source_text(k, *l) + " is not a whole size at this launch (" + std::to_string(scaled) + " / " +
-           std::to_string(l->divisor) + ")";
-  return d + " = " + source_text(k, *l) + " = " + std::to_string(l->size_from(raw)) +
-         " contradicts a static size, a derived size or a constraint of the operation";
+  if (const std::int64_t size = l->size_from(raw); size > 0)
+    return read + " = " + std::to_string(size) + " contradicts a static size, a derived size or a constraint of the operation";
+  const std::int64_t value = l->power_of_two ? std::int64_t{1} << raw : raw;  // the exponent is 0 to 62 here
+  if (value <= 0) {  // the product as the expression reads, where it fits (a multiplier is at least 1)
+    const bool fits = value >= std::numeric_limits<std::int64_t>::min() / l->multiplier;
+    return read + " is " + (fits ? std::to_string(value * l->multiplier) : std::to_string(value) + " x " + std::to_string(l->multiplier)) +
+           " at this launch; a size must be positive";
+  }
+  if (value > dsl::launch_size::max_size_product / l->multiplier)
+    return read + " is past 2^62 at this launch (" + std::to_string(value) + " x " + std::to_string(l->multiplier) + ")";
+  return read + " is not a whole size at this launch (" + std::to_string(value * l->multiplier) + " / " +
+         std::to_string(l->divisor) + ")";
 }
 
 }  // namespace rooflint::runtime::inject

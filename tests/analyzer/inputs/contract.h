@@ -55,14 +55,14 @@ inline constexpr auto flash_spec =
         .count_elementwise()
         .at(B(4), Nh(16), S(2048), D(128));
 
-// A partial tensor (touches) with a min term, a custom FLOP count, and sizes read from a launch (an argument, a block
-// dimension with a divisor; V stays at its .at() size).
+// A partial tensor (touches) with a min term, a custom FLOP count, and sizes read from a launch (an argument
+// that holds T's base-2 logarithm, a block dimension with a divisor; V stays at its .at() size).
 inline constexpr auto embed_spec =
     kernel<embed_kernel>("embed", custom(0, in<0>("table", f32, V, D).touches(min(T, V) * D),  // table: (V,D)
                                          in<1>("ids", i32, T),                         // ids: (T)
                                          out<2>("out", f32, T, D)))                    // out: (T,D)
         .at(V(50000), T(4096), D(768))
-        .sizes(T(arg<3>), D(block_dim.x / 2))
+        .sizes(T(pow2(arg<3>)), D(block_dim.x / 2))
         .expect(memory_bound);
 
 // Extra counted outputs (operation::with).

@@ -64,17 +64,19 @@ struct launch_size {
 
   /// Largest exponent pow2() reads: 2^62 still fits a size's integer.
   static constexpr std::int64_t max_exponent = 62;
+  /// Products of a value and a multiplier (or divisor) past this give no size.
+  static constexpr std::int64_t max_size_product = std::int64_t{1} << 62;
 
   /// @return The size a launch whose source holds @p raw gives, or 0 where it gives none (not
-  /// positive, not exact, an exponent out of 0..max_exponent).
+  /// positive, not exact, past 2^62, an exponent out of 0..max_exponent).
   constexpr std::int64_t size_from(std::int64_t raw) const {
     if (power_of_two) {
       if (raw < 0 || raw > max_exponent) return 0;
       raw = std::int64_t{1} << raw;
     }
-    if (multiplier <= 0 || divisor <= 0 || raw > max_size_product / multiplier) return 0;
+    if (raw <= 0 || multiplier <= 0 || divisor <= 0 || raw > max_size_product / multiplier) return 0;
     const std::int64_t scaled = raw * multiplier;
-    return scaled > 0 && scaled % divisor == 0 ? scaled / divisor : 0;
+    return scaled % divisor == 0 ? scaled / divisor : 0;
   }
   /// @return The value the source holds at a launch of size @p size: size_from's inverse, or -1 where
   /// no value gives @p size (the analyzer evaluates a kernel at the spec's sizes with it).
@@ -87,10 +89,6 @@ struct launch_size {
     while ((std::int64_t{1} << exponent) < raw && exponent < max_exponent) ++exponent;
     return (std::int64_t{1} << exponent) == raw ? exponent : -1;
   }
-
- private:
-  /// Products of a value and a multiplier (or divisor) past this would overflow.
-  static constexpr std::int64_t max_size_product = std::int64_t{1} << 62;
 };
 
 /// What a spec is bound to at run time.
