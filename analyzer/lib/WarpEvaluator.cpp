@@ -553,8 +553,9 @@ bool unmodelledUse(const CallInst &Call) {
   return Callee->getName() != "vprintf" && Callee->getName() != "__assertfail";
 }
 
-/// Inline assembly as its source wrote it, for a message: operands %0 as in CUDA (LLVM writes $0 and
-/// ${0:mod}, and $$ for a $), on one line, the first 60 characters.
+/// Inline assembly as its source wrote it, for a message: LLVM writes operand 0 as $0 or ${0:mod}, a
+/// literal $ as $$ and the unique id as ${:uid}, where CUDA writes %0, %mod0, $ and %=, and a literal %
+/// as %%. On one line, the first 60 characters.
 std::string asmSourceText(StringRef Asm) {
   std::string Out;
   for (std::size_t I = 0; I < Asm.size(); ++I) {
@@ -564,11 +565,17 @@ std::string asmSourceText(StringRef Asm) {
       ++I;
     } else if (C == '$' && I + 1 < Asm.size() && Asm[I + 1] == '{') {
       const std::size_t Close = Asm.find('}', I);
-      if (Close == StringRef::npos) { Out += C; continue; }
-      Out += '%' + Asm.slice(I + 2, Close).split(':').first.str();
+      if (Close == StringRef::npos) {
+        Out += C;
+        continue;
+      }
+      const auto [Operand, Modifier] = Asm.slice(I + 2, Close).split(':');
+      Out += Operand.empty() && Modifier == "uid" ? std::string("%=") : "%" + Modifier.str() + Operand.str();
       I = Close;
     } else if (C == '$') {
       Out += '%';
+    } else if (C == '%') {
+      Out += "%%";
     } else if (std::isspace(static_cast<unsigned char>(C))) {
       if (!Out.empty() && Out.back() != ' ') Out += ' ';
     } else {

@@ -1347,6 +1347,16 @@ inline constexpr auto spec = kernel<staged>("staged", custom(0, in<0>("x", f32, 
                          "it in a way the evaluation does not count"),
             std::string::npos)
       << X.Basis;
+  // A literal % is %% in the source (LLVM holds one).
+  const Prediction Q = predict(R"(
+__global__ void lane_counts(unsigned* counts) {
+  asm volatile("red.global.add.u32 [%0], %%laneid;" :: "l"(counts + blockIdx.x));
+}
+inline constexpr auto spec = kernel<lane_counts>("lane_counts", custom(0, inout<0>("counts", u32, N)))
+    .at(N(1024)).block(32).grid(N);
+)", "lane_counts");
+  EXPECT_NE(Q.at("counts", "l2").Basis.find("inline assembly 'red.global.add.u32 [%0], %%laneid;'"), std::string::npos)
+      << Q.at("counts", "l2").Basis;
 }
 
 // A row length the kernel takes as its logarithm (cuda-samples' fastWalshTransform: `1 << log2N`):
