@@ -280,6 +280,19 @@ constexpr void refresh(spec& s) {
   s.written_bytes = written.reindexed(names, s.dim_count);
 }
 
+/// A dimension read from the launch and given a build-time size by .at(): the size must be one its
+/// source can give (a power of two for pow2(), a whole multiple of a multiplier), else the analyzer
+/// has no value of the parameter to evaluate the kernel with. Called by .at() and .sizes(), in either order.
+constexpr void check_declared_sizes_readable(const spec& s) {
+  for (int i = 0; i < s.launch.size_count; ++i) {
+    const launch_size& l = s.launch.sizes[static_cast<std::size_t>(i)];
+    const int d = s.dim_index(l.dim);
+    if (d < 0 || s.dims[static_cast<std::size_t>(d)].declared_size <= 0) continue;
+    const auto declared = static_cast<std::int64_t>(s.dims[static_cast<std::size_t>(d)].declared_size);
+    require(l.source_value(declared) >= 0, "rooflint: sizes: a dimension's .at() size is not one its launch source can give (a power of two for pow2(arg<I>), a whole multiple of a multiplier)");
+  }
+}
+
 /// The counts at the declared sizes @p at: finite (a FLOP count of 1e300*N*N overflows a double at
 /// N = 2^30), not negative, and no touched part larger than its tensor.
 constexpr void check_counts_at(const spec& s, const sizes& at) {
@@ -397,6 +410,7 @@ struct kernel_spec : spec {
     detail::require(declared.violated.empty(), "rooflint: at: a size contradicts the operation (a conv output size or C_in/groups)");
     detail::require(declared.too_large.empty(), "rooflint: at: the touched part of a tensor is larger than the tensor at these sizes");
     if (declared.ok()) detail::check_counts_at(s, declared.bound);
+    detail::check_declared_sizes_readable(s);
     return s;
   }
 
@@ -445,6 +459,7 @@ struct kernel_spec : spec {
       (add(given), ...);
       detail::add_size_term_dims(s);
       detail::refresh(s);
+      detail::check_declared_sizes_readable(s);
     }
     for (int i = 0; i < s.dim_count; ++i) {
       bool derived = s.size_terms.index_of(s.dims[i].name) >= 0;  // min/max/ceil_div/div, defined dimensions: from operands
