@@ -1258,14 +1258,8 @@ inline constexpr auto shared_fragment_spec = kernel<shared_fragment>("shared_fra
   EXPECT_VALUE(P.at("x", "l2"), 1.0);
 }
 
-// rooflint-traffic-bound: a gather of column 0 of x (N, 33) floats, N = 2^26, on the H200's datasheet
-// DRAM roof (4.8 TB/s). Each lane's 4 bytes pull a 64-byte granule from DRAM: x 16x its 256 MiB of
-// compulsory reads, a value: 4,294,967,296 bytes; y's 256 MiB of writes at least 1 - 60 / 256 = 0.765625x
-// (60 MiB may still be in L2 at the end): 205,520,896 bytes. 4,500,488,192 bytes take 0.938 ms at 4.8
-// TB/s, over the floor t_min of its 512 MiB of compulsory bytes, 0.112 ms: a remark at the spec. A
-// coalesced copy's DRAM traffic is its compulsory bytes: none.
-TEST(TrafficEvaluation, TrafficOverTheFloorIsARemarkAtTheSpec) {
-  const std::string Code = R"(
+/// A read at a stride of 33 floats (S, static) and a coalesced copy, for specs at sizes of a test's own.
+const std::string StridedAndCopy = R"(
 inline constexpr struct S final : dim<"S", 33> {} S;
 __global__ void strided(const float* x, float* y, int n) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -1275,6 +1269,16 @@ __global__ void copy(const float* x, float* y, int n) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) y[i] = x[i];
 }
+)";
+
+// rooflint-traffic-bound: a gather of column 0 of x (N, 33) floats, N = 2^26, on the H200's datasheet
+// DRAM roof (4.8 TB/s). Each lane's 4 bytes pull a 64-byte granule from DRAM: x 16x its 256 MiB of
+// compulsory reads, a value: 4,294,967,296 bytes; y's 256 MiB of writes at least 1 - 60 / 256 = 0.765625x
+// (60 MiB may still be in L2 at the end): 205,520,896 bytes. 4,500,488,192 bytes take 0.938 ms at 4.8
+// TB/s, over the floor t_min of its 512 MiB of compulsory bytes, 0.112 ms: a remark at the spec. A
+// coalesced copy's DRAM traffic is its compulsory bytes: none.
+TEST(TrafficEvaluation, TrafficOverTheFloorIsARemarkAtTheSpec) {
+  const std::string Code = StridedAndCopy + R"(
 inline constexpr auto strided_spec = kernel<strided>("strided", custom(0, in<0>("x", f32, N, S).touches(N), out<1>("y", f32, N)))
     .at(N(1 << 26)).sizes(N(arg<2>)).block(256).grid(ceil_div(N, 256));
 inline constexpr auto copy_spec = kernel<copy>("copy", custom(0, in<0>("x", f32, N), out<1>("y", f32, N)))
@@ -1293,16 +1297,7 @@ inline constexpr auto copy_spec = kernel<copy>("copy", custom(0, in<0>("x", f32,
 // the same diagnostics in the same order. The copy's DRAM figure shows the evaluations ran: a coalesced
 // copy reads each of x's bytes once (1x).
 TEST(TrafficEvaluation, KernelsEvaluatedAtOnceGiveWhatOneAtATimeGives) {
-  const std::string Code = R"(
-inline constexpr struct S final : dim<"S", 33> {} S;
-__global__ void strided(const float* x, float* y, int n) {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) y[i] = x[(long)i * 33];
-}
-__global__ void copy(const float* x, float* y, int n) {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) y[i] = x[i];
-}
+  const std::string Code = StridedAndCopy + R"(
 __global__ void scale(const float* x, float* y, int n) {
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) y[i] = 2 * x[i];
 }
