@@ -206,8 +206,8 @@ if [[ $mode == overhead ]]; then
   done
   section "overhead: the example program (1 and 4 rounds), batched"
   inject_overhead "$OUT/summary.txt" 1 4
-  section "a program that forks, one that exits with kernels in flight, one that launches a CUDA graph"
-  for m in fork exit-in-flight graph; do
+  section "a program that forks, one that exits with kernels in flight, one that launches a CUDA graph, one that frees memory the driver clears"
+  for m in fork exit-in-flight graph frees; do
     run "edge-$m" "${verify[@]}" --json "$logs/edge-$m.json" -- "$build/examples/program/rooflint-example-edge" "$m"
     grep -v "^+ \|^remark: \(kernel\|region\) .* never launched\|^remark: region .* no complete\|^kernel .* seen 0\|^region .* seen 0" "$logs/edge-$m.log" >>"$OUT/summary.txt"
   done

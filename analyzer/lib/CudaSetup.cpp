@@ -528,18 +528,18 @@ int ParseWatcher::endFile(llvm::StringRef File, int ToolStatus) {
   Inner.clear();
   if (Errors == 0) return Failed ? std::max(ToolStatus, 1) : ToolStatus;
   if (Specs > 0) {  // a spec's own check failed: the code is wrong, for nvcc too, whatever else clang said
-    llvm::WithColor::note(OS) << "a spec in '" << File << "' does not compile (" << Errors << (Errors == 1 ? " error" : " errors")
+    llvm::WithColor::note(OS, "rooflint") << "a spec in '" << File << "' does not compile (" << Errors << (Errors == 1 ? " error" : " errors")
                               << "; the first of a spec's checks: " << FirstSpec << "); its specs are not analysed\n";
     return std::max(ToolStatus, 1);  // --allow-parse-errors excuses what clang cannot parse, not this
   }
-  const std::string What = "rooflint parses CUDA with clang 19 (device side, sm_90), which did not parse '" + File.str() +
+  const std::string What = "clang 19 (device side, sm_90), which rooflint parses CUDA with, did not parse '" + File.str() +
                            "' (" + std::to_string(Errors) + (Errors == 1 ? " error" : " errors") +
                            "; the first: " + First + "); its specs are not analysed";
   if (AllowParseErrors) {
-    llvm::WithColor::warning(OS) << What << " (--allow-parse-errors: the run goes on)\n";
+    llvm::WithColor::warning(OS, "rooflint") << What << " (--allow-parse-errors: the run goes on)\n";
     return Failed ? std::max(ToolStatus, 1) : 0;
   }
-  llvm::WithColor::note(OS) << What << "; code that nvcc accepts may need --allow-parse-errors (docs/analyzer.md)\n";
+  llvm::WithColor::note(OS, "rooflint") << What << "; code that nvcc accepts may need --allow-parse-errors (docs/analyzer.md)\n";
   return ToolStatus;
 }
 

@@ -231,19 +231,20 @@ void readLaunch(Reader &R, Node Launch, dsl::launch_binding &B) {
   });
 }
 
-/// The grid and block the kernel is written for (dsl/launch.h).
+/// The grid, block and dynamic shared memory the kernel is written for (dsl/launch.h).
 void readShape(Reader &R, Node Shape, dsl::launch_shape &S) {
-  const auto extents = [&](Node List, std::array<dsl::launch_extent, 3> &Out) {
-    for (unsigned I = 0; I < 3; ++I) {
-      const Node E = R.element(List, I);
-      Out[I].numerator = R.poly(R.field(E, sp::ExtentNumerator));
-      Out[I].divisor = R.integer(R.field(E, sp::ExtentDivisor));
-    }
+  const auto extent = [&](Node E, dsl::launch_extent &Out) {
+    Out.numerator = R.poly(R.field(E, sp::ExtentNumerator));
+    Out.divisor = R.integer(R.field(E, sp::ExtentDivisor));
   };
-  extents(R.field(Shape, sp::ShapeGrid), S.grid);
-  extents(R.field(Shape, sp::ShapeBlock), S.block);
+  for (unsigned I = 0; I < 3; ++I) {
+    extent(R.element(R.field(Shape, sp::ShapeGrid), I), S.grid[I]);
+    extent(R.element(R.field(Shape, sp::ShapeBlock), I), S.block[I]);
+  }
+  extent(R.field(Shape, sp::ShapeShared), S.shared);
   S.grid_stated = R.flag(R.field(Shape, sp::ShapeGridStated));
   S.block_stated = R.flag(R.field(Shape, sp::ShapeBlockStated));
+  S.shared_stated = R.flag(R.field(Shape, sp::ShapeSharedStated));
 }
 
 /// min, max and ceil_div terms (dsl/poly.h): dimensions derived from their operands.

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Demangle/Demangle.h"
 #include "llvm/Analysis/CFG.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/Dominators.h"
@@ -885,7 +886,11 @@ KernelTraffic KernelAnalysis::run() {
       if (const auto *Inst = dyn_cast<Instruction>(Work[I])) Used = Inst->getFunction() == &F;
       else Work.insert(Work.end(), Work[I]->user_begin(), Work[I]->user_end());
     }
-    if (Used) K.SharedBytes += static_cast<std::int64_t>(DL.getTypeAllocSize(GV.getValueType()).getFixedValue());
+    if (!Used) continue;
+    K.SharedBytes += static_cast<std::int64_t>(DL.getTypeAllocSize(GV.getValueType()).getFixedValue());
+    // `extern __shared__ T s[]`: no elements here, its bytes the launch's.
+    if (const auto *Array = dyn_cast<ArrayType>(GV.getValueType()); Array && Array->getNumElements() == 0 && K.DynamicShared.empty())
+      K.DynamicShared = llvm::demangle(GV.getName().str());
   }
   std::vector<Group> Groups;
   collect(Groups);

@@ -17,6 +17,7 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/IR/Function.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/Path.h"
 #include "rooflint/analyzer/NestedLru.h"
@@ -38,10 +39,16 @@ std::string unboundParameters(const std::vector<std::string> &Names) {
 }
 
 /// What a condition at @p Line the evaluation could not decide depends on: scalar parameters the spec
-/// does not bind (a loop bound of `1 << log2N` without pow2()), else data the build cannot know.
+/// does not bind, a parameter bound past a shift's width (a loop bound of `1 << log2N` where log2N was
+/// bound to the size, not with pow2()), else data the build cannot know.
 std::string conditionOn(const WarpEvaluator &E, unsigned Line) {
-  const auto It = E.unboundConditions().find(Line);
-  return It == E.unboundConditions().end() ? "data the build cannot know" : unboundParameters(It->second);
+  const auto It = E.undecidedConditions().find(Line);
+  if (It == E.undecidedConditions().end()) return "data the build cannot know";
+  if (!It->second.Unbound.empty()) return unboundParameters(It->second.Unbound);
+  if (!It->second.ShiftedPast.empty())
+    return model::and_list(It->second.ShiftedPast) + (It->second.ShiftedPast.size() == 1 ? ", past its width" : ", past their widths") +
+           ": undefined (a parameter that holds a size's base-2 logarithm is bound with N(pow2(arg<I>)))";
+  return "data the build cannot know";
 }
 
 /// A set of sector numbers, as bitmaps of 4096 consecutive numbers: inserting the numbers
@@ -655,16 +662,25 @@ std::uint64_t evaluationBudget() {
   return 60'000'000;
 }
 
+namespace {
+/// A launch extent at @p R's sizes: ceil(numerator / divisor), 0 where it has no value.
+std::int64_t extentAt(const KernelRecord &R, const dsl::launch_extent &E) {
+  const double N = valueAt(R, E.numerator);
+  return E.divisor > 0 && N >= 0 ? ceilDiv(static_cast<std::int64_t>(std::llround(N)), E.divisor) : 0;
+}
+}  // namespace
+
+std::int64_t dynamicSharedBytes(const KernelRecord &R) {
+  return R.Sized && R.Spec.shape.shared_stated ? extentAt(R, R.Spec.shape.shared) : 0;
+}
+
 LaunchChoice chooseLaunch(const KernelRecord &R, int ThreadsPerBlock, bool ThreadsStated) {
   LaunchChoice C;
   if (!R.Sized) {
     C.Missing = "the spec gives no size to '" + R.MissingDim + "' (.at())";
     return C;
   }
-  const auto extent = [&](const dsl::launch_extent &E) -> std::int64_t {
-    const double N = valueAt(R, E.numerator);
-    return E.divisor > 0 ? ceilDiv(static_cast<std::int64_t>(std::llround(N)), E.divisor) : 0;
-  };
+  const auto extent = [&](const dsl::launch_extent &E) { return extentAt(R, E); };
   const dsl::launch_shape &Shape = R.Spec.shape;
   C.Block = {ThreadsPerBlock, 1, 1};
   if (Shape.block_stated)
@@ -703,7 +719,9 @@ LaunchChoice chooseLaunch(const KernelRecord &R, int ThreadsPerBlock, bool Threa
     }
   }
   C.Stated = Assumed.empty();
+  C.DynamicShared = dynamicSharedBytes(R);
   C.Text = "grid " + dimText(C.Grid) + ", block " + dimText(C.Block);
+  if (C.DynamicShared > 0) C.Text += ", " + std::to_string(C.DynamicShared) + " bytes of dynamic shared memory a block";
   if (!C.Stated) {
     C.Text += ", assumed: ";
     for (std::size_t I = 0; I < Assumed.size(); ++I) C.Text += (I ? ", " : "") + Assumed[I];
@@ -736,8 +754,9 @@ public:
   /// Per tensor: the integer parameters the spec does not bind behind its unknown addresses.
   std::map<int, std::vector<std::string>> UnboundAddressScalars;
 
+  /// Each tensor's figures, or why not: @p KernelWide for every level, @p BeyondL1 for L2 and DRAM.
   void predict(KernelEvaluation &Out, std::string KernelWide, const std::map<int, std::string> &Unmodelled,
-               const std::map<int, std::string> &Conditional) {
+               const std::map<int, std::string> &Conditional, const std::string &BeyondL1) {
     const auto ownReason = [&](const dsl::tensor_info &T) {
       std::string Why = unknownReason(T.arg);
       if (auto It = Unmodelled.find(T.arg); Why.empty() && It != Unmodelled.end()) Why = It->second;
@@ -762,8 +781,13 @@ public:
         continue;
       }
       const double Compulsory = compulsoryBytes(R, T);
-      Out.Levels.push_back(dram(Name, T.arg, Compulsory, Footprint));
-      Out.Levels.push_back(l2(Name, T.arg, Compulsory));
+      if (!BeyondL1.empty()) {
+        Out.Levels.push_back(notPredicted(Name, T.arg, model::memory_level::dram, BeyondL1));
+        Out.Levels.push_back(notPredicted(Name, T.arg, model::memory_level::l2, BeyondL1));
+      } else {
+        Out.Levels.push_back(dram(Name, T.arg, Compulsory, Footprint));
+        Out.Levels.push_back(l2(Name, T.arg, Compulsory));
+      }
       Out.Levels.push_back(l1(Name, T.arg, Compulsory));
     }
   }
@@ -1558,11 +1582,25 @@ std::map<int, std::vector<std::string>> unboundAddressScalars(const std::vector<
 namespace {
 
 /// "line 28", or "line 28 of wmma.h" where the access is not in the kernel's file (a header's helper).
+/// Whether two spellings of a path name one file (the debug info's and clang's differ: relative, "./").
+bool sameFile(llvm::StringRef A, llvm::StringRef B) {
+  const auto normal = [](llvm::StringRef P) {
+    llvm::SmallString<256> Path(P);
+    llvm::sys::fs::make_absolute(Path);
+    llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
+    return Path;
+  };
+  if (normal(A) == normal(B)) return true;
+  bool Same = false;
+  return !llvm::sys::fs::equivalent(A, B, Same) && Same;
+}
+
 std::string lineText(const UnmodelledAccess &U, const KernelRecord &Record) {
   std::string Out = "line " + std::to_string(U.Line);
+  if (U.File.empty() || sameFile(U.File, Record.KernelLocation.File)) return Out;
+  // Another file: its name, or its path where the kernel's file has the same name.
   const llvm::StringRef Name = llvm::sys::path::filename(U.File);
-  if (!Name.empty() && Name != llvm::sys::path::filename(Record.KernelLocation.File)) Out += " of " + Name.str();
-  return Out;
+  return Out + " of " + (Name == llvm::sys::path::filename(Record.KernelLocation.File) ? U.File : Name.str());
 }
 
 /// ROOFLINT_EVAL_DEBUG=FILE: each sampled block's tallies appended to FILE (the analysis of a file runs in
@@ -1726,7 +1764,7 @@ KernelEvaluation evaluateTraffic(llvm::Function &F, const KernelRecord &Record, 
   for (const UnmodelledAccess &U : E->unmodelled())
     Unmodelled.emplace(U.Param, lineText(U, Record) + ": " + U.What +
                                     " touches it in a way the evaluation does not count");
-  M.predict(Out, KernelWide, Unmodelled, Conditional);
+  M.predict(Out, KernelWide, Unmodelled, Conditional, Launch.SharedUnknown);
   // Per access, over the launch.
   Extrapolation X(Blocks, Launch.Grid);
   for (std::size_t S = 0; S < E->sites().size(); ++S) {

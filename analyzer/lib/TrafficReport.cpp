@@ -204,7 +204,7 @@ void reportReRead(const ReRead &R, const KernelTraffic &T, const FunctionDecl &K
                         Tensor->access == dsl::role::read;
     const std::int64_t PerBlock = Stated ? std::int64_t(Rows / Grid) : 1;
     const LayerCondition C = layerCondition(R.Passes, RowBytes * PerBlock, int(Threads > 0 ? Threads : AssumedThreadsPerBlock),
-                                            T.SharedBytes, *Levels);
+                                            T.SharedBytes + dynamicSharedBytes(*Record), *Levels);
     const std::string Each = Stated ? "; each block reads " + std::to_string(PerBlock) + (PerBlock == 1 ? " row" : " rows") +
                                           " (its rows over the stated grid's blocks), "
                                     : "; at a row a block, ";
@@ -374,6 +374,10 @@ EvaluationInput evaluationInput(const KernelTraffic &T, const FunctionDecl &Kern
   bool Assumed = true;
   const int Threads = threadsPerBlock(Kernel, Assumed);
   In.Launch = chooseLaunch(Record, Threads, !Assumed);
+  if (!T.DynamicShared.empty() && !Record.Spec.shape.shared_stated)
+    In.Launch.SharedUnknown = "the kernel's dynamic shared memory ('" + T.DynamicShared +
+                              "', extern __shared__) is not stated, and the blocks an SM holds and the L1 left to cache "
+                              "global memory depend on it (.dynamic_shared(bytes))";
   // No other GPU's figures stand in for unknown ones.
   In.Levels = CacheLevels::of(Gpu.geometry);
   if (!In.Levels)
@@ -391,7 +395,7 @@ KernelEvaluation evaluate(const KernelTraffic &T, const KernelRecord &Record, co
     E.Failure = In.Failure;
     return E;
   }
-  return evaluateTraffic(*T.Function, Record, In.Launch, T.SharedBytes, *In.Levels);
+  return evaluateTraffic(*T.Function, Record, In.Launch, T.SharedBytes + In.Launch.DynamicShared, *In.Levels);
 }
 
 /// Runs @p Work(0 .. Count - 1), up to @p Threads at a time.

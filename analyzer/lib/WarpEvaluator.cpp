@@ -143,6 +143,7 @@ struct BlockCode {
   unsigned Line = 0;                    ///< the terminator's source line
   std::string File;
   std::vector<unsigned> CondParams;     ///< the scalar parameters the condition depends on (their indices)
+  std::vector<std::pair<unsigned, unsigned>> CondShifts;  ///< shiftsByParameters of the condition
 };
 
 std::optional<SpecialReg> specialOfIntrinsic(Intrinsic::ID Id) {
@@ -386,26 +387,49 @@ std::optional<AccessOf> accessOf(Instruction &I, const DataLayout &DL) {
 /// The integer parameters value @p V is computed from, by their indices, when it is computed from no
 /// memory (no load, atomic or call but the special registers'): a branch whose condition the evaluation
 /// cannot decide then names those the launch left unknown (the spec does not bind them).
-std::vector<unsigned> scalarParametersBehind(const Value *V) {
-  std::vector<unsigned> Params;
+/// Calls @p Visit on each value @p V is computed from, @p V included, through arithmetic alone: false
+/// (and stops) where that reaches a load of memory, an atomic or a call with effects, or past 256 values.
+template <class Fn> bool visitArithmeticSlice(const Value *V, Fn Visit) {
   std::set<const Value *> Seen;
   std::vector<const Value *> Work{V};
   while (!Work.empty()) {
     const Value *X = Work.back();
     Work.pop_back();
     if (!Seen.insert(X).second) continue;
-    if (Seen.size() > 256) return {};
-    if (const auto *Arg = dyn_cast<Argument>(X); Arg && Arg->getType()->isIntegerTy()) Params.push_back(Arg->getArgNo());
+    if (Seen.size() > 256) return false;
+    Visit(X);
     const auto *I = dyn_cast<Instruction>(X);
     if (!I) continue;
     const auto *Call = dyn_cast<CallInst>(I);
     const bool Pure = Call && Call->getCalledFunction() && Call->getCalledFunction()->isIntrinsic() && Call->doesNotAccessMemory();
     if ((isa<LoadInst>(I) && !specialOf(I)) || isAtomic(*I) || (Call && !specialOf(Call) && !Pure))
-      return {};
+      return false;
     for (const Value *Op : I->operands()) Work.push_back(Op);
   }
+  return true;
+}
+
+std::vector<unsigned> scalarParametersBehind(const Value *V) {
+  std::vector<unsigned> Params;
+  const bool Arithmetic = visitArithmeticSlice(V, [&](const Value *X) {
+    if (const auto *Arg = dyn_cast<Argument>(X); Arg && Arg->getType()->isIntegerTy()) Params.push_back(Arg->getArgNo());
+  });
+  if (!Arithmetic) return {};
   std::sort(Params.begin(), Params.end());
   return Params;
+}
+
+/// The shifts @p V is computed from whose amount a scalar parameter gives: (parameter, the shifted value's
+/// bits). Such a parameter bound to the width or more (a logarithm bound as the size) leaves it undefined.
+std::vector<std::pair<unsigned, unsigned>> shiftsByParameters(const Value *V) {
+  std::vector<std::pair<unsigned, unsigned>> Shifts;
+  visitArithmeticSlice(V, [&](const Value *X) {
+    const auto *Shift = dyn_cast<BinaryOperator>(X);
+    if (!Shift || !Shift->isShift() || !Shift->getType()->isIntegerTy()) return;
+    for (unsigned Param : scalarParametersBehind(Shift->getOperand(1)))
+      Shifts.push_back({Param, Shift->getType()->getIntegerBitWidth()});
+  });
+  return Shifts;
 }
 
 /// The kernel parameter a pointer is based on, or -1.
@@ -1041,12 +1065,14 @@ bool WarpEvaluator::Program::build(Function &F, std::string &Why) {
         Code.T = Term::Branch;
         Code.Cond = refOf(Br->getCondition());
         Code.CondParams = scalarParametersBehind(Br->getCondition());
+        Code.CondShifts = shiftsByParameters(Br->getCondition());
         Code.Succ = {BlockIndex[Br->getSuccessor(0)], BlockIndex[Br->getSuccessor(1)]};
       }
     } else if (auto *Sw = dyn_cast<SwitchInst>(T)) {
       Code.T = Term::Switch;
       Code.Cond = refOf(Sw->getCondition());
       Code.CondParams = scalarParametersBehind(Sw->getCondition());
+      Code.CondShifts = shiftsByParameters(Sw->getCondition());
       Code.CondWidth = static_cast<std::uint8_t>(std::min(64u, Sw->getCondition()->getType()->getIntegerBitWidth()));
       Code.Succ = {BlockIndex[Sw->getDefaultDest()]};
       for (auto &Case : Sw->cases()) {
@@ -1184,8 +1210,8 @@ namespace {
 class Stepper {
 public:
   Stepper(const WarpEvaluator::Program &P, const EvalLaunch &L, std::map<unsigned, unsigned> *Skipped,
-          std::map<unsigned, std::vector<std::string>> *Unbound)
-      : P(P), L(L), Skipped(Skipped), Unbound(Unbound) {}
+          std::map<unsigned, UndecidedCondition> *Undecided)
+      : P(P), L(L), Skipped(Skipped), Undecided(Undecided) {}
 
   /// Runs @p W until it issues a request (filled into @p R: true), waits at a barrier or ends (false).
   bool step(Warp &W, WarpRequest &R, std::uint64_t &Budget, std::optional<EvalFailure> &Failure);
@@ -1195,7 +1221,9 @@ private:
   const WarpEvaluator::Program &P;
   const EvalLaunch &L;
   std::map<unsigned, unsigned> *Skipped;  ///< accesses skipped under a condition on data -> the branch's line
-  std::map<unsigned, std::vector<std::string>> *Unbound;  ///< such a branch's line -> the parameters it lacked
+  std::map<unsigned, UndecidedCondition> *Undecided;  ///< such a branch's line -> why
+  /// Says why the condition of @p B, which lanes @p Mask could not decide, is not known.
+  void noteUndecided(const Warp &W, const BlockCode &B, LaneMask Mask) const;
 
   /// A value of each lane.
   using Row = std::array<std::int64_t, Lanes>;
@@ -1559,6 +1587,21 @@ void Stepper::exitLanes(Warp &W, LaneMask Gone) const {
   W.PhisDone = false;
 }
 
+void Stepper::noteUndecided(const Warp &W, const BlockCode &B, LaneMask Mask) const {
+  const auto add = [](std::vector<std::string> &List, std::string Item) {
+    if (std::find(List.begin(), List.end(), Item) == List.end()) List.push_back(std::move(Item));
+  };
+  for (unsigned Param : B.CondParams)
+    if ((W.Known[std::size_t(P.ArgumentSlots[Param].first)] & Mask) != Mask) add((*Undecided)[B.Line].Unbound, P.ArgumentNames[Param]);
+  for (const auto &[Param, Bits] : B.CondShifts) {
+    const std::int32_t Slot = P.ArgumentSlots[Param].first;
+    const unsigned Lane = static_cast<unsigned>(std::countr_zero(Mask));
+    if ((W.Known[std::size_t(Slot)] & Mask) != Mask || W.Values[std::size_t(Slot) * Lanes + Lane] < std::int64_t(Bits)) continue;
+    add((*Undecided)[B.Line].ShiftedPast, "a " + std::to_string(Bits) + "-bit value shifted by '" + P.ArgumentNames[Param] +
+                                             "' = " + std::to_string(W.Values[std::size_t(Slot) * Lanes + Lane]));
+  }
+}
+
 bool Stepper::branch(Warp &W, std::optional<EvalFailure> &Failure) const {
   StackEntry &Top = W.Stack.back();
   const int Here = Top.Pc;
@@ -1578,13 +1621,7 @@ bool Stepper::branch(Warp &W, std::optional<EvalFailure> &Failure) const {
   if (B.Skip || Unknown) {
     if (Unknown && Skipped)
       for (unsigned Site : B.RegionSites) Skipped->emplace(Site, B.Line);
-    if (Unknown && Unbound)
-      for (unsigned Param : B.CondParams)
-        if ((W.Known[std::size_t(P.ArgumentSlots[Param].first)] & Top.Mask) != Top.Mask) {
-          std::vector<std::string> &Names = (*Unbound)[B.Line];
-          if (std::find(Names.begin(), Names.end(), P.ArgumentNames[Param]) == Names.end())
-            Names.push_back(P.ArgumentNames[Param]);
-        }
+    if (Unknown && Undecided) noteUndecided(W, B, Top.Mask);
     if (Unknown)
       for (std::int32_t Slot : B.RegionSlots) {
         W.Known[std::size_t(Slot)] &= ~Top.Mask;
@@ -1693,7 +1730,7 @@ bool Stepper::step(Warp &W, WarpRequest &R, std::uint64_t &Budget, std::optional
 
 std::optional<EvalFailure> WarpEvaluator::run(const EvalLaunch &Launch, const std::vector<std::int64_t> &Blocks,
                                               const std::function<void(const WarpRequest &)> &Sink, std::uint64_t &Budget) {
-  Stepper S(*P, Launch, &DataConditioned, &UnboundConditions);
+  Stepper S(*P, Launch, &DataConditioned, &UndecidedConditions);
   const unsigned WarpsPerBlock = static_cast<unsigned>((Launch.Block.count() + Lanes - 1) / Lanes);
   std::vector<Warp> Warps(Blocks.size() * WarpsPerBlock);
   for (std::size_t G = 0; G < Blocks.size(); ++G)

@@ -11,7 +11,12 @@
 ///                   (measured).
 ///   last-device     sets the last device current (as a rank of a multi-GPU job does), launches saxpy at
 ///                   2^20 twice and checks that the current device stayed its own (measured on that GPU).
-/// Usage: rooflint-example-edge fork|exit-in-flight|graph|last-device
+///   frees           frees memory in the ways the driver clears in the background, each followed by a
+///                   saxpy launch of its own size (all measured): a stream-ordered free of 2 GiB written
+///                   first (cudaFreeAsync), a managed free of 2 GiB written on the device, and frees of
+///                   nothing (cudaFree(nullptr), cudaFreeAsync(nullptr)). Clearing counted in a window
+///                   would show as GBs of DRAM writes against saxpy's 64 MiB.
+/// Usage: rooflint-example-edge fork|exit-in-flight|graph|last-device|frees
 
 #include <cuda_runtime.h>
 #include <sys/wait.h>
@@ -105,6 +110,34 @@ int run_last_device(int devices) {
   return 0;
 }
 
+/// The frees of "frees" (the file's comment); saxpy_after(k, ...) launches saxpy over 2^24 + k * 2^18 floats.
+int run_frees() {
+  constexpr std::size_t big = std::size_t{2} << 30;
+  constexpr int base = 1 << 24, step = 1 << 18;  // sizes of their own: repeats of one size are measured once
+  auto x = random_floats(base + 4 * step, 1), y = random_floats(base + 4 * step, 2);
+  const auto saxpy_after = [&](int k, const char* what) {
+    launch_saxpy(base + k * step, x, y);
+    check(cudaDeviceSynchronize(), what);
+  };
+  void* p = nullptr;
+  check(cudaMallocAsync(&p, big, nullptr), "cudaMallocAsync");
+  check(cudaMemsetAsync(p, 1, big, nullptr), "memset");
+  check(cudaFreeAsync(p, nullptr), "cudaFreeAsync");
+  check(cudaStreamSynchronize(nullptr), "stream-ordered free");  // the pool gives the memory back here
+  saxpy_after(0, "saxpy after a stream-ordered free");
+  check(cudaMallocManaged(&p, big), "cudaMallocManaged");
+  check(cudaMemset(p, 1, big), "memset");
+  check(cudaDeviceSynchronize(), "memset");
+  check(cudaFree(p), "managed free");
+  saxpy_after(1, "saxpy after a managed free");
+  check(cudaFree(nullptr), "cudaFree(nullptr)");
+  saxpy_after(2, "saxpy after cudaFree(nullptr)");
+  check(cudaFreeAsync(nullptr, nullptr), "cudaFreeAsync(nullptr)");
+  saxpy_after(3, "saxpy after cudaFreeAsync(nullptr)");
+  std::printf("4 frees, each followed by a saxpy of its own size\n");
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -118,6 +151,7 @@ int main(int argc, char** argv) {
   if (std::strcmp(mode, "exit-in-flight") == 0) return run_exit_in_flight();
   if (std::strcmp(mode, "graph") == 0) return run_graph();
   if (std::strcmp(mode, "last-device") == 0) return run_last_device(devices);
-  std::fprintf(stderr, "usage: rooflint-example-edge fork|exit-in-flight|graph|last-device\n");
+  if (std::strcmp(mode, "frees") == 0) return run_frees();
+  std::fprintf(stderr, "usage: rooflint-example-edge fork|exit-in-flight|graph|last-device|frees\n");
   return 2;
 }

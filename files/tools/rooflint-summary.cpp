@@ -35,7 +35,7 @@ using rooflint::model::format_significant;
 enum exit_code : int { ok = 0, usage = 2, bad_manifest = 3, output_failed = 5 };
 
 struct row {
-  std::string kernel, gpu, file, spec, bound, intensity, floor, dram, l2, l1, warnings;
+  std::string kernel, gpu, file, source, spec, bound, intensity, floor, dram, l2, l1, warnings;
   std::vector<std::string> not_predicted;  ///< "'x' at L2, DRAM: why", per tensor and reason
 };
 
@@ -107,7 +107,8 @@ std::string predicted_cell(const manifest::kernel& k, rooflint::model::memory_le
 
 row kernel_row(const manifest::kernel& k, const std::vector<manifest::diagnostic>& diagnostics) {
   using rooflint::model::memory_level;
-  row r{k.name + (k.is_region() ? " (region)" : ""), "", "", k.spec, "no verdict", "-", "-",
+  row r{k.name + (k.is_region() ? " (region)" : ""), "", "", fmt::format("{}:{}", k.location.file, k.location.line), k.spec,
+        "no verdict", "-", "-",
         predicted_cell(k, memory_level::dram), predicted_cell(k, memory_level::l2), predicted_cell(k, memory_level::l1),
         warnings_of(k, diagnostics), manifest::unpredicted_traffic(k)};
   if (k.missing_size) r.bound = "no verdict (" + *k.missing_size + " has no size)";
@@ -278,33 +279,61 @@ std::string reports_table(std::vector<case_row> rows, bool markdown, std::size_t
   return (markdown ? "### rooflint-verify: " + sentence + "\n\n" : sentence + "\n") + table_text(case_headers, cells, markdown, max_bytes);
 }
 
-/// The table of the manifests' kernels: a GPU column where they were made for several GPUs, a file
-/// column where a kernel is in several of them for one GPU, a spec column where one file has several
-/// specs of a kernel name (a spec template's instantiations), else the rows could not be told apart
-/// (one file given twice repeats its rows as they are).
-std::string kernels_table(const std::vector<row>& rows, bool markdown, std::size_t max_bytes) {
+/// The columns that tell the manifests' rows apart, where some rows share a kernel name.
+struct distinctions {
+  bool gpu = false;       ///< made for several GPUs
+  bool manifest = false;  ///< a kernel in several manifests for one GPU
+  bool source = false;    ///< one manifest has kernels of one name from several places (two files' `scale`)
+  bool spec = false;      ///< one kernel has several specs (a spec template's instantiations)
+};
+
+distinctions distinctions_of(const std::vector<row>& rows) {
+  distinctions d;
   std::set<std::string> gpus;
   std::map<std::pair<std::string, std::string>, std::string> file_of;  // (kernel, GPU) -> the first file
-  std::map<std::tuple<std::string, std::string, std::string>, std::string> spec_of;  // (kernel, GPU, file) -> spec
-  bool repeated = false, several_specs = false;
+  std::map<std::tuple<std::string, std::string, std::string>, std::string> source_of;  // (kernel, GPU, file) -> source
+  std::map<std::tuple<std::string, std::string, std::string, std::string>, std::string> spec_of;  // ... source -> spec
   for (const row& r : rows) {
     gpus.insert(r.gpu);
-    repeated = file_of.try_emplace({r.kernel, r.gpu}, r.file).first->second != r.file || repeated;
-    several_specs = spec_of.try_emplace({r.kernel, r.gpu, r.file}, r.spec).first->second != r.spec || several_specs;
+    d.manifest = file_of.try_emplace({r.kernel, r.gpu}, r.file).first->second != r.file || d.manifest;
+    d.source = source_of.try_emplace({r.kernel, r.gpu, r.file}, r.source).first->second != r.source || d.source;
+    d.spec = spec_of.try_emplace({r.kernel, r.gpu, r.file, r.source}, r.spec).first->second != r.spec || d.spec;
   }
-  const bool by_gpu = gpus.size() > 1;
+  d.gpu = gpus.size() > 1;
+  return d;
+}
+
+/// The kernel's definition, its path cut to what tells the rows' sources apart: "a/k.cu:5" and
+/// "b/k.cu:5" of "/src/a/k.cu:5" and "/src/b/k.cu:5".
+std::vector<std::string> source_labels(const std::vector<row>& rows) {
+  std::string common = rows.empty() ? "" : rows.front().source;
+  for (const row& r : rows) common.resize(std::mismatch(common.begin(), common.end(), r.source.begin(), r.source.end()).first - common.begin());
+  const std::size_t cut = common.rfind('/') == std::string::npos ? 0 : common.rfind('/') + 1;
+  std::vector<std::string> labels;
+  for (const row& r : rows) labels.push_back(r.source.substr(std::min(cut, r.source.size())));
+  return labels;
+}
+
+/// The table of the manifests' kernels, with the columns distinctions_of asks for; else the rows could
+/// not be told apart (one file given twice repeats its rows as they are).
+std::string kernels_table(const std::vector<row>& rows, bool markdown, std::size_t max_bytes) {
+  const distinctions d = distinctions_of(rows);
+  const std::vector<std::string> sources = source_labels(rows);
   std::vector<std::string> headers{"kernel"};
-  if (by_gpu) headers.push_back("GPU");
-  if (repeated) headers.push_back("manifest");
-  if (several_specs) headers.push_back("spec");
+  if (d.gpu) headers.push_back("GPU");
+  if (d.manifest) headers.push_back("manifest");
+  if (d.source) headers.push_back("source");
+  if (d.spec) headers.push_back("spec");
   for (const char* h : {"bound", "arithmetic intensity (FLOP/byte)", "floor", "DRAM", "L2", "L1", "warnings"})
     headers.push_back(h);
   std::vector<std::vector<std::string>> cells;
-  for (const row& r : rows) {
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const row& r = rows[i];
     std::vector<std::string> c{r.kernel};
-    if (by_gpu) c.push_back(r.gpu);
-    if (repeated) c.push_back(r.file);
-    if (several_specs) c.push_back(r.spec);
+    if (d.gpu) c.push_back(r.gpu);
+    if (d.manifest) c.push_back(r.file);
+    if (d.source) c.push_back(sources[i]);
+    if (d.spec) c.push_back(r.spec);
     for (const std::string* v : {&r.bound, &r.intensity, &r.floor, &r.dram, &r.l2, &r.l1, &r.warnings}) c.push_back(*v);
     cells.push_back(std::move(c));
   }
@@ -314,12 +343,21 @@ std::string kernels_table(const std::vector<row>& rows, bool markdown, std::size
 /// Why the "-" cells of the kernels' table have no figure, a line per tensor and reason, cut before
 /// @p max_bytes with a line that says how many were left out.
 std::string unpredicted_text(const std::vector<row>& rows, bool markdown, std::size_t max_bytes) {
-  std::map<std::string, int> named;  // kernel name -> rows: a name of several specs says which
-  for (const row& r : rows) ++named[r.kernel];
+  std::map<std::string, std::set<std::string>> specs, sources;  // kernel name -> its specs, its definitions
+  for (const row& r : rows) {
+    specs[r.kernel].insert(r.spec);
+    sources[r.kernel].insert(r.source);
+  }
+  const std::vector<std::string> labels = source_labels(rows);
   std::vector<std::string> lines;
-  for (const row& r : rows)
-    for (const std::string& why : r.not_predicted)
-      lines.push_back(r.kernel + (named[r.kernel] > 1 ? " (" + r.spec + ")" : "") + ": " + why);
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const row& r = rows[i];
+    std::vector<std::string> which;  // what tells this row from another of its name
+    if (sources[r.kernel].size() > 1) which.push_back(labels[i]);
+    if (specs[r.kernel].size() > 1) which.push_back(r.spec);
+    const std::string name = r.kernel + (which.empty() ? "" : fmt::format(" ({})", fmt::join(which, ", ")));
+    for (const std::string& why : r.not_predicted) lines.push_back(name + ": " + why);
+  }
   if (lines.empty()) return "";
   for (std::string& l : lines) l = (markdown ? "- " + markdown_cell(l) : "  " + l) + "\n";
   std::string out = markdown ? "\n**Not predicted**\n\n" : "Not predicted:\n";

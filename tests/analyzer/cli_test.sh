@@ -476,6 +476,27 @@ CU
   "$summary" m.json m2.json > files.txt || fail "rooflint-summary m.json m2.json"
   grep -qE '^kernel +manifest +bound ' files.txt || fail "no manifest column: $(cat files.txt)"
   grep -qE '^sgemm +m2.json +compute-bound ' files.txt || fail "m2.json row: $(cat files.txt)"
+  # Two files' kernels of one name in one manifest (a `scale` in each of two directories): a source
+  # column, each path cut to what tells them apart, and each reason under the table says which.
+  mkdir -p a b
+  for dir in a b; do
+    cat > $dir/k.cu <<'CU'
+#include "cuda_mock.h"
+#include "rooflint/dsl.h"
+using namespace rooflint::dsl;
+inline constexpr struct N final : dim<"N"> {} N;
+__global__ void scale(const float* x, float* y, int n) { const int i = threadIdx.x; if (i < n) y[i] = 2 * x[i]; }
+inline constexpr auto scale_spec = kernel<scale>("scale", unary(0, in<0>("x", f32, N), out<1>("y", f32, N))).at(N(1 << 20));
+CU
+  done
+  run 0 --manifest two.json a/k.cu b/k.cu -- "${flags[@]}"
+  "$summary" two.json > two.txt || fail "rooflint-summary two.json"
+  grep -qE '^kernel +source +bound ' two.txt || fail "no source column: $(cat two.txt)"
+  grep -qE '^scale +a/k.cu:5 +memory-bound ' two.txt && grep -qE '^scale +b/k.cu:5 +memory-bound ' two.txt ||
+    fail "source rows: $(cat two.txt)"
+  if grep -q '^Not predicted:' two.txt; then
+    grep -qE '^  scale \(a/k.cu:5\): ' two.txt || fail "the reasons do not say which scale: $(cat two.txt)"
+  fi
   # The SARIF file beside a manifest (its "version" is the string "2.1.0") and a manifest whose version
   # is a string are no manifests: exit status 3 with the message, as for any other file (both aborted
   # with an uncaught type_error, exit status 134).

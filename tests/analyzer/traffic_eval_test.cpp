@@ -1354,6 +1354,57 @@ inline constexpr auto spec = kernel<lane_counts>("lane_counts", custom(0, inout<
       << Q.at("counts", "l2").Basis;
 }
 
+// Dynamic shared memory decides what L1 keeps between a block's two passes over its row (1024 threads a
+// block; each pass reads the row once, coalesced: x is 2x at L1 whatever the shared memory).
+// - small: rows of 2048 floats (8 KiB) and 4 KiB of dynamic shared memory a block. An SM holds 2 blocks
+//   (2048 threads), the smallest carve-out that holds them is 16 KiB, and the 240 KiB of L1 left keep
+//   a working set up to 1/8 of it (30 KiB, the measured fraction CacheLevels holds): the SM's two rows,
+//   16 KiB, stay between the passes: x is 1x at L2.
+// - large: rows of 8192 floats (32 KiB) and 220 KiB a block. An SM holds one, the carve-out is 228 KiB,
+//   and the 28 KiB of L1 left are less than the row: the second pass finds none of it, x is 2x at L2.
+// - unstated: the kernel's extern array makes L2 and DRAM unknown; L1 stays 2x.
+TEST(TrafficEvaluation, DynamicSharedMemoryDecidesWhatL1Keeps) {
+  const std::string Code = R"(
+inline constexpr struct R final : dim<"R"> {} R;
+inline constexpr struct L final : dim<"L"> {} L;
+__device__ inline void centre(const float* x, float* y, int n) {
+  extern __shared__ float partial[];
+  const float* row = x + (long)blockIdx.x * n;
+  float s = 0;
+  for (int i = threadIdx.x; i < n; i += blockDim.x) s += row[i];
+  partial[threadIdx.x] = s;
+  __syncthreads();
+  const float mean = partial[(threadIdx.x + 1) % blockDim.x] / n;
+  for (int i = threadIdx.x; i < n; i += blockDim.x) y[(long)blockIdx.x * n + i] = row[i] - mean;
+}
+__global__ void centre_small(const float* x, float* y, int n) { centre(x, y, n); }
+__global__ void centre_large(const float* x, float* y, int n) { centre(x, y, n); }
+__global__ void centre_unstated(const float* x, float* y, int n) { centre(x, y, n); }
+#define ROWS(k, n) kernel<k>(#k, custom(0, in<0>("x", f32, R, L), out<1>("y", f32, R, L))) \
+    .at(R(4096), L(n)).sizes(R(grid_dim.x), L(arg<2>)).block(1024).grid(R)
+inline constexpr auto small_spec = ROWS(centre_small, 2048).dynamic_shared(4096);
+inline constexpr auto large_spec = ROWS(centre_large, 8192).dynamic_shared(220 * 1024);
+inline constexpr auto unstated_spec = ROWS(centre_unstated, 2048);
+)";
+  const Prediction Small = predict(Code, "centre_small");
+  EXPECT_VALUE(Small.at("x", "l1"), 2.0);
+  EXPECT_VALUE(Small.at("x", "l2"), 1.0);
+  const Prediction Large = predict(Code, "centre_large");
+  EXPECT_VALUE(Large.at("x", "l1"), 2.0);
+  EXPECT_VALUE(Large.at("x", "l2"), 2.0);
+  ASSERT_NE(Large.Kernel, nullptr);
+  EXPECT_EQ(Large.Kernel->PredictionLaunchText,
+            "grid (4096, 1, 1), block (1024, 1, 1), 225280 bytes of dynamic shared memory a block");  // 220 * 1024
+  const Prediction Unstated = predict(Code, "centre_unstated");
+  EXPECT_VALUE(Unstated.at("x", "l1"), 2.0);
+  for (const char *Level : {"l2", "dram"}) {
+    const auto X = Unstated.at("x", Level);
+    EXPECT_EQ(X.K, Kind::NotPredicted) << Level << ": " << X.Basis;
+    EXPECT_NE(X.Basis.find("the kernel's dynamic shared memory ('partial', extern __shared__) is not stated"), std::string::npos)
+        << X.Basis;
+  }
+}
+
 // A row length the kernel takes as its logarithm (cuda-samples' fastWalshTransform: `1 << log2N`):
 // bound with pow2(arg<2>), the evaluation runs with log2n = 11 for rows of 2048 and follows the loop.
 // Each block reads its row once, coalesced (256 lanes over 2048 floats, 8 passes of whole sectors):
@@ -1374,4 +1425,28 @@ inline constexpr auto spec = kernel<row_sums>("row_sums", custom(0, in<0>("x", f
   const Prediction P = predict(Code, "row_sums");
   EXPECT_VALUE(P.at("x", "l1"), 1.0);
   EXPECT_VALUE(P.at("x", "l2"), 1.0);
+}
+
+// The same kernel with the logarithm bound as the size, L(arg<2>): the evaluation gives log2n = 2048, so
+// `1 << log2n` shifts a 32-bit int by 2048, undefined in C++ and poison in LLVM; the loop's condition
+// cannot be decided. The reason names the shift and pow2(), not data (the kernel reads none to decide).
+TEST(TrafficEvaluation, ALogarithmBoundAsTheSizeNamesTheShift) {
+  const std::string Code = R"(
+inline constexpr struct R final : dim<"R"> {} R;
+inline constexpr struct L final : dim<"L"> {} L;
+__global__ void row_sums(const float* x, float* y, int log2n) {
+  const int n = 1 << log2n;
+  float s = 0;
+  for (int i = threadIdx.x; i < n; i += blockDim.x) s += x[(long)blockIdx.x * n + i];
+  if (threadIdx.x == 0) y[blockIdx.x] = s;
+}
+inline constexpr auto spec = kernel<row_sums>("row_sums", custom(0, in<0>("x", f32, R, L), out<1>("y", f32, R)))
+    .at(R(4096), L(2048)).sizes(R(grid_dim.x), L(arg<2>)).block(256).grid(R);
+)";
+  const Level X = predict(Code, "row_sums").at("x", "l1");
+  EXPECT_EQ(X.K, Kind::NotPredicted) << X.Basis;
+  EXPECT_NE(X.Basis.find("depends on a 32-bit value shifted by 'log2n' = 2048, past its width: undefined (a parameter "
+                         "that holds a size's base-2 logarithm is bound with N(pow2(arg<I>)))"),
+            std::string::npos)
+      << X.Basis;
 }

@@ -190,6 +190,40 @@ TEST(LaunchSizes, BindTheLargestExponentAndNoProductPast2To62) {
   EXPECT_EQ(copy4_spec.launch.sizes[0].size_from(-(std::int64_t{1} << 62)), 0);  // negative: no size, no overflow
 }
 
+// Why a value gives no size, one case each (the runtime words its message from it): halves is
+// N(arg<2> / 2), copy4 N(4 * arg<2>), fwt N(pow2(arg<2>)).
+TEST(LaunchSizes, SayWhyAValueGivesNoSize) {
+  using refusal = launch_size::refusal;
+  const launch_size& halves = halves_spec.launch.sizes[0];
+  const launch_size& copy4 = copy4_spec.launch.sizes[0];
+  const launch_size& fwt = *fwt_spec.launch.find(name_t("N"));
+  EXPECT_EQ(halves.read(302).size, 151);
+  EXPECT_EQ(halves.read(302).refused, refusal::none);
+  EXPECT_EQ(halves.read(301).refused, refusal::not_whole);
+  EXPECT_EQ(halves.read(0).refused, refusal::not_positive);
+  EXPECT_EQ(copy4.read(-3).refused, refusal::not_positive);
+  EXPECT_EQ(copy4.read(std::int64_t{1} << 61).refused, refusal::past_limit);  // 4 * 2^61 = 2^63
+  EXPECT_EQ(copy4.read(std::int64_t{1} << 60).size, std::int64_t{1} << 62);
+  EXPECT_EQ(fwt.read(63).refused, refusal::exponent_out_of_range);
+  EXPECT_EQ(fwt.read(-1).refused, refusal::exponent_out_of_range);
+  EXPECT_EQ(fwt.read(11).size, 2048);
+  static_assert(launch_size{.multiplier = 3, .divisor = 2}.read(5).refused == launch_size::refusal::not_whole);  // 15 / 2
+}
+
+// .dynamic_shared(): the bytes a block is launched with, a polynomial of the spec's dimensions kept as
+// data (a row of N floats a block: 4 * N bytes, 16384 at N = 4096); unstated, 0 and not stated.
+TEST(LaunchShape, RecordTheDynamicSharedMemory) {
+  constexpr auto staged = rows_spec.block(256).dynamic_shared(4 * N);
+  static_assert(staged.shape.shared_stated && !rows_spec.shape.shared_stated);
+  EXPECT_EQ(staged.shape.shared.divisor, 1);
+  std::array<double, max_dims> at{};
+  at[static_cast<std::size_t>(staged.dim_index(name_t("N")))] = 4096;
+  EXPECT_DOUBLE_EQ(staged.shape.shared.numerator.evaluate(at), 16384.0);
+  EXPECT_DOUBLE_EQ(rows_spec.shape.shared.numerator.evaluate(at), 0.0);
+  constexpr auto fixed = rows_spec.dynamic_shared(49152);
+  EXPECT_DOUBLE_EQ(fixed.shape.shared.numerator.evaluate(at), 49152.0);
+}
+
 TEST(LaunchSizes, ReportAnExponentOutOfRange) {
   for (const std::int64_t exponent : {-1, 63, 1000}) {
     launch_values v = with_arg(2, exponent);

@@ -39,7 +39,8 @@ inline constexpr auto layernorm_backward_kernel2_spec =
                in<3>("dout", bf16, B, T, C), in<4>("inp", bf16, B, T, C), in<5>("weight", bf16, C), in<6>("mean", bf16, B, T),
                in<7>("rstd", bf16, B, T), inout<11>("dweight_tmp", f32, C), inout<12>("dbias_tmp", f32, C))
             .precision(f32))
-        .at(B(8), T(1024), C(768)).sizes(B(arg<8>), T(arg<9>), C(arg<10>)).block(256).grid(ceil_div(B * T, 8));
+        .at(B(8), T(1024), C(768)).sizes(B(arg<8>), T(arg<9>), C(arg<10>)).block(256).grid(ceil_div(B * T, 8))
+        .dynamic_shared(8 * C);
 }  // namespace public_specs
 
 static void run() {

@@ -29,7 +29,8 @@ inline constexpr auto layernorm_forward_kernel5_spec =
         .at(N(8192), C(768)).sizes(N(arg<6>), C(arg<7>)).block(256).grid(N);
 inline constexpr auto layernorm_forward_kernel6_spec =
     kernel<layernorm_forward_kernel6>("layernorm_forward_kernel6", layernorm_op)
-        .at(N(8192), C(768)).sizes(N(arg<6>), C(arg<7>)).block(32, 8).grid(ceil_div(N, 8));
+        .at(N(8192), C(768)).sizes(N(arg<6>), C(arg<7>)).block(32, 8).grid(ceil_div(N, 8))
+        .dynamic_shared(40 * C);
 }  // namespace public_specs
 
 static void run() {

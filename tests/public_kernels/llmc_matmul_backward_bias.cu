@@ -22,10 +22,10 @@ inline constexpr auto bias_op =
 
 inline constexpr auto matmul_backward_bias_kernel1_spec =
     kernel<matmul_backward_bias_kernel1>("matmul_backward_bias_kernel1", bias_op)
-        .at(B(8), T(1024), OC(3072)).sizes(B(arg<2>), T(arg<3>), OC(arg<4>)).block(256).grid(OC);
+        .at(B(8), T(1024), OC(3072)).sizes(B(arg<2>), T(arg<3>), OC(arg<4>)).block(256).grid(OC).dynamic_shared(1024);
 inline constexpr auto matmul_backward_bias_kernel4_spec =
     kernel<matmul_backward_bias_kernel4>("matmul_backward_bias_kernel4", bias_op)
-        .at(B(8), T(1024), OC(3072)).sizes(B(arg<2>), T(arg<3>), OC(arg<4>)).block(256).grid(OC / 32);
+        .at(B(8), T(1024), OC(3072)).sizes(B(arg<2>), T(arg<3>), OC(arg<4>)).block(256).grid(OC / 32).dynamic_shared(1024);
 }  // namespace public_specs
 
 static void run() {

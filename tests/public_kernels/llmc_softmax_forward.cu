@@ -21,10 +21,10 @@ inline constexpr auto softmax_forward_kernel1_spec =
         .at(N(8192), C(50257)).sizes(N(arg<2>), C(arg<3>)).block(256).grid(ceil_div(N, 256));
 inline constexpr auto softmax_forward_kernel2_spec =
     kernel<softmax_forward_kernel2>("softmax_forward_kernel2", softmax_op)
-        .at(N(8192), C(50257)).sizes(N(arg<2>), C(arg<3>)).block(256).grid(N);
+        .at(N(8192), C(50257)).sizes(N(arg<2>), C(arg<3>)).block(256).grid(N).dynamic_shared(1024);
 inline constexpr auto softmax_forward_kernel4_spec =
     kernel<softmax_forward_kernel4>("softmax_forward_kernel4", softmax_op)
-        .at(N(8192), C(50257)).sizes(N(arg<2>), C(arg<3>)).block(256).grid(N);
+        .at(N(8192), C(50257)).sizes(N(arg<2>), C(arg<3>)).block(256).grid(N).dynamic_shared(32);
 inline constexpr auto softmax_forward_online_kernel1_spec =
     kernel<softmax_forward_online_kernel1>("softmax_forward_online_kernel1", softmax_op)
         .at(N(8192), C(50257)).sizes(N(arg<2>), C(arg<3>)).block(256).grid(ceil_div(N, 256));
@@ -33,7 +33,7 @@ inline constexpr auto softmax_forward_online_kernel2_spec =
         .at(N(8192), C(50257)).sizes(N(arg<2>), C(arg<3>)).block(256).grid(ceil_div(N, 8));
 inline constexpr auto softmax_forward_kernel7_spec =
     kernel<softmax_forward_kernel7>("softmax_forward_kernel7", softmax_op)
-        .at(N(8192), C(50257)).sizes(N(arg<2>), C(arg<3>)).block(256).grid(N);
+        .at(N(8192), C(50257)).sizes(N(arg<2>), C(arg<3>)).block(256).grid(N).dynamic_shared(64);
 }  // namespace public_specs
 
 static void run() {

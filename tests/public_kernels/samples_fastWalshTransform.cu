@@ -31,7 +31,7 @@ inline constexpr auto fwtBatch2Kernel_spec =
 // log2(L) stages of L additions and subtractions.
 inline constexpr auto fwtBatch1Kernel_spec =
     kernel<fwtBatch1Kernel>("fwtBatch1Kernel", custom(11 * R * L, out<0>("d_Output", f32, R, L), in<1>("d_Input", f32, R, L)))
-        .at(R(1 << 15), L(2048)).sizes(R(grid_dim.x), L(pow2(arg<2>))).block(512).grid(R);
+        .at(R(1 << 15), L(2048)).sizes(R(grid_dim.x), L(pow2(arg<2>))).block(512).grid(R).dynamic_shared(4 * L);
 inline constexpr auto modulateKernel_spec =
     kernel<modulateKernel>("modulateKernel", custom(2 * N, inout<0>("d_A", f32, N), in<1>("d_B", f32, N)))
         .at(N(1 << 26)).sizes(N(arg<2>)).block(256).grid(128);

@@ -18,13 +18,13 @@ inline constexpr struct G final : dim<"G"> {} G;   // blocks: one partial sum ea
 inline constexpr auto reduce_op = custom(N, in<0>("g_idata", i32, N), out<1>("g_odata", i32, G));
 
 inline constexpr auto reduce0_spec =
-    kernel<reduce0<int>>("reduce0", reduce_op).at(N(1 << 24), G(1 << 16)).sizes(N(arg<2>), G(grid_dim.x)).block(256).grid(G);
+    kernel<reduce0<int>>("reduce0", reduce_op).at(N(1 << 24), G(1 << 16)).sizes(N(arg<2>), G(grid_dim.x)).block(256).grid(G).dynamic_shared(1024);
 inline constexpr auto reduce3_spec =
-    kernel<reduce3<int>>("reduce3", reduce_op).at(N(1 << 24), G(1 << 15)).sizes(N(arg<2>), G(grid_dim.x)).block(256).grid(G);
+    kernel<reduce3<int>>("reduce3", reduce_op).at(N(1 << 24), G(1 << 15)).sizes(N(arg<2>), G(grid_dim.x)).block(256).grid(G).dynamic_shared(1024);
 inline constexpr auto reduce4_256_spec =
-    kernel<reduce4<int, 256>>("reduce4_256", reduce_op).at(N(1 << 24), G(1 << 15)).sizes(N(arg<2>), G(grid_dim.x)).block(256).grid(G);
+    kernel<reduce4<int, 256>>("reduce4_256", reduce_op).at(N(1 << 24), G(1 << 15)).sizes(N(arg<2>), G(grid_dim.x)).block(256).grid(G).dynamic_shared(1024);
 inline constexpr auto reduce6_256_spec =
-    kernel<reduce6<int, 256, true>>("reduce6_256", reduce_op).at(N(1 << 24), G(64)).sizes(N(arg<2>), G(grid_dim.x)).block(256).grid(G);
+    kernel<reduce6<int, 256, true>>("reduce6_256", reduce_op).at(N(1 << 24), G(64)).sizes(N(arg<2>), G(grid_dim.x)).block(256).grid(G).dynamic_shared(1024);
 }  // namespace public_specs
 
 static void run() {

@@ -19,7 +19,7 @@ inline constexpr struct P final : dim<"P"> {} P;              // uniform_add: bl
 
 inline constexpr auto shfl_scan_test_spec =
     kernel<shfl_scan_test>("shfl_scan_test", custom(G * Bs, inout<0>("data", i32, G, Bs), out<2>("partial_sums", i32, G)))
-        .at(G(1 << 18)).sizes(G(grid_dim.x)).block(256).grid(G);
+        .at(G(1 << 18)).sizes(G(grid_dim.x)).block(256).grid(G).dynamic_shared(32);
 inline constexpr auto uniform_add_spec =
     kernel<uniform_add>("uniform_add", custom(G * Bs, inout<0>("data", i32, G, Bs), in<1>("partial_sums", i32, P).touches(G)))
         .at(G((1 << 18) - 1), P(1 << 18)).sizes(G(grid_dim.x), P(arg<2> / 256)).block(256).grid(G);

@@ -16,7 +16,7 @@ inline constexpr struct G final : dim<"G"> {} G;   // blocks: a partial sum each
 inline constexpr auto reduceSinglePass_128_spec =
     kernel<reduceSinglePass<128, true>>("reduceSinglePass_128",
                                         custom(N, in<0>("g_idata", f32, N), out<1>("g_odata", f32, G)))
-        .at(N(1 << 26), G(64)).sizes(N(arg<2>), G(grid_dim.x)).block(128).grid(G);
+        .at(N(1 << 26), G(64)).sizes(N(arg<2>), G(grid_dim.x)).block(128).grid(G).dynamic_shared(512);
 }  // namespace public_specs
 
 static void run() {

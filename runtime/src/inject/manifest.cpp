@@ -199,20 +199,25 @@ std::string binding_problem(const manifest_kernel& k, const dsl::binding_result&
            std::to_string(k.params.size()) + " parameters)";
   }
   const std::string read = d + " = " + source_text(k, *l);
-  if (l->power_of_two && (raw < 0 || raw > dsl::launch_size::max_exponent))
-    return read + " has the exponent " + std::to_string(raw) + " at this launch; it must be 0 to " +
-           std::to_string(dsl::launch_size::max_exponent);
-  if (const std::int64_t size = l->size_from(raw); size > 0)
-    return read + " = " + std::to_string(size) + " contradicts a static size, a derived size or a constraint of the operation";
-  const std::int64_t value = l->power_of_two ? std::int64_t{1} << raw : raw;  // the exponent is 0 to 62 here
-  if (value <= 0) {  // the product as the expression reads, where it fits (a multiplier is at least 1)
-    const bool fits = value >= std::numeric_limits<std::int64_t>::min() / l->multiplier;
-    return read + " is " + (fits ? std::to_string(value * l->multiplier) : std::to_string(value) + " x " + std::to_string(l->multiplier)) +
-           " at this launch; a size must be positive";
+  // The value the expression multiplies: 2^raw for pow2(), where the exponent is in range.
+  const auto value = [&] { return l->power_of_two ? std::int64_t{1} << raw : raw; };
+  switch (l->read(raw).refused) {
+    case dsl::launch_size::refusal::none:
+      return read + " = " + std::to_string(l->size_from(raw)) + " contradicts a static size, a derived size or a constraint of the operation";
+    case dsl::launch_size::refusal::exponent_out_of_range:
+      return read + " has the exponent " + std::to_string(raw) + " at this launch; it must be 0 to " +
+             std::to_string(dsl::launch_size::max_exponent);
+    case dsl::launch_size::refusal::not_positive: {  // the product as the expression reads, where it fits
+      const bool fits = value() >= std::numeric_limits<std::int64_t>::min() / l->multiplier;
+      return read + " is " + (fits ? std::to_string(value() * l->multiplier) : std::to_string(value()) + " x " + std::to_string(l->multiplier)) +
+             " at this launch; a size must be positive";
+    }
+    case dsl::launch_size::refusal::past_limit:
+      return read + " is past 2^62 at this launch (" + std::to_string(value()) + " x " + std::to_string(l->multiplier) + ")";
+    case dsl::launch_size::refusal::not_whole:
+      break;
   }
-  if (value > dsl::launch_size::max_size_product / l->multiplier)
-    return read + " is past 2^62 at this launch (" + std::to_string(value) + " x " + std::to_string(l->multiplier) + ")";
-  return read + " is not a whole size at this launch (" + std::to_string(value * l->multiplier) + " / " +
+  return read + " is not a whole size at this launch (" + std::to_string(value() * l->multiplier) + " / " +
          std::to_string(l->divisor) + ")";
 }
 

@@ -473,6 +473,34 @@ __global__ void stack_lastdim(float* y, const float* a, const float* b, int n) {
   y[j] = (j & 1) ? b[j >> 1] : a[j >> 1];
 }
 
+// 21-22. Centring rows (y = x - a neighbour's partial sum / n, as a normalisation's two passes do), a
+// block of 1024 threads a row, the partial sums in dynamic shared memory (extern __shared__): each pass
+// reads the row once, coalesced, so x is 2x at L1. What L1 keeps between the passes depends on the
+// shared memory the launch gives each block (CacheLevels: an SM's 256 KiB less the carve-out, and a
+// working set kept whole up to 1/8 of what is left).
+__device__ __forceinline__ void centre_row(float* y, const float* x, int n) {
+  extern __shared__ float partial[];
+  const float* row = x + (size_t)blockIdx.x * n;
+  float s = 0;
+  for (int i = threadIdx.x; i < n; i += blockDim.x) s += row[i];
+  partial[threadIdx.x] = s;
+  __syncthreads();
+  const float shift = partial[(threadIdx.x + 1) % blockDim.x] / n;
+  for (int i = threadIdx.x; i < n; i += blockDim.x) y[(size_t)blockIdx.x * n + i] = row[i] - shift;
+}
+
+// 21. Rows of 2048 floats (8 KiB), R = 16384 (x, y 128 MiB), 4 KiB a block: 2 blocks an SM, a 16 KiB
+// carve-out, 240 KiB of L1 keeping up to 30 KiB: the SM's two rows (16 KiB) stay between the passes.
+// x: l1 2x, l2 1x, dram 1x. y: written once, 1x, 1x; 128 MiB: DRAM 0.53x..1x.
+// truth: x l1 2x, x l2 1x, x dram 1x, y l1 1x, y l2 1x, y dram 0.53x..1x
+__global__ void centre_rows_small_shared(float* y, const float* x, int n) { centre_row(y, x, n); }
+
+// 22. Rows of 8192 floats (32 KiB), R = 4096 (128 MiB), 220 KiB a block: 1 block an SM, the 228 KiB
+// carve-out, 28 KiB of L1, less than the row: the second pass misses L1 throughout and is served by L2
+// (132 rows of 32 KiB in flight, 4 MiB): x l1 2x, l2 2x, dram 1x. y as in 21.
+// truth: x l1 2x, x l2 2x, x dram 1x, y l1 1x, y l2 1x, y dram 0.53x..1x
+__global__ void centre_rows_large_shared(float* y, const float* x, int n) { centre_row(y, x, n); }
+
 #include "rooflint/dsl.h"
 namespace everyday2_specs {
 using namespace rooflint::dsl;
@@ -595,6 +623,14 @@ inline constexpr auto stack_lastdim_spec =
     kernel<stack_lastdim>("stack_lastdim", custom(0, out<0>("y", f32, N, Two), in<1>("a", f32, N), in<2>("b", f32, N)))
         .at(N(1 << 24)).sizes(N(arg<3>))
         .block(256).grid(ceil_div(2 * N, 256));
+inline constexpr auto centre_rows_small_shared_spec =
+    kernel<centre_rows_small_shared>("centre_rows_small_shared", custom(0, out<0>("y", f32, R, C), in<1>("x", f32, R, C)))
+        .at(R(16384), C(2048)).sizes(R(grid_dim.x), C(arg<2>))
+        .block(1024).grid(R).dynamic_shared(4096);
+inline constexpr auto centre_rows_large_shared_spec =
+    kernel<centre_rows_large_shared>("centre_rows_large_shared", custom(0, out<0>("y", f32, R, C), in<1>("x", f32, R, C)))
+        .at(R(4096), C(8192)).sizes(R(grid_dim.x), C(arg<2>))
+        .block(1024).grid(R).dynamic_shared(220 * 1024);
 }  // namespace everyday2_specs
 
 #ifdef ROOFLINT_CORPUS_REAL_CUDA
@@ -747,6 +783,21 @@ inline void run_everyday2_cases() {
     const int n = 1 << 24;
     float *y = c.zeros<float>(Z(2) * n), *a = c.zeros<float>(n), *b = c.zeros<float>(n);
     if (c.ready()) stack_lastdim<<<blocks(2ll * n, 256), 256>>>(y, a, b, n);
+    c.done();
+  }
+  if (wanted("centre_rows_small_shared")) {
+    Case c("centre_rows_small_shared");
+    const int R = 16384, C = 2048;
+    float *y = c.zeros<float>(Z(R) * C), *x = c.zeros<float>(Z(R) * C);
+    if (c.ready()) centre_rows_small_shared<<<R, 1024, 4096>>>(y, x, C);
+    c.done();
+  }
+  if (wanted("centre_rows_large_shared")) {
+    Case c("centre_rows_large_shared");
+    const int R = 4096, C = 8192, bytes = 220 * 1024;
+    float *y = c.zeros<float>(Z(R) * C), *x = c.zeros<float>(Z(R) * C);
+    if (c.ready() && cudaFuncSetAttribute(centre_rows_large_shared, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes) == cudaSuccess)
+      centre_rows_large_shared<<<R, 1024, bytes>>>(y, x, C);
     c.done();
   }
 }

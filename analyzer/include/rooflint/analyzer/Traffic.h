@@ -128,6 +128,7 @@ struct KernelTraffic {
   std::vector<TrafficAccess> Accesses;
   std::vector<ReRead> ReReads;
   std::int64_t SharedBytes = 0;  ///< static shared memory the kernel uses (addrspace(3) globals)
+  std::string DynamicShared;     ///< an `extern __shared__` array the kernel uses (sized by the launch), or ""
   /// The grid indices the kernel's global stores depend on: the directions along which its grid of
   /// threads extends (a load whose address misses one of them is read again by every thread along it).
   unsigned StoreIndices = 0;

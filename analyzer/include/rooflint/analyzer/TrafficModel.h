@@ -37,6 +37,9 @@ struct LaunchChoice {
   bool Stated = false;        ///< the spec states it (.launch()); else assumed
   std::string Text;           ///< "grid (16384, 1, 1), block (256, 1, 1), assumed: ..."
   std::string Missing;        ///< why no launch could be chosen (then nothing is evaluated)
+  std::int64_t DynamicShared = 0;  ///< dynamic shared memory per block the spec states (.dynamic_shared), bytes
+  /// Why no L2 or DRAM figure holds: the kernel has dynamic shared memory the spec does not state.
+  std::string SharedUnknown;
 };
 
 /// What one access (an IR load, store or atomic) does over the whole launch.
@@ -75,7 +78,12 @@ std::uint64_t evaluationBudget();
 /// blocks of @p ThreadsPerBlock (the kernel's __launch_bounds__ or 256).
 LaunchChoice chooseLaunch(const KernelRecord &Record, int ThreadsPerBlock, bool ThreadsStated);
 
-/// Evaluates @p F (the kernel of @p Record) at the spec's sizes on the GPU @p Levels describes.
+/// The dynamic shared memory per block @p Record's spec states (.dynamic_shared) at its sizes, in bytes; 0
+/// where it states none.
+std::int64_t dynamicSharedBytes(const KernelRecord &Record);
+
+/// Evaluates @p F (the kernel of @p Record) at the spec's sizes on the GPU @p Levels describes, its blocks
+/// using @p SharedBytes of shared memory each (static and dynamic).
 KernelEvaluation evaluateTraffic(llvm::Function &F, const KernelRecord &Record, const LaunchChoice &Launch,
                                  std::int64_t SharedBytes, const CacheLevels &Levels);
 

@@ -130,6 +130,12 @@ struct EvalFailure {
 };
 
 /// A kernel compiled for evaluation (its address slice), run for chosen blocks of a launch.
+/// Why a branch's condition, computed from scalar parameters alone, was not known at the spec's sizes.
+struct UndecidedCondition {
+  std::vector<std::string> Unbound;      ///< the parameters the launch does not give (the spec does not bind them)
+  std::vector<std::string> ShiftedPast;  ///< "a 32-bit value shifted by 'log2N' = 1048576"
+};
+
 class WarpEvaluator {
 public:
   /// Compiles @p F; fails (with the reason) on what the evaluator cannot run: a call that was not
@@ -154,15 +160,15 @@ public:
 
   /// The accesses a run skipped because a branch before them depends on data: site -> the branch's line.
   const std::map<unsigned, unsigned> &dataConditioned() const { return DataConditioned; }
-  /// Of those branches, the ones whose condition lacked scalar parameters the launch does not give (the
-  /// spec does not bind them): the branch's line -> the parameters' names.
-  const std::map<unsigned, std::vector<std::string>> &unboundConditions() const { return UnboundConditions; }
+  /// Of those branches, the ones whose condition is computed from scalar parameters alone: the branch's
+  /// line -> the parameters the launch does not give, or that shift a value past its width.
+  const std::map<unsigned, UndecidedCondition> &undecidedConditions() const { return UndecidedConditions; }
 
   class Program;
 
 private:
   std::map<unsigned, unsigned> DataConditioned;
-  std::map<unsigned, std::vector<std::string>> UnboundConditions;
+  std::map<unsigned, UndecidedCondition> UndecidedConditions;
   explicit WarpEvaluator(std::unique_ptr<Program> P);
   std::unique_ptr<Program> P;
 };

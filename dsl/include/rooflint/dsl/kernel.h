@@ -362,8 +362,9 @@ constexpr double constant_of(const poly& p) {
   return p.term_count == 1 && p.terms[0].is_constant() ? p.terms[0].coefficient : 0;
 }
 
-/// A grid extent: a polynomial of the spec's dimensions, or ceil_div of one by a positive constant.
-constexpr launch_extent extent_of(const spec& s, const size_expr& e) {
+/// A grid extent or a block's dynamic shared memory (@p shared): a polynomial of the spec's dimensions, or
+/// ceil_div of one by a positive constant.
+constexpr launch_extent extent_of(const spec& s, const size_expr& e, bool shared = false) {
   launch_extent out;
   poly numerator = e.value;
   if (e.sizes.count > 0) {
@@ -371,12 +372,17 @@ constexpr launch_extent extent_of(const spec& s, const size_expr& e) {
     const double d = constant_of(t.rhs);
     const bool tiles = e.sizes.count == 1 && t.op == size_op::ceil_div && is_variable(e.value, t.name) && d >= 1 &&
                        d == static_cast<double>(static_cast<std::int64_t>(d));
-    require(tiles, "rooflint: grid: an extent is a polynomial of dimensions (N, 2 * B) or ceil_div(polynomial, constant)");
+    // Each message on its require's line: nvcc shows the failing line, not the message argument.
+    if (shared) require(tiles, "rooflint: dynamic_shared: the bytes are a polynomial of dimensions (4 * C, 49152) or ceil_div(polynomial, constant)");
+    else require(tiles, "rooflint: grid: an extent is a polynomial of dimensions (N, 2 * B) or ceil_div(polynomial, constant)");
     numerator = t.lhs;
     out.divisor = static_cast<std::int64_t>(d);
   }
-  for (int d = 0; d < numerator.dim_count; ++d)
-    require(!numerator.uses(d) || s.dim_index(numerator.dims[d]) >= 0, "rooflint: grid: an extent uses a dimension the spec does not have");
+  for (int d = 0; d < numerator.dim_count; ++d) {
+    const bool known = !numerator.uses(d) || s.dim_index(numerator.dims[d]) >= 0;
+    if (shared) require(known, "rooflint: dynamic_shared: the bytes use a dimension the spec does not have");
+    else require(known, "rooflint: grid: an extent uses a dimension the spec does not have");
+  }
   out.numerator = numerator.reindexed(dim_names(s), s.dim_count);
   return out;
 }
@@ -499,6 +505,19 @@ struct kernel_spec : spec {
     const std::array<size_expr, sizeof...(E)> list{to_expr(extents)...};
     for (std::size_t i = 0; i < list.size(); ++i) s.shape.grid[i] = detail::extent_of(s, list[i]);
     s.shape.grid_stated = true;
+    return s;
+  }
+
+  /// States the dynamic shared memory each block is launched with, in bytes (the launch's third
+  /// argument, which sizes `extern __shared__` arrays): `.dynamic_shared(49152)`, `.dynamic_shared(4 * C)`.
+  /// It decides how many blocks an SM holds and how much of its L1 is left to cache global memory: the
+  /// analyzer predicts no L2 or DRAM traffic for a kernel that has dynamic shared memory without it.
+  template <SizeLike E>
+  constexpr kernel_spec dynamic_shared(const E& bytes) const {
+    detail::require(!shape.shared_stated, "rooflint: dynamic_shared: the spec already states it");
+    kernel_spec s = *this;
+    s.shape.shared = detail::extent_of(s, to_expr(bytes), true);
+    s.shape.shared_stated = true;
     return s;
   }
 

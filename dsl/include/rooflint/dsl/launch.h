@@ -67,17 +67,32 @@ struct launch_size {
   /// Products of a value and a multiplier (or divisor) past this give no size.
   static constexpr std::int64_t max_size_product = std::int64_t{1} << 62;
 
-  /// @return The size a launch whose source holds @p raw gives, or 0 where it gives none (not
-  /// positive, not exact, past 2^62, an exponent out of 0..max_exponent).
-  constexpr std::int64_t size_from(std::int64_t raw) const {
+  /// Why a value the source holds gives no size.
+  enum class refusal : std::uint8_t {
+    none,
+    exponent_out_of_range,  ///< pow2(): not 0 to max_exponent
+    not_positive,
+    past_limit,             ///< the product is past max_size_product
+    not_whole,              ///< the divisor does not divide the product
+  };
+  struct reading {
+    std::int64_t size = 0;  ///< > 0 where refused is none
+    refusal refused = refusal::none;
+  };
+  /// @return The size a launch whose source holds @p raw gives, or why it gives none.
+  constexpr reading read(std::int64_t raw) const {
     if (power_of_two) {
-      if (raw < 0 || raw > max_exponent) return 0;
+      if (raw < 0 || raw > max_exponent) return {0, refusal::exponent_out_of_range};
       raw = std::int64_t{1} << raw;
     }
-    if (raw <= 0 || multiplier <= 0 || divisor <= 0 || raw > max_size_product / multiplier) return 0;
+    if (raw <= 0 || multiplier <= 0 || divisor <= 0) return {0, refusal::not_positive};
+    if (raw > max_size_product / multiplier) return {0, refusal::past_limit};
     const std::int64_t scaled = raw * multiplier;
-    return scaled % divisor == 0 ? scaled / divisor : 0;
+    if (scaled % divisor != 0) return {0, refusal::not_whole};
+    return {scaled / divisor, refusal::none};
   }
+  /// @return The size a launch whose source holds @p raw gives, or 0 where it gives none (read() says why).
+  constexpr std::int64_t size_from(std::int64_t raw) const { return read(raw).size; }
   /// @return The value the source holds at a launch of size @p size: size_from's inverse, or -1 where
   /// no value gives @p size (the analyzer evaluates a kernel at the spec's sizes with it).
   constexpr std::int64_t source_value(std::int64_t size) const {
@@ -121,8 +136,10 @@ struct launch_extent {
 struct launch_shape {
   std::array<launch_extent, 3> grid{};
   std::array<launch_extent, 3> block{};
+  launch_extent shared{poly(0.0), 1};  ///< dynamic shared memory per block, in bytes
   bool grid_stated = false;
   bool block_stated = false;
+  bool shared_stated = false;
 };
 
 /// How a spec's sizes are read from what runs. Plain data: the analyzer writes it into the manifest.
