@@ -12,7 +12,8 @@ constexpr std::array<const diagnostics::diagnostic *, DiagKindCount> Registry{
     &diagnostics::bound,           &diagnostics::expectation,     &diagnostics::param_name,
     &diagnostics::uncovered_param, &diagnostics::read_only_written, &diagnostics::datasheet_peaks,
     &diagnostics::uncoalesced,     &diagnostics::spec_evaluation, &diagnostics::kernel_binding,
-    &diagnostics::reread,          &diagnostics::traffic_bound,   &diagnostics::not_predicted};
+    &diagnostics::reread,          &diagnostics::traffic_bound,   &diagnostics::not_predicted,
+    &diagnostics::size_binding};
 static_assert(diagnostics::count(diagnostics::tool::analyzer) == DiagKindCount,
               "every analyzer diagnostic of the registry needs a DiagKind");
 

@@ -45,8 +45,11 @@ std::string conditionOn(const WarpEvaluator &E, unsigned Line) {
   const auto It = E.undecidedConditions().find(Line);
   if (It == E.undecidedConditions().end()) return "data the build cannot know";
   if (!It->second.Unbound.empty()) return unboundParameters(It->second.Unbound);
-  if (!It->second.ShiftedPast.empty())
-    return model::and_list(It->second.ShiftedPast) + (It->second.ShiftedPast.size() == 1 ? ", past its width" : ", past their widths") +
+  std::vector<std::string> Shifts;
+  for (const ShiftPastWidth &S : It->second.ShiftedPast)
+    Shifts.push_back("a " + std::to_string(S.Bits) + "-bit value shifted by '" + S.Name + "' = " + std::to_string(S.Value));
+  if (!Shifts.empty())
+    return model::and_list(Shifts) + (Shifts.size() == 1 ? ", past its width" : ", past their widths") +
            ": undefined (a parameter that holds a size's base-2 logarithm is bound with N(pow2(arg<I>)))";
   return "data the build cannot know";
 }
@@ -1261,7 +1264,7 @@ private:
     const double Kept = l2KeptBytes();
     // Without a measured kept fraction nothing is known to stay in L2 (Kept is 0): the reads are a range.
     const std::string Fraction = Levels.L2KeptFraction > 0
-                                     ? model::format_significant(Levels.L2KeptFraction) + " of L2 (" + bytesText(Levels.L2Bytes) + ")"
+                                     ? model::format_significant(Levels.L2KeptFraction) + " of the " + bytesText(Levels.L2Bytes) + " L2"
                                      : "the part of L2 that keeps it (not measured on this GPU)";
     const std::string FootText = "the kernel's footprint (" + bytesText(std::int64_t(KernelFootprint)) + ")";
     const auto once = [&](const std::string &Why) {
@@ -1309,12 +1312,42 @@ private:
                    std::min<std::int64_t>(L.Grid.Y, ceilDiv(std::int64_t(WaveBlocks), L.Grid.X)), 1};
     const std::string Range = Over + "its reads range from each 64-byte granule once to every L2 miss from DRAM; ";
     if (DrawnThrough.count(Param)) return drawnReads(Reads, Waves, KernelFootprint, Hi, Range);
-    const double PerWave = Reads.Shared && translates(Param, &TensorTally::FirstRead, 64)
-                               ? spread(Param, &TensorTally::ReadGranules, &TensorTally::FirstRead, 64, Box)
-                               : U / Waves;
-    return {U, std::clamp(Waves * PerWave, U, Hi), Hi,
-            Range + "the point assumes each wave of " + std::to_string(std::int64_t(WaveBlocks)) +
-                " co-resident blocks reads its footprint once"};
+    // The point: each wave reads its footprint of the tensor once; what the wave before read is still in
+    // L2 where the waves' footprints (every tensor's: what passes through L2 between a wave's read of a
+    // granule and the next wave's) fit in its kept part, gone where they fill L2, in proportion between
+    // (a tiled GEMM's B, read whole by every wave: 16 MiB at 2048 stays, 64 MiB at 4096 does not).
+    // The waves' reads past the granules the kernel touches (its blocks' footprints joined over the grid:
+    // more than U where a granule holds less of the tensor than its 64 bytes) are the re-reads.
+    const double PerWave = wavePart(Param, Box, Waves);
+    const double Touched = std::clamp(Reads.Shared && translates(Param, &TensorTally::FirstRead, 64)
+                                          ? spread(Param, &TensorTally::ReadGranules, &TensorTally::FirstRead, 64, L.Grid)
+                                          : Waves * PerWave,
+                                      U, std::max(U, Waves * PerWave));
+    const double Between = waveFootprint(Box, Waves);
+    const double Whole = double(Levels.L2Bytes);
+    const double Missed = Levels.L2KeptFraction > 0 && Whole > Kept ? std::clamp((Between - Kept) / (Whole - Kept), 0.0, 1.0) : 1.0;
+    const double Point = std::clamp(Touched + (Waves * PerWave - Touched) * Missed, U, Hi);
+    return {U, Point, Hi,
+            Range + "the point: each wave of " + std::to_string(std::int64_t(WaveBlocks)) + " co-resident blocks reads " +
+                bytesText(std::int64_t(PerWave)) + " of it, and what the wave before read is still in L2 but for " +
+                model::format_significant(100 * Missed) + "% (a wave's footprint, all tensors, " + bytesText(std::int64_t(Between)) +
+                ", against L2's kept part, " + bytesText(std::int64_t(Kept)) + ", and its whole, " + bytesText(Levels.L2Bytes) + ")"};
+  }
+  /// The bytes of tensor @p Param's reads the @p Box of one wave's blocks touch: its neighbours' spread
+  /// where its footprint translates with the block, else an even share of its union over @p Waves.
+  double wavePart(int Param, const Dim3 &Box, double Waves) const {
+    const Footprint F = reads(Param);
+    if (F.Sum <= 0) return 0;
+    return F.Shared && translates(Param, &TensorTally::FirstRead, 64) ? spread(Param, &TensorTally::ReadGranules, &TensorTally::FirstRead, 64, Box)
+                                                                      : F.Union / Waves;
+  }
+  /// What one wave reads and writes of every tensor: the distinct bytes that pass through L2 between two
+  /// waves' reads of a granule.
+  double waveFootprint(const Dim3 &Box, double Waves) const {
+    double Sum = 0;
+    for (const dsl::tensor_info &T : R.Spec.tensor_list())
+      if (T.arg >= 0) Sum += wavePart(T.arg, Box, Waves) + writes(T.arg).Union / Waves;
+    return Sum;
   }
   /// Reads addressed through indices drawn as the spec states (a gather, an embedding lookup): each
   /// wave's reads are independent draws from the tensor's granules, whatever order the blocks run in.
@@ -1765,6 +1798,10 @@ KernelEvaluation evaluateTraffic(llvm::Function &F, const KernelRecord &Record, 
     Unmodelled.emplace(U.Param, lineText(U, Record) + ": " + U.What +
                                     " touches it in a way the evaluation does not count");
   M.predict(Out, KernelWide, Unmodelled, Conditional, Launch.SharedUnknown);
+  for (const auto &[Line, Why] : E->undecidedConditions())
+    for (const ShiftPastWidth &S : Why.ShiftedPast)
+      if (std::find(Out.ShiftsPastWidth.begin(), Out.ShiftsPastWidth.end(), S) == Out.ShiftsPastWidth.end())
+        Out.ShiftsPastWidth.push_back(S);
   // Per access, over the launch.
   Extrapolation X(Blocks, Launch.Grid);
   for (std::size_t S = 0; S < E->sites().size(); ++S) {

@@ -174,8 +174,10 @@ void reportReRead(const ReRead &R, const KernelTraffic &T, const FunctionDecl &K
   const auto *L2 = predictionOf(Record, R.Param, model::memory_level::l2);
   using Kind = KernelRecord::PredictedTraffic::Kind;
   if (!Record || !Record->Sized || !L2 || L2->K == Kind::NotPredicted) {
-    Report.report(DiagKind::ReRead, Loc, Head + "; whether the passes reach L2 and DRAM depends on the sizes, which no "
-                                                "evaluated spec gives: up to " + Times + "x its compulsory reads");
+    // Why no figure: the sizes where no spec gives them, else the prediction's own reason (in the note).
+    const std::string Why = Record && Record->Sized && L2 ? "which the prediction cannot tell (below)" : "which no evaluated spec gives";
+    Report.report(DiagKind::ReRead, Loc, Head + "; whether the passes reach L2 and DRAM depends on the sizes and the launch, " +
+                                              Why + ": up to " + Times + "x its compulsory reads");
     if (L2) Report.note(Loc, "no prediction: " + L2->Basis);
     return;
   }
@@ -274,6 +276,13 @@ void reportTrafficBound(const KernelRecord &R, const SourceManager &SM, Reporter
                        " figure times its compulsory bytes (the notes at its accesses, the manifest's predicted_traffic)");
 }
 
+/// rooflint-size-binding: a size read from a parameter that the evaluation found shifting past a width.
+void reportSizeBinding(const KernelRecord &R, const SourceManager &SM, Reporter &Report) {
+  const SourceLocation Loc = locationOf(SM, R.SpecLocation.File, R.SpecLocation.Line, R.SpecLocation.Column);
+  if (Loc.isInvalid()) return;
+  for (const std::string &Problem : R.SizeBindingProblems) Report.report(DiagKind::SizeBinding, Loc, R.subject() + ": " + Problem);
+}
+
 /// rooflint-not-predicted: the tensors and levels the manifest has no figure for, one reason each (the
 /// remark the first, notes the others), so that the build log says where the prediction is silent.
 void reportUnpredicted(const KernelRecord &R, const SourceManager &SM, Reporter &Report, const model::peaks &P) {
@@ -355,6 +364,7 @@ void reportTraffic(const KernelTraffic &T, const FunctionDecl &Kernel, Reporter 
   }
   if (!Record) return;
   reportTrafficBound(*Record, SM, Report, Gpu.peaks);
+  reportSizeBinding(*Record, SM, Report);
   reportUnpredicted(*Record, SM, Report, Gpu.peaks);
 }
 
@@ -410,6 +420,21 @@ void runAtOnce(std::size_t Count, unsigned Threads, const std::function<void(std
   for (std::thread &H : Helpers) H.join();
 }
 
+/// What rooflint-size-binding says of shift @p S: the dimension read from its parameter, and pow2().
+std::string sizeBindingProblem(const KernelRecord &Record, const ShiftPastWidth &S) {
+  std::string Dim;
+  for (int I = 0; I < Record.Spec.launch.size_count; ++I) {
+    const dsl::launch_size &L = Record.Spec.launch.sizes[std::size_t(I)];
+    if (L.source == dsl::size_source::argument && L.index == int(S.Param) && L.site == 0) Dim = std::string(L.dim.view());
+  }
+  const std::string Arg = "arg<" + std::to_string(S.Param) + ">";
+  const std::string Read = Dim.empty() ? "the spec binds parameter '" + S.Name + "' (" + Arg + ")"
+                                       : "'" + Dim + "' is read from parameter '" + S.Name + "' (" + Arg + ")";
+  return Read + ", by which the kernel shifts a " + std::to_string(S.Bits) + "-bit value: " + std::to_string(S.Value) +
+         " at the spec's sizes, past its width, which is undefined; if '" + S.Name + "' holds the base-2 logarithm of " +
+         (Dim.empty() ? "a size" : "'" + Dim + "'") + ", bind it with " + (Dim.empty() ? "N" : Dim) + "(pow2(" + Arg + "))";
+}
+
 /// Fills @p Record's predicted traffic from its evaluation @p E.
 void recordPrediction(KernelRecord &Record, const EvaluationInput &In, const KernelEvaluation &E, const model::gpu &Gpu) {
   const LaunchChoice &Launch = In.Launch;
@@ -442,6 +467,8 @@ void recordPrediction(KernelRecord &Record, const EvaluationInput &In, const Ker
     Record.PredictionNote = E.Sampled;
     Record.Predicted = E.Levels;
   }
+  Record.SizeBindingProblems.clear();
+  for (const ShiftPastWidth &S : E.ShiftsPastWidth) Record.SizeBindingProblems.push_back(sizeBindingProblem(Record, S));
   for (const AccessTraffic &A : E.Accesses) {
     KernelRecord::PredictedAccess P;
     P.File = A.Site.File;

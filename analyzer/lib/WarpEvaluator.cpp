@@ -1588,7 +1588,7 @@ void Stepper::exitLanes(Warp &W, LaneMask Gone) const {
 }
 
 void Stepper::noteUndecided(const Warp &W, const BlockCode &B, LaneMask Mask) const {
-  const auto add = [](std::vector<std::string> &List, std::string Item) {
+  const auto add = [](auto &List, auto Item) {
     if (std::find(List.begin(), List.end(), Item) == List.end()) List.push_back(std::move(Item));
   };
   for (unsigned Param : B.CondParams)
@@ -1597,8 +1597,8 @@ void Stepper::noteUndecided(const Warp &W, const BlockCode &B, LaneMask Mask) co
     const std::int32_t Slot = P.ArgumentSlots[Param].first;
     const unsigned Lane = static_cast<unsigned>(std::countr_zero(Mask));
     if ((W.Known[std::size_t(Slot)] & Mask) != Mask || W.Values[std::size_t(Slot) * Lanes + Lane] < std::int64_t(Bits)) continue;
-    add((*Undecided)[B.Line].ShiftedPast, "a " + std::to_string(Bits) + "-bit value shifted by '" + P.ArgumentNames[Param] +
-                                             "' = " + std::to_string(W.Values[std::size_t(Slot) * Lanes + Lane]));
+    add((*Undecided)[B.Line].ShiftedPast,
+        ShiftPastWidth{Param, P.ArgumentNames[Param], Bits, W.Values[std::size_t(Slot) * Lanes + Lane]});
   }
 }
 

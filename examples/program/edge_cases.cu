@@ -11,8 +11,8 @@
 ///                   (measured).
 ///   last-device     sets the last device current (as a rank of a multi-GPU job does), launches saxpy at
 ///                   2^20 twice and checks that the current device stayed its own (measured on that GPU).
-///   frees           frees memory in the ways the driver clears in the background, each followed by a
-///                   saxpy launch of its own size (all measured): a stream-ordered free of 2 GiB written
+///   frees           launches saxpy, then frees memory in the ways the driver clears in the background, each
+///                   followed by a saxpy launch of its own size (all measured): a stream-ordered free of 2 GiB written
 ///                   first (cudaFreeAsync), a managed free of 2 GiB written on the device, and frees of
 ///                   nothing (cudaFree(nullptr), cudaFreeAsync(nullptr)). Clearing counted in a window
 ///                   would show as GBs of DRAM writes against saxpy's 64 MiB.
@@ -110,7 +110,8 @@ int run_last_device(int devices) {
   return 0;
 }
 
-/// The frees of "frees" (the file's comment); saxpy_after(k, ...) launches saxpy over 2^24 + k * 2^18 floats.
+/// The frees of "frees" (the file's comment), after a first saxpy whose window opens the batch the frees
+/// then close; saxpy_after(k, ...) launches saxpy over 2^24 + k * 2^18 floats.
 int run_frees() {
   constexpr std::size_t big = std::size_t{2} << 30;
   constexpr int base = 1 << 24, step = 1 << 18;  // sizes of their own: repeats of one size are measured once
@@ -119,21 +120,22 @@ int run_frees() {
     launch_saxpy(base + k * step, x, y);
     check(cudaDeviceSynchronize(), what);
   };
+  saxpy_after(0, "saxpy before the frees");
   void* p = nullptr;
   check(cudaMallocAsync(&p, big, nullptr), "cudaMallocAsync");
   check(cudaMemsetAsync(p, 1, big, nullptr), "memset");
   check(cudaFreeAsync(p, nullptr), "cudaFreeAsync");
   check(cudaStreamSynchronize(nullptr), "stream-ordered free");  // the pool gives the memory back here
-  saxpy_after(0, "saxpy after a stream-ordered free");
+  saxpy_after(1, "saxpy after a stream-ordered free");
   check(cudaMallocManaged(&p, big), "cudaMallocManaged");
   check(cudaMemset(p, 1, big), "memset");
   check(cudaDeviceSynchronize(), "memset");
   check(cudaFree(p), "managed free");
-  saxpy_after(1, "saxpy after a managed free");
+  saxpy_after(2, "saxpy after a managed free");
   check(cudaFree(nullptr), "cudaFree(nullptr)");
-  saxpy_after(2, "saxpy after cudaFree(nullptr)");
+  saxpy_after(3, "saxpy after cudaFree(nullptr)");
   check(cudaFreeAsync(nullptr, nullptr), "cudaFreeAsync(nullptr)");
-  saxpy_after(3, "saxpy after cudaFreeAsync(nullptr)");
+  saxpy_after(4, "saxpy after cudaFreeAsync(nullptr)");
   std::printf("4 frees, each followed by a saxpy of its own size\n");
   return 0;
 }

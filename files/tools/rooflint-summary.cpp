@@ -72,13 +72,20 @@ std::string warnings_of(const manifest::kernel& k, const std::vector<manifest::d
   if (k.region)
     for (const manifest::region_member& member : k.region->kernels)
       if (member.match == rooflint::dsl::kernel_match::function) groups.push_back(position_key("kernel", member.location));
-  std::vector<std::string> names;
+  std::vector<std::pair<std::string, int>> names;  // each name once, in the order first seen, with its count
+  int count = 0;
   for (const manifest::diagnostic& d : diagnostics)
     if ((d.level == rooflint::diagnostics::level::warning || d.level == rooflint::diagnostics::level::error) &&
-        std::find(groups.begin(), groups.end(), d.group) != groups.end())
-      names.push_back(d.name);
+        std::find(groups.begin(), groups.end(), d.group) != groups.end()) {
+      ++count;
+      auto it = std::find_if(names.begin(), names.end(), [&](const auto& n) { return n.first == d.name; });
+      if (it == names.end()) names.push_back({d.name, 1});
+      else ++it->second;
+    }
   if (names.empty()) return "0";
-  return fmt::format("{} ({})", names.size(), fmt::join(names, ", "));
+  std::vector<std::string> parts;  // "2 rooflint-uncoalesced", "rooflint-reread"
+  for (const auto& [name, n] : names) parts.push_back(n > 1 ? fmt::format("{} {}", n, name) : name);
+  return fmt::format("{} ({})", count, fmt::join(parts, ", "));
 }
 
 /// The kernel's predicted traffic at @p level over its compulsory bytes at the spec's declared sizes,

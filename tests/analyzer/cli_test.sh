@@ -34,7 +34,7 @@ case_version() {
 case_list_checks() {
   run 0 --list-checks
   has "^Enabled checks:"
-  [[ $(count "^    rooflint-") -eq 12 ]] || fail "expected the 12 analyzer checks"
+  [[ $(count "^    rooflint-") -eq 13 ]] || fail "expected the 13 analyzer checks"
   has "^    rooflint-uncoalesced +warning +Warns when a global-memory access"
   run 0 --list-checks "--checks=-*,rooflint-bound"
   [[ $(count "^    rooflint-") -eq 1 ]] || fail "--checks=-*,rooflint-bound should leave one check"
@@ -97,7 +97,7 @@ case_config_file() {
   run 0 proj/sub/k.cu -- "${flags[@]}"
   has "\[rooflint-datasheet-peaks\]"
   run 0 --list-checks                                # in the current directory: none
-  [[ $(count "^    rooflint-") -eq 12 ]] || fail "no config file here: all 12 checks"
+  [[ $(count "^    rooflint-") -eq 13 ]] || fail "no config file here: all 13 checks"
   (cd proj/sub && "$rooflint" --list-checks) > out || fail "--list-checks in proj/sub"
   lacks "^    rooflint-bound "
 }
@@ -441,6 +441,22 @@ CU
   run 0 --manifest r.json region.cu -- "${flags[@]}"
   "$summary" r.json > region.txt || fail "rooflint-summary r.json"
   grep -qE '^two_pass \(region\) +memory-bound +0 +.* +1 \(rooflint-uncoalesced\)$' region.txt || fail "region row: $(cat region.txt)"
+  # Two warnings of one name: counted once with their number.
+  cat > twice.cu <<'CU'
+#include "cuda_mock.h"
+#include "rooflint/dsl.h"
+using namespace rooflint::dsl;
+inline constexpr struct N final : dim<"N"> {} N;
+__global__ void twice(const float* x, float* y, int n) {
+  const int i = threadIdx.x;
+  if (i < n) y[i * 33] = x[i];
+  if (i < n) y[i * 65 + 1] = x[i];
+}
+inline constexpr auto twice_spec = kernel<twice>("twice", custom(0, in<0>("x", f32, N), out<1>("y", f32, N))).at(N(1 << 20));
+CU
+  run 0 --manifest twice.json twice.cu -- "${flags[@]}"
+  "$summary" twice.json > twice.txt || fail "rooflint-summary twice.json"
+  grep -qE '^twice +.* 2 \(2 rooflint-uncoalesced\)$' twice.txt || fail "twice row: $(cat twice.txt)"
   printf '{"schema": "other"}' > bad.json
   "$summary" bad.json 2>err && fail "a file that is not a manifest was accepted"
   grep -q "manifest 'bad.json': not a rooflint manifest" err || fail "message: $(cat err)"

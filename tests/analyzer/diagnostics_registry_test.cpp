@@ -81,6 +81,6 @@ TEST(DiagnosticsRegistry, FindsByNameAndCountsPerTool) {
   // rooflint-not-predicted), 18 of the
   // verifier (with rooflint-binding, rooflint-precision, rooflint-not-measured and rooflint-reference)
   // plus that one.
-  EXPECT_EQ(diagnostics::count(diagnostics::tool::analyzer), 12u);
+  EXPECT_EQ(diagnostics::count(diagnostics::tool::analyzer), 13u);  // and rooflint-size-binding
   EXPECT_EQ(diagnostics::count(diagnostics::tool::verifier), 24u);  // 19 + rooflint-verify -- program: launches, not-launched, regression, baseline; + line-traffic
 }

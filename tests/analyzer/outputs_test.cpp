@@ -66,7 +66,7 @@ TEST(Sarif, HasTheRequiredPropertiesOfAVersion210Log) {
   const llvm::json::Object &Run0 = *(*Log.getArray("runs"))[0].getAsObject();
   const llvm::json::Object &Driver = *Run0.getObject("tool")->getObject("driver");
   EXPECT_EQ(*Driver.getString("name"), "rooflint");
-  EXPECT_EQ(Driver.getArray("rules")->size(), 12u);  // rooflint-reread, rooflint-traffic-bound and rooflint-not-predicted among them
+  EXPECT_EQ(Driver.getArray("rules")->size(), 13u);  // rooflint-reread, rooflint-traffic-bound, rooflint-not-predicted and rooflint-size-binding among them
   const llvm::json::Array &Results = *Run0.getArray("results");
   ASSERT_EQ(Results.size(), 7u);  // rooflint-uncoalesced.cu's seven warnings (analyzer_test.cpp)
   const llvm::json::Object &First = *Results[0].getAsObject();

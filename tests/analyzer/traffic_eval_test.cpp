@@ -1354,6 +1354,45 @@ inline constexpr auto spec = kernel<lane_counts>("lane_counts", custom(0, inout<
       << Q.at("counts", "l2").Basis;
 }
 
+// A 32 x 32-tile SGEMM, two blocks of 1024 threads an SM: a wave is 264 blocks, about four rows of the
+// 64 x 64 tiles at N = 2048, and reads all of B (16 MiB), four panels of A (1 MiB) and writes 1 MiB of C:
+// 18.2 MiB, within L2's kept part (0.4 x 60 MiB = 24 MiB), so the next wave finds B in L2: B's DRAM
+// point is 1x (each wave reading it anew: ceil(4096 / 264) = 16x), in the range up to every block's
+// read (64x). At N = 4096 a wave reads all of B, 64 MiB, more than the 60 MiB L2: each of the
+// ceil(16384 / 264) = 63 waves reads B from DRAM, 63x.
+TEST(TrafficEvaluation, AWaveFindsWhatTheWaveBeforeReadWhereItsFootprintFitsL2) {
+  const std::string Code = R"(
+__device__ inline void tiled_body(const float* A, const float* B, float* C, int n) {
+  __shared__ float As[32][32];
+  __shared__ float Bs[32][32];
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const int row = blockIdx.y * 32 + ty, col = blockIdx.x * 32 + tx;
+  float acc = 0.f;
+  for (int t = 0; t < n / 32; ++t) {
+    As[ty][tx] = A[row * n + t * 32 + tx];
+    Bs[ty][tx] = B[(t * 32 + ty) * n + col];
+    __syncthreads();
+    for (int k = 0; k < 32; ++k) acc += As[ty][k] * Bs[k][tx];
+    __syncthreads();
+  }
+  C[row * n + col] = acc;
+}
+__global__ void tiled(const float* A, const float* B, float* C, int n) { tiled_body(A, B, C, n); }
+__global__ void tiled_big(const float* A, const float* B, float* C, int n) { tiled_body(A, B, C, n); }
+#define GEMM(k, n) kernel<k>(#k, matmul(in<0>("A", f32, N, N), in<1>("B", f32, N, N), out<2>("C", f32, N, N))) \
+    .at(N(n)).sizes(N(arg<3>)).block(32, 32).grid(ceil_div(N, 32), ceil_div(N, 32))
+inline constexpr auto at_2048 = GEMM(tiled, 2048);
+inline constexpr auto at_4096 = GEMM(tiled_big, 4096);
+)";
+  const Level B2048 = predict(Code, "tiled").at("B", "dram");
+  EXPECT_EQ(B2048.K, Kind::Range) << B2048.Basis;
+  EXPECT_NEAR(B2048.Ratio, 1.0, 1e-6) << B2048.Basis;
+  EXPECT_NEAR(B2048.Low, 1.0, 1e-6) << B2048.Basis;
+  EXPECT_NEAR(B2048.High, 64.0, 1e-6) << B2048.Basis;
+  const Level B4096 = predict(Code, "tiled_big").at("B", "dram");
+  EXPECT_NEAR(B4096.Ratio, 63.0, 1e-6) << B4096.Basis;
+}
+
 // Dynamic shared memory decides what L1 keeps between a block's two passes over its row (1024 threads a
 // block; each pass reads the row once, coalesced: x is 2x at L1 whatever the shared memory).
 // - small: rows of 2048 floats (8 KiB) and 4 KiB of dynamic shared memory a block. An SM holds 2 blocks
@@ -1425,6 +1464,7 @@ inline constexpr auto spec = kernel<row_sums>("row_sums", custom(0, in<0>("x", f
   const Prediction P = predict(Code, "row_sums");
   EXPECT_VALUE(P.at("x", "l1"), 1.0);
   EXPECT_VALUE(P.at("x", "l2"), 1.0);
+  EXPECT_EQ(P.Run.Output.find("rooflint-size-binding"), std::string::npos) << P.Run.Output;
 }
 
 // The same kernel with the logarithm bound as the size, L(arg<2>): the evaluation gives log2n = 2048, so
@@ -1443,10 +1483,17 @@ __global__ void row_sums(const float* x, float* y, int log2n) {
 inline constexpr auto spec = kernel<row_sums>("row_sums", custom(0, in<0>("x", f32, R, L), out<1>("y", f32, R)))
     .at(R(4096), L(2048)).sizes(R(grid_dim.x), L(arg<2>)).block(256).grid(R);
 )";
-  const Level X = predict(Code, "row_sums").at("x", "l1");
+  const Prediction P = predict(Code, "row_sums");
+  const Level X = P.at("x", "l1");
   EXPECT_EQ(X.K, Kind::NotPredicted) << X.Basis;
   EXPECT_NE(X.Basis.find("depends on a 32-bit value shifted by 'log2n' = 2048, past its width: undefined (a parameter "
                          "that holds a size's base-2 logarithm is bound with N(pow2(arg<I>)))"),
             std::string::npos)
       << X.Basis;
+  // And a warning at the spec: the verifier would read 11 from the launch as L.
+  EXPECT_NE(P.Run.Output.find("warning: kernel 'row_sums': 'L' is read from parameter 'log2n' (arg<2>), by which the kernel "
+                              "shifts a 32-bit value: 2048 at the spec's sizes, past its width, which is undefined; if "
+                              "'log2n' holds the base-2 logarithm of 'L', bind it with L(pow2(arg<2>)) [rooflint-size-binding]"),
+            std::string::npos)
+      << P.Run.Output;
 }

@@ -35,9 +35,10 @@ enum class DiagKind : unsigned {
   ReRead,           ///< rooflint-reread: a tensor read in passes that miss the cache (warning)
   TrafficBound,     ///< rooflint-traffic-bound: the predicted traffic sets a higher floor (remark)
   NotPredicted,     ///< rooflint-not-predicted: tensors and levels without a traffic figure, and why (remark)
+  SizeBinding,      ///< rooflint-size-binding: a size read from a parameter the kernel shifts by past the width (warning)
 };
 
-inline constexpr unsigned DiagKindCount = 12;
+inline constexpr unsigned DiagKindCount = 13;
 
 /// What a diagnostic is by default.
 enum class Severity : unsigned char { Remark, Warning, Error };

@@ -64,6 +64,7 @@ struct KernelEvaluation {
   std::vector<AccessTraffic> Accesses;
   std::vector<KernelRecord::PredictedTraffic> Levels;  ///< per tensor and level
   std::string Sampled;        ///< "7 of 65536 blocks evaluated (blocks 0, 132, ...)"
+  std::vector<ShiftPastWidth> ShiftsPastWidth;  ///< parameters by which the kernel shifts past a value's width
   std::uint64_t Instructions = 0;  ///< warp instructions run
 };
 

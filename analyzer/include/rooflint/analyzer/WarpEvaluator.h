@@ -130,10 +130,20 @@ struct EvalFailure {
 };
 
 /// A kernel compiled for evaluation (its address slice), run for chosen blocks of a launch.
+/// A value of @p Bits bits shifted by scalar parameter @p Param, which holds @p Value at the spec's sizes:
+/// by its width or more, which is undefined (a size's logarithm bound as the size).
+struct ShiftPastWidth {
+  unsigned Param = 0;
+  std::string Name;
+  unsigned Bits = 0;
+  std::int64_t Value = 0;
+  bool operator==(const ShiftPastWidth &) const = default;
+};
+
 /// Why a branch's condition, computed from scalar parameters alone, was not known at the spec's sizes.
 struct UndecidedCondition {
-  std::vector<std::string> Unbound;      ///< the parameters the launch does not give (the spec does not bind them)
-  std::vector<std::string> ShiftedPast;  ///< "a 32-bit value shifted by 'log2N' = 1048576"
+  std::vector<std::string> Unbound;        ///< the parameters the launch does not give (the spec does not bind them)
+  std::vector<ShiftPastWidth> ShiftedPast;  ///< the parameters that shift a value past its width
 };
 
 class WarpEvaluator {

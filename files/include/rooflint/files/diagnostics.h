@@ -81,6 +81,9 @@ inline constexpr diagnostic traffic_bound{"rooflint-traffic-bound", level::remar
 inline constexpr diagnostic not_predicted{"rooflint-not-predicted", level::remark, tool::analyzer,
     "Says which tensors' traffic the analyzer does not predict, at which memory levels, and why.",
     "docs/diagnostics/rooflint-not-predicted.md"};
+inline constexpr diagnostic size_binding{"rooflint-size-binding", level::warning, tool::analyzer,
+    "Warns when a size the spec reads from a kernel parameter cannot be what the kernel takes there: a value shifted by the parameter past its width.",
+    "docs/diagnostics/rooflint-size-binding.md"};
 
 // The verifier's (runtime/src/compare, runtime/src/inject).
 inline constexpr diagnostic ideal_traffic{"rooflint-ideal-traffic", level::error, tool::verifier,
@@ -161,7 +164,8 @@ inline constexpr std::array all{bound,           expectation,  param_name,      
                                 timing_only,     flops,        counters,         no_device,       no_peaks,
                                 case_faulted,    case_crashed, case_bad_case,    launches,        not_launched,
                                 regression,      baseline,     binding,          precision,       reread,
-                                not_measured,    reference,    line_traffic,     traffic_bound,   not_predicted};
+                                not_measured,    reference,    line_traffic,     traffic_bound,   not_predicted,
+                                size_binding};
 
 /// @return The entry named @p n, or nullptr.
 constexpr const diagnostic* find(std::string_view n) {
