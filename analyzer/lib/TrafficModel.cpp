@@ -835,6 +835,7 @@ private:
   std::array<std::int64_t, 3> Neighbour;
   SmRun Run;
   double RunLoadSectors;  ///< the distinct sectors the run's blocks load, all tensors together
+  mutable std::optional<double> WaveFootprint;  ///< waveFootprint(), once worked out
 
   template <class Fn> Estimate sum(int Param, Fn F) const {
     return X.of([&](const BlockTally &B) {
@@ -1021,10 +1022,15 @@ private:
 
   double kernelFootprint() const {
     double Sum = 0;
-    for (const dsl::tensor_info &T : R.Spec.tensor_list())
-      if (T.arg >= 0)
-        Sum += reads(T.arg).Union + writes(T.arg).Union;
+    for (const int Param : tensorParams()) Sum += reads(Param).Union + writes(Param).Union;
     return Sum;
+  }
+  /// The parameters of the spec's tensors, each once (the slices of one buffer share theirs).
+  std::vector<int> tensorParams() const {
+    std::vector<int> Params;
+    for (const dsl::tensor_info &T : R.Spec.tensor_list())
+      if (T.arg >= 0 && std::find(Params.begin(), Params.end(), T.arg) == Params.end()) Params.push_back(T.arg);
+    return Params;
   }
 
   const dsl::tensor_info &tensor(int Param) const {
@@ -1327,11 +1333,14 @@ private:
     const double Whole = double(Levels.L2Bytes);
     const double Missed = Levels.L2KeptFraction > 0 && Whole > Kept ? std::clamp((Between - Kept) / (Whole - Kept), 0.0, 1.0) : 1.0;
     const double Point = std::clamp(Touched + (Waves * PerWave - Touched) * Missed, U, Hi);
+    const std::string Each = Range + "the point: each wave of " + std::to_string(std::int64_t(WaveBlocks)) +
+                             " co-resident blocks reads " + bytesText(std::int64_t(PerWave)) + " of it";
+    if (!(Levels.L2KeptFraction > 0))
+      return {U, Point, Hi, Each + ", none of it still in L2 from the wave before (the part of L2 that keeps a working set is not measured on this GPU)"};
     return {U, Point, Hi,
-            Range + "the point: each wave of " + std::to_string(std::int64_t(WaveBlocks)) + " co-resident blocks reads " +
-                bytesText(std::int64_t(PerWave)) + " of it, and what the wave before read is still in L2 but for " +
-                model::format_significant(100 * Missed) + "% (a wave's footprint, all tensors, " + bytesText(std::int64_t(Between)) +
-                ", against L2's kept part, " + bytesText(std::int64_t(Kept)) + ", and its whole, " + bytesText(Levels.L2Bytes) + ")"};
+            Each + ", and what the wave before read is still in L2 but for " + model::format_significant(100 * Missed) +
+                "% (a wave's footprint, all tensors, " + bytesText(std::int64_t(Between)) + ", against L2's kept part, " +
+                bytesText(std::int64_t(Kept)) + ", and its whole, " + bytesText(Levels.L2Bytes) + ")"};
   }
   /// The bytes of tensor @p Param's reads the @p Box of one wave's blocks touch: its neighbours' spread
   /// where its footprint translates with the block, else an even share of its union over @p Waves.
@@ -1342,12 +1351,14 @@ private:
                                                                       : F.Union / Waves;
   }
   /// What one wave reads and writes of every tensor: the distinct bytes that pass through L2 between two
-  /// waves' reads of a granule.
+  /// waves' reads of a granule (the same for every tensor of the kernel: worked out once).
   double waveFootprint(const Dim3 &Box, double Waves) const {
-    double Sum = 0;
-    for (const dsl::tensor_info &T : R.Spec.tensor_list())
-      if (T.arg >= 0) Sum += wavePart(T.arg, Box, Waves) + writes(T.arg).Union / Waves;
-    return Sum;
+    if (!WaveFootprint) {
+      double Sum = 0;
+      for (const int Param : tensorParams()) Sum += wavePart(Param, Box, Waves) + writes(Param).Union / Waves;
+      WaveFootprint = Sum;
+    }
+    return *WaveFootprint;
   }
   /// Reads addressed through indices drawn as the spec states (a gather, an embedding lookup): each
   /// wave's reads are independent draws from the tensor's granules, whatever order the blocks run in.
@@ -1614,7 +1625,6 @@ std::map<int, std::vector<std::string>> unboundAddressScalars(const std::vector<
 
 namespace {
 
-/// "line 28", or "line 28 of wmma.h" where the access is not in the kernel's file (a header's helper).
 /// Whether two spellings of a path name one file (the debug info's and clang's differ: relative, "./").
 bool sameFile(llvm::StringRef A, llvm::StringRef B) {
   const auto normal = [](llvm::StringRef P) {
@@ -1628,6 +1638,7 @@ bool sameFile(llvm::StringRef A, llvm::StringRef B) {
   return !llvm::sys::fs::equivalent(A, B, Same) && Same;
 }
 
+/// "line 28", or "line 28 of wmma.h" where the access is not in the kernel's file (a header's helper).
 std::string lineText(const UnmodelledAccess &U, const KernelRecord &Record) {
   std::string Out = "line " + std::to_string(U.Line);
   if (U.File.empty() || sameFile(U.File, Record.KernelLocation.File)) return Out;
@@ -1800,7 +1811,7 @@ KernelEvaluation evaluateTraffic(llvm::Function &F, const KernelRecord &Record, 
   M.predict(Out, KernelWide, Unmodelled, Conditional, Launch.SharedUnknown);
   for (const auto &[Line, Why] : E->undecidedConditions())
     for (const ShiftPastWidth &S : Why.ShiftedPast)
-      if (std::find(Out.ShiftsPastWidth.begin(), Out.ShiftsPastWidth.end(), S) == Out.ShiftsPastWidth.end())
+      if (std::none_of(Out.ShiftsPastWidth.begin(), Out.ShiftsPastWidth.end(), [&](const ShiftPastWidth &O) { return O.Param == S.Param; }))
         Out.ShiftsPastWidth.push_back(S);
   // Per access, over the launch.
   Extrapolation X(Blocks, Launch.Grid);

@@ -384,9 +384,6 @@ std::optional<AccessOf> accessOf(Instruction &I, const DataLayout &DL) {
   return A;
 }
 
-/// The integer parameters value @p V is computed from, by their indices, when it is computed from no
-/// memory (no load, atomic or call but the special registers'): a branch whose condition the evaluation
-/// cannot decide then names those the launch left unknown (the spec does not bind them).
 /// Calls @p Visit on each value @p V is computed from, @p V included, through arithmetic alone: false
 /// (and stops) where that reaches a load of memory, an atomic or a call with effects, or past 256 values.
 template <class Fn> bool visitArithmeticSlice(const Value *V, Fn Visit) {
@@ -409,6 +406,9 @@ template <class Fn> bool visitArithmeticSlice(const Value *V, Fn Visit) {
   return true;
 }
 
+/// The integer parameters value @p V is computed from, by their indices, when it is computed from no
+/// memory (no load, atomic or call but the special registers'): a branch whose condition the evaluation
+/// cannot decide then names those the launch left unknown (the spec does not bind them).
 std::vector<unsigned> scalarParametersBehind(const Value *V) {
   std::vector<unsigned> Params;
   const bool Arithmetic = visitArithmeticSlice(V, [&](const Value *X) {
@@ -419,17 +419,20 @@ std::vector<unsigned> scalarParametersBehind(const Value *V) {
   return Params;
 }
 
-/// The shifts @p V is computed from whose amount a scalar parameter gives: (parameter, the shifted value's
-/// bits). Such a parameter bound to the width or more (a logarithm bound as the size) leaves it undefined.
+/// The shifts @p V is computed from, by arithmetic alone, whose amount is a scalar parameter itself (`1 <<
+/// log2N`, through casts): (parameter, the shifted value's bits). Such a parameter at the width or more
+/// (a logarithm bound as the size) leaves the shift undefined.
 std::vector<std::pair<unsigned, unsigned>> shiftsByParameters(const Value *V) {
   std::vector<std::pair<unsigned, unsigned>> Shifts;
-  visitArithmeticSlice(V, [&](const Value *X) {
+  const bool Arithmetic = visitArithmeticSlice(V, [&](const Value *X) {
     const auto *Shift = dyn_cast<BinaryOperator>(X);
     if (!Shift || !Shift->isShift() || !Shift->getType()->isIntegerTy()) return;
-    for (unsigned Param : scalarParametersBehind(Shift->getOperand(1)))
-      Shifts.push_back({Param, Shift->getType()->getIntegerBitWidth()});
+    const Value *Amount = Shift->getOperand(1);
+    while (const auto *Cast = dyn_cast<CastInst>(Amount)) Amount = Cast->getOperand(0);
+    if (const auto *Arg = dyn_cast<Argument>(Amount); Arg && Arg->getType()->isIntegerTy())
+      Shifts.push_back({Arg->getArgNo(), Shift->getType()->getIntegerBitWidth()});
   });
-  return Shifts;
+  return Arithmetic ? Shifts : std::vector<std::pair<unsigned, unsigned>>{};
 }
 
 /// The kernel parameter a pointer is based on, or -1.
@@ -1588,6 +1591,7 @@ void Stepper::exitLanes(Warp &W, LaneMask Gone) const {
 }
 
 void Stepper::noteUndecided(const Warp &W, const BlockCode &B, LaneMask Mask) const {
+  if (Mask == 0) return;
   const auto add = [](auto &List, auto Item) {
     if (std::find(List.begin(), List.end(), Item) == List.end()) List.push_back(std::move(Item));
   };

@@ -1379,10 +1379,12 @@ __device__ inline void tiled_body(const float* A, const float* B, float* C, int 
 }
 __global__ void tiled(const float* A, const float* B, float* C, int n) { tiled_body(A, B, C, n); }
 __global__ void tiled_big(const float* A, const float* B, float* C, int n) { tiled_body(A, B, C, n); }
+__global__ void tiled_mid(const float* A, const float* B, float* C, int n) { tiled_body(A, B, C, n); }
 #define GEMM(k, n) kernel<k>(#k, matmul(in<0>("A", f32, N, N), in<1>("B", f32, N, N), out<2>("C", f32, N, N))) \
     .at(N(n)).sizes(N(arg<3>)).block(32, 32).grid(ceil_div(N, 32), ceil_div(N, 32))
 inline constexpr auto at_2048 = GEMM(tiled, 2048);
 inline constexpr auto at_4096 = GEMM(tiled_big, 4096);
+inline constexpr auto at_3072 = GEMM(tiled_mid, 3072);
 )";
   const Level B2048 = predict(Code, "tiled").at("B", "dram");
   EXPECT_EQ(B2048.K, Kind::Range) << B2048.Basis;
@@ -1391,6 +1393,13 @@ inline constexpr auto at_4096 = GEMM(tiled_big, 4096);
   EXPECT_NEAR(B2048.High, 64.0, 1e-6) << B2048.Basis;
   const Level B4096 = predict(Code, "tiled_big").at("B", "dram");
   EXPECT_NEAR(B4096.Ratio, 63.0, 1e-6) << B4096.Basis;
+  // Between the two, N = 3072: a wave of 264 blocks spans 3 of the 96-block rows: B whole (36 MiB), 3
+  // panels of A (3 x 32 x 3072 x 4 bytes = 1.125 MiB) and its share of C (36 MiB / 35 waves = 1.029 MiB):
+  // 38.154 MiB, 14.154 MiB over the kept 24 of a 60 MiB L2, so the wave before's B is gone for
+  // 14.154 / 36 = 39.3% of the 34 waves that read it again: 1 + 34 x 0.3932 = 14.37x.
+  const Level B3072 = predict(Code, "tiled_mid").at("B", "dram");
+  EXPECT_EQ(B3072.K, Kind::Range) << B3072.Basis;
+  EXPECT_NEAR(B3072.Ratio, 14.37, 0.02) << B3072.Basis;
 }
 
 // Dynamic shared memory decides what L1 keeps between a block's two passes over its row (1024 threads a
@@ -1419,11 +1428,13 @@ __device__ inline void centre(const float* x, float* y, int n) {
 __global__ void centre_small(const float* x, float* y, int n) { centre(x, y, n); }
 __global__ void centre_large(const float* x, float* y, int n) { centre(x, y, n); }
 __global__ void centre_unstated(const float* x, float* y, int n) { centre(x, y, n); }
+__global__ void centre_huge(const float* x, float* y, int n) { centre(x, y, n); }
 #define ROWS(k, n) kernel<k>(#k, custom(0, in<0>("x", f32, R, L), out<1>("y", f32, R, L))) \
     .at(R(4096), L(n)).sizes(R(grid_dim.x), L(arg<2>)).block(1024).grid(R)
 inline constexpr auto small_spec = ROWS(centre_small, 2048).dynamic_shared(4096);
 inline constexpr auto large_spec = ROWS(centre_large, 8192).dynamic_shared(220 * 1024);
 inline constexpr auto unstated_spec = ROWS(centre_unstated, 2048);
+inline constexpr auto huge_spec = ROWS(centre_huge, 2048).dynamic_shared(300000);
 )";
   const Prediction Small = predict(Code, "centre_small");
   EXPECT_VALUE(Small.at("x", "l1"), 2.0);
@@ -1442,6 +1453,14 @@ inline constexpr auto unstated_spec = ROWS(centre_unstated, 2048);
     EXPECT_NE(X.Basis.find("the kernel's dynamic shared memory ('partial', extern __shared__) is not stated"), std::string::npos)
         << X.Basis;
   }
+  // 300000 bytes a block: more than the H200's 228 KiB carve-out less its 1 KiB reserved gives one block
+  // (232448 bytes): no launch runs, nothing is predicted.
+  const auto Huge = predict(Code, "centre_huge").at("x", "l1");
+  EXPECT_EQ(Huge.K, Kind::NotPredicted) << Huge.Basis;
+  EXPECT_NE(Huge.Basis.find("its blocks' shared memory, 0 bytes static and 300000 dynamic, is more than an SM of the H200 "
+                            "gives a block (232448 bytes)"),
+            std::string::npos)
+      << Huge.Basis;
 }
 
 // A row length the kernel takes as its logarithm (cuda-samples' fastWalshTransform: `1 << log2N`):

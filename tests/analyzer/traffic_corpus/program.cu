@@ -68,9 +68,9 @@ __global__ void reuse_gemm_tiled_n4096(const float* A, const float* B, float* C,
   C[row * N + col] = acc;
 }
 
-// The tiled GEMM at N = 2048 (48 MiB): over L2's kept part, but each wave of blocks (two rows of 64, 264
-// blocks on 132 SMs) reads about 18 MiB, all of B included, and the next wave reads B again while L2
-// still holds it.
+// The tiled GEMM at N = 2048 (48 MiB): over L2's kept part, but each wave of blocks (264 blocks on 132
+// SMs, about four rows of 64) reads about 18 MiB, all of B included, and the next wave reads B again
+// while L2 still holds it.
 __global__ void reuse_gemm_tiled_n2048(const float* A, const float* B, float* C, int N) {
   __shared__ float As[32][32];
   __shared__ float Bs[32][32];

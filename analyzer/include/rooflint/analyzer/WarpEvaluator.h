@@ -129,7 +129,6 @@ struct EvalFailure {
   bool OutOfBudget = false;     ///< the budget of warp instructions ran out (the code itself was followed)
 };
 
-/// A kernel compiled for evaluation (its address slice), run for chosen blocks of a launch.
 /// A value of @p Bits bits shifted by scalar parameter @p Param, which holds @p Value at the spec's sizes:
 /// by its width or more, which is undefined (a size's logarithm bound as the size).
 struct ShiftPastWidth {
@@ -146,6 +145,7 @@ struct UndecidedCondition {
   std::vector<ShiftPastWidth> ShiftedPast;  ///< the parameters that shift a value past its width
 };
 
+/// A kernel compiled for evaluation (its address slice), run for chosen blocks of a launch.
 class WarpEvaluator {
 public:
   /// Compiles @p F; fails (with the reason) on what the evaluator cannot run: a call that was not
