@@ -930,7 +930,7 @@ LayerCondition layerCondition(unsigned Passes, std::int64_t RowBytes, int Thread
   C.RowBytes = RowBytes;
   const int Threads = std::max(1, ThreadsPerBlock);
   const std::int64_t SharedPerBlock = std::max<std::int64_t>(0, SharedBytes) + Levels.ReservedSharedPerBlock;
-  const std::int64_t MaxShared = std::int64_t(Levels.SharedConfigsKiB.back()) * 1024;
+  const std::int64_t MaxShared = Levels.largestSharedConfig();
   C.BlocksPerSm = std::max<int>(1, std::min<std::int64_t>({Levels.MaxBlocksPerSm, Levels.MaxThreadsPerSm / Threads,
                                                            MaxShared / SharedPerBlock}));
   // The configuration: the smallest that holds the blocks' shared memory and the driver's own margin.

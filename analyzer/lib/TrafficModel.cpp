@@ -1325,10 +1325,7 @@ private:
     // The waves' reads past the granules the kernel touches (its blocks' footprints joined over the grid:
     // more than U where a granule holds less of the tensor than its 64 bytes) are the re-reads.
     const double PerWave = wavePart(Param, Box, Waves);
-    const double Touched = std::clamp(Reads.Shared && translates(Param, &TensorTally::FirstRead, 64)
-                                          ? spread(Param, &TensorTally::ReadGranules, &TensorTally::FirstRead, 64, L.Grid)
-                                          : Waves * PerWave,
-                                      U, std::max(U, Waves * PerWave));
+    const double Touched = std::clamp(wavePart(Param, L.Grid, 1), U, std::max(U, Waves * PerWave));  // the grid as one wave
     const double Between = waveFootprint(Box, Waves);
     const double Whole = double(Levels.L2Bytes);
     const double Missed = Levels.L2KeptFraction > 0 && Whole > Kept ? std::clamp((Between - Kept) / (Whole - Kept), 0.0, 1.0) : 1.0;

@@ -394,8 +394,7 @@ EvaluationInput evaluationInput(const KernelTraffic &T, const FunctionDecl &Kern
     In.Failure = "the cache sizes of '" + std::string(Gpu.peaks.device) +
                  "' are not known (neither the datasheet table nor the ceilings file gives them)";
   else if (!T.Function) In.Failure = "the kernel's device code was not generated";
-  else if (const std::int64_t Most = In.Levels->SharedConfigsKiB.empty() ? 0 : std::int64_t(In.Levels->SharedConfigsKiB.back()) * 1024 -
-                                                                                  In.Levels->ReservedSharedPerBlock;
+  else if (const std::int64_t Most = In.Levels->largestSharedConfig() - In.Levels->ReservedSharedPerBlock;
            Most > 0 && T.SharedBytes + In.Launch.DynamicShared > Most)
     In.Failure = "its blocks' shared memory, " + std::to_string(T.SharedBytes) + " bytes static and " +
                  std::to_string(In.Launch.DynamicShared) + " dynamic, is more than an SM of the " + std::string(Gpu.peaks.device) +

@@ -1463,12 +1463,9 @@ inline constexpr auto huge_spec = ROWS(centre_huge, 2048).dynamic_shared(300000)
       << Huge.Basis;
 }
 
-// A row length the kernel takes as its logarithm (cuda-samples' fastWalshTransform: `1 << log2N`):
-// bound with pow2(arg<2>), the evaluation runs with log2n = 11 for rows of 2048 and follows the loop.
-// Each block reads its row once, coalesced (256 lanes over 2048 floats, 8 passes of whole sectors):
-// x's L1 and L2 traffic is its bytes, 1x.
-TEST(TrafficEvaluation, ALengthGivenAsItsLogarithmIsFollowed) {
-  const std::string Code = R"(
+// Row sums over rows of 1 << log2n (cuda-samples' fastWalshTransform takes its length so), for the two
+// tests below: one spec binding the logarithm with pow2(), one binding it as the size.
+const std::string LogRowSums = R"(
 inline constexpr struct R final : dim<"R"> {} R;
 inline constexpr struct L final : dim<"L"> {} L;
 __global__ void row_sums(const float* x, float* y, int log2n) {
@@ -1477,6 +1474,14 @@ __global__ void row_sums(const float* x, float* y, int log2n) {
   for (int i = threadIdx.x; i < n; i += blockDim.x) s += x[(long)blockIdx.x * n + i];
   if (threadIdx.x == 0) y[blockIdx.x] = s;
 }
+)";
+
+// A row length the kernel takes as its logarithm (cuda-samples' fastWalshTransform: `1 << log2N`):
+// bound with pow2(arg<2>), the evaluation runs with log2n = 11 for rows of 2048 and follows the loop.
+// Each block reads its row once, coalesced (256 lanes over 2048 floats, 8 passes of whole sectors):
+// x's L1 and L2 traffic is its bytes, 1x.
+TEST(TrafficEvaluation, ALengthGivenAsItsLogarithmIsFollowed) {
+  const std::string Code = LogRowSums + R"(
 inline constexpr auto spec = kernel<row_sums>("row_sums", custom(0, in<0>("x", f32, R, L), out<1>("y", f32, R)))
     .at(R(4096), L(2048)).sizes(R(grid_dim.x), L(pow2(arg<2>))).block(256).grid(R);
 )";
@@ -1490,15 +1495,7 @@ inline constexpr auto spec = kernel<row_sums>("row_sums", custom(0, in<0>("x", f
 // `1 << log2n` shifts a 32-bit int by 2048, undefined in C++ and poison in LLVM; the loop's condition
 // cannot be decided. The reason names the shift and pow2(), not data (the kernel reads none to decide).
 TEST(TrafficEvaluation, ALogarithmBoundAsTheSizeNamesTheShift) {
-  const std::string Code = R"(
-inline constexpr struct R final : dim<"R"> {} R;
-inline constexpr struct L final : dim<"L"> {} L;
-__global__ void row_sums(const float* x, float* y, int log2n) {
-  const int n = 1 << log2n;
-  float s = 0;
-  for (int i = threadIdx.x; i < n; i += blockDim.x) s += x[(long)blockIdx.x * n + i];
-  if (threadIdx.x == 0) y[blockIdx.x] = s;
-}
+  const std::string Code = LogRowSums + R"(
 inline constexpr auto spec = kernel<row_sums>("row_sums", custom(0, in<0>("x", f32, R, L), out<1>("y", f32, R)))
     .at(R(4096), L(2048)).sizes(R(grid_dim.x), L(arg<2>)).block(256).grid(R);
 )";

@@ -52,7 +52,8 @@ __global__ void reuse_gemm_naive_n4096(const float* A, const float* B, float* C,
   C[row * N + col] = acc;
 }
 
-__global__ void reuse_gemm_tiled_n4096(const float* A, const float* B, float* C, int N) {
+// The tiled GEMM of reuse.cu (32 x 32 tiles through shared memory), at sizes of its own below.
+__device__ __forceinline__ void gemm_tiled32(const float* A, const float* B, float* C, int N) {
   __shared__ float As[32][32];
   __shared__ float Bs[32][32];
   const int tx = threadIdx.x, ty = threadIdx.y;
@@ -68,24 +69,12 @@ __global__ void reuse_gemm_tiled_n4096(const float* A, const float* B, float* C,
   C[row * N + col] = acc;
 }
 
+__global__ void reuse_gemm_tiled_n4096(const float* A, const float* B, float* C, int N) { gemm_tiled32(A, B, C, N); }
+
 // The tiled GEMM at N = 2048 (48 MiB): over L2's kept part, but each wave of blocks (264 blocks on 132
 // SMs, about four rows of 64) reads about 18 MiB, all of B included, and the next wave reads B again
 // while L2 still holds it.
-__global__ void reuse_gemm_tiled_n2048(const float* A, const float* B, float* C, int N) {
-  __shared__ float As[32][32];
-  __shared__ float Bs[32][32];
-  const int tx = threadIdx.x, ty = threadIdx.y;
-  const int row = blockIdx.y * 32 + ty, col = blockIdx.x * 32 + tx;
-  float acc = 0.f;
-  for (int t = 0; t < N / 32; ++t) {
-    As[ty][tx] = A[row * N + t * 32 + tx];
-    Bs[ty][tx] = B[(t * 32 + ty) * N + col];
-    __syncthreads();
-    for (int k = 0; k < 32; ++k) acc += As[ty][k] * Bs[k][tx];
-    __syncthreads();
-  }
-  C[row * N + col] = acc;
-}
+__global__ void reuse_gemm_tiled_n2048(const float* A, const float* B, float* C, int N) { gemm_tiled32(A, B, C, N); }
 
 namespace traffic_corpus_specs {
 using namespace rooflint::dsl;

@@ -153,6 +153,10 @@ struct CacheLevels {
   double L1KeptFraction = 0, L2KeptFraction = 0;
   int DramAccessBytes = 0;  ///< bytes per DRAM transfer (the model's granules are 64)
 
+  /// The largest shared-memory configuration, bytes (0 where none is known): what the blocks of one SM
+  /// share, and one block at most with ReservedSharedPerBlock of it the system's.
+  std::int64_t largestSharedConfig() const { return SharedConfigsKiB.empty() ? 0 : std::int64_t(SharedConfigsKiB.back()) * 1024; }
+
   /// @return The levels of a GPU of geometry @p G, or nullopt when a figure they need is unknown (no
   /// other GPU's figure stands in for it).
   static std::optional<CacheLevels> of(const model::gpu_geometry &G);
