@@ -890,9 +890,10 @@ private:
   /// The unique footprint over a box of @p Box blocks around the middle one, bytes, of a per-block
   /// footprint @p Of (granules of @p Unit bytes): along each axis the union of the middle block's
   /// footprint translated by the shift its neighbour shows (blocks whose footprints differ in size
-  /// are taken as disjoint), the axes combined as independent.
+  /// are taken as disjoint), the axes combined as independent. With @p Missed, along each axis that
+  /// share of what the blocks share is counted once per block again (L2 lost it in between).
   double spread(int Param, const std::vector<std::uint64_t> TensorTally::*Of, std::uint64_t TensorTally::*First,
-                double Unit, const Dim3 &Box) const {
+                double Unit, const Dim3 &Box, const std::array<double, 3> &Missed = {}) const {
     const TensorTally *M = tally(Middle, Param);
     if (!M || (M->*Of).empty()) return 0;
     const std::vector<std::uint64_t> &F = M->*Of;
@@ -916,6 +917,7 @@ private:
         else
           AlongAxis = unionOfTranslates(F, std::uint64_t(std::llround(Step / Unit)), N);
       }
+      AlongAxis += (Size * double(N) - AlongAxis) * Missed[std::size_t(A)];
       Union *= AlongAxis / Size;
     }
     return Union * Unit;
@@ -1318,17 +1320,17 @@ private:
                    std::min<std::int64_t>(L.Grid.Y, ceilDiv(std::int64_t(WaveBlocks), L.Grid.X)), 1};
     const std::string Range = Over + "its reads range from each 64-byte granule once to every L2 miss from DRAM; ";
     if (DrawnThrough.count(Param)) return drawnReads(Reads, Waves, KernelFootprint, Hi, Range);
-    // The point: each wave reads its footprint of the tensor once; what the wave before read is still in
-    // L2 where the waves' footprints (every tensor's: what passes through L2 between a wave's read of a
-    // granule and the next wave's) fit in its kept part, gone where they fill L2, in proportion between
-    // (a tiled GEMM's B, read whole by every wave: 16 MiB at 2048 stays, 64 MiB at 4096 does not).
+    if (Reads.Shared && translates(Param, &TensorTally::FirstRead, 64)) return axisReads(Param, U, Hi, Range);
+    // A footprint that does not translate with the block (a tile computed from a 1D block index), or one
+    // no two blocks share: each wave reads its footprint of the tensor once; what the wave before read is
+    // still in L2 but for missedIn(the waves' footprints: every tensor's, what passes through L2 between
+    // a wave's read of a granule and the next wave's).
     // The waves' reads past the granules the kernel touches (its blocks' footprints joined over the grid:
     // more than U where a granule holds less of the tensor than its 64 bytes) are the re-reads.
     const double PerWave = wavePart(Param, Box, Waves);
     const double Touched = std::clamp(wavePart(Param, L.Grid, 1), U, std::max(U, Waves * PerWave));  // the grid as one wave
     const double Between = waveFootprint(Box, Waves);
-    const double Whole = double(Levels.L2Bytes);
-    const double Missed = Levels.L2KeptFraction > 0 && Whole > Kept ? std::clamp((Between - Kept) / (Whole - Kept), 0.0, 1.0) : 1.0;
+    const double Missed = missedIn(Between);
     const double Point = std::clamp(Touched + (Waves * PerWave - Touched) * Missed, U, Hi);
     const std::string Each = Range + "the point: each wave of " + std::to_string(std::int64_t(WaveBlocks)) +
                              " co-resident blocks reads " + bytesText(std::int64_t(PerWave)) + " of it";
@@ -1350,12 +1352,52 @@ private:
   /// What one wave reads and writes of every tensor: the distinct bytes that pass through L2 between two
   /// waves' reads of a granule (the same for every tensor of the kernel: worked out once).
   double waveFootprint(const Dim3 &Box, double Waves) const {
-    if (!WaveFootprint) {
-      double Sum = 0;
-      for (const int Param : tensorParams()) Sum += wavePart(Param, Box, Waves) + writes(Param).Union / Waves;
-      WaveFootprint = Sum;
-    }
+    if (!WaveFootprint) WaveFootprint = boxFootprint(Box, Waves);
     return *WaveFootprint;
+  }
+  /// What the blocks of @p Box, one of @p Boxes such over the grid, read and write of every tensor.
+  double boxFootprint(const Dim3 &Box, double Boxes) const {
+    double Sum = 0;
+    for (const int Param : tensorParams()) Sum += wavePart(Param, Box, Boxes) + writes(Param).Union / Boxes;
+    return Sum;
+  }
+  /// The share of what blocks read again that L2 no longer holds when @p Between bytes passed through it
+  /// in between: none within its kept part, all of it once they fill L2, in proportion between; all of
+  /// it where the kept part is not measured.
+  double missedIn(double Between) const {
+    const double Kept = l2KeptBytes(), Whole = double(Levels.L2Bytes);
+    return Levels.L2KeptFraction > 0 && Whole > Kept ? std::clamp((Between - Kept) / (Whole - Kept), 0.0, 1.0) : 1.0;
+  }
+  /// The point of a shared tensor whose footprint translates with the block. Blocks that share its
+  /// granules along an axis launch that axis's stride apart (1, the grid's x, its x times y), and a
+  /// block runs about that many blocks' work after the one before it, whatever the wave: the later
+  /// block finds the granules in L2 but for missedIn(what the blocks launched in between read and
+  /// write). A tiled GEMM's B at 4096: a row of blocks reads all 64 MiB of it between two blocks of a
+  /// column, so each row of blocks reads B from DRAM again: 128x (the H100's count for the kernel leaves
+  /// about 125x for B).
+  Bytes axisReads(int Param, double U, double Hi, const std::string &Range) const {
+    const std::array<std::int64_t, 3> Extent{L.Grid.X, L.Grid.Y, L.Grid.Z};
+    const std::array<Dim3, 3> Between{Dim3{1, 1, 1}, Dim3{L.Grid.X, 1, 1}, Dim3{L.Grid.X, L.Grid.Y, 1}};
+    std::array<double, 3> Missed{};
+    std::vector<std::string> Axes;
+    for (std::size_t A = 0; A < 3; ++A) {
+      if (Extent[A] <= 1 || overlap(Param, int(A)) <= 0) continue;
+      const double Passed = boxFootprint(Between[A], double(L.Grid.count()) / double(Between[A].count()));
+      Missed[A] = missedIn(Passed);
+      const std::string Fate = Missed[A] <= 0.02   ? "still there"
+                               : Missed[A] >= 0.98 ? "gone"
+                                                   : "gone for " + model::format_significant(100 * Missed[A]) + "%";
+      Axes.push_back("blocks " + std::to_string(Between[A].count()) + " apart in launch order (along " + "xyz"[A] +
+                     ") share its granules, " + bytesText(std::int64_t(Passed)) + " through L2 between them: " + Fate);
+    }
+    const double Point = std::clamp(spread(Param, &TensorTally::ReadGranules, &TensorTally::FirstRead, 64, L.Grid, Missed), U, Hi);
+    const std::string Against = Levels.L2KeptFraction > 0
+                                    ? " (L2's kept part " + bytesText(std::int64_t(l2KeptBytes())) + ", its whole " + bytesText(Levels.L2Bytes) + ")"
+                                    : " (the part of L2 that keeps a working set is not measured on this GPU)";
+    if (Axes.empty()) return {U, Point, Hi, Range + "the point: each granule once (no neighbouring blocks share it)"};
+    std::string Text = Range + "the point:";
+    for (std::size_t I = 0; I < Axes.size(); ++I) Text += (I ? "; " : " ") + Axes[I];
+    return {U, Point, Hi, Text + Against};
   }
   /// Reads addressed through indices drawn as the spec states (a gather, an embedding lookup): each
   /// wave's reads are independent draws from the tensor's granules, whatever order the blocks run in.
