@@ -3,7 +3,7 @@
 # tree built here (scripts/build-gpu.sh) and carried along, and writes logs and reports under $OUT.
 #
 #   ROOFLINT_BUILD_DIR=.carry/gpu ROOFLINT_MANIFESTS=.carry/manifests OUT=/some/dir \
-#     bash scripts/gpu-job.sh [quick|full|levels|ncu-levels|inject|overhead|overhead3|processes|traffic|public|lines|corpus-lines|python]
+#     bash scripts/gpu-job.sh [quick|full|levels|ncu-levels|inject|overhead|overhead3|processes|traffic|public|lines|corpus-lines|python|ceilings-per-gpu]
 #   (carry .carry/gpu and .carry/manifests: build-gpu.sh)
 #
 # levels: the hierarchical roofline only (ceilings against their peers, the examples, ncu per level).
@@ -17,6 +17,7 @@
 # corpus-lines: per-line traffic of the traffic corpus's kernels (one rooflint-verify run per kernel)
 #   beside ncu's per-line sectors (a few kernels per ncu run).
 # python: PyTorch as the program: examples/torch_extension's run.py and run_workers.py under rooflint-verify.
+# ceilings-per-gpu: the ceilings file of the card a case ran on judges it; another card's gives no verdict.
 #
 # Steps: device state; GPU tests; rooflint-ceilings (thorough and quick, timed); verification of every
 # example with reports; ncu side by side for the traffic figures; the verifier's overhead against ncu;
@@ -221,6 +222,41 @@ if [[ $mode == inject ]]; then
   nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,power.draw,clocks_event_reasons.active --format=csv | tee -a "$OUT/summary.txt"
   section "overhead: rooflint-verify -- program against ncu (1 and 4 rounds of the example program)"
   inject_overhead "$OUT/summary.txt" 1 4
+  tar -C "$OUT" -czf "$OUT/logs.tar.gz" logs && rm -rf "$logs"
+  section "done"
+  exit 0
+fi
+
+# ceilings-per-gpu: which ceilings file judges a case, on the card at hand. The quick ceilings, and a copy
+# of them under another card's UUID; the example program under rooflint-verify with both files (each case
+# judged against this card's: the report's peaks name it) and with the other card's alone (no verdict:
+# every measured case a rooflint-no-peaks error, exit 3).
+if [[ $mode == ceilings-per-gpu ]]; then
+  section "device"
+  nvidia-smi --query-gpu=name,uuid,driver_version,clocks.sm,clocks.mem --format=csv | tee -a "$OUT/summary.txt"
+  run ceilings-quick timeout 120 "$build/runtime/rooflint-ceilings" --quick --output "$OUT/ceilings.json"
+  python3 -c 'import json, sys; f = json.load(open(sys.argv[1])); f["device"]["uuid"] = "GPU-00000000-0000-0000-0000-000000000000"; json.dump(f, open(sys.argv[2], "w"), indent=1)' \
+      "$OUT/ceilings.json" "$OUT/other-card.json"
+  program=$build/examples/program/rooflint-example-program
+  section "both files given: this card's applies"
+  run both timeout 150 "$build/runtime/rooflint-verify" --manifest "$manifests" --ceilings "$OUT/other-card.json" \
+      --ceilings "$OUT/ceilings.json" --json "$OUT/both.json" -- "$program"
+  section "the other card's file alone: no verdict"
+  run other timeout 150 "$build/runtime/rooflint-verify" --manifest "$manifests" --ceilings "$OUT/other-card.json" \
+      --json "$OUT/other.json" -- "$program"
+  for r in both other; do
+    python3 - "$OUT/$r.json" <<'PY' | sed "s/^/$r: /" | tee -a "$OUT/summary.txt"
+import collections, json, sys
+run = json.load(open(sys.argv[1]))
+print("peaks:", run["peaks"]["label"])
+print("cases:", dict(collections.Counter(c["status"] for c in run["cases"])))
+ids = collections.Counter(f["id"] for c in run["cases"] for f in c.get("findings", []) if f.get("severity") == "error")
+print("errors:", dict(ids))
+first = next((f["message"] for c in run["cases"] for f in c.get("findings", []) if f["id"] == "rooflint-no-peaks"), "")
+print("first no-peaks:", first)
+print("exit:", run.get("exit_code"))
+PY
+  done
   tar -C "$OUT" -czf "$OUT/logs.tar.gz" logs && rm -rf "$logs"
   section "done"
   exit 0

@@ -452,6 +452,7 @@ void recordPrediction(KernelRecord &Record, const EvaluationInput &In, const Ker
     Record.PredictionBlock = {Launch.Block.X, Launch.Block.Y, Launch.Block.Z};
     Record.PredictionLaunchStated = Launch.Stated;
     Record.PredictionLaunchText = Launch.Text;
+    if (Record.Spec.shape.shared_stated) Record.PredictionDynamicShared = Launch.DynamicShared;
   }
   const auto tensorName = [&](int Param) {
     for (const dsl::tensor_info &TI : Record.Spec.tensor_list())

@@ -23,6 +23,27 @@ result<void> check_applies(const ceilings::ceilings_file& file, const device_ide
   return success();
 }
 
+result<std::vector<ceilings_source>> load_ceilings(const std::vector<std::string>& paths) {
+  std::vector<ceilings_source> files;
+  for (const std::string& path : paths) {
+    std::string why;
+    auto file = ceilings::load(path, why);
+    if (!file) return error{error_code::invalid_argument, "cannot use --ceilings '" + path + "': " + why};
+    files.push_back({path, std::move(*file)});
+  }
+  return files;
+}
+
+result<const ceilings_source*> ceilings_for(const std::vector<ceilings_source>& files, const device_identity& device) {
+  std::string why;
+  for (const ceilings_source& f : files) {
+    const auto applies = check_applies(f.file, device);
+    if (applies) return &f;
+    why += (why.empty() ? "" : "; ") + ("--ceilings '" + f.path + "': " + applies.err().message);
+  }
+  return error{error_code::failed_precondition, why.empty() ? std::string("no --ceilings file was given") : why};
+}
+
 result<ceilings::ceilings_file> load_for_device(const std::string& path, int ordinal) {
   std::string why;
   auto file = ceilings::load(path, why);

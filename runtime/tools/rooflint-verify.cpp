@@ -255,8 +255,9 @@ std::optional<int> parse_options(int argc, char** argv, tool_options& t) {
   app.add_option("--timeout", t.timeout_s,
                  "the program gets SIGTERM after S seconds (SIGKILL 10 s later) and the run fails (default 3600)")
       ->type_name("S")->check(cli::at_least(1, "seconds"));
-  app.add_option("--ceilings", t.verify.ceilings_path,
-                 "measured peaks from rooflint-ceilings (default: datasheet peaks, labelled as such)")->type_name("FILE")->check(file);
+  app.add_option("--ceilings", t.verify.ceilings_paths,
+                 "measured peaks from rooflint-ceilings; repeat it with one file per GPU the program runs on (each launch "
+                 "is judged against its own GPU's file; default: datasheet peaks, labelled as such)")->type_name("FILE")->check(file);
   app.add_option("--tolerance", t.verify.tolerance,
                  "largest acceptable observed/compulsory bytes ratio where the spec sets none (default 1.10)")
       ->type_name("X")->check(cli::at_least(1, "a ratio of at least 1 (1.10 allows 10% extra bytes)"));
@@ -302,7 +303,7 @@ std::optional<int> parse_options(int argc, char** argv, tool_options& t) {
 struct run_inputs {
   std::vector<manifest_kernel> kernels;
   std::string manifest_list;  ///< the manifests' absolute paths, ':'-separated, for the library
-  std::optional<rooflint::ceilings::ceilings_file> ceilings;
+  std::vector<rooflint::runtime::ceilings_source> ceilings;
   std::string baseline_text;
 };
 
@@ -339,11 +340,9 @@ std::optional<int> read_manifests(const tool_options& t, run_inputs& in) {
 /// Reads the run's inputs into @p in. @return An exit status when one cannot be read.
 std::optional<int> read_inputs(const tool_options& t, run_inputs& in) {
   if (const auto code = read_manifests(t, in)) return code;
-  if (!t.verify.ceilings_path.empty()) {
-    std::string reason;
-    in.ceilings = rooflint::ceilings::load(t.verify.ceilings_path, reason);
-    if (!in.ceilings) return usage_error("cannot use --ceilings '" + t.verify.ceilings_path + "': " + reason);
-  }
+  auto ceilings = rooflint::runtime::load_ceilings(t.verify.ceilings_paths);
+  if (!ceilings) return usage_error(ceilings.err().message);
+  in.ceilings = std::move(*ceilings);
   if (!t.baseline_path.empty()) {
     // Refused here, before the program runs: an empty or unreadable baseline would turn the gate off.
     if (const auto why = rooflint::io::read_regular_file(t.baseline_path, in.baseline_text)) return usage_error("--baseline: " + *why);

@@ -82,5 +82,5 @@ TEST(DiagnosticsRegistry, FindsByNameAndCountsPerTool) {
   // verifier (with rooflint-binding, rooflint-precision, rooflint-not-measured and rooflint-reference)
   // plus that one.
   EXPECT_EQ(diagnostics::count(diagnostics::tool::analyzer), 13u);  // and rooflint-size-binding
-  EXPECT_EQ(diagnostics::count(diagnostics::tool::verifier), 24u);  // 19 + rooflint-verify -- program: launches, not-launched, regression, baseline; + line-traffic
+  EXPECT_EQ(diagnostics::count(diagnostics::tool::verifier), 25u);  // 19 + rooflint-verify -- program: launches, not-launched, regression, baseline, launch-shape; + line-traffic
 }

@@ -187,7 +187,7 @@ TEST(InjectRegionReport, AnInstanceIsOneCaseJudgedAsOneUnit) {
   abandoned.not_measured = "instance not complete: another kernel ('_Z5otherv') was launched where kernel 2 of 3 was expected";
   events.push_back(abandoned);
   verify_options o;
-  const program_report r = make_program_report(ks, events, o, std::nullopt);
+  const program_report r = make_program_report(ks, events, o, {});
   ASSERT_EQ(r.run.cases.size(), 1u);
   const case_report& c = r.run.cases[0];
   EXPECT_EQ(c.name, "softmax_3pass [R=65536, C=4096]");
@@ -250,7 +250,7 @@ TEST(InjectRegionReport, AKernelOfARegionWithASpecOfItsOwnIsJudgedWithTheRegion)
   alone.kernel_name = "row_max_alone";
   alone.mangled_name = row_max;
   ks.push_back(alone);
-  const program_report r = make_program_report(ks, {}, verify_options{}, std::nullopt);
+  const program_report r = make_program_report(ks, {}, verify_options{}, {});
   bool said = false, never = false;
   for (const std::string& m : r.remarks) {
     said |= m == "kernel 'row_max_alone' is a kernel of region 'softmax_3pass': its launches are judged with the region, not alone [rooflint-launches]";

@@ -347,7 +347,7 @@ TEST(InjectReport, KeepsTheMeasurementsOfBatchedLaunchesWhoseProvisionalLinesWer
     events.push_back(measured);
   }
   verify_options o;
-  const program_report p = make_program_report(ks, events, o, std::nullopt);
+  const program_report p = make_program_report(ks, events, o, {});
   ASSERT_EQ(p.run.cases.size(), 1u);
   const case_report& c = p.run.cases[0];
   EXPECT_EQ(c.measured.timing.repetitions, 8);
@@ -370,12 +370,12 @@ TEST(InjectReport, SaysBatchedFromTheMeasurementsFieldNotItsNote) {
   ASSERT_TRUE(line->m);
   EXPECT_TRUE(line->m->counters.batched_user_range);
   verify_options o;
-  const program_report batched = make_program_report(ks, {*line}, o, std::nullopt);
+  const program_report batched = make_program_report(ks, {*line}, o, {});
   EXPECT_NE(batched.run.counters_mode.find("batched"), std::string::npos) << batched.run.counters_mode;
 
   measurement quoted = measured_axpy(n, 200e-6);
   quoted.counters.notes = {"not counted in a batch of windows"};
-  const program_report single = make_program_report(ks, {axpy_launch(axpy, n, quoted)}, o, std::nullopt);
+  const program_report single = make_program_report(ks, {axpy_launch(axpy, n, quoted)}, o, {});
   EXPECT_EQ(single.run.counters_mode.find("batched"), std::string::npos) << single.run.counters_mode;
 }
 
@@ -392,7 +392,7 @@ TEST(InjectReport, GroupsLaunchesByKernelAndSizesAndComparesThem) {
   unbound.problem = "dimension 'N' = 4 * argument 2 ('n4') is 0 at this launch; a size must be positive";
   events.push_back(unbound);
   verify_options o;
-  const program_report p = make_program_report(ks, events, o, std::nullopt);
+  const program_report p = make_program_report(ks, events, o, {});
   ASSERT_EQ(p.run.cases.size(), 2u);
   const case_report& c = p.run.cases[0];
   EXPECT_EQ(c.name, "axpy [N=67108864]");
@@ -414,13 +414,134 @@ TEST(InjectReport, GroupsLaunchesByKernelAndSizesAndComparesThem) {
   EXPECT_NE(p.remarks[0].find("kernel 'rows' is annotated but was never launched"), std::string::npos);
 }
 
+// A program of one process per GPU (a data-parallel job): the same kernel at the same sizes on two cards
+// is a case per card, each judged against its own card's ceilings file. axpy at N = 2^26 moves
+// 12 x 2^26 = 805306368 compulsory bytes: t_min is 201.33 us at card A's 4 TB/s and 402.65 us at card
+// B's 2 TB/s, so 300 us on A is a roofline fraction of 0.6711 and 900 us on B one of 0.4474.
+namespace {
+const std::string card_a = "GPU-aaaaaaaa-1111-2222-3333-444444444444", card_b = "GPU-bbbbbbbb-1111-2222-3333-444444444444";
+
+measurement axpy_on(const std::string& uuid, double n, double seconds) {
+  measurement m = measured_axpy(n, seconds);
+  m.device.uuid = uuid;
+  m.device.driver_version = "580.159.04";
+  return m;
+}
+
+ceilings_source ceilings_of(const std::string& uuid, double bytes_per_s) {
+  ceilings_source c{"ceilings-" + uuid.substr(4, 8) + ".json", {}};
+  c.file.device.name = "NVIDIA H200";
+  c.file.device.uuid = uuid;
+  c.file.device.driver_version = "580.159.04";
+  c.file.bandwidth_bytes_per_s = bytes_per_s;
+  c.file.compute[model::math_mode::fp32_simt] = ceilings::compute_ceiling{6.4e13, "ffma_chains", "", 0, true};
+  return c;
+}
+}  // namespace
+
+TEST(InjectReport, EachGpuIsACaseJudgedAgainstItsOwnCeilings) {
+  const auto ks = example();
+  const manifest_kernel& axpy = kernel_named(ks, "axpy");
+  const double n = 1 << 26;
+  const std::vector<launch_event> events{axpy_launch(axpy, n, axpy_on(card_a, n, 300e-6)), axpy_launch(axpy, n, axpy_on(card_b, n, 900e-6))};
+  const program_report p = make_program_report(ks, events, verify_options{}, {ceilings_of(card_a, 4e12), ceilings_of(card_b, 2e12)});
+  ASSERT_EQ(p.run.cases.size(), 2u);
+  EXPECT_EQ(p.run.cases[0].name, "axpy [N=67108864] on GPU-aaaaaaaa");
+  EXPECT_EQ(p.run.cases[1].name, "axpy [N=67108864] on GPU-bbbbbbbb");
+  EXPECT_NEAR(p.run.cases[0].compared.roofline_fraction, 805306368 / 4e12 / 300e-6, 1e-6);
+  EXPECT_NEAR(p.run.cases[1].compared.roofline_fraction, 805306368 / 2e12 / 900e-6, 1e-6);
+  EXPECT_EQ(p.run.cases[0].status, case_status::passed);
+  EXPECT_EQ(p.run.cases[1].status, case_status::passed);
+  EXPECT_EQ(p.run.peaks_label, "measured (ceilings-aaaaaaaa.json)");
+  const auto several = std::find_if(p.run.warnings.begin(), p.run.warnings.end(),
+                                    [](const std::string& w) { return w.starts_with("the cases ran on 2 GPUs"); });
+  ASSERT_NE(several, p.run.warnings.end());
+  EXPECT_NE(several->find("(" + card_b + "): measured (ceilings-bbbbbbbb.json)"), std::string::npos) << *several;
+}
+
+// The same program with only card A's file: card B's case has no verdict (never A's figures for B), and
+// the run cannot pass (exit 3); card A's case is judged as before.
+TEST(InjectReport, AGpuNoCeilingsFileAppliesToHasNoVerdict) {
+  const auto ks = example();
+  const manifest_kernel& axpy = kernel_named(ks, "axpy");
+  const double n = 1 << 26;
+  const std::vector<launch_event> events{axpy_launch(axpy, n, axpy_on(card_a, n, 300e-6)), axpy_launch(axpy, n, axpy_on(card_b, n, 900e-6))};
+  const program_report p = make_program_report(ks, events, verify_options{}, {ceilings_of(card_a, 4e12)});
+  ASSERT_EQ(p.run.cases.size(), 2u);
+  EXPECT_EQ(p.run.cases[0].status, case_status::passed);
+  EXPECT_NEAR(p.run.cases[0].compared.roofline_fraction, 805306368 / 4e12 / 300e-6, 1e-6);
+  const case_report& b = p.run.cases[1];
+  EXPECT_EQ(b.status, case_status::error);
+  ASSERT_FALSE(b.findings.empty());
+  EXPECT_EQ(b.findings[0].id, "rooflint-no-peaks");
+  EXPECT_NE(b.findings[0].message.find("ceilings were measured on another GPU: 'NVIDIA H200' (" + card_a + "), this is 'NVIDIA H200' (" + card_b + ")"),
+            std::string::npos) << b.findings[0].message;
+  EXPECT_EQ(p.run.exit_code, exit_cannot_measure);
+}
+
+// One GPU: the case keeps its plain name, and a file of another card is refused for it.
+TEST(InjectReport, OneGpuKeepsThePlainCaseNameAndRefusesAnotherCardsFile) {
+  const auto ks = example();
+  const manifest_kernel& axpy = kernel_named(ks, "axpy");
+  const double n = 1 << 26;
+  const program_report p = make_program_report(ks, {axpy_launch(axpy, n, axpy_on(card_b, n, 900e-6))}, verify_options{}, {ceilings_of(card_a, 4e12)});
+  ASSERT_EQ(p.run.cases.size(), 1u);
+  EXPECT_EQ(p.run.cases[0].name, "axpy [N=67108864]");
+  EXPECT_EQ(p.run.cases[0].status, case_status::error);
+  EXPECT_EQ(p.run.peaks_label, "none: no --ceilings file applies to this GPU");
+  EXPECT_EQ(p.run.exit_code, exit_cannot_measure);
+}
+
+// The launch that ran beside the one the prediction evaluated. The recorded axpy declares no size, so
+// its grid follows the sizes and only the block and the stated dynamic shared memory are compared: a
+// launch of 128 threads a block against a prediction for 256 is a rooflint-launch-shape warning naming
+// both, and the predicted ratios are not set beside the observed ones; the predicted launch itself
+// passes without a word.
+TEST(InjectReport, ALaunchOfAnotherBlockThanPredictedIsNamedAndNotCompared) {
+  auto ks = example();
+  manifest_kernel& axpy = const_cast<manifest_kernel&>(kernel_named(ks, "axpy"));
+  axpy.traffic_predicted = true;
+  axpy.predicted.clear();
+  for (const dsl::tensor_info& t : axpy.spec.tensor_list())
+    axpy.predicted.push_back({.tensor = std::string(t.name.view()), .param = t.arg, .level = model::memory_level::dram,
+                              .kind = manifest::prediction_kind::value, .ratio = 1, .low = 1, .high = 1});
+  axpy.predicted_launch = manifest::launch_assumption{{256, 1, 1}, {4096, 1, 1}, true, "grid (4096, 1, 1), block (256, 1, 1)", 1024};
+  const double n = 1 << 20;
+  const auto launched = [&](std::int64_t block, std::int64_t shared) {
+    launch_event e = axpy_launch(axpy, n, measured_axpy(n, 20e-6));
+    e.shape = launch_shape{{static_cast<std::int64_t>(n) / block, 1, 1}, {block, 1, 1}, shared};
+    return make_program_report(ks, {e}, verify_options{}, {}).run.cases.at(0);
+  };
+  const auto shape_warning = [](const case_report& r) -> std::string {
+    for (const finding& f : r.findings)
+      if (f.id == "rooflint-launch-shape") return f.message;
+    return "";
+  };
+  const case_report same = launched(256, 1024);
+  EXPECT_EQ(shape_warning(same), "");
+  EXPECT_TRUE(same.predicted_ratio[static_cast<std::size_t>(model::memory_level::dram)].predicted());
+  const case_report other = launched(128, 0);
+  EXPECT_EQ(shape_warning(other), "the traffic was predicted for another launch: block (128, 1, 1) ran, (256, 1, 1) predicted and "
+                                   "0 bytes of dynamic shared memory ran, 1024 predicted; the predicted ratios are not compared");
+  for (const auto& level : other.predicted_ratio) EXPECT_FALSE(level.predicted());
+  // The line the injection library writes carries the shape to the report.
+  launch_event e = axpy_launch(axpy, n, std::nullopt);
+  e.shape = launch_shape{{8192, 2, 1}, {128, 1, 1}, 4096};
+  const auto back = launch_event_from_json(to_json_line(e));
+  ASSERT_TRUE(back.ok());
+  ASSERT_TRUE(back->shape.has_value());
+  EXPECT_EQ(back->shape->grid[1], 2);
+  EXPECT_EQ(back->shape->block[0], 128);
+  EXPECT_EQ(back->shape->shared_bytes, 4096);
+}
+
 // A program that launched none of the annotated kernels (no GPU, or it failed before them): one remark
 // for all of them, not one per kernel (a new user's run on a machine without a GPU printed one per
 // kernel of the manifest, as if each were missing from the program). The recorded manifest's axpy,
 // copy4 and rows take launch sizes: three kernels of the report.
 TEST(InjectReport, NoLaunchAtAllIsOneRemark) {
   verify_options o;
-  const program_report p = make_program_report(example(), {}, o, std::nullopt);
+  const program_report p = make_program_report(example(), {}, o, {});
   ASSERT_EQ(p.kernels.size(), 3u);
   ASSERT_EQ(p.remarks.size(), 1u);
   EXPECT_EQ(p.remarks[0], "none of the 3 annotated kernels and regions was launched by the program [rooflint-not-launched]");
@@ -437,7 +558,7 @@ TEST(InjectReport, AKernelWhoseCountersCouldNotBeReadIsNeverAPass) {
   uncounted.counters = {};
   uncounted.counters.unavailable_reason = "core group not collected: the GPU's performance counters were held by process 4242";
   verify_options o;  // counters required (the default)
-  const program_report p = make_program_report(ks, {axpy_launch(axpy, n, uncounted)}, o, std::nullopt);
+  const program_report p = make_program_report(ks, {axpy_launch(axpy, n, uncounted)}, o, {});
   ASSERT_EQ(p.run.cases.size(), 1u);
   const case_report& c = p.run.cases[0];
   EXPECT_EQ(c.status, case_status::error);
@@ -449,7 +570,7 @@ TEST(InjectReport, AKernelWhoseCountersCouldNotBeReadIsNeverAPass) {
   EXPECT_NE(to_table(p.run).find("1 could not be measured"), std::string::npos);
 
   // The same launch measured by the other process too: the case takes the counted launch's counters.
-  const program_report both = make_program_report(ks, {axpy_launch(axpy, n, uncounted), axpy_launch(axpy, n, measured_axpy(n, 210e-6))}, o, std::nullopt);
+  const program_report both = make_program_report(ks, {axpy_launch(axpy, n, uncounted), axpy_launch(axpy, n, measured_axpy(n, 210e-6))}, o, {});
   ASSERT_EQ(both.run.cases.size(), 1u);
   EXPECT_EQ(both.run.cases[0].status, case_status::passed);
   EXPECT_TRUE(both.run.cases[0].compared.traffic_measured);
@@ -457,7 +578,7 @@ TEST(InjectReport, AKernelWhoseCountersCouldNotBeReadIsNeverAPass) {
   // --no-counters asked for timing only: the timing verdicts decide.
   o.counters = false;
   uncounted.counters.unavailable_reason = "counters switched off (--no-counters)";
-  const program_report timing = make_program_report(ks, {axpy_launch(axpy, n, uncounted)}, o, std::nullopt);
+  const program_report timing = make_program_report(ks, {axpy_launch(axpy, n, uncounted)}, o, {});
   EXPECT_EQ(timing.run.cases[0].status, case_status::passed);
   EXPECT_EQ(timing.run.exit_code, exit_passed);
 }
@@ -471,7 +592,7 @@ TEST(InjectReport, SizesWhoseLaunchesWereAllUnmeasuredAreACaseThatCouldNotBeMeas
   captured.not_measured = "launched while its stream was capturing a CUDA graph";
   verify_options o;
   const program_report p =
-      make_program_report(ks, {captured, captured, axpy_launch(axpy, 1 << 20, measured_axpy(1 << 20, 5e-6))}, o, std::nullopt);
+      make_program_report(ks, {captured, captured, axpy_launch(axpy, 1 << 20, measured_axpy(1 << 20, 5e-6))}, o, {});
   ASSERT_EQ(p.run.cases.size(), 2u);
   const auto graph = std::find_if(p.run.cases.begin(), p.run.cases.end(), [](const case_report& c) { return c.name == "axpy [N=4194304]"; });
   ASSERT_NE(graph, p.run.cases.end());
@@ -491,7 +612,7 @@ TEST(InjectBaseline, FlagsADropBeyondTheNoiseAndSaysNoChangeOtherwise) {
   const auto run_at = [&](std::vector<double> seconds) {
     std::vector<launch_event> events;
     for (double s : seconds) events.push_back(axpy_launch(axpy, n, measured_axpy(n, s)));
-    return make_program_report(ks, events, o, std::nullopt).run;
+    return make_program_report(ks, events, o, {}).run;
   };
   // Baseline: 200, 202, 204 us: median 202, relative noise (204 - 200) / (2 x 202) = 0.99%; band 3 x 0.99% = 2.97%.
   const std::string baseline = to_json(run_at({200e-6, 202e-6, 204e-6}));
@@ -525,7 +646,7 @@ TEST(InjectBaseline, CountsDecideApartFromTheTimeAndANoisyRunWithoutCountsIsUnde
   const manifest_kernel& axpy = kernel_named(ks, "axpy");
   const double n = 1 << 26;
   verify_options o;
-  const auto run_of = [&](const measurement& m) { return make_program_report(ks, {axpy_launch(axpy, n, m)}, o, std::nullopt).run; };
+  const auto run_of = [&](const measurement& m) { return make_program_report(ks, {axpy_launch(axpy, n, m)}, o, {}).run; };
   const std::string baseline = to_json(run_of(measured_axpy(n, 200e-6)));
 
   measurement twice = measured_axpy(n, 200e-6);
@@ -555,7 +676,7 @@ TEST(InjectBaseline, CountsDecideApartFromTheTimeAndANoisyRunWithoutCountsIsUnde
     m.counters = {};
     noisy.push_back(axpy_launch(axpy, n, m));
   }
-  const run_report timing_only = make_program_report(ks, noisy, o, std::nullopt).run;
+  const run_report timing_only = make_program_report(ks, noisy, o, {}).run;
   const auto undecided = compare_baseline(timing_only, to_json(timing_only));
   ASSERT_TRUE(undecided.ok()) << undecided.err().message;
   EXPECT_TRUE((*undecided)[0].levels.empty());

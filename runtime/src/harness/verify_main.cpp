@@ -298,32 +298,9 @@ std::vector<measurement> run_in_process(const std::vector<const case_definition*
 
 namespace {
 
-result<std::optional<ceilings::ceilings_file>> load_ceilings(const verify_options& o) {
-  if (o.ceilings_path.empty()) return std::optional<ceilings::ceilings_file>{};
-  std::string why;
-  auto file = ceilings::load(o.ceilings_path, why);
-  if (!file) return error{error_code::invalid_argument, "cannot use --ceilings '" + o.ceilings_path + "': " + why};
-  return std::optional<ceilings::ceilings_file>(std::move(*file));
-}
-
-/// @return Success when @p ceilings (if any) belong to the device the cases ran on (check_applies: the
-/// same rule as rooflint-ceilings); failed_precondition, naming the file, when they do not. Checked
-/// after measuring: the device is known only from the measuring process.
-result<void> check_ceilings_apply(const std::optional<ceilings::ceilings_file>& ceilings,
-                                  const std::vector<measurement>& measured, const verify_options& o) {
-  if (!ceilings) return success();
-  for (const auto& m : measured)
-    if (!m.device.name.empty()) {
-      const auto applies = check_applies(*ceilings, device_identity{m.device.name, m.device.uuid, m.device.driver_version});
-      if (!applies) return error{applies.err().code, "--ceilings '" + o.ceilings_path + "': " + applies.err().message};
-      return success();
-    }
-  return success();  // nothing was measured: no device to check against
-}
-
 /// Compares every measurement with its case's spec and decides the exit code.
 run_report make_report(const std::vector<const case_definition*>& cases, const std::vector<measurement>& measured,
-                       const verify_options& o, const std::optional<ceilings::ceilings_file>& ceilings) {
+                       const verify_options& o, const std::vector<ceilings_source>& ceilings) {
   std::vector<case_source> sources;
   for (const case_definition* c : cases) {
     const auto bound = c->spec->bind(std::span<const dsl::size_binding>(c->sizes.data(), c->sizes.size()));
@@ -343,48 +320,109 @@ void require_counters(case_report& r, const counter_values& k) {
   if (r.status == case_status::passed) r.status = case_status::error;
 }
 
+/// The peaks one GPU's cases are judged against, and where they come from.
+struct gpu_peaks {
+  device_snapshot device;
+  model::peaks peaks;  ///< none where refused or unknown
+  std::string peaks_device, label;
+  std::optional<ceilings::clock_state> clocks;
+  std::string refused;  ///< why no --ceilings file applies to it, when files were given
+};
+
+const gpu_peaks* gpu_of(const std::vector<gpu_peaks>& gpus, const device_snapshot& d) {
+  for (const gpu_peaks& g : gpus)
+    if (g.device.name == d.name && g.device.uuid == d.uuid) return &g;
+  return nullptr;
+}
+
+/// Adds @p w to @p warnings unless it is there (two cards of one model give the same caveat).
+void add_once(std::vector<std::string>& warnings, const std::string& w) {
+  if (std::find(warnings.begin(), warnings.end(), w) == warnings.end()) warnings.push_back(w);
+}
+
+/// The peaks of GPU @p d: the --ceilings file that applies to it; with files given and none that
+/// applies, none (its cases get no verdict, never another card's); without files, its datasheet entry.
+/// The files' notes and the datasheet's caveat go to @p warnings.
+gpu_peaks peaks_of(const device_snapshot& d, const std::vector<ceilings_source>& ceilings, std::vector<std::string>& warnings) {
+  gpu_peaks g{.device = d};
+  if (!ceilings.empty()) {
+    const auto file = ceilings_for(ceilings, device_identity{d.name, d.uuid, d.driver_version});
+    if (!file) {
+      g.refused = file.err().message;
+      g.label = "none: no --ceilings file applies to this GPU";
+      return g;
+    }
+    const ceilings_source& f = **file;
+    g.peaks = f.file.gpu().peaks;
+    g.peaks_device = f.file.device.name;
+    g.label = "measured (" + f.path + ")";
+    g.clocks = f.file.clocks;
+    for (const auto& note : f.file.notes) add_once(warnings, note);
+  } else if (auto sheet = model::find_gpu(d.name)) {
+    g.peaks = sheet->peaks;
+    g.peaks_device = std::string(sheet->peaks.device);
+    g.label = "datasheet (" + g.peaks_device + "): spec-sheet peaks, this classification may be wrong at your clocks";
+    add_once(warnings, "no --ceilings file: using datasheet peaks for '" + g.peaks_device +
+                           "'; measure them with rooflint-ceilings for verdicts at your clocks");
+  } else {
+    add_once(warnings, "no peaks for '" + d.name + "' (not in the datasheet table) and no --ceilings file; "
+                           "roofline verdicts are not possible: measure the ceilings with rooflint-ceilings");
+    g.label = "none";
+  }
+  return g;
+}
+
+/// A case on a GPU that no --ceilings file applies to: no verdict against another card's figures.
+void refuse_peaks(case_report& r, const gpu_peaks& gpu) {
+  std::erase_if(r.findings, [](const finding& f) { return f.id == diagnostics::no_peaks.name; });
+  r.findings.insert(r.findings.begin(), {severity::error, std::string(diagnostics::no_peaks.name),
+                                         "no verdict: it ran on '" + gpu.device.name + "' (" + gpu.device.uuid + "), and " +
+                                             gpu.refused + " (pass one --ceilings file per GPU)"});
+  r.status = case_status::error;
+}
+
 }  // namespace
 
 run_report compare_cases(const std::vector<case_source>& cases, const std::vector<measurement>& measured,
-                         const verify_options& o, const std::optional<ceilings::ceilings_file>& ceilings) {
+                         const verify_options& o, const std::vector<ceilings_source>& ceilings) {
   run_report run;
   run.tool = o.tool;
-  if (ceilings) run.ceilings_clocks = ceilings->clocks;
+  // The peaks of each GPU the cases ran on, in the order met; the first is the run's (its header, the plot).
+  std::vector<gpu_peaks> gpus;
   for (const auto& m : measured)
-    if (!m.device.name.empty()) {
-      run.device = m.device.name;
-      break;
-    }
-  if (ceilings) {
-    run.peaks = ceilings->gpu().peaks;
-    run.peaks_device = ceilings->device.name;
-    run.peaks_label = "measured (" + o.ceilings_path + ")";
-    for (const auto& note : ceilings->notes) run.warnings.push_back(note);
-  } else if (auto g = model::find_gpu(run.device); g && !run.device.empty()) {
-    run.peaks = g->peaks;
-    run.peaks_device = std::string(g->peaks.device);
-    run.peaks_label = "datasheet (" + run.peaks_device + "): spec-sheet peaks, this classification may be wrong at your clocks";
-    run.warnings.push_back("no --ceilings file: using datasheet peaks for '" + run.peaks_device +
-                           "'; measure them with rooflint-ceilings for verdicts at your clocks");
-  } else if (!run.device.empty()) {
-    run.warnings.push_back("no peaks for '" + run.device + "' (not in the datasheet table) and no --ceilings file; "
-                           "roofline verdicts are not possible: measure the ceilings with rooflint-ceilings");
-    run.peaks_label = "none";
+    if (!m.device.name.empty() && !gpu_of(gpus, m.device)) gpus.push_back(peaks_of(m.device, ceilings, run.warnings));
+  if (!gpus.empty()) {
+    const gpu_peaks& first = gpus.front();
+    run.device = first.device.name;
+    run.peaks = first.peaks;
+    run.peaks_device = first.peaks_device;
+    run.peaks_label = first.label;
+    run.ceilings_clocks = first.clocks;
   } else {
     run.peaks_label = "none (no device)";
   }
   run.peaks.device = run.peaks_device;
+  if (gpus.size() > 1) {
+    std::string each;
+    for (const gpu_peaks& g : gpus) each += (each.empty() ? "" : "; ") + ("'" + g.device.name + "' (" + g.device.uuid + "): " + g.label);
+    run.warnings.push_back("the cases ran on " + std::to_string(gpus.size()) + " GPUs, each judged against its own peaks: " + each +
+                           "; the roofline plot draws the first's roofs");
+  }
 
   bool counted = false;
   std::string why_not_counted;
   for (std::size_t j = 0; j < cases.size(); ++j) {
     const case_source& c = cases[j];
     const measurement& m = measured[j];
-    case_report r = compare(c.input, m, run.peaks, tolerances_for(*c.input.spec, o.tolerance));
+    const gpu_peaks* gpu = gpu_of(gpus, m.device);
+    model::peaks peaks = gpu ? gpu->peaks : model::peaks{};
+    peaks.device = gpu ? std::string_view(gpu->peaks_device) : std::string_view();
+    case_report r = compare(c.input, m, peaks, tolerances_for(*c.input.spec, o.tolerance));
     r.file = c.file;
     r.line = c.line;
+    if (gpu && !gpu->refused.empty() && m.status == run_status::measured) refuse_peaks(r, *gpu);
     if (m.status == run_status::measured) {
-      if (std::string w = clock_warning(m.timing, m.counters, run.ceilings_clocks, r.bands.clock_mismatch); !w.empty())
+      if (std::string w = clock_warning(m.timing, m.counters, gpu ? gpu->clocks : std::nullopt, r.bands.clock_mismatch); !w.empty())
         r.findings.push_back({severity::warning, std::string(diagnostics::clock_state.name), w});
       counted = counted || m.counters.available;
       if (!m.counters.available && why_not_counted.empty()) why_not_counted = m.counters.unavailable_reason;
@@ -442,7 +480,7 @@ result<run_report> verify(const verify_options& o) {
   auto selected = select_cases(o.filter);
   if (!selected) return selected.err();
   const std::vector<const case_definition*>& cases = *selected;
-  auto ceilings = load_ceilings(o);
+  auto ceilings = load_ceilings(o.ceilings_paths);
   if (!ceilings) return ceilings.err();
   // The analyzer's manifests (--manifest): its predictions beside each case's figures, and the accesses
   // the per-line rows compare with.
@@ -450,7 +488,6 @@ result<run_report> verify(const verify_options& o) {
   if (!analyzed) return analyzed.err();
   const predicted_by_kernel predicted = predicted_accesses_by_kernel(*analyzed);
   const std::vector<measurement> measured = o.isolate ? run_isolated(cases, o) : run_in_process(cases, o);
-  ROOFLINT_TRY(check_ceilings_apply(*ceilings, measured, o));
   run_report run = make_report(cases, measured, o, *ceilings);
   attach_predictions(run, cases, *analyzed);
   pair_references(run, registered_references());
@@ -475,11 +512,10 @@ result<run_report> verify_in_process(const std::string& case_name, const verify_
   for (const auto& c : registered_cases())
     if (c.name == case_name) found = &c;
   if (!found) return error{error_code::invalid_argument, "no verification case named '" + case_name + "' is registered"};
-  auto ceilings = load_ceilings(o);
+  auto ceilings = load_ceilings(o.ceilings_paths);
   if (!ceilings) return ceilings.err();
   const std::vector<const case_definition*> cases{found};
   const std::vector<measurement> measured = run_in_process(cases, o);
-  ROOFLINT_TRY(check_ceilings_apply(*ceilings, measured, o));
   return make_report(cases, measured, o, *ceilings);
 }
 
@@ -493,8 +529,8 @@ const char* const exit_codes_text =
     "exit codes: 0 every verdict passed; 1 a verdict failed (or a case WORSE than --baseline); 2 bad usage (an\n"
     "unknown option, a bad value or an empty one, a --filter that matches nothing, an unreadable --ceilings\n"
     "file or --baseline, an output file that cannot be written); 3 could not measure (no GPU, no counter\n"
-    "permission while counters were required, a case faulted, crashed or hung, a --ceilings file of another\n"
-    "GPU or driver, an internal error)";
+    "permission while counters were required, a case faulted, crashed or hung, a case on a GPU that no\n"
+    "--ceilings file applies to (measured on another card or under another driver), an internal error)";
 
 /// The report files asked for: what, where, and how to render it.
 struct report_file {
@@ -522,7 +558,9 @@ int run_main(int argc, char** argv) {
   cli::configure(app, exit_codes_text);
   app.add_option("--filter", o.filter, "run the cases whose name matches REGEX (ECMAScript, search; default: all)")->type_name("REGEX");
   app.add_flag("--list", list, "list the registered cases (those --filter matches) and exit");
-  app.add_option("--ceilings", o.ceilings_path, "measured peaks from rooflint-ceilings (default: datasheet peaks, labelled as such)")
+  app.add_option("--ceilings", o.ceilings_paths,
+                 "measured peaks from rooflint-ceilings; repeat it with one file per GPU (each case is judged against its "
+                 "own GPU's file; default: datasheet peaks, labelled as such)")
       ->type_name("FILE")->check(cli::non_empty("a file"));
   app.add_option("--tolerance", o.tolerance, "largest acceptable observed/compulsory bytes ratio where the spec sets none (default 1.10)")
       ->type_name("X")->check(cli::at_least(1, "a ratio of at least 1 (1.10 allows 10% extra bytes)"));

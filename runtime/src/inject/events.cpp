@@ -17,6 +17,8 @@ std::string to_json_line(const launch_event& e) {
                    {"not_measured", e.not_measured}};
   if (e.m) j["measurement"] = nlohmann::json::parse(measurement_to_json(*e.m));
   if (!e.pending.empty()) j["pending"] = e.pending;
+  if (e.shape)
+    j["shape"] = {{"grid", e.shape->grid}, {"block", e.shape->block}, {"shared_bytes", e.shape->shared_bytes}};
   return j.dump() + "\n";
 }
 
@@ -35,6 +37,16 @@ result<launch_event> launch_event_from_json(const std::string& line) {
     e.measured = j.value("measured", false);
     e.not_measured = j.value("not_measured", "");
     e.pending = j.value("pending", "");
+    if (j.contains("shape")) {
+      const nlohmann::json& s = j.at("shape");
+      launch_shape shape;
+      for (int i = 0; i < 3; ++i) {
+        shape.grid[i] = s.at("grid").at(i).get<std::int64_t>();
+        shape.block[i] = s.at("block").at(i).get<std::int64_t>();
+      }
+      shape.shared_bytes = s.value("shared_bytes", std::int64_t{0});
+      e.shape = shape;
+    }
     if (j.contains("measurement")) {
       auto m = measurement_from_json(j["measurement"].dump());
       if (!m) return m.err();

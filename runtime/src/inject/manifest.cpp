@@ -56,6 +56,7 @@ manifest_kernel kernel_of(const manifest::kernel& k, const std::string& path) {
     m.traffic_predicted = true;
     m.predicted = k.predicted->levels;
     m.predicted_accesses = k.predicted->accesses;
+    m.predicted_launch = k.predicted->launch;
   }
   m.unverifiable = unverifiable(k);
   return m;

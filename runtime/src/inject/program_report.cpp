@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 #include <span>
 
 #include "rooflint/files/diagnostics.h"
@@ -26,11 +27,48 @@ double median_of(std::vector<double> v) {
 struct grouped_case {
   const manifest_kernel* kernel = nullptr;
   std::string sizes;
+  std::string gpu;  ///< the UUID of the GPU its launches were measured on (several GPUs: a case each)
+  std::optional<launch_shape> shape;  ///< the first measured launch's grid, block and dynamic shared memory
   dsl::sizes values;
   std::vector<const measurement*> launches;
   long seen = 0;             ///< bound launches seen at these sizes
   std::string not_measured;  ///< why the first launch left unmeasured was (a busy window, a graph, a fork)
 };
+
+/// "kernel [N=1024]"; in a program that ran on several GPUs, "kernel [N=1024] on GPU-01234567", the
+/// start of the card's UUID (nvidia-smi -L prints it whole).
+std::string case_name(const grouped_case& g, bool several_gpus) {
+  const std::string name = g.kernel->kernel_name + " [" + g.sizes + "]";
+  return several_gpus && !g.gpu.empty() ? name + " on " + g.gpu.substr(0, 12) : name;
+}
+
+std::string extent_text(const std::int64_t* v) {
+  return "(" + std::to_string(v[0]) + ", " + std::to_string(v[1]) + ", " + std::to_string(v[2]) + ")";
+}
+
+/// How the launch that @p ran differs from the one the prediction evaluated, @p predicted: its block,
+/// the dynamic shared memory where the spec states it, and the grid where the case's sizes are the
+/// declared ones (@p declared_sizes; at others the grid follows the sizes). "" when it does not.
+std::string launch_mismatch(const manifest::launch_assumption& predicted, const launch_shape& ran, bool declared_sizes) {
+  std::vector<std::string> differ;
+  if (!std::equal(predicted.block.begin(), predicted.block.end(), ran.block))
+    differ.push_back("block " + extent_text(ran.block) + " ran, " + extent_text(predicted.block.data()) + " predicted");
+  if (declared_sizes && !std::equal(predicted.grid.begin(), predicted.grid.end(), ran.grid))
+    differ.push_back("grid " + extent_text(ran.grid) + " ran, " + extent_text(predicted.grid.data()) + " predicted");
+  if (predicted.dynamic_shared && *predicted.dynamic_shared != ran.shared_bytes)
+    differ.push_back(std::to_string(ran.shared_bytes) + " bytes of dynamic shared memory ran, " +
+                     std::to_string(*predicted.dynamic_shared) + " predicted");
+  return model::and_list(differ);
+}
+
+/// Whether @p values are the spec's declared sizes (.at(...)), at which the analyzer predicted.
+bool at_declared_sizes(const dsl::spec& spec, const dsl::sizes& values) {
+  const dsl::binding_result declared = spec.declared();
+  if (!declared.ok()) return false;
+  for (int i = 0; i < spec.dim_count; ++i)
+    if (declared.bound.values[i] != values.values[i]) return false;
+  return true;
+}
 
 /// The counters of the first launch that has them (in a program of several processes one may have
 /// waited in vain for the GPU's counters); the timing over all measured launches (median, min, max).
@@ -132,7 +170,7 @@ std::array<predicted_level_ratio, model::memory_level_count> kernel_predicted_ra
 }
 
 program_report make_program_report(const std::vector<manifest_kernel>& kernels, const std::vector<launch_event>& events,
-                                   const verify_options& options, const std::optional<ceilings::ceilings_file>& ceilings) {
+                                   const verify_options& options, const std::vector<ceilings_source>& ceilings) {
   program_report out;
   std::map<std::string, const manifest_kernel*> by_symbol;
   std::map<std::string, std::size_t> index;  // mangled name -> out.kernels
@@ -163,8 +201,12 @@ program_report make_program_report(const std::vector<manifest_kernel>& kernels, 
       continue;
     }
     if (!e.measured && !e.not_measured.empty() && kl.not_measured.empty()) kl.not_measured = e.not_measured;
-    auto g = std::find_if(groups.begin(), groups.end(),
-                          [&](const grouped_case& c) { return c.kernel == &k && c.sizes == e.sizes; });
+    // A launch measured on another GPU than the group's is a case of its own: its figures are that card's
+    // (launches not measured join the first group of their kernel and sizes).
+    const std::string gpu = e.measured && e.m ? e.m->device.uuid : std::string();
+    auto g = std::find_if(groups.begin(), groups.end(), [&](const grouped_case& c) {
+      return c.kernel == &k && c.sizes == e.sizes && (gpu.empty() || c.gpu.empty() || c.gpu == gpu);
+    });
     if (g == groups.end()) {
       grouped_case c;
       c.kernel = &k;
@@ -176,16 +218,22 @@ program_report make_program_report(const std::vector<manifest_kernel>& kernels, 
     ++g->seen;
     if (!e.measured && g->not_measured.empty()) g->not_measured = e.not_measured;
     if (!e.measured || !e.m) continue;
+    if (g->gpu.empty()) g->gpu = gpu;
+    if (!g->shape) g->shape = e.shape;
     ++kl.measured;
     g->launches.push_back(&*e.m);
   }
 
   std::vector<case_source> sources;
   std::vector<measurement> measured;
+  std::set<std::string> gpus;
+  for (const grouped_case& g : groups)
+    if (!g.gpu.empty()) gpus.insert(g.gpu);
+  const bool several_gpus = gpus.size() > 1;
   for (const grouped_case& g : groups) {
     // A region's instance left unfinished before its sizes were read has none: its remark says so.
     if (g.launches.empty() && g.sizes.empty()) continue;
-    const std::string name = g.kernel->kernel_name + " [" + g.sizes + "]";
+    const std::string name = case_name(g, several_gpus);
     out.case_launches.emplace(name, case_launch{g.kernel->mangled_name, g.sizes,
                                                 g.kernel->is_region() ? static_cast<int>(g.kernel->region.size()) : 1});
     sources.push_back({{name, &g.kernel->spec, g.values}, g.kernel->file, g.kernel->line});
@@ -210,10 +258,16 @@ program_report make_program_report(const std::vector<manifest_kernel>& kernels, 
     for (const manifest_kernel& mk : kernels)
       if (mk.kernel_name == r.kernel && mk.traffic_predicted) {
         r.predicted_traffic = predicted_traffic_lines(mk.predicted);
-        const auto g = std::find_if(groups.begin(), groups.end(), [&](const grouped_case& c) {
-          return c.kernel == &mk && mk.kernel_name + " [" + c.sizes + "]" == r.name;
-        });
+        const auto g = std::find_if(groups.begin(), groups.end(),
+                                    [&](const grouped_case& c) { return c.kernel == &mk && case_name(c, several_gpus) == r.name; });
         if (g != groups.end()) r.predicted_ratio = kernel_predicted_ratios(mk, g->values);
+        if (g != groups.end() && g->shape && mk.predicted_launch)
+          if (const std::string other = launch_mismatch(*mk.predicted_launch, *g->shape, at_declared_sizes(mk.spec, g->values));
+              !other.empty()) {
+            r.findings.push_back({severity::warning, std::string(diagnostics::launch_shape.name),
+                                  "the traffic was predicted for another launch: " + other + "; the predicted ratios are not compared"});
+            r.predicted_ratio = {};
+          }
         break;
       }
     const auto k = std::find_if(out.kernels.begin(), out.kernels.end(), [&](const kernel_launches& l) { return l.kernel == r.kernel; });

@@ -112,6 +112,7 @@ struct KernelRecord {
   std::array<std::int64_t, 3> PredictionGrid{}, PredictionBlock{};
   bool PredictionLaunchStated = false;
   std::string PredictionLaunchText, PredictionNote, PredictionGpu;
+  std::optional<std::int64_t> PredictionDynamicShared;  ///< the dynamic shared memory the spec states, bytes
   /// Sizes read from a parameter the kernel shifts a value by past its width at the spec's sizes, each
   /// said as rooflint-size-binding says it.
   std::vector<std::string> SizeBindingProblems;

@@ -144,6 +144,9 @@ inline constexpr diagnostic case_bad_case{"rooflint-case-bad-case", level::error
 inline constexpr diagnostic launches{"rooflint-launches", level::remark, tool::verifier,
     "States how many launches of an annotated kernel the program made and how many were measured.",
     "docs/diagnostics/rooflint-launches.md"};
+inline constexpr diagnostic launch_shape{"rooflint-launch-shape", level::warning, tool::verifier,
+    "Says that a launch ran with another block, grid or dynamic shared memory than the one its traffic was predicted for.",
+    "docs/diagnostics/rooflint-launch-shape.md"};
 inline constexpr diagnostic not_launched{"rooflint-not-launched", level::remark, tool::verifier,
     "Says that a kernel the manifests annotate was never launched by the program.",
     "docs/diagnostics/rooflint-not-launched.md"};
@@ -165,7 +168,7 @@ inline constexpr std::array all{bound,           expectation,  param_name,      
                                 case_faulted,    case_crashed, case_bad_case,    launches,        not_launched,
                                 regression,      baseline,     binding,          precision,       reread,
                                 not_measured,    reference,    line_traffic,     traffic_bound,   not_predicted,
-                                size_binding};
+                                size_binding,    launch_shape};
 
 /// @return The entry named @p n, or nullptr.
 constexpr const diagnostic* find(std::string_view n) {

@@ -173,6 +173,8 @@ struct launch_assumption {
   std::array<std::int64_t, 3> block{1, 1, 1}, grid{1, 1, 1};
   bool stated = false;  ///< the spec states the launch (else assumed)
   std::string text;     ///< the assumption as printed
+  /// The dynamic shared memory per block the spec states (.dynamic_shared), bytes; absent when it states none.
+  std::optional<std::int64_t> dynamic_shared;
 };
 
 /// A region's kernels.

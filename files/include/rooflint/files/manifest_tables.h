@@ -245,6 +245,7 @@ template <> struct table<manifest::launch_assumption> {
       field{"grid", &manifest::launch_assumption::grid, launch_extent},
       field{"stated", &manifest::launch_assumption::stated},
       field{"text", &manifest::launch_assumption::text},
+      field{"dynamic_shared", &manifest::launch_assumption::dynamic_shared, field_rules{.optional = true, .min = 0, .max = 1ll << 31}},
   };
 };
 

@@ -7,6 +7,7 @@
 /// another card's figures would be silently wrong.
 
 #include <string>
+#include <vector>
 
 #include "rooflint/files/ceilings_file.h"
 #include "rooflint/runtime/device.h"
@@ -31,6 +32,20 @@ struct device_identity {
 /// As above, for a device known by its identity (the verifier's parent process never initialises
 /// CUDA: it knows the device from what its measuring process reported).
 result<void> check_applies(const ceilings::ceilings_file& file, const device_identity& device);
+
+/// A ceilings file given to the verifier, and its path (for the reports' labels and messages).
+struct ceilings_source {
+  std::string path;
+  ceilings::ceilings_file file;
+};
+
+/// Reads each of @p paths (the verifier's --ceilings, one file per GPU). Errors: invalid_argument naming
+/// the file that cannot be read and why.
+result<std::vector<ceilings_source>> load_ceilings(const std::vector<std::string>& paths);
+
+/// @return The file of @p files that applies to @p device (check_applies); failed_precondition with
+/// each file's reason when none does, so that a card is never judged against another card's figures.
+result<const ceilings_source*> ceilings_for(const std::vector<ceilings_source>& files, const device_identity& device);
 
 /// Loads @p path and checks it against device @p ordinal. Errors: invalid_argument when missing or
 /// malformed (the loader's message), failed_precondition from check_applies, unavailable without a device.

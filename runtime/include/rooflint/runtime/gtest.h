@@ -24,7 +24,7 @@ inline verify_options options_from_environment() {
   verify_options o;
   o.isolate = false;
   o.progress = false;
-  if (const char* path = std::getenv("ROOFLINT_CEILINGS")) o.ceilings_path = path;
+  if (const char* path = std::getenv("ROOFLINT_CEILINGS")) o.ceilings_paths.push_back(path);
   return o;
 }
 

@@ -89,6 +89,7 @@ struct manifest_kernel {
   bool traffic_predicted = false;
   std::vector<manifest::level_prediction> predicted;
   std::vector<manifest::access> predicted_accesses;  ///< the accesses the prediction rests on
+  std::optional<manifest::launch_assumption> predicted_launch;  ///< the launch the prediction evaluated
   /// Why the kernel's launches are not verified though its entry is valid (more parameters than a
   /// launch's values hold); empty when they are.
   std::string unverifiable;
@@ -121,10 +122,11 @@ result<std::vector<std::string>> find_manifests(const std::string& path);
 /// searches), in order. Errors (invalid_argument) name the path or the file.
 result<std::vector<manifest_kernel>> read_manifests(const std::vector<std::string>& paths);
 
-/// A launch's grid and block.
+/// A launch's grid, block and dynamic shared memory.
 struct launch_shape {
   std::int64_t grid[3] = {1, 1, 1};
   std::int64_t block[3] = {1, 1, 1};
+  std::int64_t shared_bytes = 0;  ///< dynamic shared memory per block
 };
 
 /// @return The values a launch provides: the integer (and enum, bool) arguments read through
@@ -145,6 +147,7 @@ struct launch_event {
   std::string mangled_name;
   long pid = 0;
   std::string api;          ///< "cuLaunchKernel", "cuLaunchKernelEx", ...
+  std::optional<launch_shape> shape;  ///< the launch's grid, block and dynamic shared memory
   bool bound = false;
   std::string problem;      ///< when not bound: binding_problem()
   std::string sizes;        ///< sizes_text() when bound
@@ -288,7 +291,7 @@ inline constexpr int exit_program_failed = 4;
 /// a remark for an annotated kernel never launched, an error finding for each launch whose sizes did not
 /// bind, and decides the exit code.
 program_report make_program_report(const std::vector<manifest_kernel>& kernels, const std::vector<launch_event>& events,
-                                   const verify_options& options, const std::optional<ceilings::ceilings_file>& ceilings);
+                                   const verify_options& options, const std::vector<ceilings_source>& ceilings);
 
 // ---------------------------------------------------------------------------------------------------
 // The baseline gate

@@ -15,6 +15,7 @@
 
 #include "rooflint/files/ceilings_file.h"
 #include "rooflint/model/peaks.h"
+#include "rooflint/runtime/ceilings_check.h"
 #include "rooflint/runtime/comparison.h"
 #include "rooflint/runtime/measurement.h"
 #include "rooflint/runtime/result.h"
@@ -56,7 +57,9 @@ void pair_references(run_report& run, const std::vector<reference_pair>& pairs);
 struct verify_options {
   std::string filter = ".*";         ///< ECMAScript regex matched against case names (search)
   std::string tool = "rooflint-verify";  ///< the program's name, which its progress lines and table start with
-  std::string ceilings_path;         ///< measured peaks; empty: datasheet
+  /// Measured peaks, a file per GPU the cases may run on (each case is judged against the file of its
+  /// own GPU); empty: the datasheet's.
+  std::vector<std::string> ceilings_paths;
   double tolerance = 0;              ///< > 0: overrides the default traffic bands (not a spec's own)
   bool counters = true;              ///< false: timing only (--no-counters)
   bool fp_counters = true;           ///< false: skip the SASS FP instruction group (--no-fp-counters; ~80x a dense kernel's time)
@@ -78,11 +81,13 @@ struct case_source {
   int line = 0;
 };
 
-/// Compares each measurement with its case's spec against the run's peaks (--ceilings, else the
-/// datasheet), adds the run-wide warnings and decides the exit code: what verify() does once the cases
-/// are measured, shared by rooflint-verify -- ./program. @p measured is aligned with @p cases.
+/// Compares each measurement with its case's spec against the peaks of the GPU it ran on (the
+/// --ceilings file that applies to that GPU, else its datasheet entry; a GPU none of the files given
+/// applies to gets no verdict: rooflint-no-peaks), adds the run-wide warnings and decides the exit code:
+/// what verify() does once the cases are measured, shared by rooflint-verify -- ./program. @p measured
+/// is aligned with @p cases.
 run_report compare_cases(const std::vector<case_source>& cases, const std::vector<measurement>& measured,
-                         const verify_options& options, const std::optional<ceilings::ceilings_file>& ceilings);
+                         const verify_options& options, const std::vector<ceilings_source>& ceilings);
 
 /// Measures case @p c in this process (CUDA is initialised here). Never throws; faults come back as
 /// run_status::faulted.

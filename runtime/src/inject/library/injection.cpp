@@ -422,6 +422,7 @@ void on_launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackData* cb) {
   e.mangled_name = k.mangled_name;
   e.pid = static_cast<long>(::getpid());
   e.api = driver_api_name(cbid);
+  e.shape = call.shape;
   const dsl::binding_result r = k.spec.bind_launch(values);
   e.bound = r.ok();
   if (!e.bound) {

@@ -12,12 +12,12 @@ launch_call decode(CUpti_CallbackId cbid, const void* params) {
     c.function = p->f;
     c.kernel_params = p->kernelParams;
     c.stream = p->hStream;
-    c.shape = {{p->gridDimX, p->gridDimY, p->gridDimZ}, {p->blockDimX, p->blockDimY, p->blockDimZ}};
+    c.shape = {{p->gridDimX, p->gridDimY, p->gridDimZ}, {p->blockDimX, p->blockDimY, p->blockDimZ}, p->sharedMemBytes};
   };
   const auto from_config = [&](const CUlaunchConfig* cfg) {
     if (!cfg) return;
     c.stream = cfg->hStream;
-    c.shape = {{cfg->gridDimX, cfg->gridDimY, cfg->gridDimZ}, {cfg->blockDimX, cfg->blockDimY, cfg->blockDimZ}};
+    c.shape = {{cfg->gridDimX, cfg->gridDimY, cfg->gridDimZ}, {cfg->blockDimX, cfg->blockDimY, cfg->blockDimZ}, cfg->sharedMemBytes};
   };
   switch (cbid) {
     case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel: {
