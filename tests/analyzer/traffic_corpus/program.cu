@@ -44,13 +44,20 @@ __global__ void softmax_three_pass_uncached(const float* x, float* y, int C) {
   for (int c = threadIdx.x; c < C; c += blockDim.x) y[blockIdx.x * C + c] = (row[c] - m) / s;
 }
 
-__global__ void reuse_gemm_naive_n4096(const float* A, const float* B, float* C, int N) {
+// The naive GEMM, one thread an output (launched in blocks of 32 x 8), at sizes of its own below.
+__device__ __forceinline__ void gemm_naive32x8(const float* A, const float* B, float* C, int N) {
   const int row = blockIdx.y * blockDim.y + threadIdx.y;
   const int col = blockIdx.x * blockDim.x + threadIdx.x;
   float acc = 0.f;
   for (int k = 0; k < N; ++k) acc += A[row * N + k] * B[k * N + col];
   C[row * N + col] = acc;
 }
+
+__global__ void reuse_gemm_naive_n4096(const float* A, const float* B, float* C, int N) { gemm_naive32x8(A, B, C, N); }
+
+// At N = 2048 a row of its 64 blocks of 32 x 8 reads all of B (16 MiB) and little else: within L2's kept
+// part, so the next row of blocks finds B there.
+__global__ void reuse_gemm_naive_n2048(const float* A, const float* B, float* C, int N) { gemm_naive32x8(A, B, C, N); }
 
 // The tiled GEMM of reuse.cu (32 x 32 tiles through shared memory), at sizes of its own below.
 __device__ __forceinline__ void gemm_tiled32(const float* A, const float* B, float* C, int N) {
@@ -71,10 +78,14 @@ __device__ __forceinline__ void gemm_tiled32(const float* A, const float* B, flo
 
 __global__ void reuse_gemm_tiled_n4096(const float* A, const float* B, float* C, int N) { gemm_tiled32(A, B, C, N); }
 
-// The tiled GEMM at N = 2048 (48 MiB): over L2's kept part, but each wave of blocks (264 blocks on 132
-// SMs, about four rows of 64) reads about 18 MiB, all of B included, and the next wave reads B again
-// while L2 still holds it.
+// The tiled GEMM at N = 2048 (48 MiB): over L2's kept part, but a row of blocks reads 16.5 MiB, all of B
+// included, and the next row of blocks reads B again while L2 still holds it.
 __global__ void reuse_gemm_tiled_n2048(const float* A, const float* B, float* C, int N) { gemm_tiled32(A, B, C, N); }
+
+// At N = 3072 a row of 96 blocks reads 36.75 MiB (B's 36 MiB, a panel of A, a row's share of C): between
+// L2's kept part and its whole, so the next row finds part of B (docs/traffic.md: the point
+// interpolates; TrafficEvaluation.ABlockFindsWhatTheRowOfBlocksBeforeReadWhereTheRowFitsL2 works it).
+__global__ void reuse_gemm_tiled_n3072(const float* A, const float* B, float* C, int N) { gemm_tiled32(A, B, C, N); }
 
 namespace traffic_corpus_specs {
 using namespace rooflint::dsl;
@@ -125,6 +136,18 @@ inline constexpr auto tiled_2048_spec =
         .sizes(N(arg<3>))
         .block(32, 32)
         .grid(ceil_div(N, 32), ceil_div(N, 32));
+inline constexpr auto tiled_3072_spec =
+    kernel<::reuse_gemm_tiled_n3072>("reuse_gemm_tiled_n3072", matmul(in<0>("A", f32, N, N), in<1>("B", f32, N, N), out<2>("C", f32, N, N)))
+        .at(N(3072))
+        .sizes(N(arg<3>))
+        .block(32, 32)
+        .grid(ceil_div(N, 32), ceil_div(N, 32));
+inline constexpr auto naive_2048_spec =
+    kernel<::reuse_gemm_naive_n2048>("reuse_gemm_naive_n2048", matmul(in<0>("A", f32, N, N), in<1>("B", f32, N, N), out<2>("C", f32, N, N)))
+        .at(N(2048))
+        .sizes(N(arg<3>))
+        .block(32, 8)
+        .grid(ceil_div(N, 32), ceil_div(N, 8));
 }  // namespace traffic_corpus_specs
 
 namespace {
@@ -219,6 +242,22 @@ void gemm_cases() {
     float *a = zeros(e), *b = zeros(e), *c = zeros(e);
     reuse_gemm_tiled_n2048<<<dim3(n / 32, n / 32), dim3(32, 32)>>>(a, b, c, n);
     done("reuse_gemm_tiled N=2048");
+    cudaFree(a), cudaFree(b), cudaFree(c);
+  }
+  if (wanted("reuse_gemm_tiled N=3072") || wanted("reuse_gemm_tiled_n3072")) {
+    const int n = 3072;
+    const std::size_t e = std::size_t(n) * n;
+    float *a = zeros(e), *b = zeros(e), *c = zeros(e);
+    reuse_gemm_tiled_n3072<<<dim3(n / 32, n / 32), dim3(32, 32)>>>(a, b, c, n);
+    done("reuse_gemm_tiled N=3072");
+    cudaFree(a), cudaFree(b), cudaFree(c);
+  }
+  if (wanted("reuse_gemm_naive N=2048") || wanted("reuse_gemm_naive_n2048")) {
+    const int n = 2048;
+    const std::size_t e = std::size_t(n) * n;
+    float *a = zeros(e), *b = zeros(e), *c = zeros(e);
+    reuse_gemm_naive_n2048<<<dim3(n / 32, n / 8), dim3(32, 8)>>>(a, b, c, n);
+    done("reuse_gemm_naive N=2048");
     cudaFree(a), cudaFree(b), cudaFree(c);
   }
 }
