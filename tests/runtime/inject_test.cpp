@@ -535,6 +535,32 @@ TEST(InjectReport, ALaunchOfAnotherBlockThanPredictedIsNamedAndNotCompared) {
   EXPECT_EQ(back->shape->shared_bytes, 4096);
 }
 
+// Two specs of one kernel (two files each stating one for it): the injection library and the report judge
+// its launches against the first, and the run says so; one spec read from two manifests (a header) is
+// one spec, said nothing of.
+TEST(InjectReport, TwoSpecsOfOneKernelAreNamedAndTheFirstJudges) {
+  auto ks = example();
+  manifest_kernel copy = kernel_named(ks, "axpy");
+  copy.manifest_path = "other.rooflint.json";
+  ks.push_back(copy);
+  const auto warned = [](const program_report& p) {
+    return std::count_if(p.run.warnings.begin(), p.run.warnings.end(),
+                         [](const std::string& w) { return w.find("has two specs") != std::string::npos; });
+  };
+  EXPECT_EQ(warned(make_program_report(ks, {}, verify_options{}, {})), 0);
+  ks.back().spec_name = "axpy_again";
+  ks.back().line += 40;
+  const program_report p = make_program_report(ks, {}, verify_options{}, {});
+  ASSERT_EQ(warned(p), 1);
+  const manifest_kernel& first = kernel_named(ks, "axpy");
+  const auto w = std::find_if(p.run.warnings.begin(), p.run.warnings.end(),
+                              [](const std::string& x) { return x.find("has two specs") != std::string::npos; });
+  EXPECT_EQ(*w, "kernel 'axpy' (_Z4axpyifPKfPf) has two specs, '" + first.spec_name + "' (" + first.file + ":" +
+                    std::to_string(first.line) + ", " + first.manifest_path + ") and 'axpy_again' (" + first.file + ":" +
+                    std::to_string(first.line + 40) + ", other.rooflint.json): its launches are judged against the first; "
+                    "give the kernel one spec");
+}
+
 // A program that launched none of the annotated kernels (no GPU, or it failed before them): one remark
 // for all of them, not one per kernel (a new user's run on a machine without a GPU printed one per
 // kernel of the manifest, as if each were missing from the program). The recorded manifest's axpy,

@@ -35,6 +35,18 @@ struct grouped_case {
   std::string not_measured;  ///< why the first launch left unmeasured was (a busy window, a graph, a fork)
 };
 
+/// Where @p second states another spec for @p first's kernel (another spec variable or another place, not
+/// the same spec read from two manifests): what the run says, since the injection library and the report
+/// judge a kernel's launches against its first spec only. "" when it is the same spec.
+std::string second_spec_warning(const manifest_kernel& first, const manifest_kernel& second) {
+  if (first.spec_name == second.spec_name && first.file == second.file && first.line == second.line) return "";
+  const auto where = [](const manifest_kernel& k) {
+    return "'" + k.spec_name + "' (" + k.file + ":" + std::to_string(k.line) + (k.manifest_path.empty() ? "" : ", " + k.manifest_path) + ")";
+  };
+  return "kernel '" + first.kernel_name + "' (" + first.mangled_name + ") has two specs, " + where(first) + " and " + where(second) +
+         ": its launches are judged against the first; give the kernel one spec";
+}
+
 /// "kernel [N=1024]"; in a program that ran on several GPUs, "kernel [N=1024] on GPU-01234567", the
 /// start of the card's UUID (nvidia-smi -L prints it whole).
 std::string case_name(const grouped_case& g, bool several_gpus) {
@@ -174,9 +186,14 @@ program_report make_program_report(const std::vector<manifest_kernel>& kernels, 
   program_report out;
   std::map<std::string, const manifest_kernel*> by_symbol;
   std::map<std::string, std::size_t> index;  // mangled name -> out.kernels
+  std::vector<std::string> spec_warnings;
   for (const manifest_kernel& k : kernels) {
     if (k.spec.launch.kind == dsl::binding_kind::none) continue;  // no .sizes(): its launches cannot bind
-    if (index.count(k.mangled_name)) continue;  // one kernel in several manifests (a header): once
+    if (const auto first = by_symbol.find(k.mangled_name); first != by_symbol.end()) {
+      // One spec in several manifests (a header): once. Two specs of one kernel: the first judges it.
+      if (const std::string w = second_spec_warning(*first->second, k); !w.empty()) spec_warnings.push_back(w);
+      continue;
+    }
     by_symbol[k.mangled_name] = &k;
     index[k.mangled_name] = out.kernels.size();
     kernel_launches kl;
@@ -248,6 +265,7 @@ program_report make_program_report(const std::vector<manifest_kernel>& kernels, 
     measured.push_back(std::move(m));
   }
   out.run = compare_cases(sources, measured, options, ceilings);
+  out.run.warnings.insert(out.run.warnings.end(), spec_warnings.begin(), spec_warnings.end());
   // The library's way of counting, when it batched (a field of each launch counted so, not its note's text).
   const bool batched = std::any_of(measured.begin(), measured.end(), [](const measurement& m) { return m.counters.batched_user_range; });
   if (batched)
