@@ -63,8 +63,9 @@ exit codes: 0 every verdict passed; 1 a verdict failed (or a case WORSE than --b
 --baseline, a program that does not exist, is not executable or cannot be executed (a missing
 interpreter, a damaged file), an --inject-library that is not a CUDA injection library, a report that
 cannot be written); 3 could not measure (no GPU, no counter permission, no annotated launch measured, sizes
-that did not bind, an internal error); 4 the program itself failed (non-zero exit, a signal, or it ran past
---timeout; its status is in the report), which takes precedence over 3, 1, 0; 128 + N: rooflint-verify was
+that did not bind, a launch on a GPU that no --ceilings file applies to, an internal error); 4 the program
+itself failed (non-zero exit, a signal, or it ran past --timeout; its status is in the report), which
+takes precedence over 3, 1, 0; 128 + N: rooflint-verify was
 interrupted by signal N (130 SIGINT, 143 SIGTERM, 129 SIGHUP), which takes precedence over all others.
 A per-line rerun (--lines) that ends otherwise than the measured run did (another exit code, a signal,
 past --timeout) leaves its case's rows "not available" and the
