@@ -1334,12 +1334,9 @@ private:
     const double Point = std::clamp(Touched + (Waves * PerWave - Touched) * Missed, U, Hi);
     const std::string Each = Range + "the point: each wave of " + std::to_string(std::int64_t(WaveBlocks)) +
                              " co-resident blocks reads " + bytesText(std::int64_t(PerWave)) + " of it";
-    if (!(Levels.L2KeptFraction > 0))
-      return {U, Point, Hi, Each + ", none of it still in L2 from the wave before (the part of L2 that keeps a working set is not measured on this GPU)"};
     return {U, Point, Hi,
             Each + ", and what the wave before read is still in L2 but for " + model::format_significant(100 * Missed) +
-                "% (a wave's footprint, all tensors, " + bytesText(std::int64_t(Between)) + ", against L2's kept part, " +
-                bytesText(std::int64_t(Kept)) + ", and its whole, " + bytesText(Levels.L2Bytes) + ")"};
+                "% (a wave's footprint, all tensors, " + bytesText(std::int64_t(Between)) + ", " + againstL2() + ")"};
   }
   /// The bytes of tensor @p Param's reads the @p Box of one wave's blocks touch: its neighbours' spread
   /// where its footprint translates with the block, else an even share of its union over @p Waves.
@@ -1362,11 +1359,17 @@ private:
     return Sum;
   }
   /// The share of what blocks read again that L2 no longer holds when @p Between bytes passed through it
-  /// in between: none within its kept part, all of it once they fill L2, in proportion between; all of
-  /// it where the kept part is not measured.
+  /// in between: none within its kept part, all of it once they fill L2, in proportion between (from
+  /// nothing kept where the kept part is not measured).
   double missedIn(double Between) const {
     const double Kept = l2KeptBytes(), Whole = double(Levels.L2Bytes);
-    return Levels.L2KeptFraction > 0 && Whole > Kept ? std::clamp((Between - Kept) / (Whole - Kept), 0.0, 1.0) : 1.0;
+    return Whole > Kept ? std::clamp((Between - Kept) / (Whole - Kept), 0.0, 1.0) : 1.0;
+  }
+  /// "against L2's kept part, 24 MiB, and its whole, 60 MiB": what missedIn weighs the bytes against.
+  std::string againstL2() const {
+    if (!(Levels.L2KeptFraction > 0))
+      return "against L2's whole, " + bytesText(Levels.L2Bytes) + " (the part of it that keeps a working set is not measured on this GPU)";
+    return "against L2's kept part, " + bytesText(std::int64_t(l2KeptBytes())) + ", and its whole, " + bytesText(Levels.L2Bytes);
   }
   /// The point of a shared tensor whose footprint translates with the block. Blocks that share its
   /// granules along an axis launch that axis's stride apart (1, the grid's x, its x times y), and a
@@ -1391,9 +1394,7 @@ private:
                      ") share its granules, " + bytesText(std::int64_t(Passed)) + " through L2 between them: " + Fate);
     }
     const double Point = std::clamp(spread(Param, &TensorTally::ReadGranules, &TensorTally::FirstRead, 64, L.Grid, Missed), U, Hi);
-    const std::string Against = Levels.L2KeptFraction > 0
-                                    ? " (L2's kept part " + bytesText(std::int64_t(l2KeptBytes())) + ", its whole " + bytesText(Levels.L2Bytes) + ")"
-                                    : " (the part of L2 that keeps a working set is not measured on this GPU)";
+    const std::string Against = " (" + againstL2() + ")";
     if (Axes.empty()) return {U, Point, Hi, Range + "the point: each granule once (no neighbouring blocks share it)"};
     std::string Text = Range + "the point:";
     for (std::size_t I = 0; I < Axes.size(); ++I) Text += (I ? "; " : " ") + Axes[I];

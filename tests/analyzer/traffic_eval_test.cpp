@@ -1366,6 +1366,9 @@ inline constexpr auto spec = kernel<lane_counts>("lane_counts", custom(0, inout<
 // - N = 3072: B 36 MiB + A's panel 384 KiB + C's share 36 MiB / 96 = 384 KiB = 36.75 MiB, 12.75 MiB over
 //   the kept 24 of 60 MiB: gone for 12.75 / 36 = 35.42% of the 95 rows that read it again:
 //   1 + 95 x 0.35417 = 34.65x.
+// - N = 2048 on an A100 (40 MiB of L2, its kept part not measured): from nothing kept to the whole L2, the
+//   row's 16.5 MiB are gone for 16.5 / 40 = 41.25% of the 63 rows that read B again: 1 + 63 x 0.4125 =
+//   26.99x, in the same range.
 TEST(TrafficEvaluation, ABlockFindsWhatTheRowOfBlocksBeforeReadWhereTheRowFitsL2) {
   const std::string Code = R"(
 __device__ inline void tiled_body(const float* A, const float* B, float* C, int n) {
@@ -1402,6 +1405,13 @@ inline constexpr auto at_3072 = GEMM(tiled_mid, 3072);
   const Level B3072 = predict(Code, "tiled_mid").at("B", "dram");
   EXPECT_EQ(B3072.K, Kind::Range) << B3072.Basis;
   EXPECT_NEAR(B3072.Ratio, 34.65, 0.02) << B3072.Basis;
+  RunOptions A100;
+  A100.Gpu = "A100";
+  const Level OnA100 = predict(Code, "tiled", A100).at("B", "dram");
+  EXPECT_EQ(OnA100.K, Kind::Range) << OnA100.Basis;
+  EXPECT_NEAR(OnA100.Ratio, 1 + 63 * 16.5 / 40, 1e-6) << OnA100.Basis;
+  EXPECT_NEAR(OnA100.High, 64.0, 1e-6) << OnA100.Basis;
+  EXPECT_NE(OnA100.Basis.find("not measured on this GPU"), std::string::npos) << OnA100.Basis;
 }
 
 // Dynamic shared memory decides what L1 keeps between a block's two passes over its row (1024 threads a

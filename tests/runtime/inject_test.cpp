@@ -492,24 +492,26 @@ TEST(InjectReport, OneGpuKeepsThePlainCaseNameAndRefusesAnotherCardsFile) {
   EXPECT_EQ(p.run.exit_code, exit_cannot_measure);
 }
 
-// The launch that ran beside the one the prediction evaluated. The recorded axpy declares no size, so
-// its grid follows the sizes and only the block and the stated dynamic shared memory are compared: a
-// launch of 128 threads a block against a prediction for 256 is a rooflint-launch-shape warning naming
-// both, and the predicted ratios are not set beside the observed ones; the predicted launch itself
-// passes without a word.
+// The launch that ran beside the one the prediction evaluated, at the spec's declared size (N = 2^20, set
+// here: the recorded axpy declares none), where the manifest's launch holds: a launch of 128 threads a
+// block against a prediction for 256 (so a grid of 8192 for 4096) and without the stated 1024 bytes of
+// dynamic shared memory is a rooflint-launch-shape warning naming each, and the predicted ratios are not
+// set beside the observed ones; the predicted launch itself passes without a word. At another size the
+// spec's grid (and any block or shared memory written in its sizes) may differ: nothing is compared.
 TEST(InjectReport, ALaunchOfAnotherBlockThanPredictedIsNamedAndNotCompared) {
   auto ks = example();
-  manifest_kernel& axpy = const_cast<manifest_kernel&>(kernel_named(ks, "axpy"));
+  auto& axpy = *std::find_if(ks.begin(), ks.end(), [](const manifest_kernel& k) { return k.kernel_name == "axpy"; });
+  const double n = 1 << 20;
+  axpy.spec.dims[0].declared_size = n;
   axpy.traffic_predicted = true;
   axpy.predicted.clear();
   for (const dsl::tensor_info& t : axpy.spec.tensor_list())
     axpy.predicted.push_back({.tensor = std::string(t.name.view()), .param = t.arg, .level = model::memory_level::dram,
                               .kind = manifest::prediction_kind::value, .ratio = 1, .low = 1, .high = 1});
   axpy.predicted_launch = manifest::launch_assumption{{256, 1, 1}, {4096, 1, 1}, true, "grid (4096, 1, 1), block (256, 1, 1)", 1024};
-  const double n = 1 << 20;
-  const auto launched = [&](std::int64_t block, std::int64_t shared) {
-    launch_event e = axpy_launch(axpy, n, measured_axpy(n, 20e-6));
-    e.shape = launch_shape{{static_cast<std::int64_t>(n) / block, 1, 1}, {block, 1, 1}, shared};
+  const auto launched = [&](double size, std::int64_t block, std::int64_t shared) {
+    launch_event e = axpy_launch(axpy, size, measured_axpy(size, 20e-6));
+    e.shape = launch_shape{{static_cast<std::int64_t>(size) / block, 1, 1}, {block, 1, 1}, shared};
     return make_program_report(ks, {e}, verify_options{}, {}).run.cases.at(0);
   };
   const auto shape_warning = [](const case_report& r) -> std::string {
@@ -517,13 +519,18 @@ TEST(InjectReport, ALaunchOfAnotherBlockThanPredictedIsNamedAndNotCompared) {
       if (f.id == "rooflint-launch-shape") return f.message;
     return "";
   };
-  const case_report same = launched(256, 1024);
+  const std::size_t dram = static_cast<std::size_t>(model::memory_level::dram);
+  const case_report same = launched(n, 256, 1024);
   EXPECT_EQ(shape_warning(same), "");
-  EXPECT_TRUE(same.predicted_ratio[static_cast<std::size_t>(model::memory_level::dram)].predicted());
-  const case_report other = launched(128, 0);
-  EXPECT_EQ(shape_warning(other), "the traffic was predicted for another launch: block (128, 1, 1) ran, (256, 1, 1) predicted and "
-                                   "0 bytes of dynamic shared memory ran, 1024 predicted; the predicted ratios are not compared");
+  EXPECT_TRUE(same.predicted_ratio[dram].predicted());
+  const case_report other = launched(n, 128, 0);
+  EXPECT_EQ(shape_warning(other), "the traffic was predicted for another launch: block (128, 1, 1) ran, (256, 1, 1) predicted, "
+                                   "grid (8192, 1, 1) ran, (4096, 1, 1) predicted and 0 bytes of dynamic shared memory ran, "
+                                   "1024 predicted; the predicted ratios are not compared");
   for (const auto& level : other.predicted_ratio) EXPECT_FALSE(level.predicted());
+  const case_report elsewhere = launched(2 * n, 128, 0);
+  EXPECT_EQ(shape_warning(elsewhere), "");
+  EXPECT_TRUE(elsewhere.predicted_ratio[dram].predicted());
   // The line the injection library writes carries the shape to the report.
   launch_event e = axpy_launch(axpy, n, std::nullopt);
   e.shape = launch_shape{{8192, 2, 1}, {128, 1, 1}, 4096};
@@ -550,15 +557,16 @@ TEST(InjectReport, TwoSpecsOfOneKernelAreNamedAndTheFirstJudges) {
   EXPECT_EQ(warned(make_program_report(ks, {}, verify_options{}, {})), 0);
   ks.back().spec_name = "axpy_again";
   ks.back().line += 40;
+  ks.push_back(ks.back());  // the second spec read from a third manifest too: said once
+  ks.back().manifest_path = "third.rooflint.json";
   const program_report p = make_program_report(ks, {}, verify_options{}, {});
   ASSERT_EQ(warned(p), 1);
   const manifest_kernel& first = kernel_named(ks, "axpy");
   const auto w = std::find_if(p.run.warnings.begin(), p.run.warnings.end(),
                               [](const std::string& x) { return x.find("has two specs") != std::string::npos; });
   EXPECT_EQ(*w, "kernel 'axpy' (_Z4axpyifPKfPf) has two specs, '" + first.spec_name + "' (" + first.file + ":" +
-                    std::to_string(first.line) + ", " + first.manifest_path + ") and 'axpy_again' (" + first.file + ":" +
-                    std::to_string(first.line + 40) + ", other.rooflint.json): its launches are judged against the first; "
-                    "give the kernel one spec");
+                    std::to_string(first.line) + ") and 'axpy_again' (" + first.file + ":" + std::to_string(first.line + 40) +
+                    "): its launches are judged against the first; give the kernel one spec");
 }
 
 // A program that launched none of the annotated kernels (no GPU, or it failed before them): one remark
@@ -661,6 +669,36 @@ TEST(InjectBaseline, FlagsADropBeyondTheNoiseAndSaysNoChangeOtherwise) {
   EXPECT_EQ((*single)[0].outcome, baseline_case::verdict::no_change);
   EXPECT_EQ((*faster)[0].outcome, baseline_case::verdict::improvement);
   EXPECT_FALSE(compare_baseline(run_at({200e-6}), "{}").ok());  // not a rooflint-verify report
+}
+
+// A run on two cards names its cases by card; the baseline from a run on one card (or on other cards)
+// still judges them: each case of the two-card run meets the one-card case of its kernel and sizes, and
+// a case 10% slower on card B (fraction 200/220 - 1 = -9.1%) is WORSE; the other SAME. And back: the
+// one-card run against the two-card baseline meets one of its cases, the other baseline case is missing.
+TEST(InjectBaseline, CasesOfSeveralGpusMeetTheBaselineOfOne) {
+  const auto ks = example();
+  const manifest_kernel& axpy = kernel_named(ks, "axpy");
+  const double n = 1 << 26;
+  const auto on = [&](const std::string& uuid, double s) {
+    measurement m = axpy_on(uuid, n, s);
+    m.timing.repetitions = 2;
+    return axpy_launch(axpy, n, m);
+  };
+  const run_report one = make_program_report(ks, {on(card_a, 200e-6), on(card_a, 200e-6)}, verify_options{}, {}).run;
+  const run_report two =
+      make_program_report(ks, {on(card_a, 200e-6), on(card_a, 200e-6), on(card_b, 220e-6), on(card_b, 220e-6)}, verify_options{}, {}).run;
+  ASSERT_EQ(two.cases.size(), 2u);
+  const auto judged = compare_baseline(two, to_json(one));
+  ASSERT_TRUE(judged.ok()) << judged.err().message;
+  ASSERT_EQ(judged->size(), 2u);
+  EXPECT_EQ((*judged)[0].outcome, baseline_case::verdict::no_change);
+  EXPECT_EQ((*judged)[1].outcome, baseline_case::verdict::regression);
+  EXPECT_NEAR((*judged)[1].change, 200.0 / 220.0 - 1, 1e-9);
+  const auto back = compare_baseline(one, to_json(two));
+  ASSERT_TRUE(back.ok());
+  ASSERT_EQ(back->size(), 2u);
+  EXPECT_EQ((*back)[0].outcome, baseline_case::verdict::no_change);
+  EXPECT_EQ((*back)[1].outcome, baseline_case::verdict::missing);
 }
 
 // The counter figures decide apart from the time: a kernel that moves twice its DRAM bytes at the same

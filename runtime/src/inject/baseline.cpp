@@ -5,6 +5,7 @@
 #include <cmath>
 #include <fmt/format.h>
 #include <map>
+#include <set>
 
 #include "rooflint/files/diagnostics.h"
 #include "rooflint/files/verify_report.h"
@@ -74,6 +75,25 @@ std::string_view name(baseline_case::verdict v) {
 
 double counter_band(double old_bytes) { return old_bytes > 0 ? std::max(0.05, 256.0 * 1024 / old_bytes) : 0.05; }
 
+std::string_view case_without_gpu(std::string_view name) {
+  const std::size_t at = name.rfind(gpu_suffix);
+  return at != std::string_view::npos && name.size() == at + gpu_suffix.size() + 8 ? name.substr(0, at) : name;
+}
+
+namespace {
+/// The baseline's case for the current case @p name: of the same name, else of the same kernel and sizes
+/// on whichever GPU, one not @p matched yet first (a run on several GPUs names its cases by card, a run on
+/// one does not, and a job may get other cards).
+std::map<std::string, baseline_entry>::const_iterator baseline_of(const std::map<std::string, baseline_entry>& old,
+                                                                  const std::string& name, const std::set<std::string>& matched) {
+  if (const auto o = old.find(name); o != old.end()) return o;
+  const std::string_view bare = case_without_gpu(name);
+  const auto same_work = [&](const auto& entry) { return case_without_gpu(entry.first) == bare; };
+  const auto fresh = std::find_if(old.begin(), old.end(), [&](const auto& entry) { return same_work(entry) && !matched.count(entry.first); });
+  return fresh != old.end() ? fresh : std::find_if(old.begin(), old.end(), same_work);
+}
+}  // namespace
+
 result<std::map<std::string, baseline_entry>> read_baseline(const std::string& baseline_json) {
   std::string why;
   const std::optional<verify_report::report> report = verify_report::from_json(baseline_json, "the baseline", why);
@@ -88,11 +108,13 @@ result<std::vector<baseline_case>> compare_baseline(const run_report& current, c
   if (!read) return read.err();
   auto& old = *read;
   std::vector<baseline_case> out;
+  std::set<std::string> matched;
   for (const case_report& r : current.cases) {
     baseline_case b;
     b.name = r.name;
     b.new_fraction = r.compared.roofline_fraction;
-    const auto o = old.find(r.name);
+    const auto o = baseline_of(old, r.name, matched);
+    if (o != old.end()) matched.insert(o->first);
     if (o == old.end() || o->second.fraction <= 0) {
       b.outcome = baseline_case::verdict::new_case;
       out.push_back(b);
@@ -109,9 +131,9 @@ result<std::vector<baseline_case>> compare_baseline(const run_report& current, c
       b.outcome = decide(b);
     }
     out.push_back(b);
-    old.erase(o);
   }
   for (const auto& [name, o] : old) {
+    if (matched.count(name)) continue;
     baseline_case b;
     b.name = name;
     b.old_fraction = o.fraction;

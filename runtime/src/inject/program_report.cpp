@@ -40,9 +40,7 @@ struct grouped_case {
 /// judge a kernel's launches against its first spec only. "" when it is the same spec.
 std::string second_spec_warning(const manifest_kernel& first, const manifest_kernel& second) {
   if (first.spec_name == second.spec_name && first.file == second.file && first.line == second.line) return "";
-  const auto where = [](const manifest_kernel& k) {
-    return "'" + k.spec_name + "' (" + k.file + ":" + std::to_string(k.line) + (k.manifest_path.empty() ? "" : ", " + k.manifest_path) + ")";
-  };
+  const auto where = [](const manifest_kernel& k) { return "'" + k.spec_name + "' (" + k.file + ":" + std::to_string(k.line) + ")"; };
   return "kernel '" + first.kernel_name + "' (" + first.mangled_name + ") has two specs, " + where(first) + " and " + where(second) +
          ": its launches are judged against the first; give the kernel one spec";
 }
@@ -51,35 +49,38 @@ std::string second_spec_warning(const manifest_kernel& first, const manifest_ker
 /// start of the card's UUID (nvidia-smi -L prints it whole).
 std::string case_name(const grouped_case& g, bool several_gpus) {
   const std::string name = g.kernel->kernel_name + " [" + g.sizes + "]";
-  return several_gpus && !g.gpu.empty() ? name + " on " + g.gpu.substr(0, 12) : name;
+  if (!several_gpus || g.gpu.empty()) return name;
+  const std::string id = g.gpu.rfind("GPU-", 0) == 0 ? g.gpu.substr(4, 8) : g.gpu.substr(0, 8);
+  return name + std::string(gpu_suffix) + id;
+}
+
+/// Whether @p at are the spec's declared sizes (.at(...)), at which the analyzer predicted: a size of 0
+/// (not bound) does not count against it.
+bool at_declared_sizes(const dsl::spec& spec, const dsl::sizes& at) {
+  const dsl::sizes declared = spec.declared().bound;
+  for (std::size_t i = 0; i < spec.dims.size(); ++i)
+    if (at.values[i] > 0 && std::fabs(at.values[i] - declared.values[i]) > 0.5) return false;
+  return true;
 }
 
 std::string extent_text(const std::int64_t* v) {
   return "(" + std::to_string(v[0]) + ", " + std::to_string(v[1]) + ", " + std::to_string(v[2]) + ")";
 }
 
-/// How the launch that @p ran differs from the one the prediction evaluated, @p predicted: its block,
-/// the dynamic shared memory where the spec states it, and the grid where the case's sizes are the
-/// declared ones (@p declared_sizes; at others the grid follows the sizes). "" when it does not.
-std::string launch_mismatch(const manifest::launch_assumption& predicted, const launch_shape& ran, bool declared_sizes) {
+/// How the launch that @p ran, at the spec's declared sizes, differs from the one the prediction evaluated
+/// there, @p predicted: its block, its grid and the dynamic shared memory where the spec states it. ""
+/// when it does not. (The manifest holds that launch's figures at the declared sizes; a spec's block, grid
+/// or shared memory may follow the sizes.)
+std::string launch_mismatch(const manifest::launch_assumption& predicted, const launch_shape& ran) {
   std::vector<std::string> differ;
   if (!std::equal(predicted.block.begin(), predicted.block.end(), ran.block))
     differ.push_back("block " + extent_text(ran.block) + " ran, " + extent_text(predicted.block.data()) + " predicted");
-  if (declared_sizes && !std::equal(predicted.grid.begin(), predicted.grid.end(), ran.grid))
+  if (!std::equal(predicted.grid.begin(), predicted.grid.end(), ran.grid))
     differ.push_back("grid " + extent_text(ran.grid) + " ran, " + extent_text(predicted.grid.data()) + " predicted");
   if (predicted.dynamic_shared && *predicted.dynamic_shared != ran.shared_bytes)
     differ.push_back(std::to_string(ran.shared_bytes) + " bytes of dynamic shared memory ran, " +
                      std::to_string(*predicted.dynamic_shared) + " predicted");
   return model::and_list(differ);
-}
-
-/// Whether @p values are the spec's declared sizes (.at(...)), at which the analyzer predicted.
-bool at_declared_sizes(const dsl::spec& spec, const dsl::sizes& values) {
-  const dsl::binding_result declared = spec.declared();
-  if (!declared.ok()) return false;
-  for (int i = 0; i < spec.dim_count; ++i)
-    if (declared.bound.values[i] != values.values[i]) return false;
-  return true;
 }
 
 /// The counters of the first launch that has them (in a program of several processes one may have
@@ -147,10 +148,7 @@ std::array<predicted_level_ratio, model::memory_level_count> kernel_predicted_ra
   const std::span<const double> values(at.values.data(), at.values.size());
   // A ratio that holds at the declared sizes only (a footprint against L2, a layer condition) is no
   // prediction at other sizes.
-  const dsl::sizes declared = k.spec.declared().bound;
-  bool at_declared = true;
-  for (std::size_t i = 0; i < k.spec.dims.size(); ++i)
-    if (at.values[i] > 0 && std::fabs(at.values[i] - declared.values[i]) > 0.5) at_declared = false;
+  const bool at_declared = at_declared_sizes(k.spec, at);
   for (const model::memory_level level : model::memory_levels) {
     double predicted = 0, low = 0, high = 0, compulsory = 0;
     bool every = true, range = false;
@@ -191,7 +189,9 @@ program_report make_program_report(const std::vector<manifest_kernel>& kernels, 
     if (k.spec.launch.kind == dsl::binding_kind::none) continue;  // no .sizes(): its launches cannot bind
     if (const auto first = by_symbol.find(k.mangled_name); first != by_symbol.end()) {
       // One spec in several manifests (a header): once. Two specs of one kernel: the first judges it.
-      if (const std::string w = second_spec_warning(*first->second, k); !w.empty()) spec_warnings.push_back(w);
+      if (const std::string w = second_spec_warning(*first->second, k);
+          !w.empty() && std::find(spec_warnings.begin(), spec_warnings.end(), w) == spec_warnings.end())
+        spec_warnings.push_back(w);
       continue;
     }
     by_symbol[k.mangled_name] = &k;
@@ -279,9 +279,8 @@ program_report make_program_report(const std::vector<manifest_kernel>& kernels, 
         const auto g = std::find_if(groups.begin(), groups.end(),
                                     [&](const grouped_case& c) { return c.kernel == &mk && case_name(c, several_gpus) == r.name; });
         if (g != groups.end()) r.predicted_ratio = kernel_predicted_ratios(mk, g->values);
-        if (g != groups.end() && g->shape && mk.predicted_launch)
-          if (const std::string other = launch_mismatch(*mk.predicted_launch, *g->shape, at_declared_sizes(mk.spec, g->values));
-              !other.empty()) {
+        if (g != groups.end() && g->shape && mk.predicted_launch && at_declared_sizes(mk.spec, g->values))
+          if (const std::string other = launch_mismatch(*mk.predicted_launch, *g->shape); !other.empty()) {
             r.findings.push_back({severity::warning, std::string(diagnostics::launch_shape.name),
                                   "the traffic was predicted for another launch: " + other + "; the predicted ratios are not compared"});
             r.predicted_ratio = {};

@@ -123,7 +123,7 @@ inline constexpr diagnostic no_device{"rooflint-no-device", level::remark, tool:
     "Says that a case was not measured because no usable CUDA device was found.",
     "docs/diagnostics/rooflint-no-device.md"};
 inline constexpr diagnostic no_peaks{"rooflint-no-peaks", level::error, tool::verifier,
-    "Reports a case that has no verdict because the peaks lack the ceiling its math mode needs.",
+    "Reports a case that has no verdict because the peaks lack the ceiling its math mode needs, or no ceilings file applies to its GPU.",
     "docs/diagnostics/rooflint-no-peaks.md"};
 inline constexpr diagnostic case_faulted{"rooflint-case-faulted", level::error, tool::verifier,
     "Reports a case whose kernel faulted on the device.",

@@ -18,6 +18,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "rooflint/dsl/spec.h"
@@ -284,6 +285,13 @@ struct program_report {
 
 /// Exit code when the program itself failed (non-zero exit or a signal): takes precedence over 3, 1, 0.
 inline constexpr int exit_program_failed = 4;
+
+/// A case's name in a program that ran on several GPUs ends in this and the first 8 hex digits of the
+/// card's UUID ("saxpy [N=1024] on GPU-5f1e2a7c"; `nvidia-smi -L` prints the whole UUID).
+inline constexpr std::string_view gpu_suffix = " on GPU-";
+/// @return @p name without a GPU's suffix: the case of the same kernel and sizes on whichever card (the
+/// baseline gate matches a case of a run on several GPUs with one of a run on one, and back).
+std::string_view case_without_gpu(std::string_view name);
 
 /// Builds the report from the manifests' kernels and the injection's lines: groups measured launches
 /// into one case per (kernel, sizes) (counters of the first measured launch, timing over all of them),
