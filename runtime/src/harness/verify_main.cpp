@@ -414,7 +414,9 @@ run_report compare_cases(const std::vector<case_source>& cases, const std::vecto
   for (std::size_t j = 0; j < cases.size(); ++j) {
     const case_source& c = cases[j];
     const measurement& m = measured[j];
-    const gpu_peaks* gpu = gpu_of(gpus, m.device);
+    // A case that reported no device (it crashed, or never ran) has no verdict; the run's first GPU's
+    // peaks give its predicted dot.
+    const gpu_peaks* gpu = m.device.name.empty() && !gpus.empty() ? &gpus.front() : gpu_of(gpus, m.device);
     model::peaks peaks = gpu ? gpu->peaks : model::peaks{};
     peaks.device = gpu ? std::string_view(gpu->peaks_device) : std::string_view();
     case_report r = compare(c.input, m, peaks, tolerances_for(*c.input.spec, o.tolerance));
