@@ -569,6 +569,29 @@ TEST(InjectReport, TwoSpecsOfOneKernelAreNamedAndTheFirstJudges) {
                     "): its launches are judged against the first; give the kernel one spec");
 }
 
+// Two kernels of one spec name (overloads, each with its own spec): a case shows its own kernel's
+// prediction and launch counts, never the other's. Only the second is predicted here; the first is
+// launched: its case has no predicted lines, and its launches remark counts its own launch.
+TEST(InjectReport, ACaseShowsItsOwnKernelsPredictionNotAnotherOfItsName) {
+  auto ks = example();
+  manifest_kernel other = kernel_named(ks, "axpy");
+  other.mangled_name = "_Z4axpyidPKdPd";  // axpy(int, double, const double*, double*)
+  other.traffic_predicted = true;
+  for (const dsl::tensor_info& t : other.spec.tensor_list())
+    other.predicted.push_back({.tensor = std::string(t.name.view()), .param = t.arg, .level = model::memory_level::dram,
+                               .kind = manifest::prediction_kind::value, .ratio = 1, .low = 1, .high = 1});
+  ks.push_back(other);
+  const double n = 1 << 20;
+  const program_report p = make_program_report(ks, {axpy_launch(kernel_named(ks, "axpy"), n, measured_axpy(n, 20e-6))}, verify_options{}, {});
+  ASSERT_EQ(p.run.cases.size(), 1u);
+  const case_report& c = p.run.cases[0];
+  EXPECT_TRUE(c.predicted_traffic.empty());
+  for (const auto& level : c.predicted_ratio) EXPECT_FALSE(level.predicted());
+  const auto launches = std::find_if(c.findings.begin(), c.findings.end(), [](const finding& f) { return f.id == "rooflint-launches"; });
+  ASSERT_NE(launches, c.findings.end());
+  EXPECT_EQ(launches->message, "kernel 'axpy': 1 annotated launches seen, 1 measured");
+}
+
 // A program that launched none of the annotated kernels (no GPU, or it failed before them): one remark
 // for all of them, not one per kernel (a new user's run on a machine without a GPU printed one per
 // kernel of the manifest, as if each were missing from the program). The recorded manifest's axpy,

@@ -243,6 +243,10 @@ program_report make_program_report(const std::vector<manifest_kernel>& kernels, 
 
   std::vector<case_source> sources;
   std::vector<measurement> measured;
+  // Each case's kernel (its spec's entry of the manifests) and group: a case's predictions and launch
+  // counts are that kernel's, never another's of the same name (two specs of one kernel, overloads).
+  std::map<std::string, const manifest_kernel*> kernel_of;
+  std::map<std::string, const grouped_case*> group_of;
   std::set<std::string> gpus;
   for (const grouped_case& g : groups)
     if (!g.gpu.empty()) gpus.insert(g.gpu);
@@ -255,6 +259,8 @@ program_report make_program_report(const std::vector<manifest_kernel>& kernels, 
                                                 g.kernel->is_region() ? static_cast<int>(g.kernel->region.size()) : 1});
     sources.push_back({{name, &g.kernel->spec, g.values}, g.kernel->file, g.kernel->line});
     measured.push_back(g.launches.empty() ? never_measured(g, name) : merge(g, name));
+    kernel_of[name] = g.kernel;
+    group_of[name] = &g;
   }
   for (const auto& [k, problem] : unbound) {
     measurement m;
@@ -262,6 +268,7 @@ program_report make_program_report(const std::vector<manifest_kernel>& kernels, 
     m.status = run_status::bad_case;
     m.error = "a launch of kernel '" + k->kernel_name + "' (spec '" + k->spec_name + "') did not bind: " + problem;
     sources.push_back({{m.case_name, &k->spec, {}}, k->file, k->line});
+    kernel_of[m.case_name] = k;
     measured.push_back(std::move(m));
   }
   out.run = compare_cases(sources, measured, options, ceilings);
@@ -273,21 +280,22 @@ program_report make_program_report(const std::vector<manifest_kernel>& kernels, 
                             "per measured launch or region instance; time from CUDA events)";
 
   for (case_report& r : out.run.cases) {
-    for (const manifest_kernel& mk : kernels)
-      if (mk.kernel_name == r.kernel && mk.traffic_predicted) {
-        r.predicted_traffic = predicted_traffic_lines(mk.predicted);
-        const auto g = std::find_if(groups.begin(), groups.end(),
-                                    [&](const grouped_case& c) { return c.kernel == &mk && case_name(c, several_gpus) == r.name; });
-        if (g != groups.end()) r.predicted_ratio = kernel_predicted_ratios(mk, g->values);
-        if (g != groups.end() && g->shape && mk.predicted_launch && at_declared_sizes(mk.spec, g->values))
-          if (const std::string other = launch_mismatch(*mk.predicted_launch, *g->shape); !other.empty()) {
-            r.findings.push_back({severity::warning, std::string(diagnostics::launch_shape.name),
-                                  "the traffic was predicted for another launch: " + other + "; the predicted ratios are not compared"});
-            r.predicted_ratio = {};
-          }
-        break;
-      }
-    const auto k = std::find_if(out.kernels.begin(), out.kernels.end(), [&](const kernel_launches& l) { return l.kernel == r.kernel; });
+    const auto found = kernel_of.find(r.name);
+    if (found == kernel_of.end()) continue;
+    const manifest_kernel& mk = *found->second;
+    const auto g = group_of.find(r.name);
+    if (mk.traffic_predicted) {
+      r.predicted_traffic = predicted_traffic_lines(mk.predicted);
+      if (g != group_of.end()) r.predicted_ratio = kernel_predicted_ratios(mk, g->second->values);
+      if (g != group_of.end() && g->second->shape && mk.predicted_launch && at_declared_sizes(mk.spec, g->second->values))
+        if (const std::string other = launch_mismatch(*mk.predicted_launch, *g->second->shape); !other.empty()) {
+          r.findings.push_back({severity::warning, std::string(diagnostics::launch_shape.name),
+                                "the traffic was predicted for another launch: " + other + "; the predicted ratios are not compared"});
+          r.predicted_ratio = {};
+        }
+    }
+    const auto k = std::find_if(out.kernels.begin(), out.kernels.end(),
+                                [&](const kernel_launches& l) { return l.mangled_name == mk.mangled_name; });
     if (k == out.kernels.end()) continue;
     const std::string what = k->region ? "region '" + k->kernel + "': " + std::to_string(k->seen) + " instances seen, "
                                        : "kernel '" + k->kernel + "': " + std::to_string(k->seen) + " annotated launches seen, ";
