@@ -216,50 +216,27 @@ void softmax_cases() {
   }
 }
 
+/// One square GEMM of N x N floats, run when its label or its kernel's name is wanted: blocks of 32 x
+/// @p block_y threads over the N x N outputs (the naive kernels 32 x 8, the tiled ones 32 x 32).
+void gemm_case(const char* label, const char* kernel_name, void (*kernel)(const float*, const float*, float*, int), int n,
+               int block_y) {
+  if (!wanted(label) && !wanted(kernel_name)) return;
+  const std::size_t e = std::size_t(n) * n;
+  float *a = zeros(e), *b = zeros(e), *c = zeros(e);
+  kernel<<<dim3(n / 32, n / block_y), dim3(32, block_y)>>>(a, b, c, n);
+  done(label);
+  cudaFree(a), cudaFree(b), cudaFree(c);
+}
+
 void gemm_cases() {
-  // N = 512: A and B (2 MiB) within L2; N = 4096: 128 MiB, over it.
-  for (const int n : {512, 4096}) {
-    const std::size_t e = std::size_t(n) * n;
-    const std::string naive = "reuse_gemm_naive N=" + std::to_string(n), tiled = "reuse_gemm_tiled N=" + std::to_string(n);
-    if (wanted(naive.c_str()) || wanted(n == 512 ? "reuse_gemm_naive" : "reuse_gemm_naive_n4096")) {
-      float *a = zeros(e), *b = zeros(e), *c = zeros(e);
-      if (n == 512) reuse_gemm_naive<<<dim3(n / 32, n / 8), dim3(32, 8)>>>(a, b, c, n);
-      else reuse_gemm_naive_n4096<<<dim3(n / 32, n / 8), dim3(32, 8)>>>(a, b, c, n);
-      done(naive.c_str());
-      cudaFree(a), cudaFree(b), cudaFree(c);
-    }
-    if (wanted(tiled.c_str()) || wanted(n == 512 ? "reuse_gemm_tiled" : "reuse_gemm_tiled_n4096")) {
-      float *a = zeros(e), *b = zeros(e), *c = zeros(e);
-      if (n == 512) reuse_gemm_tiled<<<dim3(n / 32, n / 32), dim3(32, 32)>>>(a, b, c, n);
-      else reuse_gemm_tiled_n4096<<<dim3(n / 32, n / 32), dim3(32, 32)>>>(a, b, c, n);
-      done(tiled.c_str());
-      cudaFree(a), cudaFree(b), cudaFree(c);
-    }
-  }
-  if (wanted("reuse_gemm_tiled N=2048") || wanted("reuse_gemm_tiled_n2048")) {
-    const int n = 2048;
-    const std::size_t e = std::size_t(n) * n;
-    float *a = zeros(e), *b = zeros(e), *c = zeros(e);
-    reuse_gemm_tiled_n2048<<<dim3(n / 32, n / 32), dim3(32, 32)>>>(a, b, c, n);
-    done("reuse_gemm_tiled N=2048");
-    cudaFree(a), cudaFree(b), cudaFree(c);
-  }
-  if (wanted("reuse_gemm_tiled N=3072") || wanted("reuse_gemm_tiled_n3072")) {
-    const int n = 3072;
-    const std::size_t e = std::size_t(n) * n;
-    float *a = zeros(e), *b = zeros(e), *c = zeros(e);
-    reuse_gemm_tiled_n3072<<<dim3(n / 32, n / 32), dim3(32, 32)>>>(a, b, c, n);
-    done("reuse_gemm_tiled N=3072");
-    cudaFree(a), cudaFree(b), cudaFree(c);
-  }
-  if (wanted("reuse_gemm_naive N=2048") || wanted("reuse_gemm_naive_n2048")) {
-    const int n = 2048;
-    const std::size_t e = std::size_t(n) * n;
-    float *a = zeros(e), *b = zeros(e), *c = zeros(e);
-    reuse_gemm_naive_n2048<<<dim3(n / 32, n / 8), dim3(32, 8)>>>(a, b, c, n);
-    done("reuse_gemm_naive N=2048");
-    cudaFree(a), cudaFree(b), cudaFree(c);
-  }
+  // N = 512: A and B (2 MiB) within L2; N = 4096: 128 MiB, over it; 2048 and 3072 between (their comments).
+  gemm_case("reuse_gemm_naive N=512", "reuse_gemm_naive", reuse_gemm_naive, 512, 8);
+  gemm_case("reuse_gemm_tiled N=512", "reuse_gemm_tiled", reuse_gemm_tiled, 512, 32);
+  gemm_case("reuse_gemm_naive N=4096", "reuse_gemm_naive_n4096", reuse_gemm_naive_n4096, 4096, 8);
+  gemm_case("reuse_gemm_tiled N=4096", "reuse_gemm_tiled_n4096", reuse_gemm_tiled_n4096, 4096, 32);
+  gemm_case("reuse_gemm_tiled N=2048", "reuse_gemm_tiled_n2048", reuse_gemm_tiled_n2048, 2048, 32);
+  gemm_case("reuse_gemm_tiled N=3072", "reuse_gemm_tiled_n3072", reuse_gemm_tiled_n3072, 3072, 32);
+  gemm_case("reuse_gemm_naive N=2048", "reuse_gemm_naive_n2048", reuse_gemm_naive_n2048, 2048, 8);
 }
 
 }  // namespace
