@@ -208,19 +208,21 @@ public:
       const bool Whole = Reg.K == Region::Parameter && sameRegion(E.regionOf(All.back()), Reg);
       End = Whole ? All.size() : Begin + 1;
       while (End < All.size() && sameRegion(E.regionOf(All[End]), Reg)) ++End;
-      tallyPart(B, S, Site, Reg, All.subspan(Begin, End - Begin), Last);
+      tallyPart(B, S, Site, R.Site, Reg, All.subspan(Begin, End - Begin), Last);
       if (Store) RequestSectors.insert(RequestSectors.end(), Sectors.begin(), Sectors.end());  // parts ascend
     }
     Last.Store = Store;
+    Last.Site = R.Site;
     Last.Sectors.swap(RequestSectors);
   }
 
 private:
   static bool sameRegion(Region A, Region B) { return A.K == B.K && A.Index == B.Index; }
 
-  /// A warp's latest request, when it was a store: its sectors, ascending.
+  /// A warp's latest request, when it was a store: its site and sectors, ascending.
   struct WarpLast {
     bool Store = false;
+    std::size_t Site = 0;
     std::vector<std::uint64_t> Sectors;
   };
   WarpLast &lastOf(const BlockTally &B, unsigned Warp) {
@@ -229,10 +231,10 @@ private:
     return Lasts[Slot];
   }
 
-  /// Tallies the part of a request of @p Site whose addresses @p Part (ascending, distinct) lie in @p Reg;
+  /// Tallies the part of a request of @p Site (number @p SiteIndex) whose addresses @p Part (ascending, distinct) lie in @p Reg;
   /// @p Previous is the warp's request before it.
-  void tallyPart(BlockTally &B, SiteTally &S, const AccessSite &Site, Region Reg, std::span<const std::uint64_t> Part,
-                 const WarpLast &Previous) {
+  void tallyPart(BlockTally &B, SiteTally &S, const AccessSite &Site, std::size_t SiteIndex, Region Reg,
+                 std::span<const std::uint64_t> Part, const WarpLast &Previous) {
     const double Useful = collect(Part, Site.Bytes);
     const int Param = Reg.K == Region::Parameter ? Reg.Index : -1;
     if (Param >= 0 && std::find(S.Params.begin(), S.Params.end(), Param) == S.Params.end()) S.Params.push_back(Param);
@@ -258,11 +260,13 @@ private:
     if (Site.K == AccessSite::Store) {
       T.UsefulStoreBytes += Useful;
       T.StoreSectors += double(Sectors.size());
-      // A store right after the warp's store to any of the same sectors (as a pair's two floats are
-      // written, each half of the sectors) may reach L2 with it: the H200 took RoPE's two stores of complementary
-      // halves as one (1.12x of its compulsory bytes at L2 for the kernel, 1.62x counted apart), but not
-      // a row's stores a loop iteration apart (a causal softmax's, 6.35x: apart). L2's range reaches down.
-      if (Previous.Store) T.JoinableStoreSectors += double(intersectionSize(Sectors, Previous.Sectors));
+      // A store right after the warp's store of another instruction to any of the same sectors (as a
+      // pair's two floats are written, each half of the sectors) reaches L2 with it: the H200 took RoPE's
+      // two stores of complementary halves as one (1.12x of its compulsory bytes at L2 for the kernel,
+      // 1.62x counted apart), the H100 a struct's four byte stores (1.06x, 2.5x apart); but not a row's
+      // stores by one instruction a loop iteration apart (a causal softmax's, 6.35x: apart).
+      if (Previous.Store && Previous.Site != SiteIndex)
+        T.JoinableStoreSectors += double(intersectionSize(Sectors, Previous.Sectors));
       T.L2Sectors[0] += double(Sectors.size());
       T.L2Sectors[1] += double(Sectors.size());
       S.L2Sectors += double(Sectors.size());
@@ -783,7 +787,8 @@ public:
         for (const model::memory_level Level : model::memory_levels) Out.Levels.push_back(notPredicted(Name, T.arg, Level, Why));
         continue;
       }
-      const double Compulsory = compulsoryBytes(R, T);
+      const double Compulsory = bufferCompulsoryBytes(T.arg);
+      const std::size_t First = Out.Levels.size();
       if (!BeyondL1.empty()) {
         Out.Levels.push_back(notPredicted(Name, T.arg, model::memory_level::dram, BeyondL1));
         Out.Levels.push_back(notPredicted(Name, T.arg, model::memory_level::l2, BeyondL1));
@@ -792,7 +797,31 @@ public:
         Out.Levels.push_back(l2(Name, T.arg, Compulsory));
       }
       Out.Levels.push_back(l1(Name, T.arg, Compulsory));
+      if (const std::string Shared = sharedBufferNote(T); !Shared.empty())
+        for (std::size_t I = First; I < Out.Levels.size(); ++I)
+          if (Out.Levels[I].K != Prediction::Kind::NotPredicted) Out.Levels[I].Basis += Shared;
     }
+  }
+
+  /// The compulsory bytes of the counted tensors the spec places in parameter @p Param. The parts of one
+  /// buffer (.slice: the q and k of one QKV array) share its traffic, which the evaluation does not
+  /// split between them: each one's ratio is the buffer's bytes over their compulsory bytes together,
+  /// so that the kernel's sum counts the buffer once.
+  double bufferCompulsoryBytes(int Param) const {
+    double Bytes = 0;
+    for (const dsl::tensor_info &T : R.Spec.tensor_list())
+      if (T.arg == Param && T.access != dsl::role::not_counted) Bytes += compulsoryBytes(R, T);
+    return Bytes;
+  }
+  /// The basis's note for a tensor that shares its parameter with others, or "".
+  std::string sharedBufferNote(const dsl::tensor_info &Tensor) const {
+    std::string Others;
+    for (const dsl::tensor_info &T : R.Spec.tensor_list())
+      if (T.arg == Tensor.arg && T.access != dsl::role::not_counted && T.name.view() != Tensor.name.view())
+        Others += (Others.empty() ? "'" : ", '") + std::string(T.name.view()) + "'";
+    if (Others.empty()) return "";
+    return "; it is one of the parts of parameter " + std::to_string(Tensor.arg) + " with " + Others +
+           " (.slice): the ratio is the buffer's traffic over their compulsory bytes together";
   }
 
   /// The store coverage check of an assumed launch: each tensor written once, each read at least once.
@@ -809,11 +838,15 @@ public:
   /// that covers half the output would predict half of every tensor's compulsory bytes).
   std::string coverage(const dsl::tensor_info &T) const {
     if (T.arg < 0 || T.access == dsl::role::not_counted) return "";
-    const double Bytes = compulsoryBytes(R, T) / (T.access == dsl::role::read_write ? 2 : 1);
+    const bool Writes = T.access != dsl::role::read;
+    // The bytes the buffer's tensors of this direction hold (a parameter may hold several: q and k).
+    double Bytes = 0;
+    for (const dsl::tensor_info &U : R.Spec.tensor_list())
+      if (U.arg == T.arg && U.access != dsl::role::not_counted && (Writes ? U.access != dsl::role::read : U.access != dsl::role::write))
+        Bytes += compulsoryBytes(R, U) / (U.access == dsl::role::read_write ? 2 : 1);
     if (!(Bytes > 0)) return "";
     // Atomics' bytes are not counted as stores: a stated launch's reduction into a tensor is its own.
     if (L.Stated && sum(T.arg, [](const TensorTally &Y) { return Y.AtomicRequests; }).Point > 0) return "";
-    const bool Writes = T.access != dsl::role::read;
     if (L.Stated && !Writes) return "";
     const double Moved = sum(T.arg, [&](const TensorTally &Y) { return Writes ? Y.UsefulStoreBytes : Y.UsefulLoadBytes; }).Point;
     const double Times = Moved / Bytes;
@@ -989,23 +1022,40 @@ private:
   /// each element its spec reads or writes at least once (a union spread from one block can miss rows
   /// that blocks far apart add).
   Footprint reads(int Param) const {
-    Footprint F = footprint(Param, &TensorTally::ReadGranules, &TensorTally::FirstRead, 64, extentOf(tensor(Param)));
-    if (F.Sum > 0 && tensor(Param).access != dsl::role::write) atLeastCompulsory(F, tensor(Param));
+    Footprint F = footprint(Param, &TensorTally::ReadGranules, &TensorTally::FirstRead, 64, bufferExtent(Param));
+    if (F.Sum > 0) atLeastCompulsory(F, compulsoryOneWay(Param, false));
     return F;
   }
   Footprint writes(int Param) const {
-    Footprint F = footprint(Param, &TensorTally::WriteSectors, &TensorTally::FirstWrite, 32, extentOf(tensor(Param)));
-    if (F.Sum > 0 && tensor(Param).access != dsl::role::read) atLeastCompulsory(F, tensor(Param));
+    Footprint F = footprint(Param, &TensorTally::WriteSectors, &TensorTally::FirstWrite, 32, bufferExtent(Param));
+    if (F.Sum > 0) atLeastCompulsory(F, compulsoryOneWay(Param, true));
     return F;
   }
-  void atLeastCompulsory(Footprint &F, const dsl::tensor_info &T) const {
-    const double C = std::min(F.Sum, compulsoryOneWay(T));
+  static void atLeastCompulsory(Footprint &F, double Compulsory) {
+    if (!(Compulsory > 0)) return;
+    const double C = std::min(F.Sum, Compulsory);
     F.Union = std::max(F.Union, C);
     F.Low = std::max(F.Low, C);
     F.High = std::max(F.High, F.Union);
   }
-  double compulsoryOneWay(const dsl::tensor_info &T) const {
-    return compulsoryBytes(R, T) / (T.access == dsl::role::read_write ? 2 : 1);
+  /// The compulsory bytes the spec's tensors in parameter @p Param read (or, with @p Writes, write).
+  double compulsoryOneWay(int Param, bool Writes) const {
+    double Bytes = 0;
+    for (const dsl::tensor_info &T : R.Spec.tensor_list())
+      if (T.arg == Param && T.access != dsl::role::not_counted && T.access != (Writes ? dsl::role::read : dsl::role::write))
+        Bytes += compulsoryBytes(R, T) / (T.access == dsl::role::read_write ? 2 : 1);
+    return Bytes;
+  }
+  /// The bytes in memory of the spec's tensors in parameter @p Param together, or 0 when one has none.
+  double bufferExtent(int Param) const {
+    double Bytes = 0;
+    for (const dsl::tensor_info &T : R.Spec.tensor_list()) {
+      if (T.arg != Param) continue;
+      const double E = extentOf(T);
+      if (!(E > 0)) return 0;
+      Bytes += E;
+    }
+    return Bytes;
   }
 
   /// The tensor's bytes in memory when the spec gives them (a tensor it declares touched in part: 0).
@@ -1035,12 +1085,6 @@ private:
     return Params;
   }
 
-  const dsl::tensor_info &tensor(int Param) const {
-    for (const dsl::tensor_info &T : R.Spec.tensor_list())
-      if (T.arg == Param) return T;
-    return R.Spec.tensors[0];
-  }
-
   Prediction l1(const std::string &Name, int Param, double Compulsory) const {
     const Estimate S = sum(Param, [](const TensorTally &T) { return T.L1Sectors; });
     const Estimate A = sum(Param, [](const TensorTally &T) { return T.AtomicRequests; });
@@ -1068,8 +1112,8 @@ private:
   /// compulsory bytes (where the blocks' footprints add up to as much).
   Footprint sectorsRead(int Param) const {
     Footprint Read = footprint(Param, &TensorTally::ReadSectors, &TensorTally::FirstRead, double(SectorBytes),
-                               extentOf(tensor(Param)));
-    if (tensor(Param).access != dsl::role::write) atLeastCompulsory(Read, tensor(Param));
+                               bufferExtent(Param));
+    atLeastCompulsory(Read, compulsoryOneWay(Param, false));
     return Read;
   }
 
@@ -1095,10 +1139,12 @@ private:
       Lo = std::min(Lo, (SectorsRead + StoreSectors * double(SectorBytes)) / Compulsory);
       Why += "; blocks share its sectors: down to each sector once when blocks that share them meet in one L1";
     }
-    if (const Estimate J = sum(Param, [](const TensorTally &T) { return T.JoinableStoreSectors; }); J.Point > 0) {
-      Lo = std::max(0.0, Lo - J.High * K);
-      Why += "; a warp's store right after its store to the same sectors may reach L2 with it (the H200 joined "
-             "a pair's two stores of the halves of each sector): down to those sent once";
+    const Estimate Joinable = sum(Param, [](const TensorTally &T) { return T.JoinableStoreSectors; });
+    if (Joinable.Point > 0) {
+      Lo = std::max(0.0, Lo - Joinable.High * K);
+      Why += "; a warp's store right after its store to the same sectors reaches L2 with it (the H200 joined a "
+             "pair's two stores of the halves of each sector, the H100 a struct's four byte stores): the point "
+             "counts those sent once";
     }
     if (const double M = mergeableShare(Param); M > 0.02) {
       Lo = std::min(Lo, std::min(Full.Low, Kept.Low) * K * (1 - M));
@@ -1116,6 +1162,7 @@ private:
         Why += "; " + S.Why;
       }
     }
+    Point = std::max(Lo, Point - Joinable.Point * K);
     const double Floor = readFloor(Param, Compulsory);
     return rangeOf(Name, Param, model::memory_level::l2, std::max(Lo, Floor), std::max(Point, Floor), std::max(Hi, Floor),
                    Why);
