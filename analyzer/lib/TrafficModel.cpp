@@ -995,7 +995,12 @@ private:
     F.Sum = sum(Param, [&](const TensorTally &T) { return double((T.*Of).size()); }).Point * Unit;
     const double Cap = Extent > 0 ? std::ceil(Extent / Unit) * Unit : F.Sum;
     if (translates(Param, First, Unit)) {
-      F.Union = F.Low = F.High = std::min({F.Sum, spread(Param, Of, First, Unit, L.Grid), Cap});
+      // The spread counts each block as the middle one; where blocks' footprints differ in size (a causal
+      // mask's rows, a block per row of one thread per row), its share of their sum is the union's.
+      const TensorTally *M = tally(Middle, Param);
+      const double Alone = double((M->*Of).size()) * Unit * double(L.Grid.count());
+      const double Share = Alone > 0 ? std::min(1.0, spread(Param, Of, First, Unit, L.Grid) / Alone) : 1;
+      F.Union = F.Low = F.High = std::min(F.Sum * Share, Cap);
     } else if (const auto D = DrawnThrough.find(Param); D != DrawnThrough.end() && Extent > 0) {
       // Addresses drawn through stated indices: the blocks' footprints are independent draws from the
       // tensor's granules, whose union is G (1 - exp(-draws / G)) in expectation, a value for uniform

@@ -450,6 +450,32 @@ inline constexpr auto copy = ROWS(row_write_then_copy);
   EXPECT_NEAR(Back.High, Written.High + 1.0, 1e-6) << Back.Basis << " | " << Written.Basis;
 }
 
+// Blocks read their own row of x, of lengths that differ: block b the first (b % 4 + 1) KiFloat of its
+// row of 4 KiFloat, 2^12 blocks of 256 threads (x 64 MiB; 40 MiB read, over L2's kept part, 24 MiB).
+// The middle block (2048) reads the shortest, 1 KiFloat, its neighbour 2: the footprints translate
+// with the block but differ in size, so the spread of the middle one's (4 KiB a block, 16 MiB) is no
+// union of theirs (about 40 MiB). No two blocks share a granule: each is read once from DRAM, a value,
+// not the range of blocks that share a tensor (which the middle block's spread alone suggested).
+TEST(TrafficEvaluation, FootprintsThatTranslateButDifferInSizeAreNotShared) {
+  const std::string Code = R"(
+__global__ void prefix_rows(const float* x, float* y, int c) {
+  const long long row = (long long)blockIdx.x * c;
+  const int len = (blockIdx.x % 4 + 1) * (c / 4);
+  float s = 0.f;
+  for (int k = threadIdx.x; k < len; k += blockDim.x) s += x[row + k];
+  y[blockIdx.x * blockDim.x + threadIdx.x] = s;
+}
+inline constexpr struct Th final : dim<"Th", 256> {} Th;
+inline constexpr auto prefix_rows_spec = kernel<prefix_rows>("prefix_rows",
+    custom(0, in<0>("x", f32, N, M).touches(N * M * 5 / 8), out<1>("y", f32, N, Th)))
+    .at(N(1 << 12), M(4096)).sizes(N(grid_dim.x), M(arg<2>)).block(256).grid(N);
+)";
+  const Level X = predict(Code, "prefix_rows").at("x", "dram");
+  EXPECT_EQ(X.K, Kind::Value) << X.Basis;
+  EXPECT_NEAR(X.Ratio, 1.0, 0.05) << X.Basis;  // the blocks' mean footprint, from the sampled blocks
+  EXPECT_EQ(X.Basis.find("share"), std::string::npos) << X.Basis;
+}
+
 // Two tensors a thread walks its row of twice (llm.c's layernorm backward kernel 1 reads its rows of
 // dout and inp in two passes, and counted 1.34x of its compulsory bytes at DRAM on the H200, 2026-12-04,
 // where each tensor alone fits L2's kept part): R = 2^14 rows of C = 256 floats, a thread per row, 64
