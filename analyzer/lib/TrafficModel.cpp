@@ -108,7 +108,7 @@ struct TensorTally {
   /// same bytes: the way to L2 may merge them (counted in the run of co-resident blocks only).
   double MergeableSectors = 0;
   bool MergeCounted = false;
-  double JoinableStoreSectors = 0;  ///< store sectors the warp's store just before also wrote (may reach L2 with it)
+  double JoinableStoreSectors = 0;  ///< store sectors the warp's store of another instruction just before also wrote (reach L2 with it)
   std::vector<std::uint64_t> ReadGranules, ReadSectors, WriteSectors;  ///< footprints, ascending (when the run is done)
   SectorSet ReadSectorSet, WriteSectorSet;  ///< the sectors while the run goes on (its granules are theirs halved)
   std::uint64_t FirstRead = ~std::uint64_t(0), FirstWrite = ~std::uint64_t(0);  ///< lowest byte touched
@@ -117,9 +117,9 @@ struct TensorTally {
   SectorSet WrittenWhole, ReadBackSet;  ///< ... and the sectors of it the block read back
   std::unordered_map<std::uint64_t, std::uint32_t> WrittenParts;
   std::size_t ReadBackGranules = 0;  ///< the granules of ReadBackSet (when the run is done)
-  /// Loads that L2's share for the SM no longer held (RunTally::l2Request): of a granule the SM read
-  /// before (reads back apart), with the share of the whole L2 and of its kept part; reads back of the
-  /// block's own writes, of its kept part; and the sectors the block read back.
+  /// Loads that L2's share for the SM no longer held (RunTally::l2Request), with the share of the whole
+  /// L2 and of its kept part: of a granule the SM read before (reads back apart), and reads back of the
+  /// block's own writes (each request of a granule); and the sectors the block read back.
   double EvictedRereads[2] = {0, 0}, EvictedReadBacks[2] = {0, 0}, ReadBackSectors = 0;
   bool Unknown = false;
   bool CachedLoads = false;  ///< some load of it goes through L1 (not ld.global.cg / .cv)
@@ -957,6 +957,18 @@ private:
     return Union * Unit;
   }
 
+  /// spread() scaled by the blocks' mean footprint over the middle block's: where the blocks'
+  /// footprints differ in size (a causal mask's rows, a thread a row), the middle one is no sample of
+  /// them (its rows may be the shortest), and spread() alone would make a tensor no two blocks share look
+  /// shared.
+  double sizedSpread(int Param, const std::vector<std::uint64_t> TensorTally::*Of, std::uint64_t TensorTally::*First,
+                     double Unit, const Dim3 &Box, const std::array<double, 3> &Missed = {}) const {
+    const TensorTally *M = tally(Middle, Param);
+    if (!M || (M->*Of).empty()) return 0;
+    const double Mean = sum(Param, [&](const TensorTally &T) { return double((T.*Of).size()); }).Point / double(L.Grid.count());
+    return spread(Param, Of, First, Unit, Box, Missed) * Mean / double((M->*Of).size());
+  }
+
   /// The mean shift per block of the footprint @p Of along axis @p A (x or y), bytes: from the grid's
   /// first block to the last along the axis (both sampled), when their footprints are of the middle
   /// block's size @p Size; else 0.
@@ -979,28 +991,23 @@ private:
   }
 
   /// A tensor's footprint over the whole grid (granules of @p Unit bytes, as bytes): the blocks'
-  /// footprints added, and their union (the spread of the middle block's, at most the tensor's
-  /// @p Extent bytes when known, at most the sum); blocks share granules when the union is smaller.
+  /// footprints added, and their union (sizedSpread, at most the tensor's @p Extent bytes when known, at
+  /// most the sum); blocks share granules when the union is smaller.
   struct Footprint {
     double Sum = 0, Union = 0;
     double Low = 0, High = 0;  ///< the union's bounds: equal to it when footprints translate with the block
     bool Shared = false;
   };
-  /// Footprints that translate with the block: their neighbours' spread. Others (a causal mask's rows,
-  /// work that depends on the block modulo a few): between the largest block's and the blocks' sum (at
-  /// most the tensor), the point at the low end.
+  /// Footprints that translate with the block (their sizes may differ: a causal mask's rows, a thread a
+  /// row): their neighbours' spread. Others (work that depends on the block modulo a few): between the
+  /// largest block's and the blocks' sum (at most the tensor), the point at the low end.
   Footprint footprint(int Param, const std::vector<std::uint64_t> TensorTally::*Of, std::uint64_t TensorTally::*First,
                       double Unit, double Extent) const {
     Footprint F;
     F.Sum = sum(Param, [&](const TensorTally &T) { return double((T.*Of).size()); }).Point * Unit;
     const double Cap = Extent > 0 ? std::ceil(Extent / Unit) * Unit : F.Sum;
     if (translates(Param, First, Unit)) {
-      // The spread counts each block as the middle one; where blocks' footprints differ in size (a causal
-      // mask's rows, a block per row of one thread per row), its share of their sum is the union's.
-      const TensorTally *M = tally(Middle, Param);
-      const double Alone = double((M->*Of).size()) * Unit * double(L.Grid.count());
-      const double Share = Alone > 0 ? std::min(1.0, spread(Param, Of, First, Unit, L.Grid) / Alone) : 1;
-      F.Union = F.Low = F.High = std::min(F.Sum * Share, Cap);
+      F.Union = F.Low = F.High = std::min({F.Sum, sizedSpread(Param, Of, First, Unit, L.Grid), Cap});
     } else if (const auto D = DrawnThrough.find(Param); D != DrawnThrough.end() && Extent > 0) {
       // Addresses drawn through stated indices: the blocks' footprints are independent draws from the
       // tensor's granules, whose union is G (1 - exp(-draws / G)) in expectation, a value for uniform
@@ -1078,6 +1085,12 @@ private:
     return Elements * double(model::size_bytes(T.dtype));
   }
 
+  /// The bytes the kernel writes, every tensor's written footprint added.
+  double kernelWrites() const {
+    double Sum = 0;
+    for (const int Param : tensorParams()) Sum += writes(Param).Union;
+    return Sum;
+  }
   double kernelFootprint() const {
     double Sum = 0;
     for (const int Param : tensorParams()) Sum += reads(Param).Union + writes(Param).Union;
@@ -1148,7 +1161,7 @@ private:
     const Estimate Joinable = sum(Param, [](const TensorTally &T) { return T.JoinableStoreSectors; });
     if (Joinable.Point > 0) {
       Lo = std::max(0.0, Lo - Joinable.High * K);
-      Why += "; a warp's store right after its store to the same sectors reaches L2 with it (the H200 joined a "
+      Why += "; a warp's store right after another store instruction's to the same sectors reaches L2 with it (the H200 joined a "
              "pair's two stores of the halves of each sector, the H100 a struct's four byte stores): the point "
              "counts those sent once";
     }
@@ -1305,10 +1318,7 @@ private:
     const double Back = sum(Param, [](const TensorTally &X) { return double(X.ReadBackGranules); }).Point * 64;
     if (Back <= 0 || KernelFootprint <= l2KeptBytes()) return R;
     // Each read back's request of a granule counts (a row read back in two passes: twice).
-    const double Requested = sum(Param, [](const TensorTally &X) { return X.ReadBackSectors; }).Point * 64;
-    const auto evicted = [&](int K) {
-      return std::min(Requested, sum(Param, [K](const TensorTally &X) { return X.EvictedReadBacks[K]; }).Point * 64);
-    };
+    const auto evicted = [&](int K) { return sum(Param, [K](const TensorTally &X) { return X.EvictedReadBacks[K]; }).Point * 64; };
     const double Whole = evicted(0), Part = evicted(1);
     R.Why += std::string(R.Why.empty() ? "" : "; ") + "what its blocks read back of their own writes (" +
              bytesText(std::int64_t(Back)) + ") comes from L2";
@@ -1410,8 +1420,9 @@ private:
   double wavePart(int Param, const Dim3 &Box, double Waves) const {
     const Footprint F = reads(Param);
     if (F.Sum <= 0) return 0;
-    return F.Shared && translates(Param, &TensorTally::FirstRead, 64) ? spread(Param, &TensorTally::ReadGranules, &TensorTally::FirstRead, 64, Box)
-                                                                      : F.Union / Waves;
+    return F.Shared && translates(Param, &TensorTally::FirstRead, 64)
+               ? sizedSpread(Param, &TensorTally::ReadGranules, &TensorTally::FirstRead, 64, Box)
+               : F.Union / Waves;
   }
   /// What one wave reads and writes of every tensor: the distinct bytes that pass through L2 between two
   /// waves' reads of a granule (the same for every tensor of the kernel: worked out once).
@@ -1460,7 +1471,7 @@ private:
       Axes.push_back("blocks " + std::to_string(Between[A].count()) + " apart in launch order (along " + "xyz"[A] +
                      ") share its granules, " + bytesText(std::int64_t(Passed)) + " through L2 between them: " + Fate);
     }
-    const double Point = std::clamp(spread(Param, &TensorTally::ReadGranules, &TensorTally::FirstRead, 64, L.Grid, Missed), U, Hi);
+    const double Point = std::clamp(sizedSpread(Param, &TensorTally::ReadGranules, &TensorTally::FirstRead, 64, L.Grid, Missed), U, Hi);
     const std::string Against = " (" + againstL2() + ")";
     if (Axes.empty()) return {U, Point, Hi, Range + "the point: each granule once (no neighbouring blocks share it)"};
     std::string Text = Range + "the point:";
@@ -1517,8 +1528,9 @@ private:
             "its stores write parts of sectors that other stores complete: up to each part written back and read again when L2 evicts the line in between";
     }
     // At most L2's capacity of written lines is left in it at the end, the writes' share of it at the
-    // point, at most the part of L2 that keeps a working set (the H100's streaming kernels left 16-24
-    // MiB of their writes in its 50 MiB, kept part 20 MiB: a copy 17.6 MiB, a fill 24.3); all of it
+    // point, the kernel's writes together at most the part of L2 that keeps a working set (the H100's
+    // streaming kernels left 16-24 MiB of their writes in its 50 MiB, kept part 20 MiB: a copy 17.6
+    // MiB, a fill 24.3), each tensor its share of it by its written bytes; all of it
     // where each sector is written again in about every wave (an accumulator its blocks update to the
     // end, a histogram's bins): its lines are among the last L2 saw.
     const double Left = std::min(W, double(Levels.L2Bytes));
@@ -1528,7 +1540,8 @@ private:
     const double Waves = double(L.Grid.count()) / (double(Levels.Sms) * std::max(1, PerSm));
     const bool ToTheEnd = W > 0 && Waves > 1 && (Stored + Atomics) / W >= Waves;
     double LeftPoint = ToTheEnd ? Left : std::min(W, double(Levels.L2Bytes) * W / std::max(KernelFootprint, W));
-    if (!ToTheEnd && l2KeptBytes() > 0) LeftPoint = std::min(LeftPoint, l2KeptBytes());
+    if (const double Written = kernelWrites(); !ToTheEnd && l2KeptBytes() > 0 && Written > 0)
+      LeftPoint = std::min(LeftPoint, l2KeptBytes() * W / std::max(Written, W));
     if (ToTheEnd) Why += (Why.empty() ? "" : "; ") + std::string("its blocks write each of its sectors again in about every wave: "
                                                                  "the point leaves its lines in L2 at the end");
     if (Left > 0.02 * W)
@@ -1605,7 +1618,7 @@ private:
   /// size), and the L2 traffic between two of them is within L2's kept fraction.
   std::optional<std::string> nearReuse(int Param, const Footprint &Reads) const {
     if (!Reads.Shared || !translates(Param, &TensorTally::FirstRead, 64)) return std::nullopt;
-    const double Spread = spread(Param, &TensorTally::ReadGranules, &TensorTally::FirstRead, 64, L.Grid);
+    const double Spread = sizedSpread(Param, &TensorTally::ReadGranules, &TensorTally::FirstRead, 64, L.Grid);
     if (Spread > Reads.Union * 1.02) return std::nullopt;  // capped by the tensor: sharing beyond neighbours
     const std::array<std::int64_t, 3> Apart{1, L.Grid.X, L.Grid.X * L.Grid.Y};
     const double PerBlock = l2BytesPerBlock(), Kept = l2KeptBytes();
@@ -1650,6 +1663,14 @@ bool blocksAlike(const std::vector<BlockTally> &Blocks, const Dim3 &G) {
   return true;
 }
 
+/// The granules a block's reads back of its own writes request, each read back counted (a row read
+/// back twice: twice its granules): the top where no rate tells how many L2 still held.
+double readBackRequests(const TensorTally &T) {
+  const std::vector<std::uint64_t> Sectors = T.ReadBackSet.sorted();
+  if (Sectors.empty()) return 0;
+  return double(granulesOf(Sectors).size()) * T.ReadBackSectors / double(Sectors.size());
+}
+
 /// The blocks sampled alone (the middle one, its neighbours, the last ones) ran without the blocks an
 /// SM runs beside them: their L1 would keep what the SM's other blocks evict, and L2 what the others'
 /// requests evict. Their loads reach L2, and find L2's share evicted, at the rates the first
@@ -1680,7 +1701,7 @@ void shareTheSmMissRates(std::vector<BlockTally> &Blocks, std::size_t SmBlocks) 
         // No rate: every granule it requests again counts as evicted (the old range's top).
         const double Again = std::max(0.0, T.L2Granules - double(granuleCount(T.ReadSectorSet)));
         T.EvictedRereads[0] = T.EvictedRereads[1] = Again;
-        T.EvictedReadBacks[0] = T.EvictedReadBacks[1] = double(granuleCount(T.ReadBackSet));
+        T.EvictedReadBacks[0] = T.EvictedReadBacks[1] = readBackRequests(T);
         continue;
       }
       const auto &R = It->second;
@@ -1690,8 +1711,7 @@ void shareTheSmMissRates(std::vector<BlockTally> &Blocks, std::size_t SmBlocks) 
       T.L2Granules = R[3] * Share;
       T.EvictedRereads[0] = R[4] * Share;
       T.EvictedRereads[1] = R[5] * Share;
-      for (int K = 0; K < 2; ++K)
-        T.EvictedReadBacks[K] = R[6] > 0 ? R[7 + K] * T.ReadBackSectors / R[6] : double(granuleCount(T.ReadBackSet));
+      for (int K = 0; K < 2; ++K) T.EvictedReadBacks[K] = R[6] > 0 ? R[7 + K] * T.ReadBackSectors / R[6] : readBackRequests(T);
     }
 }
 
