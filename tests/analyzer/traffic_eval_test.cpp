@@ -1471,23 +1471,8 @@ inline constexpr auto spec = kernel<lane_counts>("lane_counts", custom(0, inout<
       << Q.at("counts", "l2").Basis;
 }
 
-// A 32 x 32-tile SGEMM: the blocks of a column of the grid read the same panel of B, one row of blocks
-// apart in launch order, and each finds it in L2 unless what a row of blocks reads and writes in between
-// fills L2 (its kept part 0.4 x 60 MiB = 24 MiB on the H200; gone in proportion up to 60 MiB).
-// - N = 2048: a row of 64 blocks reads all of B (16 MiB), one panel of A (32 x 2048 x 4 bytes = 256 KiB)
-//   and writes a row's share of C (16 MiB / 64 = 256 KiB): 16.5 MiB, within the kept part, so B's DRAM
-//   point is 1x, in a range up to every block's read (64x).
-// - N = 4096: a row reads B whole, 64 MiB, over L2: each of the 128 rows of blocks reads B from DRAM, 128x
-//   (the H100 counted 42.2x for the corpus's kernel of this body at 4096, 2026-12-06: about 125x for B
-//   beside A's 1x and C's 1x).
-// - N = 3072: B 36 MiB + A's panel 384 KiB + C's share 36 MiB / 96 = 384 KiB = 36.75 MiB, 12.75 MiB over
-//   the kept 24 of 60 MiB: gone for 12.75 / 36 = 35.42% of the 95 rows that read it again:
-//   1 + 95 x 0.35417 = 34.65x.
-// - N = 2048 on an A100 (40 MiB of L2, its kept part not measured): from nothing kept to the whole L2, the
-//   row's 16.5 MiB are gone for 16.5 / 40 = 41.25% of the 63 rows that read B again: 1 + 63 x 0.4125 =
-//   26.99x, in the same range.
-TEST(TrafficEvaluation, ABlockFindsWhatTheRowOfBlocksBeforeReadWhereTheRowFitsL2) {
-  const std::string Code = R"(
+// 32 x 32-tile SGEMMs of one body at N = 2048, 4096 and 3072 (the next two tests).
+const std::string TiledGemms32 = R"(
 __device__ inline void tiled_body(const float* A, const float* B, float* C, int n) {
   __shared__ float As[32][32];
   __shared__ float Bs[32][32];
@@ -1512,6 +1497,24 @@ inline constexpr auto at_2048 = GEMM(tiled, 2048);
 inline constexpr auto at_4096 = GEMM(tiled_big, 4096);
 inline constexpr auto at_3072 = GEMM(tiled_mid, 3072);
 )";
+
+// A 32 x 32-tile SGEMM: the blocks of a column of the grid read the same panel of B, one row of blocks
+// apart in launch order, and each finds it in L2 unless what a row of blocks reads and writes in between
+// fills L2 (its kept part 0.4 x 60 MiB = 24 MiB on the H200; gone in proportion up to 60 MiB).
+// - N = 2048: a row of 64 blocks reads all of B (16 MiB), one panel of A (32 x 2048 x 4 bytes = 256 KiB)
+//   and writes a row's share of C (16 MiB / 64 = 256 KiB): 16.5 MiB, within the kept part, so B's DRAM
+//   point is 1x, in a range up to every block's read (64x).
+// - N = 4096: a row reads B whole, 64 MiB, over L2: each of the 128 rows of blocks reads B from DRAM, 128x
+//   (the H100 counted 42.2x for the corpus's kernel of this body at 4096, 2026-12-06: about 125x for B
+//   beside A's 1x and C's 1x).
+// - N = 3072: B 36 MiB + A's panel 384 KiB + C's share 36 MiB / 96 = 384 KiB = 36.75 MiB, 12.75 MiB over
+//   the kept 24 of 60 MiB: gone for 12.75 / 36 = 35.42% of the 95 rows that read it again:
+//   1 + 95 x 0.35417 = 34.65x.
+// - N = 2048 on an A100 (40 MiB of L2, its kept part not measured): from nothing kept to the whole L2, the
+//   row's 16.5 MiB are gone for 16.5 / 40 = 41.25% of the 63 rows that read B again: 1 + 63 x 0.4125 =
+//   26.99x, in the same range.
+TEST(TrafficEvaluation, ABlockFindsWhatTheRowOfBlocksBeforeReadWhereTheRowFitsL2) {
+  const std::string &Code = TiledGemms32;
   const Level B2048 = predict(Code, "tiled").at("B", "dram");
   EXPECT_EQ(B2048.K, Kind::Range) << B2048.Basis;
   EXPECT_NEAR(B2048.Ratio, 1.0, 1e-6) << B2048.Basis;
@@ -1531,33 +1534,14 @@ inline constexpr auto at_3072 = GEMM(tiled_mid, 3072);
   EXPECT_NE(OnA100.Basis.find("not measured on this GPU"), std::string::npos) << OnA100.Basis;
 }
 
-// The same 32 x 32-tile GEMM at N = 2048 (the H200: 132 SMs, two blocks of 1024 threads an SM): each
+// The 32 x 32-tile GEMM at N = 2048 above (the H200: 132 SMs, two blocks of 1024 threads an SM): each
 // block loads its 32 rows of A and 32 columns of B once through L1, 64 tiles of each, and the SM's two
 // blocks (0 and 132: tiles (0, 0) and (4, 2)) share none: L2 64x for A, the range's top, down to each
 // sector once (1x). The counters see fewer of the misses of sectors many SMs request in step (0.63-0.76
 // of them for GEMMs of about one wave, 0.94 at 62 waves, on the H100 and the H200): the point takes
 // 1 - 0.35 / sqrt(waves) of them, 4096 blocks over 264 at once, 15.5 waves: 64 x 0.9111 = 58.3x.
 TEST(TrafficEvaluation, SharedTilesRequestedInStepAreCountedFewerTimesAtL2) {
-  const std::string Code = R"(
-__global__ void tiled(const float* A, const float* B, float* C, int n) {
-  __shared__ float As[32][32];
-  __shared__ float Bs[32][32];
-  const int tx = threadIdx.x, ty = threadIdx.y;
-  const int row = blockIdx.y * 32 + ty, col = blockIdx.x * 32 + tx;
-  float acc = 0.f;
-  for (int t = 0; t < n / 32; ++t) {
-    As[ty][tx] = A[row * n + t * 32 + tx];
-    Bs[ty][tx] = B[(t * 32 + ty) * n + col];
-    __syncthreads();
-    for (int k = 0; k < 32; ++k) acc += As[ty][k] * Bs[k][tx];
-    __syncthreads();
-  }
-  C[row * n + col] = acc;
-}
-inline constexpr auto spec = kernel<tiled>("tiled", matmul(in<0>("A", f32, N, N), in<1>("B", f32, N, N), out<2>("C", f32, N, N)))
-    .at(N(2048)).sizes(N(arg<3>)).block(32, 32).grid(ceil_div(N, 32), ceil_div(N, 32));
-)";
-  const Prediction P = predict(Code, "tiled");
+  const Prediction P = predict(TiledGemms32, "tiled");
   EXPECT_RANGE(P.at("A", "l2"), 1.0, 64 * (1 - 0.35 / std::sqrt(4096 / 264.0)), 64.0);
   EXPECT_VALUE(P.at("C", "l2"), 1.0);  // stores: not shared, counted as sent
 }
