@@ -841,10 +841,7 @@ public:
     if (T.arg < 0 || T.access == dsl::role::not_counted) return "";
     const bool Writes = T.access != dsl::role::read;
     // The bytes the buffer's tensors of this direction hold (a parameter may hold several: q and k).
-    double Bytes = 0;
-    for (const dsl::tensor_info &U : R.Spec.tensor_list())
-      if (U.arg == T.arg && U.access != dsl::role::not_counted && (Writes ? U.access != dsl::role::read : U.access != dsl::role::write))
-        Bytes += compulsoryBytes(R, U) / (U.access == dsl::role::read_write ? 2 : 1);
+    const double Bytes = compulsoryOneWay(T.arg, Writes);
     if (!(Bytes > 0)) return "";
     // Atomics' bytes are not counted as stores: a stated launch's reduction into a tensor is its own.
     if (L.Stated && sum(T.arg, [](const TensorTally &Y) { return Y.AtomicRequests; }).Point > 0) return "";
