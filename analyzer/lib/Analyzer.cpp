@@ -41,7 +41,7 @@ SourcePosition position(const SourceManager &SM, SourceLocation Loc) {
   if (Loc.isInvalid()) return P;
   const PresumedLoc PL = SM.getPresumedLoc(SM.getExpansionLoc(Loc));
   if (PL.isInvalid()) return P;
-  P.File = PL.getFilename();
+  P.File = presumedFileName(SM, PL);
   P.Line = PL.getLine();
   P.Column = PL.getColumn();
   return P;
@@ -369,6 +369,8 @@ class Consumer : public ASTConsumer {
 public:
   Consumer(const AnalyzerOptions &Options, AnalysisResults &Results, CodeGenerator *Device = nullptr)
       : Options(Options), Results(Results), Device(Device) {}
+  void Initialize(ASTContext &Ctx) override { Sources = &Ctx.getSourceManager(); }
+  bool shouldSkipFunctionBody(Decl *D) override { return Sources && skipsBody(*D, *Sources); }
   void HandleTranslationUnit(ASTContext &Ctx) override {
     // The device-side module is complete here: the code generator comes first in the multiplexer.
     const auto Parsed = std::chrono::steady_clock::now();
@@ -390,6 +392,7 @@ private:
   const AnalyzerOptions &Options;
   AnalysisResults &Results;
   CodeGenerator *Device;
+  const SourceManager *Sources = nullptr;
   std::chrono::steady_clock::time_point Created = std::chrono::steady_clock::now();  // before the parse
 };
 

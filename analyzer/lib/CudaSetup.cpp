@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include "clang/AST/Attr.h"
+#include "clang/AST/Decl.h"
 #include "clang/Basic/DiagnosticIDs.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/SmallString.h"
@@ -15,6 +17,7 @@
 #include "llvm/Support/Program.h"
 #include "llvm/Support/StringSaver.h"
 #include "llvm/Support/WithColor.h"
+#include "rooflint/analyzer/Diagnostics.h"
 
 namespace rooflint::analyzer {
 namespace {
@@ -316,7 +319,16 @@ bool isCudaFile(llvm::StringRef File) {
 
 void prepareDeviceParse(clang::CompilerInvocation &Invocation) {
   clang::LangOptions &LO = Invocation.getLangOpts();
-  if (LO.CUDA && LO.CUDAIsDevice) LO.GPUAllowDeviceInit = true;
+  if (!LO.CUDA || !LO.CUDAIsDevice) return;
+  LO.GPUAllowDeviceInit = true;
+  Invocation.getFrontendOpts().SkipFunctionBodies = true;  // the consumers decide which: skipsBody
+}
+
+bool skipsBody(const clang::Decl &D, const clang::SourceManager &SM) {
+  const clang::FunctionDecl *F = D.getAsFunction();
+  if (!F || F->isConstexpr() || F->hasAttr<clang::CUDADeviceAttr>() || F->hasAttr<clang::CUDAGlobalAttr>())
+    return false;
+  return !SM.isInMainFile(SM.getExpansionLoc(D.getLocation()));
 }
 
 std::vector<std::string> adjustCommandLine(const std::vector<std::string> &Args, llvm::StringRef Directory,
@@ -503,7 +515,7 @@ void ParseWatcher::HandleDiagnostic(clang::DiagnosticsEngine::Level Level, const
       if (Info.hasSourceManager() && Info.getLocation().isValid()) {
         const clang::PresumedLoc P = Info.getSourceManager().getPresumedLoc(Info.getLocation());
         if (P.isValid())
-          LastErrorWhere = std::string(P.getFilename()) + ":" + std::to_string(P.getLine()) + ":" + std::to_string(P.getColumn());
+          LastErrorWhere = presumedFileName(Info.getSourceManager(), P) + ":" + std::to_string(P.getLine()) + ":" + std::to_string(P.getColumn());
       }
       AwaitingSpecMessage = true;
       noteSpecMessage(Message);  // a static_assert's message

@@ -244,12 +244,18 @@ void Reporter::setGroup(std::string G) {
   Group = std::move(G);
 }
 
+std::string presumedFileName(const clang::SourceManager &SM, const clang::PresumedLoc &P) {
+  clang::FileManager &Files = SM.getFileManager();
+  if (auto File = Files.getOptionalFileRef(P.getFilename())) return Files.getCanonicalName(*File).str();
+  return P.getFilename();
+}
+
 DiagRecord Reporter::locate(clang::SourceLocation Loc) const {
   DiagRecord R;
   if (Loc.isValid()) {
     const clang::PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(Loc));
     if (P.isValid()) {
-      R.File = P.getFilename();
+      R.File = presumedFileName(SM, P);
       R.Line = P.getLine();
       R.Column = P.getColumn();
     }

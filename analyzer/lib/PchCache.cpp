@@ -11,6 +11,8 @@
 #include <cstdlib>
 #include <optional>
 
+#include "clang/AST/ASTConsumer.h"
+#include "clang/AST/ASTContext.h"
 #include "clang/Basic/DiagnosticFrontend.h"
 #include "clang/Basic/DiagnosticIDs.h"
 #include "clang/Basic/SourceManager.h"
@@ -18,6 +20,7 @@
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/CompilerInvocation.h"
 #include "clang/Frontend/FrontendActions.h"
+#include "clang/Frontend/MultiplexConsumer.h"
 #include "clang/Frontend/PrecompiledPreamble.h"
 #include "clang/Lex/HeaderSearchOptions.h"
 #include "clang/Lex/PreprocessorOptions.h"
@@ -146,6 +149,7 @@ std::string prefixKey(const CompilerInvocation &Inv, FileManager &Files, const L
     add(Contents);
   }
   for (const std::string &Arg : Copy.getCC1CommandLine()) add(Arg);
+  add(Inv.getFrontendOpts().SkipFunctionBodies ? "skips host bodies in headers" : "");  // not a cc1 flag
   if (L.Preamble) {
     add("preamble");
     add(Inv.getFrontendOpts().Inputs[0].getFile());
@@ -243,6 +247,16 @@ void enteredFiles(const SourceManager &SM, std::vector<std::string> &Out) {
       Out.push_back(Name.str());
 }
 
+/// Lets the PCH's parse skip the bodies the analysis's own parse skips (skipsBody).
+class BodySkipper : public ASTConsumer {
+public:
+  void Initialize(ASTContext &Ctx) override { Sources = &Ctx.getSourceManager(); }
+  bool shouldSkipFunctionBody(Decl *D) override { return Sources && skipsBody(*D, *Sources); }
+
+private:
+  const SourceManager *Sources = nullptr;
+};
+
 /// Builds the PCH and, before the source manager goes, notes the files its parse entered.
 class PrefixBuildAction : public WrapperFrontendAction {
 public:
@@ -250,6 +264,13 @@ public:
       : WrapperFrontendAction(std::make_unique<GeneratePCHAction>()), Entered(Entered) {}
 
 protected:
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI, llvm::StringRef InFile) override {
+    std::vector<std::unique_ptr<ASTConsumer>> List;
+    List.push_back(WrapperFrontendAction::CreateASTConsumer(CI, InFile));
+    if (!List.front()) return nullptr;
+    List.push_back(std::make_unique<BodySkipper>());
+    return std::make_unique<MultiplexConsumer>(std::move(List));
+  }
   void EndSourceFile() override {  // the wrapper ends the wrapped action's file: before that
     enteredFiles(getCompilerInstance().getSourceManager(), Entered);
     WrapperFrontendAction::EndSourceFile();
@@ -619,6 +640,16 @@ std::unique_ptr<tooling::ToolAction> makePrefixPchAction(tooling::FrontendAction
                                                          PchCacheSettings Settings,
                                                          llvm::StringSet<> &Dependencies, PchUse &Use) {
   return std::make_unique<PrefixPchAction>(Inner, std::move(Settings), Dependencies, Use);
+}
+
+std::string withoutPchImportLines(llvm::StringRef Text, llvm::StringRef MainFile) {
+  const std::string FromMain = ("In file included from " + MainFile + ":").str();
+  llvm::SmallVector<llvm::StringRef, 0> Lines, Kept;
+  Text.split(Lines, '\n');
+  for (std::size_t I = 0; I < Lines.size(); ++I)
+    if (I + 1 == Lines.size() || Lines[I] != FromMain + "1:" || !Lines[I + 1].starts_with(FromMain))
+      Kept.push_back(Lines[I]);
+  return llvm::join(Kept, "\n");
 }
 
 }  // namespace rooflint::analyzer

@@ -6,6 +6,8 @@
 #include "clang/Basic/DiagnosticOptions.h"
 #include "clang/Frontend/TextDiagnosticPrinter.h"
 #include "clang/Tooling/Tooling.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 #include "rooflint/analyzer/CudaSetup.h"
 #include "rooflint/analyzer/Outputs.h"
@@ -28,12 +30,16 @@ int runWorker(const clang::tooling::CompilationDatabase &Base, const std::string
   OS.enable_colors(Color);
   auto *DiagOpts = new clang::DiagnosticOptions();
   DiagOpts->ShowColors = Color;
+  DiagOpts->AbsolutePath = true;  // a header's name is the same whether it came from a PCH or its -I path
   clang::TextDiagnosticPrinter Printer(OS, DiagOpts);
   json::Array Segments;
+  llvm::SmallString<256> MainName;  // as clang prints it (DiagnosticOptions::AbsolutePath)
+  if (llvm::sys::fs::real_path(File, MainName)) MainName = File;
   std::string Group;
   size_t Cut = 0;
   const auto cutAt = [&](const std::string &Next) {
-    if (Text.size() > Cut) Segments.push_back(json::Object{{"group", Group}, {"text", Text.substr(Cut)}});
+    if (Text.size() > Cut)
+      Segments.push_back(json::Object{{"group", Group}, {"text", withoutPchImportLines(Text.substr(Cut), MainName)}});
     Cut = Text.size();
     Group = Next;
   };

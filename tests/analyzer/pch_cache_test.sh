@@ -252,4 +252,44 @@ CU
   cmp -s plain cached || { diff plain cached | head >&2; fail "output differs with a noisy preamble"; }
 }
 
+# A header through a relative -I path: its kernel's diagnostics and manifest name it by the same
+# absolute path whether the header came from the PCH or was parsed. The header's host function has a
+# body clang warns about (an int converted to float changes value); the analysis skips the bodies of
+# host functions outside the file (CudaSetup.h, skipsBody), so no warning is printed and the preamble
+# is cached.
+case_a_header_is_named_alike_from_the_pch_or_its_include_path() {
+  mkdir -p "$work/proj/kernels"
+  cat >"$work/proj/kernels/strided.cuh" <<'H'
+#pragma once
+#include <cstdlib>
+inline float host_noise() { return (float)rand() / RAND_MAX; }
+__global__ void strided(const float* x, float* y, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = x[i * 8 % n];
+}
+H
+  cat >"$work/proj/main.cu" <<'CU'
+#include "rooflint/dsl.h"
+#include "strided.cuh"
+using namespace rooflint::dsl;
+inline constexpr struct N final : dim<"N"> {} N;
+inline constexpr auto strided_spec =
+    kernel<strided>("strided", unary(0, in<0>("x", f32, N), out<1>("y", f32, N))).sizes(N(arg<2>)).at(N(1 << 24));
+CU
+  flags+=(-Ikernels)
+  cd "$work/proj" || fail "no project directory"
+  local header line
+  header=$(realpath "$work/proj/kernels/strided.cuh")
+  "$rooflint" --no-pch-cache --manifest plain.json main.cu -- "${flags[@]}" >plain 2>&1
+  grep -q "^$header:" plain || { cat plain >&2; fail "no diagnostic names the header by its absolute path"; }
+  grep -q "\"file\": *\"$header\"" plain.json || fail "the manifest does not name the header by its absolute path"
+  grep -q "^In file included from $(realpath main.cu):2:\$" plain || fail "no include stack"
+  ! grep -q "changes value" plain || fail "a warning from the body of a host function in a header"
+  line=$(pch_line --pch-cache-dir="$work/cache" main.cu)
+  [[ $line == "rooflint: pch: cold, preamble: built "* ]] || fail "the preamble was not cached: $line"
+  "$rooflint" --pch-cache-dir="$work/cache" --manifest cached.json main.cu -- "${flags[@]}" >cached 2>&1
+  cmp -s plain cached || { diff plain cached | head >&2; cat plain >&2; fail "the diagnostics differ with the PCH"; }
+  cmp -s plain.json cached.json || { diff plain.json cached.json | head >&2; fail "the manifests differ with the PCH"; }
+}
+
 "case_$case_name"

@@ -115,6 +115,11 @@ private:
 /// silences nothing). Names are comma-separated globs (`rooflint-*`); without them, every name.
 bool silencedByNolint(const clang::SourceManager &SM, clang::SourceLocation Loc, llvm::StringRef Name);
 
+/// The name of the file @p P is in, as clang prints it with absolute paths (-fdiagnostics-absolute-paths):
+/// the real path without `.` or `..`, whether a header came from its -I path or from a PCH; a name no
+/// file has (a #line directive's) as written.
+std::string presumedFileName(const clang::SourceManager &SM, const clang::PresumedLoc &P);
+
 /// One emitted diagnostic, kept for the manifest and SARIF.
 struct DiagRecord {
   std::string Group;  ///< what it is about ("spec:file:line:col"): a run reports each group once

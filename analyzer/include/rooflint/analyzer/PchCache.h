@@ -72,4 +72,11 @@ std::unique_ptr<clang::tooling::ToolAction> makePrefixPchAction(clang::tooling::
                                                                 PchCacheSettings Settings,
                                                                 llvm::StringSet<> &Dependencies, PchUse &Use);
 
+/// @p Text, clang's printed diagnostics for the main file @p MainFile (named as they name it), less the
+/// line a preamble PCH adds to the include stack of its headers: clang reads the PCH's copy of the main
+/// file as included from the main file's first line, so the stack of a header (printed outermost
+/// first) starts "In file included from MAIN:1:" then "In file included from MAIN:N:". The output with
+/// the cache is then the output without it.
+std::string withoutPchImportLines(llvm::StringRef Text, llvm::StringRef MainFile);
+
 }  // namespace rooflint::analyzer
