@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The public kernels (tests/public_kernels/README.md): 77 kernels of llm.c's dev/cuda and cuda-samples,
+# The public kernels (tests/public_kernels/README.md): 83 kernels of llm.c's dev/cuda and cuda-samples,
 # with specs and launches of our own, predicted by the analyzer and measured by rooflint-verify.
 #
 #   bash scripts/public-kernels.sh fetch     # the public files at the pinned commits -> .carry/public/src
@@ -33,7 +33,8 @@ samples_files=(LICENSE Common/exception.h Common/helper_cuda.h Common/helper_fun
                $s/shfl_scan/shfl_integral_image.cuh $s/shfl_scan/util.h Samples/6_Performance/alignedTypes/alignedTypes.cu
                $s/sortingNetworks/bitonicSort.cu $s/sortingNetworks/sortingNetworks_common.cuh
                $s/sortingNetworks/sortingNetworks_common.h Samples/5_Domain_Specific/FDTD3d/inc/FDTD3dGPUKernel.cuh
-               Samples/5_Domain_Specific/FDTD3d/inc/FDTD3dGPU.h)
+               Samples/5_Domain_Specific/FDTD3d/inc/FDTD3dGPU.h Common/helper_math.h
+               $s/boxFilter/boxFilter_kernel.cu Samples/5_Domain_Specific/recursiveGaussian/recursiveGaussian_kernel.cuh)
 # The wrappers include the public files by their paths in their repositories.
 flags=(-std=c++20 -Idsl/include -Imodel/include -I$src/llm.c -I$src/cuda-samples/Samples -I$src/cuda-samples/Common)
 jobs=${ROOFLINT_PUBLIC_JOBS:-$(nproc)}

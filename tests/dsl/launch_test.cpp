@@ -17,6 +17,7 @@ void rows(const float*, float*, unsigned) {}                   // one block per 
 void sgemm(const float*, const float*, float*, int) {}
 void pairs(const float*, float*, int) {}                       // n counts half-elements: N = n / 2
 void fwt(float*, const float*, int) {}                         // rows of 2^log2N: N = 1 << log2N
+void box(const float*, float*, int, int, int) {}               // rows of a box filter of radius r (argument 4)
 
 inline constexpr auto saxpy_spec =
     kernel<saxpy>("saxpy", elementwise(2, in<2>("x", f32, N), inout<3>("y", f32, N))).sizes(N(arg<0>));
@@ -36,6 +37,10 @@ inline constexpr auto fwt_spec = kernel<fwt>("fwt", elementwise(0, out<0>("y", f
                                      .sizes(M(grid_dim.x), N(pow2(arg<2>)));
 inline constexpr auto fwt4_spec = kernel<fwt>("fwt4", elementwise(0, out<0>("y", f32, M, N), in<1>("x", f32, M, N)))
                                       .sizes(M(grid_dim.x), N(4 * pow2(arg<2>)));
+// The radius is no tensor's size: read from argument 4, it states the parameter's value.
+inline constexpr auto box_spec = kernel<box>("box", custom(3 * M * N, in<0>("x", f32, M, N), out<1>("y", f32, M, N)))
+                                     .sizes(N(arg<2>), M(arg<3>), Rd(arg<4>))
+                                     .at(N(2048), M(1024), Rd(14));
 
 // A kernel of 300 parameters: x, y, then 298 ints (CUDA allows 32764 bytes of parameters). Its
 // indices 128 to 299 did not fit the 8 bits the DSL once stored them in: arg<128..255> came out negative
@@ -83,6 +88,27 @@ TEST(LaunchSizes, ReadAScalarArgument) {
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(size_of(saxpy_spec, r, "N"), 1000);
   EXPECT_EQ(saxpy_spec.bytes_at(r.bound), 12.0 * 1000);  // x read, y read and written: 3 x 4 bytes
+}
+
+TEST(LaunchSizes, ADimensionNoTensorHasStatesAParameter) {
+  ASSERT_GE(box_spec.dim_index(name_t("Rd")), 0);
+  const launch_size* r = box_spec.launch.find(name_t("Rd"));
+  ASSERT_NE(r, nullptr);
+  EXPECT_EQ(r->source, size_source::argument);
+  EXPECT_EQ(r->index, 4);
+  const binding_result declared = box_spec.declared();
+  ASSERT_TRUE(declared.ok());
+  EXPECT_EQ(size_of(box_spec, declared, "Rd"), 14);
+  EXPECT_EQ(box_spec.bytes_at(declared.bound), 8.0 * 2048 * 1024);  // x read, y written: the radius moves nothing
+  launch_values v = with_arg(2, 512);
+  v.args[3] = 256;
+  v.has_arg[3] = true;
+  v.args[4] = 3;
+  v.has_arg[4] = true;
+  const auto bound = box_spec.bind_launch(v);
+  ASSERT_TRUE(bound.ok());
+  EXPECT_EQ(size_of(box_spec, bound, "Rd"), 3);
+  EXPECT_EQ(box_spec.bytes_at(bound.bound), 8.0 * 512 * 256);
 }
 
 TEST(LaunchSizes, ScaleAnArgumentByAConstant) {
