@@ -469,11 +469,12 @@ std::string boundSentence(const KernelRecord &K, const model::peaks &P) {
   return K.subject() + " is " + model::describe(*K.Result, P, K.Spec.mode) + " at " + sizesText(K);
 }
 
-/// The spec record of the kernel whose device symbol is @p Mangled, if a spec binds it.
-static KernelRecord *recordFor(AnalysisResults &Results, const std::string &Mangled) {
+/// The spec records of the kernel whose device symbol is @p Mangled (several: one spec per shape).
+static std::vector<KernelRecord *> recordsFor(AnalysisResults &Results, const std::string &Mangled) {
+  std::vector<KernelRecord *> Out;
   for (KernelRecord &K : Results.Kernels)
-    if (K.MangledName == Mangled) return &K;
-  return nullptr;
+    if (K.MangledName == Mangled) Out.push_back(&K);
+  return Out;
 }
 
 /// A kernel (or instantiation) whose device code the unit has, and its group.
@@ -489,11 +490,15 @@ static void traffic(const std::vector<KernelWithCode> &Kernels, Reporter &Report
                     const AnalyzerOptions &Options) {
   std::vector<TrafficPrediction> Work;
   for (const KernelWithCode &K : Kernels)
-    if (KernelRecord *Record = recordFor(Results, K.Traffic->MangledName)) Work.push_back({K.Traffic, K.Kernel, Record});
+    for (KernelRecord *Record : recordsFor(Results, K.Traffic->MangledName)) Work.push_back({K.Traffic, K.Kernel, Record});
   predictTraffic(Work, Options.Gpu, Options.EvaluationThreads);
   for (const KernelWithCode &K : Kernels) {
     Report.setGroup(K.Key);
-    reportTraffic(*K.Traffic, *K.Kernel, Report, recordFor(Results, K.Traffic->MangledName), Options.Gpu);
+    // The accesses are reported once, at the first spec's sizes; each spec's own verdicts at the spec.
+    const std::vector<KernelRecord *> Records = recordsFor(Results, K.Traffic->MangledName);
+    reportTraffic(*K.Traffic, *K.Kernel, Report, Records.empty() ? nullptr : Records.front(), Options.Gpu);
+    for (std::size_t I = 1; I < Records.size(); ++I)
+      reportSpecTraffic(*Records[I], K.Kernel->getASTContext().getSourceManager(), Report, Options.Gpu.peaks);
   }
 }
 

@@ -362,10 +362,13 @@ void reportTraffic(const KernelTraffic &T, const FunctionDecl &Kernel, Reporter 
     const SourceLocation Loc = locationOf(SM, R.File, R.Line, R.Column);
     if (Loc.isValid() && !SM.isInSystemHeader(Loc)) reportReRead(R, T, Kernel, Report, Record, Loc, Gpu);
   }
-  if (!Record) return;
-  reportTrafficBound(*Record, SM, Report, Gpu.peaks);
-  reportSizeBinding(*Record, SM, Report);
-  reportUnpredicted(*Record, SM, Report, Gpu.peaks);
+  if (Record) reportSpecTraffic(*Record, SM, Report, Gpu.peaks);
+}
+
+void reportSpecTraffic(const KernelRecord &Record, const SourceManager &SM, Reporter &Report, const model::peaks &P) {
+  reportTrafficBound(Record, SM, Report, P);
+  reportSizeBinding(Record, SM, Report);
+  reportUnpredicted(Record, SM, Report, P);
 }
 
 namespace {

@@ -368,6 +368,42 @@ inline constexpr auto pick_spec = kernel<pick>("pick", custom(0, in<0>("x", i32,
   EXPECT_NE(Y.Basis.find("depends on data the build cannot know"), std::string::npos) << Y.Basis;
 }
 
+// A running sum down each column over a window of radius r (cuda-samples' boxFilter): the loops'
+// bounds depend on r, a parameter no tensor's size holds. Stated as a dimension of its own
+// (R(arg<4>) with R = 14 at .at()), the loops are evaluated: at H = W = 2048, x is read in 2r + 1 = 29
+// rows before the main loop and twice in each of its h - 2r - 1 = 2019 rows, 4067 row reads for 2048
+// rows, every warp's request coalesced: 4067 / 2048 = 1.98584x at L1. Unstated (a second spec of the
+// same kernel, which has a prediction and a remark of its own), r is unknown, and the reason names it.
+TEST(TrafficEvaluation, AParameterStatedAsADimensionBoundsTheLoops) {
+  const std::string Code = R"(
+inline constexpr struct W final : dim<"W"> {} W;
+inline constexpr struct H final : dim<"H"> {} H;
+inline constexpr struct R final : dim<"R"> {} R;
+__global__ void box_cols(const float* x, float* y, int w, int h, int r) {
+  const int c = blockIdx.x * blockDim.x + threadIdx.x;
+  float t = 0;
+  for (int k = 0; k <= 2 * r; ++k) t += x[k * w + c];
+  y[r * w + c] = t;
+  for (int row = r + 1; row < h - r; ++row) {
+    t += x[(row + r) * w + c] - x[(row - r - 1) * w + c];
+    y[row * w + c] = t;
+  }
+}
+inline constexpr auto stated_spec = kernel<box_cols>("stated", custom(0, in<0>("x", f32, H, W), out<1>("y", f32, H, W)))
+    .sizes(W(arg<2>), H(arg<3>), R(arg<4>)).at(W(2048), H(2048), R(14)).block(256).grid(W / 256);
+inline constexpr auto unstated_spec = kernel<box_cols>("unstated", custom(0, in<0>("x", f32, H, W), out<1>("y", f32, H, W)))
+    .sizes(W(arg<2>), H(arg<3>)).at(W(2048), H(2048)).block(256).grid(W / 256);
+)";
+  EXPECT_VALUE(predict(Code, "stated").at("x", "l1"), 4067.0 / 2048);
+  // The second spec of one kernel has its own prediction (only the first had one).
+  const Prediction U = predict(Code, "unstated");
+  const Level Unstated = U.at("x", "l1");
+  EXPECT_EQ(Unstated.K, Kind::NotPredicted) << Unstated.Basis;
+  EXPECT_NE(Unstated.Basis.find("depends on 'r', a parameter the spec does not bind"), std::string::npos) << Unstated.Basis;
+  EXPECT_NE(U.Run.Output.find("kernel 'unstated' (H = 2048, W = 2048): traffic not predicted for 'x'"), std::string::npos)
+      << U.Run.Output;
+}
+
 // A tensor read back by the block that wrote it (llm.c's fused residual kernels write the residual, then
 // read it for the norm): y[i] = x[i] + 1, then, after a barrier, z[i] = y of the lane 32 places on in the
 // block, N = 2^26 (three tensors of 256 MiB). Every sector of y a block reads it wrote whole: L2 holds

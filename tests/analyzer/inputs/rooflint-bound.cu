@@ -43,3 +43,4 @@ struct not_a_spec { static constexpr int value = Size; };
 // Under the mock header, at the launch the analyzer assumes, these kernels' traffic is not predicted:
 // rooflint-not-predicted says why, at each spec.
 // expected-remark@26 {{kernel 'sgemm' (N = 4096): traffic not predicted for 'A', 'B', 'C' at L1, L2, DRAM: the assumed launch grid (65536, 1, 1), block (256, 1, 1) reads 'A' 0 times, not once; state the launch with .block(...) and .grid(...) [rooflint-not-predicted]}}
+// expected-remark@35 {{kernel 'sgemm_n': traffic not predicted for 'A', 'B', 'C' at L1, L2, DRAM: the spec gives no size to 'N' (.at()) [rooflint-not-predicted]}}

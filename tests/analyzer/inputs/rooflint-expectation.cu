@@ -38,3 +38,4 @@ inline constexpr auto large_spec = kernel<sgemm>("large", matmul(in<0>("A", f32,
 // Under the mock header, at the launch the analyzer assumes, these kernels' traffic is not predicted:
 // rooflint-not-predicted says why, at each spec.
 // expected-remark@21 {{kernel 'small' (N = 64): traffic not predicted for 'A', 'B', 'C' at L1, L2, DRAM: the assumed launch grid (16, 1, 1), block (256, 1, 1) reads 'A' 0 times, not once; state the launch with .block(...) and .grid(...) [rooflint-not-predicted]}}
+// expected-remark@32 {{kernel 'large' (N = 4096): traffic not predicted for 'A', 'B', 'C' at L1, L2, DRAM: the assumed launch grid (65536, 1, 1), block (256, 1, 1) reads 'A' 0 times, not once; state the launch with .block(...) and .grid(...) [rooflint-not-predicted]}}

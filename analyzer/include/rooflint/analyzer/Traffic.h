@@ -32,6 +32,7 @@
 
 namespace clang {
 class FunctionDecl;
+class SourceManager;
 }  // namespace clang
 namespace llvm {
 class Function;
@@ -211,6 +212,11 @@ SectorCount countSectors(const std::vector<std::vector<std::int64_t>> &Offsets, 
 /// the GPU the analysis is about (its cache geometry gives the layer condition).
 void reportTraffic(const KernelTraffic &T, const clang::FunctionDecl &Kernel, Reporter &Report,
                    const KernelRecord *Record, const model::gpu &Gpu);
+
+/// Reports what one spec's predicted traffic says of its kernel, at the spec (rooflint-traffic-bound,
+/// rooflint-size-binding, rooflint-not-predicted): reportTraffic does for its record; a kernel with
+/// several specs (one per shape) gets it for each of the others too.
+void reportSpecTraffic(const KernelRecord &Record, const clang::SourceManager &SM, Reporter &Report, const model::peaks &P);
 
 /// A kernel (or instantiation) whose traffic to predict: its device code, its declaration and its spec's record.
 struct TrafficPrediction {
