@@ -328,7 +328,7 @@ bool skipsBody(const clang::Decl &D, const clang::SourceManager &SM) {
   const clang::FunctionDecl *F = D.getAsFunction();
   if (!F || F->isConstexpr() || F->hasAttr<clang::CUDADeviceAttr>() || F->hasAttr<clang::CUDAGlobalAttr>())
     return false;
-  return !SM.isInMainFile(SM.getExpansionLoc(D.getLocation()));
+  return SM.isInSystemHeader(SM.getExpansionLoc(D.getLocation()));
 }
 
 std::vector<std::string> adjustCommandLine(const std::vector<std::string> &Args, llvm::StringRef Directory,

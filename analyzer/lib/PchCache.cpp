@@ -53,7 +53,7 @@ llvm::cl::opt<std::string> PchCacheDirOption(
     llvm::cl::value_desc("dir"));
 
 /// Changed whenever what goes into a PCH or how it is used changes, so older files are not used.
-constexpr llvm::StringLiteral FormatVersion = "rooflint prefix pch 1";
+constexpr llvm::StringLiteral FormatVersion = "rooflint prefix pch 2";  // 2: host bodies of system headers skipped
 
 /// The prefix's main file: empty, one of the in-memory files every run maps (virtualFiles()), so the
 /// PCH's reader finds it too; the prefix is what -include adds before it.
@@ -149,7 +149,6 @@ std::string prefixKey(const CompilerInvocation &Inv, FileManager &Files, const L
     add(Contents);
   }
   for (const std::string &Arg : Copy.getCC1CommandLine()) add(Arg);
-  add(Inv.getFrontendOpts().SkipFunctionBodies ? "skips host bodies in headers" : "");  // not a cc1 flag
   if (L.Preamble) {
     add("preamble");
     add(Inv.getFrontendOpts().Inputs[0].getFile());

@@ -35,7 +35,8 @@ std::string unboundParameters(const std::vector<std::string> &Names) {
   std::vector<std::string> Quoted;
   for (const std::string &Name : Names) Quoted.push_back("'" + Name + "'");
   return model::and_list(Quoted) + (Quoted.size() == 1 ? ", a parameter" : ", parameters") +
-         " the spec does not bind (.sizes: N(arg<I>), or N(pow2(arg<I>)) for a size's base-2 logarithm)";
+         " the spec does not bind (.sizes: N(arg<I>), N(pow2(arg<I>)) for a size's base-2 logarithm, or a parameter"
+         " no tensor's size holds, param<\"R\"> read as R(arg<I>))";
 }
 
 /// What a condition at @p Line the evaluation could not decide depends on: scalar parameters the spec

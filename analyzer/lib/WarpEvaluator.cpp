@@ -1770,6 +1770,7 @@ std::string sourcePath(std::string_view Filename, std::string_view Directory) {
     Path = Directory;
     sys::path::append(Path, Filename);
   }
+  sys::path::remove_dots(Path, /*remove_dot_dot=*/true);  // -I./kernels parsed or read from a PCH: one name
   return Path.str().str();
 }
 

@@ -252,17 +252,13 @@ CU
   cmp -s plain cached || { diff plain cached | head >&2; fail "output differs with a noisy preamble"; }
 }
 
-# A header through a relative -I path: its kernel's diagnostics and manifest name it by the same
-# absolute path whether the header came from the PCH or was parsed. The header's host function has a
-# body clang warns about (an int converted to float changes value); the analysis skips the bodies of
-# host functions outside the file (CudaSetup.h, skipsBody), so no warning is printed and the preamble
-# is cached.
+# A header through a relative -I path (-Ikernels, then -I./kernels): its kernel's diagnostics and the
+# manifest (the kernel's location, its accesses') name it by one absolute path whether the header came
+# from the PCH or was parsed, and the include stack is the same.
 case_a_header_is_named_alike_from_the_pch_or_its_include_path() {
   mkdir -p "$work/proj/kernels"
   cat >"$work/proj/kernels/strided.cuh" <<'H'
 #pragma once
-#include <cstdlib>
-inline float host_noise() { return (float)rand() / RAND_MAX; }
 __global__ void strided(const float* x, float* y, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) y[i] = x[i * 8 % n];
@@ -276,20 +272,52 @@ inline constexpr struct N final : dim<"N"> {} N;
 inline constexpr auto strided_spec =
     kernel<strided>("strided", unary(0, in<0>("x", f32, N), out<1>("y", f32, N))).sizes(N(arg<2>)).at(N(1 << 24));
 CU
-  flags+=(-Ikernels)
   cd "$work/proj" || fail "no project directory"
-  local header line
+  local header line include
   header=$(realpath "$work/proj/kernels/strided.cuh")
-  "$rooflint" --no-pch-cache --manifest plain.json main.cu -- "${flags[@]}" >plain 2>&1
-  grep -q "^$header:" plain || { cat plain >&2; fail "no diagnostic names the header by its absolute path"; }
-  grep -q "\"file\": *\"$header\"" plain.json || fail "the manifest does not name the header by its absolute path"
-  grep -q "^In file included from $(realpath main.cu):2:\$" plain || fail "no include stack"
-  ! grep -q "changes value" plain || fail "a warning from the body of a host function in a header"
-  line=$(pch_line --pch-cache-dir="$work/cache" main.cu)
-  [[ $line == "rooflint: pch: cold, preamble: built "* ]] || fail "the preamble was not cached: $line"
-  "$rooflint" --pch-cache-dir="$work/cache" --manifest cached.json main.cu -- "${flags[@]}" >cached 2>&1
-  cmp -s plain cached || { diff plain cached | head >&2; cat plain >&2; fail "the diagnostics differ with the PCH"; }
-  cmp -s plain.json cached.json || { diff plain.json cached.json | head >&2; fail "the manifests differ with the PCH"; }
+  for include in -Ikernels -I./kernels; do
+    rm -rf "$work/cache"
+    "$rooflint" --no-pch-cache --manifest plain.json main.cu -- "${flags[@]}" "$include" >plain 2>&1
+    grep -q "^$header:" plain || { cat plain >&2; fail "$include: no diagnostic names the header by its absolute path"; }
+    grep -q "\"file\": *\"$header\"" plain.json || fail "$include: the manifest does not name the header by its absolute path"
+    grep -q "^In file included from $(realpath main.cu):2:\$" plain || fail "$include: no include stack"
+    line=$(flags+=("$include"); pch_line --pch-cache-dir="$work/cache" main.cu)
+    [[ $line == "rooflint: pch: cold, preamble: built "* ]] || fail "$include: the preamble was not cached: $line"
+    "$rooflint" --pch-cache-dir="$work/cache" --manifest cached.json main.cu -- "${flags[@]}" "$include" >cached 2>&1
+    cmp -s plain cached || { diff plain cached | head >&2; fail "$include: the diagnostics differ with the PCH"; }
+    cmp -s plain.json cached.json || { diff plain.json cached.json | head >&2; fail "$include: the manifests differ with the PCH"; }
+  done
+}
+
+# A host function's body in a system header is not parsed (CudaSetup.h, skipsBody): a template whose
+# body cannot be instantiated (a static_assert that fails), called from the file's host code, stops
+# nvcc but not the analysis of the file's kernels; the same header through -I stops it (its bodies
+# are the project's own, parsed).
+case_host_bodies_in_system_headers_are_skipped() {
+  mkdir -p "$work/proj/sys"
+  cat >"$work/proj/sys/host_only.h" <<'H'
+#pragma once
+template <class T> void host_only() { static_assert(sizeof(T) == 0, "host_only<T> instantiated"); }
+H
+  cat >"$work/proj/main.cu" <<'CU'
+#include "host_only.h"
+#include "rooflint/dsl.h"
+using namespace rooflint::dsl;
+inline constexpr struct N final : dim<"N"> {} N;
+__global__ void copy(const float* x, float* y, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = x[i];
+}
+inline constexpr auto copy_spec =
+    kernel<copy>("copy", unary(0, in<0>("x", f32, N), out<1>("y", f32, N))).sizes(N(arg<2>)).at(N(1 << 24));
+void launch() { host_only<int>(); }
+CU
+  cd "$work/proj" || fail "no project directory"
+  "$rooflint" --no-pch-cache main.cu -- "${flags[@]}" -isystem sys >system 2>&1 ||
+    { cat system >&2; fail "the analysis stopped at a host body in a system header"; }
+  grep -q "kernel 'copy' is memory-bound" system || { cat system >&2; fail "no verdict for the kernel"; }
+  ! "$rooflint" --no-pch-cache main.cu -- "${flags[@]}" -Isys >project 2>&1 || fail "a project header's host body was skipped"
+  grep -q "host_only<T> instantiated" project || { cat project >&2; fail "the project header's static_assert did not fire"; }
 }
 
 "case_$case_name"

@@ -312,8 +312,9 @@ inline constexpr auto batched_copy_spec = kernel<batched_copy>("batched_copy", c
   const Prediction P = predict(Code, "batched_copy");
   const Level X = P.at("x", "l1");
   EXPECT_EQ(X.K, Kind::NotPredicted);
-  EXPECT_NE(X.Basis.find("its address depends on 'strideA', a parameter the spec does not bind (.sizes: N(arg<I>), or "
-                         "N(pow2(arg<I>)) for a size's base-2 logarithm) (a stride or a pitch is bound as a dimension "
+  EXPECT_NE(X.Basis.find("its address depends on 'strideA', a parameter the spec does not bind (.sizes: N(arg<I>), "
+                         "N(pow2(arg<I>)) for a size's base-2 logarithm, or a parameter no tensor's size holds, "
+                         "param<\"R\"> read as R(arg<I>)) (a stride or a pitch is bound as a dimension "
                          "of the tensor's padded shape"),
             std::string::npos)
       << X.Basis;
@@ -369,16 +370,16 @@ inline constexpr auto pick_spec = kernel<pick>("pick", custom(0, in<0>("x", i32,
 }
 
 // A running sum down each column over a window of radius r (cuda-samples' boxFilter): the loops'
-// bounds depend on r, a parameter no tensor's size holds. Stated as a dimension of its own
-// (R(arg<4>) with R = 14 at .at()), the loops are evaluated: at H = W = 2048, x is read in 2r + 1 = 29
+// bounds depend on r, a parameter no tensor's size holds. Stated as a parameter (param<"R">, read as
+// R(arg<4>), R = 14 at .at()), the loops are evaluated: at H = W = 2048, x is read in 2r + 1 = 29
 // rows before the main loop and twice in each of its h - 2r - 1 = 2019 rows, 4067 row reads for 2048
 // rows, every warp's request coalesced: 4067 / 2048 = 1.98584x at L1. Unstated (a second spec of the
 // same kernel, which has a prediction and a remark of its own), r is unknown, and the reason names it.
-TEST(TrafficEvaluation, AParameterStatedAsADimensionBoundsTheLoops) {
+TEST(TrafficEvaluation, AParameterStatedInTheSpecBoundsTheLoops) {
   const std::string Code = R"(
 inline constexpr struct W final : dim<"W"> {} W;
 inline constexpr struct H final : dim<"H"> {} H;
-inline constexpr struct R final : dim<"R"> {} R;
+inline constexpr struct R final : param<"R"> {} R;
 __global__ void box_cols(const float* x, float* y, int w, int h, int r) {
   const int c = blockIdx.x * blockDim.x + threadIdx.x;
   float t = 0;

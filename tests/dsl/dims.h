@@ -39,6 +39,6 @@ inline constexpr struct Dv final : dim<"Dv"> {} Dv;
 // Embedding lookup: vocabulary, tokens.
 inline constexpr struct V final : dim<"V"> {} V;
 inline constexpr struct T final : dim<"T"> {} T;
-inline constexpr struct Rd final : dim<"Rd"> {} Rd;   // a parameter no tensor has (a filter's radius)
+inline constexpr struct Rd final : param<"Rd"> {} Rd;   // a parameter no tensor has (a filter's radius)
 // clang-format on
 }  // namespace rooflint::dsl::testing

@@ -37,7 +37,7 @@ inline constexpr auto fwt_spec = kernel<fwt>("fwt", elementwise(0, out<0>("y", f
                                      .sizes(M(grid_dim.x), N(pow2(arg<2>)));
 inline constexpr auto fwt4_spec = kernel<fwt>("fwt4", elementwise(0, out<0>("y", f32, M, N), in<1>("x", f32, M, N)))
                                       .sizes(M(grid_dim.x), N(4 * pow2(arg<2>)));
-// The radius is no tensor's size: read from argument 4, it states the parameter's value.
+// The radius is no tensor's size: a parameter (param<"Rd">) read from argument 4 states its value.
 inline constexpr auto box_spec = kernel<box>("box", custom(3 * M * N, in<0>("x", f32, M, N), out<1>("y", f32, M, N)))
                                      .sizes(N(arg<2>), M(arg<3>), Rd(arg<4>))
                                      .at(N(2048), M(1024), Rd(14));
@@ -90,7 +90,7 @@ TEST(LaunchSizes, ReadAScalarArgument) {
   EXPECT_EQ(saxpy_spec.bytes_at(r.bound), 12.0 * 1000);  // x read, y read and written: 3 x 4 bytes
 }
 
-TEST(LaunchSizes, ADimensionNoTensorHasStatesAParameter) {
+TEST(LaunchSizes, AParameterStatesItsArgumentsValue) {
   ASSERT_GE(box_spec.dim_index(name_t("Rd")), 0);
   const launch_size* r = box_spec.launch.find(name_t("Rd"));
   ASSERT_NE(r, nullptr);

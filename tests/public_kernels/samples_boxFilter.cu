@@ -17,7 +17,7 @@ namespace public_specs {
 using namespace rooflint::dsl;
 inline constexpr struct W final : dim<"W"> {} W;   // width
 inline constexpr struct H final : dim<"H"> {} H;   // height
-inline constexpr struct R final : dim<"R"> {} R;   // the filter's radius: a parameter no tensor's size holds
+inline constexpr struct R final : param<"R"> {} R; // the filter's radius: a parameter no tensor's size holds
 
 // Per element: one add and one subtract of the running sum, one multiply by the scale.
 inline constexpr auto box_f32 = custom(3 * W * H, in<0>("id", f32, H, W), out<1>("od", f32, H, W));

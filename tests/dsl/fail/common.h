@@ -15,6 +15,7 @@ inline constexpr struct M final : dim<"M"> {} M;
 inline constexpr struct N final : dim<"N"> {} N;
 inline constexpr struct K final : dim<"K"> {} K;
 inline constexpr struct J final : dim<"J"> {} J;
+inline constexpr struct Rd final : param<"Rd"> {} Rd;   // a parameter no tensor has (a radius)
 inline constexpr struct Bt final : dim<"Bt"> {} Bt;
 inline constexpr struct Bu final : dim<"Bu"> {} Bu;
 inline constexpr struct C final : dim<"C"> {} C;

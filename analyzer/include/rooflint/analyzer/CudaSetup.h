@@ -11,14 +11,17 @@
 #include <utility>
 #include <vector>
 
-#include "clang/AST/DeclBase.h"
 #include "clang/Basic/Diagnostic.h"
-#include "clang/Basic/SourceManager.h"
 #include "clang/Frontend/CompilerInvocation.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/ADT/StringRef.h"
+
+namespace clang {
+class Decl;
+class SourceManager;
+}  // namespace clang
 
 namespace rooflint::analyzer {
 
@@ -67,18 +70,17 @@ std::vector<std::string> adjustCommandLine(const std::vector<std::string> &Args,
 /// twice more, beside the evaluation that gives its value: 0.2 s per spec on examples/sgemm/sgemm.cu.
 /// GPUAllowDeviceInit skips those checks; nvcc, not the analyzer, diagnoses a device variable whose
 /// initializer is not a constant.
-/// It also skips the bodies of host-only functions outside the main file (skipsBody), which the
-/// device side never generates: the bodies of the C++ library's and rooflint's runtime headers are
-/// most of a harness file's parse.
+/// It also skips the bodies of host-only functions in system headers (skipsBody), which the device side
+/// never generates: the C++ library's are much of a harness file's parse.
 void prepareDeviceParse(clang::CompilerInvocation &Invocation);
 
 /// Whether a device-side parse skips @p D's body: a host-only function (neither __device__ nor
 /// __global__, explicitly or by a pragma; not constexpr, whose body constant evaluation needs, nor of a
-/// deduced return type: clang keeps those itself) declared outside the main file. A kernel template
-/// that only a skipped launcher instantiates is not generated; a spec names its kernel, which
-/// instantiates it.
+/// deduced return type: clang keeps those itself) declared in a system header (the C++ library's, the
+/// toolkit's, any the build includes with -isystem).
+/// The project's own headers keep theirs: their launchers instantiate kernels, their specs and checks
+/// are read.
 bool skipsBody(const clang::Decl &D, const clang::SourceManager &SM);
-
 
 /// A compilation database that returns @p Base's commands rewritten by adjustCommandLine.
 std::unique_ptr<clang::tooling::CompilationDatabase>

@@ -74,7 +74,7 @@ std::uint64_t mix64(std::uint64_t X);
 bool isReadOnlyLoad(unsigned IntrinsicId);
 
 /// @return @p Filename made absolute with @p Directory (a debug location's or subprogram's compilation
-/// directory) when it is relative and the directory is known.
+/// directory) when it is relative and the directory is known, without `.` or `..`.
 std::string sourcePath(std::string_view Filename, std::string_view Directory);
 
 /// The position an access of @p I is reported at: the innermost location of its debug location outside

@@ -74,6 +74,22 @@ struct dim : dim_base {
   constexpr defined_size<dim> operator()(const E& e) const;
 };
 
+/// A kernel parameter that is no tensor's size but that the kernel's addresses or loops depend on (a
+/// filter's radius, a window, a stride), declared as a dimension of its own:
+///
+///     inline constexpr struct R final : rooflint::dsl::param<"R"> {} R;
+///
+/// `.sizes(R(arg<4>))` reads it from its argument as it is (kernel.h) and `.at(R(14))` after it gives the
+/// value the analyzer evaluates the kernel with. A plain dim<...> that no tensor has stays an error there
+/// (a typo), so that a size meant for a tensor is not taken for a parameter.
+template <fixed_string Name>
+struct param : dim<Name> {
+  static constexpr bool parameter = true;
+  using dim<Name>::operator();
+  template <LaunchSource S>
+  constexpr launch_size_of<param, S> operator()(S source) const { return {source.size_of(name_t(Name.view()))}; }
+};
+
 /// A dimension tag: a type derived from dim<...>.
 template <class T>
 concept Dim = std::derived_from<std::remove_cvref_t<T>, dim_base> && requires {

@@ -423,9 +423,9 @@ struct kernel_spec : spec {
   /// States how each dimension's size is read from a launch of the kernel (launch.h):
   /// `.sizes(N(arg<0>))`, `.sizes(N(4 * arg<2>))`, `.sizes(R(grid_dim.x), C(arg<2>))`, or defined by
   /// the sizes of others: `.sizes(C(arg<4>), NH(arg<5>), HS(C / NH))`, `.sizes(B(arg<3>), T(arg<4>),
-  /// N(B * T))` (a dimension used only there becomes a dimension of the spec). A dimension no tensor has,
-  /// read from an integer argument, states that parameter's value, for a kernel whose addresses or loops
-  /// depend on it: `.sizes(W(arg<2>), H(arg<3>), R(arg<4>)).at(W(2048), H(2048), R(14))` (a radius).
+  /// N(B * T))` (a dimension used only there becomes a dimension of the spec). A parameter (dim.h,
+  /// param<"R">) is read here from its argument as it is and states its value, for a kernel whose
+  /// addresses or loops depend on it: `.sizes(W(arg<2>), H(arg<3>), R(arg<4>)).at(W(2048), H(2048), R(14))`.
   /// Every dimension must be bound exactly one way: read here, defined here, a static size, derived by
   /// the operation, or given to a preceding `.at()`.
   template <class... B>
@@ -459,15 +459,13 @@ struct kernel_spec : spec {
       const auto add = [&]<class E>(const E& e) {
         if constexpr (LaunchSize<E>) {
           const launch_size& l = e.value;
-          if (s.dim_index(l.dim) < 0) {
-            // No tensor has it: it states the value of an integer parameter the kernel's addresses or
-            // loops depend on (a filter's radius), read from that argument.
-            detail::require(l.source == size_source::argument, "rooflint: sizes: a dimension no tensor has must be read from an argument, whose value it states: R(arg<4>)");
-            detail::collect_dims(s, poly::variable(l.dim));
-#if !defined(__CUDA_ARCH__)
-            s.dims[s.dim_count - 1].no_size = &detail::dimension_without_size<typename E::dim_type>;
-#endif
+          if constexpr (requires { E::dim_type::parameter; }) {
+            // A parameter (dim.h, param): no tensor has it; it states its argument's value.
+            const bool as_it_is = l.source == size_source::argument && l.multiplier == 1 && l.divisor == 1 && !l.power_of_two;
+            detail::require(as_it_is, "rooflint: sizes: a parameter is read from its argument as it is: R(arg<4>)");  // one line: nvcc prints it
+            if (s.dim_index(l.dim) < 0) detail::collect_dims(s, poly::variable(l.dim));
           }
+          detail::require(s.dim_index(l.dim) >= 0, "rooflint: sizes: the spec has no dimension of that name");
           detail::require(l.multiplier > 0 && l.divisor > 0, "rooflint: sizes: a multiplier or divisor must be positive");
           if (s.launch.size_count < max_dims) s.launch.sizes[s.launch.size_count++] = l;
         }
