@@ -369,8 +369,6 @@ class Consumer : public ASTConsumer {
 public:
   Consumer(const AnalyzerOptions &Options, AnalysisResults &Results, CodeGenerator *Device = nullptr)
       : Options(Options), Results(Results), Device(Device) {}
-  void Initialize(ASTContext &Ctx) override { Sources = &Ctx.getSourceManager(); }
-  bool shouldSkipFunctionBody(Decl *D) override { return Sources && skipsBody(*D, *Sources); }
   void HandleTranslationUnit(ASTContext &Ctx) override {
     // The device-side module is complete here: the code generator comes first in the multiplexer.
     const auto Parsed = std::chrono::steady_clock::now();
@@ -392,7 +390,6 @@ private:
   const AnalyzerOptions &Options;
   AnalysisResults &Results;
   CodeGenerator *Device;
-  const SourceManager *Sources = nullptr;
   std::chrono::steady_clock::time_point Created = std::chrono::steady_clock::now();  // before the parse
 };
 
@@ -422,6 +419,7 @@ public:
     std::vector<std::unique_ptr<ASTConsumer>> List;
     List.push_back(std::move(Gen));
     List.push_back(std::move(Mine));
+    List.push_back(std::make_unique<BodySkipper>());
     return std::make_unique<MultiplexConsumer>(std::move(List));
   }
 
@@ -488,17 +486,20 @@ struct KernelWithCode {
 /// traffic (whose notes give those figures) in order.
 static void traffic(const std::vector<KernelWithCode> &Kernels, Reporter &Report, AnalysisResults &Results,
                     const AnalyzerOptions &Options) {
+  std::vector<std::vector<KernelRecord *>> Records;  // each kernel's specs
   std::vector<TrafficPrediction> Work;
-  for (const KernelWithCode &K : Kernels)
-    for (KernelRecord *Record : recordsFor(Results, K.Traffic->MangledName)) Work.push_back({K.Traffic, K.Kernel, Record});
-  predictTraffic(Work, Options.Gpu, Options.EvaluationThreads);
   for (const KernelWithCode &K : Kernels) {
+    Records.push_back(recordsFor(Results, K.Traffic->MangledName));
+    for (KernelRecord *Record : Records.back()) Work.push_back({K.Traffic, K.Kernel, Record});
+  }
+  predictTraffic(Work, Options.Gpu, Options.EvaluationThreads);
+  for (std::size_t I = 0; I < Kernels.size(); ++I) {
+    const KernelWithCode &K = Kernels[I];
     Report.setGroup(K.Key);
     // The accesses are reported once, at the first spec's sizes; each spec's own verdicts at the spec.
-    const std::vector<KernelRecord *> Records = recordsFor(Results, K.Traffic->MangledName);
-    reportTraffic(*K.Traffic, *K.Kernel, Report, Records.empty() ? nullptr : Records.front(), Options.Gpu);
-    for (std::size_t I = 1; I < Records.size(); ++I)
-      reportSpecTraffic(*Records[I], K.Kernel->getASTContext().getSourceManager(), Report, Options.Gpu.peaks);
+    reportTraffic(*K.Traffic, *K.Kernel, Report, Records[I].empty() ? nullptr : Records[I].front(), Options.Gpu);
+    for (std::size_t S = 1; S < Records[I].size(); ++S)
+      reportSpecTraffic(*Records[I][S], K.Kernel->getASTContext().getSourceManager(), Report, Options.Gpu.peaks);
   }
 }
 

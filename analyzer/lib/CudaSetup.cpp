@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/Decl.h"
 #include "clang/Basic/DiagnosticIDs.h"
@@ -330,6 +331,10 @@ bool skipsBody(const clang::Decl &D, const clang::SourceManager &SM) {
     return false;
   return SM.isInSystemHeader(SM.getExpansionLoc(D.getLocation()));
 }
+
+void BodySkipper::Initialize(clang::ASTContext &Ctx) { Sources = &Ctx.getSourceManager(); }
+
+bool BodySkipper::shouldSkipFunctionBody(clang::Decl *D) { return Sources && skipsBody(*D, *Sources); }
 
 std::vector<std::string> adjustCommandLine(const std::vector<std::string> &Args, llvm::StringRef Directory,
                                            llvm::StringRef File, const CudaEnvironment &Env,

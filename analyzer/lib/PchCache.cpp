@@ -11,8 +11,6 @@
 #include <cstdlib>
 #include <optional>
 
-#include "clang/AST/ASTConsumer.h"
-#include "clang/AST/ASTContext.h"
 #include "clang/Basic/DiagnosticFrontend.h"
 #include "clang/Basic/DiagnosticIDs.h"
 #include "clang/Basic/SourceManager.h"
@@ -246,16 +244,6 @@ void enteredFiles(const SourceManager &SM, std::vector<std::string> &Out) {
       Out.push_back(Name.str());
 }
 
-/// Lets the PCH's parse skip the bodies the analysis's own parse skips (skipsBody).
-class BodySkipper : public ASTConsumer {
-public:
-  void Initialize(ASTContext &Ctx) override { Sources = &Ctx.getSourceManager(); }
-  bool shouldSkipFunctionBody(Decl *D) override { return Sources && skipsBody(*D, *Sources); }
-
-private:
-  const SourceManager *Sources = nullptr;
-};
-
 /// Builds the PCH and, before the source manager goes, notes the files its parse entered.
 class PrefixBuildAction : public WrapperFrontendAction {
 public:
@@ -267,7 +255,7 @@ protected:
     std::vector<std::unique_ptr<ASTConsumer>> List;
     List.push_back(WrapperFrontendAction::CreateASTConsumer(CI, InFile));
     if (!List.front()) return nullptr;
-    List.push_back(std::make_unique<BodySkipper>());
+    List.push_back(std::make_unique<BodySkipper>());  // the bodies the analysis's own parse skips
     return std::make_unique<MultiplexConsumer>(std::move(List));
   }
   void EndSourceFile() override {  // the wrapper ends the wrapped action's file: before that

@@ -6,12 +6,9 @@
 /// a running sum: every element is read twice, 2r + 1 elements (or rows) apart.
 #include "public_kernels.h"
 
-// helper_math.h's lerp(float, float, float) conflicts with C++20's std::lerp, which <math.h> brings into
-// the global namespace: renamed while the sample's files are read (they do not call it).
-#include <math.h>
-#define lerp sample_lerp
+#include "samples_helper_math.h"
+
 #include "2_Concepts_and_Techniques/boxFilter/boxFilter_kernel.cu"
-#undef lerp
 
 namespace public_specs {
 using namespace rooflint::dsl;

@@ -6,12 +6,9 @@
 /// output it wrote, and writes the output again).
 #include "public_kernels.h"
 
-// helper_math.h's lerp(float, float, float) conflicts with C++20's std::lerp, which <math.h> brings into
-// the global namespace: renamed while the sample's files are read (they do not call it).
-#include <math.h>
-#define lerp sample_lerp
+#include "samples_helper_math.h"
+
 #include "5_Domain_Specific/recursiveGaussian/recursiveGaussian_kernel.cuh"
-#undef lerp
 
 namespace public_specs {
 using namespace rooflint::dsl;

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "clang/AST/ASTConsumer.h"
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Frontend/CompilerInvocation.h"
 #include "clang/Tooling/CompilationDatabase.h"
@@ -19,6 +20,7 @@
 #include "llvm/ADT/StringRef.h"
 
 namespace clang {
+class ASTContext;
 class Decl;
 class SourceManager;
 }  // namespace clang
@@ -81,6 +83,18 @@ void prepareDeviceParse(clang::CompilerInvocation &Invocation);
 /// The project's own headers keep theirs: their launchers instantiate kernels, their specs and checks
 /// are read.
 bool skipsBody(const clang::Decl &D, const clang::SourceManager &SM);
+
+/// The consumer that tells a device-side parse which bodies to skip (skipsBody), beside the others in a
+/// MultiplexConsumer (which skips a body only where every consumer agrees): the analysis's parse and
+/// the PCH's build use it alike.
+class BodySkipper : public clang::ASTConsumer {
+public:
+  void Initialize(clang::ASTContext &Ctx) override;
+  bool shouldSkipFunctionBody(clang::Decl *D) override;
+
+private:
+  const clang::SourceManager *Sources = nullptr;
+};
 
 /// A compilation database that returns @p Base's commands rewritten by adjustCommandLine.
 std::unique_ptr<clang::tooling::CompilationDatabase>
