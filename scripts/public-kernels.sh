@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The public kernels (tests/public_kernels/README.md): 83 kernels of llm.c's dev/cuda and cuda-samples,
+# The public kernels (tests/public_kernels/README.md): 94 kernels of llm.c's dev/cuda and cuda-samples,
 # with specs and launches of our own, predicted by the analyzer and measured by rooflint-verify.
 #
 #   bash scripts/public-kernels.sh fetch     # the public files at the pinned commits -> .carry/public/src
@@ -20,7 +20,8 @@ llmc_files=(LICENSE dev/cuda/common.h dev/cuda/adamw.cu dev/cuda/attention_forwa
             dev/cuda/residual_forward.cu dev/cuda/softmax_forward.cu dev/cuda/gelu_backward.cu
             dev/cuda/crossentropy_softmax_backward.cu dev/cuda/encoder_backward.cu dev/cuda/layernorm_backward.cu
             dev/cuda/matmul_backward_bias.cu dev/cuda/global_norm.cu dev/cuda/permute.cu
-            dev/cuda/fused_residual_forward.cu dev/cuda/trimat_forward.cu dev/cuda/classifier_fused.cu)
+            dev/cuda/fused_residual_forward.cu dev/cuda/trimat_forward.cu dev/cuda/classifier_fused.cu
+            dev/cuda/attention_backward.cu dev/cuda/matmul_backward.cu)
 s=Samples/2_Concepts_and_Techniques
 samples_files=(LICENSE Common/exception.h Common/helper_cuda.h Common/helper_functions.h Common/helper_image.h
                Common/helper_string.h Common/helper_timer.h Samples/0_Introduction/matrixMul/matrixMul.cu

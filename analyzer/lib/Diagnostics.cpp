@@ -266,6 +266,7 @@ DiagRecord Reporter::locate(clang::SourceLocation Loc) const {
 bool Reporter::report(DiagKind K, clang::SourceLocation Loc, const std::string &Message, clang::SourceRange Range) {
   std::optional<Severity> S = Settings.effective(K);
   if (S && !shown(K, Loc)) S.reset();
+  if (S && !Said.emplace(unsigned(K), SM.getExpansionLoc(Loc).getRawEncoding(), Message).second) S.reset();
   LastEmitted = S.has_value();
   if (!S) return false;
   using Level = clang::DiagnosticsEngine::Level;

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <optional>
+#include <thread>
 
 #include "clang/Basic/DiagnosticFrontend.h"
 #include "clang/Basic/DiagnosticIDs.h"
@@ -496,9 +497,9 @@ public:
     // something), the prefix every file shares.
     if (std::optional<Level> P = preambleLevel(*Inv, *Files)) Levels.push_back(std::move(*P));
     Levels.push_back(Level());
-    for (const Level &L : Levels) {
+    for (std::size_t I = 0; I < Levels.size(); ++I) {
       bool Ok = false;
-      if (tryLevel(L, Inv, Files, PCHOps, Diags, Why, Ok)) return Ok;
+      if (tryLevel(Levels, I, Inv, Files, PCHOps, Diags, Why, Ok)) return Ok;
     }
     Use.What = PchUse::Kind::NotCached;
     Use.Why = Why;
@@ -506,13 +507,13 @@ public:
   }
 
 private:
-  /// Runs the file with the PCH of level @p L (built on a miss, rebuilt once when clang refuses it).
-  /// @return Whether it ran (its success in @p Ok); else @p Why says why not.
-  bool tryLevel(const Level &L, std::shared_ptr<CompilerInvocation> Inv, FileManager *Files,
+  /// Runs the file with the PCH of level @p Levels[I] (built on a miss, rebuilt once when clang refuses
+  /// it; with a free core, built beside the file's run without it). @return Whether it ran (its success
+  /// in @p Ok); else @p Why says why not.
+  bool tryLevel(const std::vector<Level> &Levels, std::size_t I, std::shared_ptr<CompilerInvocation> Inv, FileManager *Files,
                 std::shared_ptr<PCHContainerOperations> PCHOps, DiagnosticConsumer *Diags, std::string &Why, bool &Ok) {
-    llvm::SmallString<256> Path(Settings.Directory);
-    llvm::sys::path::append(Path, prefixKey(*Inv, *Files, L) + ".pch");
-    Use.Path = Path.str().str();
+    const Level &L = Levels[I];
+    Use.Path = pchPath(*Inv, *Files, L);
     Use.Preamble = L.Preamble;
     bool Built = false;
     const auto build = [&] {
@@ -526,7 +527,10 @@ private:
       Why = "'" + Use.Path + "' or its dependencies file is not a regular file and cannot be removed";
       return false;
     }
-    if (!llvm::sys::fs::exists(Path) && !build()) return false;
+    if (!llvm::sys::fs::exists(Use.Path)) {
+      if (Settings.BuildBeside) return buildBeside(Levels, I, Inv, Files, PCHOps, Diags, Ok);
+      if (!build()) return false;
+    }
     for (;;) {
       if (!absentOrRegular(Use.Path)) {  // replaced by something else since: never opened
         Why = "'" + Use.Path + "' is not a regular file";
@@ -556,10 +560,51 @@ private:
       }
       // Stale (a header changed), damaged or another configuration's: replaced once, else not used.
       Why = "clang refused it: " + Refusal;
-      llvm::sys::fs::remove(Path);
-      llvm::sys::fs::remove(depsPath(Path));
-      if (Built || !build()) return false;
+      llvm::sys::fs::remove(Use.Path);
+      llvm::sys::fs::remove(depsPath(Use.Path));
+      if (Built) return false;
+      if (Settings.BuildBeside) return buildBeside(Levels, I, Inv, Files, PCHOps, Diags, Ok);
+      if (!build()) return false;
     }
+  }
+
+  /// Runs the file without a PCH while another thread writes that of @p Levels[I], else of the first level
+  /// after it that can be built (stopping at one already cached). @return true: the file ran.
+  bool buildBeside(const std::vector<Level> &Levels, std::size_t I, std::shared_ptr<CompilerInvocation> Inv,
+                   FileManager *Files, std::shared_ptr<PCHContainerOperations> PCHOps, DiagnosticConsumer *Diags,
+                   bool &Ok) {
+    // What the builder reads is its own: the invocation copied, the paths computed, a file manager of its
+    // own over the same file system; clang's frontend keeps no other state between instances.
+    const CompilerInvocation Base(*Inv);
+    std::vector<std::string> Paths;
+    for (std::size_t J = I; J < Levels.size(); ++J) Paths.push_back(pchPath(*Inv, *Files, Levels[J]));
+    llvm::IntrusiveRefCntPtr<FileManager> BuildFiles =
+        llvm::makeIntrusiveRefCnt<FileManager>(Files->getFileSystemOpts(), Files->getVirtualFileSystemPtr());
+    PchUse Built;
+    Built.What = PchUse::Kind::NotCached;
+    std::thread Builder([&] {
+      for (std::size_t J = I; J < Levels.size(); ++J) {
+        const std::string &Path = Paths[J - I];
+        if (J > I && llvm::sys::fs::exists(Path)) return;  // cached already: the next run uses it
+        const auto Start = std::chrono::steady_clock::now();
+        Built.Why = buildPrefix(Base, *BuildFiles, PCHOps, Path, Levels[J]);
+        if (Built.Why.empty()) {
+          Built = {PchUse::Kind::Cold, Path, Levels[J].Preamble, "", since(Start), /*Beside=*/true};
+          return;
+        }
+      }
+    });
+    Ok = runOnce(Inv, Files, PCHOps, Diags, Inner.create());
+    Builder.join();
+    Use = std::move(Built);
+    return true;
+  }
+
+  /// The cache file of level @p L.
+  std::string pchPath(const CompilerInvocation &Inv, FileManager &Files, const Level &L) const {
+    llvm::SmallString<256> Path(Settings.Directory);
+    llvm::sys::path::append(Path, prefixKey(Inv, Files, L) + ".pch");
+    return Path.str().str();
   }
 
   tooling::FrontendActionFactory &Inner;
@@ -617,7 +662,7 @@ std::string PchUse::describe() const {
   case Kind::Warm: return std::string("warm") + (Preamble ? ", preamble" : "") + " (" + Path + ")";
   case Kind::Cold:
     return std::string("cold") + (Preamble ? ", preamble" : "") + ": built " + Path + " in " +
-           llvm::formatv("{0:f3}", BuildSeconds).str() + " s";
+           llvm::formatv("{0:f3}", BuildSeconds).str() + " s" + (Beside ? " beside the analysis" : "");
   case Kind::NotCached: return "not used: " + Why;
   }
   return "";

@@ -53,7 +53,9 @@ int runWorker(const clang::tooling::CompilationDatabase &Base, const std::string
   auto Factory = makeActionFactory(Options, Results);
   // The CUDA headers every file starts with come precompiled from the cache (PchCache.h).
   PchUse Pch;
-  auto Action = makePrefixPchAction(*Factory, pchCacheSettings(), Results.Dependencies, Pch);
+  PchCacheSettings Cache = pchCacheSettings();
+  Cache.BuildBeside = Options.EvaluationThreads > 1;  // this file has cores of its own: one writes the PCH
+  auto Action = makePrefixPchAction(*Factory, std::move(Cache), Results.Dependencies, Pch);
   const int Status = Watcher.endFile(File, Tool.run(Action.get()));
   if (std::getenv("ROOFLINT_TRAFFIC_TIME")) llvm::errs() << "rooflint: pch: " << Pch.describe() << "\n";
   cutAt("");

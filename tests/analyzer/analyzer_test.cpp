@@ -88,6 +88,27 @@ TEST(Expectation, BecomesAnErrorWithWerrorName) {
 
 // A note belongs to the diagnostic before it (SARIF's relatedLocations, the manifest): the comments place
 // each note on its line but cannot say whose it is.
+// A kernel template instantiated for two element types of one size: both load x[2 * i], 8
+// sectors for 128 bytes a warp (stride 2 elements of 4 bytes: 256 bytes spanned), the same words at the
+// same place; printed and recorded once.
+TEST(Uncoalesced, IsSaidOnceForInstantiationsThatSayTheSame) {
+  const AnalysisRun R = analyze(R"cu(
+#include "cuda_mock.h"
+template <class T>
+__global__ void pairs_first(const T* x, T* y, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = x[2 * i];
+}
+template __global__ void pairs_first<float>(const float*, float*, int);
+template __global__ void pairs_first<int>(const int*, int*, int);
+)cu");
+  const auto W = named(R, "rooflint-uncoalesced");
+  ASSERT_EQ(W.size(), 1u) << R.Output;
+  EXPECT_EQ(W[0].Line, 6u);
+  EXPECT_NE(W[0].Message.find("a warp moves 256 bytes in 8 sectors for 128 bytes used (2x the traffic)"), std::string::npos)
+      << W[0].Message;
+}
+
 TEST(Notes, BelongToTheDiagnosticTheyExplainInTheOrderPrinted) {
   const AnalysisRun &R = analyzeInput("rooflint-param-name.cu");
   const auto W = named(R, "rooflint-param-name");

@@ -54,6 +54,16 @@ pch_line() {
       2>&1 >/dev/null | grep -a "^rooflint: pch: " || echo "(no pch line)"
 }
 
+# worker_result ARGS... FILE: a worker's result (its JSON, the dependencies sorted: their order is a hash
+# set's), one key a line.
+worker_result() {
+  local file=${*: -1} args=("${@:1:$#-1}")
+  "$rooflint" --rooflint-worker --color=never "${args[@]}" "$file" -- "${flags[@]}" 2>/dev/null |
+      python3 -c 'import json, sys
+r = json.load(sys.stdin); r["dependencies"].sort()
+for k in sorted(r): print(k, json.dumps(r[k], sort_keys=True))'
+}
+
 pch_count() { find "$work/cache" -name '*.pch' 2>/dev/null | wc -l; }
 tmp_count() { find "$work/cache" -name '*.tmp' 2>/dev/null | wc -l; }
 
@@ -78,6 +88,28 @@ case_cold_warm_and_disabled_are_identical() {
   [[ $line == "rooflint: pch: warm, preamble ("*".pch)" ]] || fail "the second run did not use the PCH: $line"
   # And nothing about the cache in a normal run's output.
   ! grep -qi "pch" warm/out || fail "a normal run mentions the PCH"
+}
+
+# With a core to spare (a worker evaluating on two threads), a cold run writes the PCH on another thread
+# while the file is analysed without it: its outputs are those of a run without the cache (the depfile
+# included), and the next run loads the PCH. On one thread it is written first and loaded at once.
+case_built_beside_the_analysis() {
+  local f=${files[0]} line
+  worker_result --no-pch-cache "$f" >plain
+  grep -q '^kernels \[{' plain || fail "the plain worker wrote no result"
+  line=$(pch_line --rooflint-evaluation-threads=2 --pch-cache-dir="$work/cache" "$f")
+  [[ $line == "rooflint: pch: cold, preamble: built "*" s beside the analysis" ]] || fail "not built beside: $line"
+  [[ $(pch_count) -eq 1 && $(tmp_count) -eq 0 ]] || fail "expected one PCH and no temporary file"
+  line=$(pch_line --rooflint-evaluation-threads=2 --pch-cache-dir="$work/cache" "$f")
+  [[ $line == "rooflint: pch: warm, preamble ("*".pch)" ]] || fail "the PCH built beside is not used: $line"
+  worker_result --rooflint-evaluation-threads=2 --pch-cache-dir="$work/cache" "$f" >warm
+  cmp -s plain warm || { diff plain warm | head >&2; fail "the warm worker's result differs from the plain one's"; }
+  rm -rf "$work/cache"
+  worker_result --rooflint-evaluation-threads=2 --pch-cache-dir="$work/cache" "$f" >beside
+  cmp -s plain beside || { diff plain beside | head >&2; fail "the result of the run that built the PCH beside differs"; }
+  rm -rf "$work/cache"
+  line=$(pch_line --rooflint-evaluation-threads=1 --pch-cache-dir="$work/cache" "$f")
+  [[ $line == "rooflint: pch: cold, preamble: built "*" s" ]] || fail "on one thread: $line"
 }
 
 # Analyzers filling an empty cache at once (parallel builds): two on different files, two on the same

@@ -10,7 +10,9 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "clang/Basic/Diagnostic.h"
@@ -161,6 +163,9 @@ private:
   std::vector<DiagRecord> &Records;
   bool LastEmitted = false;
   std::string Group;
+  /// What was reported (name, place, text): the instantiations of a kernel template say the same of the
+  /// same line, which is said once.
+  std::set<std::tuple<unsigned, unsigned, std::string>> Said;
 };
 
 }  // namespace rooflint::analyzer

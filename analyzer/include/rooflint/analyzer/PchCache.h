@@ -43,6 +43,10 @@ namespace rooflint::analyzer {
 struct PchCacheSettings {
   bool Enabled = true;
   std::string Directory;
+  /// A core is free for it: a missing PCH is written on another thread while the file is analysed
+  /// without one (a cold run then takes about as long as a run without the cache), and the next run
+  /// loads it. Otherwise it is written first and loaded at once.
+  bool BuildBeside = false;
 };
 
 /// Puts --no-pch-cache and --pch-cache-dir into @p Category, the tool's option list.
@@ -61,6 +65,7 @@ struct PchUse {
   bool Preamble = false;   ///< it holds the file's preamble too, not the prefix alone
   std::string Why;         ///< why none was used (NotApplicable, NotCached)
   double BuildSeconds = 0; ///< writing the PCH (Cold)
+  bool Beside = false;     ///< written beside the analysis, which ran without it (Cold)
   /// One line, e.g. "warm (/home/u/.cache/rooflint/pch/3f...e1.pch)".
   std::string describe() const;
 };
