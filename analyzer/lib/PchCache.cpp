@@ -10,11 +10,11 @@
 #include <cstdint>
 #include <cstdlib>
 #include <optional>
-#include <thread>
 
 #include "clang/Basic/DiagnosticFrontend.h"
 #include "clang/Basic/DiagnosticIDs.h"
 #include "clang/Basic/SourceManager.h"
+#include "clang/Basic/Stack.h"
 #include "clang/Basic/Version.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/CompilerInvocation.h"
@@ -35,6 +35,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/SHA256.h"
+#include "llvm/Support/thread.h"
 #include "rooflint/analyzer/CudaSetup.h"
 
 using namespace clang;
@@ -508,8 +509,8 @@ public:
 
 private:
   /// Runs the file with the PCH of level @p Levels[I] (built on a miss, rebuilt once when clang refuses
-  /// it; with a free core, built beside the file's run without it). @return Whether it ran (its success
-  /// in @p Ok); else @p Why says why not.
+  /// it; with a free core, built beside the file's run). @return Whether it ran (its success in @p Ok);
+  /// else @p Why says why not.
   bool tryLevel(const std::vector<Level> &Levels, std::size_t I, std::shared_ptr<CompilerInvocation> Inv, FileManager *Files,
                 std::shared_ptr<PCHContainerOperations> PCHOps, DiagnosticConsumer *Diags, std::string &Why, bool &Ok) {
     const Level &L = Levels[I];
@@ -532,49 +533,61 @@ private:
       if (!build()) return false;
     }
     for (;;) {
-      if (!absentOrRegular(Use.Path)) {  // replaced by something else since: never opened
-        Why = "'" + Use.Path + "' is not a regular file";
-        return false;
+      std::string Refusal;
+      if (runWithPch(L, Use.Path, Inv, Files, PCHOps, Diags, Ok, Refusal)) {
+        Use.What = Built ? PchUse::Kind::Cold : PchUse::Kind::Warm;
+        return true;
       }
-      auto WithPch = std::make_shared<CompilerInvocation>(*Inv);
-      prepare(*WithPch);
-      WithPch->getPreprocessorOpts().ImplicitPCHInclude = Use.Path;
-      if (L.Preamble)
-        WithPch->getPreprocessorOpts().PrecompiledPreambleBytes = {L.Bounds.Size, L.Bounds.PreambleEndsAtStartOfLine};
-      std::string Refusal = "its format, clang version, language, target or macros differ";
-      std::optional<std::vector<std::string>> Entered = readEntered(Use.Path);
-      if (!Entered) Refusal = "its dependencies file cannot be read";
-      else if (strictlyAcceptable(*WithPch, *Files, *PCHOps, Use.Path)) {
-        RefusalFilter Filter(*Diags);
-        Ok = runOnce(WithPch, Files, PCHOps, &Filter,
-                     std::make_unique<PchUserAction>(Inner.create(), Filter, Dependencies, std::move(*Entered)));
-        if (Filter.Refusal.empty()) {
-          Use.What = Built ? PchUse::Kind::Cold : PchUse::Kind::Warm;
-          if (!Built) {
-            touchUsed(Use.Path);
-            touchUsed(depsPath(Use.Path));
-          }
-          return true;
-        }
-        Refusal = Filter.Refusal;
-      }
-      // Stale (a header changed), damaged or another configuration's: replaced once, else not used.
-      Why = "clang refused it: " + Refusal;
-      llvm::sys::fs::remove(Use.Path);
-      llvm::sys::fs::remove(depsPath(Use.Path));
+      Why = Refusal;
       if (Built) return false;
       if (Settings.BuildBeside) return buildBeside(Levels, I, Inv, Files, PCHOps, Diags, Ok);
       if (!build()) return false;
     }
   }
 
-  /// Runs the file without a PCH while another thread writes that of @p Levels[I], else of the first level
-  /// after it that can be built (stopping at one already cached). @return true: the file ran.
+  /// Runs the file with the PCH at @p Path (level @p L). @return Whether it ran (its success in @p Ok);
+  /// else, clang having refused the PCH (stale: a header changed; damaged; another configuration's), the
+  /// PCH is removed and @p Why says why.
+  bool runWithPch(const Level &L, const std::string &Path, std::shared_ptr<CompilerInvocation> Inv, FileManager *Files,
+                  std::shared_ptr<PCHContainerOperations> PCHOps, DiagnosticConsumer *Diags, bool &Ok, std::string &Why) {
+    if (!absentOrRegular(Path)) {  // replaced by something else since: never opened
+      Why = "'" + Path + "' is not a regular file";
+      return false;
+    }
+    auto WithPch = std::make_shared<CompilerInvocation>(*Inv);
+    prepare(*WithPch);
+    WithPch->getPreprocessorOpts().ImplicitPCHInclude = Path;
+    if (L.Preamble)
+      WithPch->getPreprocessorOpts().PrecompiledPreambleBytes = {L.Bounds.Size, L.Bounds.PreambleEndsAtStartOfLine};
+    std::string Refusal = "its format, clang version, language, target or macros differ";
+    std::optional<std::vector<std::string>> Entered = readEntered(Path);
+    if (!Entered) Refusal = "its dependencies file cannot be read";
+    else if (strictlyAcceptable(*WithPch, *Files, *PCHOps, Path)) {
+      RefusalFilter Filter(*Diags);
+      Ok = runOnce(WithPch, Files, PCHOps, &Filter,
+                   std::make_unique<PchUserAction>(Inner.create(), Filter, Dependencies, std::move(*Entered)));
+      if (Filter.Refusal.empty()) {
+        touchUsed(Path);
+        touchUsed(depsPath(Path));
+        return true;
+      }
+      Refusal = Filter.Refusal;
+    }
+    Why = "clang refused it: " + Refusal;
+    llvm::sys::fs::remove(Path);
+    llvm::sys::fs::remove(depsPath(Path));
+    return false;
+  }
+
+  /// Writes the PCH of @p Levels[I], else of the first level after it that can be built (stopping at one
+  /// already cached), on another thread, while the file runs with the PCH of a later level that is
+  /// cached and that clang takes, else without one. @return true: the file ran.
   bool buildBeside(const std::vector<Level> &Levels, std::size_t I, std::shared_ptr<CompilerInvocation> Inv,
                    FileManager *Files, std::shared_ptr<PCHContainerOperations> PCHOps, DiagnosticConsumer *Diags,
                    bool &Ok) {
-    // What the builder reads is its own: the invocation copied, the paths computed, a file manager of its
-    // own over the same file system; clang's frontend keeps no other state between instances.
+    // What the builder reads is its own: the invocation copied and the paths worked out before it starts,
+    // a file manager of its own over the same (read-only) file system; clang's frontend keeps no other
+    // state between instances.
     const CompilerInvocation Base(*Inv);
     std::vector<std::string> Paths;
     for (std::size_t J = I; J < Levels.size(); ++J) Paths.push_back(pchPath(*Inv, *Files, Levels[J]));
@@ -582,21 +595,35 @@ private:
         llvm::makeIntrusiveRefCnt<FileManager>(Files->getFileSystemOpts(), Files->getVirtualFileSystemPtr());
     PchUse Built;
     Built.What = PchUse::Kind::NotCached;
-    std::thread Builder([&] {
+    llvm::thread Builder(std::optional<unsigned>(clang::DesiredStackSize), [&] {  // the stack clang's driver gives a parse
       for (std::size_t J = I; J < Levels.size(); ++J) {
         const std::string &Path = Paths[J - I];
-        if (J > I && llvm::sys::fs::exists(Path)) return;  // cached already: the next run uses it
+        if (J > I && llvm::sys::fs::exists(Path)) return;  // cached already
         const auto Start = std::chrono::steady_clock::now();
         Built.Why = buildPrefix(Base, *BuildFiles, PCHOps, Path, Levels[J]);
         if (Built.Why.empty()) {
-          Built = {PchUse::Kind::Cold, Path, Levels[J].Preamble, "", since(Start), /*Beside=*/true};
+          Built = {PchUse::Kind::Cold, Path, Levels[J].Preamble, "", since(Start), /*Beside=*/true, ""};
           return;
         }
       }
     });
-    Ok = runOnce(Inv, Files, PCHOps, Diags, Inner.create());
+    std::optional<std::size_t> Warm;
+    for (std::size_t J = I + 1; J < Levels.size() && !Warm; ++J) {
+      std::string Refusal;
+      if (llvm::sys::fs::exists(Paths[J - I]) && runWithPch(Levels[J], Paths[J - I], Inv, Files, PCHOps, Diags, Ok, Refusal))
+        Warm = J;
+    }
+    if (!Warm) Ok = runOnce(Inv, Files, PCHOps, Diags, Inner.create());
     Builder.join();
-    Use = std::move(Built);
+    if (!Warm) {
+      Use = std::move(Built);
+      return true;
+    }
+    Use = PchUse();
+    Use.What = PchUse::Kind::Warm;
+    Use.Path = Paths[*Warm - I];
+    Use.Preamble = Levels[*Warm].Preamble;
+    Use.BuiltBeside = Built.What == PchUse::Kind::Cold ? Built.describe() : Built.Why.empty() ? "" : "not built beside: " + Built.Why;
     return true;
   }
 
@@ -659,7 +686,8 @@ std::string PchUse::describe() const {
   switch (What) {
   case Kind::Off: return "off (--no-pch-cache)";
   case Kind::NotApplicable: return "not used: " + Why;
-  case Kind::Warm: return std::string("warm") + (Preamble ? ", preamble" : "") + " (" + Path + ")";
+  case Kind::Warm:
+    return std::string("warm") + (Preamble ? ", preamble" : "") + " (" + Path + ")" + (BuiltBeside.empty() ? "" : "; " + BuiltBeside);
   case Kind::Cold:
     return std::string("cold") + (Preamble ? ", preamble" : "") + ": built " + Path + " in " +
            llvm::formatv("{0:f3}", BuildSeconds).str() + " s" + (Beside ? " beside the analysis" : "");

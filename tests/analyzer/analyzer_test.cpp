@@ -86,8 +86,6 @@ TEST(Expectation, BecomesAnErrorWithWerrorName) {
   EXPECT_EQ(W[0].Level, "error");
 }
 
-// A note belongs to the diagnostic before it (SARIF's relatedLocations, the manifest): the comments place
-// each note on its line but cannot say whose it is.
 // A kernel template instantiated for two element types of one size: both load x[2 * i], 8
 // sectors for 128 bytes a warp (stride 2 elements of 4 bytes: 256 bytes spanned), the same words at the
 // same place; printed and recorded once.
@@ -109,6 +107,8 @@ template __global__ void pairs_first<int>(const int*, int*, int);
       << W[0].Message;
 }
 
+// A note belongs to the diagnostic before it (SARIF's relatedLocations, the manifest): the comments place
+// each note on its line but cannot say whose it is.
 TEST(Notes, BelongToTheDiagnosticTheyExplainInTheOrderPrinted) {
   const AnalysisRun &R = analyzeInput("rooflint-param-name.cu");
   const auto W = named(R, "rooflint-param-name");

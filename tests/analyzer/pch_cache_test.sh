@@ -282,6 +282,10 @@ CU
   [[ $line =~ ^rooflint:\ pch:\ (cold:\ built|warm\ \() ]] || fail "a noisy preamble did not fall back to the prefix: $line"
   "$rooflint" --pch-cache-dir="$work/cache" "$f" -- "${flags[@]}" >cached 2>&1
   cmp -s plain cached || { diff plain cached | head >&2; fail "output differs with a noisy preamble"; }
+  # With a core to spare: the prefix's PCH, cached, runs the file while the preamble's is tried beside it.
+  line=$(pch_line --rooflint-evaluation-threads=2 --pch-cache-dir="$work/cache" "$f")
+  [[ $line == "rooflint: pch: warm ("*".pch); not built beside: the prefix's parse reported "*"local.h is deprecated"* ]] ||
+      fail "with two threads, a noisy preamble did not use the prefix's PCH: $line"
 }
 
 # A header through a relative -I path (-Ikernels, then -I./kernels): its kernel's diagnostics and the

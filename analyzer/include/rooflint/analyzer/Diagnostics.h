@@ -164,7 +164,7 @@ private:
   bool LastEmitted = false;
   std::string Group;
   /// What was reported (name, place, text): the instantiations of a kernel template say the same of the
-  /// same line, which is said once.
+  /// same line, which is said once (a copy's notes go with it).
   std::set<std::tuple<unsigned, unsigned, std::string>> Said;
 };
 

@@ -66,6 +66,8 @@ struct PchUse {
   std::string Why;         ///< why none was used (NotApplicable, NotCached)
   double BuildSeconds = 0; ///< writing the PCH (Cold)
   bool Beside = false;     ///< written beside the analysis, which ran without it (Cold)
+  /// What was written beside a run that loaded a later level's PCH (Warm): its describe(), or why not.
+  std::string BuiltBeside;
   /// One line, e.g. "warm (/home/u/.cache/rooflint/pch/3f...e1.pch)".
   std::string describe() const;
 };
