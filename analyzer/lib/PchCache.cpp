@@ -344,6 +344,22 @@ std::string buildPrefix(const CompilerInvocation &Base, FileManager &Files,
   return Why;
 }
 
+/// Writes level @p L's PCH to @p Path (buildPrefix), timed. @return What a run that wrote it used (Cold),
+/// or why it was not written (NotCached).
+PchUse writeLevel(const CompilerInvocation &Base, FileManager &Files, std::shared_ptr<PCHContainerOperations> PCHOps,
+                  const std::string &Path, const Level &L) {
+  PchUse U;
+  const auto Start = std::chrono::steady_clock::now();
+  U.Why = buildPrefix(Base, Files, std::move(PCHOps), Path, L);
+  U.BuildSeconds = since(Start);
+  U.What = U.Why.empty() ? PchUse::Kind::Cold : PchUse::Kind::NotCached;
+  if (U.What == PchUse::Kind::Cold) {
+    U.Path = Path;
+    U.Preamble = L.Preamble;
+  }
+  return U;
+}
+
 /// Passes diagnostics on to @p Next, except, until the PCH has been loaded, those of clang's PCH reader
 /// (and their notes): a PCH clang refuses is noted in Refused and the file is parsed again without it.
 class RefusalFilter : public DiagnosticConsumer {
@@ -518,11 +534,10 @@ private:
     Use.Preamble = L.Preamble;
     bool Built = false;
     const auto build = [&] {
-      const auto Start = std::chrono::steady_clock::now();
-      Why = buildPrefix(*Inv, *Files, PCHOps, Use.Path, L);
-      Use.BuildSeconds = since(Start);
-      Built = Why.empty();
-      return Built;
+      const PchUse Written = writeLevel(*Inv, *Files, PCHOps, Use.Path, L);
+      Why = Written.Why;
+      Use.BuildSeconds = Written.BuildSeconds;
+      return Built = Written.What == PchUse::Kind::Cold;
     };
     if (!clearIrregular(Use.Path)) {
       Why = "'" + Use.Path + "' or its dependencies file is not a regular file and cannot be removed";
@@ -593,18 +608,15 @@ private:
     for (std::size_t J = I; J < Levels.size(); ++J) Paths.push_back(pchPath(*Inv, *Files, Levels[J]));
     llvm::IntrusiveRefCntPtr<FileManager> BuildFiles =
         llvm::makeIntrusiveRefCnt<FileManager>(Files->getFileSystemOpts(), Files->getVirtualFileSystemPtr());
-    PchUse Built;
+    PchUse Built;  // NotCached (Why empty) where a later level was cached already
     Built.What = PchUse::Kind::NotCached;
     llvm::thread Builder(std::optional<unsigned>(clang::DesiredStackSize), [&] {  // the stack clang's driver gives a parse
       for (std::size_t J = I; J < Levels.size(); ++J) {
         const std::string &Path = Paths[J - I];
         if (J > I && llvm::sys::fs::exists(Path)) return;  // cached already
-        const auto Start = std::chrono::steady_clock::now();
-        Built.Why = buildPrefix(Base, *BuildFiles, PCHOps, Path, Levels[J]);
-        if (Built.Why.empty()) {
-          Built = {PchUse::Kind::Cold, Path, Levels[J].Preamble, "", since(Start), /*Beside=*/true, ""};
-          return;
-        }
+        Built = writeLevel(Base, *BuildFiles, PCHOps, Path, Levels[J]);
+        Built.Beside = Built.What == PchUse::Kind::Cold;
+        if (Built.Beside) return;
       }
     });
     std::optional<std::size_t> Warm;
