@@ -518,6 +518,19 @@ constexpr std::size_t StratumEnough = 16;
 /// Warp instructions the stratum may take at least (about 0.1 s of evaluation).
 constexpr std::uint64_t StratumInstructions = 4'000'000;
 
+/// The stratum's pick in part @p K, blocks [@p Begin, @p End) of grid @p G: a pseudo-random block of
+/// it. Where the part holds whole rows of blocks along x, the pick's x is stratified too, K's share of
+/// the row with a pseudo-random place within it: the first parts visited spread over x as they spread
+/// over the grid (a causal kernel's work varies along x; 25 parts whose picks' x fell on the first third
+/// of the row put a warp-per-column triangle kernel's L1 estimate 24% high).
+std::int64_t stratumPick(const Dim3 &G, std::int64_t K, std::int64_t Begin, std::int64_t End) {
+  const std::uint64_t Hash = mix64(std::uint64_t(K));
+  const std::int64_t FirstRow = ceilDiv(Begin, G.X), Rows = End / G.X - FirstRow;
+  if (G.X < 2 || Rows < 1) return Begin + std::int64_t(Hash % std::uint64_t(End - Begin));
+  const std::int64_t X = (K * G.X + std::int64_t(mix64(Hash) % std::uint64_t(G.X))) / StratumBlocks;
+  return (FirstRow + std::int64_t(Hash % std::uint64_t(Rows))) * G.X + X;
+}
+
 /// The blocks evaluated: those one SM runs together first (0, S, 2S, ...: the block scheduler deals
 /// consecutive blocks to different SMs), then a middle block and its neighbours along each axis (the
 /// footprints' overlap), then the last blocks along x and y (partial tiles), then the stratum.
@@ -556,7 +569,7 @@ std::vector<std::vector<std::int64_t>> runsOf(const Dim3 &G, int Sms, int PerSm,
     const std::int64_t K = std::int64_t(llvm::reverseBits(std::uint32_t(I)) >> (32 - StratumBits));
     const std::int64_t Begin = Total * K / StratumBlocks, End = Total * (K + 1) / StratumBlocks;
     if (End <= Begin) continue;
-    Stratum.push_back(Begin + std::int64_t(mix64(std::uint64_t(K)) % std::uint64_t(End - Begin)));
+    Stratum.push_back(stratumPick(G, K, Begin, End));
     add(Stratum.back());
   }
   return Runs;
@@ -935,7 +948,7 @@ private:
   /// The unique footprint over a box of @p Box blocks around the middle one, bytes, of a per-block
   /// footprint @p Of (granules of @p Unit bytes): along each axis the union of the middle block's
   /// footprint translated by the shift its neighbour shows (blocks whose footprints differ in size
-  /// are taken as disjoint), the axes combined as independent. With @p Missed, along each axis that
+  /// are taken as disjoint, and nested ones as the largest), the axes combined as independent. With @p Missed, along each axis that
   /// share of what the blocks share is counted once per block again (L2 lost it in between).
   double spread(int Param, const std::vector<std::uint64_t> TensorTally::*Of, std::uint64_t TensorTally::*First,
                 double Unit, const Dim3 &Box, const std::array<double, 3> &Missed = {}) const {
@@ -950,6 +963,15 @@ private:
       if (N <= 1) continue;
       const TensorTally *Next = Neighbour[std::size_t(A)] >= 0 ? tally(Neighbour[std::size_t(A)], Param) : nullptr;
       double AlongAxis = Size * double(N);
+      if (nests(Param, Of, First, A)) {
+        // Nested footprints: the union of N blocks along the axis is the largest of them; read again, the
+        // blocks' own footprints add up (their mean each).
+        const double Step = std::fabs(double((Next->*Of).size()) - Size);
+        AlongAxis = std::min(largest(Param, Of), Size + double(N - 1) / 2 * Step);
+        AlongAxis += (std::max(AlongAxis, meanSize(Param, Of) * double(N)) - AlongAxis) * Missed[std::size_t(A)];
+        Union *= AlongAxis / Size;
+        continue;
+      }
       if (Next && std::fabs(double((Next->*Of).size()) - Size) <= 0.05 * Size) {
         const std::int64_t Shift = std::int64_t(Next->*First - M->*First);
         double Step = double(Shift < 0 ? -Shift : Shift);
@@ -976,8 +998,33 @@ private:
                      double Unit, const Dim3 &Box, const std::array<double, 3> &Missed = {}) const {
     const TensorTally *M = tally(Middle, Param);
     if (!M || (M->*Of).empty()) return 0;
-    const double Mean = sum(Param, [&](const TensorTally &T) { return double((T.*Of).size()); }).Point / double(L.Grid.count());
-    return spread(Param, Of, First, Unit, Box, Missed) * Mean / double((M->*Of).size());
+    const double Spread = spread(Param, Of, First, Unit, Box, Missed);
+    for (int A = 0; A < 3; ++A)
+      if (nests(Param, Of, First, A)) return Spread;  // spread() sized that axis by its largest footprint
+    return Spread * meanSize(Param, Of) / double((M->*Of).size());
+  }
+  /// The blocks' mean footprint @p Of over the grid, granules.
+  double meanSize(int Param, const std::vector<std::uint64_t> TensorTally::*Of) const {
+    return sum(Param, [&](const TensorTally &T) { return double((T.*Of).size()); }).Point / double(L.Grid.count());
+  }
+  /// The largest footprint @p Of of a sampled block, granules.
+  double largest(int Param, const std::vector<std::uint64_t> TensorTally::*Of) const {
+    double Largest = 0;
+    for (const BlockTally &B : Blocks)
+      if (auto It = B.Tensors.find(Param); It != B.Tensors.end()) Largest = std::max(Largest, double((It->second.*Of).size()));
+    return Largest;
+  }
+  /// Whether the footprints @p Of nest along axis @p A: the middle block's and its neighbour's start
+  /// apart, differ in size, and the larger holds the smaller (each block walks from its own row of a
+  /// causal triangle to the last). Blocks that share such granules reach them at different points of
+  /// their runs: the later reader of a granule may come a whole run after the first.
+  bool nests(int Param, const std::vector<std::uint64_t> TensorTally::*Of, std::uint64_t TensorTally::*First, int A) const {
+    const TensorTally *M = tally(Middle, Param);
+    const TensorTally *N = Neighbour[std::size_t(A)] >= 0 ? tally(Neighbour[std::size_t(A)], Param) : nullptr;
+    if (!M || !N || (M->*Of).empty() || (N->*Of).empty() || M->*First == N->*First) return false;
+    const double Small = double(std::min((M->*Of).size(), (N->*Of).size()));
+    const double Large = double(std::max((M->*Of).size(), (N->*Of).size()));
+    return Large >= Small + std::max(2.0, 0.01 * Small) && double(intersectionSize(M->*Of, N->*Of)) >= 0.995 * Small;
   }
 
   /// The mean shift per block of the footprint @p Of along axis @p A (x or y), bytes: from the grid's
@@ -1396,6 +1443,10 @@ private:
     const double Loads = sum(Param, [](const TensorTally &X) { return X.L2Sectors[0] - X.StoreSectors; }).Point;
     const double LoadsKept = sum(Param, [](const TensorTally &X) { return X.L2Sectors[1] - X.StoreSectors; }).Point;
     const double Distinct = sum(Param, [](const TensorTally &X) { return double(X.ReadSectors.size()); }).Point;
+    const double WaveBlocks = double(Levels.Sms) * PerSm;
+    const double Waves = std::ceil(double(L.Grid.count()) / WaveBlocks);
+    const Dim3 Box{std::min<std::int64_t>(L.Grid.X, std::int64_t(WaveBlocks)),
+                   std::min<std::int64_t>(L.Grid.Y, ceilDiv(std::int64_t(WaveBlocks), L.Grid.X)), 1};
     // A tensor no two blocks share, read again by its own blocks past L1 (the passes of a row kernel): a
     // granule comes from DRAM again where its SM's share of L2 evicted it in between, the other
     // tensors' requests counted (the H200's thread-per-row passes: 2.1-6x at DRAM once a wave's rows
@@ -1413,8 +1464,17 @@ private:
       const double Point = Levels.L2KeptFraction > 0 ? Part : Whole;
       const std::string Evicted = Part > Whole * 1.02 ? bytesText(std::int64_t(Whole)) + " to " + bytesText(std::int64_t(Part))
                                                       : bytesText(std::int64_t(Part));
-      return {Reads.Low + Whole, U + Point, Reads.High + Part * KeptL1,
-              Over + Again + ", from DRAM again where L2 evicted it in between: " + Evicted + " (" + shareText() + ")"};
+      const std::string Why = Over + Again + ", from DRAM again where L2 evicted it in between: " + Evicted + " (" + shareText() + ")";
+      // An LRU misses every re-read of a pattern that cycles past its share; L2 is no LRU (the H100 kept
+      // 82% of the re-reads of a causal softmax's backward pass whose wave passed 1.5 times its size
+      // where the LRU kept none). No cache misses fewer than the part of the wave's footprint it cannot
+      // hold: the range's low end.
+      const double Wave = waveFootprint(Box, Waves);
+      const double Held = std::clamp(double(Levels.L2Bytes) / Wave, 0.0, 1.0);
+      if (Held <= 0.02 || Whole <= 0) return {Reads.Low + Whole, U + Point, Reads.High + Part * KeptL1, Why};
+      return {Reads.Low + Whole * (1 - Held), U + Point, Reads.High + Part * KeptL1,
+              Why + "; down to " + bytesText(std::int64_t(Whole * (1 - Held))) + " where L2 keeps what it can of a wave's footprint (" +
+                  bytesText(std::int64_t(Wave)) + ", " + bytesText(Levels.L2Bytes) + " of L2)"};
     }
     // Each block's first read of a granule may come from DRAM (the blocks' footprints added); a granule
     // its SM requests of L2 again only where L2 evicted it in between.
@@ -1423,13 +1483,10 @@ private:
     if (Misses <= U * 1.02) return once(Over + "no granule is requested from L2 twice");
     if (Hi <= U * 1.02)
       return once(Over + "what its SM requests of L2 again is still there (" + shareText() + ")");
-    const double WaveBlocks = double(Levels.Sms) * PerSm;
-    const double Waves = std::ceil(double(L.Grid.count()) / WaveBlocks);
-    const Dim3 Box{std::min<std::int64_t>(L.Grid.X, std::int64_t(WaveBlocks)),
-                   std::min<std::int64_t>(L.Grid.Y, ceilDiv(std::int64_t(WaveBlocks), L.Grid.X)), 1};
     const std::string Range = Over + "its reads range from each 64-byte granule once to every L2 miss from DRAM; ";
     if (DrawnThrough.count(Param)) return drawnReads(Reads, Waves, KernelFootprint, Hi, Range);
-    if (Reads.Shared && translates(Param, &TensorTally::FirstRead, 64)) return axisReads(Param, U, Hi, Range);
+    if (Reads.Shared && translates(Param, &TensorTally::FirstRead, 64))
+      return axisReads(Param, U, Hi, Range, waveFootprint(Box, Waves));
     // A footprint that does not translate with the block (a tile computed from a 1D block index), or one
     // no two blocks share: each wave reads its footprint of the tensor once; what the wave before read is
     // still in L2 but for missedIn(the waves' footprints: every tensor's, what passes through L2 between
@@ -1488,20 +1545,29 @@ private:
   /// write). A tiled GEMM's B at 4096: a row of blocks reads all 64 MiB of it between two blocks of a
   /// column, so each row of blocks reads B from DRAM again: 128x (the H100's count for the kernel leaves
   /// about 125x for B).
-  Bytes axisReads(int Param, double U, double Hi, const std::string &Range) const {
+  /// Along an axis whose footprints nest (nests()), a block reaches the granules it shares at another
+  /// point of its run than its neighbour: what the whole wave reads and writes in a run, @p Wave bytes,
+  /// passes in between (a causal softmax's backward pass, a block per 64 columns: 2.5x at DRAM on the
+  /// H100 where the wave is the whole grid, 0.97x with a block per 8 columns and 33 heads in a wave).
+  Bytes axisReads(int Param, double U, double Hi, const std::string &Range, double Wave) const {
     const std::array<std::int64_t, 3> Extent{L.Grid.X, L.Grid.Y, L.Grid.Z};
     const std::array<Dim3, 3> Between{Dim3{1, 1, 1}, Dim3{L.Grid.X, 1, 1}, Dim3{L.Grid.X, L.Grid.Y, 1}};
     std::array<double, 3> Missed{};
     std::vector<std::string> Axes;
     for (std::size_t A = 0; A < 3; ++A) {
       if (Extent[A] <= 1 || overlap(Param, int(A)) <= 0) continue;
-      const double Passed = boxFootprint(Between[A], double(L.Grid.count()) / double(Between[A].count()));
+      const bool Nested = nests(Param, &TensorTally::ReadGranules, &TensorTally::FirstRead, int(A));
+      const double Passed = Nested ? Wave : boxFootprint(Between[A], double(L.Grid.count()) / double(Between[A].count()));
       Missed[A] = missedIn(Passed);
       const std::string Fate = Missed[A] <= 0.02   ? "still there"
                                : Missed[A] >= 0.98 ? "gone"
                                                    : "gone for " + model::format_significant(100 * Missed[A]) + "%";
-      Axes.push_back("blocks " + std::to_string(Between[A].count()) + " apart in launch order (along " + "xyz"[A] +
-                     ") share its granules, " + bytesText(std::int64_t(Passed)) + " through L2 between them: " + Fate);
+      const std::string Who = "blocks " + std::to_string(Between[A].count()) + " apart in launch order (along " + "xyz"[A] + ")";
+      const std::string Bytes = bytesText(std::int64_t(Passed));
+      Axes.push_back(Who + (Nested ? " share its granules, one's footprint inside the other's, reached at another point of its run: a wave's footprint, " +
+                                         Bytes + ","
+                                   : " share its granules, " + Bytes) +
+                     " through L2 between them: " + Fate);
     }
     const double Point = std::clamp(sizedSpread(Param, &TensorTally::ReadGranules, &TensorTally::FirstRead, 64, L.Grid, Missed), U, Hi);
     const std::string Against = " (" + againstL2() + ")";
@@ -1657,6 +1723,8 @@ private:
     std::int64_t Farthest = 0;
     for (int A = 0; A < 3; ++A) {
       if (overlap(Param, A) <= 0) continue;
+      // Nested footprints are shared a run apart, not a launch apart (axisReads()).
+      if (nests(Param, &TensorTally::ReadGranules, &TensorTally::FirstRead, A)) return std::nullopt;
       if (double(Apart[std::size_t(A)]) * PerBlock > Kept) return std::nullopt;
       Farthest = std::max(Farthest, Apart[std::size_t(A)]);
     }

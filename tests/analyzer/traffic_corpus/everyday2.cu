@@ -501,6 +501,39 @@ __global__ void centre_rows_small_shared(float* y, const float* x, int n) { cent
 // truth: x l1 2x, x l2 2x, x dram 1x, y l1 1x, y l2 1x, y dram 0.53x..1x
 __global__ void centre_rows_large_shared(float* y, const float* x, int n) { centre_row(y, x, n); }
 
+// 23-24. A causal softmax's backward pass in outline: a warp per U columns c of BH lower triangles of
+// T x T walks the rows r = c .. T-1 and reads each row's first r + 1 floats (a coalesced loop), then its
+// first U lanes write U floats of out. Block b's rows (8U columns a block) run from 8Ub to the last, so
+// its footprint holds its right neighbour's, and the two reach the rows they share at different points
+// of their runs. Rows start 2 KiB apart (64-byte aligned): row r is ceil((r + 1) / 8) sectors,
+// ceil((r + 1) / 16) granules. The sums below are over r (and the warps or blocks that read row r).
+// - 23, U = 1, BH = 128, T = 512 (a triangle 525,312 bytes): row r is read by the r + 1 warps c <= r:
+//   sum (r + 1) ceil((r + 1) / 8) sectors: 345.1x at L1. 64 blocks a triangle; a wave of 132 x 8 blocks
+//   holds 16.5 triangles, 8.9 MB, well within L2's kept part: each granule from DRAM once, 8,448 of
+//   them a triangle, 1.029x (1.029x..1.1x: a few read again). out: one float a warp, one sector: 8x at L1 and L2; 256 KiB,
+//   within L2: 0x..1x at DRAM.
+// - 24, U = 8, BH = 64, T = 1024: row r is read by the r / 8 + 1 warps c = 8k <= r: 86.25x at L1. 16
+//   blocks a triangle, 1,024 in all: one wave, reading 134 MB while a block walks its rows, over L2
+//   (and its kept part): every block reads its rows from DRAM, sum over b of the granules of rows
+//   64b .. 1023: 11.28x at most, some kept (10x..11.3x). out: 8 lanes, 32 contiguous bytes, one sector:
+//   1x at L1 and L2; 256 KiB: 0x..1x at DRAM.
+// L2 is left out: whether a block's warps find their rows still in L1 8 rows later (U = 1) or 8 steps
+// later (U = 8) depends on how far the warps drift apart.
+template <int U>
+__device__ __forceinline__ void suffix_rows(const float* a, float* out, int t) {
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const int c = U * (blockIdx.x * 8 + warp);
+  const float* m = a + (size_t)blockIdx.y * t * t;
+  float s = 0.f;
+  for (int r = c; r < t; ++r)
+    for (int j = lane; j <= r; j += 32) s += m[(size_t)r * t + j];
+  if (lane < U) out[(size_t)blockIdx.y * t + c + lane] = s;
+}
+// truth: a l1 345x, a dram 1.029x..1.1x, out l1 8x, out l2 8x, out dram 0x..1x
+__global__ void suffix_rows_narrow(const float* a, float* out, int t) { suffix_rows<1>(a, out, t); }
+// truth: a l1 86.3x, a dram 10x..11.3x, out l1 1x, out l2 1x, out dram 0x..1x
+__global__ void suffix_rows_wide(const float* a, float* out, int t) { suffix_rows<8>(a, out, t); }
+
 #include "rooflint/dsl.h"
 namespace everyday2_specs {
 using namespace rooflint::dsl;
@@ -631,6 +664,14 @@ inline constexpr auto centre_rows_large_shared_spec =
     kernel<centre_rows_large_shared>("centre_rows_large_shared", custom(0, out<0>("y", f32, R, C), in<1>("x", f32, R, C)))
         .at(R(4096), C(8192)).sizes(R(grid_dim.x), C(arg<2>))
         .block(1024).grid(R).dynamic_shared(220 * 1024);
+inline constexpr auto suffix_rows_narrow_spec =
+    kernel<suffix_rows_narrow>("suffix_rows_narrow", custom(0, in<0>("a", f32, BH, T, T).touches(0.5 * BH * T * T + 0.5 * BH * T), out<1>("out", f32, BH, T)))
+        .at(BH(128), T(512)).sizes(T(arg<2>), BH(grid_dim.y))
+        .block(256).grid(T / 8, BH);
+inline constexpr auto suffix_rows_wide_spec =
+    kernel<suffix_rows_wide>("suffix_rows_wide", custom(0, in<0>("a", f32, BH, T, T).touches(0.5 * BH * T * T + 0.5 * BH * T), out<1>("out", f32, BH, T)))
+        .at(BH(64), T(1024)).sizes(T(arg<2>), BH(grid_dim.y))
+        .block(256).grid(T / 64, BH);
 }  // namespace everyday2_specs
 
 #ifdef ROOFLINT_CORPUS_REAL_CUDA
@@ -798,6 +839,18 @@ inline void run_everyday2_cases() {
     float *y = c.zeros<float>(Z(R) * C), *x = c.zeros<float>(Z(R) * C);
     if (c.ready() && cudaFuncSetAttribute(centre_rows_large_shared, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes) == cudaSuccess)
       centre_rows_large_shared<<<R, 1024, bytes>>>(y, x, C);
+    c.done();
+  }
+  for (const int u : {1, 8}) {
+    const char* name = u == 1 ? "suffix_rows_narrow" : "suffix_rows_wide";
+    if (!wanted(name)) continue;
+    Case c(name);
+    const int BH = u == 1 ? 128 : 64, T = u == 1 ? 512 : 1024;
+    float *a = c.zeros<float>(Z(BH) * T * T), *out = c.zeros<float>(Z(BH) * T);
+    if (c.ready()) {
+      if (u == 1) suffix_rows_narrow<<<dim3(T / 8, BH), 256>>>(a, out, T);
+      else suffix_rows_wide<<<dim3(T / 64, BH), 256>>>(a, out, T);
+    }
     c.done();
   }
 }
