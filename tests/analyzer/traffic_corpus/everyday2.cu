@@ -515,10 +515,15 @@ __global__ void centre_rows_large_shared(float* y, const float* x, int n) { cent
 // - 24, U = 8, BH = 64, T = 1024: row r is read by the r / 8 + 1 warps c = 8k <= r: 86.25x at L1. 16
 //   blocks a triangle, 1,024 in all: one wave, reading 134 MB while a block walks its rows, over L2
 //   (and its kept part): every block reads its rows from DRAM, sum over b of the granules of rows
-//   64b .. 1023: 11.28x at most, some kept (10x..11.3x). out: 8 lanes, 32 contiguous bytes, one sector:
-//   1x at L1 and L2; 256 KiB: 0x..1x at DRAM.
+//   64b .. 1023: 11.28x. A block's warps are 8 rows apart, and in the 8 steps between two of them
+//   reading a row the SM's 64 warps read about 1 MB, over L1 and the SM's share of L2: some of those
+//   re-reads reach DRAM too, up to every warp reading its rows from DRAM, 86.75x: how many, the hand
+//   cannot bound, so DRAM is left out. The first hand figure, 10x..11.3x, took L1 to keep a block's rows
+//   between its warps; the H100 counted 34.9x (2026-12-06). out: 8 lanes, 32 contiguous bytes, one sector: 1x at L1 and L2; 256 KiB: 0x..1x
+//   at DRAM.
 // L2 is left out: whether a block's warps find their rows still in L1 8 rows later (U = 1) or 8 steps
-// later (U = 8) depends on how far the warps drift apart.
+// later (U = 8) depends on how far the warps drift apart. At L1 the H100 counted 409x and 104x, 18% and
+// 21% over the loop's sectors: more requests a row than the lanes need.
 template <int U>
 __device__ __forceinline__ void suffix_rows(const float* a, float* out, int t) {
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
@@ -531,7 +536,7 @@ __device__ __forceinline__ void suffix_rows(const float* a, float* out, int t) {
 }
 // truth: a l1 345x, a dram 1.029x..1.1x, out l1 8x, out l2 8x, out dram 0x..1x
 __global__ void suffix_rows_narrow(const float* a, float* out, int t) { suffix_rows<1>(a, out, t); }
-// truth: a l1 86.3x, a dram 10x..11.3x, out l1 1x, out l2 1x, out dram 0x..1x
+// truth: a l1 86.3x, out l1 1x, out l2 1x, out dram 0x..1x
 __global__ void suffix_rows_wide(const float* a, float* out, int t) { suffix_rows<8>(a, out, t); }
 
 #include "rooflint/dsl.h"
