@@ -113,6 +113,7 @@ struct TensorTally {
   std::vector<std::uint64_t> ReadGranules, ReadSectors, WriteSectors;  ///< footprints, ascending (when the run is done)
   SectorSet ReadSectorSet, WriteSectorSet;  ///< the sectors while the run goes on (its granules are theirs halved)
   std::uint64_t FirstRead = ~std::uint64_t(0), FirstWrite = ~std::uint64_t(0);  ///< lowest byte touched
+  std::uint64_t EarliestRead = ~std::uint64_t(0);  ///< the lowest byte of the block's first read, in the order run
   /// The sectors whose 32 bytes the block has written, and the bytes written of its other sectors: L2
   /// holds a whole sector the block wrote, and serves a read of it without DRAM.
   SectorSet WrittenWhole, ReadBackSet;  ///< ... and the sectors of it the block read back
@@ -254,6 +255,7 @@ private:
       sendToL2(true);
       T.FirstWrite = std::min(T.FirstWrite, Bytes.front().first);
       T.FirstRead = std::min(T.FirstRead, Bytes.front().first);
+      if (T.EarliestRead == ~std::uint64_t(0)) T.EarliestRead = Bytes.front().first;
       return;
     }
     T.Requests += 1;
@@ -286,6 +288,7 @@ private:
     }
     T.UsefulLoadBytes += Useful;
     T.FirstRead = std::min(T.FirstRead, Bytes.front().first);
+    if (T.EarliestRead == ~std::uint64_t(0)) T.EarliestRead = Bytes.front().first;
     T.CachedLoads |= !Site.BypassesL1;
     if (Site.BypassesL1) countMergeable(T);
     std::uint64_t LastGranule = ~std::uint64_t(0);
@@ -518,19 +521,6 @@ constexpr std::size_t StratumEnough = 16;
 /// Warp instructions the stratum may take at least (about 0.1 s of evaluation).
 constexpr std::uint64_t StratumInstructions = 4'000'000;
 
-/// The stratum's pick in part @p K, blocks [@p Begin, @p End) of grid @p G: a pseudo-random block of
-/// it. Where the part holds whole rows of blocks along x, the pick's x is stratified too, K's share of
-/// the row with a pseudo-random place within it: the first parts visited spread over x as they spread
-/// over the grid (a causal kernel's work varies along x; 25 parts whose picks' x fell on the first third
-/// of the row put a warp-per-column triangle kernel's L1 estimate 24% high).
-std::int64_t stratumPick(const Dim3 &G, std::int64_t K, std::int64_t Begin, std::int64_t End) {
-  const std::uint64_t Hash = mix64(std::uint64_t(K));
-  const std::int64_t FirstRow = ceilDiv(Begin, G.X), Rows = End / G.X - FirstRow;
-  if (G.X < 2 || Rows < 1) return Begin + std::int64_t(Hash % std::uint64_t(End - Begin));
-  const std::int64_t X = (K * G.X + std::int64_t(mix64(Hash) % std::uint64_t(G.X))) / StratumBlocks;
-  return (FirstRow + std::int64_t(Hash % std::uint64_t(Rows))) * G.X + X;
-}
-
 /// The blocks evaluated: those one SM runs together first (0, S, 2S, ...: the block scheduler deals
 /// consecutive blocks to different SMs), then a middle block and its neighbours along each axis (the
 /// footprints' overlap), then the last blocks along x and y (partial tiles), then the stratum.
@@ -569,7 +559,7 @@ std::vector<std::vector<std::int64_t>> runsOf(const Dim3 &G, int Sms, int PerSm,
     const std::int64_t K = std::int64_t(llvm::reverseBits(std::uint32_t(I)) >> (32 - StratumBits));
     const std::int64_t Begin = Total * K / StratumBlocks, End = Total * (K + 1) / StratumBlocks;
     if (End <= Begin) continue;
-    Stratum.push_back(stratumPick(G, K, Begin, End));
+    Stratum.push_back(Begin + std::int64_t(mix64(std::uint64_t(K)) % std::uint64_t(End - Begin)));
     add(Stratum.back());
   }
   return Runs;
@@ -963,7 +953,7 @@ private:
       if (N <= 1) continue;
       const TensorTally *Next = Neighbour[std::size_t(A)] >= 0 ? tally(Neighbour[std::size_t(A)], Param) : nullptr;
       double AlongAxis = Size * double(N);
-      if (nests(Param, Of, First, A)) {
+      if (nests(Param, Of, First, A, Unit)) {
         // Nested footprints: the union of N blocks along the axis is the largest of them; read again, the
         // blocks' own footprints add up (their mean each).
         const double Step = std::fabs(double((Next->*Of).size()) - Size);
@@ -999,8 +989,9 @@ private:
     const TensorTally *M = tally(Middle, Param);
     if (!M || (M->*Of).empty()) return 0;
     const double Spread = spread(Param, Of, First, Unit, Box, Missed);
-    for (int A = 0; A < 3; ++A)
-      if (nests(Param, Of, First, A)) return Spread;  // spread() sized that axis by its largest footprint
+    const std::array<std::int64_t, 3> Along{Box.X, Box.Y, Box.Z};
+    for (int A = 0; A < 3; ++A)  // spread() sized a nested axis by its largest footprint
+      if (Along[std::size_t(A)] > 1 && nests(Param, Of, First, A, Unit)) return Spread;
     return Spread * meanSize(Param, Of) / double((M->*Of).size());
   }
   /// The blocks' mean footprint @p Of over the grid, granules.
@@ -1014,17 +1005,30 @@ private:
       if (auto It = B.Tensors.find(Param); It != B.Tensors.end()) Largest = std::max(Largest, double((It->second.*Of).size()));
     return Largest;
   }
-  /// Whether the footprints @p Of nest along axis @p A: the middle block's and its neighbour's start
-  /// apart, differ in size, and the larger holds the smaller (each block walks from its own row of a
-  /// causal triangle to the last). Blocks that share such granules reach them at different points of
-  /// their runs: the later reader of a granule may come a whole run after the first.
-  bool nests(int Param, const std::vector<std::uint64_t> TensorTally::*Of, std::uint64_t TensorTally::*First, int A) const {
+  /// Whether the footprints @p Of (granules of @p Unit bytes) nest along axis @p A: the middle block's
+  /// and its neighbour's start at least a granule apart, the larger holds the smaller but for a tenth of
+  /// their difference, and that difference is two granules or more (each block of a causal triangle's
+  /// columns reads from its own row to the last). A window sliding by less than a granule is no such
+  /// case: its start stays within the granule.
+  bool nests(int Param, const std::vector<std::uint64_t> TensorTally::*Of, std::uint64_t TensorTally::*First, int A,
+             double Unit) const {
     const TensorTally *M = tally(Middle, Param);
     const TensorTally *N = Neighbour[std::size_t(A)] >= 0 ? tally(Neighbour[std::size_t(A)], Param) : nullptr;
-    if (!M || !N || (M->*Of).empty() || (N->*Of).empty() || M->*First == N->*First) return false;
+    if (!M || !N || (M->*Of).empty() || (N->*Of).empty()) return false;
+    if (std::fabs(double(M->*First) - double(N->*First)) < Unit) return false;
     const double Small = double(std::min((M->*Of).size(), (N->*Of).size()));
     const double Large = double(std::max((M->*Of).size(), (N->*Of).size()));
-    return Large >= Small + std::max(2.0, 0.01 * Small) && double(intersectionSize(M->*Of, N->*Of)) >= 0.995 * Small;
+    return Large - Small >= 2 && Small - double(intersectionSize(M->*Of, N->*Of)) <= 0.1 * (Large - Small);
+  }
+  /// Whether the reads of tensor @p Param nest along axis @p A and the two blocks begin reading at
+  /// places a granule apart: each walks its footprint from its own start (a causal triangle's rows from
+  /// the block's own row down), so the one reaches the granules they share at another point of its run
+  /// than the other, up to a run later. Blocks that begin at the shared end (rows walked upwards from
+  /// the last) read them in step.
+  bool readsSkewed(int Param, int A) const {
+    if (!nests(Param, &TensorTally::ReadGranules, &TensorTally::FirstRead, A, 64)) return false;
+    const TensorTally *M = tally(Middle, Param), *N = tally(Neighbour[std::size_t(A)], Param);
+    return std::fabs(double(M->EarliestRead) - double(N->EarliestRead)) >= 64;
   }
 
   /// The mean shift per block of the footprint @p Of along axis @p A (x or y), bytes: from the grid's
@@ -1465,12 +1469,12 @@ private:
       const std::string Evicted = Part > Whole * 1.02 ? bytesText(std::int64_t(Whole)) + " to " + bytesText(std::int64_t(Part))
                                                       : bytesText(std::int64_t(Part));
       const std::string Why = Over + Again + ", from DRAM again where L2 evicted it in between: " + Evicted + " (" + shareText() + ")";
-      // An LRU misses every re-read of a pattern that cycles past its share; L2 is no LRU (the H100 kept
-      // 82% of the re-reads of a causal softmax's backward pass whose wave passed 1.5 times its size
-      // where the LRU kept none). No cache misses fewer than the part of the wave's footprint it cannot
-      // hold: the range's low end.
+      // An LRU misses every re-read of a pattern that cycles past its share; L2 is no LRU (llm.c's causal
+      // softmax backward kernel 2, a wave 1.5 times L2: the LRU reads every re-read from DRAM, 61.9x,
+      // the H100 counted 55.5x at L2 and 15.3x at DRAM). No cache misses fewer than the part of the
+      // wave's footprint it cannot hold: the range's low end.
       const double Wave = waveFootprint(Box, Waves);
-      const double Held = std::clamp(double(Levels.L2Bytes) / Wave, 0.0, 1.0);
+      const double Held = Wave > 0 && Levels.L2Bytes > 0 ? std::min(1.0, double(Levels.L2Bytes) / Wave) : 0;
       if (Held <= 0.02 || Whole <= 0) return {Reads.Low + Whole, U + Point, Reads.High + Part * KeptL1, Why};
       return {Reads.Low + Whole * (1 - Held), U + Point, Reads.High + Part * KeptL1,
               Why + "; down to " + bytesText(std::int64_t(Whole * (1 - Held))) + " where L2 keeps what it can of a wave's footprint (" +
@@ -1545,10 +1549,10 @@ private:
   /// write). A tiled GEMM's B at 4096: a row of blocks reads all 64 MiB of it between two blocks of a
   /// column, so each row of blocks reads B from DRAM again: 128x (the H100's count for the kernel leaves
   /// about 125x for B).
-  /// Along an axis whose footprints nest (nests()), a block reaches the granules it shares at another
-  /// point of its run than its neighbour: what the whole wave reads and writes in a run, @p Wave bytes,
-  /// passes in between (a causal softmax's backward pass, a block per 64 columns: 2.5x at DRAM on the
-  /// H100 where the wave is the whole grid, 0.97x with a block per 8 columns and 33 heads in a wave).
+  /// Along an axis whose reads are skewed (readsSkewed()), a block reaches the granules it shares at
+  /// another point of its run than its neighbour: what the whole wave reads and writes in a run, @p Wave
+  /// bytes, passes in between (llm.c's causal softmax backward pass: a block per 64 columns, the wave the
+  /// whole grid, 2.25x at DRAM on the H100; a block per 8 columns, 33 heads a wave, 0.97x).
   Bytes axisReads(int Param, double U, double Hi, const std::string &Range, double Wave) const {
     const std::array<std::int64_t, 3> Extent{L.Grid.X, L.Grid.Y, L.Grid.Z};
     const std::array<Dim3, 3> Between{Dim3{1, 1, 1}, Dim3{L.Grid.X, 1, 1}, Dim3{L.Grid.X, L.Grid.Y, 1}};
@@ -1556,18 +1560,18 @@ private:
     std::vector<std::string> Axes;
     for (std::size_t A = 0; A < 3; ++A) {
       if (Extent[A] <= 1 || overlap(Param, int(A)) <= 0) continue;
-      const bool Nested = nests(Param, &TensorTally::ReadGranules, &TensorTally::FirstRead, int(A));
+      const bool Nested = readsSkewed(Param, int(A));
       const double Passed = Nested ? Wave : boxFootprint(Between[A], double(L.Grid.count()) / double(Between[A].count()));
       Missed[A] = missedIn(Passed);
       const std::string Fate = Missed[A] <= 0.02   ? "still there"
                                : Missed[A] >= 0.98 ? "gone"
                                                    : "gone for " + model::format_significant(100 * Missed[A]) + "%";
       const std::string Who = "blocks " + std::to_string(Between[A].count()) + " apart in launch order (along " + "xyz"[A] + ")";
-      const std::string Bytes = bytesText(std::int64_t(Passed));
-      Axes.push_back(Who + (Nested ? " share its granules, one's footprint inside the other's, reached at another point of its run: a wave's footprint, " +
-                                         Bytes + ","
-                                   : " share its granules, " + Bytes) +
-                     " through L2 between them: " + Fate);
+      const std::string PassedText = bytesText(std::int64_t(Passed));
+      const std::string Shared = Nested ? " share its granules, one's footprint inside the other's, reached at another point of its "
+                                          "run: a wave's footprint, " + PassedText + ","
+                                        : " share its granules, " + PassedText;
+      Axes.push_back(Who + Shared + " through L2 between them: " + Fate);
     }
     const double Point = std::clamp(sizedSpread(Param, &TensorTally::ReadGranules, &TensorTally::FirstRead, 64, L.Grid, Missed), U, Hi);
     const std::string Against = " (" + againstL2() + ")";
@@ -1723,8 +1727,8 @@ private:
     std::int64_t Farthest = 0;
     for (int A = 0; A < 3; ++A) {
       if (overlap(Param, A) <= 0) continue;
-      // Nested footprints are shared a run apart, not a launch apart (axisReads()).
-      if (nests(Param, &TensorTally::ReadGranules, &TensorTally::FirstRead, A)) return std::nullopt;
+      // Skewed reads are shared a run apart, not a launch apart (axisReads()).
+      if (readsSkewed(Param, A)) return std::nullopt;
       if (double(Apart[std::size_t(A)]) * PerBlock > Kept) return std::nullopt;
       Farthest = std::max(Farthest, Apart[std::size_t(A)]);
     }

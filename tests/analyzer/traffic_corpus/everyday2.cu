@@ -518,10 +518,9 @@ __global__ void centre_rows_large_shared(float* y, const float* x, int n) { cent
 //   64b .. 1023: 11.28x. A block's warps are 8 rows apart, and in the 8 steps between two of them
 //   reading a row the SM's 64 warps read about 1 MB, over L1 and the SM's share of L2: some of those
 //   re-reads reach DRAM too, up to every warp reading its rows from DRAM, 86.75x: how many, the hand
-//   cannot bound, so DRAM is left out. The first hand figure, 10x..11.3x, took L1 to keep a block's rows
-//   between its warps; the H100 counted 34.9x (2026-12-06). out: 8 lanes, 32 contiguous bytes, one sector: 1x at L1 and L2; 256 KiB: 0x..1x
+//   cannot bound, so DRAM is left out (the H100 counted 34.9x, 2026-12-06). out: 8 lanes, 32 contiguous bytes, one sector: 1x at L1 and L2; 256 KiB: 0x..1x
 //   at DRAM.
-// L2 is left out: whether a block's warps find their rows still in L1 8 rows later (U = 1) or 8 steps
+// L2 is left out: whether a block's warps find their rows still in L1 one row later (U = 1) or 8 rows
 // later (U = 8) depends on how far the warps drift apart. At L1 the H100 counted 409x and 104x, 18% and
 // 21% over the loop's sectors: more requests a row than the lanes need.
 template <int U>
