@@ -254,8 +254,7 @@ private:
       }
       sendToL2(true);
       T.FirstWrite = std::min(T.FirstWrite, Bytes.front().first);
-      T.FirstRead = std::min(T.FirstRead, Bytes.front().first);
-      if (T.EarliestRead == ~std::uint64_t(0)) T.EarliestRead = Bytes.front().first;
+      noteRead(T, Bytes.front().first);
       return;
     }
     T.Requests += 1;
@@ -287,8 +286,7 @@ private:
       return;
     }
     T.UsefulLoadBytes += Useful;
-    T.FirstRead = std::min(T.FirstRead, Bytes.front().first);
-    if (T.EarliestRead == ~std::uint64_t(0)) T.EarliestRead = Bytes.front().first;
+    noteRead(T, Bytes.front().first);
     T.CachedLoads |= !Site.BypassesL1;
     if (Site.BypassesL1) countMergeable(T);
     std::uint64_t LastGranule = ~std::uint64_t(0);
@@ -377,6 +375,11 @@ private:
       if (!New && Now - It->second.When <= MergeWindow && It->second.Mask == Mask) T.MergeableSectors += 1;
       It->second = {Now, Mask};
     }
+  }
+  /// Notes a read of tensor tally @p T whose lowest byte is @p Byte: the lowest read, and the first.
+  static void noteRead(TensorTally &T, std::uint64_t Byte) {
+    T.FirstRead = std::min(T.FirstRead, Byte);
+    if (T.EarliestRead == ~std::uint64_t(0)) T.EarliestRead = Byte;
   }
   /// Notes the bytes @p Mask of sector @p X written; a sector whose bytes are all written is whole.
   static void noteWritten(TensorTally &T, std::uint64_t X, std::uint32_t Mask) {
@@ -1078,11 +1081,8 @@ private:
       F.Low = F.Union = F.High = drawnUnion(F.Sum, Cap, Unit);
       if (D->second) F.Union = F.High = std::min(F.Sum, Cap);
     } else {
-      double Largest = 0;
-      for (const BlockTally &B : Blocks)
-        if (auto It = B.Tensors.find(Param); It != B.Tensors.end()) Largest = std::max(Largest, double((It->second.*Of).size()) * Unit);
       F.High = std::min(F.Sum, Cap);
-      F.Union = F.Low = std::min(Largest, F.High);
+      F.Union = F.Low = std::min(largest(Param, Of) * Unit, F.High);
     }
     F.Shared = F.Sum > 1.02 * F.High;
     return F;
