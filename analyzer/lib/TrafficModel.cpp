@@ -13,6 +13,7 @@
 #include <mutex>
 #include <set>
 #include <span>
+#include <tuple>
 #include <unordered_map>
 
 #include "llvm/ADT/DenseMap.h"
@@ -20,6 +21,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/ThreadPool.h"
 #include "rooflint/analyzer/NestedLru.h"
 #include "rooflint/model/describe.h"
 
@@ -59,44 +61,53 @@ std::string conditionOn(const WarpEvaluator &E, unsigned Line) {
 /// a kernel streams through costs a bit each, whatever the repeats.
 class SectorSet {
 public:
-  void insert(std::uint64_t X) {
-    const std::uint64_t Chunk = X >> 12;
-    if (!Last || Chunk != LastChunk) {
-      Last = &Chunks[Chunk];
-      LastChunk = Chunk;
-    }
-    (*Last)[(X >> 6) & 63] |= std::uint64_t(1) << (X & 63);
-  }
+  void insert(std::uint64_t X) { bitsOf(X >> 12)[(X >> 6) & 63] |= std::uint64_t(1) << (X & 63); }
   /// Inserts @p X: whether it was not there before.
   bool insertNew(std::uint64_t X) {
     const bool New = !contains(X);
     if (New) insert(X);
     return New;
   }
-  bool empty() const { return Chunks.empty(); }
+  bool empty() const { return Index.empty(); }
   bool contains(std::uint64_t X) const {
-    const auto It = Chunks.find(X >> 12);
-    return It != Chunks.end() && ((It->second[(X >> 6) & 63] >> (X & 63)) & 1);
+    const std::uint64_t Chunk = X >> 12;
+    const std::array<std::uint64_t, 64> *B = nullptr;
+    if (const Recent &R = Recents[Chunk % Recents.size()]; R.Chunk == Chunk) B = &Bits[R.Index];
+    else if (const auto It = Index.find(Chunk); It != Index.end()) B = &Bits[It->second];
+    return B && (((*B)[(X >> 6) & 63] >> (X & 63)) & 1);
   }
   /// The numbers, ascending.
   std::vector<std::uint64_t> sorted() const {
-    std::vector<std::uint64_t> Keys;
-    for (const auto &[K, B] : Chunks) Keys.push_back(K);
+    std::vector<std::pair<std::uint64_t, std::uint32_t>> Keys(Index.begin(), Index.end());
     std::sort(Keys.begin(), Keys.end());
     std::vector<std::uint64_t> Out;
-    for (std::uint64_t K : Keys) {
-      const auto &B = Chunks.at(K);
+    for (const auto &[K, I] : Keys)
       for (unsigned W = 0; W < 64; ++W)
-        for (std::uint64_t Bits = B[W]; Bits; Bits &= Bits - 1)
-          Out.push_back((K << 12) | (std::uint64_t(W) << 6) | std::uint64_t(std::countr_zero(Bits)));
-    }
+        for (std::uint64_t B = Bits[I][W]; B; B &= B - 1)
+          Out.push_back((K << 12) | (std::uint64_t(W) << 6) | std::uint64_t(std::countr_zero(B)));
     return Out;
   }
 
 private:
-  std::unordered_map<std::uint64_t, std::array<std::uint64_t, 64>> Chunks;
-  std::array<std::uint64_t, 64> *Last = nullptr;
-  std::uint64_t LastChunk = 0;
+  llvm::DenseMap<std::uint64_t, std::uint32_t> Index;  ///< chunk -> its bitmap in Bits
+  std::vector<std::array<std::uint64_t, 64>> Bits;
+  /// The chunks used last, by their low bits (a warp's lanes a row apart each stay in a few chunks);
+  /// ~0 is no chunk (numbers are below 2^52).
+  struct Recent {
+    std::uint64_t Chunk = ~std::uint64_t(0);
+    std::uint32_t Index = 0;
+  };
+  std::array<Recent, 64> Recents;
+
+  std::array<std::uint64_t, 64> &bitsOf(std::uint64_t Chunk) {
+    Recent &R = Recents[Chunk % Recents.size()];
+    if (R.Chunk != Chunk) {
+      const auto [It, New] = Index.try_emplace(Chunk, std::uint32_t(Bits.size()));
+      if (New) Bits.emplace_back();
+      R = {Chunk, It->second};
+    }
+    return Bits[R.Index];
+  }
 };
 
 /// What one sampled block does to one tensor (a parameter's region).
@@ -117,7 +128,7 @@ struct TensorTally {
   /// The sectors whose 32 bytes the block has written, and the bytes written of its other sectors: L2
   /// holds a whole sector the block wrote, and serves a read of it without DRAM.
   SectorSet WrittenWhole, ReadBackSet;  ///< ... and the sectors of it the block read back
-  std::unordered_map<std::uint64_t, std::uint32_t> WrittenParts;
+  llvm::DenseMap<std::uint64_t, std::uint32_t> WrittenParts;
   std::size_t ReadBackGranules = 0;  ///< the granules of ReadBackSet (when the run is done)
   /// Loads that L2's share for the SM no longer held (RunTally::l2Request), with the share of the whole
   /// L2 and of its kept part: of a granule the SM read before (reads back apart), and reads back of the
@@ -253,8 +264,8 @@ private:
         T.ReadSectorSet.insert(X);
       }
       sendToL2(true);
-      T.FirstWrite = std::min(T.FirstWrite, Bytes.front().first);
-      noteRead(T, Bytes.front().first);
+      T.FirstWrite = std::min(T.FirstWrite, Lowest);
+      noteRead(T, Lowest);
       return;
     }
     T.Requests += 1;
@@ -275,18 +286,17 @@ private:
       countMergeable(T);
       // Partly written sectors merge in L2 with the rest of their bytes (the H200's naive transpose:
       // 8x the store sectors at L2, 1.05-1.19x at DRAM): DRAM writes are the sectors written, once.
-      for (std::uint64_t X : Sectors) {
-        T.WriteSectorSet.insert(X);
-        const std::uint32_t Mask = bytesMask(X);
-        if (Mask != ~std::uint32_t(0)) T.PartialStoreSectors += 1;  // partly written
-        noteWritten(T, X, Mask);
+      for (std::size_t I = 0; I < Sectors.size(); ++I) {
+        T.WriteSectorSet.insert(Sectors[I]);
+        if (Masks[I] != ~std::uint32_t(0)) T.PartialStoreSectors += 1;  // partly written
+        noteWritten(T, Sectors[I], Masks[I]);
       }
       sendToL2(false);
-      T.FirstWrite = std::min(T.FirstWrite, Bytes.front().first);
+      T.FirstWrite = std::min(T.FirstWrite, Lowest);
       return;
     }
     T.UsefulLoadBytes += Useful;
-    noteRead(T, Bytes.front().first);
+    noteRead(T, Lowest);
     T.CachedLoads |= !Site.BypassesL1;
     if (Site.BypassesL1) countMergeable(T);
     std::uint64_t LastGranule = ~std::uint64_t(0);
@@ -334,14 +344,15 @@ private:
     std::uint64_t When;
     std::uint32_t Mask;
   };
-  std::unordered_map<std::uint64_t, Sent> Recent;  ///< sector -> the last request that sent it to L2
+  llvm::DenseMap<std::uint64_t, Sent> Recent;  ///< sector -> the last request that sent it to L2
   static constexpr unsigned MaxWarps = 32;         ///< a block's (1024 threads)
   std::vector<WarpLast> Lasts;                     ///< per block of the run and warp
   std::uint64_t Now = 0;
   std::vector<std::uint64_t> Addresses, Sectors;                ///< the request's, ascending and distinct
   std::vector<std::uint64_t> Merged;                            ///< distinctAddresses' scratch
   std::vector<std::uint64_t> RequestSectors;                    ///< a store's sectors over its parts
-  std::vector<std::pair<std::uint64_t, std::uint64_t>> Bytes;  ///< [begin, end) per address, ascending
+  std::vector<std::uint32_t> Masks;   ///< the bytes of each of Sectors the request moves, a bit each
+  std::uint64_t Lowest = 0;           ///< the request's lowest byte
 
   BlockTally &blockOf(std::int64_t Block) {
     for (std::size_t I = First; I < Out.size(); ++I)
@@ -369,11 +380,10 @@ private:
   void countMergeable(TensorTally &T) {
     if (!CacheModelled) return;
     T.MergeCounted = true;
-    for (std::uint64_t X : Sectors) {
-      const std::uint32_t Mask = bytesMask(X);
-      auto [It, New] = Recent.try_emplace(X, Sent{Now, Mask});
-      if (!New && Now - It->second.When <= MergeWindow && It->second.Mask == Mask) T.MergeableSectors += 1;
-      It->second = {Now, Mask};
+    for (std::size_t I = 0; I < Sectors.size(); ++I) {
+      auto [It, New] = Recent.try_emplace(Sectors[I], Sent{Now, Masks[I]});
+      if (!New && Now - It->second.When <= MergeWindow && It->second.Mask == Masks[I]) T.MergeableSectors += 1;
+      It->second = {Now, Masks[I]};
     }
   }
   /// Notes a read of tensor tally @p T whose lowest byte is @p Byte: the lowest read, and the first.
@@ -391,29 +401,32 @@ private:
     }
     T.WrittenWhole.insert(X);
   }
-  /// The bytes of sector @p X the request moves, one bit each.
-  std::uint32_t bytesMask(std::uint64_t X) const {
-    const std::uint64_t Lo = X * SectorBytes, Hi = Lo + SectorBytes;
-    std::uint32_t M = 0;
-    for (const auto &[B, E] : Bytes)
-      for (std::uint64_t A = std::max(B, Lo); A < std::min(E, Hi); ++A) M |= 1u << (A - Lo);
-    return M;
-  }
-
-  /// Fills Sectors and Bytes for @p Part (ascending distinct addresses) of @p Size bytes per lane: its
-  /// useful bytes.
+  /// Fills Sectors, Masks and Lowest for @p Part (ascending distinct addresses) of @p Size bytes per
+  /// lane: its useful bytes.
   double collect(std::span<const std::uint64_t> Part, std::uint64_t Size) {
     Sectors.clear();
-    Bytes.clear();
+    Masks.clear();
+    Lowest = Part.front();
     std::uint64_t Useful = 0;
     std::uint64_t End = 0;  // of the bytes counted so far
     for (const std::uint64_t A : Part) {
       const std::uint64_t B = A + Size;
       if (B > std::max(A, End)) Useful += B - std::max(A, End);
       End = std::max(End, B);
-      for (std::uint64_t X = A / SectorBytes; X <= (B - 1) / SectorBytes; ++X)
-        if (Sectors.empty() || X > Sectors.back()) Sectors.push_back(X);
-      Bytes.push_back({A, B});
+      for (std::uint64_t X = A / SectorBytes; X <= (B - 1) / SectorBytes; ++X) {
+        const std::uint64_t Base = X * SectorBytes;
+        const std::uint64_t Lo = std::max(A, Base) - Base, Hi = std::min(B, Base + SectorBytes) - Base;
+        const std::uint32_t Mask = std::uint32_t(((std::uint64_t(1) << (Hi - Lo)) - 1) << Lo);
+        if (Sectors.empty() || X > Sectors.back()) {
+          Sectors.push_back(X);
+          Masks.push_back(Mask);
+          continue;
+        }
+        // A sector of the lane before (addresses ascend, all of one size): near the end.
+        std::size_t I = Sectors.size() - 1;
+        while (Sectors[I] != X) --I;
+        Masks[I] |= Mask;
+      }
     }
     return double(Useful);
   }
@@ -453,30 +466,17 @@ double l2ShareBytes(const Dim3 &Grid, const CacheLevels &Levels, double Fraction
 }
 
 /// |F u (F + s) u ... u (F + (n-1) s)| for a sorted set F of granules and a shift of s granules: each
-/// granule f spreads over f, f + s, ...; per residue of f mod s those are intervals of f / s to merge.
+/// granule f spreads over f, f + s, ...; per residue of f mod s those are intervals [f / s, f / s + n - 1],
+/// met in ascending order as F ascends: each adds n, less what it shares with the one before it.
 double unionOfTranslates(const std::vector<std::uint64_t> &F, std::uint64_t S, std::int64_t N) {
   if (N <= 1 || F.empty() || S == 0) return double(F.size());
-  std::vector<std::pair<std::uint64_t, std::uint64_t>> RQ;
-  RQ.reserve(F.size());
-  for (std::uint64_t G : F) RQ.push_back({G % S, G / S});
-  std::sort(RQ.begin(), RQ.end());
+  const auto Width = std::uint64_t(N);
+  llvm::DenseMap<std::uint64_t, std::uint64_t> LastOf;  // residue -> its last quotient
   double Total = 0;
-  const std::uint64_t Span = std::uint64_t(N - 1);
-  for (std::size_t I = 0; I < RQ.size();) {
-    const std::uint64_t Residue = RQ[I].first;
-    std::uint64_t Lo = RQ[I].second, Hi = Lo + Span;
-    std::size_t J = I + 1;
-    for (; J < RQ.size() && RQ[J].first == Residue; ++J) {
-      if (RQ[J].second <= Hi + 1) {
-        Hi = std::max(Hi, RQ[J].second + Span);
-        continue;
-      }
-      Total += double(Hi - Lo + 1);
-      Lo = RQ[J].second;
-      Hi = Lo + Span;
-    }
-    Total += double(Hi - Lo + 1);
-    I = J;
+  for (const std::uint64_t G : F) {
+    const auto [It, New] = LastOf.try_emplace(G % S, G / S);
+    Total += double(New ? Width : std::min(G / S - It->second, Width));
+    It->second = G / S;
   }
   return Total;
 }
@@ -887,6 +887,14 @@ private:
   SmRun Run;
   double RunLoadSectors;  ///< the distinct sectors the run's blocks load, all tensors together
   mutable std::optional<double> WaveFootprint;  ///< waveFootprint(), once worked out
+  /// unionOfTranslates() of a footprint, a shift and a count, once worked out (the figures of every
+  /// level ask for the same ones; a footprint of a million granules takes milliseconds).
+  mutable std::map<std::tuple<const std::vector<std::uint64_t> *, std::uint64_t, std::int64_t>, double> Unions;
+  double unionOf(const std::vector<std::uint64_t> &F, std::uint64_t S, std::int64_t N) const {
+    const auto [It, New] = Unions.try_emplace({&F, S, N}, 0.0);
+    if (New) It->second = unionOfTranslates(F, S, N);
+    return It->second;
+  }
 
   template <class Fn> Estimate sum(int Param, Fn F) const {
     return X.of([&](const BlockTally &B) {
@@ -975,7 +983,7 @@ private:
         if (Step < Unit)  // a shift within a granule: each run grows by the shift per block
           AlongAxis = std::min(AlongAxis, Size + double(N - 1) * Step / Unit * runsOf(F));
         else
-          AlongAxis = unionOfTranslates(F, std::uint64_t(std::llround(Step / Unit)), N);
+          AlongAxis = unionOf(F, std::uint64_t(std::llround(Step / Unit)), N);
       }
       AlongAxis += (Size * double(N) - AlongAxis) * Missed[std::size_t(A)];
       Union *= AlongAxis / Size;
@@ -1753,6 +1761,13 @@ void weighTheStratumAlone(std::vector<BlockTally> &Blocks, const std::vector<std
     else if (Sampled[std::size_t(kindOf(B.Block, G))]) B.Weight = 0;
 }
 
+/// What one run's evaluation left: its failure, the warp instructions it took, what it noted.
+struct RunOutcome {
+  std::optional<EvalFailure> Failure;
+  std::uint64_t Used = 0;
+  WarpEvaluator::Notes Noted;
+};
+
 /// Whether every interior block evaluated so far (not the last along x or y) requested the same sectors
 /// of each tensor.
 bool blocksAlike(const std::vector<BlockTally> &Blocks, const Dim3 &G) {
@@ -1908,8 +1923,18 @@ void appendEvaluationDebug(const KernelRecord &Record, const LaunchChoice &Launc
 
 }  // namespace
 
+void forEachAtOnce(llvm::ThreadPoolInterface *Pool, std::size_t Count, llvm::function_ref<void(std::size_t)> Work) {
+  if (!Pool || Count < 2) {
+    for (std::size_t I = 0; I < Count; ++I) Work(I);
+    return;
+  }
+  llvm::ThreadPoolTaskGroup Group(*Pool);
+  for (std::size_t I = 0; I < Count; ++I) Group.async([Work, I] { Work(I); });
+  Group.wait();
+}
+
 KernelEvaluation evaluateTraffic(llvm::Function &F, const KernelRecord &Record, const LaunchChoice &Launch,
-                                 std::int64_t SharedBytes, const CacheLevels &Levels) {
+                                 std::int64_t SharedBytes, const CacheLevels &Levels, llvm::ThreadPoolInterface *Pool) {
   KernelEvaluation Out;
   Out.Launch = Launch;
   if (!Launch.Missing.empty()) {
@@ -1967,39 +1992,75 @@ KernelEvaluation evaluateTraffic(llvm::Function &F, const KernelRecord &Record, 
   const auto Began = std::chrono::steady_clock::now();
   std::uint64_t Budget = evaluationBudget();
   const std::uint64_t Start = Budget;
-  std::uint64_t CostliestBlock = 0, StratumStart = 0, StratumAllowance = 0;
-  for (std::size_t R = 0; R < Runs.size(); ++R) {
-    const auto &Run = Runs[R];
-    // Blocks spread over the grid average work that varies along it (a causal mask's rows); where every
-    // interior block evaluated so far moved the same sectors, the grid's blocks are alike: not needed.
-    if (R == FirstStratum && blocksAlike(Blocks, Launch.Grid)) break;
-    // The stratum may cost what the blocks before it did, or StratumInstructions, and stops short of the
-    // budget: fewer blocks spread over the grid, never a failure for the budget.
-    if (R == FirstStratum) {
-      StratumStart = Budget;
-      StratumAllowance = std::max(StratumInstructions, Start - Budget);
+  std::uint64_t CostliestBlock = 0;
+  std::vector<std::size_t> FirstBlock(Runs.size());  // each run's first block in Blocks
+  const auto addBlocks = [&](std::size_t R) {
+    FirstBlock[R] = Blocks.size();
+    for (std::int64_t B : Runs[R])
+      Blocks.push_back({B, R == 0 ? 1.0 / double(Runs[R].size()) : 1.0, {}, std::vector<SiteTally>(E->sites().size()), false});
+  };
+  // Runs [Begin, End) at once, each from the budget left: their blocks' tallies are filled in place.
+  const auto evaluateRuns = [&](std::size_t Begin, std::size_t End) {
+    std::vector<RunOutcome> Outcomes(End - Begin);
+    forEachAtOnce(Pool, End - Begin, [&](std::size_t I) {
+      const std::size_t R = Begin + I;
+      RunTally Tally(*E, Blocks, FirstBlock[R], C.L1Available, std::int64_t(Levels.L1KeptFraction * double(C.L1Available)),
+                     L2Share, L2KeptShare, R == 0);
+      std::uint64_t Left = Budget;
+      Outcomes[I].Failure = E->run(EL, Runs[R], std::ref(Tally), Left, Outcomes[I].Noted);
+      Outcomes[I].Used = Budget - Left;
+    });
+    return Outcomes;
+  };
+  // Takes run R's outcome as the runs one after another would have had it: true if it ran whole within
+  // the budget left. Else it runs again, alone, from that budget, for the failure and notes they would
+  // have (its tallies are not used).
+  const auto accept = [&](std::size_t R, RunOutcome &O) {
+    if (!O.Failure && O.Used <= Budget) {
+      Budget -= O.Used;
+      E->keep(O.Noted);
+      CostliestBlock = std::max(CostliestBlock, O.Used / Runs[R].size());
+      return true;
     }
-    if (R >= FirstStratum && (StratumStart - Budget >= StratumAllowance || Budget < 2 * CostliestBlock)) break;
-    const std::size_t First = Blocks.size();
-    const std::uint64_t Before = Budget;
-    for (std::int64_t B : Run) {
-      Blocks.push_back({B, &Run == &Runs.front() ? 1.0 / double(Run.size()) : 1.0, {},
-                        std::vector<SiteTally>(E->sites().size()), false});
-    }
-    RunTally Tally(*E, Blocks, First, C.L1Available, std::int64_t(Levels.L1KeptFraction * double(C.L1Available)),
-                   L2Share, L2KeptShare, &Run == &Runs.front());
-    if (auto Failure = E->run(EL, Run, std::ref(Tally), Budget)) {
-      // Out of budget in the stratum: the blocks before it stand, fewer spread over the grid. Any other
-      // failure says the kernel does what the evaluation cannot follow, there as anywhere.
-      if (R >= FirstStratum && Failure->OutOfBudget) {
-        Blocks.resize(First);
+    O = evaluateRuns(R, R + 1).front();
+    Budget -= std::min(Budget, O.Used);
+    E->keep(O.Noted);
+    return false;
+  };
+  const auto failure = [&](const EvalFailure &F) {
+    Out.Failure = F.Reason + (F.Line ? " (line " + std::to_string(F.Line) + ")" : "");
+    Out.Instructions = Start - Budget;
+    return Out;
+  };
+  // An SM's first blocks, the middle and its neighbours, the last blocks: all of them, at once.
+  for (std::size_t R = 0; R < FirstStratum; ++R) addBlocks(R);
+  std::vector<RunOutcome> Structured = evaluateRuns(0, FirstStratum);
+  for (std::size_t R = 0; R < FirstStratum; ++R)
+    if (!accept(R, Structured[R])) return failure(*Structured[R].Failure);
+  // Blocks spread over the grid average work that varies along it (a causal mask's rows); where every
+  // interior block evaluated so far moved the same sectors, the grid's blocks are alike: not needed.
+  // The stratum may cost what the blocks before it did, or StratumInstructions, and stops short of the
+  // budget: fewer blocks spread over the grid, never a failure for the budget. Its blocks go as many at
+  // once as there are threads, and stop where one after another would have.
+  if (FirstStratum < Runs.size() && !blocksAlike(Blocks, Launch.Grid)) {
+    const std::uint64_t StratumStart = Budget, StratumAllowance = std::max(StratumInstructions, Start - Budget);
+    const auto enough = [&] { return StratumStart - Budget >= StratumAllowance || Budget < 2 * CostliestBlock; };
+    const std::size_t AtOnce = Pool ? std::max(1u, Pool->getMaxConcurrency()) : 1;
+    for (std::size_t R = FirstStratum, End = R; R < Runs.size() && !enough(); R = End) {
+      End = std::min(Runs.size(), R + AtOnce);
+      for (std::size_t S = R; S < End; ++S) addBlocks(S);
+      std::vector<RunOutcome> Batch = evaluateRuns(R, End);
+      std::size_t S = R;
+      for (; S < End && (S == R || !enough()); ++S) {  // the budget's rule, before each run
+        if (accept(S, Batch[S - R])) continue;
+        if (!Batch[S - R].Failure->OutOfBudget) return failure(*Batch[S - R].Failure);
+        break;  // out of budget: the blocks before it stand
+      }
+      if (S < End) {
+        Blocks.resize(FirstBlock[S]);
         break;
       }
-      Out.Failure = Failure->Reason + (Failure->Line ? " (line " + std::to_string(Failure->Line) + ")" : "");
-      Out.Instructions = Start - Budget;
-      return Out;
     }
-    CostliestBlock = std::max(CostliestBlock, (Before - Budget) / Run.size());
   }
   weighTheStratumAlone(Blocks, Stratum, Launch.Grid);
   Out.Instructions = Start - Budget;
@@ -2011,7 +2072,7 @@ KernelEvaluation evaluateTraffic(llvm::Function &F, const KernelRecord &Record, 
       T.WriteSectors = T.WriteSectorSet.sorted();
       T.ReadBackGranules = granuleCount(T.ReadBackSet);
       T.ReadSectorSet = T.WriteSectorSet = T.WrittenWhole = T.ReadBackSet = SectorSet();
-      T.WrittenParts = {};
+      T.WrittenParts.shrink_and_clear();
     }
   appendEvaluationDebug(Record, Launch, Out.Instructions,
                         std::chrono::duration<double>(std::chrono::steady_clock::now() - Began).count(), Blocks);

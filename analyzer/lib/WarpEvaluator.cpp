@@ -1733,8 +1733,9 @@ bool Stepper::step(Warp &W, WarpRequest &R, std::uint64_t &Budget, std::optional
 }  // namespace
 
 std::optional<EvalFailure> WarpEvaluator::run(const EvalLaunch &Launch, const std::vector<std::int64_t> &Blocks,
-                                              const std::function<void(const WarpRequest &)> &Sink, std::uint64_t &Budget) {
-  Stepper S(*P, Launch, &DataConditioned, &UndecidedConditions);
+                                              const std::function<void(const WarpRequest &)> &Sink, std::uint64_t &Budget,
+                                              Notes &Noted) const {
+  Stepper S(*P, Launch, &Noted.DataConditioned, &Noted.UndecidedConditions);
   const unsigned WarpsPerBlock = static_cast<unsigned>((Launch.Block.count() + Lanes - 1) / Lanes);
   std::vector<Warp> Warps(Blocks.size() * WarpsPerBlock);
   for (std::size_t G = 0; G < Blocks.size(); ++G)
@@ -1762,6 +1763,19 @@ std::optional<EvalFailure> WarpEvaluator::run(const EvalLaunch &Launch, const st
     }
   }
   return std::nullopt;
+}
+
+void WarpEvaluator::keep(const Notes &Noted) {
+  for (const auto &[Site, Line] : Noted.DataConditioned) Kept.DataConditioned.emplace(Site, Line);
+  const auto add = [](auto &List, const auto &Items) {
+    for (const auto &Item : Items)
+      if (std::find(List.begin(), List.end(), Item) == List.end()) List.push_back(Item);
+  };
+  for (const auto &[Line, Why] : Noted.UndecidedConditions) {
+    UndecidedCondition &To = Kept.UndecidedConditions[Line];
+    add(To.Unbound, Why.Unbound);
+    add(To.ShiftedPast, Why.ShiftedPast);
+  }
 }
 
 std::string sourcePath(std::string_view Filename, std::string_view Directory) {

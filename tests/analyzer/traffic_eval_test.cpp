@@ -1572,6 +1572,41 @@ inline constexpr auto scale_spec = kernel<scale>("scale", custom(0, in<0>("x", f
   EXPECT_EQ(One.Run.Output, Three.Run.Output);
 }
 
+// A kernel's runs of blocks evaluated at once give what they give one after another, also where the
+// budget of warp instructions runs out: in the first blocks (not predicted, the same reason), or in the
+// blocks spread over the grid (fewer of them, the same ones). The blocks of a causal mask's rows vary in
+// work along x, so the stratum runs; its 78 blocks (14 first ones, 64 spread) fit the default budget.
+TEST(TrafficEvaluation, RunsEvaluatedAtOnceStopWhereOneAfterAnotherWould) {
+  const std::string Code = R"(
+__global__ void causal_rows(const float* x, float* y, int t) {
+  const int row = blockIdx.y * t * t + blockIdx.x * t;
+  for (int j = threadIdx.x; j <= blockIdx.x; j += 256) y[row + j] = 2.f * x[row + j];
+}
+inline constexpr auto causal_rows_spec =
+    kernel<causal_rows>("causal_rows", custom(0, in<0>("x", f32, M, N, N).touches(M * N * (N + 1) / 2),
+                                               out<1>("y", f32, M, N, N).touches(M * N * (N + 1) / 2)))
+        .at(M(48), N(1024)).sizes(N(arg<2>), M(grid_dim.y)).block(256).grid(N, M);
+)";
+  const auto manifestText = [](const Prediction &P) {
+    return rooflint::manifest::to_json(manifestOf(P.Run.Results, *rooflint::model::find_peaks("H200")));
+  };
+  RunOptions Alone, AtOnce;
+  AtOnce.EvaluationThreads = 3;
+  for (const char *Budget : {"", "3000", "6000"}) {
+    if (*Budget) ::setenv("ROOFLINT_EVAL_BUDGET", Budget, 1);
+    const Prediction One = predict(Code, "causal_rows", Alone), Three = predict(Code, "causal_rows", AtOnce);
+    ::unsetenv("ROOFLINT_EVAL_BUDGET");
+    ASSERT_NE(One.Kernel, nullptr);
+    EXPECT_EQ(manifestText(One), manifestText(Three)) << "budget " << Budget;
+    EXPECT_EQ(One.Run.Output, Three.Run.Output) << "budget " << Budget;
+    const std::string &Note = One.Kernel->PredictionNote;
+    const long Evaluated = std::strtol(Note.c_str(), nullptr, 10);
+    if (*Budget == 0) EXPECT_EQ(Evaluated, 78) << Note;
+    else if (std::string(Budget) == "3000") EXPECT_NE(Note.find("budget of warp instructions ran out"), std::string::npos) << Note;
+    else EXPECT_TRUE(Evaluated > 14 && Evaluated < 78) << Note;
+  }
+}
+
 // Inline assembly the evaluation does not count (an asynchronous copy into shared memory) leaves its
 // tensor unpredicted, and the reason quotes it as the source wrote it: operands %0 and %1 (LLVM's IR
 // holds $0 and $1), on one line where the source split it over two.

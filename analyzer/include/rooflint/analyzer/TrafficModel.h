@@ -21,12 +21,14 @@
 #include <string>
 #include <vector>
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "rooflint/analyzer/Analyzer.h"
 #include "rooflint/analyzer/Traffic.h"
 #include "rooflint/analyzer/WarpEvaluator.h"
 
 namespace llvm {
 class Function;
+class ThreadPoolInterface;
 }  // namespace llvm
 
 namespace rooflint::analyzer {
@@ -83,9 +85,15 @@ LaunchChoice chooseLaunch(const KernelRecord &Record, int ThreadsPerBlock, bool 
 /// where it states none.
 std::int64_t dynamicSharedBytes(const KernelRecord &Record);
 
+/// Runs @p Work(0 .. Count - 1) on @p Pool's threads and waits for them (a task may call it again:
+/// the wait runs queued work), or one after another here without a pool.
+void forEachAtOnce(llvm::ThreadPoolInterface *Pool, std::size_t Count, llvm::function_ref<void(std::size_t)> Work);
+
 /// Evaluates @p F (the kernel of @p Record) at the spec's sizes on the GPU @p Levels describes, its blocks
-/// using @p SharedBytes of shared memory each (static and dynamic).
+/// using @p SharedBytes of shared memory each (static and dynamic). Its runs of blocks go on @p Pool's
+/// threads where given; the figures are the same with or without it.
 KernelEvaluation evaluateTraffic(llvm::Function &F, const KernelRecord &Record, const LaunchChoice &Launch,
-                                 std::int64_t SharedBytes, const CacheLevels &Levels);
+                                 std::int64_t SharedBytes, const CacheLevels &Levels,
+                                 llvm::ThreadPoolInterface *Pool = nullptr);
 
 }  // namespace rooflint::analyzer

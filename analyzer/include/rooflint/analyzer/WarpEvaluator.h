@@ -162,23 +162,32 @@ public:
   /// The region an address lies in (tensorBase(), the kernel's variables).
   Region regionOf(std::uint64_t Address) const;
 
+  /// What a run noted of the branches that stopped it short: read by the model with the figures.
+  struct Notes {
+    /// The accesses skipped because a branch before them depends on data: site -> the branch's line.
+    std::map<unsigned, unsigned> DataConditioned;
+    /// Of those branches, the ones whose condition is computed from scalar parameters alone: the branch's
+    /// line -> the parameters the launch does not give, or that shift a value past its width.
+    std::map<unsigned, UndecidedCondition> UndecidedConditions;
+  };
+
   /// Runs every warp of @p Blocks (linear indices) of @p Launch together, one request at a time per
   /// warp in turn (warps interleave as the warp schedulers of one SM interleave them), calling @p Sink
-  /// for each request. Stops after @p Budget warp instructions (then fails with the reason).
+  /// for each request, and adds to @p Noted what it met. Stops after @p Budget warp instructions (then
+  /// fails with the reason). Runs may go on at once: each with notes of its own, kept (keep()) in order.
   std::optional<EvalFailure> run(const EvalLaunch &Launch, const std::vector<std::int64_t> &Blocks,
-                                 const std::function<void(const WarpRequest &)> &Sink, std::uint64_t &Budget);
+                                 const std::function<void(const WarpRequest &)> &Sink, std::uint64_t &Budget,
+                                 Notes &Noted) const;
+  /// Keeps a run's notes after those of the runs before it (the first site's branch, the first reasons).
+  void keep(const Notes &Noted);
 
-  /// The accesses a run skipped because a branch before them depends on data: site -> the branch's line.
-  const std::map<unsigned, unsigned> &dataConditioned() const { return DataConditioned; }
-  /// Of those branches, the ones whose condition is computed from scalar parameters alone: the branch's
-  /// line -> the parameters the launch does not give, or that shift a value past its width.
-  const std::map<unsigned, UndecidedCondition> &undecidedConditions() const { return UndecidedConditions; }
+  const std::map<unsigned, unsigned> &dataConditioned() const { return Kept.DataConditioned; }
+  const std::map<unsigned, UndecidedCondition> &undecidedConditions() const { return Kept.UndecidedConditions; }
 
   class Program;
 
 private:
-  std::map<unsigned, unsigned> DataConditioned;
-  std::map<unsigned, UndecidedCondition> UndecidedConditions;
+  Notes Kept;  ///< the runs' notes so far
   explicit WarpEvaluator(std::unique_ptr<Program> P);
   std::unique_ptr<Program> P;
 };
