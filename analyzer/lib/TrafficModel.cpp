@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <cassert>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -14,7 +15,6 @@
 #include <set>
 #include <span>
 #include <tuple>
-#include <unordered_map>
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/IR/Function.h"
@@ -357,7 +357,8 @@ private:
   BlockTally &blockOf(std::int64_t Block) {
     for (std::size_t I = First; I < Out.size(); ++I)
       if (Out[I].Block == Block) return Out[I];
-    return Out.back();
+    assert(false && "a request of a block outside the run");
+    return Out[First];
   }
   /// Sends the granule of sector @p X to L2 (in the run of co-resident blocks, once per request):
   /// whether the SM's share of L2, whole and its kept part, still held it. Every SM runs blocks like
@@ -469,6 +470,7 @@ double l2ShareBytes(const Dim3 &Grid, const CacheLevels &Levels, double Fraction
 /// granule f spreads over f, f + s, ...; per residue of f mod s those are intervals [f / s, f / s + n - 1],
 /// met in ascending order as F ascends: each adds n, less what it shares with the one before it.
 double unionOfTranslates(const std::vector<std::uint64_t> &F, std::uint64_t S, std::int64_t N) {
+  assert(std::is_sorted(F.begin(), F.end()));
   if (N <= 1 || F.empty() || S == 0) return double(F.size());
   const auto Width = std::uint64_t(N);
   llvm::DenseMap<std::uint64_t, std::uint64_t> LastOf;  // residue -> its last quotient
@@ -1764,7 +1766,7 @@ void weighTheStratumAlone(std::vector<BlockTally> &Blocks, const std::vector<std
 /// What one run's evaluation left: its failure, the warp instructions it took, what it noted.
 struct RunOutcome {
   std::optional<EvalFailure> Failure;
-  std::uint64_t Used = 0;
+  std::uint64_t From = 0, Used = 0;  ///< the budget it began with, the warp instructions it took
   WarpEvaluator::Notes Noted;
 };
 
@@ -2008,13 +2010,15 @@ KernelEvaluation evaluateTraffic(llvm::Function &F, const KernelRecord &Record, 
                      L2Share, L2KeptShare, R == 0);
       std::uint64_t Left = Budget;
       Outcomes[I].Failure = E->run(EL, Runs[R], std::ref(Tally), Left, Outcomes[I].Noted);
+      Outcomes[I].From = Budget;
       Outcomes[I].Used = Budget - Left;
     });
     return Outcomes;
   };
   // Takes run R's outcome as the runs one after another would have had it: true if it ran whole within
-  // the budget left. Else it runs again, alone, from that budget, for the failure and notes they would
-  // have (its tallies are not used).
+  // the budget left. A failure is theirs where the run began with that budget, or failed within it for
+  // another reason; else the run goes again, alone, from that budget, for the failure and notes they
+  // would have (its tallies are not used).
   const auto accept = [&](std::size_t R, RunOutcome &O) {
     if (!O.Failure && O.Used <= Budget) {
       Budget -= O.Used;
@@ -2022,13 +2026,14 @@ KernelEvaluation evaluateTraffic(llvm::Function &F, const KernelRecord &Record, 
       CostliestBlock = std::max(CostliestBlock, O.Used / Runs[R].size());
       return true;
     }
-    O = evaluateRuns(R, R + 1).front();
+    const bool Theirs = O.From == Budget || (O.Failure && !O.Failure->OutOfBudget && O.Used <= Budget);
+    if (!Theirs) O = evaluateRuns(R, R + 1).front();
     Budget -= std::min(Budget, O.Used);
     E->keep(O.Noted);
     return false;
   };
-  const auto failure = [&](const EvalFailure &F) {
-    Out.Failure = F.Reason + (F.Line ? " (line " + std::to_string(F.Line) + ")" : "");
+  const auto failure = [&](const EvalFailure &Failed) {
+    Out.Failure = Failed.Reason + (Failed.Line ? " (line " + std::to_string(Failed.Line) + ")" : "");
     Out.Instructions = Start - Budget;
     return Out;
   };

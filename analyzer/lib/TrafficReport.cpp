@@ -1,12 +1,14 @@
 // Reporting the device-side traffic analysis (Traffic.h) at the user's source lines.
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <cmath>
 #include <functional>
 #include <optional>
 #include <span>
 #include <set>
+#include <thread>
 #include <tuple>
 
 #include "clang/AST/ASTContext.h"
@@ -417,6 +419,18 @@ KernelEvaluation evaluate(const KernelTraffic &T, const KernelRecord &Record, co
   return evaluateTraffic(*T.Function, Record, In.Launch, T.SharedBytes + In.Launch.DynamicShared, *In.Levels, Pool);
 }
 
+/// Runs @p Work(0 .. Count - 1), up to @p Threads at a time.
+void runAtOnce(std::size_t Count, unsigned Threads, const std::function<void(std::size_t)> &Work) {
+  std::atomic<std::size_t> Next{0};
+  const auto drain = [&] {
+    for (std::size_t I = Next++; I < Count; I = Next++) Work(I);
+  };
+  std::vector<std::thread> Helpers;
+  for (unsigned H = 1; H < std::min<std::size_t>(std::max(1u, Threads), Count); ++H) Helpers.emplace_back(drain);
+  drain();
+  for (std::thread &H : Helpers) H.join();
+}
+
 /// What rooflint-size-binding says of shift @p S: the dimension read from its parameter, and pow2().
 std::string sizeBindingProblem(const KernelRecord &Record, const ShiftPastWidth &S) {
   std::string Dim;
@@ -504,11 +518,13 @@ void predictTraffic(std::span<const TrafficPrediction> Work, const model::gpu &G
   std::vector<EvaluationInput> In;
   for (const TrafficPrediction &W : Work) In.push_back(evaluationInput(*W.Traffic, *W.Kernel, *W.Record, Gpu));
   std::vector<KernelEvaluation> Out(Work.size());
-  // Kernels and, within each, its runs of blocks share the threads: a file of one large kernel uses them all.
+  // Up to Threads kernels at a time, whose runs of blocks share one pool of Threads: a file of one large
+  // kernel uses them all. A kernel waits for its runs without running others' (the pool's workers
+  // would, holding every kernel's blocks at once).
   std::optional<llvm::StdThreadPool> Pool;
   if (Threads > 1) Pool.emplace(llvm::hardware_concurrency(Threads));
-  forEachAtOnce(Pool ? &*Pool : nullptr, Work.size(),
-                [&](std::size_t I) { Out[I] = evaluate(*Work[I].Traffic, *Work[I].Record, In[I], Pool ? &*Pool : nullptr); });
+  runAtOnce(Work.size(), Threads,
+            [&](std::size_t I) { Out[I] = evaluate(*Work[I].Traffic, *Work[I].Record, In[I], Pool ? &*Pool : nullptr); });
   for (std::size_t I = 0; I < Work.size(); ++I) recordPrediction(*Work[I].Record, In[I], Out[I], Gpu);
 }
 

@@ -34,7 +34,7 @@ struct RunOptions {
   bool WarningsAsErrors = false;
   bool RealToolkit = false;                ///< parse with the CUDA toolkit instead of the mock header
   std::vector<std::string> CompilerArgs;   ///< extra compiler flags
-  unsigned EvaluationThreads = 1;          ///< kernels evaluated at a time (AnalyzerOptions)
+  unsigned EvaluationThreads = 1;          ///< the evaluation's threads (AnalyzerOptions)
 };
 
 /// @return The contents of tests/analyzer/inputs/@p Name.

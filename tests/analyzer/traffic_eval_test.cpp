@@ -1592,8 +1592,8 @@ inline constexpr auto causal_rows_spec =
   };
   RunOptions Alone, AtOnce;
   AtOnce.EvaluationThreads = 3;
-  for (const char *Budget : {"", "3000", "6000"}) {
-    if (*Budget) ::setenv("ROOFLINT_EVAL_BUDGET", Budget, 1);
+  for (const std::string Budget : {"", "3000", "6000"}) {
+    if (!Budget.empty()) ::setenv("ROOFLINT_EVAL_BUDGET", Budget.c_str(), 1);
     const Prediction One = predict(Code, "causal_rows", Alone), Three = predict(Code, "causal_rows", AtOnce);
     ::unsetenv("ROOFLINT_EVAL_BUDGET");
     ASSERT_NE(One.Kernel, nullptr);
@@ -1601,8 +1601,8 @@ inline constexpr auto causal_rows_spec =
     EXPECT_EQ(One.Run.Output, Three.Run.Output) << "budget " << Budget;
     const std::string &Note = One.Kernel->PredictionNote;
     const long Evaluated = std::strtol(Note.c_str(), nullptr, 10);
-    if (*Budget == 0) EXPECT_EQ(Evaluated, 78) << Note;
-    else if (std::string(Budget) == "3000") EXPECT_NE(Note.find("budget of warp instructions ran out"), std::string::npos) << Note;
+    if (Budget.empty()) EXPECT_EQ(Evaluated, 78) << Note;
+    else if (Budget == "3000") EXPECT_NE(Note.find("budget of warp instructions ran out"), std::string::npos) << Note;
     else EXPECT_TRUE(Evaluated > 14 && Evaluated < 78) << Note;
   }
 }

@@ -33,7 +33,8 @@ struct AnalyzerOptions {
   /// analysis) and its memory geometry (--gpu's datasheet row, or the ceilings file's device).
   model::gpu Gpu;
   DiagnosticSettings Diagnostics;
-  /// Kernels whose traffic is evaluated at a time (threads); the results are the same for any number.
+  /// Threads the traffic's evaluation uses: kernels at a time, and each kernel's runs of blocks; the
+  /// results are the same for any number.
   unsigned EvaluationThreads = 1;
 };
 

@@ -85,8 +85,8 @@ LaunchChoice chooseLaunch(const KernelRecord &Record, int ThreadsPerBlock, bool 
 /// where it states none.
 std::int64_t dynamicSharedBytes(const KernelRecord &Record);
 
-/// Runs @p Work(0 .. Count - 1) on @p Pool's threads and waits for them (a task may call it again:
-/// the wait runs queued work), or one after another here without a pool.
+/// Runs @p Work(0 .. Count - 1) on @p Pool's threads and waits for them, or one after another here
+/// without a pool.
 void forEachAtOnce(llvm::ThreadPoolInterface *Pool, std::size_t Count, llvm::function_ref<void(std::size_t)> Work);
 
 /// Evaluates @p F (the kernel of @p Record) at the spec's sizes on the GPU @p Levels describes, its blocks
