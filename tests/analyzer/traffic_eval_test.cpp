@@ -164,13 +164,10 @@ inline constexpr auto copy_spec = kernel<copy>("copy", custom(0, in<0>("x", f32,
   EXPECT_NE(P.at("y", "l1").Basis.find("writes 'y' 0.5 times, not once"), std::string::npos) << P.at("y", "l1").Basis;
 }
 
-// A block per row t of 48 matrices of 1024 x 1024 writes the row's first t + 1 elements: the lower
-// triangle, the part the spec states, once (48 * 1024 * 1025 / 2 elements). Blocks' work varies along x,
-// so blocks spread over the grid estimate it, a sample whose mean is off by a few percent (a block's x is
-// nearly uniform in 0..1023 in each of the 64 parts of the 49,152 blocks): the launch is judged by that
-// estimate's error, and the triangle written once lies within it.
-TEST(TrafficEvaluation, AStatedLaunchIsJudgedWithinTheSamplingErrorOfItsBlocks) {
-  const std::string Code = R"(
+namespace {
+// A block per row t of 48 matrices of 1024 x 1024 copies the row's first t + 1 elements (a causal
+// mask's rows): blocks whose work varies along x.
+const std::string CausalRows = R"(
 __global__ void causal_rows(const float* x, float* y, int t) {
   const int row = blockIdx.y * t * t + blockIdx.x * t;
   for (int j = threadIdx.x; j <= blockIdx.x; j += 256) y[row + j] = 2.f * x[row + j];
@@ -180,6 +177,20 @@ inline constexpr auto causal_rows_spec =
                                                out<1>("y", f32, M, N, N).touches(M * N * (N + 1) / 2)))
         .at(M(48), N(1024)).sizes(N(arg<2>), M(grid_dim.y)).block(256).grid(N, M);
 )";
+
+/// The manifest of a prediction's run, as the H200's.
+std::string manifestText(const Prediction &P) {
+  return rooflint::manifest::to_json(manifestOf(P.Run.Results, *rooflint::model::find_peaks("H200")));
+}
+}  // namespace
+
+// A block per row t of 48 matrices of 1024 x 1024 writes the row's first t + 1 elements: the lower
+// triangle, the part the spec states, once (48 * 1024 * 1025 / 2 elements). Blocks' work varies along x,
+// so blocks spread over the grid estimate it, a sample whose mean is off by a few percent (a block's x is
+// nearly uniform in 0..1023 in each of the 64 parts of the 49,152 blocks): the launch is judged by that
+// estimate's error, and the triangle written once lies within it.
+TEST(TrafficEvaluation, AStatedLaunchIsJudgedWithinTheSamplingErrorOfItsBlocks) {
+  const std::string Code = CausalRows;
   const Prediction P = predict(Code, "causal_rows");
   const auto &Y = P.at("y", "l1");
   ASSERT_NE(Y.K, Kind::NotPredicted) << Y.Basis;
@@ -1565,9 +1576,6 @@ inline constexpr auto scale_spec = kernel<scale>("scale", custom(0, in<0>("x", f
   const Prediction One = predict(Code, "copy", Alone), Three = predict(Code, "copy", AtOnce);
   EXPECT_VALUE(One.at("x", "dram"), 1.0);
   EXPECT_EQ(One.Run.Results.Kernels.size(), 3u);
-  const auto manifestText = [](const Prediction &P) {
-    return rooflint::manifest::to_json(manifestOf(P.Run.Results, *rooflint::model::find_peaks("H200")));
-  };
   EXPECT_EQ(manifestText(One), manifestText(Three));
   EXPECT_EQ(One.Run.Output, Three.Run.Output);
 }
@@ -1577,19 +1585,7 @@ inline constexpr auto scale_spec = kernel<scale>("scale", custom(0, in<0>("x", f
 // blocks spread over the grid (fewer of them, the same ones). The blocks of a causal mask's rows vary in
 // work along x, so the stratum runs; its 78 blocks (14 first ones, 64 spread) fit the default budget.
 TEST(TrafficEvaluation, RunsEvaluatedAtOnceStopWhereOneAfterAnotherWould) {
-  const std::string Code = R"(
-__global__ void causal_rows(const float* x, float* y, int t) {
-  const int row = blockIdx.y * t * t + blockIdx.x * t;
-  for (int j = threadIdx.x; j <= blockIdx.x; j += 256) y[row + j] = 2.f * x[row + j];
-}
-inline constexpr auto causal_rows_spec =
-    kernel<causal_rows>("causal_rows", custom(0, in<0>("x", f32, M, N, N).touches(M * N * (N + 1) / 2),
-                                               out<1>("y", f32, M, N, N).touches(M * N * (N + 1) / 2)))
-        .at(M(48), N(1024)).sizes(N(arg<2>), M(grid_dim.y)).block(256).grid(N, M);
-)";
-  const auto manifestText = [](const Prediction &P) {
-    return rooflint::manifest::to_json(manifestOf(P.Run.Results, *rooflint::model::find_peaks("H200")));
-  };
+  const std::string Code = CausalRows;
   RunOptions Alone, AtOnce;
   AtOnce.EvaluationThreads = 3;
   for (const std::string Budget : {"", "3000", "6000"}) {
