@@ -22,6 +22,7 @@
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/ThreadPool.h"
+#include "rooflint/analyzer/AtOnce.h"
 #include "rooflint/analyzer/NestedLru.h"
 #include "rooflint/model/describe.h"
 
@@ -1924,16 +1925,6 @@ void appendEvaluationDebug(const KernelRecord &Record, const LaunchChoice &Launc
 }
 
 }  // namespace
-
-void forEachAtOnce(llvm::ThreadPoolInterface *Pool, std::size_t Count, llvm::function_ref<void(std::size_t)> Work) {
-  if (!Pool || Count < 2) {
-    for (std::size_t I = 0; I < Count; ++I) Work(I);
-    return;
-  }
-  llvm::ThreadPoolTaskGroup Group(*Pool);
-  for (std::size_t I = 0; I < Count; ++I) Group.async([Work, I] { Work(I); });
-  Group.wait();
-}
 
 KernelEvaluation evaluateTraffic(llvm::Function &F, const KernelRecord &Record, const LaunchChoice &Launch,
                                  std::int64_t SharedBytes, const CacheLevels &Levels, llvm::ThreadPoolInterface *Pool) {

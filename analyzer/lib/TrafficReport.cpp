@@ -1,14 +1,12 @@
 // Reporting the device-side traffic analysis (Traffic.h) at the user's source lines.
 
 #include <algorithm>
-#include <atomic>
 #include <bit>
 #include <cmath>
 #include <functional>
 #include <optional>
 #include <span>
 #include <set>
-#include <thread>
 #include <tuple>
 
 #include "clang/AST/ASTContext.h"
@@ -19,6 +17,7 @@
 #include "clang/Basic/SourceManager.h"
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/Threading.h"
+#include "rooflint/analyzer/AtOnce.h"
 #include "rooflint/analyzer/Traffic.h"
 #include "rooflint/analyzer/TrafficModel.h"
 #include "rooflint/analyzer/Outputs.h"
@@ -417,18 +416,6 @@ KernelEvaluation evaluate(const KernelTraffic &T, const KernelRecord &Record, co
     return E;
   }
   return evaluateTraffic(*T.Function, Record, In.Launch, T.SharedBytes + In.Launch.DynamicShared, *In.Levels, Pool);
-}
-
-/// Runs @p Work(0 .. Count - 1), up to @p Threads at a time.
-void runAtOnce(std::size_t Count, unsigned Threads, const std::function<void(std::size_t)> &Work) {
-  std::atomic<std::size_t> Next{0};
-  const auto drain = [&] {
-    for (std::size_t I = Next++; I < Count; I = Next++) Work(I);
-  };
-  std::vector<std::thread> Helpers;
-  for (unsigned H = 1; H < std::min<std::size_t>(std::max(1u, Threads), Count); ++H) Helpers.emplace_back(drain);
-  drain();
-  for (std::thread &H : Helpers) H.join();
 }
 
 /// What rooflint-size-binding says of shift @p S: the dimension read from its parameter, and pow2().

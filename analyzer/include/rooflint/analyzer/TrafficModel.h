@@ -21,7 +21,6 @@
 #include <string>
 #include <vector>
 
-#include "llvm/ADT/STLFunctionalExtras.h"
 #include "rooflint/analyzer/Analyzer.h"
 #include "rooflint/analyzer/Traffic.h"
 #include "rooflint/analyzer/WarpEvaluator.h"
@@ -84,10 +83,6 @@ LaunchChoice chooseLaunch(const KernelRecord &Record, int ThreadsPerBlock, bool 
 /// The dynamic shared memory per block @p Record's spec states (.dynamic_shared) at its sizes, in bytes; 0
 /// where it states none.
 std::int64_t dynamicSharedBytes(const KernelRecord &Record);
-
-/// Runs @p Work(0 .. Count - 1) on @p Pool's threads and waits for them, or one after another here
-/// without a pool.
-void forEachAtOnce(llvm::ThreadPoolInterface *Pool, std::size_t Count, llvm::function_ref<void(std::size_t)> Work);
 
 /// Evaluates @p F (the kernel of @p Record) at the spec's sizes on the GPU @p Levels describes, its blocks
 /// using @p SharedBytes of shared memory each (static and dynamic). Its runs of blocks go on @p Pool's

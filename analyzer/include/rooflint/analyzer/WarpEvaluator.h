@@ -189,7 +189,7 @@ public:
 private:
   Notes Kept;  ///< the runs' notes so far
   explicit WarpEvaluator(std::unique_ptr<Program> P);
-  std::unique_ptr<Program> P;
+  std::unique_ptr<const Program> P;  ///< built once; runs on several threads read it
 };
 
 }  // namespace rooflint::analyzer
