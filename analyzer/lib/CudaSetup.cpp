@@ -19,6 +19,7 @@
 #include "llvm/Support/StringSaver.h"
 #include "llvm/Support/WithColor.h"
 #include "rooflint/analyzer/Diagnostics.h"
+#include "rooflint/analyzer/HostBodies.h"
 
 namespace rooflint::analyzer {
 namespace {
@@ -329,7 +330,7 @@ bool skipsBody(const clang::Decl &D, const clang::SourceManager &SM) {
   const clang::FunctionDecl *F = D.getAsFunction();
   if (!F || F->isConstexpr() || F->hasAttr<clang::CUDADeviceAttr>() || F->hasAttr<clang::CUDAGlobalAttr>())
     return false;
-  return SM.isInSystemHeader(SM.getExpansionLoc(D.getLocation()));
+  return SM.isInSystemHeader(SM.getExpansionLoc(D.getLocation())) || isSkippedHostBody(SM, D.getLocation());
 }
 
 void BodySkipper::Initialize(clang::ASTContext &Ctx) { Sources = &Ctx.getSourceManager(); }
@@ -532,17 +533,21 @@ void ParseWatcher::HandleDiagnostic(clang::DiagnosticsEngine::Level Level, const
   Inner.HandleDiagnostic(Level, Info);
 }
 
-int ParseWatcher::endFile(llvm::StringRef File, int ToolStatus) {
-  const unsigned Errors = ClangErrors, Specs = SpecErrors;
-  const bool Failed = OwnErrors > 0 || CommandErrors > 0;  // what --allow-parse-errors does not excuse
-  const std::string First = FirstError, FirstSpec = FirstSpecError;
+void ParseWatcher::discardFile() {
   ClangErrors = OwnErrors = CommandErrors = SpecErrors = 0;
   AwaitingSpecMessage = false;
   FirstError.clear();
   FirstSpecError.clear();
   LastErrorWhere.clear();
-  clear();  // the counts clang's "N errors generated" and the action's success are read from, per file
+  clear();
   Inner.clear();
+}
+
+int ParseWatcher::endFile(llvm::StringRef File, int ToolStatus) {
+  const unsigned Errors = ClangErrors, Specs = SpecErrors;
+  const bool Failed = OwnErrors > 0 || CommandErrors > 0;  // what --allow-parse-errors does not excuse
+  const std::string First = FirstError, FirstSpec = FirstSpecError;
+  discardFile();  // with the counts clang's "N errors generated" and the action's success are read from
   if (Errors == 0) return Failed ? std::max(ToolStatus, 1) : ToolStatus;
   if (Specs > 0) {  // a spec's own check failed: the code is wrong, for nvcc too, whatever else clang said
     llvm::WithColor::note(OS, "rooflint") << "a spec in '" << File << "' does not compile (" << Errors << (Errors == 1 ? " error" : " errors")

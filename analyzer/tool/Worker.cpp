@@ -8,8 +8,10 @@
 #include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 #include "rooflint/analyzer/CudaSetup.h"
+#include "rooflint/analyzer/HostBodies.h"
 #include "rooflint/analyzer/Outputs.h"
 #include "rooflint/analyzer/PchCache.h"
 #include "rooflint/process/child.h"
@@ -45,18 +47,44 @@ int runWorker(const clang::tooling::CompilationDatabase &Base, const std::string
   };
   Results.OnGroup = cutAt;
 
-  clang::tooling::ClangTool Tool(*Database, {File});
   ParseWatcher Watcher(allowParseErrors(), Printer, OS);  // one note when clang cannot parse the file
-  Tool.setDiagnosticConsumer(&Watcher);
-  Tool.setPrintErrorMessage(false);
-  for (const auto &[Path, Contents] : virtualFiles()) Tool.mapVirtualFile(Path, Contents);
-  auto Factory = makeActionFactory(Options, Results);
   // The CUDA headers every file starts with come precompiled from the cache (PchCache.h).
   PchUse Pch;
   PchCacheSettings Cache = pchCacheSettings();
   Cache.BuildBeside = Options.EvaluationThreads > 1;  // this file has cores of its own: one writes the PCH
-  auto Action = makePrefixPchAction(*Factory, std::move(Cache), Results.Dependencies, Pch);
-  const int Status = Watcher.endFile(File, Tool.run(Action.get()));
+  const auto analyse = [&](PchCacheSettings Settings) {
+    clang::tooling::ClangTool Tool(*Database, {File});
+    Tool.setDiagnosticConsumer(&Watcher);
+    Tool.setPrintErrorMessage(false);
+    for (const auto &[Path, Contents] : virtualFiles()) Tool.mapVirtualFile(Path, Contents);
+    auto Factory = makeActionFactory(Options, Results);
+    auto Action = makePrefixPchAction(*Factory, std::move(Settings), Results.Dependencies, Pch);
+    return Tool.run(Action.get());
+  };
+  int ToolStatus = analyse(Cache);
+  // Host code clang does not parse (nvcc may): where all of clang's errors lie in host-only bodies, the
+  // file again without them (HostBodies.h), its output instead of the first run's. Not cached: a PCH
+  // without those bodies would hide them from later runs.
+  if (Watcher.parseFailed())
+    if (const auto Unparsed = findUnparsedHostBodies(*Database, File)) {
+      skipHostBodies(*Unparsed);
+      Watcher.discardFile();
+      Text.clear();
+      Cut = 0;
+      Segments = json::Array();
+      Group.clear();
+      Results.Kernels.clear();
+      Results.Diagnostics.clear();
+      Results.Seen.clear();
+      for (const UnparsedHostBody &B : *Unparsed)
+        llvm::WithColor::warning(OS, "rooflint") << "skipped the body of host function '" << B.Function << "' (" << B.Key
+                                                 << "), which clang 19 does not parse (" << B.FirstError
+                                                 << "); the device side does not need it\n";
+      PchCacheSettings NoCache = Cache;
+      NoCache.Enabled = false;
+      ToolStatus = analyse(NoCache);
+    }
+  const int Status = Watcher.endFile(File, ToolStatus);
   if (std::getenv("ROOFLINT_TRAFFIC_TIME")) llvm::errs() << "rooflint: pch: " << Pch.describe() << "\n";
   cutAt("");
 

@@ -310,6 +310,25 @@ case_sources_and_driver_errors() {
   run 0 --allow-parse-errors "$inputs/robust-parse-error.cu" -- "${flags[@]}"
 }
 
+# Host code clang 19 cannot parse but nvcc accepts (spaces in a launch's chevrons): the bodies holding
+# the errors are skipped, one warning each, and the specs are analysed (exit 0). A second run, with the
+# cache the first one filled, says the same: no PCH is written without those bodies.
+case_host_bodies_clang_cannot_parse() {
+  local input=$inputs/robust-host-chevrons.cu
+  run 0 --pch-cache-dir=pch "$input" -- "${flags[@]}"
+  has "^rooflint: warning: skipped the body of host function 'launch_spaced' \\([^)]*robust-host-chevrons.cu:20:6\\), which clang 19 does not parse \\([^ ]*robust-host-chevrons.cu:21:12: expected expression\\); the device side does not need it\$"
+  has "^rooflint: warning: skipped the body of host function 'host::Runner::twice' \\([^)]*robust-host-chevrons.cu:26:8\\)"
+  [[ $(count "skipped the body") -eq 2 ]] || fail "expected two skipped bodies ('launch' parses)"
+  has "robust-host-chevrons.cu:17:23: remark: kernel 'scale' is memory-bound"
+  lacks "error:|did not parse"
+  cp out first
+  run 0 --pch-cache-dir=pch "$input" -- "${flags[@]}"
+  cmp -s first out || { diff first out >&2; fail "the second run, with the cache, printed something else"; }
+  # An error in a device function's body is clang's to report: the file is not analysed.
+  run 1 "$inputs/robust-parse-error.cu" -- "${flags[@]}"
+  lacks "skipped the body"
+}
+
 case_compilation_database() {
   mkdir build
   printf '[{"directory": "%s", "file": "%s", "arguments": ["clang++", %s, "-c", "%s"]}]\n' \

@@ -352,8 +352,11 @@ CU
   "$rooflint" --no-pch-cache main.cu -- "${flags[@]}" -isystem sys >system 2>&1 ||
     { cat system >&2; fail "the analysis stopped at a host body in a system header"; }
   grep -q "kernel 'copy' is memory-bound" system || { cat system >&2; fail "no verdict for the kernel"; }
-  ! "$rooflint" --no-pch-cache main.cu -- "${flags[@]}" -Isys >project 2>&1 || fail "a project header's host body was skipped"
-  grep -q "host_only<T> instantiated" project || { cat project >&2; fail "the project header's static_assert did not fire"; }
+  # A project header's body is parsed: its static_assert fires. The device side does not need it, so
+  # the analysis skips it then, and says so (HostBodies.h).
+  "$rooflint" --no-pch-cache main.cu -- "${flags[@]}" -Isys >project 2>&1 || { cat project >&2; fail "a failed host body stopped the analysis"; }
+  grep -q "skipped the body of host function 'host_only' .*host_only<T> instantiated" project ||
+    { cat project >&2; fail "the project header's static_assert did not fire"; }
 }
 
 "case_$case_name"

@@ -79,7 +79,8 @@ void prepareDeviceParse(clang::CompilerInvocation &Invocation);
 /// Whether a device-side parse skips @p D's body: a host-only function (neither __device__ nor
 /// __global__, explicitly or by a pragma; not constexpr, whose body constant evaluation needs, nor of a
 /// deduced return type: clang keeps those itself) declared in a system header (the C++ library's, the
-/// toolkit's, any the build includes with -isystem).
+/// toolkit's, any the build includes with -isystem), or one whose body clang could not parse
+/// (HostBodies.h).
 /// The project's own headers keep theirs: their launchers instantiate kernels, their specs and checks
 /// are read.
 bool skipsBody(const clang::Decl &D, const clang::SourceManager &SM);
@@ -128,6 +129,12 @@ public:
   /// --allow-parse-errors) when clang reported errors; when one of them is a spec's failed check, a note
   /// that says so, and the file fails also with --allow-parse-errors. @return The file's status.
   int endFile(llvm::StringRef File, int ToolStatus);
+
+  /// Whether clang reported errors in this file so far, none of them a spec's failed check.
+  bool parseFailed() const { return ClangErrors > 0 && SpecErrors == 0; }
+
+  /// Forgets what this file's run reported, for a run of it again.
+  void discardFile();
 
 private:
   bool AllowParseErrors;

@@ -1,0 +1,37 @@
+// Host code that nvcc accepts and clang 19 does not: a launch with spaces in its chevrons. The device
+// side needs no host-only function's body, so rooflint skips the two that clang cannot parse, says so
+// once each, and analyses the specs. The launcher clang does parse keeps its body.
+#include "cuda_mock.h"
+#include "rooflint/dsl.h"
+using namespace rooflint::dsl;
+inline constexpr struct N final : dim<"N"> {} N;
+
+extern "C" unsigned __cudaPushCallConfiguration(dim3 grid, dim3 block, unsigned long shared = 0, void* stream = nullptr);
+
+__global__ void scale(const float* x, float* y, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = 2.0f * x[i];
+}
+
+// 1 FLOP per element over 8 bytes: memory-bound at any size.
+inline constexpr auto scale_spec =
+    kernel<scale>("scale", unary(1, in<0>("x", f32, N), out<1>("y", f32, N))).sizes(N(arg<2>)).at(N(1 << 24)).block(256);
+
+void launch_spaced(const float* x, float* y, int n) {
+  scale << <(n + 255) / 256, 256 >> > (x, y, n);
+}
+
+namespace host {
+struct Runner {
+  void twice(const float* x, float* y, int n) {
+    auto go = [&] { scale << <(n + 255) / 256, 256 >> > (x, y, n); };
+    go();
+    go();
+  }
+};
+}  // namespace host
+
+void launch(const float* x, float* y, int n) {
+  const dim3 grid{unsigned(n + 255) / 256, 1, 1}, block{256, 1, 1};
+  scale<<<grid, block>>>(x, y, n);
+}
