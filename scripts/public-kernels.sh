@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
-# The public kernels (tests/public_kernels/README.md): 102 kernels of llm.c's dev/cuda, cuda-samples and llama2.cu,
-# with specs and launches of our own, predicted by the analyzer and measured by rooflint-verify.
+# The public kernels (tests/public_kernels/README.md): 103 kernels of llm.c's dev/cuda, cuda-samples,
+# llama2.cu and flash-attention-minimal, with specs and launches of our own, predicted by the analyzer and
+# measured by rooflint-verify.
 #
 #   bash scripts/public-kernels.sh fetch     # the public files at the pinned commits -> .carry/public/src
 #   bash scripts/public-kernels.sh analyze   # the analyzer over each wrapper -> .carry/public/manifests
 #   bash scripts/public-kernels.sh build DIR # nvcc: each wrapper an executable in DIR (gpu-job.sh public)
 #
 # The sources are not in the tree: `fetch` takes them (git and network; ROOFLINT_PUBLIC_LLMC_URL,
-# ROOFLINT_PUBLIC_SAMPLES_URL and ROOFLINT_PUBLIC_LLAMA2CU_URL name other clones, a local path too) into
-# .carry/, which travels to the GPU machine. `analyze` needs the analyzer (build-dev/analyzer/rooflint, or
-# $ROOFLINT_ANALYZER), so it runs on the build machine; the GPU machine has no clang. ROOFLINT_PUBLIC_JOBS: files at a time (default: nproc).
+# ROOFLINT_PUBLIC_SAMPLES_URL, ROOFLINT_PUBLIC_LLAMA2CU_URL and ROOFLINT_PUBLIC_FLASHATTN_URL name other
+# clones, a local path too) into .carry/, which travels to the GPU machine. `analyze` needs the analyzer
+# (build-dev/analyzer/rooflint, or $ROOFLINT_ANALYZER), so it runs on the build machine; the GPU machine
+# has no clang. ROOFLINT_PUBLIC_JOBS: files at a time (default: nproc).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 src=.carry/public/src
@@ -17,6 +19,8 @@ llmc_commit=f1e2ace651495b74ae22d45d1723443fd00ecd3a
 samples_commit=c94ff366aed18c797b8a85dfaac7817b0228b420
 llama2cu_commit=cb0c6fa08386f398b5ed48a0cbb30d9ba8f42e70
 llama2cu_files=(LICENSE llama2.cu)
+flashattn_commit=00f8f46712d493665c900c32fa3a261c8ef3e20c
+flashattn_files=(LICENSE flash.cu)
 llmc_files=(LICENSE dev/cuda/common.h dev/cuda/adamw.cu dev/cuda/attention_forward.cu dev/cuda/crossentropy_forward.cu
             dev/cuda/encoder_forward.cu dev/cuda/gelu_forward.cu dev/cuda/layernorm_forward.cu dev/cuda/matmul_forward.cu
             dev/cuda/residual_forward.cu dev/cuda/softmax_forward.cu dev/cuda/gelu_backward.cu
@@ -39,7 +43,8 @@ samples_files=(LICENSE Common/exception.h Common/helper_cuda.h Common/helper_fun
                Samples/5_Domain_Specific/FDTD3d/inc/FDTD3dGPU.h Common/helper_math.h
                $s/boxFilter/boxFilter_kernel.cu Samples/5_Domain_Specific/recursiveGaussian/recursiveGaussian_kernel.cuh)
 # The wrappers include the public files by their paths in their repositories.
-flags=(-std=c++20 -Idsl/include -Imodel/include -I$src/llm.c -I$src/cuda-samples/Samples -I$src/cuda-samples/Common -I$src/llama2.cu)
+flags=(-std=c++20 -Idsl/include -Imodel/include -I$src/llm.c -I$src/cuda-samples/Samples -I$src/cuda-samples/Common -I$src/llama2.cu
+       -I$src/flash-attention-minimal -Itests/public_kernels/stubs)
 jobs=${ROOFLINT_PUBLIC_JOBS:-$(nproc)}
 nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
 
@@ -70,6 +75,8 @@ case ${1:-} in
         "$src/cuda-samples" "${samples_files[@]}"
     fetch_repo "${ROOFLINT_PUBLIC_LLAMA2CU_URL:-https://github.com/ankan-ban/llama2.cu}" $llama2cu_commit "$src/llama2.cu" \
         "${llama2cu_files[@]}"
+    fetch_repo "${ROOFLINT_PUBLIC_FLASHATTN_URL:-https://github.com/tspeterkim/flash-attention-minimal}" $flashattn_commit \
+        "$src/flash-attention-minimal" "${flashattn_files[@]}"
     du -sh "$src"
     ;;
   analyze)
