@@ -419,7 +419,7 @@ public:
     std::vector<std::unique_ptr<ASTConsumer>> List;
     List.push_back(std::move(Gen));
     List.push_back(std::move(Mine));
-    List.push_back(std::make_unique<BodySkipper>());
+    List.push_back(std::make_unique<BodySkipper>(&Options.UnparsedHostBodies));
     return std::make_unique<MultiplexConsumer>(std::move(List));
   }
 

@@ -326,16 +326,20 @@ void prepareDeviceParse(clang::CompilerInvocation &Invocation) {
   Invocation.getFrontendOpts().SkipFunctionBodies = true;  // the consumers decide which: skipsBody
 }
 
-bool skipsBody(const clang::Decl &D, const clang::SourceManager &SM) {
+bool isHostOnly(const clang::FunctionDecl &F) {
+  return !F.isConstexpr() && !F.hasAttr<clang::CUDADeviceAttr>() && !F.hasAttr<clang::CUDAGlobalAttr>();
+}
+
+bool skipsBody(const clang::Decl &D, const clang::SourceManager &SM, const std::set<std::string> *Unparsed) {
   const clang::FunctionDecl *F = D.getAsFunction();
-  if (!F || F->isConstexpr() || F->hasAttr<clang::CUDADeviceAttr>() || F->hasAttr<clang::CUDAGlobalAttr>())
-    return false;
-  return SM.isInSystemHeader(SM.getExpansionLoc(D.getLocation())) || isSkippedHostBody(SM, D.getLocation());
+  if (!F || !isHostOnly(*F)) return false;
+  return SM.isInSystemHeader(SM.getExpansionLoc(D.getLocation())) ||
+         (Unparsed && !Unparsed->empty() && Unparsed->count(hostBodyKey(SM, D.getLocation())) > 0);
 }
 
 void BodySkipper::Initialize(clang::ASTContext &Ctx) { Sources = &Ctx.getSourceManager(); }
 
-bool BodySkipper::shouldSkipFunctionBody(clang::Decl *D) { return Sources && skipsBody(*D, *Sources); }
+bool BodySkipper::shouldSkipFunctionBody(clang::Decl *D) { return Sources && skipsBody(*D, *Sources, Unparsed); }
 
 std::vector<std::string> adjustCommandLine(const std::vector<std::string> &Args, llvm::StringRef Directory,
                                            llvm::StringRef File, const CudaEnvironment &Env,
@@ -517,12 +521,7 @@ void ParseWatcher::HandleDiagnostic(clang::DiagnosticsEngine::Level Level, const
       ++CommandErrors;
     } else {
       Info.FormatDiagnostic(Message);
-      LastErrorWhere.clear();
-      if (Info.hasSourceManager() && Info.getLocation().isValid()) {
-        const clang::PresumedLoc P = Info.getSourceManager().getPresumedLoc(Info.getLocation());
-        if (P.isValid())
-          LastErrorWhere = presumedFileName(Info.getSourceManager(), P) + ":" + std::to_string(P.getLine()) + ":" + std::to_string(P.getColumn());
-      }
+      LastErrorWhere = Info.hasSourceManager() ? presumedPosition(Info.getSourceManager(), Info.getLocation()) : "";
       AwaitingSpecMessage = true;
       noteSpecMessage(Message);  // a static_assert's message
       if (ClangErrors++ == 0) FirstError = (LastErrorWhere.empty() ? "" : LastErrorWhere + ": ") + Message.str().str();

@@ -250,6 +250,13 @@ std::string presumedFileName(const clang::SourceManager &SM, const clang::Presum
   return P.getFilename();
 }
 
+std::string presumedPosition(const clang::SourceManager &SM, clang::SourceLocation Loc) {
+  if (Loc.isInvalid()) return "";
+  const clang::PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(Loc));
+  if (P.isInvalid()) return "";
+  return presumedFileName(SM, P) + ":" + std::to_string(P.getLine()) + ":" + std::to_string(P.getColumn());
+}
+
 DiagRecord Reporter::locate(clang::SourceLocation Loc) const {
   DiagRecord R;
   if (Loc.isValid()) {

@@ -1,9 +1,5 @@
 #include "rooflint/analyzer/HostBodies.h"
 
-#include <atomic>
-#include <mutex>
-#include <set>
-
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
@@ -11,6 +7,7 @@
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
 #include "clang/Frontend/MultiplexConsumer.h"
+#include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/StringSet.h"
 #include "rooflint/analyzer/CudaSetup.h"
@@ -19,19 +16,6 @@
 
 namespace rooflint::analyzer {
 namespace {
-
-std::mutex SkippedMutex;
-std::atomic<bool> AnySkipped{false};  // checked first: every function body of every parse asks
-std::set<std::string> &skipped() {
-  static std::set<std::string> Keys;
-  return Keys;
-}
-
-std::string where(const clang::SourceManager &SM, clang::SourceLocation Loc) {
-  const clang::PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(Loc));
-  if (P.isInvalid()) return "";
-  return presumedFileName(SM, P) + ":" + std::to_string(P.getLine()) + ":" + std::to_string(P.getColumn());
-}
 
 /// clang's errors of one parse, where they are.
 class ErrorCollector : public clang::DiagnosticConsumer {
@@ -56,14 +40,15 @@ public:
   }
 };
 
-/// Whether the device side may skip @p F's body: host-only, and clang would skip it (not constexpr,
-/// whose body constant evaluation needs, nor of a deduced return type).
-bool hostOnly(const clang::FunctionDecl &F) {
-  return !F.isConstexpr() && !F.hasAttr<clang::CUDADeviceAttr>() && !F.hasAttr<clang::CUDAGlobalAttr>() &&
-         !F.getReturnType()->getContainedDeducedType();
+/// A device function's attribute written in the code, not one clang gives a lambda by default.
+template <class A>
+bool explicitly(const clang::FunctionDecl &F) {
+  const A *Attr = F.getAttr<A>();
+  return Attr && !Attr->isImplicit();
 }
 
-/// Finds, for each error, the outermost host-only function whose body holds it.
+/// Finds, for each error, the outermost host-only function whose body holds it, and whether a device
+/// function holds it too (a `__device__` lambda in host code: its errors are the device side's).
 class Locator : public clang::ASTConsumer, public clang::RecursiveASTVisitor<Locator> {
 public:
   Locator(const ErrorCollector &Collected, std::optional<std::vector<UnparsedHostBody>> &Out) : Collected(Collected), Out(Out) {}
@@ -72,67 +57,88 @@ public:
     if (Collected.Errors.empty() || Collected.Elsewhere) return;
     SM = &Ctx.getSourceManager();
     Holder.assign(Collected.Errors.size(), nullptr);
+    InDevice.assign(Collected.Errors.size(), false);
     TraverseDecl(Ctx.getTranslationUnitDecl());
     std::vector<UnparsedHostBody> Bodies;
     llvm::StringSet<> Seen;
     for (std::size_t I = 0; I < Holder.size(); ++I) {
-      if (!Holder[I]) return;  // an error outside every host-only body: not ours to excuse
-      const std::string Key = where(*SM, Holder[I]->getLocation());
-      if (Key.empty()) return;
+      if (!Holder[I] || InDevice[I]) return;  // not a host body's error: not ours to excuse
+      const std::string Key = hostBodyKey(*SM, Holder[I]->getLocation());
       if (Seen.insert(Key).second)
-        Bodies.push_back({Key, Holder[I]->getQualifiedNameAsString(),
-                          where(*SM, Collected.Errors[I].Loc) + ": " + Collected.Errors[I].Message});
+        Bodies.push_back({Key, presumedPosition(*SM, Holder[I]->getLocation()), Holder[I]->getQualifiedNameAsString(),
+                          presumedPosition(*SM, Collected.Errors[I].Loc) + ": " + Collected.Errors[I].Message});
     }
     Out = std::move(Bodies);
   }
 
   bool VisitFunctionDecl(clang::FunctionDecl *F) {
-    const clang::Stmt *Body = F->getBody();
-    if (!Body || !hostOnly(*F)) return true;
-    const clang::SourceRange R(SM->getExpansionLoc(Body->getBeginLoc()), SM->getExpansionLoc(Body->getEndLoc()));
-    for (std::size_t I = 0; I < Holder.size(); ++I) {
-      const clang::SourceLocation Loc = SM->getExpansionLoc(Collected.Errors[I].Loc);
-      if (!SM->isPointWithin(Loc, R.getBegin(), R.getEnd())) continue;
-      // The outermost: a lambda's or a local class's function lies within its enclosing function.
-      if (!Holder[I] || SM->isBeforeInTranslationUnit(R.getBegin(), SM->getExpansionLoc(Holder[I]->getBody()->getBeginLoc())))
-        Holder[I] = F;
-    }
+    // The definition only: a prototype's getBody() is its definition's, and its name is elsewhere.
+    if (F->doesThisDeclarationHaveABody()) note(*F);
+    return true;
+  }
+  bool VisitLambdaExpr(clang::LambdaExpr *L) {  // the visitor walks a lambda's body, not its operator
+    if (const clang::CXXMethodDecl *Call = L->getCallOperator()) note(*Call);
     return true;
   }
 
 private:
+  /// Notes the errors @p F's body holds: a device function's, or a host-only one's.
+  void note(const clang::FunctionDecl &F) {
+    if (!F.getBody()) return;
+    const bool Device = explicitly<clang::CUDADeviceAttr>(F) || explicitly<clang::CUDAGlobalAttr>(F);
+    const bool Skippable = isHostOnly(F) && !F.getReturnType()->getContainedDeducedType();
+    if (!Device && !Skippable) return;
+    const clang::SourceLocation Begin = SM->getExpansionLoc(F.getBody()->getBeginLoc());
+    const clang::SourceLocation End = SM->getExpansionLoc(F.getBody()->getEndLoc());
+    for (std::size_t I = 0; I < Holder.size(); ++I) {
+      if (!SM->isPointWithin(SM->getExpansionLoc(Collected.Errors[I].Loc), Begin, End)) continue;
+      if (Device) {
+        InDevice[I] = true;
+        continue;
+      }
+      // The outermost: a lambda's or a local class's function lies within its enclosing function.
+      if (!Holder[I] || SM->isBeforeInTranslationUnit(Begin, SM->getExpansionLoc(Holder[I]->getBody()->getBeginLoc())))
+        Holder[I] = &F;
+    }
+  }
+
+
   const ErrorCollector &Collected;
   std::optional<std::vector<UnparsedHostBody>> &Out;
   const clang::SourceManager *SM = nullptr;
   std::vector<const clang::FunctionDecl *> Holder;  ///< per error
-};
-
-class LocateAction : public clang::ASTFrontendAction {
-public:
-  LocateAction(const ErrorCollector &Collected, std::optional<std::vector<UnparsedHostBody>> &Out) : Collected(Collected), Out(Out) {}
-  std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance &, llvm::StringRef) override {
-    std::vector<std::unique_ptr<clang::ASTConsumer>> List;
-    List.push_back(std::make_unique<BodySkipper>());  // as the analysis's parse: system headers' host bodies
-    List.push_back(std::make_unique<Locator>(Collected, Out));
-    return std::make_unique<clang::MultiplexConsumer>(std::move(List));
-  }
-
-private:
-  const ErrorCollector &Collected;
-  std::optional<std::vector<UnparsedHostBody>> &Out;
+  std::vector<bool> InDevice;                       ///< per error
 };
 
 class LocateFactory : public clang::tooling::FrontendActionFactory {
 public:
   LocateFactory(const ErrorCollector &Collected, std::optional<std::vector<UnparsedHostBody>> &Out) : Collected(Collected), Out(Out) {}
-  std::unique_ptr<clang::FrontendAction> create() override { return std::make_unique<LocateAction>(Collected, Out); }
+  std::unique_ptr<clang::FrontendAction> create() override { return std::make_unique<Action>(Collected, Out); }
 
 private:
+  class Action : public clang::ASTFrontendAction {
+  public:
+    Action(const ErrorCollector &Collected, std::optional<std::vector<UnparsedHostBody>> &Out) : Collected(Collected), Out(Out) {}
+    std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance &, llvm::StringRef) override {
+      std::vector<std::unique_ptr<clang::ASTConsumer>> List;
+      List.push_back(std::make_unique<BodySkipper>());  // as the analysis's parse: system headers' host bodies
+      List.push_back(std::make_unique<Locator>(Collected, Out));
+      return std::make_unique<clang::MultiplexConsumer>(std::move(List));
+    }
+
+  private:
+    const ErrorCollector &Collected;
+    std::optional<std::vector<UnparsedHostBody>> &Out;
+  };
   const ErrorCollector &Collected;
   std::optional<std::vector<UnparsedHostBody>> &Out;
 };
 
 }  // namespace
+
+std::string hostBodyKey(const clang::SourceManager &SM, clang::SourceLocation NameLoc) {
+  return presumedPosition(SM, NameLoc) + "|" + presumedPosition(SM, SM.getSpellingLoc(NameLoc));
+}
 
 std::optional<std::vector<UnparsedHostBody>> findUnparsedHostBodies(const clang::tooling::CompilationDatabase &Database,
                                                                    const std::string &File) {
@@ -141,6 +147,8 @@ std::optional<std::vector<UnparsedHostBody>> findUnparsedHostBodies(const clang:
   clang::tooling::ClangTool Tool(Database, {File});
   Tool.setDiagnosticConsumer(&Collected);
   Tool.setPrintErrorMessage(false);
+  // Every error placed: past clang's limit (20) the last is "too many errors", which is nowhere.
+  Tool.appendArgumentsAdjuster(clang::tooling::getInsertArgumentAdjuster("-ferror-limit=0"));
   for (const auto &[Path, Contents] : virtualFiles()) Tool.mapVirtualFile(Path, Contents);
   LocateFactory Factory(Collected, Out);
   llvm::StringSet<> Dependencies;
@@ -151,19 +159,6 @@ std::optional<std::vector<UnparsedHostBody>> findUnparsedHostBodies(const clang:
   Tool.run(Action.get());
   if (Out && Out->empty()) Out.reset();
   return Out;
-}
-
-void skipHostBodies(const std::vector<UnparsedHostBody> &Bodies) {
-  const std::lock_guard<std::mutex> Lock(SkippedMutex);
-  for (const UnparsedHostBody &B : Bodies) skipped().insert(B.Key);
-  AnySkipped = !skipped().empty();
-}
-
-bool isSkippedHostBody(const clang::SourceManager &SM, clang::SourceLocation NameLoc) {
-  if (!AnySkipped) return false;
-  const std::string Key = where(SM, NameLoc);
-  const std::lock_guard<std::mutex> Lock(SkippedMutex);
-  return skipped().count(Key) > 0;
 }
 
 }  // namespace rooflint::analyzer

@@ -506,8 +506,7 @@ void predictTraffic(std::span<const TrafficPrediction> Work, const model::gpu &G
   for (const TrafficPrediction &W : Work) In.push_back(evaluationInput(*W.Traffic, *W.Kernel, *W.Record, Gpu));
   std::vector<KernelEvaluation> Out(Work.size());
   // Up to Threads kernels at a time, whose runs of blocks share one pool of Threads: a file of one large
-  // kernel uses them all. A kernel waits for its runs without running others' (the pool's workers
-  // would, holding every kernel's blocks at once).
+  // kernel uses them all (AtOnce.h: why kernels are not on the pool).
   std::optional<llvm::StdThreadPool> Pool;
   if (Threads > 1) Pool.emplace(llvm::hardware_concurrency(Threads));
   runAtOnce(Work.size(), Threads,

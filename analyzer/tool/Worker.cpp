@@ -52,37 +52,37 @@ int runWorker(const clang::tooling::CompilationDatabase &Base, const std::string
   PchUse Pch;
   PchCacheSettings Cache = pchCacheSettings();
   Cache.BuildBeside = Options.EvaluationThreads > 1;  // this file has cores of its own: one writes the PCH
-  const auto analyse = [&](PchCacheSettings Settings) {
+  const auto analyse = [&](const AnalyzerOptions &With, PchCacheSettings Settings) {
     clang::tooling::ClangTool Tool(*Database, {File});
     Tool.setDiagnosticConsumer(&Watcher);
     Tool.setPrintErrorMessage(false);
     for (const auto &[Path, Contents] : virtualFiles()) Tool.mapVirtualFile(Path, Contents);
-    auto Factory = makeActionFactory(Options, Results);
+    auto Factory = makeActionFactory(With, Results);
     auto Action = makePrefixPchAction(*Factory, std::move(Settings), Results.Dependencies, Pch);
     return Tool.run(Action.get());
   };
-  int ToolStatus = analyse(Cache);
+  int ToolStatus = analyse(Options, Cache);
   // Host code clang does not parse (nvcc may): where all of clang's errors lie in host-only bodies, the
   // file again without them (HostBodies.h), its output instead of the first run's. Not cached: a PCH
   // without those bodies would hide them from later runs.
   if (Watcher.parseFailed())
     if (const auto Unparsed = findUnparsedHostBodies(*Database, File)) {
-      skipHostBodies(*Unparsed);
+      AnalyzerOptions Retry = Options;
+      for (const UnparsedHostBody &B : *Unparsed) Retry.UnparsedHostBodies.insert(B.Key);
       Watcher.discardFile();
       Text.clear();
       Cut = 0;
       Segments = json::Array();
       Group.clear();
-      Results.Kernels.clear();
-      Results.Diagnostics.clear();
-      Results.Seen.clear();
-      for (const UnparsedHostBody &B : *Unparsed)
-        llvm::WithColor::warning(OS, "rooflint") << "skipped the body of host function '" << B.Function << "' (" << B.Key
-                                                 << "), which clang 19 does not parse (" << B.FirstError
-                                                 << "); the device side does not need it\n";
+      Results = AnalysisResults{.OnGroup = cutAt};
       PchCacheSettings NoCache = Cache;
       NoCache.Enabled = false;
-      ToolStatus = analyse(NoCache);
+      ToolStatus = analyse(Retry, NoCache);
+      if (!Watcher.parseFailed())
+        for (const UnparsedHostBody &B : *Unparsed)
+          llvm::WithColor::warning(OS, "rooflint") << "skipped the body of host function '" << B.Function << "' (" << B.Where
+                                                   << "), where clang 19 reported errors (the first: " << B.FirstError
+                                                   << "); the device side does not need it, and nvcc checks host code\n";
     }
   const int Status = Watcher.endFile(File, ToolStatus);
   if (std::getenv("ROOFLINT_TRAFFIC_TIME")) llvm::errs() << "rooflint: pch: " << Pch.describe() << "\n";

@@ -316,17 +316,22 @@ case_sources_and_driver_errors() {
 case_host_bodies_clang_cannot_parse() {
   local input=$inputs/robust-host-chevrons.cu
   run 0 --pch-cache-dir=pch "$input" -- "${flags[@]}"
-  has "^rooflint: warning: skipped the body of host function 'launch_spaced' \\([^)]*robust-host-chevrons.cu:20:6\\), which clang 19 does not parse \\([^ ]*robust-host-chevrons.cu:21:12: expected expression\\); the device side does not need it\$"
-  has "^rooflint: warning: skipped the body of host function 'host::Runner::twice' \\([^)]*robust-host-chevrons.cu:26:8\\)"
-  [[ $(count "skipped the body") -eq 2 ]] || fail "expected two skipped bodies ('launch' parses)"
-  has "robust-host-chevrons.cu:17:23: remark: kernel 'scale' is memory-bound"
+  has "^rooflint: warning: skipped the body of host function 'launch_spaced' \\([^)]*robust-host-chevrons.cu:34:6\\), where clang 19 reported errors \\(the first: [^ ]*robust-host-chevrons.cu:35:12: expected expression\\); the device side does not need it, and nvcc checks host code\$"
+  has "^rooflint: warning: skipped the body of host function 'host::Runner::twice' \\([^)]*robust-host-chevrons.cu:25:8\\)"
+  has "^rooflint: warning: skipped the body of host function 'host::Runner::later' \\([^)]*robust-host-chevrons.cu:38:20\\)"
+  [[ $(count "skipped the body") -eq 3 ]] || fail "expected three skipped bodies ('launch' parses)"
+  has "robust-host-chevrons.cu:18:23: remark: kernel 'scale' is memory-bound"
   lacks "error:|did not parse"
   cp out first
   run 0 --pch-cache-dir=pch "$input" -- "${flags[@]}"
   cmp -s first out || { diff first out >&2; fail "the second run, with the cache, printed something else"; }
-  # An error in a device function's body is clang's to report: the file is not analysed.
+  # An error in a device function's body, or in a __device__ lambda's inside a host function, is
+  # clang's to report: the file is not analysed.
   run 1 "$inputs/robust-parse-error.cu" -- "${flags[@]}"
   lacks "skipped the body"
+  run 1 "$inputs/robust-host-device-lambda.cu" -- "${flags[@]}"
+  lacks "skipped the body"
+  has "did not parse '[^']*robust-host-device-lambda.cu' \\(1 error; the first: [^ ]*robust-host-device-lambda.cu:6:51: use of undeclared identifier 'undeclared_on_device'\\)" out
 }
 
 case_compilation_database() {

@@ -1,6 +1,7 @@
-// Host code that nvcc accepts and clang 19 does not: a launch with spaces in its chevrons. The device
-// side needs no host-only function's body, so rooflint skips the two that clang cannot parse, says so
-// once each, and analyses the specs. The launcher clang does parse keeps its body.
+// Host code that nvcc accepts and clang 19 does not: launches with spaces in their chevrons. The device
+// side needs no host-only function's body, so rooflint skips the three that clang cannot parse (a free
+// function, an inline member, an out-of-line member declared in its class), says so once each, and
+// analyses the specs. The launchers clang does parse keep their bodies.
 #include "cuda_mock.h"
 #include "rooflint/dsl.h"
 using namespace rooflint::dsl;
@@ -17,9 +18,7 @@ __global__ void scale(const float* x, float* y, int n) {
 inline constexpr auto scale_spec =
     kernel<scale>("scale", unary(1, in<0>("x", f32, N), out<1>("y", f32, N))).sizes(N(arg<2>)).at(N(1 << 24)).block(256);
 
-void launch_spaced(const float* x, float* y, int n) {
-  scale << <(n + 255) / 256, 256 >> > (x, y, n);
-}
+void launch_spaced(const float* x, float* y, int n);  // declared first, as a header would
 
 namespace host {
 struct Runner {
@@ -28,8 +27,17 @@ struct Runner {
     go();
     go();
   }
+  void later(const float* x, float* y, int n);
 };
 }  // namespace host
+
+void launch_spaced(const float* x, float* y, int n) {
+  scale << <(n + 255) / 256, 256 >> > (x, y, n);
+}
+
+void host::Runner::later(const float* x, float* y, int n) {
+  scale << <(n + 255) / 256, 256 >> > (x, y, n);
+}
 
 void launch(const float* x, float* y, int n) {
   const dim3 grid{unsigned(n + 255) / 256, 1, 1}, block{256, 1, 1};

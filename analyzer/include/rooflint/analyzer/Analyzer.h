@@ -36,6 +36,8 @@ struct AnalyzerOptions {
   /// Threads the traffic's evaluation uses: kernels at a time, and each kernel's runs of blocks; the
   /// results are the same for any number.
   unsigned EvaluationThreads = 1;
+  /// Host-only bodies the parse skips because clang reported errors in them (HostBodies.h: hostBodyKey).
+  std::set<std::string> UnparsedHostBodies;
 };
 
 struct SourcePosition {

@@ -7,6 +7,7 @@
 
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -76,25 +77,30 @@ std::vector<std::string> adjustCommandLine(const std::vector<std::string> &Args,
 /// never generates: the C++ library's are much of a harness file's parse.
 void prepareDeviceParse(clang::CompilerInvocation &Invocation);
 
-/// Whether a device-side parse skips @p D's body: a host-only function (neither __device__ nor
-/// __global__, explicitly or by a pragma; not constexpr, whose body constant evaluation needs, nor of a
-/// deduced return type: clang keeps those itself) declared in a system header (the C++ library's, the
-/// toolkit's, any the build includes with -isystem), or one whose body clang could not parse
-/// (HostBodies.h).
-/// The project's own headers keep theirs: their launchers instantiate kernels, their specs and checks
-/// are read.
-bool skipsBody(const clang::Decl &D, const clang::SourceManager &SM);
+/// Whether @p F is host-only: neither __device__ nor __global__ (explicitly or by a pragma), nor
+/// constexpr (constant evaluation needs its body). The device side never generates it.
+bool isHostOnly(const clang::FunctionDecl &F);
+
+/// Whether a device-side parse skips @p D's body: a host-only function (clang itself keeps those of a
+/// deduced return type) declared in a system header (the C++ library's, the toolkit's, any the build
+/// includes with -isystem), or one of @p Unparsed, the bodies where clang reported errors
+/// (HostBodies.h: hostBodyKey).
+/// The project's own headers and the file keep theirs otherwise: their launchers instantiate kernels,
+/// and their errors are reported.
+bool skipsBody(const clang::Decl &D, const clang::SourceManager &SM, const std::set<std::string> *Unparsed = nullptr);
 
 /// The consumer that tells a device-side parse which bodies to skip (skipsBody), beside the others in a
 /// MultiplexConsumer (which skips a body only where every consumer agrees): the analysis's parse and
 /// the PCH's build use it alike.
 class BodySkipper : public clang::ASTConsumer {
 public:
+  explicit BodySkipper(const std::set<std::string> *Unparsed = nullptr) : Unparsed(Unparsed) {}
   void Initialize(clang::ASTContext &Ctx) override;
   bool shouldSkipFunctionBody(clang::Decl *D) override;
 
 private:
   const clang::SourceManager *Sources = nullptr;
+  const std::set<std::string> *Unparsed;
 };
 
 /// A compilation database that returns @p Base's commands rewritten by adjustCommandLine.

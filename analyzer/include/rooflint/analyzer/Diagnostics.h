@@ -122,6 +122,10 @@ bool silencedByNolint(const clang::SourceManager &SM, clang::SourceLocation Loc,
 /// file has (a #line directive's) as written.
 std::string presumedFileName(const clang::SourceManager &SM, const clang::PresumedLoc &P);
 
+/// "file:line:column" of @p Loc's expansion, the file as presumedFileName names it; empty where it has
+/// none.
+std::string presumedPosition(const clang::SourceManager &SM, clang::SourceLocation Loc);
+
 /// One emitted diagnostic, kept for the manifest and SARIF.
 struct DiagRecord {
   std::string Group;  ///< what it is about ("spec:file:line:col"): a run reports each group once
