@@ -319,6 +319,12 @@ bool isCudaFile(llvm::StringRef File) {
   return Ext == ".cu" || Ext == ".cuh";
 }
 
+void prepareTool(clang::tooling::ClangTool &Tool, clang::DiagnosticConsumer &Diags) {
+  Tool.setDiagnosticConsumer(&Diags);
+  Tool.setPrintErrorMessage(false);
+  for (const auto &[Path, Contents] : virtualFiles()) Tool.mapVirtualFile(Path, Contents);
+}
+
 void prepareDeviceParse(clang::CompilerInvocation &Invocation) {
   clang::LangOptions &LO = Invocation.getLangOpts();
   if (!LO.CUDA || !LO.CUDAIsDevice) return;

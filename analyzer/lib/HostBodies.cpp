@@ -145,11 +145,9 @@ std::optional<std::vector<UnparsedHostBody>> findUnparsedHostBodies(const clang:
   std::optional<std::vector<UnparsedHostBody>> Out;
   ErrorCollector Collected;
   clang::tooling::ClangTool Tool(Database, {File});
-  Tool.setDiagnosticConsumer(&Collected);
-  Tool.setPrintErrorMessage(false);
+  prepareTool(Tool, Collected);
   // Every error placed: past clang's limit (20) the last is "too many errors", which is nowhere.
   Tool.appendArgumentsAdjuster(clang::tooling::getInsertArgumentAdjuster("-ferror-limit=0"));
-  for (const auto &[Path, Contents] : virtualFiles()) Tool.mapVirtualFile(Path, Contents);
   LocateFactory Factory(Collected, Out);
   llvm::StringSet<> Dependencies;
   PchUse Use;

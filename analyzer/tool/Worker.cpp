@@ -54,9 +54,7 @@ int runWorker(const clang::tooling::CompilationDatabase &Base, const std::string
   Cache.BuildBeside = Options.EvaluationThreads > 1;  // this file has cores of its own: one writes the PCH
   const auto analyse = [&](const AnalyzerOptions &With, PchCacheSettings Settings) {
     clang::tooling::ClangTool Tool(*Database, {File});
-    Tool.setDiagnosticConsumer(&Watcher);
-    Tool.setPrintErrorMessage(false);
-    for (const auto &[Path, Contents] : virtualFiles()) Tool.mapVirtualFile(Path, Contents);
+    prepareTool(Tool, Watcher);
     auto Factory = makeActionFactory(With, Results);
     auto Action = makePrefixPchAction(*Factory, std::move(Settings), Results.Dependencies, Pch);
     return Tool.run(Action.get());

@@ -82,6 +82,18 @@ inline constexpr auto MultiHeadAttention_kernel_spec =
         .block(1024).grid(H);
 }  // namespace public_specs
 
+/// A conversion kernel's case: @p n elements, 256 threads a block, as the file's launches (its index is
+/// blockIdx.x * 256 + threadIdx.x).
+template <class Out, class In>
+static void convert_case(const char* name, void (*convert)(Out*, In*, int), int n) {
+  if (!corpus::wanted(name)) return;
+  corpus::Case c(name);
+  Out* out = c.zeros<Out>(n);
+  In* in = c.zeros<In>(n);
+  if (c.ready()) convert<<<(n + 255) / 256, 256>>>(out, in, n);
+  c.done();
+}
+
 static void run() {
   using Z = std::size_t;
   const int n = 1 << 25, threads = 256, blocks = (n + threads - 1) / threads;
@@ -93,20 +105,8 @@ static void run() {
     if (c.ready() && name[0] == 's') silu_element_wise_mul_kernel<<<blocks, threads>>>(dest, src, n);
     c.done();
   }
-  if (corpus::wanted("convert_fp32_to_fp16")) {
-    corpus::Case c("convert_fp32_to_fp16");
-    half* out = c.zeros<half>(n);
-    float* in = c.zeros<float>(n);
-    if (c.ready()) convert_fp32_to_fp16<<<blocks, 256>>>(out, in, n);
-    c.done();
-  }
-  if (corpus::wanted("convert_fp16_to_fp32")) {
-    corpus::Case c("convert_fp16_to_fp32");
-    float* out = c.zeros<float>(n);
-    half* in = c.zeros<half>(n);
-    if (c.ready()) convert_fp16_to_fp32<<<blocks, 256>>>(out, in, n);
-    c.done();
-  }
+  convert_case("convert_fp32_to_fp16", convert_fp32_to_fp16, n);
+  convert_case("convert_fp16_to_fp32", convert_fp16_to_fp32, n);
   if (corpus::wanted("rmsnorm_kernel")) {
     const int size = 1 << 20;
     corpus::Case c("rmsnorm_kernel");

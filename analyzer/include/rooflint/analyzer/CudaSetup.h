@@ -16,6 +16,7 @@
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Frontend/CompilerInvocation.h"
 #include "clang/Tooling/CompilationDatabase.h"
+#include "clang/Tooling/Tooling.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/ADT/StringRef.h"
@@ -54,6 +55,10 @@ inline constexpr llvm::StringLiteral VirtualIncludeDir = "/rooflint-virtual/incl
 /// @return In-memory files (path, contents) every run maps: the empty texture_fetch_functions.h, the
 /// compat header, the empty main file of the precompiled CUDA prefix (PchCache.h).
 const std::vector<std::pair<std::string, std::string>> &virtualFiles();
+
+/// Readies @p Tool for a device-side parse of the analysis: clang's diagnostics to @p Diags only, and
+/// the virtualFiles() mapped.
+void prepareTool(clang::tooling::ClangTool &Tool, clang::DiagnosticConsumer &Diags);
 
 /// @return Whether @p File is CUDA by its extension (.cu, .cuh).
 bool isCudaFile(llvm::StringRef File);
