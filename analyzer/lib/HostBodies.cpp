@@ -88,17 +88,17 @@ private:
     const bool Device = explicitly<clang::CUDADeviceAttr>(F) || explicitly<clang::CUDAGlobalAttr>(F);
     const bool Skippable = isHostOnly(F) && !F.getReturnType()->getContainedDeducedType();
     if (!Device && !Skippable) return;
-    const clang::SourceLocation Begin = SM->getExpansionLoc(F.getBody()->getBeginLoc());
-    const clang::SourceLocation End = SM->getExpansionLoc(F.getBody()->getEndLoc());
+    // Locations as they are, not their expansions: the functions one macro call defines all expand at
+    // the call, and only their places in the macro's text tell whose body an error is in.
+    const clang::SourceLocation Begin = F.getBody()->getBeginLoc(), End = F.getBody()->getEndLoc();
     for (std::size_t I = 0; I < Holder.size(); ++I) {
-      if (!SM->isPointWithin(SM->getExpansionLoc(Collected.Errors[I].Loc), Begin, End)) continue;
+      if (!SM->isPointWithin(Collected.Errors[I].Loc, Begin, End)) continue;
       if (Device) {
         InDevice[I] = true;
         continue;
       }
       // The outermost: a lambda's or a local class's function lies within its enclosing function.
-      if (!Holder[I] || SM->isBeforeInTranslationUnit(Begin, SM->getExpansionLoc(Holder[I]->getBody()->getBeginLoc())))
-        Holder[I] = &F;
+      if (!Holder[I] || SM->isBeforeInTranslationUnit(Begin, Holder[I]->getBody()->getBeginLoc())) Holder[I] = &F;
     }
   }
 

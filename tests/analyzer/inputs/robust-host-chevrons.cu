@@ -1,7 +1,7 @@
 // Host code that nvcc accepts and clang 19 does not: launches with spaces in their chevrons. The device
-// side needs no host-only function's body, so rooflint skips the three that clang cannot parse (a free
-// function, an inline member, an out-of-line member declared in its class), says so once each, and
-// analyses the specs. The launchers clang does parse keep their bodies.
+// side needs no host-only function's body, so rooflint skips the seven that clang cannot parse (a free
+// function, an inline member, an out-of-line member declared in its class, four from macros), says so
+// once each, and analyses the specs. The launchers clang does parse keep their bodies.
 #include "cuda_mock.h"
 #include "rooflint/dsl.h"
 using namespace rooflint::dsl;
@@ -43,3 +43,14 @@ void launch(const float* x, float* y, int n) {
   const dim3 grid{unsigned(n + 255) / 256, 1, 1}, block{256, 1, 1};
   scale<<<grid, block>>>(x, y, n);
 }
+
+// Functions one macro call defines: their names all expand at the call, so only their places in the
+// macro's text (or the pasted names' scratch space) tell them apart.
+#define TWO_LAUNCHERS                                                                            \
+  void first(const float* x, float* y, int n) { scale << <(n + 255) / 256, 256 >> > (x, y, n); } \
+  void second(const float* x, float* y, int n) { scale << <(n + 255) / 256, 256 >> > (x, y, n); }
+TWO_LAUNCHERS
+#define LAUNCHER(name) \
+  void launch_##name(const float* x, float* y, int n) { scale << <(n + 255) / 256, 256 >> > (x, y, n); }
+LAUNCHER(a)
+LAUNCHER(b)
