@@ -10,34 +10,72 @@
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FileSystem.h"
 #include "rooflint/analyzer/CudaSetup.h"
 #include "rooflint/analyzer/Diagnostics.h"
 #include "rooflint/analyzer/PchCache.h"
 
 namespace rooflint::analyzer {
-namespace {
 
-/// clang's errors of one parse, where they are.
-class ErrorCollector : public clang::DiagnosticConsumer {
+/// What the locator's diagnostics and consumers share: the errors of the parse running, then where they are.
+class HostBodyLocator::State {
 public:
   struct Error {
     clang::SourceLocation Loc;
     std::string Message;
   };
+  explicit State(clang::DiagnosticConsumer &Next) : Next(Next) {}
+  clang::DiagnosticConsumer &Next;
   std::vector<Error> Errors;
-  bool Elsewhere = false;  ///< an error without a place in the file (the command line's, say)
+  bool Unplaced = false;  ///< an error without a place in the file (past clang's limit, the command line's)
+  bool Located = false;   ///< the parse reached its end, where its errors were placed
+  HostBodyErrors Result;
 
+  void beginParse() {
+    Errors.clear();
+    Unplaced = Located = false;
+    Result = HostBodyErrors();
+  }
+};
+
+namespace {
+
+/// Notes clang's errors of the parse and passes every diagnostic on. Its counts, which say whether the
+/// action succeeded, are the next consumer's: that one decides what counts.
+class ErrorCollector : public clang::DiagnosticConsumer {
+public:
+  explicit ErrorCollector(HostBodyLocator::State &S) : S(S) {}
+  void BeginSourceFile(const clang::LangOptions &LangOpts, const clang::Preprocessor *PP) override {
+    S.beginParse();
+    S.Next.BeginSourceFile(LangOpts, PP);
+    mirror();
+  }
+  void EndSourceFile() override { S.Next.EndSourceFile(); }
+  void finish() override { S.Next.finish(); }
+  void clear() override {
+    S.Next.clear();
+    mirror();
+  }
+  bool IncludeInDiagnosticCounts() const override { return S.Next.IncludeInDiagnosticCounts(); }
   void HandleDiagnostic(clang::DiagnosticsEngine::Level Level, const clang::Diagnostic &Info) override {
-    clang::DiagnosticConsumer::HandleDiagnostic(Level, Info);
+    S.Next.HandleDiagnostic(Level, Info);
+    mirror();
     if (Level < clang::DiagnosticsEngine::Error) return;
     if (!Info.hasSourceManager() || Info.getLocation().isInvalid()) {
-      Elsewhere = true;
+      S.Unplaced = true;
       return;
     }
     llvm::SmallString<128> Message;
     Info.FormatDiagnostic(Message);
-    Errors.push_back({Info.getLocation(), Message.str().str()});
+    S.Errors.push_back({Info.getLocation(), Message.str().str()});
   }
+
+private:
+  void mirror() {
+    NumErrors = S.Next.getNumErrors();
+    NumWarnings = S.Next.getNumWarnings();
+  }
+  HostBodyLocator::State &S;
 };
 
 /// A device function's attribute written in the code, not one clang gives a lambda by default.
@@ -48,27 +86,30 @@ bool explicitly(const clang::FunctionDecl &F) {
 }
 
 /// Finds, for each error, the outermost host-only function whose body holds it, and whether a device
-/// function holds it too (a `__device__` lambda in host code: its errors are the device side's).
+/// function holds it too (a `__device__` lambda in host code: its errors are the device side's). It
+/// walks the declarations this parse made, not those a PCH holds (which parsed without errors).
 class Locator : public clang::ASTConsumer, public clang::RecursiveASTVisitor<Locator> {
 public:
-  Locator(const ErrorCollector &Collected, std::optional<std::vector<UnparsedHostBody>> &Out) : Collected(Collected), Out(Out) {}
+  explicit Locator(HostBodyLocator::State &S) : S(S) {}
+
+  bool HandleTopLevelDecl(clang::DeclGroupRef Group) override {
+    TopLevel.insert(TopLevel.end(), Group.begin(), Group.end());
+    return true;
+  }
+  void HandleInterestingDecl(clang::DeclGroupRef) override {}  // a PCH's, read on demand
 
   void HandleTranslationUnit(clang::ASTContext &Ctx) override {
-    if (Collected.Errors.empty() || Collected.Elsewhere) return;
-    SM = &Ctx.getSourceManager();
-    Holder.assign(Collected.Errors.size(), nullptr);
-    InDevice.assign(Collected.Errors.size(), false);
-    TraverseDecl(Ctx.getTranslationUnitDecl());
-    std::vector<UnparsedHostBody> Bodies;
-    llvm::StringSet<> Seen;
-    for (std::size_t I = 0; I < Holder.size(); ++I) {
-      if (!Holder[I] || InDevice[I]) return;  // not a host body's error: not ours to excuse
-      const std::string Key = hostBodyKey(*SM, Holder[I]->getLocation());
-      if (Seen.insert(Key).second)
-        Bodies.push_back({Key, presumedPosition(*SM, Holder[I]->getLocation()), Holder[I]->getQualifiedNameAsString(),
-                          presumedPosition(*SM, Collected.Errors[I].Loc) + ": " + Collected.Errors[I].Message});
+    S.Located = true;
+    if (S.Errors.empty() && !S.Unplaced) return;
+    if (S.Unplaced) {
+      S.Result.What = HostBodyErrors::Kind::Unplaced;
+      return;
     }
-    Out = std::move(Bodies);
+    SM = &Ctx.getSourceManager();
+    Holder.assign(S.Errors.size(), nullptr);
+    InDevice.assign(S.Errors.size(), false);
+    for (clang::Decl *D : TopLevel) TraverseDecl(D);
+    S.Result = placed();
   }
 
   bool VisitFunctionDecl(clang::FunctionDecl *F) {
@@ -82,6 +123,31 @@ public:
   }
 
 private:
+  /// The host-only functions that hold the errors, once each, or Elsewhere.
+  HostBodyErrors placed() const {
+    HostBodyErrors Out;
+    Out.What = HostBodyErrors::Kind::Elsewhere;
+    llvm::StringSet<> Seen;
+    for (std::size_t I = 0; I < Holder.size(); ++I) {
+      if (!Holder[I] || InDevice[I]) return Out;  // not a host body's error: not ours to excuse
+      const std::string Key = hostBodyKey(*SM, Holder[I]->getLocation());
+      if (Seen.insert(Key).second)
+        Out.Bodies.push_back({Key, presumedPosition(*SM, Holder[I]->getLocation()), Holder[I]->getQualifiedNameAsString(),
+                              presumedPosition(*SM, S.Errors[I].Loc) + ": " + S.Errors[I].Message,
+                              realFile(Holder[I]->getLocation())});
+    }
+    Out.What = HostBodyErrors::Kind::InHostBodies;
+    return Out;
+  }
+
+  std::string realFile(clang::SourceLocation Loc) const {
+    const clang::OptionalFileEntryRef F = SM->getFileEntryRefForID(SM->getFileID(SM->getExpansionLoc(Loc)));
+    if (!F) return "";
+    llvm::SmallString<256> Real;
+    if (llvm::sys::fs::real_path(F->getName(), Real)) return F->getName().str();
+    return Real.str().str();
+  }
+
   /// Notes the errors @p F's body holds: a device function's, or a host-only one's.
   void note(const clang::FunctionDecl &F) {
     if (!F.getBody()) return;
@@ -92,7 +158,7 @@ private:
     // the call, and only their places in the macro's text tell whose body an error is in.
     const clang::SourceLocation Begin = F.getBody()->getBeginLoc(), End = F.getBody()->getEndLoc();
     for (std::size_t I = 0; I < Holder.size(); ++I) {
-      if (!SM->isPointWithin(Collected.Errors[I].Loc, Begin, End)) continue;
+      if (!SM->isPointWithin(S.Errors[I].Loc, Begin, End)) continue;
       if (Device) {
         InDevice[I] = true;
         continue;
@@ -102,60 +168,90 @@ private:
     }
   }
 
-
-  const ErrorCollector &Collected;
-  std::optional<std::vector<UnparsedHostBody>> &Out;
+  HostBodyLocator::State &S;
+  std::vector<clang::Decl *> TopLevel;
   const clang::SourceManager *SM = nullptr;
   std::vector<const clang::FunctionDecl *> Holder;  ///< per error
   std::vector<bool> InDevice;                       ///< per error
 };
 
-class LocateFactory : public clang::tooling::FrontendActionFactory {
+/// An action of the parse, with the locator's consumer beside its own.
+class LocatingAction : public clang::WrapperFrontendAction {
 public:
-  LocateFactory(const ErrorCollector &Collected, std::optional<std::vector<UnparsedHostBody>> &Out) : Collected(Collected), Out(Out) {}
-  std::unique_ptr<clang::FrontendAction> create() override { return std::make_unique<Action>(Collected, Out); }
+  LocatingAction(std::unique_ptr<clang::FrontendAction> Inner, HostBodyLocator::State &S)
+      : clang::WrapperFrontendAction(std::move(Inner)), S(S) {}
+
+protected:
+  std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance &CI, llvm::StringRef InFile) override {
+    std::vector<std::unique_ptr<clang::ASTConsumer>> List;
+    List.push_back(clang::WrapperFrontendAction::CreateASTConsumer(CI, InFile));
+    if (!List.front()) return nullptr;
+    List.push_back(std::make_unique<Locator>(S));
+    return std::make_unique<clang::MultiplexConsumer>(std::move(List));
+  }
 
 private:
-  class Action : public clang::ASTFrontendAction {
-  public:
-    Action(const ErrorCollector &Collected, std::optional<std::vector<UnparsedHostBody>> &Out) : Collected(Collected), Out(Out) {}
-    std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance &, llvm::StringRef) override {
-      std::vector<std::unique_ptr<clang::ASTConsumer>> List;
-      List.push_back(std::make_unique<BodySkipper>());  // as the analysis's parse: system headers' host bodies
-      List.push_back(std::make_unique<Locator>(Collected, Out));
-      return std::make_unique<clang::MultiplexConsumer>(std::move(List));
-    }
+  HostBodyLocator::State &S;
+};
 
-  private:
-    const ErrorCollector &Collected;
-    std::optional<std::vector<UnparsedHostBody>> &Out;
+class LocatingFactory : public clang::tooling::FrontendActionFactory {
+public:
+  LocatingFactory(clang::tooling::FrontendActionFactory &Inner, HostBodyLocator::State &S) : Inner(Inner), S(S) {}
+  std::unique_ptr<clang::FrontendAction> create() override { return std::make_unique<LocatingAction>(Inner.create(), S); }
+
+private:
+  clang::tooling::FrontendActionFactory &Inner;
+  HostBodyLocator::State &S;
+};
+
+/// The device-side parse alone: the bodies the analysis skips, skipped.
+class ParseFactory : public clang::tooling::FrontendActionFactory {
+  class Action : public clang::ASTFrontendAction {
+    std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance &, llvm::StringRef) override {
+      return std::make_unique<BodySkipper>();
+    }
   };
-  const ErrorCollector &Collected;
-  std::optional<std::vector<UnparsedHostBody>> &Out;
+
+public:
+  std::unique_ptr<clang::FrontendAction> create() override { return std::make_unique<Action>(); }
 };
 
 }  // namespace
+
+HostBodyLocator::HostBodyLocator(clang::DiagnosticConsumer &Next)
+    : S(std::make_unique<State>(Next)), Collector(std::make_unique<ErrorCollector>(*S)) {}
+HostBodyLocator::~HostBodyLocator() = default;
+clang::DiagnosticConsumer &HostBodyLocator::diagnostics() { return *Collector; }
+std::unique_ptr<clang::tooling::FrontendActionFactory> HostBodyLocator::wrap(clang::tooling::FrontendActionFactory &Inner) {
+  return std::make_unique<LocatingFactory>(Inner, *S);
+}
+HostBodyErrors HostBodyLocator::errors() const {
+  // A parse that ended early (a file it could not read) placed nothing.
+  if (!S->Located && (!S->Errors.empty() || S->Unplaced)) return {HostBodyErrors::Kind::Unplaced, {}};
+  return S->Result;
+}
 
 std::string hostBodyKey(const clang::SourceManager &SM, clang::SourceLocation NameLoc) {
   return presumedPosition(SM, NameLoc) + "|" + presumedPosition(SM, SM.getSpellingLoc(NameLoc));
 }
 
-std::optional<std::vector<UnparsedHostBody>> findUnparsedHostBodies(const clang::tooling::CompilationDatabase &Database,
-                                                                   const std::string &File) {
-  std::optional<std::vector<UnparsedHostBody>> Out;
-  ErrorCollector Collected;
+HostBodyErrors findUnparsedHostBodies(const clang::tooling::CompilationDatabase &Database, const std::string &File) {
+  clang::IgnoringDiagConsumer Quiet;
+  HostBodyLocator Locate(Quiet);
   clang::tooling::ClangTool Tool(Database, {File});
-  prepareTool(Tool, Collected);
+  prepareTool(Tool, Locate.diagnostics());
   // Every error placed: past clang's limit (20) the last is "too many errors", which is nowhere.
   Tool.appendArgumentsAdjuster(clang::tooling::getInsertArgumentAdjuster("-ferror-limit=0"));
-  LocateFactory Factory(Collected, Out);
+  ParseFactory Parse;
+  const auto Factory = Locate.wrap(Parse);
   llvm::StringSet<> Dependencies;
   PchUse Use;
   PchCacheSettings NoCache;
   NoCache.Enabled = false;  // the device-side settings of the analysis's parse, without the cache
-  auto Action = makePrefixPchAction(Factory, NoCache, Dependencies, Use);
+  auto Action = makePrefixPchAction(*Factory, NoCache, Dependencies, Use);
   Tool.run(Action.get());
-  if (Out && Out->empty()) Out.reset();
+  HostBodyErrors Out = Locate.errors();
+  if (Out.What == HostBodyErrors::Kind::Unplaced) Out.What = HostBodyErrors::Kind::Elsewhere;  // the command line's
   return Out;
 }
 

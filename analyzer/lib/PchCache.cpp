@@ -447,6 +447,17 @@ std::optional<std::vector<std::string>> readEntered(llvm::StringRef Pch) {
   return std::vector<std::string>(Lines.begin(), Lines.end());
 }
 
+/// @return The first of @p Files (real paths) that the parse of the PCH at @p Pch entered, else "".
+std::string enteredOneOf(llvm::StringRef Pch, const std::vector<std::string> &Files) {
+  if (Files.empty()) return "";
+  for (const std::string &Name : readEntered(Pch).value_or(std::vector<std::string>())) {
+    llvm::SmallString<256> Real;
+    if (llvm::sys::fs::real_path(Name, Real)) continue;
+    if (std::find(Files.begin(), Files.end(), Real.str()) != Files.end()) return Name;
+  }
+  return "";
+}
+
 /// Whether @p Path is absent or a regular file. Anything else named like a cache file (a FIFO, a
 /// device, a directory) is never given to clang, whose open would block on a FIFO or read a device
 /// without end.
@@ -543,7 +554,15 @@ private:
       Why = "'" + Use.Path + "' or its dependencies file is not a regular file and cannot be removed";
       return false;
     }
+    if (const std::string File = enteredOneOf(Use.Path, Settings.NotLoadedFrom); !File.empty()) {
+      Why = "the cached PCH holds '" + File + "', which this parse reads differently";
+      return false;
+    }
     if (!llvm::sys::fs::exists(Use.Path)) {
+      if (Settings.ReadOnly) {
+        Why = "not cached, and this parse only reads the cache";
+        return false;
+      }
       if (Settings.BuildBeside) return buildBeside(Levels, I, Inv, Files, PCHOps, Diags, Ok);
       if (!build()) return false;
     }
@@ -554,7 +573,7 @@ private:
         return true;
       }
       Why = Refusal;
-      if (Built) return false;
+      if (Built || Settings.ReadOnly) return false;
       if (Settings.BuildBeside) return buildBeside(Levels, I, Inv, Files, PCHOps, Diags, Ok);
       if (!build()) return false;
     }

@@ -52,36 +52,44 @@ int runWorker(const clang::tooling::CompilationDatabase &Base, const std::string
   PchUse Pch;
   PchCacheSettings Cache = pchCacheSettings();
   Cache.BuildBeside = Options.EvaluationThreads > 1;  // this file has cores of its own: one writes the PCH
+  HostBodyLocator Locate(Watcher);
   const auto analyse = [&](const AnalyzerOptions &With, PchCacheSettings Settings) {
     clang::tooling::ClangTool Tool(*Database, {File});
-    prepareTool(Tool, Watcher);
-    auto Factory = makeActionFactory(With, Results);
+    prepareTool(Tool, Locate.diagnostics());
+    auto Analysis = makeActionFactory(With, Results);
+    auto Factory = Locate.wrap(*Analysis);
     auto Action = makePrefixPchAction(*Factory, std::move(Settings), Results.Dependencies, Pch);
     return Tool.run(Action.get());
   };
   int ToolStatus = analyse(Options, Cache);
   // Host code clang does not parse (nvcc may): where all of clang's errors lie in host-only bodies, the
-  // file again without them (HostBodies.h), its output instead of the first run's. Not cached: a PCH
-  // without those bodies would hide them from later runs.
-  if (Watcher.parseFailed())
-    if (const auto Unparsed = findUnparsedHostBodies(*Database, File)) {
-      AnalyzerOptions Retry = Options;
-      for (const UnparsedHostBody &B : *Unparsed) Retry.UnparsedHostBodies.insert(B.Key);
-      Watcher.discardFile();
-      Text.clear();
-      Cut = 0;
-      Segments = json::Array();
-      Group.clear();
-      Results = AnalysisResults{.OnGroup = cutAt};
-      PchCacheSettings NoCache = Cache;
-      NoCache.Enabled = false;
-      ToolStatus = analyse(Retry, NoCache);
-      if (!Watcher.parseFailed())
-        for (const UnparsedHostBody &B : *Unparsed)
-          llvm::WithColor::warning(OS, "rooflint") << "skipped the body of host function '" << B.Function << "' (" << B.Where
-                                                   << "), where clang 19 reported errors (the first: " << B.FirstError
-                                                   << "); the device side does not need it, and nvcc checks host code\n";
+  // file again without them (HostBodies.h), its output instead of the first run's. The cache is read,
+  // not written: a PCH without those bodies would hide them from later runs, while a cached one parsed
+  // cleanly, so it holds none of them unless it entered their files (a header's template, say).
+  // The first parse placed its errors as it ran; past clang's limit a parse of its own places them all.
+  HostBodyErrors Found = Watcher.parseFailed() ? Locate.errors() : HostBodyErrors();
+  if (Found.What == HostBodyErrors::Kind::Unplaced) Found = findUnparsedHostBodies(*Database, File);
+  if (Found.What == HostBodyErrors::Kind::InHostBodies) {
+    AnalyzerOptions Retry = Options;
+    PchCacheSettings Reading = Cache;
+    Reading.ReadOnly = true;
+    for (const UnparsedHostBody &B : Found.Bodies) {
+      Retry.UnparsedHostBodies.insert(B.Key);
+      Reading.NotLoadedFrom.push_back(B.File);
     }
+    Watcher.discardFile();
+    Text.clear();
+    Cut = 0;
+    Segments = json::Array();
+    Group.clear();
+    Results = AnalysisResults{.OnGroup = cutAt};
+    ToolStatus = analyse(Retry, Reading);
+    if (!Watcher.parseFailed())
+      for (const UnparsedHostBody &B : Found.Bodies)
+        llvm::WithColor::warning(OS, "rooflint") << "skipped the body of host function '" << B.Function << "' (" << B.Where
+                                                 << "), where clang 19 reported errors (the first: " << B.FirstError
+                                                 << "); the device side does not need it, and nvcc checks host code\n";
+  }
   const int Status = Watcher.endFile(File, ToolStatus);
   if (std::getenv("ROOFLINT_TRAFFIC_TIME")) llvm::errs() << "rooflint: pch: " << Pch.describe() << "\n";
   cutAt("");

@@ -331,6 +331,12 @@ case_host_bodies_clang_cannot_parse() {
   cp out first
   run 0 --pch-cache-dir=pch "$input" -- "${flags[@]}"
   cmp -s first out || { diff first out >&2; fail "the second run, with the cache, printed something else"; }
+  # Past clang's 20 errors the parse stops placing them ("too many errors" is nowhere): a parse
+  # without the limit places them all.
+  { cat "$input"; for i in $(seq 1 12); do echo "void more_$i(const float* x, float* y, int n) { scale << <1, 256 >> > (x, y, n); }"; done; } > many.cu
+  run 0 many.cu -- "${flags[@]}"
+  [[ $(count "skipped the body") -eq 19 ]] || fail "expected 19 skipped bodies past clang's error limit"
+  has "^rooflint: warning: skipped the body of host function 'more_12' \\([^)]*many.cu:68:6\\)"
   # An error in a device function's body, or in a __device__ lambda's inside a host function, is
   # clang's to report: the file is not analysed.
   run 1 "$inputs/robust-parse-error.cu" -- "${flags[@]}"

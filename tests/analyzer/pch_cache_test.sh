@@ -358,6 +358,14 @@ CU
   "$rooflint" --no-pch-cache main.cu -- "${flags[@]}" -Isys >project 2>&1 || { cat project >&2; fail "a failed host body stopped the analysis"; }
   grep -q "skipped the body of host function 'host_only' (.*), where clang 19 reported errors (the first: .*host_only<T> instantiated" project ||
     { cat project >&2; fail "the project header's static_assert did not fire"; }
+  # With the cache, cold then warm: the preamble's PCH holds the header, clean until main.cu
+  # instantiates its template, so the parse that skips the body reads the header itself.
+  local run
+  for run in cold warm; do
+    "$rooflint" --pch-cache-dir=cache main.cu -- "${flags[@]}" -Isys >"$run" 2>&1 || { cat "$run" >&2; fail "$run: a failed host body stopped the analysis"; }
+    cmp -s project "$run" || { diff project "$run" >&2; fail "$run: another output than without the cache"; }
+  done
+  [[ -n $(ls cache/*.pch 2>/dev/null) ]] || fail "nothing was cached"
 }
 
 "case_$case_name"
