@@ -11,8 +11,8 @@
 # overhead3: the same on three programs side by side: the example program, rooflint-example-large (a dozen
 #   large kernels) and a Python program calling the PyTorch extension, with rooflint's time per phase.
 # traffic: the analyzer's predicted traffic against the observed, per level (the traffic corpus program).
-# public: the same on 103 public kernels (llm.c, cuda-samples, llama2.cu, flash-attention-minimal;
-#   tests/public_kernels/), built there by nvcc.
+# public: the same on 114 public kernels (llm.c, cuda-samples, llama2.cu, flash-attention-minimal,
+#   SGEMM_CUDA; tests/public_kernels/), built there by nvcc.
 # lines: per-line traffic on the examples (--lines=all) beside ncu's per-line sectors, and rooflint-verify
 #   --lines=failing over the example program beside the harness's lines (scripts/lines-agree.py).
 # corpus-lines: per-line traffic of the traffic corpus's kernels (one rooflint-verify run per kernel)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The public kernels (tests/public_kernels/README.md): 103 kernels of llm.c's dev/cuda, cuda-samples,
-# llama2.cu and flash-attention-minimal, with specs and launches of our own, predicted by the analyzer and
+# The public kernels (tests/public_kernels/README.md): 114 kernels of llm.c's dev/cuda, cuda-samples,
+# llama2.cu, flash-attention-minimal and SGEMM_CUDA, with specs and launches of our own, predicted by the analyzer and
 # measured by rooflint-verify.
 #
 #   bash scripts/public-kernels.sh fetch     # the public files at the pinned commits -> .carry/public/src
@@ -8,7 +8,8 @@
 #   bash scripts/public-kernels.sh build DIR # nvcc: each wrapper an executable in DIR (gpu-job.sh public)
 #
 # The sources are not in the tree: `fetch` takes them (git and network; ROOFLINT_PUBLIC_LLMC_URL,
-# ROOFLINT_PUBLIC_SAMPLES_URL, ROOFLINT_PUBLIC_LLAMA2CU_URL and ROOFLINT_PUBLIC_FLASHATTN_URL name other
+# ROOFLINT_PUBLIC_SAMPLES_URL, ROOFLINT_PUBLIC_LLAMA2CU_URL, ROOFLINT_PUBLIC_FLASHATTN_URL and
+# ROOFLINT_PUBLIC_SGEMMCUDA_URL name other
 # clones, a local path too) into .carry/, which travels to the GPU machine. `analyze` needs the analyzer
 # (build-dev/analyzer/rooflint, or $ROOFLINT_ANALYZER), so it runs on the build machine; the GPU machine
 # has no clang. ROOFLINT_PUBLIC_JOBS: files at a time (default: nproc).
@@ -21,6 +22,8 @@ llama2cu_commit=cb0c6fa08386f398b5ed48a0cbb30d9ba8f42e70
 llama2cu_files=(LICENSE llama2.cu)
 flashattn_commit=00f8f46712d493665c900c32fa3a261c8ef3e20c
 flashattn_files=(LICENSE flash.cu)
+sgemmcuda_commit=60cba6f9b20a198116c76f18de8047f44df8c8b8
+sgemmcuda_files=(LICENSE src/kernels.cuh src/kernels)
 llmc_files=(LICENSE dev/cuda/common.h dev/cuda/adamw.cu dev/cuda/attention_forward.cu dev/cuda/crossentropy_forward.cu
             dev/cuda/encoder_forward.cu dev/cuda/gelu_forward.cu dev/cuda/layernorm_forward.cu dev/cuda/matmul_forward.cu
             dev/cuda/residual_forward.cu dev/cuda/softmax_forward.cu dev/cuda/gelu_backward.cu
@@ -44,7 +47,7 @@ samples_files=(LICENSE Common/exception.h Common/helper_cuda.h Common/helper_fun
                $s/boxFilter/boxFilter_kernel.cu Samples/5_Domain_Specific/recursiveGaussian/recursiveGaussian_kernel.cuh)
 # The wrappers include the public files by their paths in their repositories.
 flags=(-std=c++20 -Idsl/include -Imodel/include -I$src/llm.c -I$src/cuda-samples/Samples -I$src/cuda-samples/Common -I$src/llama2.cu
-       -I$src/flash-attention-minimal -Itests/public_kernels/stubs)
+       -I$src/flash-attention-minimal -I$src/SGEMM_CUDA -Itests/public_kernels/stubs)
 jobs=${ROOFLINT_PUBLIC_JOBS:-$(nproc)}
 nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
 
@@ -77,6 +80,8 @@ case ${1:-} in
         "${llama2cu_files[@]}"
     fetch_repo "${ROOFLINT_PUBLIC_FLASHATTN_URL:-https://github.com/tspeterkim/flash-attention-minimal}" $flashattn_commit \
         "$src/flash-attention-minimal" "${flashattn_files[@]}"
+    fetch_repo "${ROOFLINT_PUBLIC_SGEMMCUDA_URL:-https://github.com/siboehm/SGEMM_CUDA}" $sgemmcuda_commit \
+        "$src/SGEMM_CUDA" "${sgemmcuda_files[@]}"
     du -sh "$src"
     ;;
   analyze)
