@@ -9,8 +9,8 @@
 #
 # The sources are not in the tree: `fetch` takes them (git and network; ROOFLINT_PUBLIC_LLMC_URL,
 # ROOFLINT_PUBLIC_SAMPLES_URL, ROOFLINT_PUBLIC_LLAMA2CU_URL, ROOFLINT_PUBLIC_FLASHATTN_URL and
-# ROOFLINT_PUBLIC_SGEMMCUDA_URL name other
-# clones, a local path too) into .carry/, which travels to the GPU machine. `analyze` needs the analyzer
+# ROOFLINT_PUBLIC_SGEMMCUDA_URL name other clones, a local path too) into .carry/, which travels to the
+# GPU machine. `analyze` needs the analyzer
 # (build-dev/analyzer/rooflint, or $ROOFLINT_ANALYZER), so it runs on the build machine; the GPU machine
 # has no clang. ROOFLINT_PUBLIC_JOBS: files at a time (default: nproc).
 set -euo pipefail
