@@ -340,7 +340,7 @@ bool skipsBody(const clang::Decl &D, const clang::SourceManager &SM, const std::
   const clang::FunctionDecl *F = D.getAsFunction();
   if (!F || !isHostOnly(*F)) return false;
   return SM.isInSystemHeader(SM.getExpansionLoc(D.getLocation())) ||
-         (Unparsed && !Unparsed->empty() && Unparsed->count(hostBodyKey(SM, D.getLocation())) > 0);
+         (Unparsed && !Unparsed->empty() && Unparsed->count(hostBodyKey(SM, *F)) > 0);
 }
 
 void BodySkipper::Initialize(clang::ASTContext &Ctx) { Sources = &Ctx.getSourceManager(); }

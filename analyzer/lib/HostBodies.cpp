@@ -31,9 +31,11 @@ public:
   bool Located = false;   ///< the parse reached its end, where its errors were placed
   HostBodyErrors Result;
 
+  /// A run of the file begins (again, after a PCH clang refused): its errors. An error without a place
+  /// before any run (the driver's, of the command line) stays.
   void beginParse() {
     Errors.clear();
-    Unplaced = Located = false;
+    Located = false;
     Result = HostBodyErrors();
   }
 };
@@ -130,14 +132,21 @@ private:
     llvm::StringSet<> Seen;
     for (std::size_t I = 0; I < Holder.size(); ++I) {
       if (!Holder[I] || InDevice[I]) return Out;  // not a host body's error: not ours to excuse
-      const std::string Key = hostBodyKey(*SM, Holder[I]->getLocation());
+      // An instantiation's errors are its template's, whose body the next parse skips (a PCH's
+      // template reaches the walk as the instantiations this parse made).
+      const clang::FunctionDecl &F = patternOf(*Holder[I]);
+      const std::string Key = hostBodyKey(*SM, F);
       if (Seen.insert(Key).second)
-        Out.Bodies.push_back({Key, presumedPosition(*SM, Holder[I]->getLocation()), Holder[I]->getQualifiedNameAsString(),
-                              presumedPosition(*SM, S.Errors[I].Loc) + ": " + S.Errors[I].Message,
-                              realFile(Holder[I]->getLocation())});
+        Out.Bodies.push_back({Key, presumedPosition(*SM, F.getLocation()), F.getQualifiedNameAsString(),
+                              presumedPosition(*SM, S.Errors[I].Loc) + ": " + S.Errors[I].Message, realFile(F.getLocation())});
     }
     Out.What = HostBodyErrors::Kind::InHostBodies;
     return Out;
+  }
+
+  static const clang::FunctionDecl &patternOf(const clang::FunctionDecl &F) {
+    const clang::FunctionDecl *Pattern = F.getTemplateInstantiationPattern();
+    return Pattern ? *Pattern : F;
   }
 
   std::string realFile(clang::SourceLocation Loc) const {
@@ -231,8 +240,8 @@ HostBodyErrors HostBodyLocator::errors() const {
   return S->Result;
 }
 
-std::string hostBodyKey(const clang::SourceManager &SM, clang::SourceLocation NameLoc) {
-  return presumedPosition(SM, NameLoc) + "|" + presumedPosition(SM, SM.getSpellingLoc(NameLoc));
+std::string hostBodyKey(const clang::SourceManager &SM, const clang::FunctionDecl &F) {
+  return presumedPosition(SM, F.getLocation()) + "|" + F.getQualifiedNameAsString() + "|" + F.getType().getAsString();
 }
 
 HostBodyErrors findUnparsedHostBodies(const clang::tooling::CompilationDatabase &Database, const std::string &File) {

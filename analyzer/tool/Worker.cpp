@@ -75,7 +75,7 @@ int runWorker(const clang::tooling::CompilationDatabase &Base, const std::string
     Reading.ReadOnly = true;
     for (const UnparsedHostBody &B : Found.Bodies) {
       Retry.UnparsedHostBodies.insert(B.Key);
-      Reading.NotLoadedFrom.push_back(B.File);
+      if (B.File != MainName) Reading.NotLoadedFrom.push_back(B.File);  // a preamble holds no body of the file's
     }
     Watcher.discardFile();
     Text.clear();

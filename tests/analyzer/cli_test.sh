@@ -344,6 +344,10 @@ case_host_bodies_clang_cannot_parse() {
   run 1 "$inputs/robust-host-device-lambda.cu" -- "${flags[@]}"
   lacks "skipped the body"
   has "did not parse '[^']*robust-host-device-lambda.cu' \\(1 error; the first: [^ ]*robust-host-device-lambda.cu:6:51: use of undeclared identifier 'undeclared_on_device'\\)" out
+  # Nor is an error of the command line a host body's: clang's errors stand.
+  run 1 "$input" -- "${flags[@]}" -fno-such-clang-flag
+  lacks "skipped the body"
+  has "unknown argument: '-fno-such-clang-flag'"
 }
 
 case_compilation_database() {

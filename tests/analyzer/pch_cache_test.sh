@@ -335,6 +335,9 @@ case_host_bodies_in_system_headers_are_skipped() {
   cat >"$work/proj/sys/host_only.h" <<'H'
 #pragma once
 template <class T> void host_only() { static_assert(sizeof(T) == 0, "host_only<T> instantiated"); }
+template <class T> struct Runner {
+  void go() { static_assert(sizeof(T) == 0, "Runner<T>::go instantiated"); }
+};
 H
   cat >"$work/proj/main.cu" <<'CU'
 #include "host_only.h"
@@ -348,6 +351,13 @@ __global__ void copy(const float* x, float* y, int n) {
 inline constexpr auto copy_spec =
     kernel<copy>("copy", unary(0, in<0>("x", f32, N), out<1>("y", f32, N))).sizes(N(arg<2>)).at(N(1 << 24));
 void launch() { host_only<int>(); }
+void run() { Runner<int>{}.go(); }
+// Launchers with pasted names (in clang's scratch space, which the headers' pastes fill before them
+// without a PCH, and not with one), with spaces in their chevrons, as nvcc takes them.
+#define LAUNCHER(name) \
+  void launch_##name(const float* x, float* y, int n) { copy << <(n + 255) / 256, 256 >> > (x, y, n); }
+LAUNCHER(a)
+LAUNCHER(b)
 CU
   cd "$work/proj" || fail "no project directory"
   "$rooflint" --no-pch-cache main.cu -- "${flags[@]}" -isystem sys >system 2>&1 ||
@@ -358,8 +368,13 @@ CU
   "$rooflint" --no-pch-cache main.cu -- "${flags[@]}" -Isys >project 2>&1 || { cat project >&2; fail "a failed host body stopped the analysis"; }
   grep -q "skipped the body of host function 'host_only' (.*), where clang 19 reported errors (the first: .*host_only<T> instantiated" project ||
     { cat project >&2; fail "the project header's static_assert did not fire"; }
+  # A class template's member is named as its template, whether the walk met the template (parsed
+  # here) or only its instantiation (the template read from a PCH).
+  grep -q "skipped the body of host function 'Runner::go' (.*sys/host_only.h:4:8)" project || { cat project >&2; fail "no warning for Runner::go"; }
+  [[ $(grep -c "skipped the body" project) -eq 4 ]] || { cat project >&2; fail "expected four skipped bodies"; }
   # With the cache, cold then warm: the preamble's PCH holds the header, clean until main.cu
-  # instantiates its template, so the parse that skips the body reads the header itself.
+  # instantiates its templates, so the parse that skips their bodies reads the header itself; the
+  # pasted names are the same functions with and without a PCH.
   local run
   for run in cold warm; do
     "$rooflint" --pch-cache-dir=cache main.cu -- "${flags[@]}" -Isys >"$run" 2>&1 || { cat "$run" >&2; fail "$run: a failed host body stopped the analysis"; }

@@ -20,7 +20,7 @@ namespace rooflint::analyzer {
 
 /// A host-only function whose body holds clang's errors.
 struct UnparsedHostBody {
-  std::string Key;         ///< hostBodyKey of its name: what skipsBody matches in the next parse
+  std::string Key;         ///< its hostBodyKey: what skipsBody matches in the next parse
   std::string Where;       ///< "file:line:column" of its name
   std::string Function;    ///< its qualified name
   std::string FirstError;  ///< "file:line:column: message", the first error in its body
@@ -40,9 +40,11 @@ struct HostBodyErrors {
   std::vector<UnparsedHostBody> Bodies;
 };
 
-/// Where a function's name at @p NameLoc is, as the same parse of the same file gives it again: the
-/// presumed expansion position, and the spelling's (functions one macro call defines share the first).
-std::string hostBodyKey(const clang::SourceManager &SM, clang::SourceLocation NameLoc);
+/// Function @p F as any parse of the same file names it again, with or without a PCH: where its name
+/// expands (presumed), its qualified name and its type (functions one macro call defines share the
+/// first). Not the name's spelling: a pasted name's is in clang's scratch space, whose lines count the
+/// pastes before it, the headers' too, which a PCH's parse made apart.
+std::string hostBodyKey(const clang::SourceManager &SM, const clang::FunctionDecl &F);
 
 /// Places the errors of the parses it watches in host-only bodies while they run: the parse's
 /// diagnostics go through diagnostics() (which passes each on), its actions are made by wrap()'s
