@@ -47,7 +47,7 @@ struct PchCacheSettings {
   /// without one (a cold run then takes about as long as a run without the cache), and the next run
   /// loads it. Otherwise it is written first and loaded at once.
   bool BuildBeside = false;
-  /// PCHs are read, never written: a parse whose output must not be cached (HostBodies.h) may still
+  /// PCHs are read, never built: a parse whose output must not be cached (HostBodies.h) may still
   /// load what a clean parse cached...
   bool ReadOnly = false;
   /// ... but no PCH that entered one of these files (real paths), which the parse reads differently.
