@@ -381,6 +381,25 @@ CU
     cmp -s project "$run" || { diff project "$run" >&2; fail "$run: another output than without the cache"; }
   done
   [[ -n $(ls cache/*.pch 2>/dev/null) ]] || fail "nothing was cached"
+  # Bodies of the main file alone: the parse that skips them loads the preamble's PCH, which holds
+  # none of the file's bodies, once a run has cached it.
+  cat >launchers.cu <<'CU'
+#include "rooflint/dsl.h"
+using namespace rooflint::dsl;
+inline constexpr struct N final : dim<"N"> {} N;
+__global__ void copy(const float* x, float* y, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = x[i];
+}
+inline constexpr auto copy_spec =
+    kernel<copy>("copy", unary(0, in<0>("x", f32, N), out<1>("y", f32, N))).sizes(N(arg<2>)).at(N(1 << 24));
+void launch(const float* x, float* y, int n) { copy << <(n + 255) / 256, 256 >> > (x, y, n); }
+CU
+  "$rooflint" --pch-cache-dir=cache launchers.cu -- "${flags[@]}" >launchers 2>&1 || { cat launchers >&2; fail "launchers.cu stopped the analysis"; }
+  grep -q "skipped the body of host function 'launch'" launchers || { cat launchers >&2; fail "no warning for launch"; }
+  local line
+  line=$(pch_line --pch-cache-dir=cache launchers.cu)
+  [[ $line == "rooflint: pch: warm, preamble ("*".pch)" ]] || fail "the parse that skips the main file's bodies did not load the PCH: $line"
 }
 
 "case_$case_name"
