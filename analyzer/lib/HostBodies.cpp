@@ -89,7 +89,8 @@ bool explicitly(const clang::FunctionDecl &F) {
 
 /// Finds, for each error, the outermost host-only function whose body holds it, and whether a device
 /// function holds it too (a `__device__` lambda in host code: its errors are the device side's). It
-/// walks the declarations this parse made, not those a PCH holds (which parsed without errors).
+/// walks the declarations this parse made or instantiated, not those a PCH holds (which parsed
+/// without errors: a PCH's template reaches it as this parse's instantiations).
 class Locator : public clang::ASTConsumer, public clang::RecursiveASTVisitor<Locator> {
 public:
   explicit Locator(HostBodyLocator::State &S) : S(S) {}
