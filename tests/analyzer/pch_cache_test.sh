@@ -339,9 +339,9 @@ template <class T> struct Runner {
   void go() { static_assert(sizeof(T) == 0, "Runner<T>::go instantiated"); }
 };
 H
-  cat >"$work/proj/main.cu" <<'CU'
-#include "host_only.h"
-#include "rooflint/dsl.h"
+  # The kernel and its spec, after the includes of each file here.
+  local copy_kernel
+  copy_kernel=$(cat <<'CU'
 using namespace rooflint::dsl;
 inline constexpr struct N final : dim<"N"> {} N;
 __global__ void copy(const float* x, float* y, int n) {
@@ -350,6 +350,14 @@ __global__ void copy(const float* x, float* y, int n) {
 }
 inline constexpr auto copy_spec =
     kernel<copy>("copy", unary(0, in<0>("x", f32, N), out<1>("y", f32, N))).sizes(N(arg<2>)).at(N(1 << 24));
+CU
+)
+  cat >"$work/proj/main.cu" <<CU
+#include "host_only.h"
+#include "rooflint/dsl.h"
+$copy_kernel
+CU
+  cat >>"$work/proj/main.cu" <<'CU'
 void launch() { host_only<int>(); }
 void run() { Runner<int>{}.go(); }
 // Launchers with pasted names (in clang's scratch space, which the headers' pastes fill before them
@@ -383,16 +391,11 @@ CU
   [[ -n $(ls cache/*.pch 2>/dev/null) ]] || fail "nothing was cached"
   # Bodies of the main file alone: the parse that skips them loads the preamble's PCH, which holds
   # none of the file's bodies, once a run has cached it.
-  cat >launchers.cu <<'CU'
+  cat >launchers.cu <<CU
 #include "rooflint/dsl.h"
-using namespace rooflint::dsl;
-inline constexpr struct N final : dim<"N"> {} N;
-__global__ void copy(const float* x, float* y, int n) {
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) y[i] = x[i];
-}
-inline constexpr auto copy_spec =
-    kernel<copy>("copy", unary(0, in<0>("x", f32, N), out<1>("y", f32, N))).sizes(N(arg<2>)).at(N(1 << 24));
+$copy_kernel
+CU
+  cat >>launchers.cu <<'CU'
 void launch(const float* x, float* y, int n) { copy << <(n + 255) / 256, 256 >> > (x, y, n); }
 CU
   "$rooflint" --pch-cache-dir=cache launchers.cu -- "${flags[@]}" >launchers 2>&1 || { cat launchers >&2; fail "launchers.cu stopped the analysis"; }
