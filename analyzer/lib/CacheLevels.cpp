@@ -10,6 +10,8 @@ std::optional<CacheLevels> CacheLevels::of(const model::gpu_geometry &G) {
   L.Sms = G.sm_count;
   L.MaxThreadsPerSm = G.max_threads_per_sm;
   L.MaxBlocksPerSm = G.max_blocks_per_sm;
+  L.RegistersPerSm = G.registers_per_sm;
+  L.RegisterUnit = G.register_unit;
   L.ReservedSharedPerBlock = G.reserved_shared_bytes_per_block;
   L.SectorBytes = G.sector_bytes;
   L.DriverSharedPerBlock = G.driver_shared_bytes_per_block;

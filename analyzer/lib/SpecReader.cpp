@@ -245,6 +245,7 @@ void readShape(Reader &R, Node Shape, dsl::launch_shape &S) {
   S.grid_stated = R.flag(R.field(Shape, sp::ShapeGridStated));
   S.block_stated = R.flag(R.field(Shape, sp::ShapeBlockStated));
   S.shared_stated = R.flag(R.field(Shape, sp::ShapeSharedStated));
+  S.registers = static_cast<int>(R.integer(R.field(Shape, sp::ShapeRegisters)));
 }
 
 /// min, max and ceil_div terms (dsl/poly.h): dimensions derived from their operands.

@@ -924,15 +924,47 @@ Kept keptIn(std::int64_t WorkingSet, std::int64_t Capacity, double KeptFraction)
 }
 }  // namespace
 
-LayerCondition layerCondition(unsigned Passes, std::int64_t RowBytes, int ThreadsPerBlock, std::int64_t SharedBytes,
-                              const CacheLevels &Levels) {
-  LayerCondition C;
-  C.RowBytes = RowBytes;
-  const int Threads = std::max(1, ThreadsPerBlock);
+Occupancy occupancy(int Threads, std::int64_t SharedBytes, int Registers, const CacheLevels &Levels) {
+  Threads = std::max(1, Threads);
   const std::int64_t SharedPerBlock = std::max<std::int64_t>(0, SharedBytes) + Levels.ReservedSharedPerBlock;
   const std::int64_t MaxShared = Levels.largestSharedConfig();
-  C.BlocksPerSm = std::max<int>(1, std::min<std::int64_t>({Levels.MaxBlocksPerSm, Levels.MaxThreadsPerSm / Threads,
-                                                           MaxShared / SharedPerBlock}));
+  Occupancy O;
+  const auto limit = [&](std::int64_t Blocks, Occupancy::Limit By) {
+    if (Blocks < O.Blocks) O = {int(Blocks), By, O.RegistersKnown};
+  };
+  O.Blocks = std::max(1, Levels.MaxThreadsPerSm / Threads);
+  limit(Levels.MaxBlocksPerSm, Occupancy::Limit::Blocks);
+  limit(std::max<std::int64_t>(1, MaxShared / std::max<std::int64_t>(1, SharedPerBlock)), Occupancy::Limit::Shared);
+  if (Registers > 0 && Levels.RegistersPerSm > 0 && Levels.RegisterUnit > 0) {
+    // Each warp takes its threads' registers rounded up to the allocation unit; an SM holds the warps
+    // its register file has room for, in whole blocks.
+    const std::int64_t Unit = Levels.RegisterUnit;
+    const std::int64_t PerWarp = (std::int64_t(Registers) * 32 + Unit - 1) / Unit * Unit;
+    const std::int64_t Warps = (Threads + 31) / 32;
+    O.RegistersKnown = true;
+    limit(Levels.RegistersPerSm / PerWarp / Warps, Occupancy::Limit::Registers);
+  }
+  return O;
+}
+
+std::string Occupancy::text(int Registers) const {
+  const std::string Count = std::to_string(Blocks) + (Blocks == 1 ? " block" : " blocks") + " per SM";
+  switch (By) {
+    case Limit::Registers: return Count + " (their registers, " + std::to_string(Registers) + " a thread)";
+    case Limit::Shared: return Count + " (their shared memory" + (RegistersKnown ? ")" : "; registers not stated)");
+    case Limit::Blocks: return Count + " (the SM's most" + (RegistersKnown ? ")" : "; registers not stated)");
+    case Limit::Threads: break;
+  }
+  return Count + " (their threads" + (RegistersKnown ? ")" : "; registers not stated, which may allow fewer: .registers(n))");
+}
+
+LayerCondition layerCondition(unsigned Passes, std::int64_t RowBytes, int ThreadsPerBlock, std::int64_t SharedBytes,
+                              const CacheLevels &Levels, int Registers) {
+  LayerCondition C;
+  C.RowBytes = RowBytes;
+  const std::int64_t SharedPerBlock = std::max<std::int64_t>(0, SharedBytes) + Levels.ReservedSharedPerBlock;
+  const std::int64_t MaxShared = Levels.largestSharedConfig();
+  C.BlocksPerSm = std::max(1, occupancy(ThreadsPerBlock, SharedBytes, Registers, Levels).Blocks);
   // The configuration: the smallest that holds the blocks' shared memory and the driver's own margin.
   const std::int64_t Need = std::int64_t(C.BlocksPerSm) * std::max(SharedPerBlock, Levels.DriverSharedPerBlock);
   C.SharedConfig = MaxShared;

@@ -746,8 +746,10 @@ LaunchChoice chooseLaunch(const KernelRecord &R, int ThreadsPerBlock, bool Threa
   }
   C.Stated = Assumed.empty();
   C.DynamicShared = dynamicSharedBytes(R);
+  C.Registers = Shape.registers;
   C.Text = "grid " + dimText(C.Grid) + ", block " + dimText(C.Block);
   if (C.DynamicShared > 0) C.Text += ", " + std::to_string(C.DynamicShared) + " bytes of dynamic shared memory a block";
+  if (C.Registers > 0) C.Text += ", " + std::to_string(C.Registers) + " registers a thread";
   if (!C.Stated) {
     C.Text += ", assumed: ";
     for (std::size_t I = 0; I < Assumed.size(); ++I) C.Text += (I ? ", " : "") + Assumed[I];
@@ -779,6 +781,8 @@ public:
   std::map<int, bool> DrawnThrough;
   /// Per tensor: the integer parameters the spec does not bind behind its unknown addresses.
   std::map<int, std::vector<std::string>> UnboundAddressScalars;
+  /// How many blocks an SM holds and what limits them (Occupancy::text).
+  std::string Resident;
 
   /// Each tensor's figures, or why not: @p KernelWide for every level, @p BeyondL1 for L2 and DRAM.
   void predict(KernelEvaluation &Out, std::string KernelWide, const std::map<int, std::string> &Unmodelled,
@@ -1500,12 +1504,39 @@ private:
       return once(Over + "what its SM requests of L2 again is still there (" + shareText() + ")");
     const std::string Range = Over + "its reads range from each 64-byte granule once to every L2 miss from DRAM; ";
     if (DrawnThrough.count(Param)) return drawnReads(Reads, Waves, KernelFootprint, Hi, Range);
-    if (Reads.Shared && translates(Param, &TensorTally::FirstRead, 64))
+    if (Reads.Shared && translates(Param, &TensorTally::FirstRead, 64) && !sharedInWaves(Param, WaveBlocks))
       return axisReads(Param, U, Hi, Range, waveFootprint(Box, Waves));
-    // A footprint that does not translate with the block (a tile computed from a 1D block index), or one
-    // no two blocks share: each wave reads its footprint of the tensor once; what the wave before read is
-    // still in L2 but for missedIn(the waves' footprints: every tensor's, what passes through L2 between
-    // a wave's read of a granule and the next wave's).
+    return waveReads(Param, U, Hi, Range, Box, Waves, WaveBlocks);
+  }
+  /// Whether the blocks that share a translating footprint run in step, each wave of them reading it
+  /// once: where every axis they share it along puts at least SharersInStep of them in one wave
+  /// (@p WaveBlocks blocks), none of them reaching it at another point of its run. The H100 counted
+  /// (scripts/probes/gemm-waves.sh, 2026-12-07) SGEMM_CUDA's register-tiled GEMMs, 4.1 to 12 sharers of
+  /// a B tile a wave, reading B once per wave (4.3 times for 3.9 waves, 17.2 for 15.5, 67 for 62 with
+  /// 4.1 a wave; 5.4 and 20.6 for 3.9 and 15.5 with 8.25) and its 32 x 32-tile GEMM, 2.06 sharers a
+  /// wave, reading A from DRAM again at nearly every sharer (7.4 of 8 times at 3.9 waves, 31 of 32 at
+  /// 15.5, 126 of 128 at 62): its blocks drift apart, and those launched between two sharers run
+  /// between them (axisReads).
+  bool sharedInWaves(int Param, double WaveBlocks) const {
+    const std::array<std::int64_t, 3> Extent{L.Grid.X, L.Grid.Y, L.Grid.Z};
+    const std::array<double, 3> Apart{1, double(L.Grid.X), double(L.Grid.X) * double(L.Grid.Y)};
+    bool Shared = false;
+    for (std::size_t A = 0; A < 3; ++A) {
+      if (Extent[A] <= 1 || overlap(Param, int(A)) <= 0) continue;
+      if (readsSkewed(Param, int(A)) || WaveBlocks < SharersInStep * Apart[A]) return false;
+      Shared = true;
+    }
+    return Shared;
+  }
+  /// Between the 2.06 sharers a wave that drifted and the 4.1 that kept in step, at the side measured in
+  /// step: where fewer are not measured, the launch-distance point stays.
+  static constexpr double SharersInStep = 4;
+  /// The reads of a tensor's footprint that each wave of blocks reads once (@p Box: the blocks of one
+  /// wave, @p Waves of them): what the wave before read is still in L2 but for missedIn(the waves'
+  /// footprints: every tensor's, what passes through L2 between a wave's read of a granule and the next
+  /// wave's). For a footprint that does not translate with the block (a tile computed from a 1D block
+  /// index), or one no two blocks share.
+  Bytes waveReads(int Param, double U, double Hi, const std::string &Range, const Dim3 &Box, double Waves, double WaveBlocks) const {
     // The waves' reads past the granules the kernel touches (its blocks' footprints joined over the grid:
     // more than U where a granule holds less of the tensor than its 64 bytes) are the re-reads.
     const double PerWave = wavePart(Param, Box, Waves);
@@ -1514,7 +1545,7 @@ private:
     const double Missed = missedIn(Between);
     const double Point = std::clamp(Touched + (Waves * PerWave - Touched) * Missed, U, Hi);
     const std::string Each = Range + "the point: each wave of " + std::to_string(std::int64_t(WaveBlocks)) +
-                             " co-resident blocks reads " + bytesText(std::int64_t(PerWave)) + " of it";
+                             " co-resident blocks (" + Resident + ") reads " + bytesText(std::int64_t(PerWave)) + " of it";
     return {U, Point, Hi,
             Each + ", and what the wave before read is still in L2 but for " + model::format_significant(100 * Missed) +
                 "% (a wave's footprint, all tensors, " + bytesText(std::int64_t(Between)) + ", " + againstL2() + ")"};
@@ -1971,7 +2002,13 @@ KernelEvaluation evaluateTraffic(llvm::Function &F, const KernelRecord &Record, 
     if (L.source == dsl::size_source::argument && L.index >= 0 && std::size_t(L.index) < EL.Scalars.size())
       EL.Scalars[std::size_t(L.index)] = launchValue(Record, L);
   }
-  const LayerCondition C = layerCondition(1, 0, int(Launch.Block.count()), SharedBytes, Levels);
+  const Occupancy Resident = occupancy(int(Launch.Block.count()), SharedBytes, Launch.Registers, Levels);
+  if (Resident.Blocks < 1) {
+    Out.Failure = "a block of " + std::to_string(Launch.Block.count()) + " threads at " + std::to_string(Launch.Registers) +
+                  " registers a thread needs more registers than an SM has (" + std::to_string(Levels.RegistersPerSm) + "): no such launch runs";
+    return Out;
+  }
+  const LayerCondition C = layerCondition(1, 0, int(Launch.Block.count()), SharedBytes, Levels, Launch.Registers);
   const int PerSm = C.BlocksPerSm;
   std::int64_t Middle = 0;
   std::array<std::int64_t, 3> Neighbour{};
@@ -2079,6 +2116,7 @@ KernelEvaluation evaluateTraffic(llvm::Function &F, const KernelRecord &Record, 
                    "inline PTX or a cache-hint load is not)";
   Out.Sampled += Undrawn;
   LevelModel M(Record, Blocks, Launch, PerSm, Levels, Middle, Neighbour, {Runs.front().size(), C.L1Available});
+  M.Resident = Resident.text(Launch.Registers);
   M.DrawnThrough = drawnThrough(E->sites(), Indices);
   M.UnboundAddressScalars = unboundAddressScalars(E->sites(), Blocks, EL);
   std::string KernelWide;

@@ -207,7 +207,7 @@ void reportReRead(const ReRead &R, const KernelTraffic &T, const FunctionDecl &K
                         Tensor->access == dsl::role::read;
     const std::int64_t PerBlock = Stated ? std::int64_t(Rows / Grid) : 1;
     const LayerCondition C = layerCondition(R.Passes, RowBytes * PerBlock, int(Threads > 0 ? Threads : AssumedThreadsPerBlock),
-                                            T.SharedBytes + dynamicSharedBytes(*Record), *Levels);
+                                            T.SharedBytes + dynamicSharedBytes(*Record), *Levels, Record->Spec.shape.registers);
     const std::string Each = Stated ? "; each block reads " + std::to_string(PerBlock) + (PerBlock == 1 ? " row" : " rows") +
                                           " (its rows over the stated grid's blocks), "
                                     : "; at a row a block, ";
@@ -446,6 +446,7 @@ void recordPrediction(KernelRecord &Record, const EvaluationInput &In, const Ker
     Record.PredictionLaunchStated = Launch.Stated;
     Record.PredictionLaunchText = Launch.Text;
     if (Record.Spec.shape.shared_stated) Record.PredictionDynamicShared = Launch.DynamicShared;
+    if (Launch.Registers > 0) Record.PredictionRegisters = Launch.Registers;
   }
   const auto tensorName = [&](int Param) {
     for (const dsl::tensor_info &TI : Record.Spec.tensor_list())

@@ -231,12 +231,15 @@ inline constexpr auto sgemm_tiled_spec = square_sgemm<sgemm_tiled>("sgemm_tiled"
                                            .block(sgemm_tile, sgemm_tile)
                                            .grid(ceil_div(N, sgemm_tile), ceil_div(N, sgemm_tile))
                                            .expect(compute_bound);
-/// One block of 256 threads per 128 x 128 (or 64 x 64) tile of C, in a 1-D grid.
+/// One block of 256 threads per 128 x 128 (or 64 x 64) tile of C, in a 1-D grid. The 128-tile kernel's
+/// 128 registers a thread (ptxas, `nvcc -Xptxas -v`, under its __launch_bounds__ cap) hold 2 blocks an
+/// SM, not the 8 its threads allow: a wave is 264 blocks, and each wave reads its tiles of A and B again.
 inline constexpr auto sgemm_register_blocked_128_spec =
     square_sgemm<sgemm_register_blocked_128>("sgemm_register_blocked_128")
         .at(N(4096))
         .block(256)
         .grid(N * N / (128 * 128))  // N is a multiple of 128
+        .registers(128)
         .expect(compute_bound);
 inline constexpr auto sgemm_register_blocked_64_spec = square_sgemm<sgemm_register_blocked_64>("sgemm_register_blocked_64")
                                                          .at(N(512))

@@ -46,6 +46,7 @@ json to_json_value(const device_info& d) {
               {"reserved_shared_bytes_per_block", known(d.reserved_shared_bytes_per_block)},
               {"max_threads_per_sm", known(d.max_threads_per_sm)},
               {"max_blocks_per_sm", known(d.max_blocks_per_sm)},
+              {"registers_per_sm", known(d.registers_per_sm)},
               {"warp_size", known(d.warp_size)},
               {"driver_version", d.driver_version},
               {"cuda_runtime_version", d.cuda_runtime_version},
@@ -262,6 +263,7 @@ model::gpu ceilings_file::gpu() const {
   reported(geo.reserved_shared_bytes_per_block, device.reserved_shared_bytes_per_block);
   reported(geo.max_threads_per_sm, device.max_threads_per_sm);
   reported(geo.max_blocks_per_sm, device.max_blocks_per_sm);
+  reported(geo.registers_per_sm, device.registers_per_sm);
   reported(geo.warp_size, device.warp_size);
   // The configurations an SM offers are not reported, only the largest: a device whose largest is not the
   // datasheet row's is not that row's GPU, and its configurations are unknown.
@@ -446,6 +448,7 @@ void read_device(const json& d, device_info& device, std::string& error) {
   r.number("reserved_shared_bytes_per_block", device.reserved_shared_bytes_per_block, bytes_range);
   r.integer("max_threads_per_sm", device.max_threads_per_sm, 0, 100000);
   r.integer("max_blocks_per_sm", device.max_blocks_per_sm, 0, 10000);
+  r.integer("registers_per_sm", device.registers_per_sm, 0, 1 << 24);
   r.integer("warp_size", device.warp_size, 0, 1024);
   r.string("driver_version", device.driver_version);
   r.string("cuda_runtime_version", device.cuda_runtime_version);

@@ -63,6 +63,7 @@ result<device_properties> query_device(int ordinal) {
   d.sm_count = prop.multiProcessorCount;
   d.max_threads_per_sm = prop.maxThreadsPerMultiProcessor;
   d.max_blocks_per_sm = prop.maxBlocksPerMultiProcessor;
+  d.registers_per_sm = prop.regsPerMultiprocessor;
   d.warp_size = prop.warpSize;
   d.shared_bytes_per_sm = prop.sharedMemPerMultiprocessor;
   d.shared_bytes_per_block = prop.sharedMemPerBlockOptin;
@@ -102,6 +103,7 @@ ceilings::device_info to_device_info(const device_properties& d) {
   info.reserved_shared_bytes_per_block = static_cast<double>(d.reserved_shared_bytes_per_block);
   info.max_threads_per_sm = d.max_threads_per_sm;
   info.max_blocks_per_sm = d.max_blocks_per_sm;
+  info.registers_per_sm = d.registers_per_sm;
   info.warp_size = d.warp_size;
   info.driver_version = d.driver_version;
   info.cuda_runtime_version = d.cuda_runtime_version;

@@ -72,6 +72,35 @@ TEST(GpuGeometry, LayerConditionUsesTheChosenGpusL2SmsAndKeptFraction) {
   EXPECT_EQ(layerCondition(3, 8 * 1024, 256, 0, levelsOf("H200")).DramRatio, 1);
 }
 
+// Blocks an SM holds by their registers, as the CUDA occupancy calculator counts them on the H200 (64 K
+// registers an SM, allocated to a warp in units of 256). 96 a thread: 3072 a warp, 21 warps, 8 a block
+// of 256 -> 2. 168: 5376, 12 warps, 4 a block of 128 -> 3. 56: 1792, 36 warps, 16 a block of 512 -> 2.
+// 172: 5504 rounded up to 5632, 11 warps -> 1 of 256. ncu's launch__occupancy_limit_registers counted
+// 2, 3 and 2 for SGEMM_CUDA's kernels of 96, 168 and 56 registers (H100, 2026-12-07). 255 registers
+// and 1024 threads: 8192 a warp, 8 warps, under a block's 32: no such launch.
+TEST(GpuGeometry, RegistersLimitTheBlocksAnSmHolds) {
+  const CacheLevels H200 = levelsOf("H200");
+  const Occupancy Tiled = occupancy(256, 8 * 1024, 96, H200);
+  EXPECT_EQ(Tiled.Blocks, 2);
+  EXPECT_EQ(Tiled.By, Occupancy::Limit::Registers);
+  EXPECT_EQ(Tiled.text(96), "2 blocks per SM (their registers, 96 a thread)");
+  EXPECT_EQ(occupancy(128, 16 * 1024, 168, H200).Blocks, 3);
+  EXPECT_EQ(occupancy(512, 4 * 1024, 56, H200).Blocks, 2);
+  EXPECT_EQ(occupancy(256, 0, 172, H200).Blocks, 1);
+  EXPECT_EQ(occupancy(1024, 0, 255, H200).Blocks, 0);
+  // Not stated: the threads' limit, 2048 / 256 = 8, and the text says registers could allow fewer.
+  const Occupancy Unstated = occupancy(256, 8 * 1024, 0, H200);
+  EXPECT_EQ(Unstated.Blocks, 8);
+  EXPECT_EQ(Unstated.By, Occupancy::Limit::Threads);
+  EXPECT_NE(Unstated.text(0).find("registers not stated"), std::string::npos);
+  // 32 registers do not limit 1024-thread blocks: 1024 a warp, 64 warps, 2 blocks, as threads allow.
+  EXPECT_EQ(occupancy(1024, 8 * 1024, 32, H200).Blocks, 2);
+  // A GPU whose register file is unknown counts threads and shared memory only.
+  CacheLevels Unknown = H200;
+  Unknown.RegistersPerSm = 0;
+  EXPECT_EQ(occupancy(256, 8 * 1024, 96, Unknown).Blocks, 8);
+}
+
 TEST(GpuGeometry, AGpuWithoutCacheSizesHasNoLevels) {
   // The GH200's L2 is not in the table (model/peaks_table.h): no H200 figure stands in for it.
   EXPECT_FALSE(CacheLevels::of(model::find_gpu("GH200")->geometry).has_value());

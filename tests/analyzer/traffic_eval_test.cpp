@@ -1700,6 +1700,57 @@ TEST(TrafficEvaluation, ABlockFindsWhatTheRowOfBlocksBeforeReadWhereTheRowFitsL2
   EXPECT_NE(OnA100.Basis.find("not measured on this GPU"), std::string::npos) << OnA100.Basis;
 }
 
+// A register-tiled SGEMM in the image of SGEMM_CUDA's 2-D kernel at N = 4096: a 128 x 128 tile of C a
+// block of 256 threads, 8 x 8 outputs a thread, blockIdx.x along the columns. The blocks of a column of
+// tiles read the same panel of B, 32 apart in launch order. With 96 registers a thread an SM holds 2
+// blocks (3072 registers a warp, 21 warps, 8 a block), a wave 2 x 132 = 264 blocks: 8.25 sharers of a
+// panel a wave, in step (at least 4), so each wave reads B once. 1024 blocks: 4 waves, each covering
+// whole rows of the grid, so all of B (64 MiB) a wave; what a wave reads (B, 9 panels of A, its C) is
+// over the 60 MiB L2, so the next finds none of it: B 4x at DRAM. (The H200 counted 1.72x for
+// SGEMM_CUDA's kernels of this shape, 2026-12-07: A 1x, B 4x and C's read and write at 0.88x give
+// (64 + 256 + 113) / 256 MiB = 1.69x.) Without .registers the threads allow 8 blocks an SM, 1056 at
+// once: the grid is one wave, B 1x, and the basis says the registers were not stated.
+const std::string RegisterTiled = R"(
+__device__ inline void tile128_body(const float* A, const float* B, float* C, int n) {
+  __shared__ float As[8][128];
+  __shared__ float Bs[8][128];
+  const int t = threadIdx.x, tr = t / 16, tc = t % 16;
+  const float* a = A + blockIdx.y * 128 * n;
+  const float* b = B + blockIdx.x * 128;
+  float acc[8][8] = {};
+  for (int k = 0; k < n; k += 8) {
+    for (int i = t; i < 1024; i += 256) {
+      As[i % 8][i / 8] = a[(i / 8) * n + k + i % 8];
+      Bs[i / 128][i % 128] = b[(k + i / 128) * n + i % 128];
+    }
+    __syncthreads();
+    for (int kk = 0; kk < 8; ++kk)
+      for (int r = 0; r < 8; ++r)
+        for (int c = 0; c < 8; ++c) acc[r][c] += As[kk][tr * 8 + r] * Bs[kk][tc * 8 + c];
+    __syncthreads();
+  }
+  for (int r = 0; r < 8; ++r)
+    for (int c = 0; c < 8; ++c) C[(blockIdx.y * 128 + tr * 8 + r) * n + blockIdx.x * 128 + tc * 8 + c] = acc[r][c];
+}
+__global__ void tile128(const float* A, const float* B, float* C, int n) { tile128_body(A, B, C, n); }
+__global__ void tile128_unstated(const float* A, const float* B, float* C, int n) { tile128_body(A, B, C, n); }
+#define GEMM(k) kernel<k>(#k, matmul(in<0>("A", f32, N, N), in<1>("B", f32, N, N), out<2>("C", f32, N, N))) \
+    .at(N(4096)).sizes(N(arg<3>)).block(256).grid(ceil_div(N, 128), ceil_div(N, 128))
+inline constexpr auto stated = GEMM(tile128).registers(96);
+inline constexpr auto unstated = GEMM(tile128_unstated);
+)";
+
+TEST(TrafficEvaluation, BlocksThatShareATileInOneWaveReadItOnceAWave) {
+  const Level Stated = predict(RegisterTiled, "tile128").at("B", "dram");
+  EXPECT_EQ(Stated.K, Kind::Range) << Stated.Basis;
+  EXPECT_NEAR(Stated.Ratio, 4.0, 1e-6) << Stated.Basis;
+  EXPECT_NE(Stated.Basis.find("each wave of 264 co-resident blocks (2 blocks per SM (their registers, 96 a thread))"), std::string::npos)
+      << Stated.Basis;
+  const Level Unstated = predict(RegisterTiled, "tile128_unstated").at("B", "dram");
+  EXPECT_NEAR(Unstated.Ratio, 1.0, 1e-6) << Unstated.Basis;
+  EXPECT_NE(Unstated.Basis.find("registers not stated"), std::string::npos) << Unstated.Basis;
+}
+
 // The 32 x 32-tile GEMM at N = 2048 above (the H200: 132 SMs, two blocks of 1024 threads an SM): each
 // block loads its 32 rows of A and 32 columns of B once through L1, 64 tiles of each, and the SM's two
 // blocks (0 and 132: tiles (0, 0) and (4, 2)) share none: L2 64x for A, the range's top, down to each

@@ -250,6 +250,13 @@ TEST(LaunchShape, RecordTheDynamicSharedMemory) {
   EXPECT_DOUBLE_EQ(fixed.shape.shared.numerator.evaluate(at), 49152.0);
 }
 
+// .registers(): the registers ptxas allocates a thread, kept as stated; unstated, 0.
+TEST(LaunchShape, RecordTheRegistersAThread) {
+  constexpr auto tiled = rows_spec.block(256).registers(96);
+  static_assert(tiled.shape.registers == 96 && rows_spec.shape.registers == 0);
+  EXPECT_EQ(tiled.shape.registers, 96);
+}
+
 TEST(LaunchSizes, ReportAnExponentOutOfRange) {
   for (const std::int64_t exponent : {-1, 63, 1000}) {
     launch_values v = with_arg(2, exponent);

@@ -411,6 +411,7 @@ TEST(CeilingsFileGpu, TheDevicesFiguresRoundTrip) {
   f.device.reserved_shared_bytes_per_block = 1024;
   f.device.max_threads_per_sm = 2048;
   f.device.max_blocks_per_sm = 32;
+  f.device.registers_per_sm = 65536;
   f.device.warp_size = 32;
   std::string error;
   const auto back = from_json(rooflint::ceilings::to_json(f), error);
@@ -420,6 +421,7 @@ TEST(CeilingsFileGpu, TheDevicesFiguresRoundTrip) {
   EXPECT_EQ(back->device.reserved_shared_bytes_per_block, 1024);
   EXPECT_EQ(back->device.max_threads_per_sm, 2048);
   EXPECT_EQ(back->device.max_blocks_per_sm, 32);
+  EXPECT_EQ(back->device.registers_per_sm, 65536);
   EXPECT_EQ(back->device.warp_size, 32);
 }
 
@@ -436,6 +438,7 @@ TEST(CeilingsFileGpu, AnOlderFileTakesWhatItLacksFromTheDatasheetRow) {
   EXPECT_EQ(g.geometry.l2_bytes, 62914560);
   EXPECT_EQ(g.geometry.l1_shared_bytes_per_sm, 256 * 1024);
   EXPECT_EQ(g.geometry.shared.max_bytes(), 228 * 1024);
+  EXPECT_EQ(g.geometry.registers_per_sm, 65536);
   EXPECT_TRUE(g.geometry.known());
 }
 

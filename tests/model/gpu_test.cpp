@@ -27,6 +27,8 @@ TEST(FindGpu, HopperSmsHaveTheTuningGuidesCapacities) {
   EXPECT_EQ(g.reserved_shared_bytes_per_block, 1024);
   EXPECT_EQ(g.max_threads_per_sm, 2048);
   EXPECT_EQ(g.max_blocks_per_sm, 32);
+  // The Programming Guide's table, 9.0: 64 K 32-bit registers per SM.
+  EXPECT_EQ(g.registers_per_sm, 65536);
   // The NVIDIA H100 whitepaper: 132 SMs and 50 MB of L2 (SXM5), 114 SMs (PCIe).
   EXPECT_EQ(g.sm_count, 132);
   EXPECT_EQ(g.l2_bytes, 50 * 1024 * 1024);

@@ -18,6 +18,9 @@
 #include "src/kernels/10_kernel_warptiling.cuh"
 #include "src/kernels/11_kernel_double_buffering.cuh"
 
+// Each spec states the registers ptxas allocates a thread of its kernel (`nvcc -arch=sm_90 -Xptxas -v`,
+// nvcc 13.0; ncu's launch__registers_per_thread counted the same for kernels 3, 4, 5 and 10 on an H100):
+// they decide how many blocks an SM holds, so how many blocks share a wave.
 namespace public_specs {
 using namespace rooflint::dsl;
 inline constexpr struct M final : dim<"M"> {} M;   // rows of A and C
@@ -33,36 +36,47 @@ constexpr auto sgemm(const char (&name)[L]) {
 }
 
 // Kernels 1 to 3: a 32 x 32 tile of C a block, blockIdx.x along the rows.
-inline constexpr auto sgemm_naive_spec = sgemm<sgemm_naive>("sgemm_naive").block(32, 32).grid(ceil_div(M, 32), ceil_div(N, 32));
+inline constexpr auto sgemm_naive_spec = sgemm<sgemm_naive>("sgemm_naive").block(32, 32).grid(ceil_div(M, 32), ceil_div(N, 32))
+    .registers(32);
 inline constexpr auto sgemm_coalesce_spec =
-    sgemm<sgemm_global_mem_coalesce<32>>("sgemm_global_mem_coalesce").block(1024).grid(ceil_div(M, 32), ceil_div(N, 32));
+    sgemm<sgemm_global_mem_coalesce<32>>("sgemm_global_mem_coalesce").block(1024).grid(ceil_div(M, 32), ceil_div(N, 32))
+    .registers(32);
 inline constexpr auto sgemm_smem_spec =
-    sgemm<sgemm_shared_mem_block<32>>("sgemm_shared_mem_block").block(1024).grid(ceil_div(M, 32), ceil_div(N, 32));
+    sgemm<sgemm_shared_mem_block<32>>("sgemm_shared_mem_block").block(1024).grid(ceil_div(M, 32), ceil_div(N, 32))
+    .registers(32);
 // Kernels 4 to 12: blockIdx.x along the columns. 1D: 64 x 64 tiles, 8 outputs a thread.
 inline constexpr auto sgemm_1d_spec =
-    sgemm<sgemm1DBlocktiling<64, 64, 8, 8>>("sgemm1DBlocktiling").block(512).grid(ceil_div(N, 64), ceil_div(M, 64));
+    sgemm<sgemm1DBlocktiling<64, 64, 8, 8>>("sgemm1DBlocktiling").block(512).grid(ceil_div(N, 64), ceil_div(M, 64))
+    .registers(56);
 // 2D, vectorized and the bank-conflict variants: 128 x 128 tiles, 8 x 8 outputs a thread.
 inline constexpr auto sgemm_2d_spec =
-    sgemm<sgemm2DBlocktiling<128, 128, 8, 8, 8>>("sgemm2DBlocktiling").block(256).grid(ceil_div(N, 128), ceil_div(M, 128));
+    sgemm<sgemm2DBlocktiling<128, 128, 8, 8, 8>>("sgemm2DBlocktiling").block(256).grid(ceil_div(N, 128), ceil_div(M, 128))
+    .registers(96);
 inline constexpr auto sgemm_vectorize_spec =
-    sgemm<sgemmVectorize<128, 128, 8, 8, 8>>("sgemmVectorize").block(256).grid(ceil_div(N, 128), ceil_div(M, 128));
+    sgemm<sgemmVectorize<128, 128, 8, 8, 8>>("sgemmVectorize").block(256).grid(ceil_div(N, 128), ceil_div(M, 128))
+    .registers(94);
 inline constexpr auto sgemm_bank_spec = sgemm<sgemmResolveBankConflicts<128, 128, 8, 8, 8>>("sgemmResolveBankConflicts")
                                              .block(256)
-                                             .grid(ceil_div(N, 128), ceil_div(M, 128));
+                                             .grid(ceil_div(N, 128), ceil_div(M, 128))
+    .registers(94);
 inline constexpr auto sgemm_extra_col_spec = sgemm<sgemmResolveBankExtraCol<128, 128, 8, 8, 8>>("sgemmResolveBankExtraCol")
                                                   .block(256)
-                                                  .grid(ceil_div(N, 128), ceil_div(M, 128));
+                                                  .grid(ceil_div(N, 128), ceil_div(M, 128))
+    .registers(94);
 inline constexpr auto sgemm_autotuned_spec =
-    sgemm<sgemmAutotuned<128, 128, 16, 8, 8>>("sgemmAutotuned").block(256).grid(ceil_div(N, 128), ceil_div(M, 128));
+    sgemm<sgemmAutotuned<128, 128, 16, 8, 8>>("sgemmAutotuned").block(256).grid(ceil_div(N, 128), ceil_div(M, 128))
+    .registers(92);
 // Warp tiling: 128 x 128 tiles, four warps of 64 x 64.
 inline constexpr auto sgemm_warptiling_spec = sgemm<sgemmWarptiling<128, 128, 16, 64, 64, 4, 8, 4, 128>>("sgemmWarptiling")
                                                    .block(128)
-                                                   .grid(ceil_div(N, 128), ceil_div(M, 128));
+                                                   .grid(ceil_div(N, 128), ceil_div(M, 128))
+    .registers(168);
 // Double buffering in shared memory: 128 x 256 tiles (BM x BN), eight warps of 128 x 32.
 inline constexpr auto sgemm_double_buffering_spec =
     sgemm<sgemmDoubleBuffering<128, 256, 16, 128, 32, 1, 8, 8, 256>>("sgemmDoubleBuffering")
         .block(256)
-        .grid(ceil_div(N, 256), ceil_div(M, 128));
+        .grid(ceil_div(N, 256), ceil_div(M, 128))
+    .registers(172);
 }  // namespace public_specs
 
 static void run() {

@@ -263,6 +263,7 @@ TEST(DeviceInfo, RecordsTheSharedMemoryTheDeviceReports) {
   d.reserved_shared_bytes_per_block = 1024;
   d.max_threads_per_sm = 2048;
   d.max_blocks_per_sm = 32;
+  d.registers_per_sm = 65536;
   d.warp_size = 32;
   const rooflint::ceilings::device_info info = to_device_info(d);
   EXPECT_EQ(info.shared_bytes_per_sm, 233472);
@@ -270,5 +271,6 @@ TEST(DeviceInfo, RecordsTheSharedMemoryTheDeviceReports) {
   EXPECT_EQ(info.reserved_shared_bytes_per_block, 1024);
   EXPECT_EQ(info.max_threads_per_sm, 2048);
   EXPECT_EQ(info.max_blocks_per_sm, 32);
+  EXPECT_EQ(info.registers_per_sm, 65536);
   EXPECT_EQ(info.warp_size, 32);
 }

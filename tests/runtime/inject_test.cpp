@@ -528,16 +528,27 @@ TEST(InjectReport, ALaunchOfAnotherBlockThanPredictedIsNamedAndNotCompared) {
                                    "grid (8192, 1, 1) ran, (4096, 1, 1) predicted and 0 bytes of dynamic shared memory ran, "
                                    "1024 predicted; the predicted ratios are not compared");
   for (const auto& level : other.predicted_ratio) EXPECT_FALSE(level.predicted());
+  // The registers the function ran with against those the spec states (.registers): 128 ran, 96 stated.
+  axpy.predicted_launch->registers = 96;
+  launch_event spilled = axpy_launch(axpy, n, measured_axpy(n, 20e-6));
+  spilled.shape = launch_shape{{4096, 1, 1}, {256, 1, 1}, 1024, 128};
+  const case_report more = make_program_report(ks, {spilled}, verify_options{}, {}).run.cases.at(0);
+  EXPECT_EQ(shape_warning(more), "the traffic was predicted for another launch: 128 registers a thread ran, 96 predicted; "
+                                 "the predicted ratios are not compared");
+  spilled.shape->registers = 96;
+  EXPECT_EQ(shape_warning(make_program_report(ks, {spilled}, verify_options{}, {}).run.cases.at(0)), "");
+  axpy.predicted_launch->registers.reset();
   const case_report elsewhere = launched(2 * n, 128, 0);
   EXPECT_EQ(shape_warning(elsewhere), "");
   EXPECT_TRUE(elsewhere.predicted_ratio[dram].predicted());
   // The line the injection library writes carries the shape to the report.
   launch_event e = axpy_launch(axpy, n, std::nullopt);
-  e.shape = launch_shape{{8192, 2, 1}, {128, 1, 1}, 4096};
+  e.shape = launch_shape{{8192, 2, 1}, {128, 1, 1}, 4096, 40};
   const auto back = launch_event_from_json(to_json_line(e));
   ASSERT_TRUE(back.ok());
   ASSERT_TRUE(back->shape.has_value());
   EXPECT_EQ(back->shape->grid[1], 2);
+  EXPECT_EQ(back->shape->registers, 40);
   EXPECT_EQ(back->shape->block[0], 128);
   EXPECT_EQ(back->shape->shared_bytes, 4096);
 }

@@ -18,7 +18,8 @@ std::string to_json_line(const launch_event& e) {
   if (e.m) j["measurement"] = nlohmann::json::parse(measurement_to_json(*e.m));
   if (!e.pending.empty()) j["pending"] = e.pending;
   if (e.shape)
-    j["shape"] = {{"grid", e.shape->grid}, {"block", e.shape->block}, {"shared_bytes", e.shape->shared_bytes}};
+    j["shape"] = {{"grid", e.shape->grid}, {"block", e.shape->block}, {"shared_bytes", e.shape->shared_bytes},
+                  {"registers", e.shape->registers}};
   return j.dump() + "\n";
 }
 
@@ -45,6 +46,7 @@ result<launch_event> launch_event_from_json(const std::string& line) {
         shape.block[i] = s.at("block").at(i).get<std::int64_t>();
       }
       shape.shared_bytes = s.value("shared_bytes", std::int64_t{0});
+      shape.registers = s.value("registers", 0);
       e.shape = shape;
     }
     if (j.contains("measurement")) {

@@ -68,7 +68,8 @@ std::string extent_text(const std::int64_t* v) {
 }
 
 /// How the launch that @p ran, at the spec's declared sizes, differs from the one the prediction evaluated
-/// there, @p predicted: its block, its grid and the dynamic shared memory where the spec states it. ""
+/// there, @p predicted: its block, its grid, and the dynamic shared memory and registers where the spec
+/// states them. ""
 /// when it does not. (The manifest holds that launch's figures at the declared sizes; a spec's block, grid
 /// or shared memory may follow the sizes.)
 std::string launch_mismatch(const manifest::launch_assumption& predicted, const launch_shape& ran) {
@@ -80,6 +81,8 @@ std::string launch_mismatch(const manifest::launch_assumption& predicted, const 
   if (predicted.dynamic_shared && *predicted.dynamic_shared != ran.shared_bytes)
     differ.push_back(std::to_string(ran.shared_bytes) + " bytes of dynamic shared memory ran, " +
                      std::to_string(*predicted.dynamic_shared) + " predicted");
+  if (predicted.registers && ran.registers > 0 && *predicted.registers != ran.registers)
+    differ.push_back(std::to_string(ran.registers) + " registers a thread ran, " + std::to_string(*predicted.registers) + " predicted");
   return model::and_list(differ);
 }
 

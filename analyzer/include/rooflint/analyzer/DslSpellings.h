@@ -41,6 +41,7 @@ inline constexpr llvm::StringLiteral ShapeGridStated = "grid_stated";
 inline constexpr llvm::StringLiteral ShapeBlockStated = "block_stated";
 inline constexpr llvm::StringLiteral ShapeShared = "shared";
 inline constexpr llvm::StringLiteral ShapeSharedStated = "shared_stated";
+inline constexpr llvm::StringLiteral ShapeRegisters = "registers";
 inline constexpr llvm::StringLiteral ExtentNumerator = "numerator";
 inline constexpr llvm::StringLiteral ExtentDivisor = "divisor";
 

@@ -144,6 +144,8 @@ struct CacheLevels {
   int Sms = 0;
   int MaxThreadsPerSm = 0;
   int MaxBlocksPerSm = 0;
+  int RegistersPerSm = 0;  ///< 0: unknown (stated registers then do not limit the blocks)
+  int RegisterUnit = 0;    ///< registers are allocated to a warp in units of this many
   std::int64_t ReservedSharedPerBlock = 0;  ///< shared memory the system reserves per block, bytes
   /// The shared-memory capacities an SM can be configured with, KiB, ascending; L1 is the rest.
   std::vector<int> SharedConfigsKiB;
@@ -162,6 +164,22 @@ struct CacheLevels {
   /// other GPU's figure stands in for it).
   static std::optional<CacheLevels> of(const model::gpu_geometry &G);
 };
+
+/// How many blocks an SM holds at once, and what limits them.
+struct Occupancy {
+  enum class Limit { Threads, Blocks, Shared, Registers };
+  int Blocks = 0;  ///< 0: a block needs more registers than an SM has (the launch fails)
+  Limit By = Limit::Threads;
+  bool RegistersKnown = false;  ///< the registers a thread uses were stated and counted
+  /// "2 blocks per SM (their registers, 96 a thread)"; where registers were not stated, says the count
+  /// is the most threads and shared memory allow.
+  std::string text(int Registers) const;
+};
+
+/// The blocks an SM holds of a kernel whose blocks have @p Threads threads, @p SharedBytes of shared
+/// memory and @p Registers registers a thread (0: not stated, not counted), as the CUDA occupancy
+/// calculator counts them.
+Occupancy occupancy(int Threads, std::int64_t SharedBytes, int Registers, const CacheLevels &Levels);
 
 /// How much of a working set a cache level keeps between passes.
 enum class Kept { All, Part, None };
@@ -183,7 +201,7 @@ struct LayerCondition {
 /// @p ThreadsPerBlock threads using @p SharedBytes of shared memory each (occupancy from threads and
 /// shared memory only).
 LayerCondition layerCondition(unsigned Passes, std::int64_t RowBytes, int ThreadsPerBlock, std::int64_t SharedBytes,
-                              const CacheLevels &Levels);
+                              const CacheLevels &Levels, int Registers = 0);
 
 /// The threads per block the layer condition assumes without __launch_bounds__.
 inline constexpr int AssumedThreadsPerBlock = 256;

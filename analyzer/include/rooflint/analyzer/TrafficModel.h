@@ -39,6 +39,7 @@ struct LaunchChoice {
   std::string Text;           ///< "grid (16384, 1, 1), block (256, 1, 1), assumed: ..."
   std::string Missing;        ///< why no launch could be chosen (then nothing is evaluated)
   std::int64_t DynamicShared = 0;  ///< dynamic shared memory per block the spec states (.dynamic_shared), bytes
+  int Registers = 0;               ///< registers a thread the spec states (.registers); 0: not stated
   /// Why no L2 or DRAM figure holds: the kernel has dynamic shared memory the spec does not state.
   std::string SharedUnknown;
 };

@@ -529,6 +529,18 @@ struct kernel_spec : spec {
     return s;
   }
 
+  /// States the registers a thread of the kernel uses, as ptxas allocates them (`nvcc -Xptxas -v`:
+  /// "Used 96 registers"; ncu: launch__registers_per_thread): `.registers(96)`. With the threads and the
+  /// shared memory of a block it decides how many blocks an SM holds, so how many run at once (a wave);
+  /// without it the analyzer takes the most that threads and shared memory allow, and says so.
+  constexpr kernel_spec registers(int per_thread) const {
+    detail::require(shape.registers == 0, "rooflint: registers: the spec already states them");
+    detail::require(per_thread >= 1 && per_thread <= 255, "rooflint: registers: a thread has 1 to 255 registers");
+    kernel_spec s = *this;
+    s.shape.registers = per_thread;
+    return s;
+  }
+
   /// States the verdict the kernel should get; the analyzer warns when it gets the other one.
   constexpr kernel_spec expect(expected_bound b) const {
     detail::require(expected.bound == expected_bound::any || expected.bound == b, "rooflint: expect: the spec already expects the other bound");

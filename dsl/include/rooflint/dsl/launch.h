@@ -137,6 +137,7 @@ struct launch_shape {
   std::array<launch_extent, 3> grid{};
   std::array<launch_extent, 3> block{};
   launch_extent shared{poly(0.0), 1};  ///< dynamic shared memory per block, in bytes
+  int registers = 0;                   ///< registers a thread as ptxas allocates them; 0: not stated
   bool grid_stated = false;
   bool block_stated = false;
   bool shared_stated = false;

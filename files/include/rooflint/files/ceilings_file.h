@@ -34,6 +34,7 @@ struct device_info {
   double reserved_shared_bytes_per_block = 0;  ///< reservedSharedMemPerBlock, bytes
   int max_threads_per_sm = 0;        ///< maxThreadsPerMultiProcessor
   int max_blocks_per_sm = 0;         ///< maxBlocksPerMultiProcessor
+  int registers_per_sm = 0;          ///< regsPerMultiprocessor
   int warp_size = 0;                 ///< warpSize
 };
 

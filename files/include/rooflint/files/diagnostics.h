@@ -145,7 +145,7 @@ inline constexpr diagnostic launches{"rooflint-launches", level::remark, tool::v
     "States how many launches of an annotated kernel the program made and how many were measured.",
     "docs/diagnostics/rooflint-launches.md"};
 inline constexpr diagnostic launch_shape{"rooflint-launch-shape", level::warning, tool::verifier,
-    "Says that a launch ran with another block, grid or dynamic shared memory than the one its traffic was predicted for.",
+    "Says that a launch ran with another block, grid, dynamic shared memory or register count than the one its traffic was predicted for.",
     "docs/diagnostics/rooflint-launch-shape.md"};
 inline constexpr diagnostic not_launched{"rooflint-not-launched", level::remark, tool::verifier,
     "Says that a kernel the manifests annotate was never launched by the program.",

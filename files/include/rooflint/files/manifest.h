@@ -175,6 +175,8 @@ struct launch_assumption {
   std::string text;     ///< the assumption as printed
   /// The dynamic shared memory per block the spec states (.dynamic_shared), bytes; absent when it states none.
   std::optional<std::int64_t> dynamic_shared;
+  /// The registers a thread the spec states (.registers), which set the blocks an SM holds; absent when it states none.
+  std::optional<int> registers;
 };
 
 /// A region's kernels.

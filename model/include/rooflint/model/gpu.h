@@ -45,6 +45,10 @@ struct gpu_geometry {
   std::int64_t reserved_shared_bytes_per_block = 0; ///< shared memory the system reserves per resident block, bytes
   int max_threads_per_sm = 0;                       ///< resident threads per SM
   int max_blocks_per_sm = 0;                        ///< resident blocks per SM
+  int registers_per_sm = 0;                         ///< 32-bit registers of an SM's register file; 0 unknown
+  /// Registers are allocated to a warp in units of this many (the CUDA occupancy calculator's
+  /// allocation unit, 256 from compute capability 5.0 to 10.0): 96 a thread take 3072 a warp.
+  int register_unit = 256;
   int warp_size = 32;                               ///< threads per warp
   int sector_bytes = 32;                            ///< the unit L1 and L2 move (a quarter of a line)
   int line_bytes = 128;                             ///< a cache line: 4 sectors

@@ -73,6 +73,7 @@ constexpr gpu_geometry geometry_of(const sm_figures& sm, int sms, std::int64_t l
   g.reserved_shared_bytes_per_block = 1 * kib;  // 1 KB per block on compute capabilities 8.x and 9.0
   g.max_threads_per_sm = sm.max_threads_per_sm;
   g.max_blocks_per_sm = sm.max_blocks_per_sm;
+  g.registers_per_sm = 64 * 1024;  // 64 K 32-bit registers per SM on compute capabilities 8.0 to 9.0
   g.dram_access_bytes = dram_access;
   g.l1_kept_fraction = sm.l1_kept_fraction;
   g.l2_kept_fraction = sm.l2_kept_fraction;

@@ -21,6 +21,7 @@ struct device_properties {
   int sm_count = 0;                   ///< streaming multiprocessors
   int max_threads_per_sm = 0;         ///< resident threads per SM
   int max_blocks_per_sm = 0;          ///< resident blocks per SM
+  int registers_per_sm = 0;           ///< 32-bit registers per SM
   int warp_size = 0;                  ///< threads per warp
   std::size_t shared_bytes_per_sm = 0;     ///< the largest shared-memory configuration of an SM, bytes
   std::size_t shared_bytes_per_block = 0;  ///< the most one block may use (opted in), bytes

@@ -123,11 +123,12 @@ result<std::vector<std::string>> find_manifests(const std::string& path);
 /// searches), in order. Errors (invalid_argument) name the path or the file.
 result<std::vector<manifest_kernel>> read_manifests(const std::vector<std::string>& paths);
 
-/// A launch's grid, block and dynamic shared memory.
+/// A launch's grid, block, dynamic shared memory and the registers of its function.
 struct launch_shape {
   std::int64_t grid[3] = {1, 1, 1};
   std::int64_t block[3] = {1, 1, 1};
   std::int64_t shared_bytes = 0;  ///< dynamic shared memory per block
+  int registers = 0;              ///< registers a thread of the function launched (its attribute); 0: unknown
 };
 
 /// @return The values a launch provides: the integer (and enum, bool) arguments read through
