@@ -423,9 +423,7 @@ void on_launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackData* cb) {
   e.pid = static_cast<long>(::getpid());
   e.api = driver_api_name(cbid);
   e.shape = call.shape;
-  // The registers ptxas gave the function, which the prediction's blocks per SM rest on where the spec states them.
-  if (int registers = 0; call.function && cuFuncGetAttribute(&registers, CU_FUNC_ATTRIBUTE_NUM_REGS, call.function) == CUDA_SUCCESS)
-    e.shape->registers = registers;
+  e.shape->registers = registers_of(call.function);  // the prediction's blocks per SM rest on them where the spec states them
   const dsl::binding_result r = k.spec.bind_launch(values);
   e.bound = r.ok();
   if (!e.bound) {

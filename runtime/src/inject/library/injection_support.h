@@ -81,6 +81,20 @@ inline void load_before_window(CUfunction function) {
   if (cuCtxSynchronize() == CUDA_SUCCESS) prepared->insert({function, context});  // what the load wrote, done
 }
 
+/// @return The registers a thread of @p function has (as ptxas allocated them), 0 where the driver does
+/// not say. The runtime launches through a CUkernel, whose function in the current context answers.
+inline int registers_of(CUfunction function) {
+  int registers = 0;
+  if (!function) return 0;
+  CUresult r = cuFuncGetAttribute(&registers, CU_FUNC_ATTRIBUTE_NUM_REGS, function);
+  if (r == CUDA_ERROR_INVALID_HANDLE) {  // not a CUfunction: a CUkernel
+    CUfunction in_context = nullptr;
+    if (cuKernelGetFunction(&in_context, reinterpret_cast<CUkernel>(function)) != CUDA_SUCCESS || !in_context) return 0;
+    r = cuFuncGetAttribute(&registers, CU_FUNC_ATTRIBUTE_NUM_REGS, in_context);
+  }
+  return r == CUDA_SUCCESS ? registers : 0;
+}
+
 /// Whether @p cbid is a launch API of the per-thread default stream (the _ptsz ones: what a program
 /// built with --default-stream per-thread calls), where a null stream means that thread's stream.
 inline bool per_thread_stream_api(CUpti_CallbackId cbid) {
