@@ -94,7 +94,8 @@ manifest::predicted_traffic predictionOf(const KernelRecord &K) {
   P.note = K.PredictionNote;
   if (K.PredictionBlock[0] > 0)
     P.launch = manifest::launch_assumption{K.PredictionBlock, K.PredictionGrid, K.PredictionLaunchStated,
-                                           K.PredictionLaunchText, K.PredictionDynamicShared, K.PredictionRegisters};
+                                           K.PredictionLaunchText, K.PredictionDynamicShared, K.PredictionRegisters,
+                                           K.PredictionBlocksPerSm};
   for (const KernelRecord::PredictedTraffic &T : K.Predicted) {
     manifest::level_prediction L;
     L.tensor = T.Tensor;

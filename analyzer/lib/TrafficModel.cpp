@@ -2010,6 +2010,7 @@ KernelEvaluation evaluateTraffic(llvm::Function &F, const KernelRecord &Record, 
   }
   const LayerCondition C = layerCondition(1, 0, int(Launch.Block.count()), SharedBytes, Levels, Launch.Registers);
   const int PerSm = C.BlocksPerSm;
+  Out.BlocksPerSm = PerSm;
   std::int64_t Middle = 0;
   std::array<std::int64_t, 3> Neighbour{};
   std::size_t FirstStratum = 0;

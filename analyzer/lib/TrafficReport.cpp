@@ -447,6 +447,7 @@ void recordPrediction(KernelRecord &Record, const EvaluationInput &In, const Ker
     Record.PredictionLaunchText = Launch.Text;
     if (Record.Spec.shape.shared_stated) Record.PredictionDynamicShared = Launch.DynamicShared;
     if (Launch.Registers > 0) Record.PredictionRegisters = Launch.Registers;
+    if (E.BlocksPerSm > 0) Record.PredictionBlocksPerSm = E.BlocksPerSm;
   }
   const auto tensorName = [&](int Param) {
     for (const dsl::tensor_info &TI : Record.Spec.tensor_list())

@@ -538,17 +538,29 @@ TEST(InjectReport, ALaunchOfAnotherBlockThanPredictedIsNamedAndNotCompared) {
   spilled.shape->registers = 96;
   EXPECT_EQ(shape_warning(make_program_report(ks, {spilled}, verify_options{}, {}).run.cases.at(0)), "");
   axpy.predicted_launch->registers.reset();
+  // Registers unstated, the prediction took 8 blocks an SM (2048 threads / 256); the launch held 2 by its
+  // 96 registers (the driver's occupancy): a remark says what to state, and the ratios are compared.
+  axpy.predicted_launch->blocks_per_sm = 8;
+  spilled.shape->blocks_per_sm = 2;
+  const case_report held = make_program_report(ks, {spilled}, verify_options{}, {}).run.cases.at(0);
+  EXPECT_EQ(shape_warning(held), "the prediction took 8 blocks per SM, as threads and shared memory allow; the launch held 2 "
+                                 "(96 registers a thread): state .registers(96) in the spec for the waves it runs");
+  EXPECT_TRUE(held.predicted_ratio[dram].predicted());
+  spilled.shape->blocks_per_sm = 8;  // as many as predicted: nothing to say
+  EXPECT_EQ(shape_warning(make_program_report(ks, {spilled}, verify_options{}, {}).run.cases.at(0)), "");
+  axpy.predicted_launch->blocks_per_sm.reset();
   const case_report elsewhere = launched(2 * n, 128, 0);
   EXPECT_EQ(shape_warning(elsewhere), "");
   EXPECT_TRUE(elsewhere.predicted_ratio[dram].predicted());
   // The line the injection library writes carries the shape to the report.
   launch_event e = axpy_launch(axpy, n, std::nullopt);
-  e.shape = launch_shape{{8192, 2, 1}, {128, 1, 1}, 4096, 40};
+  e.shape = launch_shape{{8192, 2, 1}, {128, 1, 1}, 4096, 40, 12};
   const auto back = launch_event_from_json(to_json_line(e));
   ASSERT_TRUE(back.ok());
   ASSERT_TRUE(back->shape.has_value());
   EXPECT_EQ(back->shape->grid[1], 2);
   EXPECT_EQ(back->shape->registers, 40);
+  EXPECT_EQ(back->shape->blocks_per_sm, 12);
   EXPECT_EQ(back->shape->block[0], 128);
   EXPECT_EQ(back->shape->shared_bytes, 4096);
 }

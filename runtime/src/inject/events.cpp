@@ -19,7 +19,7 @@ std::string to_json_line(const launch_event& e) {
   if (!e.pending.empty()) j["pending"] = e.pending;
   if (e.shape)
     j["shape"] = {{"grid", e.shape->grid}, {"block", e.shape->block}, {"shared_bytes", e.shape->shared_bytes},
-                  {"registers", e.shape->registers}};
+                  {"registers", e.shape->registers}, {"blocks_per_sm", e.shape->blocks_per_sm}};
   return j.dump() + "\n";
 }
 
@@ -47,6 +47,7 @@ result<launch_event> launch_event_from_json(const std::string& line) {
       }
       shape.shared_bytes = s.value("shared_bytes", std::int64_t{0});
       shape.registers = s.value("registers", 0);
+      shape.blocks_per_sm = s.value("blocks_per_sm", 0);
       e.shape = shape;
     }
     if (j.contains("measurement")) {

@@ -86,6 +86,17 @@ std::string launch_mismatch(const manifest::launch_assumption& predicted, const 
   return model::and_list(differ);
 }
 
+/// Where the spec states no registers and the launch held fewer blocks an SM than the prediction took
+/// from threads and shared memory (the registers ptxas allocated limit them): what to state. "" else.
+std::string occupancy_note(const manifest::launch_assumption& predicted, const launch_shape& ran) {
+  if (predicted.registers || !predicted.blocks_per_sm || ran.blocks_per_sm <= 0 || ran.registers <= 0 ||
+      ran.blocks_per_sm >= *predicted.blocks_per_sm)
+    return "";
+  return "the prediction took " + std::to_string(*predicted.blocks_per_sm) + " blocks per SM, as threads and shared memory allow; " +
+         "the launch held " + std::to_string(ran.blocks_per_sm) + " (" + std::to_string(ran.registers) +
+         " registers a thread): state .registers(" + std::to_string(ran.registers) + ") in the spec for the waves it runs";
+}
+
 /// The counters of the first launch that has them (in a program of several processes one may have
 /// waited in vain for the GPU's counters); the timing over all measured launches (median, min, max).
 measurement merge(const grouped_case& g, const std::string& name) {
@@ -295,6 +306,8 @@ program_report make_program_report(const std::vector<manifest_kernel>& kernels, 
           r.findings.push_back({severity::warning, std::string(diagnostics::launch_shape.name),
                                 "the traffic was predicted for another launch: " + other + "; the predicted ratios are not compared"});
           r.predicted_ratio = {};
+        } else if (const std::string held = occupancy_note(*mk.predicted_launch, *g->second->shape); !held.empty()) {
+          r.findings.push_back({severity::note, std::string(diagnostics::launch_shape.name), held});  // shown for a passing case too
         }
     }
     const auto k = std::find_if(out.kernels.begin(), out.kernels.end(),

@@ -117,6 +117,7 @@ struct KernelRecord {
   std::string PredictionLaunchText, PredictionNote, PredictionGpu;
   std::optional<std::int64_t> PredictionDynamicShared;  ///< the dynamic shared memory the spec states, bytes
   std::optional<int> PredictionRegisters;               ///< the registers a thread the spec states
+  std::optional<int> PredictionBlocksPerSm;             ///< the blocks an SM holds, as the prediction took them
   /// Sizes read from a parameter the kernel shifts a value by past its width at the spec's sizes, each
   /// said as rooflint-size-binding says it.
   std::vector<std::string> SizeBindingProblems;

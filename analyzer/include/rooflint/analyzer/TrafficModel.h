@@ -68,6 +68,7 @@ struct KernelEvaluation {
   std::string Sampled;        ///< "7 of 65536 blocks evaluated (blocks 0, 132, ...)"
   std::vector<ShiftPastWidth> ShiftsPastWidth;  ///< parameters by which the kernel shifts past a value's width
   std::uint64_t Instructions = 0;  ///< warp instructions run
+  int BlocksPerSm = 0;             ///< the blocks an SM holds, as the evaluation took them (0: not evaluated)
 };
 
 /// Compulsory bytes of tensor @p T at @p R's declared sizes: read, written, or both (an inout tensor).

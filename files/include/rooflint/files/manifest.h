@@ -177,6 +177,9 @@ struct launch_assumption {
   std::optional<std::int64_t> dynamic_shared;
   /// The registers a thread the spec states (.registers), which set the blocks an SM holds; absent when it states none.
   std::optional<int> registers;
+  /// The blocks an SM holds as the prediction took them (from threads, shared memory and the registers
+  /// where stated); absent where no block was evaluated.
+  std::optional<int> blocks_per_sm;
 };
 
 /// A region's kernels.

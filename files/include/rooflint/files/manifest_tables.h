@@ -247,6 +247,7 @@ template <> struct table<manifest::launch_assumption> {
       field{"text", &manifest::launch_assumption::text},
       field{"dynamic_shared", &manifest::launch_assumption::dynamic_shared, field_rules{.optional = true, .min = 0, .max = 1ll << 31}},
       field{"registers", &manifest::launch_assumption::registers, field_rules{.optional = true, .min = 1, .max = 255}},
+      field{"blocks_per_sm", &manifest::launch_assumption::blocks_per_sm, field_rules{.optional = true, .min = 1, .max = 1024}},
   };
 };
 

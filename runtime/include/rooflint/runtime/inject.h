@@ -129,6 +129,7 @@ struct launch_shape {
   std::int64_t block[3] = {1, 1, 1};
   std::int64_t shared_bytes = 0;  ///< dynamic shared memory per block
   int registers = 0;              ///< registers a thread of the function launched (its attribute); 0: unknown
+  int blocks_per_sm = 0;          ///< the blocks of this launch an SM holds (the driver's occupancy); 0: unknown
 };
 
 /// @return The values a launch provides: the integer (and enum, bool) arguments read through

@@ -423,7 +423,7 @@ void on_launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackData* cb) {
   e.pid = static_cast<long>(::getpid());
   e.api = driver_api_name(cbid);
   e.shape = call.shape;
-  e.shape->registers = registers_of(call.function);  // the prediction's blocks per SM rest on them where the spec states them
+  add_occupancy(call.function, *e.shape);  // what the prediction's blocks per SM rest on
   const dsl::binding_result r = k.spec.bind_launch(values);
   e.bound = r.ok();
   if (!e.bound) {

@@ -19,6 +19,8 @@
 #include <set>
 #include <utility>
 
+#include "rooflint/runtime/inject.h"
+
 namespace rooflint::runtime::inject {
 
 /// The process's one measurement window (a launch's, or a region instance's across its kernels; one at
@@ -81,18 +83,26 @@ inline void load_before_window(CUfunction function) {
   if (cuCtxSynchronize() == CUDA_SUCCESS) prepared->insert({function, context});  // what the load wrote, done
 }
 
-/// @return The registers a thread of @p function has (as ptxas allocated them), 0 where the driver does
-/// not say. The runtime launches through a CUkernel, whose function in the current context answers.
-inline int registers_of(CUfunction function) {
-  int registers = 0;
-  if (!function) return 0;
-  CUresult r = cuFuncGetAttribute(&registers, CU_FUNC_ATTRIBUTE_NUM_REGS, function);
-  if (r == CUDA_ERROR_INVALID_HANDLE) {  // not a CUfunction: a CUkernel
-    CUfunction in_context = nullptr;
-    if (cuKernelGetFunction(&in_context, reinterpret_cast<CUkernel>(function)) != CUDA_SUCCESS || !in_context) return 0;
-    r = cuFuncGetAttribute(&registers, CU_FUNC_ATTRIBUTE_NUM_REGS, in_context);
-  }
-  return r == CUDA_SUCCESS ? registers : 0;
+/// @return @p function as a CUfunction of the current context: the runtime launches through a CUkernel,
+/// whose function in that context answers the driver's questions; null where there is none.
+inline CUfunction function_in_context(CUfunction function) {
+  int ignored = 0;
+  if (!function || cuFuncGetAttribute(&ignored, CU_FUNC_ATTRIBUTE_NUM_REGS, function) != CUDA_ERROR_INVALID_HANDLE) return function;
+  CUfunction in_context = nullptr;  // not a CUfunction: a CUkernel
+  return cuKernelGetFunction(&in_context, reinterpret_cast<CUkernel>(function)) == CUDA_SUCCESS ? in_context : nullptr;
+}
+
+/// Sets @p shape's registers a thread (as ptxas allocated them) and the blocks an SM holds of its launch
+/// of @p function, where the driver says.
+inline void add_occupancy(CUfunction function, launch_shape& shape) {
+  const CUfunction f = function_in_context(function);
+  if (!f) return;
+  int registers = 0, blocks = 0;
+  if (cuFuncGetAttribute(&registers, CU_FUNC_ATTRIBUTE_NUM_REGS, f) == CUDA_SUCCESS) shape.registers = registers;
+  const std::int64_t threads = shape.block[0] * shape.block[1] * shape.block[2];
+  if (cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, f, static_cast<int>(threads), static_cast<std::size_t>(shape.shared_bytes)) ==
+      CUDA_SUCCESS)
+    shape.blocks_per_sm = blocks;
 }
 
 /// Whether @p cbid is a launch API of the per-thread default stream (the _ptsz ones: what a program
