@@ -924,38 +924,43 @@ Kept keptIn(std::int64_t WorkingSet, std::int64_t Capacity, double KeptFraction)
 }
 }  // namespace
 
+namespace {
+std::int64_t roundUp(std::int64_t A, std::int64_t Unit) { return (A + Unit - 1) / Unit * Unit; }
+}  // namespace
+
 Occupancy occupancy(int Threads, std::int64_t SharedBytes, int Registers, const CacheLevels &Levels) {
-  Threads = std::max(1, Threads);
-  const std::int64_t SharedPerBlock = std::max<std::int64_t>(0, SharedBytes) + Levels.ReservedSharedPerBlock;
-  const std::int64_t MaxShared = Levels.largestSharedConfig();
+  // As the CUDA occupancy calculator (cuda_occupancy.h) counts: blocks take whole warps, shared memory
+  // in units of 128 bytes, and each of an SM's 4 sub-partitions holds the warps its quarter of the
+  // register file has room for.
+  constexpr std::int64_t SharedUnit = 128, SubPartitions = 4;
+  const std::int64_t Warps = std::max<std::int64_t>(1, (std::int64_t(Threads) + 31) / 32);
+  const std::int64_t SharedPerBlock = roundUp(std::max<std::int64_t>(0, SharedBytes), SharedUnit) + Levels.ReservedSharedPerBlock;
   Occupancy O;
   const auto limit = [&](std::int64_t Blocks, Occupancy::Limit By) {
     if (Blocks < O.Blocks) O = {int(Blocks), By, O.RegistersKnown};
   };
-  O.Blocks = std::max(1, Levels.MaxThreadsPerSm / Threads);
+  O.Blocks = int(std::max<std::int64_t>(1, Levels.MaxThreadsPerSm / 32 / Warps));
   limit(Levels.MaxBlocksPerSm, Occupancy::Limit::Blocks);
-  limit(std::max<std::int64_t>(1, MaxShared / std::max<std::int64_t>(1, SharedPerBlock)), Occupancy::Limit::Shared);
+  limit(std::max<std::int64_t>(1, Levels.largestSharedConfig() / SharedPerBlock), Occupancy::Limit::Shared);
   if (Registers > 0 && Levels.RegistersPerSm > 0 && Levels.RegisterUnit > 0) {
-    // Each warp takes its threads' registers rounded up to the allocation unit; an SM holds the warps
-    // its register file has room for, in whole blocks.
-    const std::int64_t Unit = Levels.RegisterUnit;
-    const std::int64_t PerWarp = (std::int64_t(Registers) * 32 + Unit - 1) / Unit * Unit;
-    const std::int64_t Warps = (Threads + 31) / 32;
+    const std::int64_t PerWarp = roundUp(std::int64_t(Registers) * 32, Levels.RegisterUnit);
     O.RegistersKnown = true;
-    limit(Levels.RegistersPerSm / PerWarp / Warps, Occupancy::Limit::Registers);
+    if (PerWarp * roundUp(Warps, SubPartitions) > Levels.RegistersPerSm) {
+      limit(0, Occupancy::Limit::Registers);  // no block fits: the launch fails
+    } else {
+      limit(Levels.RegistersPerSm / SubPartitions / PerWarp * SubPartitions / Warps, Occupancy::Limit::Registers);
+    }
   }
   return O;
 }
 
 std::string Occupancy::text(int Registers) const {
   const std::string Count = std::to_string(Blocks) + (Blocks == 1 ? " block" : " blocks") + " per SM";
-  switch (By) {
-    case Limit::Registers: return Count + " (their registers, " + std::to_string(Registers) + " a thread)";
-    case Limit::Shared: return Count + " (their shared memory" + (RegistersKnown ? ")" : "; registers not stated)");
-    case Limit::Blocks: return Count + " (the SM's most" + (RegistersKnown ? ")" : "; registers not stated)");
-    case Limit::Threads: break;
-  }
-  return Count + " (their threads" + (RegistersKnown ? ")" : "; registers not stated, which may allow fewer: .registers(n))");
+  if (By == Limit::Registers) return Count + " (their registers, " + std::to_string(Registers) + " a thread)";
+  const std::string Limiter = By == Limit::Shared ? "their shared memory" : By == Limit::Blocks ? "the SM's most" : "their threads";
+  if (RegistersKnown) return Count + " (" + Limiter + ")";
+  if (Registers > 0) return Count + " (" + Limiter + "; the GPU's register file is not known)";
+  return Count + " (" + Limiter + "; registers not stated, which may allow fewer: .registers(n))";
 }
 
 LayerCondition layerCondition(unsigned Passes, std::int64_t RowBytes, int ThreadsPerBlock, std::int64_t SharedBytes,
@@ -964,7 +969,7 @@ LayerCondition layerCondition(unsigned Passes, std::int64_t RowBytes, int Thread
   C.RowBytes = RowBytes;
   const std::int64_t SharedPerBlock = std::max<std::int64_t>(0, SharedBytes) + Levels.ReservedSharedPerBlock;
   const std::int64_t MaxShared = Levels.largestSharedConfig();
-  C.BlocksPerSm = std::max(1, occupancy(ThreadsPerBlock, SharedBytes, Registers, Levels).Blocks);
+  C.BlocksPerSm = std::max(1, occupancy(ThreadsPerBlock, SharedBytes, Registers, Levels).Blocks);  // what the carve-out is chosen for
   // The configuration: the smallest that holds the blocks' shared memory and the driver's own margin.
   const std::int64_t Need = std::int64_t(C.BlocksPerSm) * std::max(SharedPerBlock, Levels.DriverSharedPerBlock);
   C.SharedConfig = MaxShared;

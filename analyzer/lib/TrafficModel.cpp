@@ -781,8 +781,10 @@ public:
   std::map<int, bool> DrawnThrough;
   /// Per tensor: the integer parameters the spec does not bind behind its unknown addresses.
   std::map<int, std::vector<std::string>> UnboundAddressScalars;
-  /// How many blocks an SM holds and what limits them (Occupancy::text).
+  /// How many blocks an SM holds and what limits them (Occupancy::text), and whether the registers
+  /// were counted in it (stated, on a GPU whose register file is known).
   std::string Resident;
+  bool RegistersCounted = false;
 
   /// Each tensor's figures, or why not: @p KernelWide for every level, @p BeyondL1 for L2 and DRAM.
   void predict(KernelEvaluation &Out, std::string KernelWide, const std::map<int, std::string> &Unmodelled,
@@ -1504,26 +1506,36 @@ private:
       return once(Over + "what its SM requests of L2 again is still there (" + shareText() + ")");
     const std::string Range = Over + "its reads range from each 64-byte granule once to every L2 miss from DRAM; ";
     if (DrawnThrough.count(Param)) return drawnReads(Reads, Waves, KernelFootprint, Hi, Range);
-    if (Reads.Shared && translates(Param, &TensorTally::FirstRead, 64) && !sharedInWaves(Param, WaveBlocks))
-      return axisReads(Param, U, Hi, Range, waveFootprint(Box, Waves));
+    if (Reads.Shared && translates(Param, &TensorTally::FirstRead, 64)) {
+      // In step, the blocks of a wave share what they read: that needs the blocks an SM holds, which
+      // unstated registers leave at the most threads allow (too few waves, too low a point).
+      const bool InStep = sharedInWaves(Param, WaveBlocks);
+      if (InStep && RegistersCounted) return waveReads(Param, U, Hi, Range, Box, Waves, WaveBlocks);
+      Bytes Apart = axisReads(Param, U, Hi, Range, waveFootprint(Box, Waves));
+      if (InStep)
+        Apart.Why += "; its sharers may run in step, each wave reading it once, which needs the blocks an SM holds: "
+                     "state the registers a thread (.registers(n), as nvcc -Xptxas -v prints them)";
+      return Apart;
+    }
     return waveReads(Param, U, Hi, Range, Box, Waves, WaveBlocks);
   }
   /// Whether the blocks that share a translating footprint run in step, each wave of them reading it
   /// once: where every axis they share it along puts at least SharersInStep of them in one wave
   /// (@p WaveBlocks blocks), none of them reaching it at another point of its run. The H100 counted
-  /// (scripts/probes/gemm-waves.sh, 2026-12-07) SGEMM_CUDA's register-tiled GEMMs, 4.1 to 12 sharers of
-  /// a B tile a wave, reading B once per wave (4.3 times for 3.9 waves, 17.2 for 15.5, 67 for 62 with
-  /// 4.1 a wave; 5.4 and 20.6 for 3.9 and 15.5 with 8.25) and its 32 x 32-tile GEMM, 2.06 sharers a
-  /// wave, reading A from DRAM again at nearly every sharer (7.4 of 8 times at 3.9 waves, 31 of 32 at
-  /// 15.5, 126 of 128 at 62): its blocks drift apart, and those launched between two sharers run
-  /// between them (axisReads).
+  /// (scripts/probes/gemm-waves.sh, 2026-12-07, 09:02 UTC) SGEMM_CUDA's register-tiled GEMMs, 4.1 to 12
+  /// sharers of a B tile a wave, reading B about once per wave (4.3 times for 3.9 waves, 17.2 for 15.5,
+  /// 67 for 62 with 4.1 a wave; 5.4 and 20.5 for 3.9 and 15.5 with 8.25; 4.9 and 19.4 for 2.6 and 10.3
+  /// with 12.4) and its 32 x 32-tile GEMM, 2.06 sharers a wave, reading A from DRAM again at nearly
+  /// every sharer (7.4 of 8 times at 3.9 waves, 31 of 32 at 15.5, 126 of 128 at 62): its blocks drift
+  /// apart, and those launched between two sharers run between them (axisReads).
   bool sharedInWaves(int Param, double WaveBlocks) const {
     const std::array<std::int64_t, 3> Extent{L.Grid.X, L.Grid.Y, L.Grid.Z};
     const std::array<double, 3> Apart{1, double(L.Grid.X), double(L.Grid.X) * double(L.Grid.Y)};
     bool Shared = false;
     for (std::size_t A = 0; A < 3; ++A) {
       if (Extent[A] <= 1 || overlap(Param, int(A)) <= 0) continue;
-      if (readsSkewed(Param, int(A)) || WaveBlocks < SharersInStep * Apart[A]) return false;
+      const double InAWave = std::min(double(Extent[A]), WaveBlocks / Apart[A]);  // sharers along A in one wave
+      if (readsSkewed(Param, int(A)) || InAWave < SharersInStep) return false;
       Shared = true;
     }
     return Shared;
@@ -1535,7 +1547,7 @@ private:
   /// wave, @p Waves of them): what the wave before read is still in L2 but for missedIn(the waves'
   /// footprints: every tensor's, what passes through L2 between a wave's read of a granule and the next
   /// wave's). For a footprint that does not translate with the block (a tile computed from a 1D block
-  /// index), or one no two blocks share.
+  /// index), one no two blocks share, or one whose sharers run in step (sharedInWaves).
   Bytes waveReads(int Param, double U, double Hi, const std::string &Range, const Dim3 &Box, double Waves, double WaveBlocks) const {
     // The waves' reads past the granules the kernel touches (its blocks' footprints joined over the grid:
     // more than U where a granule holds less of the tensor than its 64 bytes) are the re-reads.
@@ -2118,6 +2130,7 @@ KernelEvaluation evaluateTraffic(llvm::Function &F, const KernelRecord &Record, 
   Out.Sampled += Undrawn;
   LevelModel M(Record, Blocks, Launch, PerSm, Levels, Middle, Neighbour, {Runs.front().size(), C.L1Available});
   M.Resident = Resident.text(Launch.Registers);
+  M.RegistersCounted = Resident.RegistersKnown;
   M.DrawnThrough = drawnThrough(E->sites(), Indices);
   M.UnboundAddressScalars = unboundAddressScalars(E->sites(), Blocks, EL);
   std::string KernelWide;

@@ -73,11 +73,13 @@ TEST(GpuGeometry, LayerConditionUsesTheChosenGpusL2SmsAndKeptFraction) {
 }
 
 // Blocks an SM holds by their registers, as the CUDA occupancy calculator counts them on the H200 (64 K
-// registers an SM, allocated to a warp in units of 256). 96 a thread: 3072 a warp, 21 warps, 8 a block
-// of 256 -> 2. 168: 5376, 12 warps, 4 a block of 128 -> 3. 56: 1792, 36 warps, 16 a block of 512 -> 2.
-// 172: 5504 rounded up to 5632, 11 warps -> 1 of 256. ncu's launch__occupancy_limit_registers counted
-// 2, 3 and 2 for SGEMM_CUDA's kernels of 96, 168 and 56 registers (H100, 2026-12-07). 255 registers
-// and 1024 threads: 8192 a warp, 8 warps, under a block's 32: no such launch.
+// registers an SM in 4 sub-partitions of 16 K, allocated to a warp in units of 256). 96 a thread: 3072
+// a warp, 5 a sub-partition, 20 warps, 8 a block of 256 -> 2. 168: 5376, 3, 12 warps, 4 a block of
+// 128 -> 3. 56: 1792, 9, 36 warps, 16 a block of 512 -> 2. 172: 5504 rounded up to 5632, 2, 8 warps
+// -> 1 of 256. ncu's launch__occupancy_limit_registers counted 2, 3 and 2 for SGEMM_CUDA's kernels of
+// 96, 168 and 56 registers (H100, 2026-12-07). 96 a thread and 224 threads (7 warps): 20 / 7 -> 2 (the
+// whole file, 21 warps, would say 3). 255 registers and 1024 threads: 8192 a warp times 32 warps is
+// over the 64 K an SM has: no such launch. 200 threads take 7 whole warps: 64 / 7 -> 9 by threads.
 TEST(GpuGeometry, RegistersLimitTheBlocksAnSmHolds) {
   const CacheLevels H200 = levelsOf("H200");
   const Occupancy Tiled = occupancy(256, 8 * 1024, 96, H200);
@@ -88,6 +90,8 @@ TEST(GpuGeometry, RegistersLimitTheBlocksAnSmHolds) {
   EXPECT_EQ(occupancy(512, 4 * 1024, 56, H200).Blocks, 2);
   EXPECT_EQ(occupancy(256, 0, 172, H200).Blocks, 1);
   EXPECT_EQ(occupancy(1024, 0, 255, H200).Blocks, 0);
+  EXPECT_EQ(occupancy(224, 0, 96, H200).Blocks, 2);
+  EXPECT_EQ(occupancy(200, 0, 0, H200).Blocks, 9);
   // Not stated: the threads' limit, 2048 / 256 = 8, and the text says registers could allow fewer.
   const Occupancy Unstated = occupancy(256, 8 * 1024, 0, H200);
   EXPECT_EQ(Unstated.Blocks, 8);
@@ -99,6 +103,7 @@ TEST(GpuGeometry, RegistersLimitTheBlocksAnSmHolds) {
   CacheLevels Unknown = H200;
   Unknown.RegistersPerSm = 0;
   EXPECT_EQ(occupancy(256, 8 * 1024, 96, Unknown).Blocks, 8);
+  EXPECT_EQ(occupancy(256, 8 * 1024, 96, Unknown).text(96), "8 blocks per SM (their threads; the GPU's register file is not known)");
 }
 
 TEST(GpuGeometry, AGpuWithoutCacheSizesHasNoLevels) {

@@ -528,26 +528,36 @@ TEST(InjectReport, ALaunchOfAnotherBlockThanPredictedIsNamedAndNotCompared) {
                                    "grid (8192, 1, 1) ran, (4096, 1, 1) predicted and 0 bytes of dynamic shared memory ran, "
                                    "1024 predicted; the predicted ratios are not compared");
   for (const auto& level : other.predicted_ratio) EXPECT_FALSE(level.predicted());
-  // The registers the function ran with against those the spec states (.registers): 128 ran, 96 stated.
+  // The registers the function ran with against those the spec states (.registers: 96, 2 blocks an SM of
+  // 256 threads predicted). 168 ran and the driver held 1 block an SM: another launch, not compared.
+  // 95 ran, 2 blocks an SM as predicted: compared, with a note; 96 ran: nothing to say.
   axpy.predicted_launch->registers = 96;
+  axpy.predicted_launch->blocks_per_sm = 2;
   launch_event spilled = axpy_launch(axpy, n, measured_axpy(n, 20e-6));
-  spilled.shape = launch_shape{{4096, 1, 1}, {256, 1, 1}, 1024, 128};
-  const case_report more = make_program_report(ks, {spilled}, verify_options{}, {}).run.cases.at(0);
-  EXPECT_EQ(shape_warning(more), "the traffic was predicted for another launch: 128 registers a thread ran, 96 predicted; "
-                                 "the predicted ratios are not compared");
+  spilled.shape = launch_shape{{4096, 1, 1}, {256, 1, 1}, 1024, 168, 1};
+  const auto report_of = [&] { return make_program_report(ks, {spilled}, verify_options{}, {}).run.cases.at(0); };
+  const case_report more = report_of();
+  EXPECT_EQ(shape_warning(more), "the traffic was predicted for another launch: 1 block per SM ran (168 registers a thread), "
+                                 "2 predicted (96 stated); the predicted ratios are not compared");
+  EXPECT_FALSE(more.predicted_ratio[dram].predicted());
+  spilled.shape->registers = 95;
+  spilled.shape->blocks_per_sm = 2;
+  const case_report near = report_of();
+  EXPECT_EQ(shape_warning(near), "95 registers a thread ran, 96 stated, the same blocks per SM: state .registers(95) in the spec");
+  EXPECT_TRUE(near.predicted_ratio[dram].predicted());
   spilled.shape->registers = 96;
-  EXPECT_EQ(shape_warning(make_program_report(ks, {spilled}, verify_options{}, {}).run.cases.at(0)), "");
+  EXPECT_EQ(shape_warning(report_of()), "");
   axpy.predicted_launch->registers.reset();
   // Registers unstated, the prediction took 8 blocks an SM (2048 threads / 256); the launch held 2 by its
-  // 96 registers (the driver's occupancy): a remark says what to state, and the ratios are compared.
+  // 96 registers (the driver's occupancy): a note says what to state, and the ratios are compared.
   axpy.predicted_launch->blocks_per_sm = 8;
   spilled.shape->blocks_per_sm = 2;
-  const case_report held = make_program_report(ks, {spilled}, verify_options{}, {}).run.cases.at(0);
+  const case_report held = report_of();
   EXPECT_EQ(shape_warning(held), "the prediction took 8 blocks per SM, as threads and shared memory allow; the launch held 2 "
                                  "(96 registers a thread): state .registers(96) in the spec for the waves it runs");
   EXPECT_TRUE(held.predicted_ratio[dram].predicted());
   spilled.shape->blocks_per_sm = 8;  // as many as predicted: nothing to say
-  EXPECT_EQ(shape_warning(make_program_report(ks, {spilled}, verify_options{}, {}).run.cases.at(0)), "");
+  EXPECT_EQ(shape_warning(report_of()), "");
   axpy.predicted_launch->blocks_per_sm.reset();
   const case_report elsewhere = launched(2 * n, 128, 0);
   EXPECT_EQ(shape_warning(elsewhere), "");

@@ -72,6 +72,8 @@ std::string extent_text(const std::int64_t* v) {
 /// states them. ""
 /// when it does not. (The manifest holds that launch's figures at the declared sizes; a spec's block, grid
 /// or shared memory may follow the sizes.)
+std::string blocks_text(int blocks) { return std::to_string(blocks) + (blocks == 1 ? " block" : " blocks") + " per SM"; }
+
 std::string launch_mismatch(const manifest::launch_assumption& predicted, const launch_shape& ran) {
   std::vector<std::string> differ;
   if (!std::equal(predicted.block.begin(), predicted.block.end(), ran.block))
@@ -81,17 +83,24 @@ std::string launch_mismatch(const manifest::launch_assumption& predicted, const 
   if (predicted.dynamic_shared && *predicted.dynamic_shared != ran.shared_bytes)
     differ.push_back(std::to_string(ran.shared_bytes) + " bytes of dynamic shared memory ran, " +
                      std::to_string(*predicted.dynamic_shared) + " predicted");
-  if (predicted.registers && ran.registers > 0 && *predicted.registers != ran.registers)
-    differ.push_back(std::to_string(ran.registers) + " registers a thread ran, " + std::to_string(*predicted.registers) + " predicted");
+  // Stated registers set the blocks an SM holds: another count of blocks is another launch.
+  if (predicted.registers && predicted.blocks_per_sm && ran.blocks_per_sm > 0 && ran.blocks_per_sm != *predicted.blocks_per_sm)
+    differ.push_back(blocks_text(ran.blocks_per_sm) + " ran (" + std::to_string(ran.registers) + " registers a thread), " +
+                     std::to_string(*predicted.blocks_per_sm) + " predicted (" + std::to_string(*predicted.registers) + " stated)");
   return model::and_list(differ);
 }
 
-/// Where the spec states no registers and the launch held fewer blocks an SM than the prediction took
-/// from threads and shared memory (the registers ptxas allocated limit them): what to state. "" else.
+/// What to state where the registers the function ran with are not the spec's: stated others that hold as
+/// many blocks an SM (launch_mismatch names those that do not), or none stated where the launch held fewer
+/// blocks an SM than the prediction took from threads and shared memory. "" else.
 std::string occupancy_note(const manifest::launch_assumption& predicted, const launch_shape& ran) {
-  if (predicted.registers || !predicted.blocks_per_sm || ran.blocks_per_sm <= 0 || ran.registers <= 0 ||
-      ran.blocks_per_sm >= *predicted.blocks_per_sm)
-    return "";
+  if (ran.registers <= 0) return "";
+  if (predicted.registers)
+    return ran.registers == *predicted.registers
+               ? ""
+               : std::to_string(ran.registers) + " registers a thread ran, " + std::to_string(*predicted.registers) +
+                     " stated, the same blocks per SM: state .registers(" + std::to_string(ran.registers) + ") in the spec";
+  if (!predicted.blocks_per_sm || ran.blocks_per_sm <= 0 || ran.blocks_per_sm >= *predicted.blocks_per_sm) return "";
   return "the prediction took " + std::to_string(*predicted.blocks_per_sm) + " blocks per SM, as threads and shared memory allow; " +
          "the launch held " + std::to_string(ran.blocks_per_sm) + " (" + std::to_string(ran.registers) +
          " registers a thread): state .registers(" + std::to_string(ran.registers) + ") in the spec for the waves it runs";

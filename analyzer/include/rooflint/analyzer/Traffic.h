@@ -198,8 +198,8 @@ struct LayerCondition {
 };
 
 /// The layer condition of a tensor read in @p Passes passes over rows of @p RowBytes by blocks of
-/// @p ThreadsPerBlock threads using @p SharedBytes of shared memory each (occupancy from threads and
-/// shared memory only).
+/// @p ThreadsPerBlock threads using @p SharedBytes of shared memory each and @p Registers registers a
+/// thread (0: not stated; occupancy()).
 LayerCondition layerCondition(unsigned Passes, std::int64_t RowBytes, int ThreadsPerBlock, std::int64_t SharedBytes,
                               const CacheLevels &Levels, int Registers = 0);
 

@@ -423,7 +423,6 @@ void on_launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackData* cb) {
   e.pid = static_cast<long>(::getpid());
   e.api = driver_api_name(cbid);
   e.shape = call.shape;
-  add_occupancy(call.function, *e.shape);  // what the prediction's blocks per SM rest on
   const dsl::binding_result r = k.spec.bind_launch(values);
   e.bound = r.ok();
   if (!e.bound) {
@@ -463,6 +462,7 @@ void on_launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackData* cb) {
   auto began = [&] {
     own_calls own;
     before_window(call.function);
+    add_occupancy(call.function, *e.shape);  // the measured launch's registers and blocks per SM
     return session().begin_external(pending.stream);
   }();
   register_exit_flush();

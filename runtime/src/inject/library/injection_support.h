@@ -55,6 +55,15 @@ class window_gate {
   std::condition_variable* cv_ = new std::condition_variable;  // never deleted: see reset_after_fork
 };
 
+/// @return @p function as a CUfunction of the current context: the runtime launches through a CUkernel
+/// (a library's kernel), which the driver turns into the context's function; null where there is none.
+inline CUfunction function_in_context(CUfunction function) {
+  CUfunctionLoadingState state = CU_FUNCTION_LOADING_STATE_LOADED;
+  if (!function || cuFuncIsLoaded(&state, function) != CUDA_ERROR_INVALID_HANDLE) return function;
+  CUfunction in_context = nullptr;  // not a CUfunction: a CUkernel
+  return cuKernelGetFunction(&in_context, reinterpret_cast<CUkernel>(function)) == CUDA_SUCCESS ? in_context : nullptr;
+}
+
 /// Loads @p function in the current context when lazy loading (CUDA's default) has not yet, and waits for
 /// the device: a module's first load writes hundreds of MB of device memory (the H200, 2026-12-04: 434 MB
 /// of DRAM writes in the window of the first kernel launched from llm.c's layernorm file, 3 MB with
@@ -71,29 +80,15 @@ inline void load_before_window(CUfunction function) {
   std::lock_guard<std::mutex> lock(*guard);
   CUcontext context = nullptr;
   if (!function || cuCtxGetCurrent(&context) != CUDA_SUCCESS || prepared->count({function, context})) return;
-  CUfunction in_context = function;
+  const CUfunction in_context = function_in_context(function);
   CUfunctionLoadingState state = CU_FUNCTION_LOADING_STATE_LOADED;
-  CUresult r = cuFuncIsLoaded(&state, in_context);
-  if (r == CUDA_ERROR_INVALID_HANDLE) {  // not a CUfunction: a CUkernel
-    if (cuKernelGetFunction(&in_context, reinterpret_cast<CUkernel>(function)) != CUDA_SUCCESS || !in_context) return;
-    r = cuFuncIsLoaded(&state, in_context);
-  }
-  if (r != CUDA_SUCCESS) return;
+  if (!in_context || cuFuncIsLoaded(&state, in_context) != CUDA_SUCCESS) return;
   if (state != CU_FUNCTION_LOADING_STATE_LOADED && cuFuncLoad(in_context) != CUDA_SUCCESS) return;
   if (cuCtxSynchronize() == CUDA_SUCCESS) prepared->insert({function, context});  // what the load wrote, done
 }
 
-/// @return @p function as a CUfunction of the current context: the runtime launches through a CUkernel,
-/// whose function in that context answers the driver's questions; null where there is none.
-inline CUfunction function_in_context(CUfunction function) {
-  int ignored = 0;
-  if (!function || cuFuncGetAttribute(&ignored, CU_FUNC_ATTRIBUTE_NUM_REGS, function) != CUDA_ERROR_INVALID_HANDLE) return function;
-  CUfunction in_context = nullptr;  // not a CUfunction: a CUkernel
-  return cuKernelGetFunction(&in_context, reinterpret_cast<CUkernel>(function)) == CUDA_SUCCESS ? in_context : nullptr;
-}
-
 /// Sets @p shape's registers a thread (as ptxas allocated them) and the blocks an SM holds of its launch
-/// of @p function, where the driver says.
+/// of @p function, where the driver says (after load_before_window: the function is loaded).
 inline void add_occupancy(CUfunction function, launch_shape& shape) {
   const CUfunction f = function_in_context(function);
   if (!f) return;
