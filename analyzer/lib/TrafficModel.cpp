@@ -1556,8 +1556,9 @@ private:
     const double Between = waveFootprint(Box, Waves);
     const double Missed = missedIn(Between);
     const double Point = std::clamp(Touched + (Waves * PerWave - Touched) * Missed, U, Hi);
-    const std::string Each = Range + "the point: each wave of " + std::to_string(std::int64_t(WaveBlocks)) +
-                             " co-resident blocks (" + Resident + ") reads " + bytesText(std::int64_t(PerWave)) + " of it";
+    const auto AtOnce = std::int64_t(std::min(WaveBlocks, double(L.Grid.count())));  // a grid of one wave: all of it
+    const std::string Each = Range + "the point: each wave of " + std::to_string(AtOnce) + " co-resident blocks (" + Resident +
+                             ") reads " + bytesText(std::int64_t(PerWave)) + " of it";
     return {U, Point, Hi,
             Each + ", and what the wave before read is still in L2 but for " + model::format_significant(100 * Missed) +
                 "% (a wave's footprint, all tensors, " + bytesText(std::int64_t(Between)) + ", " + againstL2() + ")"};
