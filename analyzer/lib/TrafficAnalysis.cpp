@@ -969,7 +969,8 @@ LayerCondition layerCondition(unsigned Passes, std::int64_t RowBytes, int Thread
   C.RowBytes = RowBytes;
   const std::int64_t SharedPerBlock = std::max<std::int64_t>(0, SharedBytes) + Levels.ReservedSharedPerBlock;
   const std::int64_t MaxShared = Levels.largestSharedConfig();
-  C.BlocksPerSm = std::max(1, occupancy(ThreadsPerBlock, SharedBytes, Registers, Levels).Blocks);  // what the carve-out is chosen for
+  C.Resident = occupancy(ThreadsPerBlock, SharedBytes, Registers, Levels);
+  C.BlocksPerSm = std::max(1, C.Resident.Blocks);  // what the carve-out is chosen for
   // The configuration: the smallest that holds the blocks' shared memory and the driver's own margin.
   const std::int64_t Need = std::int64_t(C.BlocksPerSm) * std::max(SharedPerBlock, Levels.DriverSharedPerBlock);
   C.SharedConfig = MaxShared;

@@ -2015,13 +2015,13 @@ KernelEvaluation evaluateTraffic(llvm::Function &F, const KernelRecord &Record, 
     if (L.source == dsl::size_source::argument && L.index >= 0 && std::size_t(L.index) < EL.Scalars.size())
       EL.Scalars[std::size_t(L.index)] = launchValue(Record, L);
   }
-  const Occupancy Resident = occupancy(int(Launch.Block.count()), SharedBytes, Launch.Registers, Levels);
+  const LayerCondition C = layerCondition(1, 0, int(Launch.Block.count()), SharedBytes, Levels, Launch.Registers);
+  const Occupancy &Resident = C.Resident;
   if (Resident.Blocks < 1) {
     Out.Failure = "a block of " + std::to_string(Launch.Block.count()) + " threads at " + std::to_string(Launch.Registers) +
                   " registers a thread needs more registers than an SM has (" + std::to_string(Levels.RegistersPerSm) + "): no such launch runs";
     return Out;
   }
-  const LayerCondition C = layerCondition(1, 0, int(Launch.Block.count()), SharedBytes, Levels, Launch.Registers);
   const int PerSm = C.BlocksPerSm;
   Out.BlocksPerSm = PerSm;
   std::int64_t Middle = 0;

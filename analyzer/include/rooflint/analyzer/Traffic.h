@@ -187,7 +187,8 @@ enum class Kept { All, Part, None };
 /// Where the passes of a re-read tensor are served from, for one size.
 struct LayerCondition {
   std::int64_t RowBytes = 0;           ///< one block's working set between passes
-  int BlocksPerSm = 0;
+  Occupancy Resident;                  ///< the blocks an SM holds and what limits them (0: no block fits)
+  int BlocksPerSm = 0;                 ///< Resident's blocks, at least 1
   std::int64_t SmWorkingSet = 0;       ///< RowBytes * BlocksPerSm
   std::int64_t SharedConfig = 0;       ///< the shared-memory configuration the driver is expected to choose
   std::int64_t L1Available = 0;        ///< L1 less that configuration
