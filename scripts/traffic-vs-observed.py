@@ -36,15 +36,18 @@ DTYPE_BYTES = {"f64": 8, "f32": 4, "tf32": 4, "f16": 2, "bf16": 2, "fp8_e4m3": 1
 def rows(report):
     for case in report.get("cases", []):
         predicted = case.get("predicted_ratio") or {}
+        ranges = case.get("predicted_range") or {}
         if not case.get("predicted_traffic"):
             continue
         observed = {l.get("level"): l.get("traffic_ratio") for l in (case.get("compared") or {}).get("levels", [])}
         for level in LEVELS:
-            p, o = predicted.get(level), observed.get(level)
-            if p is None:
+            p, r, o = predicted.get(level), ranges.get(level), observed.get(level)
+            if p is None and not r:
                 verdict = "not predicted"
             elif not o:
                 verdict = "not observed"
+            elif p is None:  # a range without a point: it agrees where some point of it is within 25%
+                verdict = "within 25%" if r["low"] <= 1.25 * o and r["high"] >= 0.75 * o else "outside its range"
             else:
                 verdict = "within 25%" if abs(p - o) <= 0.25 * o else f"off by {abs(p - o) / o:.0%}"
             yield case.get("name", "?"), level, p, o, verdict
@@ -125,7 +128,8 @@ def case_sizes(case, kernel):
 
 
 def kernel_prediction(kernel, sizes, at_declared):
-    """Per level: (low, high, point, None) or (None, None, None, reason); and the tensors not predicted, with why."""
+    """Per level: (low, high, point, None) or (None, None, None, reason), point None for a range without one;
+    and the tensors not predicted, with why."""
     entries = {(t["tensor"], t["level"]): t for t in ((kernel.get("predicted_traffic") or {}).get("tensors") or [])}
     tensors = [t for t in kernel.get("tensors", []) if t.get("arg", -1) >= 0 and t.get("role") not in ("uncounted", "not_counted")]
     out, missing = {}, []
@@ -134,6 +138,7 @@ def kernel_prediction(kernel, sizes, at_declared):
         return {level: (None, None, None, why) for level in LEVELS}, [("*", level, why) for level in LEVELS]
     for level in LEVELS:
         low = high = point = compulsory = 0.0
+        pointed = True
         reason = None if kernel.get("predicted_traffic") else "the kernel's device IR was not analysed"
         for t in tensors:
             e = entries.get((t["name"], level))
@@ -145,13 +150,14 @@ def kernel_prediction(kernel, sizes, at_declared):
                 b = evaluate(t["elements"], sizes) * DTYPE_BYTES.get(t["dtype"], 4) * (2 if t.get("role") == "read_write" else 1)
                 low += e["low"] * b
                 high += e["high"] * b
+                pointed = pointed and e.get("ratio") is not None
                 point += (e["ratio"] if e.get("ratio") is not None else e["low"]) * b
                 compulsory += b
                 continue
             missing.append((t["name"], level, why))
             reason = reason or f"'{t['name']}': {why}"
         out[level] = (None, None, None, reason) if reason or compulsory <= 0 else \
-            (low / compulsory, high / compulsory, point / compulsory, None)
+            (low / compulsory, high / compulsory, point / compulsory if pointed else None, None)
     return out, missing
 
 
@@ -197,7 +203,7 @@ def predictions_only(manifest_paths):
 def by_manifest(reports, manifest_paths):
     kernels = load_manifests(manifest_paths)
     lines = [f"{'kernel':32} {'level':5} {'predicted':>15} {'point':>8} {'observed':>9}  verdict"]
-    pairs = predicted = within = points_within = 0
+    pairs = predicted = within = pointed = points_within = 0
     seen, notes, kinds = set(), [], {}
     for path in reports:
         try:
@@ -226,7 +232,8 @@ def by_manifest(reports, manifest_paths):
                 if low is None:
                     lines.append(f"{name[:32]:32} {level:5} {'-':>15} {'-':>8} {o:8.3g}x  not predicted")
                     continue
-                points_within += abs(point - o) <= 0.25 * o
+                pointed += point is not None
+                points_within += point is not None and abs(point - o) <= 0.25 * o
                 predicted += 1
                 text, kind = span(low, high)
                 kinds[kind] = kinds.get(kind, 0) + 1
@@ -238,7 +245,8 @@ def by_manifest(reports, manifest_paths):
                     verdict = f"under: the counters saw {o / high:.3g}x the prediction"
                 else:
                     verdict = f"over: the prediction is {low / o:.3g}x what the counters saw"
-                lines.append(f"{name[:32]:32} {level:5} {text:>15} {point:7.3g}x {o:8.3g}x  {verdict}")
+                point_text = f"{point:7.3g}x" if point is not None else f"{'-':>8}"
+                lines.append(f"{name[:32]:32} {level:5} {text:>15} {point_text} {o:8.3g}x  {verdict}")
             for tensor, level, why in missing:
                 notes.append(f"  {name}: '{tensor}' {level}: {why}")
     lines.append("")
@@ -250,7 +258,7 @@ def by_manifest(reports, manifest_paths):
     share = lambda a, b: f"{a}/{b} ({a / b:.0%})" if b else f"{a}/{b}"
     lines.append(f"(kernel, level) pairs measured: {pairs}; predicted: {share(predicted, pairs)} ({kinds_text(kinds)}); "
                  f"within 25% of the counters: {share(within, predicted)} of those predicted; "
-                 f"their points within 25%: {share(points_within, predicted)}")
+                 f"their points within 25%: {share(points_within, pointed)} of those with a point")
     return lines
 
 

@@ -108,7 +108,7 @@ manifest::predicted_traffic predictionOf(const KernelRecord &K) {
                                   : manifest::prediction_kind::not_predicted;
     if (T.K == Kind::Value) L.ratio = L.low = L.high = T.Ratio;
     if (T.K == Kind::Range) {
-      L.ratio = T.Ratio;
+      if (T.Pointed) L.ratio = T.Ratio;
       L.low = T.Low;
       L.high = T.High;
     }

@@ -76,11 +76,11 @@ const KernelRecord::PredictedTraffic *predictionOf(const KernelRecord *Record, i
   return nullptr;
 }
 
-/// "8x" or "1x to 3x (point estimate 2.6x)": a prediction that was made.
+/// "8x", "1x to 3x (point estimate 2.6x)" or "1x to 32x (no point estimate)": a prediction that was made.
 std::string figureText(const KernelRecord::PredictedTraffic &P) {
   const auto x = [](double V) { return model::format_significant(V) + "x"; };
   if (P.K == KernelRecord::PredictedTraffic::Kind::Value) return x(P.Ratio);
-  return x(P.Low) + " to " + x(P.High) + " (point estimate " + x(P.Ratio) + ")";
+  return x(P.Low) + " to " + x(P.High) + (P.Pointed ? " (point estimate " + x(P.Ratio) + ")" : " (no point estimate)");
 }
 
 /// The note that says what a tensor's accesses cost at each level at the spec's sizes (the manifest's

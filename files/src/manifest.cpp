@@ -223,8 +223,12 @@ struct checker {
       const bool figures = p.ratio && p.low && p.high;
       if (p.kind == prediction_kind::not_predicted && (p.ratio || p.low || p.high))
         fail(at, "is not predicted but has a ratio");
-      else if (p.kind != prediction_kind::not_predicted && !figures)
-        fail(at, "is a " + std::string(files::name_in_files(p.kind)) + " without its ratio, low and high");
+      else if (p.kind == prediction_kind::value && !figures)
+        fail(at, "is a value without its ratio, low and high");
+      else if (p.kind == prediction_kind::range && !(p.low && p.high))
+        fail(at, "is a range without its low and high");
+      else if (p.kind == prediction_kind::range && !(*p.low <= *p.high))
+        fail(at, "is a range whose low is above its high");
       else if (figures && !(*p.low <= *p.ratio && *p.ratio <= *p.high))
         fail(at, "has a ratio outside its range (low <= ratio <= high)");
       else if (figures && p.kind == prediction_kind::value && *p.low != *p.high)

@@ -89,19 +89,21 @@ std::string warnings_of(const manifest::kernel& k, const std::vector<manifest::d
 }
 
 /// The kernel's predicted traffic at @p level over its compulsory bytes at the spec's declared sizes,
-/// its tensors' figures summed in bytes: "4.5x", or "6x (1-6x)" for a range and its point; "-" where a
-/// tensor of it has no figure at that level (the manifest's basis says why).
+/// its tensors' figures summed in bytes: "4.5x", "6x (1-6x)" for a range and its point, "1-32x" for a
+/// range without one; "-" where a tensor of it has no figure at that level (the manifest's basis says why).
 std::string predicted_cell(const manifest::kernel& k, rooflint::model::memory_level level) {
   if (!k.predicted || k.is_region()) return "-";
   const rooflint::dsl::binding_result declared = k.spec_value.declared();
   if (!declared.ok()) return "-";
   double low = 0, point = 0, high = 0, compulsory = 0;
+  bool pointed = true;
   for (const rooflint::dsl::tensor_info& t : k.spec_value.tensor_list()) {
     if (t.arg < 0 || t.access == rooflint::dsl::role::not_counted) continue;
     const manifest::level_prediction* p = manifest::prediction_of(*k.predicted, t.arg, level);
     if (!p || p->kind == manifest::prediction_kind::not_predicted || !p->low || !p->high) return "-";
     const double bytes = k.spec_value.tensor_bytes_at(t, declared.bound);
     low += *p->low * bytes;
+    pointed = pointed && p->ratio;
     point += p->ratio.value_or(*p->low) * bytes;
     high += *p->high * bytes;
     compulsory += bytes;
@@ -109,6 +111,7 @@ std::string predicted_cell(const manifest::kernel& k, rooflint::model::memory_le
   if (!(compulsory > 0)) return "-";
   const auto x = [&](double bytes) { return format_significant(bytes / compulsory, 3); };
   if (x(low) == x(high)) return x(point) + "x";
+  if (!pointed) return fmt::format("{}-{}x", x(low), x(high));
   return fmt::format("{}x ({}-{}x)", x(point), x(low), x(high));
 }
 

@@ -32,6 +32,7 @@ struct Level {
   Kind K = Kind::NotPredicted;
   double Ratio = 0, Low = 0, High = 0;
   std::string Basis;
+  bool Pointed = true;
 };
 
 struct Prediction {
@@ -41,7 +42,7 @@ struct Prediction {
     Level L;
     if (!Kernel) return L;
     for (const auto &P : Kernel->Predicted)
-      if (P.Tensor == Tensor && rooflint::model::name(P.Level) == LevelName) return {P.K, P.Ratio, P.Low, P.High, P.Basis};
+      if (P.Tensor == Tensor && rooflint::model::name(P.Level) == LevelName) return {P.K, P.Ratio, P.Low, P.High, P.Basis, P.Pointed};
     L.Basis = "no entry";
     return L;
   }
@@ -80,6 +81,7 @@ unsigned lineOf(const std::string &Code, const std::string &Text) {
   do {                                                                                             \
     const Level X_ = (L);                                                                          \
     EXPECT_EQ(X_.K, Kind::Range) << X_.Basis;                                                      \
+    EXPECT_TRUE(X_.Pointed) << X_.Basis;                                                           \
     EXPECT_NEAR(X_.Low, (Lo), 1e-4) << X_.Basis;                                                   \
     EXPECT_NEAR(X_.Ratio, (Point), 1e-4) << X_.Basis;                                              \
     EXPECT_NEAR(X_.High, (Hi), 1e-4) << X_.Basis;                                                  \
@@ -1709,8 +1711,10 @@ TEST(TrafficEvaluation, ABlockFindsWhatTheRowOfBlocksBeforeReadWhereTheRowFitsL2
 // over the 60 MiB L2, so the next finds none of it: B 4x at DRAM. (The H200 counted 1.72x for
 // SGEMM_CUDA's kernels of this shape, 2026-12-07: A 1x, B 4x and C's read and write at 0.88x give
 // (64 + 256 + 113) / 256 MiB = 1.69x.) Without .registers the blocks an SM holds are not known (the
-// threads would allow 8, one wave, B 1x): the point stays the launch-distance one, each of the 32 rows of
-// blocks reading B again after the 64 MiB of a row passed through L2 (32x), and the basis asks for them.
+// threads would allow 8, one wave, B 1x; the launch distance has each of the 32 rows of blocks read B
+// again after the 64 MiB of a row passed through L2, 32x): the range, from each granule once (1x) to
+// every L2 miss from DRAM (each of the 32 rows of blocks reads all of B past L1: 32x), has no point, and
+// the basis asks for the registers.
 const std::string RegisterTiled = R"(
 __device__ inline void tile128_body(const float* A, const float* B, float* C, int n) {
   __shared__ float As[8][128];
@@ -1735,10 +1739,36 @@ __device__ inline void tile128_body(const float* A, const float* B, float* C, in
 }
 __global__ void tile128(const float* A, const float* B, float* C, int n) { tile128_body(A, B, C, n); }
 __global__ void tile128_unstated(const float* A, const float* B, float* C, int n) { tile128_body(A, B, C, n); }
+// The same tiling over an M x K by K x N product: the probe's long grids (M grows, N stays 4096).
+__global__ void tile128_long(const float* A, const float* B, float* C, int m, int n, int kd) {
+  __shared__ float As[8][128];
+  __shared__ float Bs[8][128];
+  const int t = threadIdx.x, tr = t / 16, tc = t % 16;
+  const float* a = A + (long)blockIdx.y * 128 * kd;
+  const float* b = B + blockIdx.x * 128;
+  float acc[8][8] = {};
+  for (int k = 0; k < kd; k += 8) {
+    for (int i = t; i < 1024; i += 256) {
+      As[i % 8][i / 8] = a[(long)(i / 8) * kd + k + i % 8];
+      Bs[i / 128][i % 128] = b[(long)(k + i / 128) * n + i % 128];
+    }
+    __syncthreads();
+    for (int kk = 0; kk < 8; ++kk)
+      for (int r = 0; r < 8; ++r)
+        for (int c = 0; c < 8; ++c) acc[r][c] += As[kk][tr * 8 + r] * Bs[kk][tc * 8 + c];
+    __syncthreads();
+  }
+  for (int r = 0; r < 8; ++r)
+    for (int c = 0; c < 8; ++c) C[((long)blockIdx.y * 128 + tr * 8 + r) * n + blockIdx.x * 128 + tc * 8 + c] = acc[r][c];
+}
 #define GEMM(k) kernel<k>(#k, matmul(in<0>("A", f32, N, N), in<1>("B", f32, N, N), out<2>("C", f32, N, N))) \
     .at(N(4096)).sizes(N(arg<3>)).block(256).grid(ceil_div(N, 128), ceil_div(N, 128))
 inline constexpr auto stated = GEMM(tile128).registers(96);
 inline constexpr auto unstated = GEMM(tile128_unstated);
+inline constexpr struct K final : dim<"K"> {} K;
+inline constexpr auto long_grid = kernel<tile128_long>("tile128_long", matmul(in<0>("A", f32, M, K), in<1>("B", f32, K, N),
+    out<2>("C", f32, M, N))).at(M(65536), N(4096), K(4096)).sizes(M(arg<3>), N(arg<4>), K(arg<5>)).block(256)
+    .grid(ceil_div(N, 128), ceil_div(M, 128)).registers(96);
 )";
 
 TEST(TrafficEvaluation, BlocksThatShareATileInOneWaveReadItOnceAWave) {
@@ -1748,7 +1778,20 @@ TEST(TrafficEvaluation, BlocksThatShareATileInOneWaveReadItOnceAWave) {
   EXPECT_NE(Stated.Basis.find("each wave of 264 co-resident blocks (2 blocks per SM (their registers, 96 a thread))"), std::string::npos)
       << Stated.Basis;
   const Level Unstated = predict(RegisterTiled, "tile128_unstated").at("B", "dram");
-  EXPECT_NEAR(Unstated.Ratio, 32.0, 1e-6) << Unstated.Basis;
+  EXPECT_EQ(Unstated.K, Kind::Range) << Unstated.Basis;
+  EXPECT_FALSE(Unstated.Pointed) << Unstated.Basis;
+  EXPECT_NEAR(Unstated.Low, 1.0, 1e-6) << Unstated.Basis;
+  EXPECT_NEAR(Unstated.High, 32.0, 1e-6) << Unstated.Basis;
+  EXPECT_NE(Unstated.Basis.find("no point estimate"), std::string::npos) << Unstated.Basis;
+  // At M = 65536 (N and K 4096, the probe's longest grid) the 32 x 512 grid of 16384 blocks runs in 63
+  // waves of 264, 8.25 sharers of a panel of B a wave, past the 16 waves measured in step: the range,
+  // each granule once to each of the 512 rows of blocks reading B again (512x), without a point.
+  const Level Long = predict(RegisterTiled, "tile128_long").at("B", "dram");
+  EXPECT_EQ(Long.K, Kind::Range) << Long.Basis;
+  EXPECT_FALSE(Long.Pointed) << Long.Basis;
+  EXPECT_NEAR(Long.Low, 1.0, 1e-6) << Long.Basis;
+  EXPECT_NEAR(Long.High, 512.0, 1e-6) << Long.Basis;
+  EXPECT_NE(Long.Basis.find("drift apart over 63"), std::string::npos) << Long.Basis;
   EXPECT_NE(Unstated.Basis.find("state the registers a thread (.registers(n)"), std::string::npos) << Unstated.Basis;
 }
 

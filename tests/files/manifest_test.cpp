@@ -146,6 +146,35 @@ TEST(ManifestRecord, DifferencesNameTheField) {
   EXPECT_EQ(d[1], "/kernels/0/predicted_traffic/tensors/0/kind: \"range\" vs \"value\"");
 }
 
+// A range whose point rests on what the spec does not state (the registers a thread) has low and high
+// and no ratio: it saves and loads so. A value needs all three figures, a range its two bounds in order,
+// and a point inside them; each figure that breaks this is refused by its field.
+TEST(ManifestRecord, ARangeWithoutAPointRoundTripsAndBrokenFiguresAreRefused) {
+  manifest::manifest_file f = every_field();
+  f.kernels[0].predicted->levels[0].ratio.reset();
+  std::string error;
+  const auto read = manifest::from_json(manifest::to_json(f), "pointless.json", error);
+  ASSERT_TRUE(read) << error;
+  const manifest::level_prediction& l = read->kernels[0].predicted->levels[0];
+  EXPECT_EQ(l.kind, manifest::prediction_kind::range);
+  EXPECT_FALSE(l.ratio.has_value());
+  EXPECT_EQ(*l.low, 1.0);
+  EXPECT_EQ(*l.high, 3.0);
+  const auto refused = [&](auto edit) {
+    manifest::manifest_file g = every_field();
+    edit(g.kernels[0].predicted->levels[0]);
+    std::string why;
+    EXPECT_FALSE(manifest::from_json(manifest::to_json(g), "broken.json", why).has_value());
+    return why;
+  };
+  const auto has = [](const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; };
+  EXPECT_TRUE(has(refused([](manifest::level_prediction& p) { p.low.reset(); }), "is a range without its low and high"));
+  EXPECT_TRUE(has(refused([](manifest::level_prediction& p) { p.low = 4.0, p.ratio.reset(); }), "is a range whose low is above its high"));
+  EXPECT_TRUE(has(refused([](manifest::level_prediction& p) { p.ratio = 5.0; }), "has a ratio outside its range"));
+  EXPECT_TRUE(has(refused([](manifest::level_prediction& p) { p.kind = manifest::prediction_kind::value, p.ratio.reset(); }),
+                  "is a value without its ratio, low and high"));
+}
+
 TEST(ManifestRecord, AKernelEntryRoundTripsAlone) {
   const manifest::kernel k = every_field().kernels[0];
   std::string error;

@@ -899,6 +899,33 @@ TEST(InjectManifest, ReadsThePredictedTrafficOfVersionFour) {
   EXPECT_FALSE(kernel_predicted_ratios(kernel_named(*sized_ks, "axpy"), n1000)[static_cast<std::size_t>(model::memory_level::l2)].predicted());
 }
 
+// A tensor's range without a point (the analyzer's where the point rests on registers the spec does not
+// state) gives the kernel a range without one: at N = 1000, x (read, 4,000 bytes) 1x to 4x and y
+// (read_write, 8,000) 1x: low (4,000 + 8,000) / 12,000 = 1x, high (16,000 + 8,000) / 12,000 = 2x. Its
+// line says it has no point, and the report's JSON leaves the point null beside the range.
+TEST(InjectManifest, ATensorsRangeWithoutAPointLeavesTheKernelsWithoutOne) {
+  std::string text = text_of(manifest_path);
+  const std::size_t at = text.find("\"mangled_name\": \"_Z4axpyifPKfPf\"");
+  ASSERT_NE(at, std::string::npos);
+  text.insert(at, R"("predicted_traffic": {"source": "device-side IR", "tensors": [
+      {"tensor": "x", "param": 2, "level": "dram", "kind": "range", "ratio": null, "low": 1, "high": 4, "basis": "registers", "sized": false},
+      {"tensor": "y", "param": 3, "level": "dram", "kind": "value", "ratio": 1, "low": 1, "high": 1, "basis": "once", "sized": false}]},
+    )");
+  const auto ks = parse_manifest(text, "v6.json");
+  ASSERT_TRUE(ks.ok()) << ks.err().message;
+  const manifest_kernel& k = kernel_named(*ks, "axpy");
+  EXPECT_EQ(predicted_traffic_lines(k.predicted),
+            (std::vector<std::string>{"x: DRAM 1x to 4x (no point) (registers)", "y: DRAM 1x (once)"}));
+  dsl::sizes n1000;
+  n1000.values[0] = 1000;
+  const predicted_level_ratio dram = kernel_predicted_ratios(k, n1000)[static_cast<std::size_t>(model::memory_level::dram)];
+  EXPECT_EQ(dram.kind, manifest::prediction_kind::range);
+  EXPECT_TRUE(dram.predicted());
+  EXPECT_FALSE(dram.has_point());
+  EXPECT_NEAR(dram.low, 1.0, 1e-12);
+  EXPECT_NEAR(dram.high, 2.0, 1e-12);
+}
+
 // The report's lines and the ratios per level come from one reading of predicted_traffic. They were
 // read twice with different rules: an entry without a level got a line ("w:  2x") and no ratio, and a
 // ratio of 0 or below printed "0x" / "-1x" where the ratios said not predicted.

@@ -388,6 +388,16 @@ TEST(ReportSvg, DrawsThePredictedWithAccessPatternDotBesideTheCompulsoryOne) {
   EXPECT_NE(table.find("  predicted (access pattern): A: DRAM 10x (a basis)\n  predicted for the kernel: DRAM 10x"), std::string::npos)
       << table;
   EXPECT_NE(table.find("L2 not predicted"), std::string::npos) << table;
+  // A range without a point: no dot (it would stand for a point), the range in the table, and in the
+  // JSON a null point beside the range.
+  run.cases[k].predicted_ratio[static_cast<std::size_t>(model::memory_level::dram)] = {manifest::prediction_kind::range, 1, 1, 20, false};
+  EXPECT_EQ(to_svg(run).find(R"(class="predicted-access")"), std::string::npos);
+  EXPECT_NE(to_table(run).find("predicted for the kernel: DRAM 1x to 20x (no point)"), std::string::npos) << to_table(run);
+  const nlohmann::json json = nlohmann::json::parse(to_json(run));
+  const nlohmann::json& c = json["cases"][k];
+  EXPECT_TRUE(c["predicted_ratio"]["dram"].is_null()) << c.dump();
+  EXPECT_EQ(c["predicted_range"]["dram"], (nlohmann::json{{"low", 1.0}, {"high", 20.0}})) << c.dump();
+  EXPECT_TRUE(c["predicted_range"]["l2"].is_null()) << c.dump();
 }
 
 // The contract between the verifier's JSON writer and the report's reader in rooflint::files (what

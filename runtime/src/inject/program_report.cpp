@@ -144,8 +144,8 @@ std::vector<std::string> predicted_traffic_lines(const std::vector<manifest::lev
   std::vector<line> lines;
   for (const manifest::level_prediction& e : entries) {
     const auto x = [](double v) { return model::format_significant(v, 3) + "x"; };
-    const std::string figure = e.kind == manifest::prediction_kind::range && e.ratio && e.low && e.high
-                                   ? x(*e.low) + " to " + x(*e.high) + " (point " + x(*e.ratio) + ")"
+    const std::string figure = e.kind == manifest::prediction_kind::range && e.low && e.high
+                                   ? x(*e.low) + " to " + x(*e.high) + (e.ratio ? " (point " + x(*e.ratio) + ")" : " (no point)")
                                    : e.kind != manifest::prediction_kind::not_predicted && e.ratio ? x(*e.ratio) : "";
     const std::string ratio = figure.empty() ? std::string("not predicted")
                                              : figure + (e.sized ? " at the declared sizes" : "");
@@ -174,7 +174,7 @@ std::array<predicted_level_ratio, model::memory_level_count> kernel_predicted_ra
   const bool at_declared = at_declared_sizes(k.spec, at);
   for (const model::memory_level level : model::memory_levels) {
     double predicted = 0, low = 0, high = 0, compulsory = 0;
-    bool every = true, range = false;
+    bool every = true, range = false, pointed = true;
     for (const dsl::tensor_info& t : k.spec.tensor_list()) {
       if (t.arg < 0 || t.access == dsl::role::not_counted) continue;
       // Compulsory bytes of the tensor: read, written, or both (inout).
@@ -183,21 +183,22 @@ std::array<predicted_level_ratio, model::memory_level_count> kernel_predicted_ra
       const auto p = std::find_if(k.predicted.begin(), k.predicted.end(), [&](const manifest::level_prediction& r) {
         return r.tensor == t.name.view() && r.level == level;
       });
-      // The reader checked that a value or a range has its ratio, low and high (manifest.h).
-      if (p == k.predicted.end() || p->kind == manifest::prediction_kind::not_predicted || !p->ratio || !p->low ||
-          !p->high || !(bytes > 0) || (p->sized && !at_declared)) {
+      // The reader checked that a value has its ratio, low and high, and a range its low and high (manifest.h).
+      if (p == k.predicted.end() || p->kind == manifest::prediction_kind::not_predicted || !p->low || !p->high ||
+          !(bytes > 0) || (p->sized && !at_declared)) {
         every = false;
         break;
       }
       range = range || p->kind == manifest::prediction_kind::range;
-      predicted += *p->ratio * bytes;
+      pointed = pointed && p->ratio;  // a tensor's range without a point leaves the kernel's without one
+      predicted += p->ratio.value_or(*p->low) * bytes;
       low += *p->low * bytes;
       high += *p->high * bytes;
       compulsory += bytes;
     }
     if (every && compulsory > 0)
       out[static_cast<std::size_t>(level)] = {range ? manifest::prediction_kind::range : manifest::prediction_kind::value,
-                                              predicted / compulsory, low / compulsory, high / compulsory};
+                                              predicted / compulsory, low / compulsory, high / compulsory, pointed};
   }
   return out;
 }

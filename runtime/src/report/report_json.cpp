@@ -53,12 +53,24 @@ nlohmann::json levels_json(const comparison& c) {
 }  // namespace
 
 namespace {
-/// The kernel's predicted ratio per level (case_report::predicted_ratio): a number, or null.
+/// The kernel's predicted ratio per level (case_report::predicted_ratio): a number (a value, or a range's
+/// point estimate), or null (not predicted, or a range without a point).
 nlohmann::json predicted_ratio_json(const case_report& r) {
   nlohmann::json out = nlohmann::json::object();
   for (const model::memory_level l : model::memory_levels) {
     const predicted_level_ratio& v = r.predicted_ratio[static_cast<std::size_t>(l)];
-    out[std::string(model::name(l))] = v.predicted() ? nlohmann::json(v.ratio) : nlohmann::json(nullptr);
+    out[std::string(model::name(l))] = v.has_point() ? nlohmann::json(v.ratio) : nlohmann::json(nullptr);
+  }
+  return out;
+}
+
+/// The kernel's predicted range per level: {"low", "high"} (equal for a value), or null when not predicted.
+nlohmann::json predicted_range_json(const case_report& r) {
+  nlohmann::json out = nlohmann::json::object();
+  for (const model::memory_level l : model::memory_levels) {
+    const predicted_level_ratio& v = r.predicted_ratio[static_cast<std::size_t>(l)];
+    out[std::string(model::name(l))] =
+        v.predicted() ? nlohmann::json{{"low", v.low}, {"high", v.high}} : nlohmann::json(nullptr);
   }
   return out;
 }
@@ -130,6 +142,7 @@ nlohmann::json report_value(const run_report& run) {
         {"predicted_traffic", r.predicted_traffic},
         // The kernel's predicted ratio per level ("dram", "l2", "l1"; null: not predicted).
         {"predicted_ratio", predicted_ratio_json(r)},
+        {"predicted_range", predicted_range_json(r)},
     });
     // The reference implementation of the same work beside the case (additive: only where one was measured).
     if (r.reference) {

@@ -356,7 +356,7 @@ dot dot_of(const case_report& r, const model::peaks& peaks, double flops, bool e
   d.y_pred = model::attainable_flops_per_s(peaks, p.mode, d.x_pred);
   if (d.y_pred <= 0) d.y_pred = peaks.dram_bytes_per_s * d.x_pred;  // no compute roof known for the mode
   if (const double ratio = r.predicted_ratio[static_cast<std::size_t>(model::memory_level::dram)].ratio;
-      r.predicted_ratio[static_cast<std::size_t>(model::memory_level::dram)].predicted() && ratio > 0) {
+      r.predicted_ratio[static_cast<std::size_t>(model::memory_level::dram)].has_point() && ratio > 0) {
     d.x_access = flops / (p.bytes() * ratio);
     d.y_access = model::attainable_flops_per_s(peaks, p.mode, d.x_access);
     if (d.y_access <= 0) d.y_access = peaks.dram_bytes_per_s * d.x_access;

@@ -71,7 +71,8 @@ std::string predicted_against_observed(const case_report& r) {
     const level_traffic* t = r.compared.level(l);
     const std::string figure = !p.predicted() ? std::string("not predicted")
                                : p.kind == manifest::prediction_kind::range
-                                   ? ratio_text(p.low) + " to " + ratio_text(p.high) + " (point " + ratio_text(p.ratio) + ")"
+                                   ? ratio_text(p.low) + " to " + ratio_text(p.high) +
+                                         (p.pointed ? " (point " + ratio_text(p.ratio) + ")" : " (no point)")
                                    : ratio_text(p.ratio);
     out += std::string(first ? " " : ", ") + std::string(model::label(l)) + " " + figure;
     if (t && t->measured && t->ratio > 0) out += " (observed " + ratio_text(t->ratio) + ")";

@@ -85,7 +85,8 @@ struct KernelRecord {
   std::string subject() const { return (IsRegion ? "region '" : "kernel '") + KernelName + "'"; }
   /// The device-side traffic prediction (Traffic.h), per tensor and level; empty when not analysed.
   struct PredictedTraffic {
-    /// A value, a range (Low..High, Ratio the point estimate in it), or no prediction (Basis says why).
+    /// A value, a range (Low..High, Ratio the point estimate in it where Pointed), or no prediction
+    /// (Basis says why).
     enum class Kind { Value, Range, NotPredicted };
     std::string Tensor;
     int Param = -1;
@@ -95,6 +96,8 @@ struct KernelRecord {
     bool Sized = false;  ///< the ratio holds at the spec's declared sizes only (footprint, layer condition)
     Kind K = Kind::Value;
     double Low = 0, High = 0;  ///< Range: the bounds; Value: both Ratio
+    /// Range: false where the point rests on what the spec does not state (Basis says what): the range only.
+    bool Pointed = true;
   };
   /// One global access of the kernel over the evaluated launch (the warnings' and the per-line figures).
   struct PredictedAccess {

@@ -150,7 +150,7 @@ struct level_prediction {
   int param = -1;
   model::memory_level level = model::memory_level::dram;
   prediction_kind kind = prediction_kind::not_predicted;
-  std::optional<double> ratio, low, high;  ///< absent when not predicted
+  std::optional<double> ratio, low, high;  ///< absent when not predicted; ratio absent for a range without a point
   std::string basis;                       ///< what the figure rests on, or why there is none
   bool sized = false;                      ///< holds at the spec's declared sizes only
 };

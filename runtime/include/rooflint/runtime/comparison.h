@@ -139,7 +139,9 @@ std::string_view name(case_status s);
 struct predicted_level_ratio {
   manifest::prediction_kind kind = manifest::prediction_kind::not_predicted;
   double ratio = 0, low = 0, high = 0;
+  bool pointed = true;  ///< a range with a point estimate (ratio); false: low and high only
   bool predicted() const { return kind != manifest::prediction_kind::not_predicted; }
+  bool has_point() const { return predicted() && pointed; }
 };
 
 /// A case's reference implementation of the same work, measured in the same run (pair_references).
