@@ -8,7 +8,8 @@ JSON reports (scripts/gpu-job.sh traffic, public).
 
 Without --manifest: one row per case and level: the kernel's predicted ratio as the report gives it (its
 tensors' predicted bytes over its compulsory bytes), the observed ratio, and whether they agree within 25%;
-"not predicted" where the analyzer makes no prediction at that level.
+"not predicted" where the analyzer makes no prediction at that level; a range without a point estimate
+(predicted_ratio null beside predicted_range) is printed as its range and agrees where it holds the count.
 
 With --manifest (a manifest file or a directory searched for *.rooflint.json): the prediction per kernel
 and level is taken from the manifest's per-tensor entries (of kernels of one name in several programs,
@@ -16,7 +17,8 @@ the one whose spec is in the file the report's case names), which may be a value
 low and high are its tensors' low and high predicted bytes, summed, over its compulsory bytes at the case's
 sizes; a level is predicted only when every tensor of the spec is. A value agrees when it is within 25% of
 the observed ratio; a range agrees when some point of it is (low <= 1.25 x observed and high >= 0.75 x
-observed). A region of kernels has no prediction (its tensors name no kernel's parameters). Then, per
+observed); a range without a point estimate (a tensor's ratio null) has no point, and the points are
+counted over those that have one. A region of kernels has no prediction (its tensors name no kernel's parameters). Then, per
 kernel, which tensors' figures were not predicted and why; the kernels of the manifests that no report
 measured; and the two shares: the (kernel, level) pairs predicted, of all measured pairs, and those
 within 25%, of the pairs predicted, with how many predictions are values, ranges within a factor 2 and
@@ -50,7 +52,8 @@ def rows(report):
                 verdict = "within 25%" if r["low"] <= 1.25 * o and r["high"] >= 0.75 * o else "outside its range"
             else:
                 verdict = "within 25%" if abs(p - o) <= 0.25 * o else f"off by {abs(p - o) / o:.0%}"
-            yield case.get("name", "?"), level, p, o, verdict
+            shown = (r["low"], r["high"]) if p is None and r else p
+            yield case.get("name", "?"), level, shown, o, verdict
 
 
 def by_report(reports):
@@ -63,7 +66,7 @@ def by_report(reports):
             lines.append(f"{path}: {e}")
             continue
         for name, level, p, o, verdict in rows(report):
-            fmt = lambda v: "-" if v is None else f"{v:.3g}x"
+            fmt = lambda v: "-" if v is None else f"{v[0]:.3g}-{v[1]:.3g}x" if isinstance(v, tuple) else f"{v:.3g}x"
             lines.append(f"{name[:44]:44} {level:5} {fmt(p):>10} {fmt(o):>10}  {verdict}")
             key = "within 25%" if verdict == "within 25%" else "not predicted" if verdict == "not predicted" else "other"
             counts[key] = counts.get(key, 0) + 1
@@ -150,7 +153,7 @@ def kernel_prediction(kernel, sizes, at_declared):
                 b = evaluate(t["elements"], sizes) * DTYPE_BYTES.get(t["dtype"], 4) * (2 if t.get("role") == "read_write" else 1)
                 low += e["low"] * b
                 high += e["high"] * b
-                pointed = pointed and e.get("ratio") is not None
+                pointed = pointed and not (e.get("kind") == "range" and e.get("ratio") is None)
                 point += (e["ratio"] if e.get("ratio") is not None else e["low"]) * b
                 compulsory += b
                 continue

@@ -787,6 +787,7 @@ public:
   /// were counted in it (stated, on a GPU whose register file is known).
   std::string Resident;
   bool RegistersCounted = false;
+  bool RegistersStated = false;  ///< the spec states them (counted only where the GPU's register file is known)
 
   /// Each tensor's figures, or why not: @p KernelWide for every level, @p BeyondL1 for L2 and DRAM.
   void predict(KernelEvaluation &Out, std::string KernelWide, const std::map<int, std::string> &Unmodelled,
@@ -1519,11 +1520,13 @@ private:
       if (InStep && RegistersCounted)
         return {U, U, Hi, Range + "no point estimate: its sharers read it about once a wave over up to " +
                               std::to_string(int(MostWavesInStep)) + " waves, and drift apart over " + model::format_significant(Waves) +
-                              ", reading it more by an amount not modelled",
+                              " waves, reading it more by an amount not modelled",
                 false};
       if (InStep)
         return {U, U, Hi, Range + "no point estimate: its sharers may read it once a wave, in step, or again at each sharer; which "
-                        "depends on the blocks an SM holds: state the registers a thread (.registers(n), as nvcc -Xptxas -v prints them)",
+                        "depends on the blocks an SM holds: " +
+                        (RegistersStated ? std::string("the registers stated, this GPU's register file is not known")
+                                         : "state the registers a thread (.registers(n), as nvcc -Xptxas -v prints them)"),
                 false};
       return axisReads(Param, U, Hi, Range, waveFootprint(Box, Waves));
     }
@@ -2146,6 +2149,7 @@ KernelEvaluation evaluateTraffic(llvm::Function &F, const KernelRecord &Record, 
   LevelModel M(Record, Blocks, Launch, PerSm, Levels, Middle, Neighbour, {Runs.front().size(), C.L1Available});
   M.Resident = Resident.text(Launch.Registers);
   M.RegistersCounted = Resident.RegistersKnown;
+  M.RegistersStated = Launch.Registers > 0;
   M.DrawnThrough = drawnThrough(E->sites(), Indices);
   M.UnboundAddressScalars = unboundAddressScalars(E->sites(), Blocks, EL);
   std::string KernelWide;

@@ -110,8 +110,8 @@ std::string predicted_cell(const manifest::kernel& k, rooflint::model::memory_le
   }
   if (!(compulsory > 0)) return "-";
   const auto x = [&](double bytes) { return format_significant(bytes / compulsory, 3); };
+  if (!pointed) return fmt::format("{}-{}x", x(low), x(high));  // even where the ends print alike
   if (x(low) == x(high)) return x(point) + "x";
-  if (!pointed) return fmt::format("{}-{}x", x(low), x(high));
   return fmt::format("{}x ({}-{}x)", x(point), x(low), x(high));
 }
 
@@ -409,7 +409,7 @@ int summarize(const std::vector<std::string>& paths, bool markdown, std::size_t 
   if (!rows.empty()) {
     const std::string peaks_line = fmt::format("Peaks: {}", fmt::join(peaks, " | "));
     const std::string legend = "DRAM, L2, L1: the traffic predicted before the run, over the compulsory bytes (a range's "
-                               "point, then the range); - not predicted (why: under the table)";
+                               "point, then the range, or the range alone); - not predicted (why: under the table)";
     const std::string table = kernels_table(rows, markdown, max_bytes);
     if (markdown)
       out = fmt::format("### rooflint: {} kernel{}\n\n{}\n\n{}\n\n{}", rows.size(), rows.size() == 1 ? "" : "s", peaks_line,

@@ -414,7 +414,7 @@ void printKernelFigures(const TruthRun &R) {
   for (const auto &[Kernel, K] : R.Records)
     for (const char *Level : {"dram", "l2", "l1"}) {
       double Bytes = 0, Lo = 0, Hi = 0, Point = 0;
-      bool AllTruths = true, Figure = true;
+      bool AllTruths = true, Figure = true, Pointed = true;
       for (const rooflint::dsl::tensor_info &T : K->Spec.tensor_list()) {
         if (T.arg < 0 || T.access == rooflint::dsl::role::not_counted) continue;
         // A tensor's polynomial is over its own dimensions: looked up by name among the spec's.
@@ -433,13 +433,14 @@ void printKernelFigures(const TruthRun &R) {
           if (X.Tensor == T.name.view() && rooflint::model::name(X.Level) == Level) P = &X;
         if (!P || P->K == KernelRecord::PredictedTraffic::Kind::NotPredicted) Figure = false;
         else Point += P->Ratio * B;
+        Pointed = Pointed && (!P || P->Pointed);  // a range without a point leaves the kernel's without one
         Bytes += B;
         Lo += It->second.Low * B;
         Hi += It->second.High * B;
       }
       if (!AllTruths || !(Bytes > 0)) continue;
       ++Compared;
-      if (!Figure) {
+      if (!Figure || !Pointed) {
         ++NoFigure;
         continue;
       }
@@ -448,7 +449,7 @@ void printKernelFigures(const TruthRun &R) {
       else Off.push_back(Kernel + " " + Level + ": hand " + figure(Lo, Hi) + ", predicted " + figure(Point, Point));
     }
   std::printf("\nkernel figures (tensors weighted by compulsory bytes, as the verifier compares them) where every tensor has a "
-              "truth: %u levels; %u within 25%% of the hand figure, %u without a figure (a tensor not predicted or at 0x), "
+              "truth: %u levels; %u within 25%% of the hand figure, %u without a figure (a tensor not predicted, at 0x, or a range without a point), "
               "%u off by more:\n",
               Compared, Within, NoFigure, unsigned(Off.size()));
   for (const std::string &O : Off) std::printf("  %s\n", O.c_str());
@@ -495,7 +496,7 @@ TEST(TrafficCorpusTruths, PredictionsMeetTheHandWorkedTruths) {
       ++Total;
       using Kind = KernelRecord::PredictedTraffic::Kind;
       std::string Pred = !P ? "no entry" : P->K == Kind::NotPredicted ? "not predicted" : figure(P->Low, P->High);
-      if (P && P->K == Kind::Range) Pred += " (" + figure(P->Ratio, P->Ratio) + ")";
+      if (P && P->K == Kind::Range) Pred += P->Pointed ? " (" + figure(P->Ratio, P->Ratio) + ")" : " (no point)";
       const std::string Row = std::string(File) + ":" + std::to_string(T.Line) + " " + T.Kernel + " " + T.Tensor + " " +
                               T.Level + ": truth " + figure(T.Low, T.High) + ", predicted " + Pred;
       std::printf("%-14s %-32s %-10s %-5s %-16s %-30s %s\n", File, T.Kernel.c_str(), T.Tensor.c_str(), T.Level.c_str(),
@@ -505,7 +506,7 @@ TEST(TrafficCorpusTruths, PredictionsMeetTheHandWorkedTruths) {
         Misses.push_back(Row + " [" + verdictText(V) + "]" + (P ? ": " + P->Basis : ""));
       // The verifier weighs each tensor's point estimate into the kernel's figure: a range's point far
       // from the truth misleads there even when the range holds it.
-      if (V == Verdict::MetByRange && P && P->K == Kind::Range && offBy(P->Ratio, T.Low, T.High) > 0.25) {
+      if (V == Verdict::MetByRange && P && P->K == Kind::Range && P->Pointed && offBy(P->Ratio, T.Low, T.High) > 0.25) {
         ++PointsOff;
         Points.push_back(Row);
       }

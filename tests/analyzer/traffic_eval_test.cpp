@@ -1791,7 +1791,7 @@ TEST(TrafficEvaluation, BlocksThatShareATileInOneWaveReadItOnceAWave) {
   EXPECT_FALSE(Long.Pointed) << Long.Basis;
   EXPECT_NEAR(Long.Low, 1.0, 1e-6) << Long.Basis;
   EXPECT_NEAR(Long.High, 512.0, 1e-6) << Long.Basis;
-  EXPECT_NE(Long.Basis.find("drift apart over 63"), std::string::npos) << Long.Basis;
+  EXPECT_NE(Long.Basis.find("drift apart over 63 waves"), std::string::npos) << Long.Basis;
   EXPECT_NE(Unstated.Basis.find("state the registers a thread (.registers(n)"), std::string::npos) << Unstated.Basis;
 }
 

@@ -91,7 +91,7 @@ struct KernelRecord {
     std::string Tensor;
     int Param = -1;
     model::memory_level Level = model::memory_level::dram;  ///< dram; l2: sectors L1 requests from L2; l1: sectors the warps request
-    double Ratio = 1;    ///< predicted bytes at that level over the tensor's compulsory bytes; 0: not predicted (Basis says why)
+    double Ratio = 1;    ///< predicted bytes at that level over the tensor's compulsory bytes (a range's point; not one where !Pointed; 0 where not predicted)
     std::string Basis;   ///< why ("load line 49: 8x per warp request")
     bool Sized = false;  ///< the ratio holds at the spec's declared sizes only (footprint, layer condition)
     Kind K = Kind::Value;

@@ -245,7 +245,7 @@ struct TrafficPrediction {
 };
 
 /// Fills each record's predicted traffic on @p Gpu's caches: per tensor of its spec and level, a value,
-/// a range with its point estimate, or "not predicted" with the reason (TrafficModel.h evaluates). Up to
+/// a range with its point estimate (or without one), or "not predicted" with the reason (TrafficModel.h evaluates). Up to
 /// @p Threads kernels are evaluated at a time, their runs of blocks on @p Threads more; the records are
 /// the same for any number. With @p Gpu's
 /// cache geometry unknown, nothing is predicted.

@@ -12,7 +12,8 @@
 /// - DRAM: reads at the memory's 64-byte access granularity, writes by 32-byte sector. When the
 ///   kernel's footprint is within the fraction of L2 measured to keep a working set whole, every
 ///   granule comes from DRAM once; otherwise the prediction is a range from "every granule once" to
-///   "every L2 miss from DRAM", with a point estimate from waves of co-resident blocks.
+///   "every L2 miss from DRAM", with a point estimate from waves of co-resident blocks (none where it
+///   rests on what the spec does not state, or on more waves in step than were measured).
 ///
 /// Whatever the evaluation cannot know makes the figure "not predicted", with the reason.
 

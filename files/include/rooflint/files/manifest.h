@@ -140,7 +140,7 @@ struct region_member {
 /// What kind of figure a predicted ratio is.
 enum class prediction_kind : std::uint8_t {
   value,          ///< one figure: ratio (low == high == ratio)
-  range,          ///< between low and high, ratio the point estimate inside
+  range,          ///< between low and high, ratio the point estimate inside (absent: no point estimate)
   not_predicted,  ///< no figure; basis says why
 };
 
