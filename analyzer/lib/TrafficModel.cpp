@@ -31,6 +31,9 @@ namespace {
 
 constexpr std::uint64_t SectorBytes = 32;
 constexpr std::uint64_t GranuleBytes = 64;  ///< what DRAM moves
+/// The most sectors a warp's stores back to back to the same sectors were measured to reach L2 joined
+/// in, their requests' sectors summed (cuda-samples' alignedTypes: four stores of 16 sectors, two of 32).
+constexpr std::size_t JoinedSectorsMost = 64;
 
 /// "'strideA', a parameter the spec does not bind (.sizes)": scalar parameters a condition or an
 /// address depends on that the evaluation could not know.
@@ -225,6 +228,8 @@ public:
       tallyPart(B, S, Site, R.Site, Reg, All.subspan(Begin, End - Begin), Last);
       if (Store) RequestSectors.insert(RequestSectors.end(), Sectors.begin(), Sectors.end());  // parts ascend
     }
+    const bool Follows = Store && Last.Store && Last.Site != R.Site && intersectionSize(RequestSectors, Last.Sectors) > 0;
+    Last.Joined = (Follows ? Last.Joined : 0) + RequestSectors.size();
     Last.Store = Store;
     Last.Site = R.Site;
     Last.Sectors.swap(RequestSectors);
@@ -238,6 +243,7 @@ private:
     bool Store = false;
     std::size_t Site = 0;
     std::vector<std::uint64_t> Sectors;
+    std::size_t Joined = 0;  ///< a store: the sectors of it and the stores to its sectors back to back before it
   };
   WarpLast &lastOf(const BlockTally &B, unsigned Warp) {
     const std::size_t Slot = std::size_t(&B - &Out[First]) * MaxWarps + std::min(Warp, MaxWarps - 1);
@@ -278,8 +284,12 @@ private:
       // pair's two floats are written, each half of the sectors) reaches L2 with it: the H200 took RoPE's
       // two stores of complementary halves as one (1.12x of its compulsory bytes at L2 for the kernel,
       // 1.62x counted apart), the H100 a struct's four byte stores (1.06x, 2.5x apart); but not a row's
-      // stores by one instruction a loop iteration apart (a causal softmax's, 6.35x: apart).
-      if (Previous.Store && Previous.Site != SiteIndex)
+      // stores by one instruction a loop iteration apart (a causal softmax's, 6.35x: apart). Up to 64
+      // sectors of such stores in a row (alignedTypes' four float stores of 16 sectors, two 16-byte
+      // stores of 32: 1.0x); past them apart: a lane's 8 consecutive floats stored one by one, 32
+      // sectors a request, reached the H100's L2 as 6.74 of 8 (the second joined: 7;
+      // scripts/probes/lane-chunks.sh).
+      if (Previous.Store && Previous.Site != SiteIndex && Previous.Joined + Sectors.size() <= JoinedSectorsMost)
         T.JoinableStoreSectors += double(intersectionSize(Sectors, Previous.Sectors));
       T.L2Sectors[0] += double(Sectors.size());
       T.L2Sectors[1] += double(Sectors.size());
@@ -1568,17 +1578,28 @@ private:
   Bytes waveReads(int Param, double U, double Hi, const std::string &Range, const Dim3 &Box, double Waves, double WaveBlocks) const {
     // The waves' reads past the granules the kernel touches (its blocks' footprints joined over the grid:
     // more than U where a granule holds less of the tensor than its 64 bytes) are the re-reads.
-    const double PerWave = wavePart(Param, Box, Waves);
-    const double Touched = std::clamp(wavePart(Param, L.Grid, 1), U, std::max(U, Waves * PerWave));  // the grid as one wave
+    const double PerWave = wavePart(Param, Box, Waves), Read = wavesRead(Param, Box, Waves, WaveBlocks);
+    const double Touched = std::clamp(wavePart(Param, L.Grid, 1), U, std::max(U, Read));  // the grid as one wave
     const double Between = waveFootprint(Box, Waves);
     const double Missed = missedIn(Between);
-    const double Point = std::clamp(Touched + (Waves * PerWave - Touched) * Missed, U, Hi);
+    const double Point = std::clamp(Touched + (Read - Touched) * Missed, U, Hi);
     const auto AtOnce = std::int64_t(std::min(WaveBlocks, double(L.Grid.count())));  // a grid of one wave: all of it
     const std::string Each = Range + "the point: each wave of " + std::to_string(AtOnce) + " co-resident blocks (" + Resident +
                              ") reads " + bytesText(std::int64_t(PerWave)) + " of it";
     return {U, Point, Hi,
             Each + ", and what the wave before read is still in L2 but for " + model::format_significant(100 * Missed) +
                 "% (a wave's footprint, all tensors, " + bytesText(std::int64_t(Between)) + ", " + againstL2() + ")"};
+  }
+  /// What the @p Waves waves of @p WaveBlocks blocks read of tensor @p Param: each whole wave its @p Box's
+  /// part, the last its own where it holds fewer blocks (cuda-samples' FDTD3d at 376^3: two waves of 11
+  /// rows of tiles and one of 2, not three of 11; 1.43x at DRAM as three, the H100 counted 1.03x).
+  double wavesRead(int Param, const Dim3 &Box, double Waves, double WaveBlocks) const {
+    const double PerWave = wavePart(Param, Box, Waves);
+    const std::int64_t Blocks = L.Grid.count(), Whole = std::int64_t(double(Blocks) / WaveBlocks);
+    const std::int64_t Left = Blocks - Whole * std::int64_t(WaveBlocks);
+    if (Whole == 0 || Left <= 0) return Waves * PerWave;
+    const Dim3 Last{std::min(L.Grid.X, Left), std::min(L.Grid.Y, ceilDiv(Left, L.Grid.X)), 1};
+    return double(Whole) * PerWave + wavePart(Param, Last, Waves);
   }
   /// The bytes of tensor @p Param's reads the @p Box of one wave's blocks touch: its neighbours' spread
   /// where its footprint translates with the block, else an even share of its union over @p Waves.

@@ -1408,6 +1408,30 @@ inline constexpr auto rows_spec = kernel<rows>("rows", custom(0, out<0>("y", f32
   EXPECT_VALUE(P.at("y", "l2"), 8.0);
 }
 
+// A lane's own 8 consecutive floats stored one by one, unrolled: 8 store instructions back to back, each
+// request touching 32 sectors (a sector a lane) for 4 sectors' bytes: 8x at L1. Each store writes a part
+// of the sectors the store before wrote; stores back to back are joined up to 64 sectors in a row, so
+// the second joins the first (64) and the other six go apart: 7 sends a sector, 7x at L2, in a range up
+// to all 8 apart. The H100 counted 6.74x (scripts/probes/lane-chunks.sh, 2026-12-07: 14,124,732 write
+// sectors for 2,097,152).
+TEST(TrafficEvaluation, WideStoresBackToBackAreNotJoined) {
+  const std::string Code = R"(
+__global__ void eight_per_lane(const float* x, float* y, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const float v = x[i];
+#pragma unroll
+  for (int j = 0; j < 8; ++j) y[i * 8 + j] = v + j;
+}
+inline constexpr struct E final : dim<"E", 8> {} E;
+inline constexpr auto eight_spec = kernel<eight_per_lane>("eight_per_lane", custom(0, in<0>("x", f32, N), out<1>("y", f32, N, E)))
+    .at(N(1 << 21)).sizes(N(arg<2>)).block(256).grid(ceil_div(N, 256));
+)";
+  const Prediction P = predict(Code, "eight_per_lane");
+  EXPECT_VALUE(P.at("y", "l1"), 8.0);
+  EXPECT_RANGE(P.at("y", "l2"), 7.0, 7.0, 8.0);
+}
+
 // wmma fragments in global memory, requested as the H200 executes them (scripts/probes/wmma-global.sh):
 // an f16 A fragment is four requests of 8 lines x 16 bytes (lane L: elements 2 (L % 4) and the next of
 // line L / 4, then the same 8 elements right, then both again on the lines 8 below); an f32 accumulator
@@ -1740,7 +1764,7 @@ __device__ inline void tile128_body(const float* A, const float* B, float* C, in
 __global__ void tile128(const float* A, const float* B, float* C, int n) { tile128_body(A, B, C, n); }
 __global__ void tile128_unstated(const float* A, const float* B, float* C, int n) { tile128_body(A, B, C, n); }
 // The same tiling over an M x K by K x N product: the probe's long grids (M grows, N stays 4096).
-__global__ void tile128_long(const float* A, const float* B, float* C, int m, int n, int kd) {
+__device__ inline void tile128_rect(const float* A, const float* B, float* C, int m, int n, int kd) {
   __shared__ float As[8][128];
   __shared__ float Bs[8][128];
   const int t = threadIdx.x, tr = t / 16, tc = t % 16;
@@ -1761,6 +1785,8 @@ __global__ void tile128_long(const float* A, const float* B, float* C, int m, in
   for (int r = 0; r < 8; ++r)
     for (int c = 0; c < 8; ++c) C[((long)blockIdx.y * 128 + tr * 8 + r) * n + blockIdx.x * 128 + tc * 8 + c] = acc[r][c];
 }
+__global__ void tile128_long(const float* A, const float* B, float* C, int m, int n, int kd) { tile128_rect(A, B, C, m, n, kd); }
+__global__ void tile128_tail(const float* A, const float* B, float* C, int m, int n, int kd) { tile128_rect(A, B, C, m, n, kd); }
 #define GEMM(k) kernel<k>(#k, matmul(in<0>("A", f32, N, N), in<1>("B", f32, N, N), out<2>("C", f32, N, N))) \
     .at(N(4096)).sizes(N(arg<3>)).block(256).grid(ceil_div(N, 128), ceil_div(N, 128))
 inline constexpr auto stated = GEMM(tile128).registers(96);
@@ -1768,6 +1794,9 @@ inline constexpr auto unstated = GEMM(tile128_unstated);
 inline constexpr struct K final : dim<"K"> {} K;
 inline constexpr auto long_grid = kernel<tile128_long>("tile128_long", matmul(in<0>("A", f32, M, K), in<1>("B", f32, K, N),
     out<2>("C", f32, M, N))).at(M(65536), N(4096), K(4096)).sizes(M(arg<3>), N(arg<4>), K(arg<5>)).block(256)
+    .grid(ceil_div(N, 128), ceil_div(M, 128)).registers(96);
+inline constexpr auto tail = kernel<tile128_tail>("tile128_tail", matmul(in<0>("A", f32, M, K), in<1>("B", f32, K, N),
+    out<2>("C", f32, M, N))).at(M(3200), N(4096), K(4096)).sizes(M(arg<3>), N(arg<4>), K(arg<5>)).block(256)
     .grid(ceil_div(N, 128), ceil_div(M, 128)).registers(96);
 )";
 
@@ -1792,6 +1821,10 @@ TEST(TrafficEvaluation, BlocksThatShareATileInOneWaveReadItOnceAWave) {
   EXPECT_NEAR(Long.Low, 1.0, 1e-6) << Long.Basis;
   EXPECT_NEAR(Long.High, 512.0, 1e-6) << Long.Basis;
   EXPECT_NE(Long.Basis.find("drift apart over 63 waves"), std::string::npos) << Long.Basis;
+  // At M = 3200 the 32 x 25 grid of 800 blocks runs in three waves of 264 and a last one of 8, which
+  // holds 8 of the 32 panels of B: 3 + 8 / 32 = 3.25 reads of B (each wave's footprint over L2, as at
+  // 4096: none of it found), not 4; the range's top: each of the 25 rows of blocks reads all of B.
+  EXPECT_RANGE(predict(RegisterTiled, "tile128_tail").at("B", "dram"), 1.0, 3.25, 25.0);
   EXPECT_NE(Unstated.Basis.find("state the registers a thread (.registers(n)"), std::string::npos) << Unstated.Basis;
 }
 
