@@ -125,6 +125,7 @@ struct TensorTally {
   double MergeableSectors = 0;
   bool MergeCounted = false;
   double JoinableStoreSectors = 0;  ///< store sectors the warp's store of another instruction just before also wrote (reach L2 with it)
+  double JoinedStoreSectorsMost = 0;  ///< the same past JoinedSectorsMost in a row: joined at the range's low end only
   std::vector<std::uint64_t> ReadGranules, ReadSectors, WriteSectors;  ///< footprints, ascending (when the run is done)
   SectorSet ReadSectorSet, WriteSectorSet;  ///< the sectors while the run goes on (its granules are theirs halved)
   std::uint64_t FirstRead = ~std::uint64_t(0), FirstWrite = ~std::uint64_t(0);  ///< lowest byte touched
@@ -173,6 +174,18 @@ std::vector<std::uint64_t> granulesOf(const std::vector<std::uint64_t> &Sectors)
 /// The 64-byte granules of the sectors of @p S.
 std::size_t granuleCount(const SectorSet &S) { return granulesOf(S.sorted()).size(); }
 
+/// The sectors that accesses of @p Size bytes at @p Addresses (ascending) touch.
+std::size_t sectorsIn(std::span<const std::uint64_t> Addresses, std::uint64_t Size) {
+  if (Size == 0) return 0;
+  std::size_t N = 0;
+  std::uint64_t Next = 0;  // the first sector not yet counted
+  for (const std::uint64_t A : Addresses) {
+    const std::uint64_t First = std::max(A / SectorBytes, Next), Last = (A + Size - 1) / SectorBytes;
+    if (Last >= First) N += Last - First + 1, Next = Last + 1;
+  }
+  return N;
+}
+
 std::size_t intersectionSize(const std::vector<std::uint64_t> &A, const std::vector<std::uint64_t> &B) {
   std::size_t N = 0;
   for (auto I = A.begin(), J = B.begin(); I != A.end() && J != B.end();) {
@@ -218,6 +231,7 @@ public:
     distinctAddresses(R);
     const std::span<const std::uint64_t> All(Addresses);
     const bool Store = Site.K == AccessSite::Store;
+    RequestStoreSectors = Store && !All.empty() ? sectorsIn(All, Site.Bytes) : 0;  // the whole request's, for the chain of joined stores
     RequestSectors.clear();
     for (std::size_t Begin = 0, End = 0; Begin < All.size(); Begin = End) {
       const Region Reg = E.regionOf(All[Begin]);
@@ -229,7 +243,7 @@ public:
       if (Store) RequestSectors.insert(RequestSectors.end(), Sectors.begin(), Sectors.end());  // parts ascend
     }
     const bool Follows = Store && Last.Store && Last.Site != R.Site && intersectionSize(RequestSectors, Last.Sectors) > 0;
-    Last.Joined = (Follows ? Last.Joined : 0) + RequestSectors.size();
+    Last.Joined = (Follows ? Last.Joined : 0) + RequestStoreSectors;
     Last.Store = Store;
     Last.Site = R.Site;
     Last.Sectors.swap(RequestSectors);
@@ -289,8 +303,11 @@ private:
       // stores of 32: 1.0x); past them apart: a lane's 8 consecutive floats stored one by one, 32
       // sectors a request, reached the H100's L2 as 6.74 of 8 (the second joined: 7;
       // scripts/probes/lane-chunks.sh).
-      if (Previous.Store && Previous.Site != SiteIndex && Previous.Joined + Sectors.size() <= JoinedSectorsMost)
-        T.JoinableStoreSectors += double(intersectionSize(Sectors, Previous.Sectors));
+      if (Previous.Store && Previous.Site != SiteIndex) {
+        const double Joined = double(intersectionSize(Sectors, Previous.Sectors));
+        T.JoinedStoreSectorsMost += Joined;
+        if (Previous.Joined + RequestStoreSectors <= JoinedSectorsMost) T.JoinableStoreSectors += Joined;
+      }
       T.L2Sectors[0] += double(Sectors.size());
       T.L2Sectors[1] += double(Sectors.size());
       S.L2Sectors += double(Sectors.size());
@@ -358,6 +375,7 @@ private:
   llvm::DenseMap<std::uint64_t, Sent> Recent;  ///< sector -> the last request that sent it to L2
   static constexpr unsigned MaxWarps = 32;         ///< a block's (1024 threads)
   std::vector<WarpLast> Lasts;                     ///< per block of the run and warp
+  std::size_t RequestStoreSectors = 0;             ///< the sectors of the store request being tallied
   std::uint64_t Now = 0;
   std::vector<std::uint64_t> Addresses, Sectors;                ///< the request's, ascending and distinct
   std::vector<std::uint64_t> Merged;                            ///< distinctAddresses' scratch
@@ -1251,11 +1269,13 @@ private:
       Why += "; blocks share its sectors: down to each sector once when blocks that share them meet in one L1";
     }
     const Estimate Joinable = sum(Param, [](const TensorTally &T) { return T.JoinableStoreSectors; });
-    if (Joinable.Point > 0) {
-      Lo = std::max(0.0, Lo - Joinable.High * K);
-      Why += "; a warp's store right after another store instruction's to the same sectors reaches L2 with it (the H200 joined a "
-             "pair's two stores of the halves of each sector, the H100 a struct's four byte stores): the point "
-             "counts those sent once";
+    const Estimate JoinedMost = sum(Param, [](const TensorTally &T) { return T.JoinedStoreSectorsMost; });
+    if (JoinedMost.Point > 0) {
+      Lo = std::max(0.0, Lo - JoinedMost.High * K);
+      Why += "; a warp's store right after another store instruction's to the same sectors may reach L2 with it (the H200 joined "
+             "a pair's two stores of the halves of each sector, the H100 a struct's four byte stores, up to 64 sectors in a row; "
+             "the H100 joined few of a lane's 8 floats stored one by one): the point counts those within 64 sectors in a row "
+             "sent once, the range's low end all of them";
     }
     if (const double M = mergeableShare(Param); M > 0.02) {
       Lo = std::min(Lo, std::min(Full.Low, Kept.Low) * K * (1 - M));
@@ -1584,15 +1604,19 @@ private:
     const double Missed = missedIn(Between);
     const double Point = std::clamp(Touched + (Read - Touched) * Missed, U, Hi);
     const auto AtOnce = std::int64_t(std::min(WaveBlocks, double(L.Grid.count())));  // a grid of one wave: all of it
+    const double Whole = std::floor(double(L.Grid.count()) / WaveBlocks), LastWave = Read - Whole * PerWave;
+    const std::string Last = Whole >= 1 && LastWave < PerWave * 0.98 ? " (the last, of fewer blocks, " + bytesText(std::int64_t(LastWave)) + ")" : "";
     const std::string Each = Range + "the point: each wave of " + std::to_string(AtOnce) + " co-resident blocks (" + Resident +
-                             ") reads " + bytesText(std::int64_t(PerWave)) + " of it";
+                             ") reads " + bytesText(std::int64_t(PerWave)) + " of it" + Last;
     return {U, Point, Hi,
             Each + ", and what the wave before read is still in L2 but for " + model::format_significant(100 * Missed) +
                 "% (a wave's footprint, all tensors, " + bytesText(std::int64_t(Between)) + ", " + againstL2() + ")"};
   }
   /// What the @p Waves waves of @p WaveBlocks blocks read of tensor @p Param: each whole wave its @p Box's
   /// part, the last its own where it holds fewer blocks (cuda-samples' FDTD3d at 376^3: two waves of 11
-  /// rows of tiles and one of 2, not three of 11; 1.43x at DRAM as three, the H100 counted 1.03x).
+  /// rows of tiles and one of 2, not three of 11: its input 1.06x at DRAM, not 1.43x; the kernel 0.983x
+  /// on the H100's geometry, which counted 1.03x). The last wave's blocks are taken from x = 0 of a row,
+  /// as a whole wave's are (Box).
   double wavesRead(int Param, const Dim3 &Box, double Waves, double WaveBlocks) const {
     const double PerWave = wavePart(Param, Box, Waves);
     const std::int64_t Blocks = L.Grid.count(), Whole = std::int64_t(double(Blocks) / WaveBlocks);
