@@ -174,18 +174,6 @@ std::vector<std::uint64_t> granulesOf(const std::vector<std::uint64_t> &Sectors)
 /// The 64-byte granules of the sectors of @p S.
 std::size_t granuleCount(const SectorSet &S) { return granulesOf(S.sorted()).size(); }
 
-/// The sectors that accesses of @p Size bytes at @p Addresses (ascending) touch.
-std::size_t sectorsIn(std::span<const std::uint64_t> Addresses, std::uint64_t Size) {
-  if (Size == 0) return 0;
-  std::size_t N = 0;
-  std::uint64_t Next = 0;  // the first sector not yet counted
-  for (const std::uint64_t A : Addresses) {
-    const std::uint64_t First = std::max(A / SectorBytes, Next), Last = (A + Size - 1) / SectorBytes;
-    if (Last >= First) N += Last - First + 1, Next = Last + 1;
-  }
-  return N;
-}
-
 std::size_t intersectionSize(const std::vector<std::uint64_t> &A, const std::vector<std::uint64_t> &B) {
   std::size_t N = 0;
   for (auto I = A.begin(), J = B.begin(); I != A.end() && J != B.end();) {
@@ -231,7 +219,6 @@ public:
     distinctAddresses(R);
     const std::span<const std::uint64_t> All(Addresses);
     const bool Store = Site.K == AccessSite::Store;
-    RequestStoreSectors = Store && !All.empty() ? sectorsIn(All, Site.Bytes) : 0;  // the whole request's, for the chain of joined stores
     RequestSectors.clear();
     for (std::size_t Begin = 0, End = 0; Begin < All.size(); Begin = End) {
       const Region Reg = E.regionOf(All[Begin]);
@@ -242,8 +229,14 @@ public:
       tallyPart(B, S, Site, R.Site, Reg, All.subspan(Begin, End - Begin), Last);
       if (Store) RequestSectors.insert(RequestSectors.end(), Sectors.begin(), Sectors.end());  // parts ascend
     }
+    // Joined where the chain of stores back to back, this whole request's sectors with it, stays within
+    // the measured limit.
+    const bool Within = Last.Joined + RequestSectors.size() <= JoinedSectorsMost;
+    for (const auto &[T, Joined] : PendingJoins)
+      if (Within) T->JoinableStoreSectors += Joined;
+    PendingJoins.clear();
     const bool Follows = Store && Last.Store && Last.Site != R.Site && intersectionSize(RequestSectors, Last.Sectors) > 0;
-    Last.Joined = (Follows ? Last.Joined : 0) + RequestStoreSectors;
+    Last.Joined = (Follows ? Last.Joined : 0) + RequestSectors.size();
     Last.Store = Store;
     Last.Site = R.Site;
     Last.Sectors.swap(RequestSectors);
@@ -306,7 +299,7 @@ private:
       if (Previous.Store && Previous.Site != SiteIndex) {
         const double Joined = double(intersectionSize(Sectors, Previous.Sectors));
         T.JoinedStoreSectorsMost += Joined;
-        if (Previous.Joined + RequestStoreSectors <= JoinedSectorsMost) T.JoinableStoreSectors += Joined;
+        PendingJoins.push_back({&T, Joined});  // within the limit or not: the whole request decides (operator())
       }
       T.L2Sectors[0] += double(Sectors.size());
       T.L2Sectors[1] += double(Sectors.size());
@@ -375,7 +368,7 @@ private:
   llvm::DenseMap<std::uint64_t, Sent> Recent;  ///< sector -> the last request that sent it to L2
   static constexpr unsigned MaxWarps = 32;         ///< a block's (1024 threads)
   std::vector<WarpLast> Lasts;                     ///< per block of the run and warp
-  std::size_t RequestStoreSectors = 0;             ///< the sectors of the store request being tallied
+  std::vector<std::pair<TensorTally *, double>> PendingJoins;  ///< the request's parts' sectors joined to the store before
   std::uint64_t Now = 0;
   std::vector<std::uint64_t> Addresses, Sectors;                ///< the request's, ascending and distinct
   std::vector<std::uint64_t> Merged;                            ///< distinctAddresses' scratch
@@ -1598,32 +1591,31 @@ private:
   Bytes waveReads(int Param, double U, double Hi, const std::string &Range, const Dim3 &Box, double Waves, double WaveBlocks) const {
     // The waves' reads past the granules the kernel touches (its blocks' footprints joined over the grid:
     // more than U where a granule holds less of the tensor than its 64 bytes) are the re-reads.
-    const double PerWave = wavePart(Param, Box, Waves), Read = wavesRead(Param, Box, Waves, WaveBlocks);
+    const double PerWave = wavePart(Param, Box, Waves), LastWave = lastWavePart(Param, PerWave, Waves, WaveBlocks);
+    const double Read = (Waves - 1) * PerWave + LastWave;
     const double Touched = std::clamp(wavePart(Param, L.Grid, 1), U, std::max(U, Read));  // the grid as one wave
     const double Between = waveFootprint(Box, Waves);
     const double Missed = missedIn(Between);
     const double Point = std::clamp(Touched + (Read - Touched) * Missed, U, Hi);
     const auto AtOnce = std::int64_t(std::min(WaveBlocks, double(L.Grid.count())));  // a grid of one wave: all of it
-    const double Whole = std::floor(double(L.Grid.count()) / WaveBlocks), LastWave = Read - Whole * PerWave;
-    const std::string Last = Whole >= 1 && LastWave < PerWave * 0.98 ? " (the last, of fewer blocks, " + bytesText(std::int64_t(LastWave)) + ")" : "";
+    const std::string Last = LastWave < PerWave * 0.98 ? " (the last, of fewer blocks, " + bytesText(std::int64_t(LastWave)) + ")" : "";
     const std::string Each = Range + "the point: each wave of " + std::to_string(AtOnce) + " co-resident blocks (" + Resident +
                              ") reads " + bytesText(std::int64_t(PerWave)) + " of it" + Last;
     return {U, Point, Hi,
             Each + ", and what the wave before read is still in L2 but for " + model::format_significant(100 * Missed) +
                 "% (a wave's footprint, all tensors, " + bytesText(std::int64_t(Between)) + ", " + againstL2() + ")"};
   }
-  /// What the @p Waves waves of @p WaveBlocks blocks read of tensor @p Param: each whole wave its @p Box's
-  /// part, the last its own where it holds fewer blocks (cuda-samples' FDTD3d at 376^3: two waves of 11
-  /// rows of tiles and one of 2, not three of 11: its input 1.06x at DRAM, not 1.43x; the kernel 0.983x
-  /// on the H100's geometry, which counted 1.03x). The last wave's blocks are taken from x = 0 of a row,
-  /// as a whole wave's are (Box).
-  double wavesRead(int Param, const Dim3 &Box, double Waves, double WaveBlocks) const {
-    const double PerWave = wavePart(Param, Box, Waves);
+  /// What the last of the @p Waves waves of @p WaveBlocks blocks reads of tensor @p Param: a whole wave's
+  /// @p PerWave, or its own blocks' part where it holds fewer (cuda-samples' FDTD3d at 376^3: two waves
+  /// of 11 rows of tiles and one of 2, not three of 11: its input 1.06x at DRAM, not 1.43x; the kernel
+  /// 0.983x on the H100's geometry, which counted 1.03x). Its blocks are taken from x = 0 of a row, as a
+  /// whole wave's are (Box).
+  double lastWavePart(int Param, double PerWave, double Waves, double WaveBlocks) const {
     const std::int64_t Blocks = L.Grid.count(), Whole = std::int64_t(double(Blocks) / WaveBlocks);
     const std::int64_t Left = Blocks - Whole * std::int64_t(WaveBlocks);
-    if (Whole == 0 || Left <= 0) return Waves * PerWave;
+    if (Whole == 0 || Left <= 0) return PerWave;
     const Dim3 Last{std::min(L.Grid.X, Left), std::min(L.Grid.Y, ceilDiv(Left, L.Grid.X)), 1};
-    return double(Whole) * PerWave + wavePart(Param, Last, Waves);
+    return wavePart(Param, Last, Waves);
   }
   /// The bytes of tensor @p Param's reads the @p Box of one wave's blocks touch: its neighbours' spread
   /// where its footprint translates with the block, else an even share of its union over @p Waves.

@@ -1740,30 +1740,7 @@ TEST(TrafficEvaluation, ABlockFindsWhatTheRowOfBlocksBeforeReadWhereTheRowFitsL2
 // every L2 miss from DRAM (each of the 32 rows of blocks reads all of B past L1: 32x), has no point, and
 // the basis asks for the registers.
 const std::string RegisterTiled = R"(
-__device__ inline void tile128_body(const float* A, const float* B, float* C, int n) {
-  __shared__ float As[8][128];
-  __shared__ float Bs[8][128];
-  const int t = threadIdx.x, tr = t / 16, tc = t % 16;
-  const float* a = A + blockIdx.y * 128 * n;
-  const float* b = B + blockIdx.x * 128;
-  float acc[8][8] = {};
-  for (int k = 0; k < n; k += 8) {
-    for (int i = t; i < 1024; i += 256) {
-      As[i % 8][i / 8] = a[(i / 8) * n + k + i % 8];
-      Bs[i / 128][i % 128] = b[(k + i / 128) * n + i % 128];
-    }
-    __syncthreads();
-    for (int kk = 0; kk < 8; ++kk)
-      for (int r = 0; r < 8; ++r)
-        for (int c = 0; c < 8; ++c) acc[r][c] += As[kk][tr * 8 + r] * Bs[kk][tc * 8 + c];
-    __syncthreads();
-  }
-  for (int r = 0; r < 8; ++r)
-    for (int c = 0; c < 8; ++c) C[(blockIdx.y * 128 + tr * 8 + r) * n + blockIdx.x * 128 + tc * 8 + c] = acc[r][c];
-}
-__global__ void tile128(const float* A, const float* B, float* C, int n) { tile128_body(A, B, C, n); }
-__global__ void tile128_unstated(const float* A, const float* B, float* C, int n) { tile128_body(A, B, C, n); }
-// The same tiling over an M x K by K x N product: the probe's long grids (M grows, N stays 4096).
+// M x K by K x N (the square kernels: all three n; the probe's long grids: M grows, N stays 4096).
 __device__ inline void tile128_rect(const float* A, const float* B, float* C, int m, int n, int kd) {
   __shared__ float As[8][128];
   __shared__ float Bs[8][128];
@@ -1785,6 +1762,8 @@ __device__ inline void tile128_rect(const float* A, const float* B, float* C, in
   for (int r = 0; r < 8; ++r)
     for (int c = 0; c < 8; ++c) C[((long)blockIdx.y * 128 + tr * 8 + r) * n + blockIdx.x * 128 + tc * 8 + c] = acc[r][c];
 }
+__global__ void tile128(const float* A, const float* B, float* C, int n) { tile128_rect(A, B, C, n, n, n); }
+__global__ void tile128_unstated(const float* A, const float* B, float* C, int n) { tile128_rect(A, B, C, n, n, n); }
 __global__ void tile128_long(const float* A, const float* B, float* C, int m, int n, int kd) { tile128_rect(A, B, C, m, n, kd); }
 __global__ void tile128_tail(const float* A, const float* B, float* C, int m, int n, int kd) { tile128_rect(A, B, C, m, n, kd); }
 #define GEMM(k) kernel<k>(#k, matmul(in<0>("A", f32, N, N), in<1>("B", f32, N, N), out<2>("C", f32, N, N))) \
