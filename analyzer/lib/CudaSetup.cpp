@@ -7,6 +7,7 @@
 #include "clang/AST/Attr.h"
 #include "clang/AST/Decl.h"
 #include "clang/Basic/DiagnosticIDs.h"
+#include "clang/Basic/DiagnosticLex.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringSet.h"
@@ -530,7 +531,12 @@ void ParseWatcher::HandleDiagnostic(clang::DiagnosticsEngine::Level Level, const
       LastErrorWhere = Info.hasSourceManager() ? presumedPosition(Info.getSourceManager(), Info.getLocation()) : "";
       AwaitingSpecMessage = true;
       noteSpecMessage(Message);  // a static_assert's message
-      if (ClangErrors++ == 0) FirstError = (LastErrorWhere.empty() ? "" : LastErrorWhere + ": ") + Message.str().str();
+      if (ClangErrors++ == 0) {
+        FirstError = (LastErrorWhere.empty() ? "" : LastErrorWhere + ": ") + Message.str().str();
+        if (Info.getID() == clang::diag::err_pp_file_not_found && Info.getNumArgs() > 0 &&
+            Info.getArgKind(0) == clang::DiagnosticsEngine::ak_std_string)
+          MissingHeader = Info.getArgStdStr(0);
+      }
       if (AllowParseErrors) Level = Level_t::Warning;
     }
   }
@@ -544,6 +550,7 @@ void ParseWatcher::discardFile() {
   FirstError.clear();
   FirstSpecError.clear();
   LastErrorWhere.clear();
+  MissingHeader.clear();
   clear();
   Inner.clear();
 }
@@ -551,7 +558,7 @@ void ParseWatcher::discardFile() {
 int ParseWatcher::endFile(llvm::StringRef File, int ToolStatus) {
   const unsigned Errors = ClangErrors, Specs = SpecErrors;
   const bool Failed = OwnErrors > 0 || CommandErrors > 0;  // what --allow-parse-errors does not excuse
-  const std::string First = FirstError, FirstSpec = FirstSpecError;
+  const std::string First = FirstError, FirstSpec = FirstSpecError, Missing = MissingHeader;
   discardFile();  // with the counts clang's "N errors generated" and the action's success are read from
   if (Errors == 0) return Failed ? std::max(ToolStatus, 1) : ToolStatus;
   if (Specs > 0) {  // a spec's own check failed: the code is wrong, for nvcc too, whatever else clang said
@@ -565,6 +572,14 @@ int ParseWatcher::endFile(llvm::StringRef File, int ToolStatus) {
   if (AllowParseErrors) {
     llvm::WithColor::warning(OS, "rooflint") << What << " (--allow-parse-errors: the run goes on)\n";
     return Failed ? std::max(ToolStatus, 1) : 0;
+  }
+  if (!Missing.empty()) {  // nvcc would not find it either: an include path, not code to excuse
+    const bool Own = llvm::StringRef(Missing).starts_with("rooflint/");
+    llvm::WithColor::note(OS, "rooflint") << What << "; add the directory that holds '" << Missing << "' to the compile command ("
+                                          << (Own ? "rooflint's headers: link the target to rooflint::dsl, or -I<prefix>/include"
+                                                  : "-I")
+                                          << ")\n";
+    return ToolStatus;
   }
   llvm::WithColor::note(OS, "rooflint") << What << "; code that nvcc accepts may need --allow-parse-errors (docs/analyzer.md)\n";
   return ToolStatus;

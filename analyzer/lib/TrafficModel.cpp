@@ -887,6 +887,9 @@ public:
   /// that covers half the output would predict half of every tensor's compulsory bytes).
   std::string coverage(const dsl::tensor_info &T) const {
     if (T.arg < 0 || T.access == dsl::role::not_counted) return "";
+    // Accesses whose addresses the evaluation cannot follow (a gather through unstated indices) count
+    // nothing: their tensor's own reason says why, not the launch.
+    if (addressUnknown(T.arg)) return "";
     const bool Writes = T.access != dsl::role::read;
     // The bytes the buffer's tensors of this direction hold (a parameter may hold several: q and k).
     const double Bytes = compulsoryOneWay(T.arg, Writes);
@@ -950,6 +953,12 @@ private:
       if (auto It = B.Tensors.find(Param); It != B.Tensors.end() && (It->second.Requests > 0 || It->second.AtomicRequests > 0))
         return true;
     return false;
+  }
+  bool addressUnknown(int Param) const {
+    return std::any_of(Blocks.begin(), Blocks.end(), [&](const BlockTally &B) {
+      const auto It = B.Tensors.find(Param);
+      return B.UnattributedUnknown || (It != B.Tensors.end() && It->second.Unknown);
+    });
   }
   std::string unknownReason(int Param) const {
     for (const BlockTally &B : Blocks) {
@@ -1423,8 +1432,8 @@ private:
       return notPredicted(Name, Param, model::memory_level::dram,
                           Levels.DramAccessBytes > 0 ? "the GPU's DRAM moves " + std::to_string(Levels.DramAccessBytes) +
                                                            "-byte accesses; the model counts " + std::to_string(GranuleBytes) + "-byte granules"
-                                                     : "how many bytes the GPU's DRAM moves per access is not known (the "
-                                                       "model's 64-byte granules are measured on HBM)");
+                                                     : "how many bytes the GPU's DRAM moves per access is not known; the "
+                                                       "model's 64-byte granules are measured on HBM");
     const Bytes R = dramReads(Param, KernelFootprint), W = dramWrites(Param, KernelFootprint);
     std::string Why = R.Why;
     if (!W.Why.empty()) Why += (Why.empty() ? "" : "; ") + W.Why;
@@ -1493,8 +1502,7 @@ private:
     const double Distinct = sum(Param, [](const TensorTally &X) { return double(X.ReadSectors.size()); }).Point;
     const double WaveBlocks = double(Levels.Sms) * PerSm;
     const double Waves = std::ceil(double(L.Grid.count()) / WaveBlocks);
-    const Dim3 Box{std::min<std::int64_t>(L.Grid.X, std::int64_t(WaveBlocks)),
-                   std::min<std::int64_t>(L.Grid.Y, ceilDiv(std::int64_t(WaveBlocks), L.Grid.X)), 1};
+    const Dim3 Box = firstBlocks(std::int64_t(WaveBlocks));
     // A tensor no two blocks share, read again by its own blocks past L1 (the passes of a row kernel): a
     // granule comes from DRAM again where its SM's share of L2 evicted it in between, the other
     // tensors' requests counted (the H200's thread-per-row passes: 2.1-6x at DRAM once a wave's rows
@@ -1614,8 +1622,12 @@ private:
     const std::int64_t Blocks = L.Grid.count(), Whole = std::int64_t(double(Blocks) / WaveBlocks);
     const std::int64_t Left = Blocks - Whole * std::int64_t(WaveBlocks);
     if (Whole == 0 || Left <= 0) return PerWave;
-    const Dim3 Last{std::min(L.Grid.X, Left), std::min(L.Grid.Y, ceilDiv(Left, L.Grid.X)), 1};
-    return wavePart(Param, Last, Waves);
+    return wavePart(Param, firstBlocks(Left), Waves);
+  }
+  /// The box the grid's first @p N blocks fill in launch order (x fastest, then y, then z): whole rows
+  /// once it passes one, whole x-y slices once it passes one (a batched kernel's wave spans batches).
+  Dim3 firstBlocks(std::int64_t N) const {
+    return {std::min(L.Grid.X, N), std::min(L.Grid.Y, ceilDiv(N, L.Grid.X)), std::min(L.Grid.Z, ceilDiv(N, L.Grid.X * L.Grid.Y))};
   }
   /// The bytes of tensor @p Param's reads the @p Box of one wave's blocks touch: its neighbours' spread
   /// where its footprint translates with the block, else an even share of its union over @p Waves.

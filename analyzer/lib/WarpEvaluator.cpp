@@ -11,6 +11,7 @@
 
 #include "rooflint/files/source_position.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Analysis/PostDominators.h"
@@ -1788,8 +1789,49 @@ std::string sourcePath(std::string_view Filename, std::string_view Directory) {
   return Path.str().str();
 }
 
+namespace {
+
+const DILocation *withLine(const Instruction &I) {
+  const DILocation *L = I.getDebugLoc().get();
+  return L && L->getLine() ? L : nullptr;
+}
+
+/// The first located instruction among @p From and what computes its operands, breadth first.
+const DILocation *firstLocatedDefinition(const Value *From) {
+  SmallVector<const Instruction *, 16> Work;
+  SmallPtrSet<const Instruction *, 16> Seen;
+  if (const auto *I = dyn_cast_or_null<Instruction>(From)) Work.push_back(I), Seen.insert(I);
+  for (std::size_t K = 0; K < Work.size() && K < 32; ++K) {
+    if (const DILocation *L = withLine(*Work[K])) return L;
+    for (const Value *Op : Work[K]->operands())
+      if (const auto *D = dyn_cast<Instruction>(Op); D && Seen.insert(D).second) Work.push_back(D);
+  }
+  return nullptr;
+}
+
+/// Where @p I came from. The optimizer gives an access it merged from two (a store sunk out of both arms
+/// of a branch) line 0: then the line that computes its address (the index), else its other operands
+/// (the value stored), else the nearest instruction before it in its block, else after it, so that no
+/// access loses its line.
+const DILocation *sourceLocation(const Instruction &I) {
+  if (const DILocation *L = withLine(I)) return L;
+  const Value *Address = isa<AtomicRMWInst>(I)       ? cast<AtomicRMWInst>(I).getPointerOperand()
+                         : isa<AtomicCmpXchgInst>(I) ? cast<AtomicCmpXchgInst>(I).getPointerOperand()
+                                                     : getLoadStorePointerOperand(&I);
+  if (const DILocation *L = firstLocatedDefinition(Address)) return L;
+  for (const Value *Op : I.operands())
+    if (const DILocation *L = Op != Address ? firstLocatedDefinition(Op) : nullptr) return L;
+  for (const Instruction *P = I.getPrevNode(); P; P = P->getPrevNode())
+    if (const DILocation *L = withLine(*P)) return L;
+  for (const Instruction *N = I.getNextNode(); N; N = N->getNextNode())
+    if (const DILocation *L = withLine(*N)) return L;
+  return I.getDebugLoc().get();
+}
+
+}  // namespace
+
 void positionOf(const Instruction &I, std::string &File, unsigned &Line, unsigned &Column) {
-  const DILocation *Loc = I.getDebugLoc().get();
+  const DILocation *Loc = sourceLocation(I);
   const auto pathOf = [](const DILocation &L) { return sourcePath(L.getFilename(), L.getDirectory()); };
   if (!Loc) return;
   std::string Path = pathOf(*Loc);

@@ -79,7 +79,8 @@ std::string exitCodeHelp() {
 }
 
 std::string diagnosticsHelp() {
-  std::string S = "\nDiagnostics (docs/diagnostics/NAME.md; each can be enabled, disabled or made an error):\n";
+  std::string S = "\nDiagnostics (docs/diagnostics/NAME.md; installed under share/doc/rooflint/docs/diagnostics; each can be enabled,\n"
+                  "disabled or made an error):\n";
   for (const DiagInfo &D : allDiagnostics())
     S += formatv("  {0,-28}{1,-8}{2}\n", D.Name, name(D.Default), D.Summary).str();
   S += R"(

@@ -193,13 +193,20 @@ std::vector<std::string> cells_of(const case_row& r) {
   return {r.name, r.gpu, r.status, r.dram, r.l2, r.l1, r.fraction, r.reference, r.gate};
 }
 
-/// "12 cases on 2 GPUs: 10 passed, 1 failed, 1 could not be measured; vs baseline: 1 WORSE, 11 SAME".
+/// "12 cases on 2 GPUs: 10 PASS, 1 FAIL, 1 could not be measured; vs baseline: 1 WORSE, 11 SAME; 1 report
+/// measured nothing": a report's "unverifiable" row is neither a case nor a GPU.
 std::string cases_sentence(const std::vector<case_row>& rows) {
   std::vector<std::string> gpus;
   std::map<std::string, int> statuses, gates;
+  int cases = 0, empty_reports = 0;
   for (const case_row& r : rows) {
+    if (r.status.rfind("unverifiable", 0) == 0) {
+      ++empty_reports;
+      continue;
+    }
+    ++cases;
     if (std::find(gpus.begin(), gpus.end(), r.gpu) == gpus.end()) gpus.push_back(r.gpu);
-    ++statuses[r.status.rfind("unverifiable", 0) == 0 ? std::string("unverifiable") : r.status];
+    ++statuses[r.status];
     if (r.gate != "-") ++gates[r.gate];
   }
   const auto counts = [](const std::map<std::string, int>& m) {
@@ -207,9 +214,12 @@ std::string cases_sentence(const std::vector<case_row>& rows) {
     for (const auto& [what, n] : m) parts.push_back(fmt::format("{} {}", n, what));
     return fmt::format("{}", fmt::join(parts, ", "));
   };
-  std::string s = fmt::format("{} case{} on {} GPU{}: {}", rows.size(), rows.size() == 1 ? "" : "s", gpus.size(),
-                              gpus.size() == 1 ? "" : "s", counts(statuses));
-  return gates.empty() ? s : s + "; vs baseline: " + counts(gates);
+  std::string s = cases == 0 ? std::string("no case measured")
+                             : fmt::format("{} case{} on {} GPU{}: {}", cases, cases == 1 ? "" : "s", gpus.size(),
+                                           gpus.size() == 1 ? "" : "s", counts(statuses));
+  if (!gates.empty()) s += "; vs baseline: " + counts(gates);
+  if (empty_reports > 0) s += fmt::format("; {} report{} measured nothing", empty_reports, empty_reports == 1 ? "" : "s");
+  return s;
 }
 
 std::string markdown_cell(std::string s) {

@@ -145,6 +145,25 @@ __global__ void k(const float* x, float* y, int n) {
   EXPECT_TRUE(Mismatches.empty()) << joined(Mismatches);
 }
 
+// A transpose whose border threads store a copy and the others a scaled value: the optimizer sinks the
+// two stores into one and gives it line 0 (their lines differ). The warning is not lost: it goes to the
+// line that computes the store's index, where the coefficient of threadIdx.x, 'rows', is.
+TEST(Uncoalesced, AStoreTheOptimizerMergedKeepsTheLineOfItsIndex) {
+  const std::string Code = R"(#include "cuda_mock.h"
+__global__ void tr_border(const float* in, float* out, int rows, int cols) {
+  const int x = blockIdx.x * 32 + threadIdx.x, y = blockIdx.y * 8 + threadIdx.y;
+  if (x >= cols || y >= rows) return;
+  const long o = static_cast<long>(x) * rows + y;  // expected-warning {{store through 'out' is not unit-stride in 'threadIdx.x'; stride 'rows' elements of 4 bytes: a warp moves up to 8x the traffic it uses (32 sectors instead of 4 when 'rows' >= 8; 1x when 'rows' == 1) [rooflint-uncoalesced]}} expected-note {{the index's coefficient of 'threadIdx.x' is 'rows'; consecutive lanes should touch consecutive elements}}
+  if (x == 0 || y == 0) { out[o] = in[static_cast<long>(y) * cols + x]; return; }
+  out[o] = 0.5f * in[static_cast<long>(y) * cols + x];
+}
+)";
+  const AnalysisRun R = analyze(Code, "border.cu");
+  ASSERT_TRUE(R.Parsed) << R.Output;
+  const std::vector<std::string> Mismatches = verify(R, Code);
+  EXPECT_TRUE(Mismatches.empty()) << joined(Mismatches);
+}
+
 // Guards that leave fewer lanes (docs/analyzer.md): the examples' scalar tail runs where 4 * thread is
 // in [n - 3, n - 1], one lane: its stride-4 store is 1 sector for 4 bytes, 1x, silent; four lanes
 // (threadIdx.x < 4) at 128-byte gaps: 4 sectors for 16 bytes (1 sector): 4x, said of the 4 lanes. The

@@ -344,6 +344,13 @@ case_host_bodies_clang_cannot_parse() {
   run 1 "$inputs/robust-host-device-lambda.cu" -- "${flags[@]}"
   lacks "skipped the body"
   has "did not parse '[^']*robust-host-device-lambda.cu' \\(1 error; the first: [^ ]*robust-host-device-lambda.cu:6:51: use of undeclared identifier 'undeclared_on_device'\\)" out
+  has "code that nvcc accepts may need --allow-parse-errors" out
+  # A header missing from the include path is not code to excuse (nvcc would not find it either): the
+  # note says which directory to add, and for rooflint's own headers, how.
+  run 1 "$inputs/rooflint-bound.cu" -- -std=c++20 "-I$inputs" -nocudainc -nocudalib
+  has "'rooflint/dsl.h' file not found" out
+  has "add the directory that holds 'rooflint/dsl.h' to the compile command \\(rooflint's headers: link the target to rooflint::dsl, or -I<prefix>/include\\)\$" out
+  lacks "allow-parse-errors" out
   # Nor is an error of the command line a host body's: clang's errors stand.
   run 1 "$input" -- "${flags[@]}" -fno-such-clang-flag
   lacks "skipped the body"

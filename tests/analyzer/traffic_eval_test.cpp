@@ -723,6 +723,28 @@ inline constexpr auto gather_spec = kernel<gather>("gather", custom(0, in<0>("id
       << P.at("x", "dram").Basis;
 }
 
+// The same gather with its launch assumed (no .block, .grid): the launch check cannot count reads whose
+// addresses are not evaluated, so it does not blame the launch; 'x' gets the gather's own reason, and
+// 'idx' (4 MiB, one thread per index, coalesced) and 'y' keep their 1x at L1.
+TEST(TrafficEvaluation, AGatherUnderAnAssumedLaunchGivesTheGathersReason) {
+  const std::string Code = R"(
+__global__ void gather(const int* idx, const float* x, float* y, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = x[idx[i]];
+}
+inline constexpr auto gather_spec = kernel<gather>("gather", custom(0, in<0>("idx", i32, N), in<1>("x", f32, N), out<2>("y", f32, N)))
+    .at(N(1 << 20)).sizes(N(arg<3>));
+)";
+  const Prediction P = predict(Code, "gather");
+  for (const char *L : {"l1", "l2", "dram"}) {
+    EXPECT_EQ(P.at("x", L).K, Kind::NotPredicted) << L;
+    EXPECT_EQ(P.at("x", L).Basis.find("launch"), std::string::npos) << P.at("x", L).Basis;
+  }
+  EXPECT_NE(P.at("x", "dram").Basis.find("a gather through 'idx'"), std::string::npos) << P.at("x", "dram").Basis;
+  EXPECT_VALUE(P.at("idx", "l1"), 1.0);
+  EXPECT_VALUE(P.at("y", "l1"), 1.0);
+}
+
 // A 2-D block of 16 x 16 threads: a warp spans two rows of 16 threads. y[r * N + c] with c from
 // threadIdx.x: each warp request covers two 64-byte runs N floats apart: 4 sectors for 4 needed: 1x.
 // The transposed store z[c * N + r]: the 16 values of c are N floats apart, and the warp's two values

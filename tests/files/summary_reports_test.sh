@@ -18,6 +18,19 @@ dram_end=$(( $(awk -v h="$header" 'BEGIN{print index(h, " DRAM") + 4}') ))
 md=$("$summary" --markdown --max-bytes 1000 "$a" "$b") || fail "markdown exit $?"
 (( ${#md} <= 1000 + 200 )) || fail "the Markdown is ${#md} bytes, past the cut"
 grep -qE "^[0-9]+ more rows? not shown \(the summary is kept under 1000 bytes\)" <<<"$md" || fail "no cut line"
+# A report that measured nothing (no GPU) is a row of its own, neither a case nor a GPU in the sentence.
+tmp=$(mktemp -d) && trap 'rm -rf "$tmp"' EXIT
+python3 - "$b" "$tmp/none.json" <<'PY' || fail "could not write the empty report"
+import json, sys
+r = json.load(open(sys.argv[1]))
+r.update(cases=[], device="", warnings=["no usable CUDA device"])
+json.dump(r, open(sys.argv[2], "w"))
+PY
+out=$("$summary" "$tmp/none.json") || fail "exit $? on a report that measured nothing"
+grep -qF "no case measured; 1 report measured nothing" <<<"$out" || fail "no sentence for the empty report: $out"
+grep -qE "^\(.*none.json\) +\(no GPU\) +unverifiable: no usable CUDA device" <<<"$out" || fail "no unverifiable row: $out"
+out=$("$summary" "$a" "$tmp/none.json") || fail "exit $?"
+grep -qF "5 cases on 1 GPU: 1 FAIL, 4 PASS; vs baseline: 4 SAME, 1 WORSE; 1 report measured nothing" <<<"$out" || fail "no mixed sentence: $out"
 "$summary" "$data/h200-2026-12-02/processes/README.md" >/dev/null 2>&1
 [[ $? -eq 3 ]] || fail "a file that is neither a manifest nor a report is not exit 3"
 echo ok

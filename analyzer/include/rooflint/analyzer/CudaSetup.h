@@ -159,6 +159,9 @@ private:
   /// SpecErrors: its message and notes are looked at for a spec's.
   bool AwaitingSpecMessage = false;
   std::string FirstError, FirstSpecError, LastErrorWhere;
+  /// The header the first error did not find ("rooflint/dsl.h"), or "": an include path to add, not
+  /// code to excuse.
+  std::string MissingHeader;
 
   /// Counts the latest clang error as a spec's when @p Message says "rooflint: ..." (the DSL's own).
   void noteSpecMessage(llvm::StringRef Message);
