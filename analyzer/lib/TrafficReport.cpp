@@ -83,6 +83,17 @@ std::string figureText(const KernelRecord::PredictedTraffic &P) {
   return x(P.Low) + " to " + x(P.High) + (P.Pointed ? " (point estimate " + x(P.Ratio) + ")" : " (no point estimate)");
 }
 
+/// "; under 1x at DRAM: ...": why a written tensor's DRAM figure may fall below its compulsory bytes,
+/// which a reader takes for the least a kernel can move.
+std::string writesLeftInL2(const KernelRecord &Record, int Param) {
+  const KernelRecord::PredictedTraffic *P = predictionOf(&Record, Param, model::memory_level::dram);
+  if (!P || P->K == KernelRecord::PredictedTraffic::Kind::NotPredicted || P->Low >= 0.98) return "";
+  for (const dsl::tensor_info &T : Record.Spec.tensor_list())
+    if (T.arg == Param && (T.access == dsl::role::write || T.access == dsl::role::read_write))
+      return "; under 1x at DRAM where its writes are still in L2 when the kernel ends (written back later)";
+  return "";
+}
+
 /// The note that says what a tensor's accesses cost at each level at the spec's sizes (the manifest's
 /// figures, so a warning never contradicts them): "'x' moves 8x its compulsory bytes at L1, 8x at L2
 /// and 16x at DRAM", the levels without a figure named with the reason.
@@ -109,8 +120,10 @@ void noteLevels(Reporter &Report, SourceLocation At, const KernelRecord *Record,
     return;
   }
   Report.note(At, "at " + sizesText(*Record) + " '" + Tensor + "' moves " + model::and_list(Moves) +
-                      (Unknown.empty() ? "" : "; not predicted at " + model::and_list(Unknown) + Reason));
+                      (Unknown.empty() ? "" : "; not predicted at " + model::and_list(Unknown) + Reason) +
+                      writesLeftInL2(*Record, Param));
 }
+
 
 /// "'idx' uniform over [0, V)": the index tensors of @p S and what the spec states of their values.
 std::string statedIndicesText(const dsl::spec &S) {

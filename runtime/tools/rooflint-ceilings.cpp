@@ -34,7 +34,9 @@ constexpr int exit_unsupported = 5;
 
 constexpr const char* description =
     "Measures the ceilings of a GPU for the roofline: DRAM bandwidth (copy, read-only, write-only kernels\n"
-    "and cudaMemcpyAsync, read + write counted), FP32 and FP64 SIMT rates (FMA chains), and TF32, FP16,\n"
+    "and cudaMemcpyAsync, read + write counted), L2 bandwidth (reads, writes and a copy that bypass L1, over a\n"
+    "quarter of L2) and L1 bandwidth (every SM re-reading a 16 KiB window), the roofs of the hierarchical\n"
+    "roofline that rooflint-verify judges each level by, FP32 and FP64 SIMT rates (FMA chains), and TF32, FP16,\n"
     "BF16, FP8, INT8 and FP64 tensor-core rates (cuBLASLt GEMMs), each with the SM clock it ran at. Clocks,\n"
     "power limits and modes are recorded through NVML, never changed. Writes a ceilings file for\n"
     "'rooflint --ceilings' and 'rooflint-verify --ceilings', and prints a table with the ridge point of\n"
@@ -90,7 +92,7 @@ std::optional<int> parse_options(int argc, char** argv, options& o) {
                "of load so that a power-capped clock has settled (under 60 s on an H200)")
       ->excludes(quick);
   app.add_option("--probes", o.probe_list,
-                 "comma-separated subset of: bandwidth,fp32,fp64,tf32,fp16,bf16,fp8,int8,fp64_tensor (default: all; "
+                 "comma-separated subset of: bandwidth,fp32,fp64,tf32,fp16,bf16,fp8,int8,fp64_tensor (bandwidth: DRAM, L2 and L1; default: all; "
                  "math modes the device lacks are skipped unless listed here)")->type_name("LIST");
   app.add_option("--device", o.device, "CUDA device index (default 0)")->type_name("N")->check(CLI::Range(0, 1024).description(""));
   if (const auto code = cli::parse(app, argc, argv, exit_usage)) return *code;

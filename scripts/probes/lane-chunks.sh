@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# A lane's chunk of 8 consecutive floats stored, or loaded, one by one (lane_chunks.cu): the sectors at
+# A lane's chunk of 8 consecutive floats stored, or loaded, one by one, and chunks of 2 to 16 floats stored
+# (lane_chunks.cu): the sectors at
 # L1, L2 and DRAM, with the SASS they compile to, on the GPU as found (no clock control).
 #   OUT=dir bash scripts/probes/lane-chunks.sh
 set -uo pipefail

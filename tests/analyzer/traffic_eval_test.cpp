@@ -1143,6 +1143,7 @@ __global__ void gather(float *y, const float *x, const int *idx, int n) {
                               "at N = 16777216 a warp request touches 32 sectors where its useful bytes need 4 (8x the traffic)";
   EXPECT_NE(P.Run.Output.find(Warning), std::string::npos) << P.Run.Output;
   EXPECT_NE(P.Run.Output.find("'x' moves 8x its compulsory bytes at L1"), std::string::npos) << P.Run.Output;
+  EXPECT_EQ(P.Run.Output.find("under 1x at DRAM"), std::string::npos) << P.Run.Output;  // 'x' is only read
   // DRAM: the kernel's footprint (x, idx, y: 192 MiB) is over L2's kept part (0.4 of 60 MiB), and each of
   // x's 2^20 granules of 64 bytes is read by 16 lanes at random times: from once (the low end) to every
   // L2 miss (a granule a lane, 16x). The point: 65536 blocks in ceil(65536 / (132 SMs x 8)) = 63 waves,
@@ -1184,6 +1185,12 @@ inline constexpr auto spec = kernel<transpose>("transpose", custom(0, in<0>("in"
   const Prediction Stated = predict(Kernel + ".block(32, 8).grid(ceil_div(M, 32), ceil_div(N, 32));\n", "transpose");
   EXPECT_VALUE(Stated.at("out", "l1"), 8.0);
   EXPECT_NE(Stated.Run.Output.find("at N = 4096, M = 4096 'out' moves 8x its compulsory bytes at L1, "), std::string::npos)
+      << Stated.Run.Output;
+  // 'out' is 64 MiB written into a 60 MiB L2: part of it may still be there when the kernel ends, so its
+  // DRAM range starts under 1x, and the note says why (a reader takes 1x for the least it can move).
+  EXPECT_LT(Stated.at("out", "dram").Low, 1.0);
+  EXPECT_NE(Stated.Run.Output.find("at DRAM; under 1x at DRAM where its writes are still in L2 when the kernel ends"),
+            std::string::npos)
       << Stated.Run.Output;
 }
 
