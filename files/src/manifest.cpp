@@ -5,6 +5,7 @@
 #include "rooflint/files/manifest.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <set>
 
 // The tables (and the enums' names) before the codec that walks them: a name the codec looks up must be
@@ -438,6 +439,31 @@ std::vector<std::string> unpredicted_traffic(const kernel& k) {
   std::vector<std::string> out;
   for (const reason& r : reasons) out.push_back(joined(r.tensors) + " at " + joined(r.levels) + ": " + r.why);
   return out;
+}
+
+std::optional<std::vector<std::string>> files_named_by(const std::string& path, std::string& error) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::file_status st = fs::status(path, ec);
+  if (ec || !fs::exists(st)) {
+    error = "'" + path + "': no such file or directory";
+    return std::nullopt;
+  }
+  if (!fs::is_directory(st)) return std::vector<std::string>{path};
+  std::vector<std::string> found;
+  const std::string_view suffix = file_suffix;
+  for (auto it = fs::recursive_directory_iterator(path, fs::directory_options::skip_permission_denied, ec);
+       !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (it->is_regular_file(ec) && name.size() > suffix.size() && name.ends_with(suffix)) found.push_back(it->path().string());
+  }
+  std::sort(found.begin(), found.end());
+  if (found.empty()) {
+    error = "'" + path + "': no *.rooflint.json below this directory (is the analyzer installed, and rooflint_analyze() used? "
+            "a manifest of another name must be passed as the file itself)";
+    return std::nullopt;
+  }
+  return found;
 }
 
 }  // namespace rooflint::manifest

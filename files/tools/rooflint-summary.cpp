@@ -386,11 +386,29 @@ std::string unpredicted_text(const std::vector<row>& rows, bool markdown, std::s
 }
 
 /// Prints the tables of @p paths (manifests, verification reports, or both) on stdout. @return The exit status.
-int summarize(const std::vector<std::string>& paths, bool markdown, std::size_t max_bytes) {
+/// The files @p args name: each file itself, each directory's manifests (*.rooflint.json below it, as
+/// rooflint-verify --manifest reads a build directory); nullopt, said, where one names nothing.
+std::optional<std::vector<std::string>> files_of(const std::vector<std::string>& args) {
+  std::vector<std::string> files;
+  for (const std::string& arg : args) {
+    std::string error;
+    const auto found = rooflint::manifest::files_named_by(arg, error);
+    if (!found) {
+      std::cerr << "rooflint-summary: error: " << error << "\n";
+      return std::nullopt;
+    }
+    files.insert(files.end(), found->begin(), found->end());
+  }
+  return files;
+}
+
+int summarize(const std::vector<std::string>& args, bool markdown, std::size_t max_bytes) {
   std::vector<row> rows;
   std::vector<case_row> cases;
   std::vector<std::string> peaks;  // each different peaks sentence once, in the order first seen
-  for (const std::string& path : paths) {
+  const auto paths = files_of(args);
+  if (!paths) return bad_manifest;
+  for (const std::string& path : *paths) {
     std::string error, text;
     if (auto why = rooflint::io::read_regular_file(path, text)) {
       std::cerr << "rooflint-summary: error: " << *why << "\n";
@@ -445,12 +463,15 @@ int main(int argc, char** argv) {
   CLI::App app{"rooflint-summary: the verdicts of rooflint manifests, and of rooflint-verify JSON reports (of one or\n"
                "many machines, merged into one table by case and GPU), as tables (docs/analyzer.md, docs/ci.md).\n"
                "Exit status: 0 printed; 2 bad command line; 3 a file cannot be read or is neither a manifest nor a\n"
-               "report (missing, a directory or device, not JSON, another schema or version); 5 the table cannot be\n"
-               "written (the standard output failed: a full disk). The verdicts themselves never change it."};
+               "report (missing, a device, not JSON, another schema or version, a directory without manifests); 5 the\n"
+               "table cannot be written (the standard output failed: a full disk). The verdicts themselves never change it."};
   std::vector<std::string> manifests;
   bool markdown = false;
   std::size_t max_bytes = 1000000;
-  app.add_option("files", manifests, "manifests written by rooflint --manifest, reports written by rooflint-verify --json")->required();
+  app.add_option("files", manifests,
+                 "manifests written by rooflint --manifest (a directory: every *.rooflint.json below it), reports written by "
+                 "rooflint-verify --json")
+      ->required();
   app.add_flag("--markdown", markdown, "GitHub-flavoured Markdown (for $GITHUB_STEP_SUMMARY) instead of text");
   app.add_option("--max-bytes", max_bytes,
                  "cut the tables before this many bytes in all, saying how many rows were left out (default 1000000: "

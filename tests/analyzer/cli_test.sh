@@ -597,14 +597,14 @@ case_summary_hostile_inputs() {
   done
   mkdir adir
   summary_status 3 adir
-  has "^rooflint-summary: error: cannot read 'adir': Is a directory\$" err
+  has "^rooflint-summary: error: 'adir': no \\*\\.rooflint\\.json below this directory" err  # read as --manifest reads one
   summary_status 3 /dev/zero
   has "^rooflint-summary: error: cannot read '/dev/zero': not a regular file" err
   mkfifo fifo.json
   summary_status 3 fifo.json
   has "^rooflint-summary: error: cannot read 'fifo.json': not a regular file" err
   summary_status 3 missing.json
-  has "^rooflint-summary: error: cannot read 'missing.json': No such file or directory\$" err
+  has "^rooflint-summary: error: 'missing.json': no such file or directory\$" err
   run 0 --manifest m.json "$inputs/rooflint-bound.cu" -- "${flags[@]}"
   ( "$summary" m.json >/dev/full ) 2>err
   local status=$?

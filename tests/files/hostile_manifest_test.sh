@@ -43,7 +43,11 @@ expect "$(m divisor-zero)" $bad "kernel 'copy4': '/launch/sizes/0/divisor' is 0,
 expect "$(m op-kind)" $bad "kernel 'axpy': '/spec_value/op/kind' is 11, outside the range 0 to 10"
 expect /dev/zero $bad "cannot read '/dev/zero': not a regular file"
 if [[ $kind == summary ]]; then
-  expect "$work" 3 "cannot read '$work': Is a directory"
+  # A directory is read as rooflint-verify --manifest reads one: its *.rooflint.json files, of which
+  # this one has none (its files are *.manifest.json); one that holds a manifest so named is summarised.
+  expect "$work" 3 "'$work': no *.rooflint.json below this directory"
+  mkdir -p "$work/build/sub" && cp "$recorded" "$work/build/sub/k.rooflint.json"
+  expect "$work/build" 0 "axpy"
   expect "$(m many-params)" 0 "axpy"
 else
   # One kernel with more parameters than a launch's values hold is a note for that kernel; the others

@@ -2,11 +2,8 @@
 // (rooflint/files/manifest.h); here each kernel becomes what the injection binds launches with, and a
 // launch's sizes are bound with the manifest's parameter layout.
 
-#include <algorithm>
 #include <limits>
 #include <cstring>
-#include <filesystem>
-#include <string_view>
 #include <fmt/format.h>
 
 #include "rooflint/files/manifest.h"
@@ -102,26 +99,10 @@ result<std::vector<manifest_kernel>> read_manifests(const std::vector<std::strin
 }
 
 result<std::vector<std::string>> find_manifests(const std::string& path) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  const fs::file_status st = fs::status(path, ec);
-  if (ec || !fs::exists(st)) return error{error_code::invalid_argument, "--manifest '" + path + "': no such file or directory"};
-  if (!fs::is_directory(st)) return std::vector<std::string>{path};
-  std::vector<std::string> found;
-  for (auto it = fs::recursive_directory_iterator(path, fs::directory_options::skip_permission_denied, ec);
-       !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
-    // One name: rooflint_analyze() writes <target>.rooflint.json. Other tools' *.manifest.json or *.json
-    // files in a build directory are not rooflint's and are left alone.
-    const std::string name = it->path().filename().string();
-    constexpr std::string_view suffix = ".rooflint.json";
-    if (it->is_regular_file(ec) && name.size() > suffix.size() &&
-        name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0)
-      found.push_back(it->path().string());
-  }
-  std::sort(found.begin(), found.end());
-  if (found.empty())
-    return error{error_code::invalid_argument, "--manifest '" + path + "': no *.rooflint.json below this directory (is the analyzer installed, and rooflint_analyze() used? a manifest of another name must be passed as the file itself)"};
-  return found;
+  std::string problem;
+  std::optional<std::vector<std::string>> found = manifest::files_named_by(path, problem);
+  if (!found) return error{error_code::invalid_argument, "--manifest " + problem};
+  return std::move(*found);
 }
 
 dsl::launch_values launch_values_from(const manifest_kernel& k, void* const* kernel_params, const void* packed,

@@ -272,6 +272,14 @@ std::optional<kernel> kernel_from_json(const std::string& text, std::string& err
 /// /dev/zero) or that cannot be read, refused before anything is read.
 std::optional<manifest_file> load(const std::string& path, std::string& error);
 
+/// The name rooflint_analyze() gives a manifest: <target>.rooflint.json.
+inline constexpr const char* file_suffix = ".rooflint.json";
+
+/// @return @p path if it is a file (whatever its name), else every "*.rooflint.json" below the directory
+/// @p path, sorted (other tools' JSON files in a build directory are left alone); nullopt with @p error
+/// set for no such path, or a directory without manifests.
+std::optional<std::vector<std::string>> files_named_by(const std::string& path, std::string& error);
+
 /// Writes @p file to @p path whole or not at all; returns false and sets @p error when it cannot (a
 /// number that is not finite is refused by its JSON pointer).
 bool save(const manifest_file& file, const std::string& path, std::string& error);
