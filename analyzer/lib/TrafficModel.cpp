@@ -1289,6 +1289,11 @@ private:
              "x its compulsory bytes in sectors (the L2 load and store counters do not count them)";
     double Point = Full.Point * K;
     const double Stores = sum(Param, [](const TensorTally &T) { return T.StoreSectors; }).Point;
+    if (const PastCapacity P = pastL1Capacity(Param, Full.Point - Stores); P.Reloads > 0) {
+      Point = (Full.Point - P.Reloads * P.Hit) * K;
+      Lo = std::min(Lo, (Full.Point - P.Reloads * P.MostHit) * K);
+      Why += "; " + P.Why;
+    }
     bool OncePerSm = false;
     if (const Steady S = keptAcrossWaves(Param, Full.Point - Stores); !S.Why.empty()) {
       if (const double Kept = std::max(Stores + S.Loads, Lo / K); Kept < Full.Point * 0.98) {
@@ -1308,6 +1313,35 @@ private:
     const double Floor = readFloor(Param, Compulsory);
     return rangeOf(Name, Param, model::memory_level::l2, std::max(Lo, Floor), std::max(Point, Floor), std::max(Hi, Floor),
                    Why);
+  }
+
+  /// What an L1 that is no LRU keeps of a working set past its capacity: Reloads, the sectors the LRU
+  /// fetched again (every one of them, where the blocks of an SM cycle through more than it holds), of
+  /// which a share Hit is served.
+  struct PastCapacity {
+    double Reloads = 0, Hit = 0, MostHit = 0;
+    std::string Why;
+  };
+  /// Where the run's loads (W) are past L1's capacity (C) by at most twice, an LRU misses every sector
+  /// the blocks read again (a row kernel's passes); Hopper's L1 keeps some. Random replacement's hit
+  /// share h of a cyclic working set solves h = exp(-(1 - h) W / C); the H100 served between none and
+  /// that (2026-12-07: a warp-per-row softmax, 64 rows of 4 KiB an SM against 224 KiB, 0.57 of its
+  /// re-reads, where h is 0.74; the corpus's row kernels with shared memory nearly none): the point
+  /// takes h / 2. No policy keeps more than C / W of it: the range's low end. @p Loads: the tensor's
+  /// load sectors past L1.
+  PastCapacity pastL1Capacity(int Param, double Loads) const {
+    const double Distinct = sum(Param, [](const TensorTally &T) { return double(T.ReadSectors.size()); }).Point;
+    const double W = RunLoadSectors * double(SectorBytes), C = double(Run.L1Bytes);
+    const double Reloads = Loads - Distinct;
+    if (!(C > 0) || W <= C || W > 2 * C || Reloads <= 0.02 * Distinct || !cachedLoads(Param)) return {};
+    double H = 0.5;  // the fixed point other than h = 1, by iteration (it converges for W / C in (1, 2])
+    for (int I = 0; I < 200; ++I) H = std::exp(-(1 - H) * W / C);
+    H = std::min(H, C / W) / 2;
+    return {Reloads, H, C / W,
+            "L1 is no LRU: a run's loads past it (" + bytesText(std::int64_t(W)) + " against " + bytesText(std::int64_t(C)) +
+                ") keep part of what the blocks read again: the point serves " + model::format_significant(H) +
+                " of those re-reads (half of random replacement's share, as measured), the range's low end up to " +
+                model::format_significant(C / W) + " (no policy keeps more)"};
   }
 
   /// Of the L1 misses of sectors blocks share, the share L2's counters see: requests of different SMs
@@ -1506,9 +1540,10 @@ private:
     // A tensor no two blocks share, read again by its own blocks past L1 (the passes of a row kernel): a
     // granule comes from DRAM again where its SM's share of L2 evicted it in between, the other
     // tensors' requests counted (the H200's thread-per-row passes: 2.1-6x at DRAM once a wave's rows
-    // exceed L2). From the share of the whole L2 to that of its kept part, the point there (at the
-    // whole L2 where the kept part is not measured); the top with L1 keeping only its kept part (more
-    // of the passes reach L2).
+    // exceed L2). From the share of the whole L2 to that of its kept part, the point at the whole: the
+    // row kernels whose passes fit an SM's share of L2 but not of its kept part found them in L2 (two of
+    // llm.c's layer norms, flash-attention-minimal's Q, a warp-per-row softmax: 0.77-1.11x counted, the
+    // kept part's point 1.25-2.2x); the top with L1 keeping only its kept part (more of the passes reach L2).
     if (!Reads.Shared && Distinct > 0 && LoadsKept > Distinct * 1.02) {
       const double Whole = sum(Param, [](const TensorTally &X) { return X.EvictedRereads[0]; }).Point * 64;
       const double Part = sum(Param, [](const TensorTally &X) { return X.EvictedRereads[1]; }).Point * 64;
@@ -1517,7 +1552,7 @@ private:
       // L1 would keep nothing, and every read of a sector reach L2).
       const double KeptL1 = Loads > 0 && Levels.L1KeptFraction > 0 ? LoadsKept / Loads : 1;
       if (Part * KeptL1 <= 0.02 * U) return once(Over + Again + ", found in L2 (" + shareText() + ")");
-      const double Point = Levels.L2KeptFraction > 0 ? Part : Whole;
+      const double Point = Whole;
       const std::string Evicted = Part > Whole * 1.02 ? bytesText(std::int64_t(Whole)) + " to " + bytesText(std::int64_t(Part))
                                                       : bytesText(std::int64_t(Part));
       const std::string Why = Over + Again + ", from DRAM again where L2 evicted it in between: " + Evicted + " (" + shareText() + ")";

@@ -635,8 +635,9 @@ inline constexpr auto prefix_rows_spec = kernel<prefix_rows>("prefix_rows",
 // from L1 (256 lanes x 2 tensors x 32 B = 16 KiB); between a row's two passes the SM reads its 256 rows
 // of both, 512 KiB, past its L1 (224 KiB): every second pass reaches L2. There it is under the SM's
 // share of L2 (60 MiB / 64 = 960 KiB) and over its share of the kept part (0.4 x 60 MiB / 64 = 384 KiB):
-// from each granule once to twice at DRAM, the point at the kept part: 1x, 2x, 2x (the top as the point:
-// L1's kept part, 28 KiB, still holds a pass's 16 KiB). (A wave of either
+// from each granule once to twice at DRAM, the point at the whole share: 1x, 1x, 2x (row kernels whose
+// passes fit the whole share found them in L2: llm.c's layer norms, flash-attention-minimal's Q, a
+// warp-per-row softmax, 0.77-1.11x counted on the H100, 2026-12-06 and 12-07). (A wave of either
 // tensor alone, 16 MiB, is within the kept part: it was 1x, a value.)
 TEST(TrafficEvaluation, TwoTensorsPassesShareTheSmsL2) {
   const std::string Code = R"(
@@ -654,8 +655,8 @@ inline constexpr auto two_pass_rows_spec = kernel<two_pass_rows>("two_pass_rows"
     .at(N(1 << 14), C(256)).sizes(N(arg<3>), C(arg<4>)).block(256).grid(ceil_div(N, 256));
 )";
   const Prediction P = predict(Code, "two_pass_rows");
-  EXPECT_RANGE(P.at("a", "dram"), 1.0, 2.0, 2.0);
-  EXPECT_RANGE(P.at("b", "dram"), 1.0, 2.0, 2.0);
+  EXPECT_RANGE(P.at("a", "dram"), 1.0, 1.0, 2.0);
+  EXPECT_RANGE(P.at("b", "dram"), 1.0, 1.0, 2.0);
   // An A100 (108 SMs, 40 MiB of L2, L1 192 KiB; the parts of L1 and L2 that keep a working set not
   // measured): the 64 blocks' SMs share L2 at 640 KiB each, over the 512 KiB between passes: held, the
   // point at each granule once. Its kept part unknown, every granule requested again may come from DRAM:
@@ -1855,7 +1856,11 @@ TEST(TrafficEvaluation, SharedTilesRequestedInStepAreCountedFewerTimesAtL2) {
 //   a working set up to 1/8 of it (30 KiB, the measured fraction CacheLevels holds): the SM's two rows,
 //   16 KiB, stay between the passes: x is 1x at L2.
 // - large: rows of 8192 floats (32 KiB) and 220 KiB a block. An SM holds one, the carve-out is 228 KiB,
-//   and the 28 KiB of L1 left are less than the row: the second pass finds none of it, x is 2x at L2.
+//   and the 28 KiB of L1 left are less than the row: an LRU's second pass finds none of it (2x at L2,
+//   the top). The row is past L1 by less than twice (W / C = 32 / 28): random replacement would serve
+//   h = 0.7609 of the second pass (h = exp(-(1 - h) 32 / 28), by iteration), the point half of that,
+//   2 - 0.3804 = 1.6196x; no policy serves more than 28 / 32 of it: the low end 1.125x. (The corpus's
+//   copy of this kernel counted 1.45x of the kernel's bytes at L2 on the H100, 2026-12-07: x 1.9x.)
 // - unstated: the kernel's extern array makes L2 and DRAM unknown; L1 stays 2x.
 TEST(TrafficEvaluation, DynamicSharedMemoryDecidesWhatL1Keeps) {
   const std::string Code = R"(
@@ -1887,7 +1892,7 @@ inline constexpr auto huge_spec = ROWS(centre_huge, 2048).dynamic_shared(300000)
   EXPECT_VALUE(Small.at("x", "l2"), 1.0);
   const Prediction Large = predict(Code, "centre_large");
   EXPECT_VALUE(Large.at("x", "l1"), 2.0);
-  EXPECT_VALUE(Large.at("x", "l2"), 2.0);
+  EXPECT_RANGE(Large.at("x", "l2"), 1.125, 1.6196, 2.0);
   ASSERT_NE(Large.Kernel, nullptr);
   EXPECT_EQ(Large.Kernel->PredictionLaunchText,
             "grid (4096, 1, 1), block (1024, 1, 1), 225280 bytes of dynamic shared memory a block");  // 220 * 1024
