@@ -555,6 +555,21 @@ void ParseWatcher::discardFile() {
   Inner.clear();
 }
 
+namespace {
+/// What to do about header @p Name that the parse did not find: the CUDA toolkit's own headers are
+/// nvcc's to find (rooflint looks for the toolkit: --cuda-path), any other is the compile command's.
+std::string missingHeaderHint(llvm::StringRef Name) {
+  static constexpr const char *Toolkit[] = {"cuda", "cub/", "thrust/", "cooperative_groups", "mma.h", "crt/", "nv/", "cufft",
+                                            "cublas", "curand", "cusparse", "cusolver", "nvtx", "npp", "vector_types.h"};
+  if (llvm::any_of(Toolkit, [&](const char *P) { return Name.starts_with(P); }))
+    return "'" + Name.str() + "' is the CUDA toolkit's: point rooflint at the toolkit (--cuda-path=DIR after --, or CUDA_PATH)";
+  if (Name.starts_with("rooflint/"))
+    return "add the directory that holds '" + Name.str() +
+           "' to the compile command (rooflint's headers: link the target to rooflint::dsl, or -I<prefix>/include)";
+  return "add the directory that holds '" + Name.str() + "' to the compile command (-I<dir>)";
+}
+}  // namespace
+
 int ParseWatcher::endFile(llvm::StringRef File, int ToolStatus) {
   const unsigned Errors = ClangErrors, Specs = SpecErrors;
   const bool Failed = OwnErrors > 0 || CommandErrors > 0;  // what --allow-parse-errors does not excuse
@@ -573,12 +588,8 @@ int ParseWatcher::endFile(llvm::StringRef File, int ToolStatus) {
     llvm::WithColor::warning(OS, "rooflint") << What << " (--allow-parse-errors: the run goes on)\n";
     return Failed ? std::max(ToolStatus, 1) : 0;
   }
-  if (!Missing.empty()) {  // nvcc would not find it either: an include path, not code to excuse
-    const bool Own = llvm::StringRef(Missing).starts_with("rooflint/");
-    llvm::WithColor::note(OS, "rooflint") << What << "; add the directory that holds '" << Missing << "' to the compile command ("
-                                          << (Own ? "rooflint's headers: link the target to rooflint::dsl, or -I<prefix>/include"
-                                                  : "-I")
-                                          << ")\n";
+  if (!Missing.empty()) {  // an include path, not code to excuse
+    llvm::WithColor::note(OS, "rooflint") << What << "; " << missingHeaderHint(Missing) << "\n";
     return ToolStatus;
   }
   llvm::WithColor::note(OS, "rooflint") << What << "; code that nvcc accepts may need --allow-parse-errors (docs/analyzer.md)\n";

@@ -877,6 +877,17 @@ public:
   std::string launchMismatch() const {
     for (const dsl::tensor_info &T : R.Spec.tensor_list())
       if (std::string Why = coverage(T); !Why.empty()) return Why;
+    // Writes through addresses the evaluation cannot follow (a scatter) leave nothing to check the
+    // assumed launch by: the reads alone pass a launch that does the work several times.
+    bool Written = false, Checked = false;
+    for (const dsl::tensor_info &T : R.Spec.tensor_list())
+      if (T.arg >= 0 && T.access != dsl::role::read && T.access != dsl::role::not_counted) {
+        Written = true;
+        Checked |= !addressUnknown(T.arg);
+      }
+    if (Written && !Checked)
+      return "the assumed launch " + L.Text.substr(0, L.Text.find(", assumed")) +
+             " cannot be checked: every tensor it writes is addressed through values the evaluation does not follow";
     return "";
   }
 
@@ -1326,7 +1337,7 @@ private:
   /// the blocks read again (a row kernel's passes); Hopper's L1 keeps some. Random replacement's hit
   /// share h of a cyclic working set solves h = exp(-(1 - h) W / C); the H100 served between none and
   /// that (2026-12-07: a warp-per-row softmax, 64 rows of 4 KiB an SM against 224 KiB, 0.57 of its
-  /// re-reads, where h is 0.74; the corpus's row kernels with shared memory nearly none): the point
+  /// re-reads, where h is 0.76; the corpus's row kernels with shared memory nearly none): the point
   /// takes h / 2. No policy keeps more than C / W of it: the range's low end. @p Loads: the tensor's
   /// load sectors past L1.
   PastCapacity pastL1Capacity(int Param, double Loads) const {
@@ -1660,9 +1671,12 @@ private:
     return wavePart(Param, firstBlocks(Left), Waves);
   }
   /// The box the grid's first @p N blocks fill in launch order (x fastest, then y, then z): whole rows
-  /// once it passes one, whole x-y slices once it passes one (a batched kernel's wave spans batches).
+  /// once it passes one, and past an x-y slice the nearest whole number of slices (a batched kernel's
+  /// wave spans batches; rounding up would size a wave of 1.03 slices as two).
   Dim3 firstBlocks(std::int64_t N) const {
-    return {std::min(L.Grid.X, N), std::min(L.Grid.Y, ceilDiv(N, L.Grid.X)), std::min(L.Grid.Z, ceilDiv(N, L.Grid.X * L.Grid.Y))};
+    const std::int64_t Slice = L.Grid.X * L.Grid.Y;
+    const std::int64_t Slices = N > Slice ? std::max<std::int64_t>(1, std::llround(double(N) / double(Slice))) : 1;
+    return {std::min(L.Grid.X, N), std::min(L.Grid.Y, ceilDiv(N, L.Grid.X)), std::min(L.Grid.Z, Slices)};
   }
   /// The bytes of tensor @p Param's reads the @p Box of one wave's blocks touch: its neighbours' spread
   /// where its footprint translates with the block, else an even share of its union over @p Waves.

@@ -1803,7 +1803,10 @@ const DILocation *firstLocatedDefinition(const Value *From) {
   if (const auto *I = dyn_cast_or_null<Instruction>(From)) Work.push_back(I), Seen.insert(I);
   for (std::size_t K = 0; K < Work.size() && K < 32; ++K) {
     if (const DILocation *L = withLine(*Work[K])) return L;
-    for (const Value *Op : Work[K]->operands())
+    // A GEP's indices before its base: the line that computes the index, not the row pointer's.
+    SmallVector<const Value *, 4> Ops(Work[K]->operands());
+    if (isa<GetElementPtrInst>(Work[K])) std::reverse(Ops.begin(), Ops.end());
+    for (const Value *Op : Ops)
       if (const auto *D = dyn_cast<Instruction>(Op); D && Seen.insert(D).second) Work.push_back(D);
   }
   return nullptr;

@@ -446,16 +446,23 @@ std::optional<std::vector<std::string>> files_named_by(const std::string& path, 
   std::error_code ec;
   const fs::file_status st = fs::status(path, ec);
   if (ec || !fs::exists(st)) {
-    error = "'" + path + "': no such file or directory";
+    error = "cannot read '" + path + "': " + (ec && ec != std::errc::no_such_file_or_directory ? ec.message() : "No such file or directory");
     return std::nullopt;
   }
   if (!fs::is_directory(st)) return std::vector<std::string>{path};
   std::vector<std::string> found;
   const std::string_view suffix = file_suffix;
-  for (auto it = fs::recursive_directory_iterator(path, fs::directory_options::skip_permission_denied, ec);
-       !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+  if (fs::directory_iterator top(path, ec); ec) {  // below it, unreadable directories are skipped
+    error = "cannot read '" + path + "': " + ec.message();
+    return std::nullopt;
+  }
+  // Symbolic links to directories are not followed (a link to the build directory itself would loop).
+  auto it = fs::recursive_directory_iterator(path, fs::directory_options::skip_permission_denied, ec);
+  for (std::error_code next; !ec && it != fs::recursive_directory_iterator(); it.increment(next)) {
+    if (next) break;
+    std::error_code kind;
     const std::string name = it->path().filename().string();
-    if (it->is_regular_file(ec) && name.size() > suffix.size() && name.ends_with(suffix)) found.push_back(it->path().string());
+    if (it->is_regular_file(kind) && name.size() > suffix.size() && name.ends_with(suffix)) found.push_back(it->path().string());
   }
   std::sort(found.begin(), found.end());
   if (found.empty()) {

@@ -294,7 +294,7 @@ __global__ void batch_copy_pitched(float* dst, const float* src, int M, int N, i
 
 // ---------------------------------------------------------------------------------------------------
 // Specs. .registers(n): what ptxas allocated (nvcc 13.0, -O3 -arch=sm_90, -Xptxas -v).
-namespace fresh_specs {
+namespace held_out_specs {
 using namespace rooflint::dsl;
 inline constexpr struct R final : dim<"R"> {} R;
 inline constexpr struct C final : dim<"C"> {} C;
@@ -390,7 +390,7 @@ inline constexpr auto batch_copy_pitched_spec =
         .at(Bt(32), M(1024), N(1000), LD(1028)).sizes(Bt(grid_dim.y), M(arg<2>), N(arg<3>), LD(arg<4>))
         .block(256).grid(ceil_div(M * N, 256), Bt)
         .registers(14);
-}  // namespace fresh_specs
+}  // namespace held_out_specs
 
 // ---------------------------------------------------------------------------------------------------
 // The program: each kernel once, at its spec's sizes and launch.
@@ -423,7 +423,7 @@ int failures = 0;
 
 bool check(cudaError_t e, const char* what) {
   if (e == cudaSuccess) return true;
-  std::fprintf(stderr, "fresh: %s: %s\n", what, cudaGetErrorString(e));
+  std::fprintf(stderr, "held-out: %s: %s\n", what, cudaGetErrorString(e));
   ++failures;
   return false;
 }
@@ -439,7 +439,7 @@ void fill_f32(float* p, size_t n, std::uint64_t seed) { init_hash_f32<<<2048, 25
 
 void done(const char* name) {
   check(cudaGetLastError(), name);
-  if (check(cudaDeviceSynchronize(), name)) std::printf("fresh: %s ok\n", name);
+  if (check(cudaDeviceSynchronize(), name)) std::printf("held-out: %s ok\n", name);
 }
 
 }  // namespace
@@ -488,7 +488,7 @@ int main() {
     check(cudaMemcpy(h, bins, sizeof h, cudaMemcpyDeviceToHost), "copy bins");
     unsigned long long total = 0;
     for (unsigned v : h) total += v;
-    if (total != static_cast<unsigned long long>(N)) std::fprintf(stderr, "fresh: histogram counted %llu of %d\n", total, N), ++failures;
+    if (total != static_cast<unsigned long long>(N)) std::fprintf(stderr, "held-out: histogram counted %llu of %d\n", total, N), ++failures;
     cudaFree(bins), cudaFree(data);
   }
   {  // 5
@@ -571,6 +571,6 @@ int main() {
     done("batch_copy_pitched");
     cudaFree(dst), cudaFree(src);
   }
-  std::printf("fresh: %s\n", failures ? "FAILED" : "all kernels ran");
+  std::printf("held-out: %s\n", failures ? "FAILED" : "all kernels ran");
   return failures ? 1 : 0;
 }

@@ -351,6 +351,10 @@ case_host_bodies_clang_cannot_parse() {
   has "'rooflint/dsl.h' file not found" out
   has "add the directory that holds 'rooflint/dsl.h' to the compile command \\(rooflint's headers: link the target to rooflint::dsl, or -I<prefix>/include\\)\$" out
   lacks "allow-parse-errors" out
+  # A CUDA toolkit header is the toolkit's to find: the note points at --cuda-path, not at -I.
+  printf '#include <cuda_fp16.h>\n__global__ void k(float* x) { x[0] = 1; }\n' > toolkit.cu
+  run 1 toolkit.cu -- -std=c++20 -nocudainc -nocudalib
+  has "'cuda_fp16.h' is the CUDA toolkit's: point rooflint at the toolkit \\(--cuda-path=DIR after --, or CUDA_PATH\\)\$" out
   # Nor is an error of the command line a host body's: clang's errors stand.
   run 1 "$input" -- "${flags[@]}" -fno-such-clang-flag
   lacks "skipped the body"
@@ -604,7 +608,7 @@ case_summary_hostile_inputs() {
   summary_status 3 fifo.json
   has "^rooflint-summary: error: cannot read 'fifo.json': not a regular file" err
   summary_status 3 missing.json
-  has "^rooflint-summary: error: 'missing.json': no such file or directory\$" err
+  has "^rooflint-summary: error: cannot read 'missing.json': No such file or directory\$" err
   run 0 --manifest m.json "$inputs/rooflint-bound.cu" -- "${flags[@]}"
   ( "$summary" m.json >/dev/full ) 2>err
   local status=$?

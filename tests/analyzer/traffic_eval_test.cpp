@@ -746,6 +746,30 @@ inline constexpr auto gather_spec = kernel<gather>("gather", custom(0, in<0>("id
   EXPECT_VALUE(P.at("y", "l1"), 1.0);
 }
 
+// A scatter, y[idx[i]] = x[i], its launch assumed: the only tensor it writes is addressed through loaded
+// indices, so nothing checks that the assumed launch (a thread per element) is the program's; its reads
+// alone would pass a launch that does the work twice. Not predicted, asking for the launch; stated, x is
+// read once, coalesced: 1x at L1.
+TEST(TrafficEvaluation, AScatterUnderAnAssumedLaunchIsNotTakenAsChecked) {
+  const std::string Kernel = R"(
+__global__ void scatter(const int* idx, const float* x, float* y, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[idx[i]] = x[i];
+}
+inline constexpr auto scatter_spec = kernel<scatter>("scatter", custom(0, in<0>("idx", i32, N), in<1>("x", f32, N), out<2>("y", f32, N)))
+    .at(N(1 << 20)).sizes(N(arg<3>)))";
+  const Prediction Assumed = predict(Kernel + ";\n", "scatter");
+  for (const char *T : {"idx", "x", "y"}) {
+    EXPECT_EQ(Assumed.at(T, "l1").K, Kind::NotPredicted) << T;
+    EXPECT_NE(Assumed.at(T, "l1").Basis.find("cannot be checked: every tensor it writes is addressed through values the "
+                                             "evaluation does not follow; state the launch with .block(...) and .grid(...)"),
+              std::string::npos)
+        << Assumed.at(T, "l1").Basis;
+  }
+  const Prediction Stated = predict(Kernel + ".block(256).grid(ceil_div(N, 256));\n", "scatter");
+  EXPECT_VALUE(Stated.at("x", "l1"), 1.0);
+}
+
 // A 2-D block of 16 x 16 threads: a warp spans two rows of 16 threads. y[r * N + c] with c from
 // threadIdx.x: each warp request covers two 64-byte runs N floats apart: 4 sectors for 4 needed: 1x.
 // The transposed store z[c * N + r]: the 16 values of c are N floats apart, and the warp's two values

@@ -101,7 +101,7 @@ result<std::vector<manifest_kernel>> read_manifests(const std::vector<std::strin
 result<std::vector<std::string>> find_manifests(const std::string& path) {
   std::string problem;
   std::optional<std::vector<std::string>> found = manifest::files_named_by(path, problem);
-  if (!found) return error{error_code::invalid_argument, "--manifest " + problem};
+  if (!found) return error{error_code::invalid_argument, "--manifest: " + problem};
   return std::move(*found);
 }
 
