@@ -875,16 +875,16 @@ public:
 
   /// The store coverage check of an assumed launch: each tensor written once, each read at least once.
   std::string launchMismatch() const {
-    for (const dsl::tensor_info &T : R.Spec.tensor_list())
-      if (std::string Why = coverage(T); !Why.empty()) return Why;
     // Writes through addresses the evaluation cannot follow (a scatter) leave nothing to check the
     // assumed launch by: the reads alone pass a launch that does the work several times.
     bool Written = false, Checked = false;
-    for (const dsl::tensor_info &T : R.Spec.tensor_list())
+    for (const dsl::tensor_info &T : R.Spec.tensor_list()) {
+      if (std::string Why = coverage(T); !Why.empty()) return Why;
       if (T.arg >= 0 && T.access != dsl::role::read && T.access != dsl::role::not_counted) {
         Written = true;
         Checked |= !addressUnknown(T.arg);
       }
+    }
     if (Written && !Checked)
       return "the assumed launch " + L.Text.substr(0, L.Text.find(", assumed")) +
              " cannot be checked: every tensor it writes is addressed through values the evaluation does not follow";
@@ -964,6 +964,10 @@ private:
       if (auto It = B.Tensors.find(Param); It != B.Tensors.end() && (It->second.Requests > 0 || It->second.AtomicRequests > 0))
         return true;
     return false;
+  }
+  /// The sectors of tensor @p Param each block reads, each counted once a block, over the grid.
+  double distinctReadSectors(int Param) const {
+    return sum(Param, [](const TensorTally &T) { return double(T.ReadSectors.size()); }).Point;
   }
   bool addressUnknown(int Param) const {
     return std::any_of(Blocks.begin(), Blocks.end(), [&](const BlockTally &B) {
@@ -1341,7 +1345,7 @@ private:
   /// takes h / 2. No policy keeps more than C / W of it: the range's low end. @p Loads: the tensor's
   /// load sectors past L1.
   PastCapacity pastL1Capacity(int Param, double Loads) const {
-    const double Distinct = sum(Param, [](const TensorTally &T) { return double(T.ReadSectors.size()); }).Point;
+    const double Distinct = distinctReadSectors(Param);
     const double W = RunLoadSectors * double(SectorBytes), C = double(Run.L1Bytes);
     const double Reloads = Loads - Distinct;
     if (!(C > 0) || W <= C || W > 2 * C || Reloads <= 0.02 * Distinct || !cachedLoads(Param)) return {};
@@ -1544,7 +1548,7 @@ private:
     const double Misses = sum(Param, [](const TensorTally &X) { return X.L2Granules; }).Point * 64;
     const double Loads = sum(Param, [](const TensorTally &X) { return X.L2Sectors[0] - X.StoreSectors; }).Point;
     const double LoadsKept = sum(Param, [](const TensorTally &X) { return X.L2Sectors[1] - X.StoreSectors; }).Point;
-    const double Distinct = sum(Param, [](const TensorTally &X) { return double(X.ReadSectors.size()); }).Point;
+    const double Distinct = distinctReadSectors(Param);
     const double WaveBlocks = double(Levels.Sms) * PerSm;
     const double Waves = std::ceil(double(L.Grid.count()) / WaveBlocks);
     const Dim3 Box = firstBlocks(std::int64_t(WaveBlocks));

@@ -124,7 +124,6 @@ void noteLevels(Reporter &Report, SourceLocation At, const KernelRecord *Record,
                       writesLeftInL2(*Record, Param));
 }
 
-
 /// "'idx' uniform over [0, V)": the index tensors of @p S and what the spec states of their values.
 std::string statedIndicesText(const dsl::spec &S) {
   std::string Out;

@@ -1813,17 +1813,15 @@ const DILocation *firstLocatedDefinition(const Value *From) {
 }
 
 /// Where @p I came from. The optimizer gives an access it merged from two (a store sunk out of both arms
-/// of a branch) line 0: then the line that computes its address (the index), else its other operands
-/// (the value stored), else the nearest instruction before it in its block, else after it, so that no
-/// access loses its line.
+/// of a branch) line 0: then the line that computes its address (its pointer operands: a load's, a
+/// store's, an atomic's, an intrinsic's or inline PTX's), else its other operands (the value stored),
+/// else the nearest instruction before it in its block, else after it, so that no access loses its line.
 const DILocation *sourceLocation(const Instruction &I) {
   if (const DILocation *L = withLine(I)) return L;
-  const Value *Address = isa<AtomicRMWInst>(I)       ? cast<AtomicRMWInst>(I).getPointerOperand()
-                         : isa<AtomicCmpXchgInst>(I) ? cast<AtomicCmpXchgInst>(I).getPointerOperand()
-                                                     : getLoadStorePointerOperand(&I);
-  if (const DILocation *L = firstLocatedDefinition(Address)) return L;
-  for (const Value *Op : I.operands())
-    if (const DILocation *L = Op != Address ? firstLocatedDefinition(Op) : nullptr) return L;
+  SmallVector<const Value *, 4> Ops(I.operands());
+  std::stable_partition(Ops.begin(), Ops.end(), [](const Value *V) { return V->getType()->isPointerTy(); });
+  for (const Value *Op : Ops)
+    if (const DILocation *L = firstLocatedDefinition(Op)) return L;
   for (const Instruction *P = I.getPrevNode(); P; P = P->getPrevNode())
     if (const DILocation *L = withLine(*P)) return L;
   for (const Instruction *N = I.getNextNode(); N; N = N->getNextNode())

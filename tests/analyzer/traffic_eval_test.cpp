@@ -695,18 +695,19 @@ inline constexpr auto gather_spec = kernel<gather>("gather", custom(0, in<1>("x"
   ASSERT_NE(A, nullptr);
 }
 
-// A gather through an index array: the address depends on loaded data. 'x' has no prediction at any
-// level; 'idx' (read coalesced) and 'y' keep theirs.
-TEST(TrafficEvaluation, AGatherThroughLoadedIndicesIsNotPredicted) {
-  const std::string Code = R"(
+// A gather through an index array, its spec without the launch (the tests append it or not).
+const std::string LoadedIndexGather = R"(
 __global__ void gather(const int* idx, const float* x, float* y, int n) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) y[i] = x[idx[i]];
 }
 inline constexpr auto gather_spec = kernel<gather>("gather", custom(0, in<0>("idx", i32, N), in<1>("x", f32, N), out<2>("y", f32, N)))
-    .at(N(1 << 20)).sizes(N(arg<3>)).block(256).grid(ceil_div(N, 256));
-)";
-  const Prediction P = predict(Code, "gather");
+    .at(N(1 << 20)).sizes(N(arg<3>)))";
+
+// The address depends on loaded data. 'x' has no prediction at any level; 'idx' (read coalesced) and
+// 'y' keep theirs.
+TEST(TrafficEvaluation, AGatherThroughLoadedIndicesIsNotPredicted) {
+  const Prediction P = predict(LoadedIndexGather + ".block(256).grid(ceil_div(N, 256));\n", "gather");
   for (const char *L : {"l1", "l2", "dram"}) EXPECT_EQ(P.at("x", L).K, Kind::NotPredicted) << L;
   EXPECT_VALUE(P.at("idx", "l1"), 1.0);
   EXPECT_VALUE(P.at("y", "l2"), 1.0);
@@ -728,15 +729,7 @@ inline constexpr auto gather_spec = kernel<gather>("gather", custom(0, in<0>("id
 // addresses are not evaluated, so it does not blame the launch; 'x' gets the gather's own reason, and
 // 'idx' (4 MiB, one thread per index, coalesced) and 'y' keep their 1x at L1.
 TEST(TrafficEvaluation, AGatherUnderAnAssumedLaunchGivesTheGathersReason) {
-  const std::string Code = R"(
-__global__ void gather(const int* idx, const float* x, float* y, int n) {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) y[i] = x[idx[i]];
-}
-inline constexpr auto gather_spec = kernel<gather>("gather", custom(0, in<0>("idx", i32, N), in<1>("x", f32, N), out<2>("y", f32, N)))
-    .at(N(1 << 20)).sizes(N(arg<3>));
-)";
-  const Prediction P = predict(Code, "gather");
+  const Prediction P = predict(LoadedIndexGather + ";\n", "gather");
   for (const char *L : {"l1", "l2", "dram"}) {
     EXPECT_EQ(P.at("x", L).K, Kind::NotPredicted) << L;
     EXPECT_EQ(P.at("x", L).Basis.find("launch"), std::string::npos) << P.at("x", L).Basis;
