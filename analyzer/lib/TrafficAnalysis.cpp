@@ -467,24 +467,13 @@ private:
 
   // --- accesses ----------------------------------------------------------------------------------
 
-  /// Whether @p Ptr may point into global memory (not shared, constant, local or a stack object).
+  /// Whether @p Ptr may point into global memory (not shared, constant, local or a stack object, nor
+  /// the built-in index variables that the parse without the toolkit declares as globals).
   bool isGlobal(const Value *Ptr) {
-    const unsigned AS = Ptr->getType()->getPointerAddressSpace();
-    if (AS != 0 && AS != 1) return false;
-    const Value *U = getUnderlyingObject(Ptr, 12);
-    if (isa<AllocaInst>(U)) return false;
-    if (const auto *GV = dyn_cast<GlobalVariable>(U->stripPointerCasts())) {
-      const unsigned GAS = GV->getAddressSpace();
-      if (GAS == 3 || GAS == 4 || GAS == 5) return false;
-      if (GV->getName() == "threadIdx" || GV->getName() == "blockIdx" || GV->getName() == "blockDim" ||
-          GV->getName() == "gridDim")
-        return false;
-    }
-    if (const auto *ASC = dyn_cast<AddrSpaceCastOperator>(U)) {
-      const unsigned SAS = ASC->getSrcAddressSpace();
-      if (SAS == 3 || SAS == 4 || SAS == 5) return false;
-    }
-    return true;
+    if (neverGlobal(Ptr)) return false;
+    const auto *GV = dyn_cast<GlobalVariable>(getUnderlyingObject(Ptr, 12)->stripPointerCasts());
+    const StringRef Name = GV ? GV->getName() : "";
+    return Name != "threadIdx" && Name != "blockIdx" && Name != "blockDim" && Name != "gridDim";
   }
 
   /// The kernel parameter @p Ptr is based on, or null.

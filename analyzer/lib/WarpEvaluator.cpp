@@ -255,23 +255,30 @@ struct Planned {
 };
 
 /// A pointer into the thread's own stack (local memory), a struct parameter's copy, or a variable of
-/// the shared, constant or local address space (through an address-space cast to generic).
+/// the shared, constant or local address space (through an address-space cast to generic), whichever
+/// arm of a select or a phi it comes from (a store the optimizer merged from two shared arrays' arms).
 bool isLocal(const Value *Ptr) {
-  const Value *U = getUnderlyingObject(Ptr, 16);
-  if (isa<AllocaInst>(U)) return true;
-  if (const auto *Arg = dyn_cast<Argument>(U)) return Arg->hasByValAttr();
   const auto notGlobalAS = [](unsigned AS) { return AS == 3 || AS == 4 || AS == 5; };
-  if (const auto *ASC = dyn_cast<AddrSpaceCastOperator>(U)) return notGlobalAS(ASC->getSrcAddressSpace());
-  if (const auto *GV = dyn_cast<GlobalVariable>(U->stripPointerCasts())) return notGlobalAS(GV->getAddressSpace());
-  return false;
+  const auto local = [&](const Value *U) {
+    if (isa<AllocaInst>(U)) return true;
+    if (const auto *Arg = dyn_cast<Argument>(U)) return Arg->hasByValAttr();
+    if (const auto *ASC = dyn_cast<AddrSpaceCastOperator>(U)) return notGlobalAS(ASC->getSrcAddressSpace());
+    if (const auto *GV = dyn_cast<GlobalVariable>(U->stripPointerCasts())) return notGlobalAS(GV->getAddressSpace());
+    return false;
+  };
+  SmallVector<const Value *, 4> Objects;
+  getUnderlyingObjects(Ptr, Objects, /*LI=*/nullptr, /*MaxLookup=*/16);
+  return !Objects.empty() && all_of(Objects, local);
 }
 
-/// Pointers that are never global memory: the shared (3), constant (4) and local (5) address spaces,
-/// and stack objects.
-bool notGlobalSpace(const Value *Ptr) {
+}  // namespace
+
+bool neverGlobal(const Value *Ptr) {
   const unsigned AS = Ptr->getType()->getPointerAddressSpace();
   return AS == 3 || AS == 4 || AS == 5 || isLocal(Ptr);
 }
+
+namespace {
 
 unsigned storeBytes(const DataLayout &DL, Type *T) { return static_cast<unsigned>(DL.getTypeStoreSize(T).getFixedValue()); }
 
@@ -381,7 +388,7 @@ std::optional<AccessOf> accessOf(Instruction &I, const DataLayout &DL) {
   } else {
     return std::nullopt;
   }
-  if (!A.Pointer || A.Bytes == 0 || (A.Pointer->getType()->isPointerTy() && notGlobalSpace(A.Pointer))) return std::nullopt;
+  if (!A.Pointer || A.Bytes == 0 || (A.Pointer->getType()->isPointerTy() && neverGlobal(A.Pointer))) return std::nullopt;
   return A;
 }
 
@@ -465,7 +472,7 @@ bool harmlessIntrinsic(Intrinsic::ID Id) {
 /// Its first argument is the fragment's address, its last the row pitch.
 void planFragment(CallInst &Call, const FragmentAccess &F, std::vector<Planned> &Out) {
   Value *Ptr = Call.getArgOperand(0), *Stride = Call.getArgOperand(Call.arg_size() - 1);
-  if (notGlobalSpace(Ptr)) return;
+  if (neverGlobal(Ptr)) return;
   const unsigned LaneBytes = F.P == FragmentPiece::Pairs ? 2 * F.ElemBytes : F.ElemBytes;
   for (unsigned I = 0; I < F.Pieces; ++I) {
     Planned P{&Call, Ptr, 0, LaneBytes, F.K, false};
@@ -491,9 +498,9 @@ void planMemIntrinsic(MemIntrinsic &MI, std::vector<Planned> &Out) {
     for (std::uint64_t Off = 0; Off < Length; Off += Align)
       Out.push_back({&MI, Ptr, std::int64_t(Off), unsigned(Align), K, false});
   };
-  if (auto *MT = dyn_cast<MemTransferInst>(&MI); MT && !notGlobalSpace(MT->getSource()))
+  if (auto *MT = dyn_cast<MemTransferInst>(&MI); MT && !neverGlobal(MT->getSource()))
     chunks(MT->getSource(), MT->getSourceAlign().valueOrOne().value(), AccessSite::Load);
-  if (!notGlobalSpace(MI.getDest())) chunks(MI.getDest(), MI.getDestAlign().valueOrOne().value(), AccessSite::Store);
+  if (!neverGlobal(MI.getDest())) chunks(MI.getDest(), MI.getDestAlign().valueOrOne().value(), AccessSite::Store);
 }
 
 /// The requests one load or store of @p A's bytes becomes, with their offsets from the access's address:
@@ -567,7 +574,7 @@ void planBlock(const std::vector<std::pair<Instruction *, AccessOf>> &Accesses, 
 /// count: an intrinsic (wmma, TMA, memcpy) or inline assembly other than a plain ld.global/st.global.
 bool unmodelledUse(const CallInst &Call) {
   const bool PointerArg = any_of(Call.args(), [](const Value *A) {
-    return A->getType()->isPointerTy() && !notGlobalSpace(A) && !isa<AllocaInst>(getUnderlyingObject(A, 16));
+    return A->getType()->isPointerTy() && !neverGlobal(A) && !isa<AllocaInst>(getUnderlyingObject(A, 16));
   });
   if (!PointerArg) return false;
   if (Call.isInlineAsm()) {
@@ -1796,30 +1803,64 @@ const DILocation *withLine(const Instruction &I) {
   return L && L->getLine() ? L : nullptr;
 }
 
-/// The first located instruction among @p From and what computes its operands, breadth first.
-const DILocation *firstLocatedDefinition(const Value *From) {
-  SmallVector<const Instruction *, 16> Work;
-  SmallPtrSet<const Instruction *, 16> Seen;
+/// The instructions @p From is computed from, @p From first, breadth first (at most 32).
+SmallVector<const Instruction *, 32> definitionsOf(const Value *From) {
+  SmallVector<const Instruction *, 32> Work;
+  SmallPtrSet<const Instruction *, 32> Seen;
   if (const auto *I = dyn_cast_or_null<Instruction>(From)) Work.push_back(I), Seen.insert(I);
-  for (std::size_t K = 0; K < Work.size() && K < 32; ++K) {
-    if (const DILocation *L = withLine(*Work[K])) return L;
+  for (std::size_t K = 0; K < Work.size() && Work.size() < 32; ++K) {
     // A GEP's indices before its base: the line that computes the index, not the row pointer's.
     SmallVector<const Value *, 4> Ops(Work[K]->operands());
     if (isa<GetElementPtrInst>(Work[K])) std::reverse(Ops.begin(), Ops.end());
     for (const Value *Op : Ops)
       if (const auto *D = dyn_cast<Instruction>(Op); D && Seen.insert(D).second) Work.push_back(D);
   }
+  return Work;
+}
+
+/// The first located instruction among @p From and what computes its operands, breadth first.
+const DILocation *firstLocatedDefinition(const Value *From) {
+  for (const Instruction *D : definitionsOf(From))
+    if (const DILocation *L = withLine(*D)) return L;
+  return nullptr;
+}
+
+/// Where an arm of the access @p I was sunk from is written: a phi of its own block among its address's
+/// definitions @p From, merging the arms of a branch (not a loop header's, whose block dominates the
+/// latch it comes back from): the first incoming value computed in its arm, else the last located
+/// instruction of the first arm (its branch), else the first incoming value's definition. An access
+/// merged from the arms belongs to their lines, not to the common part of its address (the row index
+/// both arms' values were computed from before the branch).
+const DILocation *firstJoinedArm(const Instruction &I, const Value *From) {
+  std::optional<DominatorTree> DT;  // built once, for the rare access that has no line of its own
+  for (const Instruction *D : definitionsOf(From)) {
+    const auto *Phi = dyn_cast<PHINode>(D);
+    if (!Phi || Phi->getParent() != I.getParent()) continue;
+    if (!DT) DT.emplace(const_cast<Function &>(*Phi->getFunction()));
+    if (any_of(Phi->blocks(), [&](const BasicBlock *B) { return DT->dominates(Phi->getParent(), B); })) continue;
+    for (unsigned K = 0; K < Phi->getNumIncomingValues(); ++K)
+      if (const auto *V = dyn_cast<Instruction>(Phi->getIncomingValue(K)); V && V->getParent() == Phi->getIncomingBlock(K))
+        if (const DILocation *L = withLine(*V)) return L;
+    for (const BasicBlock *Arm : Phi->blocks())
+      for (const Instruction &A : reverse(*Arm))
+        if (const DILocation *L = withLine(A)) return L;
+    for (const Value *V : Phi->incoming_values())
+      if (const DILocation *L = firstLocatedDefinition(V)) return L;
+  }
   return nullptr;
 }
 
 /// Where @p I came from. The optimizer gives an access it merged from two (a store sunk out of both arms
 /// of a branch) line 0: then the line that computes its address (its pointer operands: a load's, a
-/// store's, an atomic's, an intrinsic's or inline PTX's), else its other operands (the value stored),
-/// else the nearest instruction before it in its block, else after it, so that no access loses its line.
+/// store's, an atomic's, an intrinsic's or inline PTX's), the line of the first arm where the address
+/// itself joins two arms' (a stencil's halo rows), else its other operands (the value stored), else the
+/// nearest instruction before it in its block, else after it, so that no access loses its line.
 const DILocation *sourceLocation(const Instruction &I) {
   if (const DILocation *L = withLine(I)) return L;
   SmallVector<const Value *, 4> Ops(I.operands());
-  std::stable_partition(Ops.begin(), Ops.end(), [](const Value *V) { return V->getType()->isPointerTy(); });
+  const auto Values = std::stable_partition(Ops.begin(), Ops.end(), [](const Value *V) { return V->getType()->isPointerTy(); });
+  for (const Value *Op : make_range(Ops.begin(), Values))
+    if (const DILocation *L = firstJoinedArm(I, Op)) return L;
   for (const Value *Op : Ops)
     if (const DILocation *L = firstLocatedDefinition(Op)) return L;
   for (const Instruction *P = I.getPrevNode(); P; P = P->getPrevNode())

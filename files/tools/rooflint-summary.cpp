@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <iostream>
 #include <map>
 #include <regex>
@@ -387,9 +388,11 @@ std::string unpredicted_text(const std::vector<row>& rows, bool markdown, std::s
 
 /// Prints the tables of @p paths (manifests, verification reports, or both) on stdout. @return The exit status.
 /// The files @p args name: each file itself, each directory's manifests (*.rooflint.json below it, as
-/// rooflint-verify --manifest reads a build directory); nullopt, said, where one names nothing.
+/// rooflint-verify --manifest reads a build directory), each file once however often it is named (a
+/// directory and a file in it); nullopt, said, where one names nothing.
 std::optional<std::vector<std::string>> files_of(const std::vector<std::string>& args) {
   std::vector<std::string> files;
+  std::set<std::filesystem::path> seen;
   for (const std::string& arg : args) {
     std::string error;
     const auto found = rooflint::manifest::files_named_by(arg, error);
@@ -397,7 +400,11 @@ std::optional<std::vector<std::string>> files_of(const std::vector<std::string>&
       std::cerr << "rooflint-summary: error: " << error << "\n";
       return std::nullopt;
     }
-    files.insert(files.end(), found->begin(), found->end());
+    for (const std::string& file : *found) {
+      std::error_code ec;
+      const std::filesystem::path same = std::filesystem::weakly_canonical(file, ec);
+      if (seen.insert(ec ? std::filesystem::path(file) : same).second) files.push_back(file);
+    }
   }
   return files;
 }

@@ -471,7 +471,7 @@ case_summary() {
   # small: N = 64, intensity 64/6 = 10.7 FLOP/byte, below the ridge; its expectation warning is counted.
   grep -qE '^small +memory-bound +10.7 +.* +1 \(rooflint-expectation\)$' table.txt || fail "small row: $(cat table.txt)"
   "$summary" --markdown m.json m.json > table.md || fail "rooflint-summary --markdown"
-  [[ $(grep -c '^Peaks: ' table.md) -eq 1 ]] || fail "the same peaks twice should be said once"
+  [[ $(grep -c '^Peaks: ' table.md) -eq 1 ]] || fail "a file named twice is read once, its peaks said once"
   grep -q '^| kernel | bound | arithmetic intensity (FLOP/byte) | floor | DRAM | L2 | L1 | warnings |$' table.md || fail "markdown header"
   grep -q '^| sgemm | compute-bound | 683 | 2.05 ms | - | - | - | 0 |$' table.md || fail "markdown row: $(cat table.md)"
   # A column of figures is right-aligned (the floor); one with words among them is not (N/6, the
@@ -543,6 +543,10 @@ CU
   "$summary" m.json m2.json > files.txt || fail "rooflint-summary m.json m2.json"
   grep -qE '^kernel +manifest +bound ' files.txt || fail "no manifest column: $(cat files.txt)"
   grep -qE '^sgemm +m2.json +compute-bound ' files.txt || fail "m2.json row: $(cat files.txt)"
+  # A directory and a file in it: the file's rows once.
+  mkdir -p both && cp m.json both/m.rooflint.json
+  "$summary" both ./both/m.rooflint.json > both.txt || fail "rooflint-summary both both/m.rooflint.json"
+  [[ $(grep -cE '^sgemm +compute-bound ' both.txt) -eq 1 ]] || fail "a file named twice: $(cat both.txt)"
   # Two files' kernels of one name in one manifest (a `scale` in each of two directories): a source
   # column, each path cut to what tells them apart, and each reason under the table says which.
   mkdir -p a b

@@ -1981,3 +1981,41 @@ inline constexpr auto spec = kernel<row_sums>("row_sums", custom(0, in<0>("x", f
             std::string::npos)
       << P.Run.Output;
 }
+
+// A 5-point stencil through a shared tile of 34 x 10, 32 x 8 threads a block: warp 0 loads the row
+// above the tile, warp 7 the row below. The optimizer sinks both arms' load and shared store into one
+// block (line 0, its address a phi of the two rows); the merged load is reported at the first arm's
+// line, where a load of it is written, and the shared store it sank with is not a global access. W = H
+// = 1024: 32 x 128 blocks, 2 halo-row requests a block of 4 sectors each (32 contiguous floats): 8192
+// requests; the centre load 8 a block (32768), 4 sectors each too.
+TEST(TrafficEvaluation, ALoadMergedFromTwoArmsIsReportedAtAnArmsLine) {
+  const std::string Code = R"(
+__global__ void halo_rows(float* out, const float* in, int w, int h) {
+  __shared__ float t[10][34];
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const int x = blockIdx.x * 32 + tx, y = blockIdx.y * 8 + ty;
+  t[ty + 1][tx + 1] = in[y * w + x];
+  if (ty == 0) t[0][tx + 1] = in[((y - 1) & (h - 1)) * w + x];
+  if (ty == 7) t[9][tx + 1] = in[((y + 1) & (h - 1)) * w + x];
+  __syncthreads();
+  out[y * w + x] = t[ty][tx + 1] + t[ty + 2][tx + 1] + t[ty + 1][tx + 1];
+}
+inline constexpr auto spec = kernel<halo_rows>("halo_rows", custom(3 * N * M, out<0>("out", f32, M, N), in<1>("in", f32, M, N)))
+    .at(N(1024), M(1024)).sizes(N(arg<2>), M(arg<3>)).block(32, 8).grid(ceil_div(N, 32), ceil_div(M, 8));
+)";
+  const Prediction P = predict(Code, "halo_rows");
+  ASSERT_NE(P.Kernel, nullptr);
+  const unsigned Above = lineOf(Code, "if (ty == 0)"), Below = lineOf(Code, "if (ty == 7)");
+  std::vector<const KernelRecord::PredictedAccess *> Halo;
+  for (const auto &A : P.Kernel->PredictedAccesses) {
+    EXPECT_EQ(A.Tensor.empty(), false) << "line " << A.Line << ": an access of no tensor (shared memory?)";
+    EXPECT_NE(A.Line, 0u);
+    if (A.Line == Above || A.Line == Below) Halo.push_back(&A);
+  }
+  ASSERT_EQ(Halo.size(), 1u) << "the halo rows' merged load at line " << Above << " or " << Below;
+  EXPECT_EQ(Halo[0]->Tensor, "in");
+  EXPECT_EQ(Halo[0]->Requests, 8192.0);
+  EXPECT_EQ(Halo[0]->SectorsPerRequest, 4.0);
+  ASSERT_NE(P.access(lineOf(Code, "t[ty + 1][tx + 1] = in")), nullptr);
+  EXPECT_EQ(P.access(lineOf(Code, "t[ty + 1][tx + 1] = in"))->Requests, 32768.0);
+}

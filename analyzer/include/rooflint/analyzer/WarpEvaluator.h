@@ -31,6 +31,7 @@
 namespace llvm {
 class Function;
 class Instruction;
+class Value;
 }  // namespace llvm
 
 namespace rooflint::analyzer {
@@ -72,6 +73,10 @@ std::uint64_t mix64(std::uint64_t X);
 /// Whether the intrinsic @p IntrinsicId (an llvm::Intrinsic::ID) is a load through the read-only
 /// (non-coherent) path, as clang lowers `__ldg` and `__ldu`: the evaluator counts it as a load.
 bool isReadOnlyLoad(unsigned IntrinsicId);
+
+/// Whether @p Ptr never points into global memory: the shared, constant or local address space, a
+/// stack object or a by-value parameter's copy, whichever arm of a select or phi it is taken from.
+bool neverGlobal(const llvm::Value *Ptr);
 
 /// @return @p Filename made absolute with @p Directory (a debug location's or subprogram's compilation
 /// directory) when it is relative and the directory is known, without `.` or `..`.
