@@ -1,9 +1,10 @@
 // Whether the blocks of a wave that share a tile keep in step as an SM holds more of them: the held-out
 // 64 x 64-tile SGEMM (held_out_kernels.cu, 40 registers, six blocks an SM by its registers) at M = N =
-// K = 4096, its blocks per SM cut to 1..6 by dynamic shared memory the kernel does not use. B (64 MiB,
-// over L2) is shared by the 64 blocks of a column of tiles, 64 ids apart: a wave of 132 b blocks holds
-// about 2 b of them. Once a wave would read B 4096 / (132 b) times; every sharer, 64 times.
-//   gemm_occupancy DYNAMIC_SHARED_BYTES
+// 4096, M from 704 to 4096, its blocks per SM cut to 1..6 by dynamic shared memory the kernel does not
+// use. B (64 MiB, over L2) is shared by the M / 64 blocks of a column of tiles, 64 ids apart: a wave of
+// 132 b blocks (on an H100 or H200) holds about 2 b of them. Once a wave would read B 64 M / (132 b 64)
+// times; every sharer, M / 64 times.
+//   gemm_occupancy DYNAMIC_SHARED_BYTES M
 #include <cstdio>
 #include <cstdlib>
 
@@ -14,11 +15,11 @@
 #undef main
 
 int main(int argc, char **argv) {
-  if (argc != 2) {
-    std::fprintf(stderr, "usage: gemm_occupancy DYNAMIC_SHARED_BYTES\n");
+  if (argc != 3) {
+    std::fprintf(stderr, "usage: gemm_occupancy DYNAMIC_SHARED_BYTES M\n");
     return 2;
   }
-  const int dynamic = std::atoi(argv[1]), M = 4096, N = 4096, K = 4096;
+  const int dynamic = std::atoi(argv[1]), M = std::atoi(argv[2]), N = 4096, K = 4096;
   float *A, *B, *C;
   CHECK(cudaMalloc(&A, sizeof(float) * size_t(M) * K));
   CHECK(cudaMalloc(&B, sizeof(float) * size_t(K) * N));
