@@ -1127,6 +1127,7 @@ private:
     double Sum = 0, Union = 0;
     double Low = 0, High = 0;  ///< the union's bounds: equal to it when footprints translate with the block
     bool Shared = false;
+    bool Scattered = false;  ///< the union a point taken as random draws (scattered()): its bounds the structure's
   };
   /// Footprints that translate with the block (their sizes may differ: a causal mask's rows, a thread a
   /// row): their neighbours' spread. Others (work that depends on the block modulo a few): between the
@@ -1148,10 +1149,43 @@ private:
     } else {
       F.High = std::min(F.Sum, Cap);
       F.Union = F.Low = std::min(largest(Param, Of) * Unit, F.High);
+      // Scattered as a hash scatters them: the point where independent draws put it, the bounds kept.
+      if (Extent > 0 && scattered(Param, Of, Unit, Cap)) {
+        F.Union = std::max(F.Low, drawnUnion(F.Sum, Cap, Unit));
+        F.Scattered = true;
+      }
     }
     F.Shared = F.Sum > 1.02 * F.High;
     return F;
   }
+  /// Whether the blocks' footprints @p Of (granules of @p Unit bytes) lie scattered over the tensor's
+  /// @p Cap bytes as independent random draws would: each sampled block's spread over at least half of
+  /// it, touching at most an eighth of what it spans, and no two sampled blocks sharing a tenth of
+  /// their granules (a hashed gather, x[hash(i) % n]). Footprints that repeat from block to block
+  /// (b[i % C]) share granules; those that are compact (a tile chosen by the block) span little.
+  bool scattered(int Param, const std::vector<std::uint64_t> TensorTally::*Of, double Unit, double Cap) const {
+    std::vector<const std::vector<std::uint64_t> *> Footprints;
+    for (const BlockTally &B : Blocks)
+      if (auto It = B.Tensors.find(Param); It != B.Tensors.end() && (It->second.*Of).size() >= MinScatteredGranules)
+        Footprints.push_back(&(It->second.*Of));
+    if (Footprints.size() < 2) return false;
+    for (const std::vector<std::uint64_t> *F : Footprints) {
+      const double Span = double(F->back() - F->front() + 1) * Unit;
+      if (Span < 0.5 * Cap || double(F->size()) * Unit > Span / 8) return false;
+    }
+    for (std::size_t I = 0; I + 1 < Footprints.size(); ++I) {
+      const std::vector<std::uint64_t> &A = *Footprints[I], &B = *Footprints[I + 1];
+      std::size_t Common = 0;
+      for (auto X = A.begin(), Y = B.begin(); X != A.end() && Y != B.end();)
+        if (*X < *Y) ++X;
+        else if (*Y < *X) ++Y;
+        else ++Common, ++X, ++Y;
+      if (double(Common) > 0.1 * double(std::min(A.size(), B.size()))) return false;
+    }
+    return true;
+  }
+  /// A block's footprint of fewer granules says too little of how they spread.
+  static constexpr std::size_t MinScatteredGranules = 16;
   /// The expected union of @p Draws bytes of granules of @p Unit bytes drawn independently from @p Cap
   /// bytes of them: G (1 - exp(-draws / G)).
   static double drawnUnion(double Draws, double Cap, double Unit) {
@@ -1590,7 +1624,9 @@ private:
     if (Hi <= U * 1.02)
       return once(Over + "what its SM requests of L2 again is still there (" + shareText() + ")");
     const std::string Range = Over + "its reads range from each 64-byte granule once to every L2 miss from DRAM; ";
-    if (DrawnThrough.count(Param)) return drawnReads(Reads, Waves, KernelFootprint, Hi, Range);
+    if (DrawnThrough.count(Param)) return drawnReads(Reads, Waves, KernelFootprint, Hi, Range, "its indices drawn at random");
+    if (Reads.Scattered)
+      return drawnReads(Reads, Waves, KernelFootprint, Hi, Range, "its blocks' granules scattered over it as random draws");
     if (Reads.Shared && translates(Param, &TensorTally::FirstRead, 64)) {
       // In step, the blocks of a wave share what they read: that needs the blocks an SM holds, which
       // unstated registers leave at the most threads allow (too few waves, too low a point). Neither
@@ -1759,7 +1795,8 @@ private:
   /// The point: each wave's union of them from DRAM, but for what L2's kept part still holds of the
   /// tensor, its share of what the waves bring into L2 (uniform draws: a granule is there with the
   /// probability of that part over the tensor's footprint).
-  Bytes drawnReads(const Footprint &Reads, double Waves, double KernelFootprint, double Hi, const std::string &Range) const {
+  Bytes drawnReads(const Footprint &Reads, double Waves, double KernelFootprint, double Hi, const std::string &Range,
+                   const std::string &Drawn) const {
     const double U = Reads.Union;
     const double PerWave = drawnUnion(Reads.Sum / Waves, U, double(GranuleBytes));
     const double WaveFootprint = PerWave + std::max(0.0, KernelFootprint - U) / Waves;
@@ -1770,7 +1807,7 @@ private:
                                      : "the part of L2 that keeps them not measured on this GPU";
     return {Reads.Low, Point, Hi,
             Range + "the point: each of " + model::format_significant(Waves) + " waves reads " + bytesText(std::int64_t(PerWave)) +
-                " of its granules (its indices drawn at random), " + HeldText};
+                " of its granules (" + Drawn + "), " + HeldText};
   }
 
   /// Writes: each sector written once, less what may still be in L2 when the kernel ends (written
