@@ -1,4 +1,4 @@
-// held_out_kernels2.cu: seven more everyday kernels, written for this check (not tuned against rooflint),
+// held_out_kernels2.cu: eight more everyday kernels, written for this check (not tuned against rooflint),
 // each with a spec and, above it, a hand analysis of its traffic per tensor and level at the spec's
 // sizes, as a ratio to the tensor's compulsory bytes. main() launches each kernel once, at its spec's
 // sizes and launch. The geometry and the meaning of each level are held_out_kernels.cu's.
@@ -116,6 +116,29 @@ __global__ void conv1d_const31(float* y, const float* x, int n) {
   y[i] = s;
 }
 
+// 8. A linear layer without batching in the kernel: y[b][r] = sum_c W[r][c] x[b][c], R = C = 4096 (W
+// 64 MiB), B = 8; a warp a row (lanes stride over c), 8 warps a block, grid (R / 8, 1, B): each z slice
+// of 512 blocks reads all of W and its own x[b] (16 KiB).
+// W: a warp reads its row once (4 sectors a request): per slice 1x, 8 slices: L1 8x; a block and its
+//    sharers in the other slices are 512 ids apart, on other SMs, and L1 holds little of W: L2 8x. DRAM:
+//    a wave (132 x 8 blocks) holds two slices; run in step, the second finds W in L2 (4x); run apart, a
+//    sharer 512 blocks (64 MiB of W) behind misses (8x): 4x..8x.
+// x: every warp reads all of x[b]: L1 4096x; an SM's L1 keeps x[b] for its blocks of slice b, and each
+//    SM runs blocks of every slice: about 132x at L2 (fewer where SMs ask in step); 128 KiB: DRAM 1x.
+// y: lane 0 of each warp stores 4 bytes, a sector a request: 8x at L1 and L2; L2 merges a sector's
+//    eight writes: DRAM 0x..1x.
+__global__ void gemv_batched_z(float* y, const float* W, const float* x, int R, int C) {
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const int r = blockIdx.x * 8 + warp, b = blockIdx.z;
+  if (r >= R) return;
+  const float* w = W + static_cast<size_t>(r) * C;
+  const float* xb = x + static_cast<size_t>(b) * C;
+  float s = 0.f;
+  for (int c = lane; c < C; c += 32) s += w[c] * xb[c];
+  for (int o = 16; o > 0; o /= 2) s += __shfl_xor_sync(0xffffffffu, s, o);
+  if (lane == 0) y[static_cast<size_t>(b) * R + r] = s;
+}
+
 // ---------------------------------------------------------------------------------------------------
 // Specs. .registers(n): what ptxas allocated (nvcc 13.0, -O3 -arch=sm_90, -Xptxas -v).
 namespace held_out2_specs {
@@ -124,6 +147,7 @@ inline constexpr struct N final : dim<"N"> {} N;
 inline constexpr struct NX final : dim<"NX"> {} NX;
 inline constexpr struct B final : dim<"B"> {} B;
 inline constexpr struct C final : dim<"C"> {} C;
+inline constexpr struct R final : dim<"R"> {} R;
 inline constexpr struct HW final : dim<"HW"> {} HW;
 inline constexpr struct Bt final : dim<"Bt"> {} Bt;
 inline constexpr struct S final : dim<"S", 32> {} S;
@@ -178,6 +202,12 @@ inline constexpr auto conv1d_const31_spec =
         .at(N(1 << 24), NT((1 << 24) + 30)).sizes(N(arg<2>))
         .block(256).grid(ceil_div(N, 256))
         .registers(30);
+inline constexpr auto gemv_batched_z_spec =
+    kernel<gemv_batched_z>("gemv_batched_z",
+                           custom(2 * B * R * C, in<1>("W", f32, R, C), in<2>("x", f32, B, C), out<0>("y", f32, B, R)))
+        .at(B(8), R(4096), C(4096)).sizes(B(grid_dim.z), R(arg<3>), C(arg<4>))
+        .block(256).grid(ceil_div(R, 8), 1, B)
+        .registers(32);
 }  // namespace held_out2_specs
 
 // ---------------------------------------------------------------------------------------------------
@@ -245,6 +275,16 @@ int main() {
     conv1d_const31<<<(N + 255) / 256, 256>>>(y, x, N);
     done("conv1d_const31");
     cudaFree(y), cudaFree(x);
+  }
+  {  // 8
+    const int B = 8, R = 4096, C = 4096;
+    float *y = alloc<float>(Z(B) * R, "y"), *w = alloc<float>(Z(R) * C, "W"), *x = alloc<float>(Z(B) * C, "x");
+    fill_f32(w, Z(R) * C, 9);
+    fill_f32(x, Z(B) * C, 10);
+    check(cudaDeviceSynchronize(), "init");
+    gemv_batched_z<<<dim3(R / 8, 1, B), 256>>>(y, w, x, R, C);
+    done("gemv_batched_z");
+    cudaFree(y), cudaFree(w), cudaFree(x);
   }
   std::printf("held-out: %s\n", failures ? "FAILED" : "all kernels ran");
   return failures ? 1 : 0;
