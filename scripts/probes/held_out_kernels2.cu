@@ -1,4 +1,4 @@
-// held_out_kernels2.cu: eight more everyday kernels, written for this check (not tuned against rooflint),
+// held_out_kernels2.cu: nine more everyday kernels, written for this check (not tuned against rooflint),
 // each with a spec and, above it, a hand analysis of its traffic per tensor and level at the spec's
 // sizes, as a ratio to the tensor's compulsory bytes. main() launches each kernel once, at its spec's
 // sizes and launch. The geometry and the meaning of each level are held_out_kernels.cu's.
@@ -139,6 +139,20 @@ __global__ void gemv_batched_z(float* y, const float* W, const float* x, int R, 
   if (lane == 0) y[static_cast<size_t>(b) * R + r] = s;
 }
 
+// 9. A 5-point stencil with 16 x 16 blocks (a warp is two half rows), straight from global memory:
+// H = W = 8192 (in, out 256 MiB), the border left alone.
+// in: a warp's centre, upper and lower loads: two rows of 16 floats, 2 sectors each (4); its left and
+//     right loads one float off: 3 sectors a row (6): 24 sectors for 4, L1 6x. A block's 16 rows need
+//     their 2 sectors and one on each side, its rows above and below 2: 68 sectors for 32; its
+//     neighbours run on other SMs: L2 2.125x. DRAM 1x (the halos read again soon after).
+// out: 1x, 1x; DRAM 0.77x..1x.
+__global__ void stencil5_block16(float* out, const float* in, int W, int H) {
+  const int x = blockIdx.x * 16 + threadIdx.x, y = blockIdx.y * 16 + threadIdx.y;
+  if (x < 1 || y < 1 || x >= W - 1 || y >= H - 1) return;
+  const size_t i = static_cast<size_t>(y) * W + x;
+  out[i] = 0.2f * (in[i] + in[i - 1] + in[i + 1] + in[i - W] + in[i + W]);
+}
+
 // ---------------------------------------------------------------------------------------------------
 // Specs. .registers(n): what ptxas allocated (nvcc 13.0, -O3 -arch=sm_90, -Xptxas -v).
 namespace held_out2_specs {
@@ -148,6 +162,8 @@ inline constexpr struct NX final : dim<"NX"> {} NX;
 inline constexpr struct B final : dim<"B"> {} B;
 inline constexpr struct C final : dim<"C"> {} C;
 inline constexpr struct R final : dim<"R"> {} R;
+inline constexpr struct HH final : dim<"H"> {} HH;
+inline constexpr struct WW final : dim<"W"> {} WW;
 inline constexpr struct HW final : dim<"HW"> {} HW;
 inline constexpr struct Bt final : dim<"Bt"> {} Bt;
 inline constexpr struct S final : dim<"S", 32> {} S;
@@ -208,6 +224,11 @@ inline constexpr auto gemv_batched_z_spec =
         .at(B(8), R(4096), C(4096)).sizes(B(grid_dim.z), R(arg<3>), C(arg<4>))
         .block(256).grid(ceil_div(R, 8), 1, B)
         .registers(32);
+inline constexpr auto stencil5_block16_spec =
+    kernel<stencil5_block16>("stencil5_block16", custom(5 * HH * WW, in<1>("in", f32, HH, WW), out<0>("out", f32, HH, WW)))
+        .at(HH(8192), WW(8192)).sizes(WW(arg<2>), HH(arg<3>))
+        .block(16, 16).grid(ceil_div(WW, 16), ceil_div(HH, 16))
+        .registers(15);
 }  // namespace held_out2_specs
 
 // ---------------------------------------------------------------------------------------------------
@@ -285,6 +306,15 @@ int main() {
     gemv_batched_z<<<dim3(R / 8, 1, B), 256>>>(y, w, x, R, C);
     done("gemv_batched_z");
     cudaFree(y), cudaFree(w), cudaFree(x);
+  }
+  {  // 9
+    const int H = 8192, W = 8192;
+    float *out = alloc<float>(Z(H) * W, "out"), *in = alloc<float>(Z(H) * W, "in");
+    fill_f32(in, Z(H) * W, 11);
+    check(cudaDeviceSynchronize(), "init");
+    stencil5_block16<<<dim3(W / 16, H / 16), dim3(16, 16)>>>(out, in, W, H);
+    done("stencil5_block16");
+    cudaFree(out), cudaFree(in);
   }
   std::printf("held-out: %s\n", failures ? "FAILED" : "all kernels ran");
   return failures ? 1 : 0;
