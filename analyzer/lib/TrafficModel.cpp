@@ -1633,11 +1633,13 @@ private:
       // that point nor the launch distance's holds then (SGEMM_CUDA's 128-tile kernels: 0.94x and 8.69x
       // at DRAM, the H100 counted 1.72x): the range without a point.
       const bool InStep = sharedInWaves(Param, WaveBlocks);
-      if (InStep && RegistersCounted && Waves <= MostWavesInStep) return waveReads(Param, U, Hi, Range, Box, Waves, WaveBlocks);
+      const bool Measured = Waves <= MostWavesInStep && PerSm <= MostBlocksPerSmInStep;
+      if (InStep && RegistersCounted && Measured) return waveReads(Param, U, Hi, Range, Box, Waves, WaveBlocks);
       if (InStep && RegistersCounted)
-        return {U, U, Hi, Range + "no point estimate: its sharers read it about once a wave over up to " +
-                              std::to_string(int(MostWavesInStep)) + " waves, and drift apart over " + model::format_significant(Waves) +
-                              " waves, reading it more by an amount not modelled",
+        return {U, U, Hi, Range + "no point estimate: sharers were measured reading it about once a wave where an SM held up to " +
+                              std::to_string(MostBlocksPerSmInStep) + " blocks, over up to " + std::to_string(int(MostWavesInStep)) +
+                              " waves; here " + std::to_string(PerSm) + " blocks an SM, " + model::format_significant(Waves) +
+                              " waves: they may drift apart, reading it more by an amount not modelled",
                 false};
       if (InStep)
         return {U, U, Hi, Range + "no point estimate: its sharers may read it once a wave, in step, or again at each sharer; which "
@@ -1677,6 +1679,10 @@ private:
   /// wave; at 41 and 62 waves warp tiling and the 2-D kernel read 6.8x and 1.8x that (the 1-D kernel
   /// still once a wave): past it the range has no point.
   static constexpr double MostWavesInStep = 16;
+  /// The most blocks an SM held where sharers were measured in step: warp tiling's 3 (1.6-1.8 times its
+  /// waves); the held-out 64-tile SGEMM, 6 an SM and 12 sharers a wave over 5.2 waves, read B about 30
+  /// times where its waves give 6 (H100, 2026-12-07, 15:57 UTC): past 3, the range has no point.
+  static constexpr int MostBlocksPerSmInStep = 3;
   /// The reads of a tensor's footprint that each wave of blocks reads once (@p Box: the blocks of one
   /// wave, @p Waves of them): what the wave before read is still in L2 but for missedIn(the waves'
   /// footprints: every tensor's, what passes through L2 between a wave's read of a granule and the next
