@@ -470,7 +470,8 @@ private:
   /// Whether @p Ptr may point into global memory (not shared, constant, local or a stack object, nor
   /// the built-in index variables that the parse without the toolkit declares as globals).
   bool isGlobal(const Value *Ptr) {
-    if (neverGlobal(Ptr)) return false;
+    const unsigned AS = Ptr->getType()->getPointerAddressSpace();
+    if ((AS != 0 && AS != 1) || neverGlobal(Ptr)) return false;
     const auto *GV = dyn_cast<GlobalVariable>(getUnderlyingObject(Ptr, 12)->stripPointerCasts());
     const StringRef Name = GV ? GV->getName() : "";
     return Name != "threadIdx" && Name != "blockIdx" && Name != "blockDim" && Name != "gridDim";

@@ -1130,8 +1130,10 @@ private:
     bool Scattered = false;  ///< the union a point taken as random draws (scattered()): its bounds the structure's
   };
   /// Footprints that translate with the block (their sizes may differ: a causal mask's rows, a thread a
-  /// row): their neighbours' spread. Others (work that depends on the block modulo a few): between the
-  /// largest block's and the blocks' sum (at most the tensor), the point at the low end.
+  /// row): their neighbours' spread. Others: between the largest block's and the blocks' sum (at most
+  /// the tensor), the point at the low end (work that depends on the block modulo a few), or where the
+  /// blocks' footprints lie scattered as random draws (scattered(): a hashed gather or scatter) at the
+  /// draws' expected union.
   Footprint footprint(int Param, const std::vector<std::uint64_t> TensorTally::*Of, std::uint64_t TensorTally::*First,
                       double Unit, double Extent) const {
     Footprint F;
@@ -1173,15 +1175,10 @@ private:
       const double Span = double(F->back() - F->front() + 1) * Unit;
       if (Span < 0.5 * Cap || double(F->size()) * Unit > Span / 8) return false;
     }
-    for (std::size_t I = 0; I + 1 < Footprints.size(); ++I) {
-      const std::vector<std::uint64_t> &A = *Footprints[I], &B = *Footprints[I + 1];
-      std::size_t Common = 0;
-      for (auto X = A.begin(), Y = B.begin(); X != A.end() && Y != B.end();)
-        if (*X < *Y) ++X;
-        else if (*Y < *X) ++Y;
-        else ++Common, ++X, ++Y;
-      if (double(Common) > 0.1 * double(std::min(A.size(), B.size()))) return false;
-    }
+    for (std::size_t I = 0; I < Footprints.size(); ++I)
+      for (std::size_t J = I + 1; J < Footprints.size(); ++J)
+        if (double(intersectionSize(*Footprints[I], *Footprints[J])) > 0.1 * double(std::min(Footprints[I]->size(), Footprints[J]->size())))
+          return false;
     return true;
   }
   /// A block's footprint of fewer granules says too little of how they spread.
@@ -1796,7 +1793,8 @@ private:
     for (std::size_t I = 0; I < Axes.size(); ++I) Text += (I ? "; " : " ") + Axes[I];
     return {U, Point, Hi, Text + Against};
   }
-  /// Reads addressed through indices drawn as the spec states (a gather, an embedding lookup): each
+  /// Reads addressed through indices drawn as the spec states (a gather, an embedding lookup), or whose
+  /// blocks' footprints lie scattered as such draws (Footprint::Scattered, @p Drawn says which): each
   /// wave's reads are independent draws from the tensor's granules, whatever order the blocks run in.
   /// The point: each wave's union of them from DRAM, but for what L2's kept part still holds of the
   /// tensor, its share of what the waves bring into L2 (uniform draws: a granule is there with the

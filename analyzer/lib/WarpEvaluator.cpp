@@ -257,13 +257,15 @@ struct Planned {
 /// A pointer into the thread's own stack (local memory), a struct parameter's copy, or a variable of
 /// the shared, constant or local address space (through an address-space cast to generic), whichever
 /// arm of a select or a phi it comes from (a store the optimizer merged from two shared arrays' arms).
+/// The shared (3), constant (4) and local (5) address spaces.
+bool notGlobalSpace(unsigned AS) { return AS == 3 || AS == 4 || AS == 5; }
+
 bool isLocal(const Value *Ptr) {
-  const auto notGlobalAS = [](unsigned AS) { return AS == 3 || AS == 4 || AS == 5; };
-  const auto local = [&](const Value *U) {
+  const auto local = [](const Value *U) {
     if (isa<AllocaInst>(U)) return true;
     if (const auto *Arg = dyn_cast<Argument>(U)) return Arg->hasByValAttr();
-    if (const auto *ASC = dyn_cast<AddrSpaceCastOperator>(U)) return notGlobalAS(ASC->getSrcAddressSpace());
-    if (const auto *GV = dyn_cast<GlobalVariable>(U->stripPointerCasts())) return notGlobalAS(GV->getAddressSpace());
+    if (const auto *ASC = dyn_cast<AddrSpaceCastOperator>(U)) return notGlobalSpace(ASC->getSrcAddressSpace());
+    if (const auto *GV = dyn_cast<GlobalVariable>(U->stripPointerCasts())) return notGlobalSpace(GV->getAddressSpace());
     return false;
   };
   SmallVector<const Value *, 4> Objects;
@@ -273,10 +275,7 @@ bool isLocal(const Value *Ptr) {
 
 }  // namespace
 
-bool neverGlobal(const Value *Ptr) {
-  const unsigned AS = Ptr->getType()->getPointerAddressSpace();
-  return AS == 3 || AS == 4 || AS == 5 || isLocal(Ptr);
-}
+bool neverGlobal(const Value *Ptr) { return notGlobalSpace(Ptr->getType()->getPointerAddressSpace()) || isLocal(Ptr); }
 
 namespace {
 
@@ -574,7 +573,7 @@ void planBlock(const std::vector<std::pair<Instruction *, AccessOf>> &Accesses, 
 /// count: an intrinsic (wmma, TMA, memcpy) or inline assembly other than a plain ld.global/st.global.
 bool unmodelledUse(const CallInst &Call) {
   const bool PointerArg = any_of(Call.args(), [](const Value *A) {
-    return A->getType()->isPointerTy() && !neverGlobal(A) && !isa<AllocaInst>(getUnderlyingObject(A, 16));
+    return A->getType()->isPointerTy() && !neverGlobal(A);
   });
   if (!PointerArg) return false;
   if (Call.isInlineAsm()) {
@@ -1803,17 +1802,18 @@ const DILocation *withLine(const Instruction &I) {
   return L && L->getLine() ? L : nullptr;
 }
 
-/// The instructions @p From is computed from, @p From first, breadth first (at most 32).
+/// The instructions @p From is computed from, @p From first, breadth first, at most 32 of them.
 SmallVector<const Instruction *, 32> definitionsOf(const Value *From) {
+  constexpr std::size_t Most = 32;
   SmallVector<const Instruction *, 32> Work;
   SmallPtrSet<const Instruction *, 32> Seen;
   if (const auto *I = dyn_cast_or_null<Instruction>(From)) Work.push_back(I), Seen.insert(I);
-  for (std::size_t K = 0; K < Work.size() && Work.size() < 32; ++K) {
+  for (std::size_t K = 0; K < Work.size(); ++K) {
     // A GEP's indices before its base: the line that computes the index, not the row pointer's.
     SmallVector<const Value *, 4> Ops(Work[K]->operands());
     if (isa<GetElementPtrInst>(Work[K])) std::reverse(Ops.begin(), Ops.end());
     for (const Value *Op : Ops)
-      if (const auto *D = dyn_cast<Instruction>(Op); D && Seen.insert(D).second) Work.push_back(D);
+      if (const auto *D = dyn_cast<Instruction>(Op); D && Work.size() < Most && Seen.insert(D).second) Work.push_back(D);
   }
   return Work;
 }
@@ -1825,27 +1825,35 @@ const DILocation *firstLocatedDefinition(const Value *From) {
   return nullptr;
 }
 
-/// Where an arm of the access @p I was sunk from is written: a phi of its own block among its address's
-/// definitions @p From, merging the arms of a branch (not a loop header's, whose block dominates the
-/// latch it comes back from): the first incoming value computed in its arm, else the last located
-/// instruction of the first arm (its branch), else the first incoming value's definition. An access
-/// merged from the arms belongs to their lines, not to the common part of its address (the row index
-/// both arms' values were computed from before the branch).
+/// Where the first arm (in the source) that the access @p I was sunk from is written, where its address
+/// @p From itself has no line: a phi of the access's own block among the address's definitions, merging
+/// the arms of a branch (not a loop header's, whose block dominates the latch it comes back from). An
+/// arm is at its incoming value's line where the arm computes it, else at its last located instruction
+/// (its branch), else at its value's definition. An access merged from the arms belongs to their lines,
+/// not to the common part of its address (the row index both arms' values were computed from before
+/// the branch).
 const DILocation *firstJoinedArm(const Instruction &I, const Value *From) {
-  std::optional<DominatorTree> DT;  // built once, for the rare access that has no line of its own
-  for (const Instruction *D : definitionsOf(From)) {
+  const SmallVector<const Instruction *, 32> Definitions = definitionsOf(From);
+  if (Definitions.empty() || withLine(*Definitions.front())) return nullptr;
+  std::optional<DominatorTree> DT;  // only for an access with no line of its own, which is rare
+  const auto armLine = [](const PHINode &Phi, unsigned K) -> const DILocation * {
+    const BasicBlock *Arm = Phi.getIncomingBlock(K);
+    if (const auto *V = dyn_cast<Instruction>(Phi.getIncomingValue(K)); V && V->getParent() == Arm)
+      if (const DILocation *L = withLine(*V)) return L;
+    for (const Instruction &A : reverse(*Arm))
+      if (const DILocation *L = withLine(A)) return L;
+    return firstLocatedDefinition(Phi.getIncomingValue(K));
+  };
+  for (const Instruction *D : Definitions) {
     const auto *Phi = dyn_cast<PHINode>(D);
     if (!Phi || Phi->getParent() != I.getParent()) continue;
     if (!DT) DT.emplace(const_cast<Function &>(*Phi->getFunction()));
-    if (any_of(Phi->blocks(), [&](const BasicBlock *B) { return DT->dominates(Phi->getParent(), B); })) continue;
+    const auto backEdge = [&](const BasicBlock *B) { return DT->isReachableFromEntry(B) && DT->dominates(Phi->getParent(), B); };
+    if (any_of(Phi->blocks(), backEdge)) continue;
+    const DILocation *First = nullptr;
     for (unsigned K = 0; K < Phi->getNumIncomingValues(); ++K)
-      if (const auto *V = dyn_cast<Instruction>(Phi->getIncomingValue(K)); V && V->getParent() == Phi->getIncomingBlock(K))
-        if (const DILocation *L = withLine(*V)) return L;
-    for (const BasicBlock *Arm : Phi->blocks())
-      for (const Instruction &A : reverse(*Arm))
-        if (const DILocation *L = withLine(A)) return L;
-    for (const Value *V : Phi->incoming_values())
-      if (const DILocation *L = firstLocatedDefinition(V)) return L;
+      if (const DILocation *L = armLine(*Phi, K); L && (!First || L->getLine() < First->getLine())) First = L;
+    if (First) return First;
   }
   return nullptr;
 }
@@ -1858,7 +1866,12 @@ const DILocation *firstJoinedArm(const Instruction &I, const Value *From) {
 const DILocation *sourceLocation(const Instruction &I) {
   if (const DILocation *L = withLine(I)) return L;
   SmallVector<const Value *, 4> Ops(I.operands());
-  const auto Values = std::stable_partition(Ops.begin(), Ops.end(), [](const Value *V) { return V->getType()->isPointerTy(); });
+  // The address first: a load's or store's pointer operand (a store may store a pointer), else the
+  // operands of pointer type (an atomic's, an intrinsic's, inline PTX's).
+  const Value *Address = getLoadStorePointerOperand(&I);
+  const auto Values = std::stable_partition(Ops.begin(), Ops.end(), [&](const Value *V) {
+    return Address ? V == Address : V->getType()->isPointerTy();
+  });
   for (const Value *Op : make_range(Ops.begin(), Values))
     if (const DILocation *L = firstJoinedArm(I, Op)) return L;
   for (const Value *Op : Ops)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Everyday kernels written against a hand analysis and not tuned against rooflint (held_out_kernels.cu:
-# twelve; held_out_kernels2.cu: seven more): the analyzer's manifests for each card's geometry, made on
+# twelve; held_out_kernels2.cu: nine more): the analyzer's manifests for each card's geometry, made on
 # the build machine (rooflint --gpu H100 and the default H200, into $MANIFEST_DIR/h100 and /h200), then
 # the programs built by nvcc and run under rooflint-verify here, and each predicted level set beside its
 # count.

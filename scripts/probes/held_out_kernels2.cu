@@ -49,8 +49,7 @@ __global__ void channel_sum_nchw(float* out, const float* x, int C, int HW) {
 // 4. Batched 32 x 32 GEMMs, one block of 32 x 32 threads a batch: C_b = A_b B_b, Bt = 8192 (A, B, C:
 // 32 MiB each). Each thread loads one element of A_b and one of B_b into shared memory (a warp: a row
 // of 32 floats, 4 sectors), then its dot product from shared memory, then its element of C_b.
-// A, B: 1x at L1 and L2; each read once: DRAM 1x. C: 1x, 1x, DRAM (32 MiB, over the kept part of L2)
-// 0.47x..1x (H200: up to 60 MiB may stay in L2).
+// A, B: 1x at L1 and L2; each read once: DRAM 1x. C: 1x, 1x; 32 MiB, within L2: DRAM 0x..1x.
 __global__ void batched_gemm32(float* C, const float* A, const float* B) {
   __shared__ float As[32][33], Bs[32][33];
   const int tx = threadIdx.x, ty = threadIdx.y;

@@ -543,6 +543,7 @@ CU
   "$summary" m.json m2.json > files.txt || fail "rooflint-summary m.json m2.json"
   grep -qE '^kernel +manifest +bound ' files.txt || fail "no manifest column: $(cat files.txt)"
   grep -qE '^sgemm +m2.json +compute-bound ' files.txt || fail "m2.json row: $(cat files.txt)"
+  [[ $(grep -c '^Peaks: ' files.txt) -eq 1 ]] || fail "two manifests of the same peaks should say them once: $(cat files.txt)"
   # A directory and a file in it: the file's rows once.
   mkdir -p both && cp m.json both/m.rooflint.json
   "$summary" both ./both/m.rooflint.json > both.txt || fail "rooflint-summary both both/m.rooflint.json"
