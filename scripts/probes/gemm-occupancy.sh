@@ -12,7 +12,7 @@ nvcc -O3 -arch=sm_90 -std=c++20 -Idsl/include -Imodel/include -Iscripts/probes -
 metrics=dram__bytes_read.sum,gpu__time_duration.sum,launch__registers_per_thread,launch__occupancy_limit_registers,launch__occupancy_limit_shared_mem,launch__waves_per_multiprocessor,lts__t_sectors_srcunit_tex_op_read.sum
 # KiB of dynamic shared memory: 8 KiB static and 1 KiB reserved a block, 228 KiB an SM: 1, 2, 3, 4, 5
 # blocks an SM, then none (the registers' six).
-cases="120 4096
+cases=${OCCUPANCY_CASES:-"120 4096
 100 4096
 60 4096
 44 4096
@@ -22,7 +22,7 @@ cases="120 4096
 100 1344
 60 2048
 44 2752
-34 3392"
+34 3392"}  # OCCUPANCY_CASES="KIB M..." lines: a few of them
 while read -r kib m; do
   ncu --clock-control none --cache-control all --csv --page raw --print-units base --metrics $metrics \
       "$bin" $((kib * 1024)) "$m" >"$out/csv/dyn-$kib-m-$m.csv" 2>&1

@@ -9,7 +9,7 @@
 # VERIFY: rooflint-verify (default .carry/slim/runtime/rooflint-verify, as build-gpu.sh lays it out).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-programs=(held_out_kernels held_out_kernels2)
+read -ra programs <<<"${HELD_OUT_PROGRAMS:-held_out_kernels held_out_kernels2}"  # one of them: HELD_OUT_PROGRAMS=name
 dir=${MANIFEST_DIR:-.carry/held-out}
 flags=(-std=c++20 -Idsl/include -Imodel/include -Iscripts/probes)
 if [[ ${1:-run} == manifests ]]; then
