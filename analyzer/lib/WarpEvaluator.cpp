@@ -254,12 +254,12 @@ struct Planned {
   Value *Stride = nullptr;  ///< the fragment's row pitch in elements (ldm)
 };
 
-/// A pointer into the thread's own stack (local memory), a struct parameter's copy, or a variable of
-/// the shared, constant or local address space (through an address-space cast to generic), whichever
-/// arm of a select or a phi it comes from (a store the optimizer merged from two shared arrays' arms).
 /// The shared (3), constant (4) and local (5) address spaces.
 bool notGlobalSpace(unsigned AS) { return AS == 3 || AS == 4 || AS == 5; }
 
+/// A pointer into the thread's own stack (local memory), a struct parameter's copy, or a variable of
+/// the shared, constant or local address space (through an address-space cast to generic), whichever
+/// arm of a select or a phi it comes from (a store the optimizer merged from two shared arrays' arms).
 bool isLocal(const Value *Ptr) {
   const auto local = [](const Value *U) {
     if (isa<AllocaInst>(U)) return true;
