@@ -155,14 +155,21 @@ std::string drawnMessage(const TrafficAccess &A, const TrafficSite &Site, const 
          model::format_significant(X) + "x the traffic)";
 }
 
+/// Whether every lane of a warp row addresses the same element: no term of the lane's step.
+bool broadcastInLanes(const TrafficAccess &A) {
+  return std::ranges::all_of(A.LaneStepBytes, [](const auto &Term) { return Term.second == 0; });
+}
+
 /// The closed form of an affine index assumes a warp is 32 consecutive threadIdx.x; a stated launch
 /// with narrower blocks makes a warp several rows of them (block (16, 16): two rows of 16), whose
 /// request the evaluation counted at the spec's sizes: its figure replaces the closed form's @p Message,
-/// or no warning where the request moves no more than it uses. Unchanged where nothing was evaluated.
+/// or no warning where the request moves no more than it uses. Unchanged where nothing was evaluated,
+/// and for a broadcast in threadIdx.x: a row of the warp then reads one element, and its rows' elements
+/// lie apart whatever the order of the threads (A[row * n + k] of a naive GEMM).
 std::string atNarrowBlocks(const TrafficAccess &A, const TrafficSite &Site, const KernelRecord *Record,
                            const std::string &Message) {
   if (!Record || !Record->PredictionLaunchStated || Record->PredictionBlock[0] <= 0 || Record->PredictionBlock[0] >= 32 ||
-      (A.Pattern != LanePattern::Affine && A.Pattern != LanePattern::Symbolic))
+      (A.Pattern != LanePattern::Affine && A.Pattern != LanePattern::Symbolic) || broadcastInLanes(A))
     return Message;
   const KernelRecord::PredictedAccess *P = evaluatedAt(*Record, Site, /*Drawn=*/false);
   if (!P || P->Requests <= 0 || P->IdealSectorsPerRequest <= 0) return Message;

@@ -218,6 +218,29 @@ inline constexpr auto t = kernel<transpose16>("transpose16", custom(0, in<0>("in
                           "touches 16 sectors where its useful bytes need 4 (4x the traffic)");
 }
 
+// The textbook naive GEMM with blocks of 16 x 16 threads: A[row * n + k] is the same element for the
+// 16 lanes of a row (a broadcast in threadIdx.x, silent at any block width), and a warp's two rows read
+// two elements 4 * n bytes apart, two sectors that no order of the threads would pack into one: no
+// rooflint-uncoalesced warning. B[k * n + col] is unit-stride: 16 floats, two sectors, both used.
+TEST(Uncoalesced, ABroadcastInThreadIdxXIsSilentWithNarrowBlocks) {
+  const std::string Code = R"(#include "cuda_mock.h"
+#include "rooflint/dsl.h"
+using namespace rooflint::dsl;
+inline constexpr struct N final : dim<"N"> {} N;
+__global__ void matmul16(const float* A, const float* B, float* C, int n) {
+  const int row = blockIdx.y * 16 + threadIdx.y, col = blockIdx.x * 16 + threadIdx.x;
+  float s = 0.f;
+  for (int k = 0; k < n; ++k) s += A[row * n + k] * B[k * n + col];
+  C[row * n + col] = s;
+}
+inline constexpr auto t = kernel<matmul16>("matmul16", matmul(in<0>("A", f32, N, N), in<1>("B", f32, N, N), out<2>("C", f32, N, N)))
+    .at(N(2048)).sizes(N(arg<3>)).block(16, 16).grid(ceil_div(N, 16), ceil_div(N, 16));
+)";
+  const AnalysisRun Run = analyze(Code, "matmul16.cu");
+  ASSERT_TRUE(Run.Parsed) << Run.Output;
+  EXPECT_TRUE(named(Run, "rooflint-uncoalesced").empty()) << Run.Output;
+}
+
 // A spec template named once per instantiation (docs/dsl.md's axpy_spec<T>, axpy_f32, axpy_f64): two
 // specs, the named ones; the template's instantiations they copy are not specs of their own (one was
 // a third record, with the first's kernel and no traffic, and a third rooflint-bound remark).
