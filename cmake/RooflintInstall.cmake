@@ -83,8 +83,9 @@ if(TARGET rooflint)
   set(ROOFLINT_PACKAGE_HAS_ANALYZER ON)
   install(TARGETS rooflint EXPORT rooflintAnalyzerTargets RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT rooflint_tools)
   rooflint_install_strip(rooflint_tools ${CMAKE_INSTALL_BINDIR} $<TARGET_FILE_NAME:rooflint>)
+  # With the executable it names: the package of rooflint_dev alone has no analyzer to import.
   install(EXPORT rooflintAnalyzerTargets NAMESPACE rooflint:: DESTINATION ${ROOFLINT_INSTALL_CMAKEDIR}
-          COMPONENT rooflint_dev)
+          COMPONENT rooflint_tools)
 endif()
 
 foreach(tool rooflint-ceilings rooflint-verify rooflint-summary)

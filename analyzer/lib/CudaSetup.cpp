@@ -529,8 +529,12 @@ void ParseWatcher::HandleDiagnostic(clang::DiagnosticsEngine::Level Level, const
     } else {
       Info.FormatDiagnostic(Message);
       LastErrorWhere = Info.hasSourceManager() ? presumedPosition(Info.getSourceManager(), Info.getLocation()) : "";
-      AwaitingSpecMessage = true;
-      noteSpecMessage(Message);  // a static_assert's message
+      if (Info.getID() == clang::diag::err_pp_hash_error && Message.str().contains("rooflint: ")) {
+        if (SetupError.empty()) SetupError = (LastErrorWhere.empty() ? "" : LastErrorWhere + ": ") + Message.str().trim('"').str();
+      } else {
+        AwaitingSpecMessage = true;
+        noteSpecMessage(Message);  // a static_assert's message
+      }
       if (ClangErrors++ == 0) {
         FirstError = (LastErrorWhere.empty() ? "" : LastErrorWhere + ": ") + Message.str().str();
         if (Info.getID() == clang::diag::err_pp_file_not_found && Info.getNumArgs() > 0 &&
@@ -551,6 +555,7 @@ void ParseWatcher::discardFile() {
   FirstSpecError.clear();
   LastErrorWhere.clear();
   MissingHeader.clear();
+  SetupError.clear();
   clear();
   Inner.clear();
 }
@@ -573,9 +578,13 @@ std::string missingHeaderHint(llvm::StringRef Name) {
 int ParseWatcher::endFile(llvm::StringRef File, int ToolStatus) {
   const unsigned Errors = ClangErrors, Specs = SpecErrors;
   const bool Failed = OwnErrors > 0 || CommandErrors > 0;  // what --allow-parse-errors does not excuse
-  const std::string First = FirstError, FirstSpec = FirstSpecError, Missing = MissingHeader;
+  const std::string First = FirstError, FirstSpec = FirstSpecError, Missing = MissingHeader, Setup = SetupError;
   discardFile();  // with the counts clang's "N errors generated" and the action's success are read from
   if (Errors == 0) return Failed ? std::max(ToolStatus, 1) : ToolStatus;
+  if (!Setup.empty()) {  // the compile command lacks what rooflint's headers need: nvcc fails alike
+    llvm::WithColor::note(OS, "rooflint") << "'" << File << "' is not analysed: " << Setup << "\n";
+    return std::max(ToolStatus, 1);
+  }
   if (Specs > 0) {  // a spec's own check failed: the code is wrong, for nvcc too, whatever else clang said
     llvm::WithColor::note(OS, "rooflint") << "a spec in '" << File << "' does not compile (" << Errors << (Errors == 1 ? " error" : " errors")
                               << "; the first of a spec's checks: " << FirstSpec << "); its specs are not analysed\n";

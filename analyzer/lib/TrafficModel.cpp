@@ -1349,8 +1349,9 @@ private:
       }
     }
     Point = std::max(Lo, Point - Joinable.Point * K);
-    // Each block's misses of shared sectors (not the once-per-SM point, where in-step requests are not measured).
-    if (F.Shared && cachedLoads(Param) && !OncePerSm) {
+    // Each block's misses of shared sectors (not the once-per-SM point, where in-step requests are not
+    // measured, nor reads drawn at random, whose sharers request a sector at unrelated times).
+    if (F.Shared && cachedLoads(Param) && !OncePerSm && !DrawnThrough.count(Param) && !F.Scattered) {
       const double Keep = sharedSectorsCounted();
       Point = std::max(Lo, Stores * K + (Point - Stores * K) * Keep);
       Why += "; the point counts " + model::format_significant(Keep) + " of its loads' L1 misses: blocks of "

@@ -308,6 +308,14 @@ case_sources_and_driver_errors() {
   has "^error: unknown argument: '-fno-such-clang-flag'" out
   # What --allow-parse-errors is for still passes: a file clang cannot parse.
   run 0 --allow-parse-errors "$inputs/robust-parse-error.cu" -- "${flags[@]}"
+  # C++17: rooflint/dsl.h's #error says what the command lacks, once, as the file's note (no spec is
+  # blamed, no stray quote), and the file fails, --allow-parse-errors or not: nvcc fails alike.
+  local cxx17=("${flags[@]/-std=c++20/-std=c++17}")
+  for allow in "" --allow-parse-errors; do
+    run 1 $allow "$inputs/rooflint-bound.cu" -- "${cxx17[@]}"
+    has "^rooflint: note: '[^']*rooflint-bound.cu' is not analysed: [^ ]*rooflint/dsl.h:[0-9]+:[0-9]+: rooflint: rooflint/dsl.h needs C\+\+20 \(-std=c\+\+20; .*cuda_std_20\)\$"
+    lacks "a spec in"
+  done
 }
 
 # Host code clang 19 cannot parse but nvcc accepts (spaces in a launch's chevrons): the bodies holding

@@ -236,6 +236,15 @@ elseif(STEP STREQUAL "no-analyzer")
   endif()
   expect_in(no-analyzer.require "CMake Error")
   expect_in(no-analyzer.require "${expected}")
+  # The rooflint_dev component alone (headers, libraries, the CMake package; the tools not installed):
+  # find_package without components loads what is there, and rooflint_analyze() warns as above.
+  file(REMOVE_RECURSE ${WORK}/dev-only ${WORK}/dev-only-build)
+  run(no-analyzer.dev-install ${CMAKE_COMMAND} --install ${ROOFLINT_BUILD_DIR} --prefix ${WORK}/dev-only --component rooflint_dev)
+  expect_status(no-analyzer.dev-install 0)
+  run(no-analyzer.dev-only ${CMAKE_COMMAND} -S ${project} -B ${WORK}/dev-only-build ${configure_flags}
+      -DCMAKE_PREFIX_PATH=${WORK}/dev-only)
+  expect_status(no-analyzer.dev-only 0)
+  expect_in(no-analyzer.dev-only "${expected}")
 
 elseif(STEP STREQUAL "late-cuda")
   # CUDA enabled after find_package(rooflint): CMake 3.25 cannot give nvcc C++20 then, and configure must

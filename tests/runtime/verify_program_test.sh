@@ -239,6 +239,26 @@ PY
   lacks "^ran$" out
 }
 
+# --- a program without a GPU ----------------------------------------------------------------------------
+# A program that exits non-zero where no usable CUDA device is found (a CUDA program's usual end on a
+# machine without a GPU): nothing could be measured, exit 3, the program's status in the report. Where a
+# device is found, the program's failure is the run's: 4. A timeout is the run's on any machine (above).
+case_a_program_failing_without_a_device_exits_three() {
+  printf '#!/bin/sh\nexit 1\n' > fails.sh
+  chmod +x fails.sh
+  timeout 60 "$verify" --json r.json --manifest "$manifest" -- ./fails.sh >out 2>err
+  local got=$?
+  if grep -q "no usable CUDA device" err; then
+    [[ $got -eq 3 ]] || { cat out err >&2; fail "exit status $got without a device, expected 3"; }
+    has "program './fails.sh' exited with code 1 \(without a usable CUDA device: exit code 3, nothing measured\)"
+    has "nothing was measured \(exit code 3\): no usable CUDA device"
+    [[ $(json "['exit_code']") == 3 ]] || fail "the report's exit code is not 3"
+    [[ $(json "['program']['status']") == 1 ]] || fail "the report does not keep the program's status"
+  else
+    [[ $got -eq 4 ]] || { cat out err >&2; fail "exit status $got with a device, expected 4"; }
+  fi
+}
+
 # --- per-line traffic (--lines) ------------------------------------------------------------------------
 # A rerun per case collected for: without a measured case (no GPU here) there is none, so the program runs
 # once, as without --lines; a value other than failing, all or off is a usage error before it runs at all.

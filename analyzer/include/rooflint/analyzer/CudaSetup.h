@@ -142,7 +142,7 @@ public:
   int endFile(llvm::StringRef File, int ToolStatus);
 
   /// Whether clang reported errors in this file so far, none of them a spec's failed check.
-  bool parseFailed() const { return ClangErrors > 0 && SpecErrors == 0; }
+  bool parseFailed() const { return ClangErrors > 0 && SpecErrors == 0 && SetupError.empty(); }
 
   /// Forgets what this file's run reported, for a run of it again.
   void discardFile();
@@ -162,6 +162,9 @@ private:
   /// The header the first error did not find ("rooflint/dsl.h"), or "": an include path to add, not
   /// code to excuse.
   std::string MissingHeader;
+  /// The first `#error "rooflint: ..."` of rooflint's headers (C++20 not enabled), where it is: the
+  /// compile command is wrong, not a spec.
+  std::string SetupError;
 
   /// Counts the latest clang error as a spec's when @p Message says "rooflint: ..." (the DSL's own).
   void noteSpecMessage(llvm::StringRef Message);
