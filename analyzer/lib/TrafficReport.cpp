@@ -76,11 +76,15 @@ const KernelRecord::PredictedTraffic *predictionOf(const KernelRecord *Record, i
   return nullptr;
 }
 
-/// "8x", "1x to 3x (point estimate 2.6x)" or "1x to 32x (no point estimate)": a prediction that was made.
+/// "8x", "1x to 3x (point estimate 2.6x)" or "1x to 32x (no point estimate: state the registers ...)":
+/// a prediction that was made; a range without a point says why, as its basis does.
 std::string figureText(const KernelRecord::PredictedTraffic &P) {
   const auto x = [](double V) { return model::format_significant(V) + "x"; };
   if (P.K == KernelRecord::PredictedTraffic::Kind::Value) return x(P.Ratio);
-  return x(P.Low) + " to " + x(P.High) + (P.Pointed ? " (point estimate " + x(P.Ratio) + ")" : " (no point estimate)");
+  if (P.Pointed) return x(P.Low) + " to " + x(P.High) + " (point estimate " + x(P.Ratio) + ")";
+  const std::string_view Tag = "no point estimate: ";
+  const std::size_t Why = P.Basis.find(Tag);
+  return x(P.Low) + " to " + x(P.High) + " (" + (Why == std::string::npos ? "no point estimate" : P.Basis.substr(Why)) + ")";
 }
 
 /// "; under 1x at DRAM: ...": why a written tensor's DRAM figure may fall below its compulsory bytes,

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <functional>
 #include <set>
 
 // The tables (and the enums' names) before the codec that walks them: a name the codec looks up must be
@@ -403,9 +404,11 @@ const level_prediction* prediction_of(const predicted_traffic& traffic, int para
   return nullptr;
 }
 
-std::vector<std::string> unpredicted_traffic(const kernel& k) {
-  if (k.is_region()) return {"a region of kernels: its traffic is not predicted (its tensors name no kernel's parameters)"};
-  if (!k.predicted) return {"its device code was not analysed"};
+namespace {
+/// The levels of @p k's tensors that @p reason_of gives a reason for (a prediction, or null where the
+/// tensor has none at that level), grouped by reason: "'x', 'y' at L2, DRAM: why", in the order first met.
+std::vector<std::string> levels_by_reason(const kernel& k,
+                                          const std::function<std::optional<std::string>(const level_prediction*)>& reason_of) {
   struct reason {
     std::string why;
     std::vector<std::string> levels, tensors;
@@ -415,14 +418,13 @@ std::vector<std::string> unpredicted_traffic(const kernel& k) {
     if (t.arg < 0 || t.access == dsl::role::not_counted) continue;
     std::vector<std::pair<std::string, std::vector<std::string>>> own;  // reason -> this tensor's levels
     for (const model::memory_level level : {model::memory_level::l1, model::memory_level::l2, model::memory_level::dram}) {
-      const level_prediction* p = prediction_of(*k.predicted, t.arg, level);
-      if (p && p->kind != prediction_kind::not_predicted) continue;
-      std::string why = !p ? (k.predicted->note.empty() ? "no figure" : k.predicted->note) : p->basis;
+      std::optional<std::string> why = reason_of(prediction_of(*k.predicted, t.arg, level));
+      if (!why) continue;
       // An inline assembly's text: its last line break closes the quote, the others become spaces.
-      for (std::size_t at = why.find("\n'"); at != std::string::npos; at = why.find("\n'", at)) why.erase(at, 1);
-      std::replace(why.begin(), why.end(), '\n', ' ');
-      auto o = std::find_if(own.begin(), own.end(), [&](const auto& e) { return e.first == why; });
-      if (o == own.end()) o = own.insert(own.end(), {why, {}});
+      for (std::size_t at = why->find("\n'"); at != std::string::npos; at = why->find("\n'", at)) why->erase(at, 1);
+      std::replace(why->begin(), why->end(), '\n', ' ');
+      auto o = std::find_if(own.begin(), own.end(), [&](const auto& e) { return e.first == *why; });
+      if (o == own.end()) o = own.insert(own.end(), {*why, {}});
       o->second.emplace_back(model::label(level));
     }
     for (const auto& [why, levels] : own) {
@@ -439,6 +441,25 @@ std::vector<std::string> unpredicted_traffic(const kernel& k) {
   std::vector<std::string> out;
   for (const reason& r : reasons) out.push_back(joined(r.tensors) + " at " + joined(r.levels) + ": " + r.why);
   return out;
+}
+}  // namespace
+
+std::vector<std::string> unpredicted_traffic(const kernel& k) {
+  if (k.is_region()) return {"a region of kernels: its traffic is not predicted (its tensors name no kernel's parameters)"};
+  if (!k.predicted) return {"its device code was not analysed"};
+  return levels_by_reason(k, [&](const level_prediction* p) -> std::optional<std::string> {
+    if (p && p->kind != prediction_kind::not_predicted) return std::nullopt;
+    return !p ? (k.predicted->note.empty() ? "no figure" : k.predicted->note) : p->basis;
+  });
+}
+
+std::vector<std::string> unpointed_traffic(const kernel& k) {
+  if (k.is_region() || !k.predicted) return {};
+  return levels_by_reason(k, [](const level_prediction* p) -> std::optional<std::string> {
+    if (!p || p->kind != prediction_kind::range || p->ratio) return std::nullopt;
+    const std::size_t at = p->basis.find("no point estimate: ");
+    return at == std::string::npos ? p->basis : p->basis.substr(at + std::string_view("no point estimate: ").size());
+  });
 }
 
 std::optional<std::vector<std::string>> files_named_by(const std::string& path, std::string& error) {

@@ -38,6 +38,7 @@ enum exit_code : int { ok = 0, usage = 2, bad_manifest = 3, output_failed = 5 };
 struct row {
   std::string kernel, gpu, file, source, spec, bound, intensity, floor, dram, l2, l1, warnings;
   std::vector<std::string> not_predicted;  ///< "'x' at L2, DRAM: why", per tensor and reason
+  std::vector<std::string> no_point;       ///< the same for the ranges without a point estimate
 };
 
 /// One manifest's table rows and its peaks sentence.
@@ -121,7 +122,7 @@ row kernel_row(const manifest::kernel& k, const std::vector<manifest::diagnostic
   row r{k.name + (k.is_region() ? " (region)" : ""), "", "", fmt::format("{}:{}", k.location.file, k.location.line), k.spec,
         "no verdict", "-", "-",
         predicted_cell(k, memory_level::dram), predicted_cell(k, memory_level::l2), predicted_cell(k, memory_level::l1),
-        warnings_of(k, diagnostics), manifest::unpredicted_traffic(k)};
+        warnings_of(k, diagnostics), manifest::unpredicted_traffic(k), manifest::unpointed_traffic(k)};
   if (k.missing_size) r.bound = "no verdict (" + *k.missing_size + " has no size)";
   if (k.verdict) {
     r.bound = std::string(rooflint::model::name(k.verdict->bound));
@@ -361,9 +362,11 @@ std::string kernels_table(const std::vector<row>& rows, bool markdown, std::size
   return table_text(headers, cells, markdown, max_bytes);
 }
 
-/// Why the "-" cells of the kernels' table have no figure, a line per tensor and reason, cut before
-/// @p max_bytes with a line that says how many were left out.
-std::string unpredicted_text(const std::vector<row>& rows, bool markdown, std::size_t max_bytes) {
+/// Why the "-" cells of the kernels' table have no figure (@p of: row::not_predicted; row::no_point: why
+/// its ranges alone have no point), a line per tensor and reason under @p title, cut before @p max_bytes
+/// with a line that says how many were left out.
+std::string reasons_text(const std::vector<row>& rows, std::vector<std::string> row::*of, const std::string& title, bool markdown,
+                         std::size_t max_bytes) {
   std::map<std::string, std::set<std::string>> specs, sources;  // kernel name -> its specs, its definitions
   for (const row& r : rows) {
     specs[r.kernel].insert(r.spec);
@@ -377,11 +380,11 @@ std::string unpredicted_text(const std::vector<row>& rows, bool markdown, std::s
     if (sources[r.kernel].size() > 1) which.push_back(labels[i]);
     if (specs[r.kernel].size() > 1) which.push_back(r.spec);
     const std::string name = r.kernel + (which.empty() ? "" : fmt::format(" ({})", fmt::join(which, ", ")));
-    for (const std::string& why : r.not_predicted) lines.push_back(name + ": " + why);
+    for (const std::string& why : r.*of) lines.push_back(name + ": " + why);
   }
   if (lines.empty()) return "";
   for (std::string& l : lines) l = (markdown ? "- " + markdown_cell(l) : "  " + l) + "\n";
-  std::string out = markdown ? "\n**Not predicted**\n\n" : "Not predicted:\n";
+  std::string out = markdown ? "\n**" + title + "**\n\n" : title + ":\n";
   append_within(out, lines, max_bytes, "line", "the manifests");
   return out;
 }
@@ -444,14 +447,15 @@ int summarize(const std::vector<std::string>& args, bool markdown, std::size_t m
   if (!rows.empty()) {
     const std::string peaks_line = fmt::format("Peaks: {}", fmt::join(peaks, " | "));
     const std::string legend = "DRAM, L2, L1: the traffic predicted before the run, over the compulsory bytes (a range's "
-                               "point, then the range, or the range alone); - not predicted (why: under the table)";
+                               "point, then the range, or the range alone: why, under the table); - not predicted (why: under the table)";
     const std::string table = kernels_table(rows, markdown, max_bytes);
     if (markdown)
       out = fmt::format("### rooflint: {} kernel{}\n\n{}\n\n{}\n\n{}", rows.size(), rows.size() == 1 ? "" : "s", peaks_line,
                         legend, table);
     else
       out = peaks_line + "\n" + legend + "\n" + table;
-    out += unpredicted_text(rows, markdown, max_bytes - std::min(max_bytes, out.size()));
+    out += reasons_text(rows, &row::not_predicted, "Not predicted", markdown, max_bytes - std::min(max_bytes, out.size()));
+    out += reasons_text(rows, &row::no_point, "No point estimate", markdown, max_bytes - std::min(max_bytes, out.size()));
   }
   if (!cases.empty())
     out += (rows.empty() ? "" : "\n") + reports_table(std::move(cases), markdown, max_bytes - std::min(max_bytes, out.size()));

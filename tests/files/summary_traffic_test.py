@@ -79,4 +79,13 @@ if predicted < 100:
 if pointless < 2:
     print(f"FAIL: {pointless} cells of ranges without a point, expected the corpus's 2")
     sys.exit(1)
+# Under the table, each range without a point says why, as the manifest's basis does after "no point
+# estimate: " (the reason a reader needs to get one: here, the registers a thread).
+reasons = lines[lines.index("No point estimate:") + 1:] if "No point estimate:" in lines else []
+for k in json.load(open(manifest_path))["kernels"]:
+    for t in (k.get("predicted_traffic") or {}).get("tensors", []):
+        if t["kind"] == "range" and t.get("ratio") is None:
+            why = t["basis"].split("no point estimate: ", 1)[-1]
+            if not any(r.startswith(f"  {k['name']}: ") and f"'{t['tensor']}'" in r and r.endswith(why) for r in reasons):
+                failures.append(f"{k['name']}: '{t['tensor']}' at {t['level']}: no line under 'No point estimate:' ending '{why}'")
 sys.exit(1 if failures else 0)

@@ -252,6 +252,10 @@ const level_prediction* prediction_of(const predicted_traffic& traffic, int para
 /// kernel's own reason when nothing was evaluated; empty when every tensor has a figure at every level.
 std::vector<std::string> unpredicted_traffic(const kernel& k);
 
+/// Why @p k's ranges without a point estimate have none, as unpredicted_traffic() groups them ("'B' at
+/// DRAM: its sharers may read it once a wave ..."); empty where every range has its point.
+std::vector<std::string> unpointed_traffic(const kernel& k);
+
 // ---------------------------------------------------------------------------------------------------
 // Saving and loading
 
