@@ -139,7 +139,7 @@ cl::list<std::string> Disable("disable", cl::desc("Disable a diagnostic by name 
 cl::list<std::string> Enable("enable", cl::desc("Enable a diagnostic by name (repeatable)"), cl::value_desc("name"),
                              cl::cat(Category));
 cl::opt<unsigned> Jobs("j", cl::desc("Analyse this many files at a time (default 1), each evaluating its kernels on its share of the "
-                                "cores; the output is the same"),
+                                "cores; the output is the same (also --jobs=N)"),
                        cl::value_desc("N"), cl::init(1), cl::Prefix, cl::cat(Category));
 cl::alias JobsAlias("jobs", cl::desc("Alias for -j"), cl::aliasopt(Jobs), cl::cat(Category));
 cl::opt<bool> Quiet("quiet", cl::desc("Print only diagnostics: no progress lines, no notes about dropped flags"),
@@ -274,6 +274,23 @@ int listChecks(const RawArguments &Raw, bool Color) {
 
 /// The compilation database: the flags after "--", the -p directory's, or one found from the first
 /// source (its directory or a parent, as clang-tidy); then --extra-arg(-before).
+/// A note for each source named on the command line that @p Database does not list: its command is
+/// inferred from a listed file's (clang's interpolation), whose flags may not be the ones it needs.
+void noteUnlistedSources(const clang::tooling::CompilationDatabase &Database, bool Color) {
+  if (Quiet) return;
+  std::set<std::string> Listed;
+  for (const std::string &F : Database.getAllFiles()) {
+    SmallString<256> Real;
+    Listed.insert(sys::fs::real_path(F, Real) ? F : std::string(Real));
+  }
+  for (const std::string &Source : Sources) {
+    SmallString<256> Real;
+    if (sys::fs::real_path(Source, Real) || Listed.count(std::string(Real))) continue;  // unreadable: said later
+    note(Color) << "'" << Source << "' is not in the compilation database: its compile command is inferred from "
+                << "another file's (add it to the build, or pass '" << Source << " -- FLAGS')\n";
+  }
+}
+
 Expected<std::unique_ptr<clang::tooling::CompilationDatabase>> loadDatabase(const RawArguments &Raw) {
   std::unique_ptr<clang::tooling::CompilationDatabase> Base;
   std::string Why;
@@ -525,6 +542,7 @@ int analyzeFiles(const RawArguments &Raw, const model::peaks &Peaks, bool Color,
     error(Color) << toString(Database.takeError()) << "\n";
     return NoInput;
   }
+  if (!Raw.FixedCompileFlags) noteUnlistedSources(**Database, Color);
   std::vector<std::string> Files(Sources.begin(), Sources.end());
   if (Files.empty()) {
     Files = (*Database)->getAllFiles();

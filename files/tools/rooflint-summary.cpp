@@ -483,6 +483,7 @@ int main(int argc, char** argv) {
                  "manifests written by rooflint --manifest (a directory: every *.rooflint.json below it), reports written by "
                  "rooflint-verify --json")
       ->required();
+  app.set_version_flag("--version", "rooflint-summary (rooflint) " ROOFLINT_VERSION, "rooflint's version");
   app.add_flag("--markdown", markdown, "GitHub-flavoured Markdown (for $GITHUB_STEP_SUMMARY) instead of text");
   app.add_option("--max-bytes", max_bytes,
                  "cut the tables before this many bytes in all, saying how many rows were left out (default 1000000: "

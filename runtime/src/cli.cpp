@@ -26,6 +26,7 @@ std::string reworded(const CLI::Error& e) {
 void configure(CLI::App& app, const std::string& footer) {
   app.option_defaults()->disable_flag_override();
   app.set_help_flag("-h,--help", "this text");
+  app.set_version_flag("--version", app.get_name() + " (rooflint) " ROOFLINT_VERSION, "rooflint's version");
   app.footer(footer + "\n");
   app.description(app.get_description() + "\n");
   app.get_formatter()->column_width(24);
@@ -36,6 +37,9 @@ std::optional<int> parse(CLI::App& app, int argc, char** argv, int usage_code) {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
     std::cout << app.help();
+    return 0;
+  } catch (const CLI::CallForVersion& e) {
+    std::cout << e.what() << "\n";
     return 0;
   } catch (const CLI::ParseError& e) {
     print_error(app.get_name(), reworded(e));
@@ -51,6 +55,17 @@ CLI::Validator at_least(double lo, const std::string& what) {
         char* end = nullptr;
         const double x = std::strtod(text.c_str(), &end);
         if (text.empty() || *end != '\0' || !(x >= lo && x <= 1e6)) return "needs " + what + ", not '" + text + "'";
+        return {};
+      },
+      "");
+}
+
+CLI::Validator device_index() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        char* end = nullptr;
+        const long x = std::strtol(text.c_str(), &end, 10);
+        if (text.empty() || *end != '\0' || x < 0 || x > 1024) return "needs a CUDA device index (0 to 1024), not '" + text + "'";
         return {};
       },
       "");

@@ -94,7 +94,7 @@ std::optional<int> parse_options(int argc, char** argv, options& o) {
   app.add_option("--probes", o.probe_list,
                  "comma-separated subset of: bandwidth,fp32,fp64,tf32,fp16,bf16,fp8,int8,fp64_tensor (bandwidth: DRAM, L2 and L1; default: all; "
                  "math modes the device lacks are skipped unless listed here)")->type_name("LIST");
-  app.add_option("--device", o.device, "CUDA device index (default 0)")->type_name("N")->check(CLI::Range(0, 1024).description(""));
+  app.add_option("--device", o.device, "CUDA device index (default 0)")->type_name("N")->check(cli::device_index());
   if (const auto code = cli::parse(app, argc, argv, exit_usage)) return *code;
   if (o.output.empty()) return usage_error("'--output' needs a file name");
 

@@ -29,6 +29,8 @@ case_version() {
   has "^rooflint version $ROOFLINT_EXPECTED_VERSION\$"   # the CMake project version
   has "LLVM version 19\."
   [[ $(head -1 out) == "rooflint version $ROOFLINT_EXPECTED_VERSION" ]] || fail "rooflint's version is not first"
+  "$summary" --version >out 2>err || fail "rooflint-summary --version: exit status $?"
+  [[ $(cat out) == "rooflint-summary (rooflint) $ROOFLINT_EXPECTED_VERSION" ]] || fail "rooflint-summary --version: $(cat out err)"
 }
 
 case_list_checks() {
@@ -383,6 +385,14 @@ case_compilation_database() {
   run 0 --quiet -p build
   lacks "argument unused during compilation" out
   lacks "argument unused during compilation" err
+  # A file the database does not list: its command is inferred from a listed one's (here the same
+  # flags, so it is analysed), and a note says so, naming the file and what to do.
+  cp "$inputs/rooflint-bound.cu" unlisted.cu
+  run 0 -p build unlisted.cu
+  has "^rooflint: note: 'unlisted.cu' is not in the compilation database: its compile command is inferred from another file's \(add it to the build, or pass 'unlisted.cu -- FLAGS'\)\$" err
+  has "unlisted.cu:26:23: remark: kernel 'sgemm' is compute-bound"
+  run 0 -p build "$inputs/rooflint-bound.cu"
+  lacks "is not in the compilation database" err
 }
 
 # A 100,000-term expression overflows clang's stack: that file is reported as crashed, the next one is

@@ -48,6 +48,19 @@ TEST(CeilingsCli, UnknownOptionsAndProbesAreUsageErrors) {
   EXPECT_NE(o.output.find("unknown probe 'fp7'"), std::string::npos) << o.output;
   EXPECT_EQ(run_tool("--device -1").exit_code, 2);
   EXPECT_EQ(run_tool("--output").exit_code, 2);
+  const outcome device = run_tool("--device abc -o c.json");
+  EXPECT_EQ(device.exit_code, 2) << device.output;
+  EXPECT_NE(device.output.find("rooflint-ceilings: error: --device: needs a CUDA device index (0 to 1024), not 'abc'"),
+            std::string::npos)
+      << device.output;
+}
+
+// --version: the tool and rooflint's version (the CMake project's), on stdout, exit 0, before anything
+// else is checked (no --output needed).
+TEST(CeilingsCli, VersionIsRooflints) {
+  const outcome o = run_tool("--version");
+  EXPECT_EQ(o.exit_code, 0) << o.output;
+  EXPECT_EQ(o.output, "rooflint-ceilings (rooflint) " ROOFLINT_VERSION "\n");
 }
 
 TEST(CeilingsCli, HelpListsTheOptionsAndExitCodes) {

@@ -179,6 +179,8 @@ case_inject_library_is_checked_before_the_run() {
 # Values that would turn a check off or mean nothing are refused: NaN and infinite tolerances, an
 # empty path (an unset variable in a CI script).
 case_bad_values_are_usage_errors() {
+  run 0 --version  # no manifest, no program: the version alone
+  has "^rooflint-verify \(rooflint\) [0-9]+\.[0-9]+\.[0-9]+\$" out
   local v
   for v in nan inf -inf 0.5 ""; do
     run 2 --tolerance "$v" --manifest "$manifest" -- /bin/echo ran
