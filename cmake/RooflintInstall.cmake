@@ -11,8 +11,9 @@
 #                                            reference pages, the measurement logs), examples/ (the files
 #                                            the pages link to)
 #
-# Two install components: rooflint_tools (the executables, the injection library, the docs) and
-# rooflint_dev (headers, libraries, the CMake package): `cmake --install build --component rooflint_tools`.
+# Two install components: rooflint_tools (the executables, the injection library, the docs, and the
+# export of the analyzer's imported target, which names its executable) and rooflint_dev (headers,
+# libraries, the rest of the CMake package): `cmake --install build --component rooflint_tools`.
 # The installed executables, libraries and the injection library carry no debug information
 # (ROOFLINT_INSTALL_STRIP: `strip --strip-debug` after the copy; their symbols stay, so backtraces keep
 # function names); the build tree keeps it.

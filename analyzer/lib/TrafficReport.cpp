@@ -159,32 +159,34 @@ std::string drawnMessage(const TrafficAccess &A, const TrafficSite &Site, const 
          model::format_significant(X) + "x the traffic)";
 }
 
-/// Whether every lane of a warp row addresses the same element: no term of the lane's step.
-bool broadcastInLanes(const TrafficAccess &A) {
-  return std::ranges::all_of(A.LaneStepBytes, [](const auto &Term) { return Term.second == 0; });
-}
+/// Whether the lanes of a warp's row address the same element: no term of the lane's step.
+bool broadcastInLanes(const TrafficAccess &A) { return A.LaneStepBytes.empty(); }
 
 /// The closed form of an affine index assumes a warp is 32 consecutive threadIdx.x; a stated launch
 /// with narrower blocks makes a warp several rows of them (block (16, 16): two rows of 16), whose
 /// request the evaluation counted at the spec's sizes: its figure replaces the closed form's @p Message,
-/// or no warning where the request moves no more than it uses. Unchanged where nothing was evaluated,
-/// and for a broadcast in threadIdx.x: a row of the warp then reads one element, and its rows' elements
-/// lie apart whatever the order of the threads (A[row * n + k] of a naive GEMM).
+/// or no warning where the request moves no more than it uses. Unchanged where nothing was evaluated.
+/// A broadcast in threadIdx.x reads an element a row: silent where a warp is at most two rows (a 16 x 16
+/// tile's A[row * n + k], whose two rows no order of the threads packs into one sector), else said as
+/// what it is (block (1, 256): 32 rows, 32 sectors).
 std::string atNarrowBlocks(const TrafficAccess &A, const TrafficSite &Site, const KernelRecord *Record,
                            const std::string &Message) {
   if (!Record || !Record->PredictionLaunchStated || Record->PredictionBlock[0] <= 0 || Record->PredictionBlock[0] >= 32 ||
-      (A.Pattern != LanePattern::Affine && A.Pattern != LanePattern::Symbolic) || broadcastInLanes(A))
+      (A.Pattern != LanePattern::Affine && A.Pattern != LanePattern::Symbolic))
     return Message;
+  const std::int64_t Width = Record->PredictionBlock[0];
+  const bool Broadcast = broadcastInLanes(A);
+  if (Broadcast && Width >= 16) return Message;
   const KernelRecord::PredictedAccess *P = evaluatedAt(*Record, Site, /*Drawn=*/false);
   if (!P || P->Requests <= 0 || P->IdealSectorsPerRequest <= 0) return Message;
   const double X = P->SectorsPerRequest / P->IdealSectorsPerRequest;
   if (X < 1.05) return "";
-  const std::int64_t Width = Record->PredictionBlock[0];
-  const std::string Rows = 32 % Width == 0 ? std::to_string(32 / Width) + " rows of " + std::to_string(Width) + " threads"
-                                           : "parts of rows " + std::to_string(Width) + " threads wide";
-  return accessText(A) + " is not unit-stride in 'threadIdx.x'; stride " + A.Stride + ": with blocks " +
-         std::to_string(Width) + " threads wide a warp is " + Rows + ", and at " + sizesText(*Record) + " its request touches " +
-         model::format_significant(P->SectorsPerRequest) + " sectors where its useful bytes need " +
+  const std::string Threads = std::to_string(Width) + (Width == 1 ? " thread" : " threads");
+  const std::string Rows = 32 % Width == 0 ? std::to_string(32 / Width) + " rows of " + Threads : "parts of rows " + Threads + " wide";
+  const std::string What = Broadcast ? accessText(A) + " is one element for the lanes of a row (a broadcast in 'threadIdx.x')"
+                                     : accessText(A) + " is not unit-stride in 'threadIdx.x'; stride " + A.Stride;
+  return What + ": with blocks " + Threads + " wide a warp is " + Rows + ", and at " + sizesText(*Record) +
+         " its request touches " + model::format_significant(P->SectorsPerRequest) + " sectors where its useful bytes need " +
          model::format_significant(P->IdealSectorsPerRequest) + " (" + model::format_significant(X) + "x the traffic)";
 }
 
@@ -363,7 +365,9 @@ void reportTraffic(const KernelTraffic &T, const FunctionDecl &Kernel, Reporter 
       }
     }
     if (!Report.report(DiagKind::Uncoalesced, At, Message, Range)) continue;
-    if (A.Pattern == LanePattern::Affine || A.Pattern == LanePattern::Symbolic)
+    if (broadcastInLanes(A) && A.Pattern == LanePattern::Affine)
+      Report.note(At, "a warp spans rows of the block (blockDim.x under 32): a block 32 threads wide makes it one row, one element");
+    else if (A.Pattern == LanePattern::Affine || A.Pattern == LanePattern::Symbolic)
       Report.note(At, "the index's coefficient of 'threadIdx.x' is '" + A.LaneCoefficient +
                            "'; consecutive lanes should touch consecutive elements" +
                            (A.LaneCoefficient.find('?') != std::string::npos

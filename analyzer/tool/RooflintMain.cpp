@@ -142,7 +142,8 @@ cl::opt<unsigned> Jobs("j", cl::desc("Analyse this many files at a time (default
                                 "cores; the output is the same (also --jobs=N)"),
                        cl::value_desc("N"), cl::init(1), cl::Prefix, cl::cat(Category));
 cl::alias JobsAlias("jobs", cl::desc("Alias for -j"), cl::aliasopt(Jobs), cl::cat(Category));
-cl::opt<bool> Quiet("quiet", cl::desc("Print only diagnostics: no progress lines, no notes about dropped flags"),
+cl::opt<bool> Quiet("quiet", cl::desc("Print only diagnostics: no progress lines, no notes about dropped flags or sources the "
+                                      "compilation database does not list"),
                     cl::cat(Category));
 cl::opt<std::string> Manifest("manifest", cl::desc("Write the JSON manifest of every analysed kernel here"),
                               cl::value_desc("file"), cl::cat(Category));
@@ -272,8 +273,6 @@ int listChecks(const RawArguments &Raw, bool Color) {
   return Clean;
 }
 
-/// The compilation database: the flags after "--", the -p directory's, or one found from the first
-/// source (its directory or a parent, as clang-tidy); then --extra-arg(-before).
 /// A note for each source named on the command line that @p Database does not list: its command is
 /// inferred from a listed file's (clang's interpolation), whose flags may not be the ones it needs.
 void noteUnlistedSources(const clang::tooling::CompilationDatabase &Database, bool Color) {
@@ -291,6 +290,8 @@ void noteUnlistedSources(const clang::tooling::CompilationDatabase &Database, bo
   }
 }
 
+/// The compilation database: the flags after "--", the -p directory's, or one found from the first
+/// source (its directory or a parent, as clang-tidy); then --extra-arg(-before).
 Expected<std::unique_ptr<clang::tooling::CompilationDatabase>> loadDatabase(const RawArguments &Raw) {
   std::unique_ptr<clang::tooling::CompilationDatabase> Base;
   std::string Why;

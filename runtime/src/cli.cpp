@@ -3,6 +3,7 @@
 #include "cli.h"
 
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 
 namespace rooflint::runtime::cli {
@@ -26,7 +27,9 @@ std::string reworded(const CLI::Error& e) {
 void configure(CLI::App& app, const std::string& footer) {
   app.option_defaults()->disable_flag_override();
   app.set_help_flag("-h,--help", "this text");
-  app.set_version_flag("--version", app.get_name() + " (rooflint) " ROOFLINT_VERSION, "rooflint's version");
+  // The program's file name (a verifier binary's name is its argv[0], a path).
+  app.set_version_flag("--version", std::filesystem::path(app.get_name()).filename().string() + " (rooflint) " ROOFLINT_VERSION,
+                       "rooflint's version");
   app.footer(footer + "\n");
   app.description(app.get_description() + "\n");
   app.get_formatter()->column_width(24);

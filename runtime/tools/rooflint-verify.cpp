@@ -65,7 +65,7 @@ interpreter, a damaged file), an --inject-library that is not a CUDA injection l
 cannot be written); 3 could not measure (no GPU, no counter permission, no annotated launch measured, sizes
 that did not bind, a launch on a GPU that no --ceilings file applies to, an internal error); 4 the program
 itself failed (non-zero exit, a signal, or it ran past --timeout; its status is in the report), which
-takes precedence over 3, 1, 0, except a non-zero exit where no usable CUDA device was found (3); 128 + N: rooflint-verify was
+takes precedence over 3, 1, 0 (without a GPU most CUDA programs exit non-zero: 4, said so); 128 + N: rooflint-verify was
 interrupted by signal N (130 SIGINT, 143 SIGTERM, 129 SIGHUP), which takes precedence over all others.
 A per-line rerun (--lines) that ends otherwise than the measured run did (another exit code, a signal,
 past --timeout) leaves its case's rows "not available" and the
@@ -175,17 +175,11 @@ std::string own_time_line(const api_counts& a) {
                      phases, batches_text(a), process_text(a));
 }
 
-/// Whether the program's failure is the run's: not where it exited non-zero on a machine without a
-/// usable CUDA device (most CUDA programs do), which is "could not measure".
-bool failure_counts(const program_report& p) {
-  return p.program_failed && (p.timed_out || p.program_status >= 128 || !p.no_device);
-}
-
 /// @return The run's exit status: 128 + the signal when rooflint-verify was interrupted, else 4 when
 /// the program failed (or ran past --timeout), else the verdicts'.
 int exit_code_of(const program_report& p) {
   if (p.interrupted_by) return 128 + p.interrupted_by;
-  return failure_counts(p) ? exit_program_failed : p.run.exit_code;
+  return p.program_failed ? exit_program_failed : p.run.exit_code;
 }
 
 /// The JSON report: the harness's, plus the program, the kernels' launches, the APIs seen, the baseline.
@@ -444,7 +438,7 @@ program_report make_report(const run_inputs& in, library_output& out, const tool
       report.no_device = !devices;
     }
     // Exit code 3 only where it is the run's: a failed program's 4 and a signal's 128 + N take precedence.
-    const bool exits_three = !failure_counts(report) && !report.interrupted_by;
+    const bool exits_three = !report.program_failed && !report.interrupted_by;
     report.run.warnings.push_back(std::string("nothing was measured") + (exits_three ? " (exit code 3)" : "") + ": " + why);
   }
   if (!report.apis.empty()) {
@@ -502,8 +496,8 @@ void print_summary(const program_report& report) {
   for (const std::string& r : report.remarks) std::fprintf(stderr, "remark: %s\n", r.c_str());
   std::fprintf(stderr, "program '%s' %s%s\n", report.program.c_str(), report.program_outcome.c_str(),
                !report.program_failed || report.interrupted_by ? ""
-               : failure_counts(report)                          ? " (exit code 4: the program failed)"
-                                                                 : " (without a usable CUDA device: exit code 3, nothing measured)");
+               : report.no_device ? " (exit code 4: the program failed; no usable CUDA device was found, which may be why)"
+                                  : " (exit code 4: the program failed)");
 }
 
 /// Writes the reports asked for. @return The exit status of the run.
@@ -514,7 +508,7 @@ int write_reports(const program_report& report, const tool_options& t, const std
   if (!t.svg_path.empty()) written = write_file(t.svg_path, to_svg(report.run), "SVG") && written;
   if (!t.sarif_path.empty()) written = write_file(t.sarif_path, to_sarif(report.run, report.run.tool), "SARIF") && written;
   // An interrupted run and a failed program outrank a report not written: they say more of the run.
-  if (!written && !report.interrupted_by && !failure_counts(report)) return exit_usage;
+  if (!written && !report.interrupted_by && !report.program_failed) return exit_usage;
   return exit_code_of(report);
 }
 

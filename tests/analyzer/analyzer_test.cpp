@@ -219,9 +219,9 @@ inline constexpr auto t = kernel<transpose16>("transpose16", custom(0, in<0>("in
 }
 
 // The textbook naive GEMM with blocks of 16 x 16 threads: A[row * n + k] is the same element for the
-// 16 lanes of a row (a broadcast in threadIdx.x, silent at any block width), and a warp's two rows read
-// two elements 4 * n bytes apart, two sectors that no order of the threads would pack into one: no
-// rooflint-uncoalesced warning. B[k * n + col] is unit-stride: 16 floats, two sectors, both used.
+// 16 lanes of a row (a broadcast in threadIdx.x), and a warp's two rows read two elements 4 * n bytes
+// apart: two sectors, inherent to a tile of two rows a warp, no rooflint-uncoalesced warning (it said
+// "not unit-stride, stride 0"). B[k * n + col] is unit-stride: 16 floats, two sectors, both used.
 TEST(Uncoalesced, ABroadcastInThreadIdxXIsSilentWithNarrowBlocks) {
   const std::string Code = R"(#include "cuda_mock.h"
 #include "rooflint/dsl.h"
@@ -239,6 +239,35 @@ inline constexpr auto t = kernel<matmul16>("matmul16", matmul(in<0>("A", f32, N,
   const AnalysisRun Run = analyze(Code, "matmul16.cu");
   ASSERT_TRUE(Run.Parsed) << Run.Output;
   EXPECT_TRUE(named(Run, "rooflint-uncoalesced").empty()) << Run.Output;
+}
+
+// A row a thread with blocks (1, 256): x[r * n + c] is a broadcast in threadIdx.x (always 0), and a warp
+// is 32 rows of one thread, its request 32 sectors 4 KiB apart for 128 useful bytes (4 sectors): 8x,
+// said as a broadcast over rows (no "stride 0"), with the way out (a block 32 threads wide).
+TEST(Uncoalesced, ABroadcastOverManyRowsOfAWarpIsSaidAsSuch) {
+  const std::string Code = R"(#include "cuda_mock.h"
+#include "rooflint/dsl.h"
+using namespace rooflint::dsl;
+inline constexpr struct R final : dim<"R"> {} R;
+inline constexpr struct C final : dim<"C"> {} C;
+__global__ void rowsums(const float* x, float* y, int n) {
+  const int r = blockIdx.x * 256 + threadIdx.y;
+  float s = 0.f;
+  for (int c = 0; c < n; ++c) s += x[static_cast<long>(r) * n + c];
+  y[r] = s;
+}
+inline constexpr auto t = kernel<rowsums>("rowsums", custom(R * C, in<0>("x", f32, R, C), out<1>("y", f32, R)))
+    .at(R(65536), C(1024)).sizes(R(256 * grid_dim.x), C(arg<2>)).block(1, 256).grid(ceil_div(R, 256));
+)";
+  const AnalysisRun Run = analyze(Code, "rowsums.cu");
+  ASSERT_TRUE(Run.Parsed) << Run.Output;
+  const auto U = named(Run, "rooflint-uncoalesced");
+  ASSERT_FALSE(U.empty()) << Run.Output;
+  EXPECT_EQ(U[0].Message, "load through 'x' is one element for the lanes of a row (a broadcast in 'threadIdx.x'): with blocks 1 "
+                          "thread wide a warp is 32 rows of 1 thread, and at R = 65536, C = 1024 its request touches 32 sectors "
+                          "where its useful bytes need 4 (8x the traffic)");
+  EXPECT_NE(Run.Output.find("a block 32 threads wide makes it one row, one element"), std::string::npos) << Run.Output;
+  EXPECT_EQ(Run.Output.find("stride 0"), std::string::npos) << Run.Output;
 }
 
 // A spec template named once per instantiation (docs/dsl.md's axpy_spec<T>, axpy_f32, axpy_f64): two

@@ -317,6 +317,7 @@ case_sources_and_driver_errors() {
     run 1 $allow "$inputs/rooflint-bound.cu" -- "${cxx17[@]}"
     has "^rooflint: note: '[^']*rooflint-bound.cu' is not analysed: [^ ]*rooflint/dsl.h:[0-9]+:[0-9]+: rooflint: rooflint/dsl.h needs C\+\+20 \(-std=c\+\+20; .*cuda_std_20\)\$"
     lacks "a spec in"
+    [[ $(count "is not analysed" out) -eq 1 ]] || fail "the C++20 note is not said once: $(cat out)"
   done
 }
 

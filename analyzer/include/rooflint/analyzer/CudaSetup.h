@@ -141,7 +141,8 @@ public:
   /// that says so, and the file fails also with --allow-parse-errors. @return The file's status.
   int endFile(llvm::StringRef File, int ToolStatus);
 
-  /// Whether clang reported errors in this file so far, none of them a spec's failed check.
+  /// Whether clang reported errors in this file so far, none of them a spec's failed check or the
+  /// `#error` of rooflint's headers (a compile command without C++20).
   bool parseFailed() const { return ClangErrors > 0 && SpecErrors == 0 && SetupError.empty(); }
 
   /// Forgets what this file's run reported, for a run of it again.

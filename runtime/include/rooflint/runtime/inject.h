@@ -279,8 +279,8 @@ struct program_report {
   std::string program_outcome;           ///< "exited with code 0", "killed by signal 11 (Segmentation fault)"
   bool program_failed = false;
   bool timed_out = false;                ///< the program ran past --timeout and was stopped
-  /// Nothing measured and no usable CUDA device: a program that then exits non-zero (most CUDA programs
-  /// do without a GPU) leaves the run's exit code 3, could not measure, not 4.
+  /// Nothing measured, and no usable CUDA device found after the program ended: a failed program's exit
+  /// code 4 says that this may be why (most CUDA programs exit non-zero without a GPU).
   bool no_device = false;
   int interrupted_by = 0;                ///< the signal rooflint-verify received and passed on to the program; 0 if none
   std::vector<api_counts> apis;
