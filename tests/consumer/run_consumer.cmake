@@ -245,6 +245,16 @@ elseif(STEP STREQUAL "no-analyzer")
       -DCMAKE_PREFIX_PATH=${WORK}/dev-only)
   expect_status(no-analyzer.dev-only 0)
   expect_in(no-analyzer.dev-only "${expected}")
+  # Asking for the analyzer there fails, saying what to install.
+  set(src ${WORK}/dev-only-analyzer-src)
+  file(REMOVE_RECURSE ${src} ${WORK}/dev-only-analyzer)
+  file(WRITE ${src}/CMakeLists.txt "cmake_minimum_required(VERSION 3.25)\nproject(a LANGUAGES CXX)\n"
+       "find_package(rooflint CONFIG REQUIRED COMPONENTS analyzer)\n")
+  run(no-analyzer.dev-only-analyzer ${CMAKE_COMMAND} -S ${src} -B ${WORK}/dev-only-analyzer -DCMAKE_PREFIX_PATH=${WORK}/dev-only)
+  if(STATUS EQUAL 0)
+    fail("no-analyzer: COMPONENTS analyzer found in a prefix of rooflint_dev alone:\n${OUTPUT}")
+  endif()
+  expect_in(no-analyzer.dev-only-analyzer "no rooflint analyzer in this prefix")
 
 elseif(STEP STREQUAL "late-cuda")
   # CUDA enabled after find_package(rooflint): CMake 3.25 cannot give nvcc C++20 then, and configure must
