@@ -1647,7 +1647,30 @@ private:
                 false};
       return axisReads(Param, U, Hi, Range, waveFootprint(Box, Waves));
     }
+    // Not translates of the neighbours' footprints, and read again by blocks of other waves (tiles in an
+    // order computed from the block index, a grouped GEMM's): which parts each wave reads, and so how
+    // often they come from DRAM again, the waves' even shares of the union do not tell. (A 32 x 32-tile
+    // SGEMM in grouped order at 4096: each wave of 1056 blocks reads all of B, about 15 times from DRAM
+    // by hand, where those shares gave 1x.)
+    if (Waves > 1 && sharedAcrossWaves(Param, WaveBlocks))
+      return {U, U, Hi, Range + "no point estimate: blocks of different waves read the same parts of it, in an order computed "
+                        "from the block index (not as translates of their neighbours): how much of it each wave reads is not modelled",
+              false};
     return waveReads(Param, U, Hi, Range, Box, Waves, WaveBlocks);
+  }
+  /// Whether two sampled blocks of different waves of @p WaveBlocks blocks (in launch order) read
+  /// granules of the tensor in common, half the smaller footprint or more: a tile read again wave
+  /// after wave (a grouped GEMM's B), not a stencil's halo, whose blocks of other waves lie apart.
+  bool sharedAcrossWaves(int Param, double WaveBlocks) const {
+    for (std::size_t I = 0; I < Blocks.size(); ++I)
+      for (std::size_t J = I + 1; J < Blocks.size(); ++J) {
+        if (std::floor(double(Blocks[I].Block) / WaveBlocks) == std::floor(double(Blocks[J].Block) / WaveBlocks)) continue;
+        const auto A = Blocks[I].Tensors.find(Param), B = Blocks[J].Tensors.find(Param);
+        if (A == Blocks[I].Tensors.end() || B == Blocks[J].Tensors.end()) continue;
+        const std::vector<std::uint64_t> &X = A->second.ReadGranules, &Y = B->second.ReadGranules;
+        if (!X.empty() && !Y.empty() && 2 * intersectionSize(X, Y) >= std::min(X.size(), Y.size())) return true;
+      }
+    return false;
   }
   /// Whether the blocks that share a translating footprint run in step, each wave of them reading it
   /// once: where every axis they share it along puts at least SharersInStep of them in one wave

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Everyday kernels written against a hand analysis and not tuned against rooflint (held_out_kernels.cu:
-# twelve; held_out_kernels2.cu: nine more; held_out_kernels3.cu: ten more): the analyzer's manifests for
-# each card's geometry, made on the build machine (rooflint --gpu H100 and the default H200, into $MANIFEST_DIR/h100 and /h200), then
+# twelve; held_out_kernels2.cu: nine more; held_out_kernels3.cu: ten more; held_out_kernels4.cu: seven
+# more): the analyzer's manifests for each card's geometry, made on the build machine (rooflint --gpu H100 and the default H200, into $MANIFEST_DIR/h100 and /h200), then
 # the programs built by nvcc and run under rooflint-verify here, and each predicted level set beside its
 # count.
 #   build machine: bash scripts/probes/held-out.sh manifests        # -> .carry/held-out/{h200,h100}/*.rooflint.json
@@ -9,7 +9,7 @@
 # VERIFY: rooflint-verify (default .carry/slim/runtime/rooflint-verify, as build-gpu.sh lays it out).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-read -ra programs <<<"${HELD_OUT_PROGRAMS:-held_out_kernels held_out_kernels2 held_out_kernels3}"  # one of them: HELD_OUT_PROGRAMS=name
+read -ra programs <<<"${HELD_OUT_PROGRAMS:-held_out_kernels held_out_kernels2 held_out_kernels3 held_out_kernels4}"  # one of them: HELD_OUT_PROGRAMS=name
 dir=${MANIFEST_DIR:-.carry/held-out}
 flags=(-std=c++20 -Idsl/include -Imodel/include -Iscripts/probes)
 if [[ ${1:-run} == manifests ]]; then

@@ -1744,6 +1744,47 @@ inline constexpr auto at_4096 = GEMM(tiled_big, 4096);
 inline constexpr auto at_3072 = GEMM(tiled_mid, 3072);
 )";
 
+// A 32 x 32-tile SGEMM in grouped block order (a 1-D grid; groups of 8 block rows walked column by
+// column, as Triton's grouped ordering) at M = N = K = 4096: 16384 blocks, 8 an SM by their 32
+// registers, 1056 a wave. Any 1024 consecutive blocks cover all 128 panels of B, so every wave reads
+// all of it, and what passes through L2 between two waves' reads of a panel (B's 64 MiB and A's panels)
+// is past its 60 MiB: B comes from DRAM about once a wave, 15.5 times by hand. Blocks 1024 apart read
+// the same panel, so sampled blocks of different waves share their footprints: the range (each granule
+// once .. every block's read, 128x) without a point, where the waves' even shares of the union gave 1x.
+TEST(TrafficEvaluation, TilesReadAgainByLaterWavesInAComputedOrderHaveNoPoint) {
+  const std::string Code = R"(
+__global__ void grouped32(float* C, const float* A, const float* B, int m, int n, int k) {
+  __shared__ float As[32][33], Bs[32][33];
+  const int grid_m = m / 32, grid_n = n / 32, per_group = 8 * grid_n;
+  const int pid = blockIdx.x, first_m = (pid / per_group) * 8;
+  const int gm = grid_m - first_m < 8 ? grid_m - first_m : 8;
+  const int pm = first_m + (pid % per_group) % gm, pn = (pid % per_group) / gm;
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  float acc[4] = {0.f, 0.f, 0.f, 0.f};
+  for (int k0 = 0; k0 < k; k0 += 32) {
+    for (int r = 0; r < 4; ++r) {
+      As[ty + 8 * r][tx] = A[(pm * 32 + ty + 8 * r) * k + k0 + tx];
+      Bs[ty + 8 * r][tx] = B[(k0 + ty + 8 * r) * n + pn * 32 + tx];
+    }
+    __syncthreads();
+    for (int kk = 0; kk < 32; ++kk)
+      for (int r = 0; r < 4; ++r) acc[r] += As[ty + 8 * r][kk] * Bs[kk][tx];
+    __syncthreads();
+  }
+  for (int r = 0; r < 4; ++r) C[(pm * 32 + ty + 8 * r) * n + pn * 32 + tx] = acc[r];
+}
+inline constexpr struct K final : dim<"K"> {} K;
+inline constexpr auto grouped_spec = kernel<grouped32>("grouped32", matmul(in<1>("A", f32, M, K), in<2>("B", f32, K, N), out<0>("C", f32, M, N)))
+    .at(M(4096), N(4096), K(4096)).sizes(M(arg<3>), N(arg<4>), K(arg<5>)).block(32, 8).grid(M * N / 1024).registers(32);
+)";
+  const Level B = predict(Code, "grouped32").at("B", "dram");
+  EXPECT_EQ(B.K, Kind::Range) << B.Basis;
+  EXPECT_FALSE(B.Pointed) << B.Basis;
+  EXPECT_NEAR(B.Low, 1.0, 1e-6) << B.Basis;
+  EXPECT_NEAR(B.High, 128.0, 1e-6) << B.Basis;
+  EXPECT_NE(B.Basis.find("blocks of different waves read the same parts of it"), std::string::npos) << B.Basis;
+}
+
 // A 32 x 32-tile SGEMM: the blocks of a column of the grid read the same panel of B, one row of blocks
 // apart in launch order, and each finds it in L2 unless what a row of blocks reads and writes in between
 // fills L2 (its kept part 0.4 x 60 MiB = 24 MiB on the H200; gone in proportion up to 60 MiB).
