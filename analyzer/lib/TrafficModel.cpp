@@ -1353,9 +1353,12 @@ private:
     // measured, nor reads drawn at random, whose sharers request a sector at unrelated times).
     if (F.Shared && cachedLoads(Param) && !OncePerSm && !DrawnThrough.count(Param) && !F.Scattered) {
       const double Keep = sharedSectorsCounted();
-      Point = std::max(Lo, Stores * K + (Point - Stores * K) * Keep);
-      Why += "; the point counts " + model::format_significant(Keep) + " of its loads' L1 misses: blocks of "
-             "different SMs that request the same sectors in step are counted fewer times at L2";
+      // The first request of each sector is counted whoever else asks for it: merging takes from the rest.
+      const double Loads = Point - Stores * K, Once = std::min(Loads, sectorsRead(Param).Union / Compulsory);
+      Point = std::max(Lo, Stores * K + Once + (Loads - Once) * Keep);
+      Why += "; the point counts each sector's first request and " + model::format_significant(Keep) +
+             " of its loads' other L1 misses: blocks of different SMs that request the same sectors in step are counted "
+             "fewer times at L2";
     }
     const double Floor = readFloor(Param, Compulsory);
     return rangeOf(Name, Param, model::memory_level::l2, std::max(Lo, Floor), std::max(Point, Floor), std::max(Hi, Floor),

@@ -1918,11 +1918,14 @@ TEST(TrafficEvaluation, BlocksThatShareATileInOneWaveReadItOnceAWave) {
 // block loads its 32 rows of A and 32 columns of B once through L1, 64 tiles of each, and the SM's two
 // blocks (0 and 132: tiles (0, 0) and (4, 2)) share none: L2 64x for A, the range's top, down to each
 // sector once (1x). The counters see fewer of the misses of sectors many SMs request in step (0.63-0.76
-// of them for GEMMs of about one wave, 0.94 at 62 waves, on the H100 and the H200): the point takes
-// 1 - 0.35 / sqrt(waves) of them, 4096 blocks over 264 at once, 15.5 waves: 64 x 0.9111 = 58.3x.
+// of them for GEMMs of about one wave, 0.94 at 62 waves, on the H100 and the H200): the point counts the
+// first request of each sector (1x) and 1 - 0.35 / sqrt(waves) of the rest, 4096 blocks over 264 at once,
+// 15.5 waves: 1 + 63 x 0.9111 = 58.4x (64 x 0.9111 = 58.3x when the first requests merged too; the
+// corpus's halo stencils, whose misses are mostly first requests, counted at L2 within 1% of the new
+// points, 2-13% over the old: results.md).
 TEST(TrafficEvaluation, SharedTilesRequestedInStepAreCountedFewerTimesAtL2) {
   const Prediction P = predict(TiledGemms32, "tiled");
-  EXPECT_RANGE(P.at("A", "l2"), 1.0, 64 * (1 - 0.35 / std::sqrt(4096 / 264.0)), 64.0);
+  EXPECT_RANGE(P.at("A", "l2"), 1.0, 1 + 63 * (1 - 0.35 / std::sqrt(4096 / 264.0)), 64.0);
   EXPECT_VALUE(P.at("C", "l2"), 1.0);  // stores: not shared, counted as sent
 }
 
