@@ -82,9 +82,8 @@ std::string figureText(const KernelRecord::PredictedTraffic &P) {
   const auto x = [](double V) { return model::format_significant(V) + "x"; };
   if (P.K == KernelRecord::PredictedTraffic::Kind::Value) return x(P.Ratio);
   if (P.Pointed) return x(P.Low) + " to " + x(P.High) + " (point estimate " + x(P.Ratio) + ")";
-  const std::string_view Tag = "no point estimate: ";
-  const std::size_t Why = P.Basis.find(Tag);
-  return x(P.Low) + " to " + x(P.High) + " (" + (Why == std::string::npos ? "no point estimate" : P.Basis.substr(Why)) + ")";
+  const std::optional<std::string_view> Why = rooflint::manifest::no_point_reason(P.Basis);
+  return x(P.Low) + " to " + x(P.High) + " (no point estimate" + (Why ? ": " + std::string(*Why) : "") + ")";
 }
 
 /// "; under 1x at DRAM: ...": why a written tensor's DRAM figure may fall below its compulsory bytes,

@@ -457,9 +457,15 @@ std::vector<std::string> unpointed_traffic(const kernel& k) {
   if (k.is_region() || !k.predicted) return {};
   return levels_by_reason(k, [](const level_prediction* p) -> std::optional<std::string> {
     if (!p || p->kind != prediction_kind::range || p->ratio) return std::nullopt;
-    const std::size_t at = p->basis.find("no point estimate: ");
-    return at == std::string::npos ? p->basis : p->basis.substr(at + std::string_view("no point estimate: ").size());
+    return std::string(no_point_reason(p->basis).value_or(p->basis));
   });
+}
+
+std::optional<std::string_view> no_point_reason(std::string_view basis) {
+  constexpr std::string_view tag = "no point estimate: ";
+  const std::size_t at = basis.find(tag);
+  if (at == std::string_view::npos) return std::nullopt;
+  return basis.substr(at + tag.size());
 }
 
 std::optional<std::vector<std::string>> files_named_by(const std::string& path, std::string& error) {

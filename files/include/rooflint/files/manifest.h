@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "rooflint/dsl/spec.h"
@@ -255,6 +256,10 @@ std::vector<std::string> unpredicted_traffic(const kernel& k);
 /// Why @p k's ranges without a point estimate have none, as unpredicted_traffic() groups them ("'B' at
 /// DRAM: its sharers may read it once a wave ..."); empty where every range has its point.
 std::vector<std::string> unpointed_traffic(const kernel& k);
+
+/// Why a range has no point estimate, as its basis says after "no point estimate: " (the analyzer's
+/// words for it), or nullopt where the basis does not say.
+std::optional<std::string_view> no_point_reason(std::string_view basis);
 
 // ---------------------------------------------------------------------------------------------------
 // Saving and loading
